@@ -1,0 +1,20 @@
+/** `--name=value` and `--flag` options of a CLI command. */
+export type Options = Record<string, string | true>;
+
+export function parseOptions(argv: string[]): Options {
+  const options: Options = {};
+  for (const arg of argv) {
+    const match = /^--([a-zA-Z][\w-]*)(?:=(.*))?$/s.exec(arg);
+    if (!match) throw new UsageError(`unexpected argument "${arg}"`);
+    options[match[1] as string] = match[2] ?? true;
+  }
+  return options;
+}
+
+export class UsageError extends Error {}
+
+export function requireOption(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name}=<value> is required`);
+  return value;
+}

@@ -1,0 +1,69 @@
+import { loadConfig, loadDatabaseConfig, type Env } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { runMigrations } from '../db/migrations.js';
+import { createLogger } from '../log.js';
+import { startServer } from '../server.js';
+import type { Options } from './args.js';
+
+export interface Command {
+  summary: string;
+  usage: string;
+  run(options: Options, env: Env): Promise<number | void>;
+}
+
+/** Opens the database named by DATABASE_URL for the length of one command. */
+export async function withDatabase<T>(env: Env, body: (database: Database) => Promise<T>): Promise<T> {
+  const { databaseUrl } = loadDatabaseConfig(env);
+  const database = openDatabase(databaseUrl, { max: 4, applicationName: 'delivery-analytics-cli' });
+  try {
+    return await body(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs until SIGTERM or SIGINT, then stops gracefully and exits 0. */
+export async function serveUntilSignalled(
+  env: Env,
+  hooks: { onListening?: (appUrl: string) => void; after?: () => Promise<void> } = {},
+): Promise<number> {
+  const config = loadConfig(env);
+  const log = createLogger(config.logLevel);
+  const running = await startServer(config, log);
+  log.info({ url: running.url, appUrl: config.appUrl, release: config.releaseVersion }, 'listening');
+  hooks.onListening?.(config.appUrl);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await running.close();
+  await hooks.after?.();
+  log.info('stopped');
+  return 0;
+}
+
+export const coreCommands: Record<string, Command> = {
+  serve: {
+    summary: 'Run one instance from the environment (never migrates).',
+    usage: 'serve',
+    run: (_options, env) => serveUntilSignalled(env),
+  },
+  migrate: {
+    summary: 'Apply pending database migrations (the compose migration job).',
+    usage: 'migrate',
+    run: (_options, env) =>
+      withDatabase(env, async ({ pool }) => {
+        const status = await runMigrations(pool);
+        process.stdout.write(`${JSON.stringify({ applied: status.applied, bundled: status.bundled, ahead: status.ahead })}\n`);
+      }),
+  },
+  dev: {
+    summary: 'Development launcher behind `npm start`: embedded PostgreSQL, local object store, migrate, serve.',
+    usage: 'dev',
+    run: async (_options, env) => (await import('../dev.js')).runDev(env),
+  },
+};

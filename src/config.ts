@@ -1,0 +1,373 @@
+/**
+ * The environment, parsed once at startup into one frozen, typed object. Nothing else in the
+ * program reads `process.env`. Every problem is collected (never the value, only the variable's
+ * name) so a failed start lists all of them at once.
+ */
+import { isIP } from 'node:net';
+
+export type Env = Record<string, string | undefined>;
+
+export type ObjectStoreConfig =
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      region: string;
+      addressing: 'path' | 'virtual-host';
+      /** Whether S3_ADDRESSING was derived from the endpoint rather than set. */
+      addressingDerived: boolean;
+    }
+  | { kind: 'local'; dir: string }
+  | { kind: 'none' };
+
+type Credentials = Readonly<Record<string, string>>;
+
+export interface Config {
+  nodeEnv: string;
+  production: boolean;
+  appUrl: string;
+  port: number;
+  host: string;
+  releaseVersion: string;
+  logLevel: string;
+  database: { url: string; directUrl: string | null };
+  oauthEncryptionKey: Buffer;
+  objectStore: ObjectStoreConfig;
+  codehostApp: { appId: string; privateKey: string; webhookSecret: string | null; name: string | null } | null;
+  signIn: {
+    email: boolean;
+    codehost: Credentials | null;
+    idp1: Credentials | null;
+    codehost2: Credentials | null;
+    idp2: Credentials | null;
+  };
+  integrations: {
+    tracker1: Credentials | null;
+    tracker2: Credentials | null;
+    docs: Credentials | null;
+    chat: Credentials | null;
+  };
+  billing: Credentials | null;
+  llmObservability: { publicKey: string; secretKey: string; baseUrl: string | null } | null;
+  mailerApiKey: string | null;
+  docsWebhookSecret: string | null;
+  chatSigningSecret: string | null;
+  codehostPublicToken: string | null;
+  adminSecret: string | null;
+  ai: {
+    provider: string | null;
+    models: string[];
+    keys: { llmA: string | null; llmB: string | null; llmC: string | null; llmD: string | null };
+    promptLogging: boolean;
+  };
+  jobs: {
+    workerEnabled: boolean;
+    pollIntervalMs: number;
+    queueConcurrency: number;
+    workflowConcurrency: number;
+    retentionDays: number;
+    shutdownGraceMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.join('\n')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Pairs and triples of sign-in providers and integrations: all present or all absent. */
+const CREDENTIAL_GROUPS = {
+  codehost: ['CODEHOST_CLIENT_ID', 'CODEHOST_CLIENT_SECRET'],
+  idp1: ['IDP1_CLIENT_ID', 'IDP1_CLIENT_SECRET', 'IDP1_REDIRECT_URI'],
+  codehost2: ['CODEHOST2_CLIENT_ID', 'CODEHOST2_CLIENT_SECRET', 'CODEHOST2_REDIRECT_URI'],
+  idp2: ['IDP2_CLIENT_ID', 'IDP2_CLIENT_SECRET'],
+  tracker1: ['TRACKER1_CLIENT_ID', 'TRACKER1_SECRET', 'TRACKER1_REDIRECT_URI'],
+  tracker2: ['TRACKER2_CLIENT_ID', 'TRACKER2_CLIENT_SECRET'],
+  docs: ['DOCS_CLIENT_ID', 'DOCS_CLIENT_SECRET'],
+  chat: ['CHAT_CLIENT_ID', 'CHAT_CLIENT_SECRET'],
+} as const;
+
+const BILLING_VARIABLES = [
+  'BILLING_API_KEY',
+  'BILLING_WEBHOOK_SECRET',
+  'BILLING_CLIENT_TOKEN',
+  'BILLING_INDIVIDUAL_PRICE_ID',
+  'BILLING_SMALL_TEAM_PRICE_ID',
+  'BILLING_LARGE_TEAM_PRICE_ID',
+  'BILLING_ENTERPRISE_PRICE_ID',
+];
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  /** A set variable's trimmed value; blank counts as unset. */
+  get(name: string): string | null {
+    const value = this.env[name];
+    if (value === undefined) return null;
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+  }
+
+  required(name: string): string | null {
+    const value = this.get(name);
+    if (value === null) this.problems.push(`${name} is required`);
+    return value;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.get(name);
+    if (raw === null) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.get(name);
+    if (raw === null) return fallback;
+    const lower = raw.toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+    if (['false', '0', 'no', 'off'].includes(lower)) return false;
+    this.problems.push(`${name} must be true or false`);
+    return fallback;
+  }
+
+  /** All-or-nothing group: returns the values when complete, null when absent, null + problem when partial. */
+  group(label: string, names: readonly string[], optional: readonly string[] = []): Record<string, string> | null {
+    const present = [...names, ...optional].filter((n) => this.get(n) !== null);
+    if (present.length === 0) return null;
+    const missing = names.filter((n) => this.get(n) === null);
+    if (missing.length > 0) {
+      this.problems.push(`${label} is partially configured: missing ${missing.join(', ')} (set: ${present.join(', ')})`);
+      return null;
+    }
+    return Object.fromEntries(names.map((n) => [n, this.get(n) as string]));
+  }
+
+  /** A group switched on by a flag: every variable is required once the flag is on. */
+  enabledGroup(label: string, names: readonly string[]): Record<string, string> | null {
+    const missing = names.filter((n) => this.get(n) === null);
+    if (missing.length > 0) {
+      this.problems.push(`${label} is partially configured: missing ${missing.join(', ')}`);
+      return null;
+    }
+    return Object.fromEntries(names.map((n) => [n, this.get(n) as string]));
+  }
+}
+
+/**
+ * Accepted encodings of OAUTH_ENCRYPTION_KEY, tried in this order: 64 hexadecimal characters;
+ * base64 or base64url that decodes to exactly 32 bytes; a plain string of exactly 32 bytes.
+ */
+export function decodeEncryptionKey(raw: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(raw)) {
+    const decoded = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (decoded.length === 32) return decoded;
+  }
+  const plain = Buffer.from(raw, 'utf8');
+  return plain.length === 32 ? plain : null;
+}
+
+/**
+ * S3_ADDRESSING when unset: virtual-host for AWS endpoints (host ending in amazonaws.com), path
+ * for everything else (MinIO, s3rver, IP addresses, localhost, other S3-compatible stores), since
+ * self-hosted stores rarely have wildcard DNS for bucket subdomains.
+ */
+export function deriveAddressing(endpoint: string): 'path' | 'virtual-host' {
+  const host = new URL(endpoint).hostname;
+  if (isIP(host) || host === 'localhost') return 'path';
+  return /(^|\.)amazonaws\.com$/.test(host) ? 'virtual-host' : 'path';
+}
+
+function parseHttpUrl(r: Reader, name: string, value: string | null): URL | null {
+  if (value === null) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    /* reported below */
+  }
+  r.problems.push(`${name} must be an http(s) URL`);
+  return null;
+}
+
+function checkDatabaseUrl(r: Reader, name: string, value: string | null): void {
+  if (value === null) return;
+  let ok = false;
+  try {
+    const url = new URL(value);
+    ok =
+      (url.protocol === 'postgresql:' || url.protocol === 'postgres:') &&
+      url.hostname !== '' &&
+      url.username !== '' &&
+      url.pathname.length > 1;
+  } catch {
+    ok = false;
+  }
+  if (!ok) r.problems.push(`${name} must have the shape postgresql://<user>:<password>@<host>:<port>/<database>`);
+}
+
+function parseObjectStore(r: Reader, production: boolean): ObjectStoreConfig {
+  const s3 = r.group('object store group (S3_BUCKET)', ['S3_BUCKET', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], ['S3_REGION', 'S3_ADDRESSING']);
+  const localDir = r.get('LOCAL_OBJECT_STORE_DIR');
+  if (localDir !== null && production) {
+    r.problems.push('LOCAL_OBJECT_STORE_DIR is refused when NODE_ENV is production (configure the S3_* group)');
+  }
+  const addressingRaw = r.get('S3_ADDRESSING');
+  if (addressingRaw !== null && addressingRaw !== 'path' && addressingRaw !== 'virtual-host') {
+    r.problems.push('S3_ADDRESSING must be path or virtual-host');
+  }
+  if (s3 === null) {
+    if (localDir !== null && !production) return { kind: 'local', dir: localDir };
+    return { kind: 'none' };
+  }
+  const endpoint = parseHttpUrl(r, 'S3_ENDPOINT', s3.S3_ENDPOINT as string);
+  if (endpoint === null) return { kind: 'none' };
+  const explicit = addressingRaw === 'path' || addressingRaw === 'virtual-host' ? addressingRaw : null;
+  return {
+    kind: 's3',
+    bucket: s3.S3_BUCKET as string,
+    endpoint: endpoint.origin,
+    accessKeyId: s3.S3_ACCESS_KEY_ID as string,
+    secretAccessKey: s3.S3_SECRET_ACCESS_KEY as string,
+    region: r.get('S3_REGION') ?? 'auto',
+    addressing: explicit ?? deriveAddressing(endpoint.origin),
+    addressingDerived: explicit === null,
+  };
+}
+
+/** Parses the environment; throws ConfigError listing every problem. */
+export function loadConfig(env: Env): Readonly<Config> {
+  const r = new Reader(env);
+  const nodeEnv = r.get('NODE_ENV') ?? 'development';
+  const production = nodeEnv === 'production';
+
+  const appUrlRaw = r.required('APP_URL');
+  const appUrl = parseHttpUrl(r, 'APP_URL', appUrlRaw);
+  if (appUrl && production && appUrl.protocol !== 'https:') {
+    r.problems.push('APP_URL must use https when NODE_ENV is production');
+  }
+
+  const keyRaw = r.required('OAUTH_ENCRYPTION_KEY');
+  const key = keyRaw === null ? null : decodeEncryptionKey(keyRaw);
+  if (keyRaw !== null && key === null) {
+    r.problems.push('OAUTH_ENCRYPTION_KEY must be exactly 32 bytes (64 hex characters, base64 of 32 bytes, or a 32-byte string)');
+  }
+
+  const databaseUrl = r.required('DATABASE_URL');
+  checkDatabaseUrl(r, 'DATABASE_URL', databaseUrl);
+  const directUrl = r.get('DATABASE_URL_DIRECT');
+  checkDatabaseUrl(r, 'DATABASE_URL_DIRECT', directUrl);
+
+  const logLevel = r.get('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) r.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const objectStore = parseObjectStore(r, production);
+
+  const app = r.group('code-host application group (CODEHOST_APP_ID)', ['CODEHOST_APP_ID', 'CODEHOST_APP_PRIVATE_KEY'], ['CODEHOST_APP_WEBHOOK_SECRET', 'CODEHOST_APP_NAME']);
+  const codehostApp: Config['codehostApp'] = app && {
+    appId: app.CODEHOST_APP_ID as string,
+    privateKey: app.CODEHOST_APP_PRIVATE_KEY as string,
+    webhookSecret: r.get('CODEHOST_APP_WEBHOOK_SECRET'),
+    name: r.get('CODEHOST_APP_NAME'),
+  };
+
+  const groups = Object.fromEntries(
+    Object.entries(CREDENTIAL_GROUPS).map(([label, names]) => [label, r.group(`${label} (${names.join(', ')})`, names)]),
+  ) as Record<keyof typeof CREDENTIAL_GROUPS, Credentials | null>;
+
+  const billing = r.boolean('BILLING_ENABLED', false) ? r.enabledGroup('billing group (BILLING_ENABLED)', BILLING_VARIABLES) : null;
+
+  let llmObservability: Config['llmObservability'] = null;
+  if (r.boolean('LLMOBS_ENABLED', false)) {
+    const keys = r.enabledGroup('LLM observability group (LLMOBS_ENABLED)', ['LLMOBS_PUBLIC_KEY', 'LLMOBS_SECRET_KEY']);
+    const baseUrl = parseHttpUrl(r, 'LLMOBS_BASE_URL', r.get('LLMOBS_BASE_URL'));
+    if (keys) {
+      llmObservability = { publicKey: keys.LLMOBS_PUBLIC_KEY as string, secretKey: keys.LLMOBS_SECRET_KEY as string, baseUrl: baseUrl ? baseUrl.toString() : null };
+    }
+  }
+
+  const promptLogging = r.boolean('AI_PROMPT_LOGGING', false);
+  if (promptLogging && production) r.problems.push('AI_PROMPT_LOGGING is refused when NODE_ENV is production');
+
+  const jobs = {
+    workerEnabled: r.boolean('JOBS_WORKER_ENABLED', true),
+    pollIntervalMs: r.integer('JOBS_POLL_INTERVAL_MS', 1000, 100, 3_600_000),
+    queueConcurrency: r.integer('JOBS_QUEUE_CONCURRENCY', 2, 1, 1000),
+    workflowConcurrency: r.integer('JOBS_WORKFLOW_CONCURRENCY', 2, 1, 1000),
+    retentionDays: r.integer('JOBS_RETENTION_DAYS', 7, 1, 3650),
+    shutdownGraceMs: r.integer('JOBS_SHUTDOWN_GRACE_MS', 20000, 0, 3_600_000),
+  };
+  const port = r.integer('PORT', 3000, 0, 65535);
+
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+
+  const mailerApiKey = r.get('MAILER_API_KEY');
+  const config: Config = {
+    nodeEnv,
+    production,
+    appUrl: (appUrl as URL).origin + (appUrl as URL).pathname.replace(/\/+$/, ''),
+    port,
+    host: r.get('HOST') ?? '0.0.0.0',
+    releaseVersion: r.get('RELEASE_VERSION') ?? 'dev',
+    logLevel,
+    database: { url: databaseUrl as string, directUrl },
+    oauthEncryptionKey: key as Buffer,
+    objectStore,
+    codehostApp,
+    signIn: {
+      email: mailerApiKey !== null,
+      codehost: groups.codehost,
+      idp1: groups.idp1,
+      codehost2: groups.codehost2,
+      idp2: groups.idp2,
+    },
+    integrations: { tracker1: groups.tracker1, tracker2: groups.tracker2, docs: groups.docs, chat: groups.chat },
+    billing,
+    llmObservability,
+    mailerApiKey,
+    docsWebhookSecret: r.get('DOCS_WEBHOOK_SECRET'),
+    chatSigningSecret: r.get('CHAT_SIGNING_SECRET'),
+    codehostPublicToken: r.get('CODEHOST_PUBLIC_TOKEN'),
+    adminSecret: r.get('ADMIN_SECRET'),
+    ai: {
+      provider: r.get('AI_PROVIDER'),
+      models: (r.get('AI_MODELS') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+      keys: { llmA: r.get('LLM_A_API_KEY'), llmB: r.get('LLM_B_API_KEY'), llmC: r.get('LLM_C_API_KEY'), llmD: r.get('LLM_D_API_KEY') },
+      promptLogging,
+    },
+    jobs,
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * For commands that only touch the database (migrate, tenant:create, exports): DATABASE_URL
+ * and LOG_LEVEL, nothing else, so an operator can run them with a single variable set.
+ */
+export function loadDatabaseConfig(env: Env): { databaseUrl: string; logLevel: string } {
+  const r = new Reader(env);
+  const databaseUrl = r.required('DATABASE_URL');
+  checkDatabaseUrl(r, 'DATABASE_URL', databaseUrl);
+  const logLevel = r.get('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) r.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return { databaseUrl: databaseUrl as string, logLevel };
+}

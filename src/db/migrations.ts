@@ -1,0 +1,64 @@
+/**
+ * Schema versioning. The bundled migrations are the drizzle journal in `migrations/`; the applied
+ * ones are the rows of drizzle's own table, matched by the journal's timestamp (`created_at`).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+interface JournalEntry {
+  idx: number;
+  when: number;
+  tag: string;
+}
+
+export interface SchemaStatus {
+  applied: number;
+  bundled: number;
+  ahead: boolean;
+  /** Tags of bundled migrations the database has not applied, oldest first. */
+  missing: string[];
+}
+
+export function bundledMigrations(dir = MIGRATIONS_DIR): JournalEntry[] {
+  const journal = JSON.parse(readFileSync(`${dir}/meta/_journal.json`, 'utf8')) as { entries: JournalEntry[] };
+  return journal.entries;
+}
+
+export async function schemaStatus(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
+  const bundled = bundledMigrations(dir);
+  const exists = await pool.query<{ present: boolean }>(
+    "select to_regclass('drizzle.__drizzle_migrations') is not null as present",
+  );
+  const rows = exists.rows[0]?.present
+    ? (await pool.query<{ created_at: string }>('select created_at from drizzle.__drizzle_migrations')).rows
+    : [];
+  const appliedStamps = new Set(rows.map((r) => Number(r.created_at)));
+  const bundledStamps = new Set(bundled.map((m) => m.when));
+  const missing = bundled.filter((m) => !appliedStamps.has(m.when)).map((m) => m.tag);
+  const ahead = [...appliedStamps].some((stamp) => !bundledStamps.has(stamp));
+  return { applied: bundled.length - missing.length, bundled: bundled.length, ahead, missing };
+}
+
+// Any constant works; it only has to be the same in every instance and the migration job.
+const MIGRATION_LOCK = 4_127_301_559;
+
+/** Applies every pending migration, one runner at a time across all processes. */
+export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: dir });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+  return schemaStatus(pool, dir);
+}

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenants } from './identity.js';
+
+/** A repository, `<owner>/<repo>`; created by the first webhook or code-host event that names it. */
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    projectKey: text('project_key').notNull(),
+    sourceType: text('source_type').notNull(),
+    syncIssues: boolean('sync_issues').notNull().default(true),
+    syncPullRequests: boolean('sync_pull_requests').notNull().default(true),
+    syncDeployments: boolean('sync_deployments').notNull().default(true),
+    /** Last issue number handed out when a webhook omits `number`; bumped under the row lock. */
+    issueSeq: integer('issue_seq').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('projects_tenant_provider_key').on(t.tenantId, t.provider, t.projectKey)],
+);
+
+export const issues = pgTable(
+  'issues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    number: integer('number').notNull(),
+    title: text('title').notNull(),
+    type: text('type').notNull(),
+    state: text('state').notNull(),
+    body: text('body'),
+    url: text('url'),
+    authorUsername: text('author_username'),
+    assigneeUsername: text('assignee_username'),
+    labels: text('labels').array().notNull().default(sql`'{}'::text[]`),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('issues_tenant_provider_external').on(t.tenantId, t.provider, t.externalId),
+    index('issues_project_number_idx').on(t.projectId, t.number),
+    index('issues_tenant_closed_idx').on(t.tenantId, t.closedAt),
+  ],
+);
+
+export const deployments = pgTable(
+  'deployments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    ref: text('ref').notNull(),
+    sha: text('sha').notNull(),
+    environment: text('environment').notNull(),
+    status: text('status').notNull(),
+    task: text('task').notNull(),
+    description: text('description'),
+    url: text('url'),
+    creatorUsername: text('creator_username'),
+    /** As sent: NULL when the sender did not say (production is then decided by environment). */
+    isProduction: boolean('is_production'),
+    isRollback: boolean('is_rollback').notNull().default(false),
+    rollbackFromSha: text('rollback_from_sha'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('deployments_tenant_provider_external').on(t.tenantId, t.provider, t.externalId),
+    index('deployments_project_created_idx').on(t.projectId, t.createdAt),
+  ],
+);

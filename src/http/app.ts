@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { errorMiddleware } from './errors.js';
+import { healthRoutes } from './routes/health.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Each capability contributes one router factory; the order here is the mount order. */
+export type RouteFactory = (app: AppContext) => Router;
+const routeFactories: RouteFactory[] = [healthRoutes];
+
+export function createApp(app: AppContext): Koa {
+  const koa = new Koa({ proxy: true });
+
+  koa.use(async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    await next();
+  });
+  koa.use(errorMiddleware(app.log));
+
+  for (const factory of routeFactories) {
+    const router = factory(app);
+    koa.use(router.routes()).use(router.allowedMethods());
+  }
+
+  koa.use((ctx) => {
+    if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'Not found');
+  });
+  return koa;
+}

@@ -1,0 +1,65 @@
+import type Koa from 'koa';
+import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
+
+/**
+ * The one place errors become HTTP. Each surface has its own envelope:
+ * - webhook API v1: `{error: 'Validation failed', details}`, `{error: 'Unauthorized'}`, …
+ * - everything else: `{error: {code, message}}` (plus `details` on validation failures).
+ * Unexpected errors are logged with the request id and answered with the surface's 500 body only.
+ */
+const WEBHOOK_MESSAGES: Record<string, string> = {
+  validation_failed: 'Validation failed',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Validation failed',
+  rate_limited: 'Too many requests',
+  unavailable: 'Service unavailable',
+  internal: 'Internal server error',
+};
+
+export function isWebhookPath(path: string): boolean {
+  return path.startsWith('/api/webhooks/');
+}
+
+export function errorMiddleware(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (caught) {
+      const error = toAppError(caught);
+      if (error.code === 'internal') {
+        log.error({ err: caught, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
+      }
+      ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+      if (isWebhookPath(ctx.path)) {
+        const body: Record<string, unknown> = { error: WEBHOOK_MESSAGES[error.code] ?? 'Error' };
+        if (error.details) body.details = error.details;
+        ctx.body = body;
+      } else {
+        const body: Record<string, unknown> = {
+          error: { code: error.code, message: error.code === 'internal' ? 'Internal server error' : error.message },
+        };
+        if (error.details) (body.error as Record<string, unknown>).details = error.details;
+        ctx.body = body;
+      }
+    }
+  };
+}
+
+/** Koa and body-parser errors carry an HTTP status; anything else is internal. */
+function toAppError(caught: unknown): AppError {
+  if (caught instanceof AppError) return caught;
+  const status = (caught as { status?: number; statusCode?: number })?.status ?? (caught as { statusCode?: number })?.statusCode;
+  const type = (caught as { type?: string })?.type;
+  if (status === 413 || type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large');
+  if (status === 415) return new AppError('unsupported_media_type', 'Unsupported content type');
+  if (status === 400) {
+    return new AppError('validation_failed', 'Malformed request body', [{ path: 'body', message: 'Body is not valid JSON' }]);
+  }
+  if (status === 404) return new AppError('not_found', 'Not found');
+  return new AppError('internal', 'Internal server error');
+}

