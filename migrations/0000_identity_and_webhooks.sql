@@ -17,6 +17,7 @@ CREATE TABLE "login_sessions" (
 	"active_tenant_id" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"rotated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"idle_expires_at" timestamp with time zone NOT NULL,
 	"absolute_expires_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "login_sessions_token_hash_unique" UNIQUE("token_hash")
@@ -31,6 +32,12 @@ CREATE TABLE "login_tokens" (
 	"used_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "login_tokens_token_hash_unique" UNIQUE("token_hash")
+);
+--> statement-breakpoint
+CREATE TABLE "rate_limits" (
+	"key" varchar(255) PRIMARY KEY NOT NULL,
+	"points" integer DEFAULT 0 NOT NULL,
+	"expire" bigint
 );
 --> statement-breakpoint
 CREATE TABLE "tenant_memberships" (

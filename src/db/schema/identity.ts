@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, timestamp, uuid, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uuid, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -52,6 +52,8 @@ export const loginSessions = pgTable(
     activeTenantId: uuid('active_tenant_id').references(() => tenants.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the cookie's id was last replaced; ids rotate at sign-in and then daily. */
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }).notNull().defaultNow(),
     idleExpiresAt: timestamp('idle_expires_at', { withTimezone: true }).notNull(),
     absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
   },
@@ -74,3 +76,13 @@ export const apiKeys = pgTable(
   },
   (t) => [uniqueIndex('api_keys_hash_key').on(t.keyHash), index('api_keys_tenant_idx').on(t.tenantId).where(sql`revoked_at is null`)],
 );
+
+/**
+ * Counters of rate-limiter-flexible (RateLimiterPostgres), shared by every instance. The column
+ * shapes are the library's own; one table serves every limiter (keys carry a prefix).
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+});
