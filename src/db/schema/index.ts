@@ -1,2 +1,3 @@
 export * from './identity.js';
 export * from './delivery.js';
+export * from './jobs.js';
