@@ -1,10 +1,14 @@
 import { ConfigError } from './config.js';
 import { UsageError, parseOptions } from './cli/args.js';
 import { coreCommands, type Command } from './cli/commands.js';
+import { tenantCommands } from './cli/tenants.js';
 import { SchemaBehindError } from './server.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
-const commands: Record<string, Command> = { ...coreCommands };
+const commands: Record<string, Command> = {
+  ...coreCommands,
+  ...tenantCommands,
+};
 
 function help(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${c.usage.padEnd(60)} ${c.summary}`);

@@ -5,12 +5,16 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
+import { apiKeyRoutes } from './routes/apiKeys.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Each capability contributes one router factory; the order here is the mount order. */
 export type RouteFactory = (app: AppContext) => Router;
-const routeFactories: RouteFactory[] = [healthRoutes];
+const routeFactories: RouteFactory[] = [
+  healthRoutes,
+  apiKeyRoutes,
+];
 
 export function createApp(app: AppContext): Koa {
   const koa = new Koa({ proxy: true });

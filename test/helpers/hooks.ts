@@ -1,4 +1,5 @@
 import { startTestDatabase, stopTestDatabase } from './database.js';
+import { closeFactoryPools } from './factories.js';
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
@@ -7,6 +8,7 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
+    await closeFactoryPools();
     await stopTestDatabase();
   },
 };

@@ -1,0 +1,43 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { AppContext } from '../context.js';
+import { principalFromApiKey } from './apiKeys.js';
+import type { Principal } from './principal.js';
+import { safeEqual } from './secrets.js';
+import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie } from './sessions.js';
+
+export interface RequestLike {
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * Resolves the caller from, in order: `X-Admin-Secret` (the global administrator, only when
+ * ADMIN_SECRET is set), `Authorization: Bearer gai_…` (an API key), the `sessionId` cookie.
+ * Credentials that are present but wrong resolve to null: a bad bearer never falls back to a cookie.
+ * When `res` is given and the session id rotates, the new cookie is set on it.
+ */
+export async function authenticate(app: AppContext, req: RequestLike, res?: ServerResponse): Promise<Principal | null> {
+  const adminHeader = req.headers['x-admin-secret'];
+  if (typeof adminHeader === 'string') {
+    const secret = app.config.adminSecret;
+    if (secret !== null && safeEqual(adminHeader, secret)) {
+      return { kind: 'admin', tenantId: null, userId: null, role: null, permissions: ['admin', 'read', 'write'] };
+    }
+    return null;
+  }
+
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) return null;
+    return principalFromApiKey(app.database.db, match[1] as string);
+  }
+
+  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  if (token === null) return null;
+  const resolved = await resolveSession(app.database.db, token);
+  if (!resolved) return null;
+  if (resolved.newToken && res && !res.headersSent) {
+    res.appendHeader('Set-Cookie', sessionCookie(resolved.newToken, resolved.absoluteExpiresAt, app.config.production));
+  }
+  return resolved.principal;
+}

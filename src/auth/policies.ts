@@ -1,0 +1,22 @@
+import { AppError } from '../errors.js';
+import type { TenantPrincipal } from './principal.js';
+
+/**
+ * Every role rule in one table. Tenant scoping happens before a policy runs (a record of another
+ * tenant is already "not found"); a policy only decides what a principal may do inside its tenant.
+ */
+const policies = {
+  /** Owners revoke any key of the tenant; members only their own. */
+  'key.revoke': (p: TenantPrincipal, key: { userId: string }) => p.role === 'owner' || key.userId === p.userId,
+  'tenant.manage': (p: TenantPrincipal) => p.role === 'owner',
+} as const;
+
+export type Action = keyof typeof policies;
+
+export function can<A extends Action>(principal: TenantPrincipal, action: A, ...target: Parameters<(typeof policies)[A]> extends [unknown, infer T] ? [T] : []): boolean {
+  return (policies[action] as (p: TenantPrincipal, t?: unknown) => boolean)(principal, target[0]);
+}
+
+export function authorize<A extends Action>(principal: TenantPrincipal, action: A, ...target: Parameters<(typeof policies)[A]> extends [unknown, infer T] ? [T] : []): void {
+  if (!can(principal, action, ...target)) throw new AppError('forbidden', 'You do not have permission to do this');
+}

@@ -1,0 +1,132 @@
+/**
+ * Declarative routes: a route names its authentication, rate limit and zod schemas; the handler
+ * receives validated input and the principal, calls one service, and returns what to send.
+ */
+import type Koa from 'koa';
+import { z } from 'zod';
+import { authenticate } from '../auth/authenticate.js';
+import type { Principal, TenantPrincipal } from '../auth/principal.js';
+import type { AppContext } from '../context.js';
+import { AppError, type ErrorDetail } from '../errors.js';
+import { readBody, type BodyKind } from './body.js';
+import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
+
+export type AuthRule = 'none' | 'optional' | 'required' | 'owner' | 'admin';
+
+type PrincipalFor<A extends AuthRule> = A extends 'required' | 'owner' ? TenantPrincipal : A extends 'admin' ? Principal : Principal | null;
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface RouteSpec<A extends AuthRule, Q, B, P> {
+  auth: A;
+  /** Only `Authorization: Bearer gai_…` is accepted (no cookie): the webhook and export APIs. */
+  apiKeyOnly?: boolean;
+  /** Default: `general` (per principal, or per address when anonymous). */
+  limit?: 'general' | 'webhook' | 'none';
+  query?: Q;
+  params?: P;
+  body?: B;
+  bodyKind?: BodyKind;
+  /** Bytes; default 1 MiB. */
+  bodyLimit?: number;
+}
+
+export interface RouteResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  type?: string;
+}
+
+export interface RouteInput<A extends AuthRule, Q, B, P> {
+  ctx: Koa.Context;
+  principal: PrincipalFor<A>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  params: Infer<P>;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Zod issues as `{path, message}` details: every invalid field at once. */
+export function zodDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
+    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : issue.message };
+  });
+}
+
+function parse<S>(schema: S, value: unknown, where: 'query' | 'params' | 'body'): Infer<S> {
+  if (!schema) return undefined as Infer<S>;
+  const result = (schema as unknown as z.ZodType).safeParse(value);
+  if (!result.success) {
+    throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, where === 'body' ? undefined : where));
+  }
+  return result.data as Infer<S>;
+}
+
+function limitsFor(spec: { limit?: string }, principal: Principal | null): { key: string; limits: Limit[] } | null {
+  if (spec.limit === 'none') return null;
+  if (spec.limit === 'webhook' && principal?.kind === 'api_key') {
+    return { key: principal.apiKeyId as string, limits: [LIMITS.webhookMinute, LIMITS.webhookHour] };
+  }
+  if (!principal) return null;
+  const key = principal.kind === 'admin' ? 'admin' : principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
+  return { key, limits: [LIMITS.general] };
+}
+
+export function route<A extends AuthRule, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  app: AppContext,
+  spec: RouteSpec<A, Q, B, P>,
+  handler: (input: RouteInput<A, Q, B, P>) => Promise<RouteResult | void> | RouteResult | void,
+): Koa.Middleware {
+  return async (ctx) => {
+    let principal: Principal | null = null;
+    if (spec.auth !== 'none') {
+      const hasBearer = ctx.get('authorization') !== '';
+      principal = spec.apiKeyOnly && !hasBearer ? null : await authenticate(app, ctx.req, ctx.res);
+      if (spec.apiKeyOnly && principal && principal.kind !== 'api_key') principal = null;
+    }
+
+    const limited = limitsFor(spec, principal) ?? (spec.limit === 'none' ? null : { key: `ip:${ctx.ip}`, limits: [LIMITS.anonymous] });
+    if (limited) {
+      const state = await consume(app, limited.key, limited.limits);
+      ctx.set(headersOf(state));
+    }
+
+    if (spec.auth === 'required' || spec.auth === 'owner' || spec.auth === 'admin') {
+      if (!principal) throw new AppError('unauthorized', 'Missing or invalid credentials');
+    }
+    if ((spec.auth === 'required' || spec.auth === 'owner') && principal?.kind === 'admin') {
+      throw new AppError('forbidden', 'The global administrator has no tenant; use an account of the tenant');
+    }
+    if (spec.auth === 'owner' && principal?.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the tenant can do this');
+    if (spec.auth === 'admin' && principal?.kind !== 'admin') throw new AppError('forbidden', 'Only the global administrator can do this');
+
+    const params = parse(spec.params as P, ctx.params, 'params');
+    const query = parse(spec.query as Q, ctx.query, 'query');
+    let body = undefined as Infer<B>;
+    if (spec.body || spec.bodyKind) {
+      const raw = await readBody(ctx, spec.bodyKind ?? 'json', spec.bodyLimit ?? DEFAULT_BODY_LIMIT);
+      body = spec.body ? parse(spec.body as B, raw, 'body') : (raw as Infer<B>);
+    }
+
+    const result = await handler({ ctx, principal: principal as PrincipalFor<A>, query, body, params });
+    if (!result) return;
+    if (result.headers) ctx.set(result.headers);
+    if (result.type) ctx.type = result.type;
+    ctx.status = result.status ?? 200;
+    if (result.body !== undefined) ctx.body = result.body;
+  };
+}
+
+/** Paging of general-API lists: `page` from 1 (default 1), `perPage` 1–100 (default 25). */
+export const Paging = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type Paging = z.infer<typeof Paging>;
+
+export function listEnvelope<T>(data: T[], paging: Paging, total: number) {
+  return { data, meta: { page: paging.page, perPage: paging.perPage, total } };
+}
