@@ -1,13 +1,24 @@
+import { hostname } from 'node:os';
 import Router from '@koa/router';
 import type { AppContext } from '../../context.js';
 import { schemaStatus } from '../../db/migrations.js';
 import { versionDocument } from '../../version.js';
+
+/**
+ * Names this instance on /health so an operator (or a test) can see which replica behind the load
+ * balancer answered. Traefik cannot name the backend it picked in a response header, so the
+ * instance says it itself: the host name tells containers apart (each has its own), the process
+ * id tells apart several processes on one machine.
+ */
+export const INSTANCE_HEADER = 'X-Served-By';
+export const instanceName = `${hostname()}/${process.pid}`;
 
 export function healthRoutes(app: AppContext): Router {
   const router = new Router();
 
   // Liveness: no database round trip, so a slow database never gets healthy instances killed.
   router.get('/health', (ctx) => {
+    ctx.set(INSTANCE_HEADER, instanceName);
     ctx.body = { status: 'ok' };
   });
 
