@@ -78,7 +78,8 @@ describe('three instances behind a round-robin balancer', function () {
     expect(new Set(proxy.served.slice(start))).to.have.lengthOf(3);
     for (const ids of seen) expect(ids).to.include(key.id);
     // The general-API allowance is one counter in the database, not one per instance.
-    expect(remaining).to.deep.equal([remaining[0], remaining[0] - 1, remaining[0] - 2]);
+    const first = remaining[0] as number;
+    expect(remaining).to.deep.equal([first, first - 1, first - 2]);
   });
 
   it('without the cookie every instance refuses the same request', async () => {
