@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './identity.js';
+import { teams } from './organisation.js';
 
 /** A repository, `<owner>/<repo>`; created by the first webhook or code-host event that names it. */
 export const projects = pgTable(
@@ -16,9 +17,14 @@ export const projects = pgTable(
     syncDeployments: boolean('sync_deployments').notNull().default(true),
     /** Last issue number handed out when a webhook omits `number`; bumped under the row lock. */
     issueSeq: integer('issue_seq').notNull().default(0),
+    /** The team the project's facts count for (METRICS.md "Attribution"); at most one. */
+    owningTeamId: uuid('owning_team_id').references(() => teams.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('projects_tenant_provider_key').on(t.tenantId, t.provider, t.projectKey)],
+  (t) => [
+    uniqueIndex('projects_tenant_provider_key').on(t.tenantId, t.provider, t.projectKey),
+    index('projects_owning_team_idx').on(t.owningTeamId),
+  ],
 );
 
 export const issues = pgTable(

@@ -1,3 +1,4 @@
 export * from './identity.js';
 export * from './delivery.js';
+export * from './organisation.js';
 export * from './jobs.js';
