@@ -1,4 +1,5 @@
 export * from './identity.js';
 export * from './delivery.js';
 export * from './organisation.js';
+export * from './activity.js';
 export * from './jobs.js';
