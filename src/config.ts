@@ -70,6 +70,11 @@ export interface Config {
     retentionDays: number;
     shutdownGraceMs: number;
   };
+  /**
+   * TEST_HOOKS: test-only job kinds, a per-second schedule and the `/api/test/*` routes
+   * (src/jobs/testHooks.ts). Refused unless NODE_ENV is test, so production can never enable them.
+   */
+  testHooks: boolean;
 }
 
 export class ConfigError extends Error {
@@ -308,6 +313,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     shutdownGraceMs: r.integer('JOBS_SHUTDOWN_GRACE_MS', 20000, 0, 3_600_000),
   };
   const port = r.integer('PORT', 3000, 0, 65535);
+  const testHooks = r.boolean('TEST_HOOKS', false);
+  if (testHooks && nodeEnv !== 'test') r.problems.push('TEST_HOOKS is refused unless NODE_ENV is test');
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
 
@@ -346,6 +353,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       promptLogging,
     },
     jobs,
+    testHooks,
   };
   return deepFreeze(config);
 }

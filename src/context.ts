@@ -1,5 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { JobQueue } from './jobs/index.js';
+import type { LivePublisher } from './live/events.js';
 import type { Logger } from './log.js';
 
 /**
@@ -10,4 +12,8 @@ export interface AppContext {
   config: Readonly<Config>;
   database: Database;
   log: Logger;
+  /** Enqueue background jobs: `app.jobs.send(job, payload)` (src/jobs, docs/jobs.md). */
+  jobs: JobQueue;
+  /** Push live progress to a tenant's clients on every instance: `app.live.publish(tenantId, event)` (docs/live.md). */
+  live: LivePublisher;
 }

@@ -1,10 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { schemaStatus } from './db/migrations.js';
 import { createApp } from './http/app.js';
+import { checkJobQueues, installJobQueues } from './jobs/boss.js';
+import { jobsFor, schedulesFor } from './jobs/catalog.js';
+import { createJobQueue, startJobWorker, type JobWorker } from './jobs/index.js';
+import { testJobs } from './jobs/testHooks.js';
+import { LiveHub, type LiveHubOptions } from './live/hub.js';
+import { createLivePublisher } from './live/publisher.js';
 import type { Logger } from './log.js';
 
 export class SchemaBehindError extends Error {
@@ -17,22 +25,40 @@ export interface RunningServer {
   url: string;
   app: AppContext;
   server: Server;
-  /** Graceful stop: no new connections, in-flight requests finish, then the pool closes. */
+  /** This instance's name in schedule claims and job logs: `host:pid:random`. */
+  instanceId: string;
+  /** Null when JOBS_WORKER_ENABLED=false. */
+  worker: JobWorker | null;
+  live: LiveHub;
+  /**
+   * Graceful stop, in this order: websockets close with 1012 (clients reconnect elsewhere at
+   * once); then, together, the HTTP server stops accepting and finishes in-flight requests while
+   * the worker stops claiming, finishes held jobs within JOBS_SHUTDOWN_GRACE_MS and returns the
+   * rest to the queue; then the pools close.
+   */
   close(): Promise<void>;
+}
+
+export interface StartOptions {
+  live?: LiveHubOptions;
 }
 
 /**
  * Starts one instance. The database schema is checked before the port is bound: a database that
  * is behind the bundled migrations refuses the start; one that is ahead starts and says so.
  */
-export async function startServer(config: Readonly<Config>, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Readonly<Config>, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const database = openDatabase(config.database.url);
+  const jobDefs = jobsFor(config);
   let app: AppContext;
   try {
     const status = await schemaStatus(database.pool);
     if (status.missing.length > 0) throw new SchemaBehindError(status.missing);
     if (status.ahead) log.warn({ applied: status.applied, bundled: status.bundled }, 'database schema is ahead of this server');
-    app = { config, database, log };
+    // Test queues are not part of `migrate`; only a test instance (TEST_HOOKS) creates them.
+    if (config.testHooks) await installJobQueues(database.pool, testJobs);
+    await checkJobQueues(database.pool, jobDefs);
+    app = { config, database, log, jobs: createJobQueue(database.pool, jobDefs), live: createLivePublisher(database.pool) };
   } catch (error) {
     await database.close();
     throw error;
@@ -47,17 +73,28 @@ export async function startServer(config: Readonly<Config>, log: Logger): Promis
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 
+  const instanceId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const live = new LiveHub(app, options.live);
+  live.attach(server);
+  await live.ready;
+  const worker = config.jobs.workerEnabled ? startJobWorker(app, { instanceId, defs: jobDefs, schedules: schedulesFor(config) }) : null;
+
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive sockets with no request in flight would hold close() open forever.
-        server.closeIdleConnections();
-      });
+      await live.close();
+      const [drained] = await Promise.all([
+        worker?.drain(config.jobs.shutdownGraceMs),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive sockets with no request in flight would hold close() open forever.
+          server.closeIdleConnections();
+        }),
+      ]);
+      if (drained) log.info(drained, 'jobs drained');
       await database.close();
     })();
     return closing;
   };
-  return { url: `http://${host}:${port}`, app, server, close };
+  return { url: `http://${host}:${port}`, app, server, instanceId, worker, live, close };
 }

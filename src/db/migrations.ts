@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { installJobQueues } from '../jobs/boss.js';
+import { jobCatalog } from '../jobs/catalog.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -47,13 +49,17 @@ export async function schemaStatus(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise
 // Any constant works; it only has to be the same in every instance and the migration job.
 const MIGRATION_LOCK = 4_127_301_559;
 
-/** Applies every pending migration, one runner at a time across all processes. */
+/**
+ * Applies every pending migration, one runner at a time across all processes, then installs or
+ * upgrades pg-boss's schema (`pgboss`) and the catalog's job queues, so `serve` never needs DDL.
+ */
 export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await migrate(drizzle(client), { migrationsFolder: dir });
+      await installJobQueues(client, jobCatalog);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

@@ -6,6 +6,8 @@ import { AppError } from '../errors.js';
 import { errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { testHookRoutes } from '../jobs/testRoutes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -14,6 +16,8 @@ export type RouteFactory = (app: AppContext) => Router;
 const routeFactories: RouteFactory[] = [
   healthRoutes,
   apiKeyRoutes,
+  webhookRoutes,
+  testHookRoutes,
 ];
 
 export function createApp(app: AppContext): Koa {

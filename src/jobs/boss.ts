@@ -1,0 +1,118 @@
+/**
+ * pg-boss wiring. pg-boss keeps its tables in its own schema (`pgboss`); we never let a serving
+ * instance create or change them: `delivery-analytics migrate` installs or upgrades that schema
+ * and creates one queue per catalog entry (see `installJobQueues`), and `serve` only checks that
+ * both are there (`checkJobQueues`). pg-boss runs over our own `pg` pools through its `db`
+ * adapter, so connections, names and error handling stay ours.
+ *
+ * What we use of pg-boss: its job table and SQL (SKIP LOCKED claims, retries with the retry
+ * limit and delay of each queue, expiry of jobs held by a dead instance, archive and deletion).
+ * What we do ourselves: the worker loop (per-queue and workflow concurrency, draining, see
+ * runner.ts) and schedules (per-window claims, see scheduler.ts), because pg-boss 10's `work()`
+ * has no shared concurrency limit and its cron claims whole minutes only.
+ */
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { JobDefinition } from './define.js';
+
+export const BOSS_SCHEMA = 'pgboss';
+
+/** Anything that runs a query: a pool or a client inside a transaction. */
+export interface Executor {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+export interface BossOptions {
+  retentionDays?: number;
+  migrate?: boolean;
+}
+
+/**
+ * A pg-boss instance over one of our pools or clients. Finished jobs move to `pgboss.archive`
+ * one hour after they finish and are deleted `retentionDays` after that (the `jobs.retention`
+ * schedule runs both steps; pg-boss's own supervisor and cron stay off).
+ */
+export function bossOver(executor: Executor, options: BossOptions = {}): PgBoss {
+  return new PgBoss({
+    db: { executeSql: (text: string, values: any[]) => executor.query(text, values) },
+    schema: BOSS_SCHEMA,
+    migrate: options.migrate ?? false,
+    supervise: false,
+    schedule: false,
+    archiveCompletedAfterSeconds: 3600,
+    deleteAfterDays: options.retentionDays ?? 7,
+  });
+}
+
+/** pg-boss's options for one queue, from its catalog entry. */
+function queueOptions(def: JobDefinition): PgBoss.Queue {
+  return {
+    name: def.name,
+    policy: 'standard',
+    retryLimit: def.retryLimit,
+    retryDelay: def.retryDelaySeconds,
+    retryBackoff: def.retryDelaySeconds > 0,
+    expireInSeconds: def.expireInSeconds,
+  };
+}
+
+/**
+ * Installs or upgrades pg-boss's schema and creates or updates every queue. Idempotent; part of
+ * `runMigrations`, so it runs under the migration advisory lock (pg-boss takes its own lock too).
+ */
+export async function installJobQueues(executor: Executor, defs: readonly JobDefinition[]): Promise<void> {
+  const boss = bossOver(executor, { migrate: true });
+  boss.on('error', () => {});
+  await boss.start();
+  try {
+    for (const def of defs) {
+      await boss.createQueue(def.name, queueOptions(def));
+      await boss.updateQueue(def.name, queueOptions(def));
+    }
+  } finally {
+    await boss.stop({ graceful: false, close: false });
+  }
+}
+
+export class JobSchemaBehindError extends Error {
+  constructor(readonly missing: string[]) {
+    super(`job queues are not installed: ${missing.join(', ')} (run "delivery-analytics migrate")`);
+  }
+}
+
+/** Throws JobSchemaBehindError when pg-boss's schema or one of the catalog's queues is missing. */
+export async function checkJobQueues(pool: pg.Pool, defs: readonly JobDefinition[]): Promise<void> {
+  const installed = await pool.query<{ present: boolean }>(`select to_regclass('${BOSS_SCHEMA}.version') is not null as present`);
+  if (!installed.rows[0]?.present) throw new JobSchemaBehindError([`${BOSS_SCHEMA} schema`]);
+  const version = await pool.query<{ version: number }>(`select version from ${BOSS_SCHEMA}.version`);
+  const expected = await bundledBossVersion();
+  if (version.rows[0]?.version !== expected) throw new JobSchemaBehindError([`${BOSS_SCHEMA} schema version ${expected}`]);
+  const names = defs.map((d) => d.name);
+  const found = await pool.query<{ name: string }>(`select name from ${BOSS_SCHEMA}.queue where name = any($1::text[])`, [names]);
+  const present = new Set(found.rows.map((r) => r.name));
+  const missing = names.filter((n) => !present.has(n));
+  if (missing.length > 0) throw new JobSchemaBehindError(missing);
+}
+
+let bossVersion: number | null = null;
+async function bundledBossVersion(): Promise<number> {
+  if (bossVersion === null) {
+    const { createRequire } = await import('node:module');
+    bossVersion = (createRequire(import.meta.url)('pg-boss/version.json') as { schema: number }).schema;
+  }
+  return bossVersion;
+}
+
+/**
+ * Puts jobs this instance holds back in the queue as if never started (state `created`, no retry
+ * used up): a drain is not the job's fault. Depends on pg-boss 10's job table (pinned version).
+ */
+export async function returnJobs(executor: Executor, name: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await executor.query(
+    `update ${BOSS_SCHEMA}.job set state = 'created', started_on = null, start_after = now()
+      where name = $1 and id = any($2::uuid[]) and state = 'active' returning id`,
+    [name, ids],
+  );
+  return result.rows.length;
+}

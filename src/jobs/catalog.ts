@@ -1,0 +1,42 @@
+/**
+ * Every job kind and every schedule, as data. A capability adds its jobs here (their definitions
+ * live in its own folder) and `delivery-analytics migrate` creates a queue for each.
+ */
+import type { Config } from '../config.js';
+import type { JobDefinition } from './define.js';
+import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
+import { expireJobs, jobRetention } from './handlers/maintenance.js';
+import type { ScheduleDefinition } from './scheduler.js';
+import { testJobs, testSchedules } from './testHooks.js';
+
+export const jobCatalog: readonly JobDefinition[] = [
+  expireJobs,
+  jobRetention,
+  loginSessionsCleanup,
+  oauthRecordsCleanup,
+  surveysCloseDue,
+  integrationsFlagStale,
+];
+
+const MINUTE = 60;
+const HOUR = 3600;
+
+export const scheduleCatalog: readonly ScheduleDefinition[] = [
+  { name: 'jobs.expire', job: 'jobs.expire', everySeconds: 30, summary: 'Every 30 s: jobs of a dead instance go back to the queue once expired.' },
+  { name: 'jobs.retention', job: 'jobs.retention', everySeconds: HOUR, offsetSeconds: 7 * MINUTE, summary: 'Hourly at :07: job-row retention.' },
+  { name: 'identity.sessions-cleanup', job: 'identity.sessions-cleanup', everySeconds: HOUR, offsetSeconds: 13 * MINUTE, summary: 'Hourly at :13: expired login sessions and sign-in links.' },
+  { name: 'oauth.records-cleanup', job: 'oauth.records-cleanup', everySeconds: HOUR, offsetSeconds: 19 * MINUTE, summary: 'Hourly at :19: expired OAuth records.' },
+  { name: 'surveys.close-due', job: 'surveys.close-due', everySeconds: MINUTE, summary: 'Every minute: close surveys past their close date.' },
+  { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
+];
+
+/** The jobs this instance runs: the catalog, plus the test kinds under TEST_HOOKS. */
+export function jobsFor(config: Pick<Config, 'testHooks'>): readonly JobDefinition[] {
+  return config.testHooks ? [...jobCatalog, ...testJobs] : jobCatalog;
+}
+
+/** Under TEST_HOOKS the expiry sweep runs every second and the per-second test schedule is added. */
+export function schedulesFor(config: Pick<Config, 'testHooks'>): readonly ScheduleDefinition[] {
+  if (!config.testHooks) return scheduleCatalog;
+  return [...scheduleCatalog.map((s) => (s.name === 'jobs.expire' ? { ...s, everySeconds: 1 } : s)), ...testSchedules];
+}
