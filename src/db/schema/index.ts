@@ -3,3 +3,4 @@ export * from './delivery.js';
 export * from './organisation.js';
 export * from './activity.js';
 export * from './jobs.js';
+export * from './surveys.js';
