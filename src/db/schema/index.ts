@@ -4,3 +4,4 @@ export * from './organisation.js';
 export * from './activity.js';
 export * from './jobs.js';
 export * from './surveys.js';
+export * from './oauth.js';

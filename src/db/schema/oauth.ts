@@ -1,0 +1,54 @@
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenants, users } from './identity.js';
+
+/**
+ * Every artefact of the OAuth authorization server (oidc-provider models: clients, grants,
+ * interactions, sessions, codes, access and refresh tokens), one row each, shared by all
+ * instances. `id` is sha256(model-id): for opaque tokens the id *is* the bearer value, so the raw
+ * value is never stored. `payload` is AES-256-GCM ciphertext under a key derived from
+ * OAUTH_ENCRYPTION_KEY, bound to the row (model and hashed id) as associated data. The lookup
+ * columns (`grant_id`, `uid`) are hashed the same way.
+ */
+export const oauthRecords = pgTable(
+  'oauth_records',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: text('payload').notNull(),
+    grantId: text('grant_id'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oauth_records_grant_idx').on(t.grantId),
+    index('oauth_records_uid_idx').on(t.uid),
+    index('oauth_records_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * The tenant chosen on the consent page, per OAuth grant. oidc-provider's Grant keeps no custom
+ * fields, so the binding lives here, written on approve and read whenever a token is issued or
+ * used (membership is re-checked each time).
+ */
+export const mcpGrants = pgTable(
+  'mcp_grants',
+  {
+    grantId: text('grant_id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    /** Permissions at consent (`owner` → admin, read, write; others → read, write). */
+    permissions: text('permissions').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('mcp_grants_tenant_idx').on(t.tenantId), index('mcp_grants_user_idx').on(t.userId), index('mcp_grants_expires_idx').on(t.expiresAt)],
+);
