@@ -9,6 +9,9 @@ const policies = {
   /** Owners revoke any key of the tenant; members only their own. */
   'key.revoke': (p: TenantPrincipal, key: { userId: string }) => p.role === 'owner' || key.userId === p.userId,
   'tenant.manage': (p: TenantPrincipal) => p.role === 'owner',
+  /** AI sessions: any member reads metadata; the transcript and deletion belong to its uploader and owners. */
+  'session.readTranscript': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,
+  'session.delete': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,
 } as const;
 
 export type Action = keyof typeof policies;
