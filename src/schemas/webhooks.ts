@@ -28,7 +28,7 @@ export const FIELD_LIMITS = {
   labels: 100,
 } as const;
 
-const text = (max: number) => z.string().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);
+const text = (max: number) => z.string().min(1, { error: 'Must not be empty', abort: true }).max(max, `Must be at most ${max} characters`);
 const optionalText = (max: number) => z.string().max(max, `Must be at most ${max} characters`);
 
 const projectKey = text(FIELD_LIMITS.projectKey)

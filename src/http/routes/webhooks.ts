@@ -11,7 +11,7 @@ import { presentWebhookResult } from '../../presenters/webhooks.js';
 import { DeploymentWebhook, IssueWebhook, WEBHOOK_BODY_LIMIT } from '../../schemas/webhooks.js';
 import { upsertDeployment, upsertIssue } from '../../services/webhooks.js';
 import { webhookOpenApi } from '../openapi.js';
-import { route, zodDetails } from '../route.js';
+import { route } from '../route.js';
 
 /**
  * Validates a webhook body, listing every problem at once. Unknown fields are refused, one
@@ -22,14 +22,23 @@ export function validateWebhook<S extends z.ZodType>(schema: S, raw: unknown): z
   if (result.success) return result.data;
   const details: ErrorDetail[] = [];
   for (const issue of result.error.issues) {
+    const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      const prefix = issue.path.map(String).join('.');
-      for (const key of issue.keys) details.push({ path: prefix ? `${prefix}.${key}` : key, message: 'Unknown field' });
+      for (const key of issue.keys) details.push({ path: path ? `${path}.${key}` : key, message: 'Unknown field' });
     } else {
-      details.push(...zodDetails({ issues: [issue] } as z.ZodError));
+      details.push({ path: path || 'body', message: path && valueAt(raw, issue.path) === undefined ? 'Required' : issue.message });
     }
   }
   throw new AppError('validation_failed', 'Validation failed', details);
+}
+
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }
 
 const WEBHOOK = { auth: 'required', apiKeyOnly: true, limit: 'webhook', bodyKind: 'json', bodyLimit: WEBHOOK_BODY_LIMIT } as const;
