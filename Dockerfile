@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# One image for the server (`serve`, the default command) and the migration job (`migrate`).
+# Build: docker build -t delivery-analytics:<version> --build-arg RELEASE_VERSION=<version> .
+# Node 22 LTS: Node 20 is past its end of life, and oidc-provider supports 22 (it warns on 20).
+ARG NODE_IMAGE=node:22-slim
+
+# All dependencies, for compiling.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+# Compiled server (dist/) and web assets (web/dist). Until the web UI exists (no web/ folder and no
+# `build:web` script) the web step is a no-op and web/dist stays empty. schema/ (the semantic
+# layer's models) is created empty when absent so the runtime stage can always copy it.
+FROM deps AS build
+COPY . .
+RUN npm run build \
+ && npm run build:web --if-present \
+ && mkdir -p web/dist schema
+
+# Production dependencies only, installed from the same lock file.
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+ARG RELEASE_VERSION=dev
+ENV NODE_ENV=production \
+    RELEASE_VERSION=${RELEASE_VERSION} \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY bin ./bin
+COPY migrations ./migrations
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
+COPY --from=build /app/schema ./schema
+# Everything above is owned by root and read-only to the process: it writes nothing to disk.
+USER node
+EXPOSE 3000
+# Liveness only (no database round trip): node:slim has no curl, so Node's fetch does the probe.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# bin/ runs dist/main.js when it exists, as it does here.
+ENTRYPOINT ["node", "bin/delivery-analytics.js"]
+CMD ["serve"]
