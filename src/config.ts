@@ -52,6 +52,10 @@ export interface Config {
   billing: Credentials | null;
   llmObservability: { publicKey: string; secretKey: string; baseUrl: string | null } | null;
   mailerApiKey: string | null;
+  /** Origin of the Postmark-compatible mail API (MAILER_API_URL; an addition to the spec, for tests and relays). */
+  mailerApiUrl: string;
+  /** Sender of sign-in e-mails (MAILER_FROM; an addition: Postmark sends only from a confirmed sender). */
+  mailerFrom: string;
   docsWebhookSecret: string | null;
   chatSigningSecret: string | null;
   codehostPublicToken: string | null;
@@ -301,6 +305,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     }
   }
 
+  const mailerApiUrl = parseHttpUrl(r, 'MAILER_API_URL', r.get('MAILER_API_URL'));
+  const mailerFrom = r.get('MAILER_FROM');
+
   const promptLogging = r.boolean('AI_PROMPT_LOGGING', false);
   if (promptLogging && production) r.problems.push('AI_PROMPT_LOGGING is refused when NODE_ENV is production');
 
@@ -342,6 +349,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     billing,
     llmObservability,
     mailerApiKey,
+    mailerApiUrl: mailerApiUrl ? mailerApiUrl.origin + mailerApiUrl.pathname.replace(/\/+$/, '') : 'https://api.postmarkapp.com',
+    mailerFrom: mailerFrom ?? `Delivery Analytics <no-reply@${(appUrl as URL).hostname}>`,
     docsWebhookSecret: r.get('DOCS_WEBHOOK_SECRET'),
     chatSigningSecret: r.get('CHAT_SIGNING_SECRET'),
     codehostPublicToken: r.get('CODEHOST_PUBLIC_TOKEN'),

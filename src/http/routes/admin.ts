@@ -1,0 +1,11 @@
+import Router from '@koa/router';
+import type { AppContext } from '../../context.js';
+import { configReport } from '../../services/configReport.js';
+import { route } from '../route.js';
+
+/** Global-administrator routes (header X-Admin-Secret; nobody is administrator without ADMIN_SECRET). */
+export function adminRoutes(app: AppContext): Router {
+  const router = new Router();
+  router.get('/api/config-report', route(app, { auth: 'admin' }, () => ({ body: { data: configReport(app.config), meta: {} } })));
+  return router;
+}

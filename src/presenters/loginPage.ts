@@ -1,0 +1,63 @@
+import { escapeHtml } from '../http/html.js';
+
+export type LoginMode = 'mcp' | null;
+
+export interface LoginPageInput {
+  mode: LoginMode;
+  returnUrl: string;
+  csrfToken: string;
+  /** E-mail sign-in can be used (a mailer, or development with links in the log). */
+  emailAvailable: boolean;
+  /** Development without a mailer: the link goes to the server log. */
+  linkInLog: boolean;
+  sent: boolean;
+  error: string | null;
+  signedInAs: string | null;
+}
+
+const ERRORS: Record<string, string> = {
+  invalid_link: 'That sign-in link is invalid, was already used, or has expired. Ask for a new one below.',
+};
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}
+h1{font-size:1.4rem}label{display:block;margin:1rem 0 .3rem}input[type=email]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.note{background:#eef4ff;padding:.75rem;border-radius:4px}.error{background:#fdecea;padding:.75rem;border-radius:4px}`;
+
+function hidden(name: string, value: string): string {
+  return `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+}
+
+/** The minimal sign-in page: e-mail form, the MCP notice, and a sign-out form when signed in. */
+export function renderLoginPage(p: LoginPageInput): string {
+  const parts: string[] = ['<h1>Sign in to Delivery Analytics</h1>'];
+  if (p.mode === 'mcp') {
+    parts.push('<p class="note" id="mcp-notice">An AI assistant is asking for access to your delivery analytics. Sign in to continue to the consent page.</p>');
+  }
+  if (p.error && ERRORS[p.error]) parts.push(`<p class="error" id="error">${escapeHtml(ERRORS[p.error] as string)}</p>`);
+  if (p.signedInAs !== null) {
+    parts.push(
+      `<p id="signed-in">You are signed in as ${escapeHtml(p.signedInAs)}. <a href="${escapeHtml(p.returnUrl)}">Continue</a></p>`,
+      `<form method="post" action="/auth/logout">${hidden('csrf', p.csrfToken)}<button type="submit">Sign out</button></form>`,
+    );
+  } else if (p.sent) {
+    parts.push(
+      '<p class="note" id="sent">Check your e-mail. If an account exists for that address, a sign-in link is on its way; it works once and expires in 15 minutes.</p>',
+    );
+    if (p.linkInLog) parts.push('<p id="dev-log">Development mode without a mailer: the link is written to the server log.</p>');
+  } else if (!p.emailAvailable) {
+    parts.push('<p class="error" id="unavailable">E-mail sign-in is not available on this server: no mailer is configured (MAILER_API_KEY).</p>');
+  } else {
+    parts.push(
+      '<form method="post" action="/auth/email">',
+      hidden('csrf', p.csrfToken),
+      hidden('returnUrl', p.returnUrl),
+      p.mode ? hidden('mode', p.mode) : '',
+      '<label for="email">E-mail address</label>',
+      '<input type="email" id="email" name="email" required autocomplete="email" autofocus>',
+      '<button type="submit">E-mail me a sign-in link</button>',
+      '</form>',
+    );
+    if (p.linkInLog) parts.push('<p id="dev-log">Development mode without a mailer: the link is written to the server log.</p>');
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sign in · Delivery Analytics</title><style>${STYLE}</style></head><body>${parts.join('\n')}</body></html>`;
+}

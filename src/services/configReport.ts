@@ -1,0 +1,55 @@
+import type { Config } from '../config.js';
+
+/**
+ * What the global administrator may learn about this deployment's configuration: which groups and
+ * integrations are configured, the object store's kind and addressing, the release. Booleans and
+ * kinds only, never a value (no URL, bucket, key, id or secret), so the report is safe to paste
+ * into a support ticket.
+ */
+export function configReport(config: Readonly<Config>) {
+  const on = (value: unknown) => value !== null && value !== undefined;
+  const store = config.objectStore;
+  return {
+    release: { version: config.releaseVersion, known: config.releaseVersion !== 'dev' },
+    production: config.production,
+    database: { directUrl: on(config.database.directUrl) },
+    objectStore:
+      store.kind === 's3'
+        ? { kind: 's3' as const, configured: true, addressing: store.addressing, addressingDerived: store.addressingDerived }
+        : { kind: store.kind, configured: store.kind !== 'none' },
+    codehostApp: {
+      configured: on(config.codehostApp),
+      webhookSecret: on(config.codehostApp?.webhookSecret),
+      name: on(config.codehostApp?.name),
+    },
+    signIn: {
+      email: on(config.mailerApiKey),
+      codehost: on(config.signIn.codehost),
+      idp1: on(config.signIn.idp1),
+      codehost2: on(config.signIn.codehost2),
+      idp2: on(config.signIn.idp2),
+    },
+    integrations: {
+      tracker1: on(config.integrations.tracker1),
+      tracker2: on(config.integrations.tracker2),
+      docs: on(config.integrations.docs),
+      chat: on(config.integrations.chat),
+    },
+    billing: { configured: on(config.billing) },
+    llmObservability: { configured: on(config.llmObservability) },
+    mailer: { configured: on(config.mailerApiKey) },
+    secrets: {
+      docsWebhookSecret: on(config.docsWebhookSecret),
+      chatSigningSecret: on(config.chatSigningSecret),
+      codehostPublicToken: on(config.codehostPublicToken),
+      adminSecret: on(config.adminSecret),
+    },
+    ai: {
+      provider: on(config.ai.provider),
+      models: config.ai.models.length > 0,
+      keys: { llmA: on(config.ai.keys.llmA), llmB: on(config.ai.keys.llmB), llmC: on(config.ai.keys.llmC), llmD: on(config.ai.keys.llmD) },
+      promptLogging: config.ai.promptLogging,
+    },
+    jobs: { workerEnabled: config.jobs.workerEnabled },
+  };
+}
