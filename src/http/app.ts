@@ -10,6 +10,8 @@ import { authRoutes } from './routes/auth.js';
 import { userRoutes } from './routes/users.js';
 import { adminRoutes } from './routes/admin.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { codehostRoutes } from './routes/codehost.js';
 import { testHookRoutes } from '../jobs/testRoutes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -23,6 +25,8 @@ const routeFactories: RouteFactory[] = [
   userRoutes,
   adminRoutes,
   webhookRoutes,
+  sessionRoutes,
+  codehostRoutes,
   testHookRoutes,
 ];
 

@@ -1,0 +1,76 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from '../../presenters/sessions.js';
+import { createSession, deleteSession, findSession, listSessions, readTranscript, sessionLinks, sessionMetrics } from '../../services/sessions.js';
+import { listEnvelope, Paging, route } from '../route.js';
+
+/** Request body limit of POST /api/sessions (after gunzip): the 10 MiB transcript plus JSON escaping and metadata. */
+export const SESSION_BODY_LIMIT = 16 * 1024 * 1024;
+
+const Timestamp = z.iso.datetime({ offset: true });
+const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const SessionBody = z
+  .strictObject({
+    tool: z.string().trim().min(1).max(100),
+    model: z.string().trim().min(1).max(200).optional(),
+    startedAt: Timestamp,
+    endedAt: Timestamp.nullable().optional(),
+    projectKey: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must have the form <owner>/<repo>').max(200).optional(),
+    branch: z.string().min(1).max(255).optional(),
+    prNumber: z.number().int().positive().optional(),
+    commitShas: z.array(z.string().regex(/^[0-9a-fA-F]{7,40}$/, 'must be 7 to 40 hexadecimal characters')).max(1000).optional(),
+    externalId: z.string().min(1).max(200).optional(),
+    usage: z
+      .strictObject({ inputTokens: Count, outputTokens: Count, cacheReadTokens: Count, cacheWriteTokens: Count, messages: Count, toolCalls: Count })
+      .partial()
+      .optional(),
+    transcript: z.union([z.string(), z.array(z.unknown())]).optional(),
+  })
+  .refine((b) => !b.endedAt || new Date(b.endedAt) >= new Date(b.startedAt), { path: ['endedAt'], message: 'must not be before startedAt' });
+
+const ListQuery = Paging.extend({
+  userId: z.uuid().optional(),
+  projectKey: z.string().min(1).max(200).optional(),
+  tool: z.string().min(1).max(100).optional(),
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
+});
+
+// A malformed id cannot name a session: answer 404 like any unknown id.
+const SessionParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+const DetailQuery = z.object({ include: z.enum(['transcript']).optional() });
+
+export function sessionRoutes(app: AppContext): Router {
+  const router = new Router();
+  const { db } = app.database;
+
+  router.post('/api/sessions', route(app, { auth: 'required', body: SessionBody, bodyLimit: SESSION_BODY_LIMIT }, async ({ principal, body }) => {
+    const { session, transcript } = await createSession(app, principal, body);
+    return { status: 201, body: { data: presentCreatedSession(session, transcript), meta: {} } };
+  }));
+
+  router.get('/api/sessions', route(app, { auth: 'required', query: ListQuery }, async ({ principal, query }) => {
+    const { rows, total } = await listSessions(db, principal, query, query);
+    return { body: listEnvelope(rows.map(presentSession), query, total) };
+  }));
+
+  router.get('/api/sessions/:id', route(app, { auth: 'required', params: SessionParams, query: DetailQuery }, async ({ principal, params, query }) => {
+    const session = await findSession(db, principal, params.id);
+    const transcript = query.include === 'transcript' ? await readTranscript(app, principal, session) : undefined;
+    return { body: { data: presentSessionDetails(session, await sessionLinks(db, session), transcript), meta: {} } };
+  }));
+
+  router.get('/api/sessions/:id/metrics', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
+    const { session, metrics, links } = await sessionMetrics(db, principal, params.id);
+    return { body: { data: presentSessionMetrics(session, metrics, links), meta: {} } };
+  }));
+
+  router.delete('/api/sessions/:id', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
+    const deleted = await deleteSession(app, principal, params.id);
+    return { body: { data: { id: deleted.id, deleted: true, transcriptDeleted: deleted.transcriptKey !== null }, meta: {} } };
+  }));
+
+  return router;
+}

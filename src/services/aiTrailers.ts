@@ -1,0 +1,59 @@
+/**
+ * AI co-author trailers. A commit is AI co-authored when one of its `Co-authored-by:` trailers
+ * names an AI coding tool. A tool is recognised by its e-mail address or by a name no person
+ * carries; first names that people do carry (Claude, Devin) count only with the tool's own
+ * address, so `Co-authored-by: Claude Dupont <claude@example.fr>` is a person.
+ * The list is documented in docs/activity.md; keep the two in step.
+ */
+export interface AiTool {
+  tool: string;
+  name?: RegExp;
+  email?: RegExp;
+}
+
+export const AI_TOOLS: AiTool[] = [
+  { tool: 'claude', name: /^claude[ -](code|opus|sonnet|haiku)\b/i, email: /@anthropic\.com$/i },
+  { tool: 'copilot', name: /\bcopilot\b/i, email: /copilot/i },
+  { tool: 'cursor', name: /^cursor( agent)?$|^cursor\[bot\]$/i, email: /@cursor\.(com|sh)$/i },
+  { tool: 'aider', name: /^aider\b/i, email: /@aider\.chat$/i },
+  { tool: 'codex', name: /^(openai )?codex\b|^chatgpt( codex)?\b/i, email: /@openai\.com$/i },
+  { tool: 'gemini', name: /^gemini\b|gemini-code-assist/i, email: /gemini/i },
+  { tool: 'jules', name: /jules\[bot\]|^google-labs-jules/i },
+  { tool: 'windsurf', name: /^(windsurf|codeium|cascade)\b/i, email: /@(codeium|windsurf)\.com$/i },
+  { tool: 'devin', name: /^devin-ai-integration\[bot\]$|^devin ai$/i, email: /@(cognition\.ai|cognition-labs\.com)$|devin-ai-integration/i },
+  { tool: 'amazon-q', name: /^amazon q\b|amazon-q-developer/i },
+  { tool: 'openhands', name: /^openhands\b/i, email: /@all-hands\.dev$/i },
+  { tool: 'cline', name: /^cline\b/i, email: /@cline\.bot$/i },
+  { tool: 'junie', name: /^junie\b/i, email: /junie/i },
+  { tool: 'tabnine', name: /^tabnine\b/i, email: /@tabnine\.com$/i },
+];
+
+const TRAILER = /^co-authored-by:[ \t]*(.+?)[ \t]*$/gim;
+
+/** Every `Co-authored-by:` value of a commit message, as written. */
+export function coauthorTrailers(message: string): string[] {
+  return [...message.matchAll(TRAILER)].map((m) => m[1] as string);
+}
+
+/** The AI tool a trailer value (`Name <email>`) names, or null for a person. */
+export function aiToolOf(trailer: string): string | null {
+  const match = /^(.*?)\s*<([^>]*)>\s*$/.exec(trailer);
+  const name = (match ? match[1] : trailer)?.trim() ?? '';
+  const email = match?.[2]?.trim() ?? '';
+  for (const entry of AI_TOOLS) {
+    if (entry.email && email !== '' && entry.email.test(email)) return entry.tool;
+    if (entry.name && entry.name.test(name)) return entry.tool;
+  }
+  return null;
+}
+
+/** Trailers and the distinct AI tools among them. */
+export function readTrailers(message: string): { coauthors: string[]; aiCoauthors: string[] } {
+  const coauthors = coauthorTrailers(message);
+  const tools = new Set<string>();
+  for (const trailer of coauthors) {
+    const tool = aiToolOf(trailer);
+    if (tool) tools.add(tool);
+  }
+  return { coauthors, aiCoauthors: [...tools] };
+}

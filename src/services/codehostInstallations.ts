@@ -1,0 +1,98 @@
+/**
+ * Installations of the code-host application and the tenant each one feeds. An owner claims an
+ * installation for their tenant (through the setup callback or the API); the first claim wins and
+ * an installation linked to another tenant is a conflict, never a silent move.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/client.js';
+import { codehostInstallations } from '../db/schema/index.js';
+import type { TenantPrincipal } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
+import { AppError, notFound } from '../errors.js';
+import type { Executor } from './activityLinks.js';
+
+export type InstallationRow = typeof codehostInstallations.$inferSelect;
+
+/** The app must be configured for installations to mean anything. */
+export function requireCodehostApp(app: AppContext): NonNullable<AppContext['config']['codehostApp']> {
+  const codehost = app.config.codehostApp;
+  if (!codehost) throw new AppError('not_found', 'The code-host application is not configured (CODEHOST_APP_ID)');
+  return codehost;
+}
+
+/** The URLs an operator enters when registering the application. */
+export function codehostUrls(app: AppContext): { webhookUrl: string; setupUrl: string } {
+  return {
+    webhookUrl: `${app.config.appUrl}/api/integrations/codehost/webhook`,
+    setupUrl: `${app.config.appUrl}/api/integrations/codehost/setup`,
+  };
+}
+
+export async function listInstallations(db: Db, principal: TenantPrincipal): Promise<InstallationRow[]> {
+  return db.select().from(codehostInstallations).where(eq(codehostInstallations.tenantId, principal.tenantId)).orderBy(asc(codehostInstallations.installationId));
+}
+
+/** Links an installation to the owner's tenant; idempotent for the same tenant, 409 for another. */
+export async function linkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
+  authorize(principal, 'tenant.manage');
+  return db.transaction(async (tx) => {
+    await tx.insert(codehostInstallations).values({ installationId }).onConflictDoNothing();
+    const [current] = await tx.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId)).for('update');
+    if (!current) throw notFound('Installation');
+    if (current.tenantId === principal.tenantId) return { row: current, created: false };
+    if (current.tenantId !== null) throw new AppError('conflict', 'This installation is already linked to another tenant; an owner of that tenant must unlink it first');
+    const [row] = await tx
+      .update(codehostInstallations)
+      .set({ tenantId: principal.tenantId, linkedByUserId: principal.userId, linkedAt: sql`now()`, unlinkedLoggedAt: null, updatedAt: sql`now()` })
+      .where(eq(codehostInstallations.installationId, installationId))
+      .returning();
+    return { row: row as InstallationRow, created: true };
+  });
+}
+
+/** Stops an installation feeding the tenant; facts already stored stay. */
+export async function unlinkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<InstallationRow> {
+  authorize(principal, 'tenant.manage');
+  const [row] = await db
+    .update(codehostInstallations)
+    .set({ tenantId: null, linkedByUserId: null, linkedAt: null, updatedAt: sql`now()` })
+    .where(and(eq(codehostInstallations.installationId, installationId), eq(codehostInstallations.tenantId, principal.tenantId)))
+    .returning();
+  if (!row) throw notFound('Installation');
+  return row;
+}
+
+/** The tenant an installation feeds, or null (unknown or unlinked). */
+export async function tenantOfInstallation(tx: Executor, installationId: number): Promise<string | null> {
+  const [row] = await tx.select({ tenantId: codehostInstallations.tenantId }).from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId));
+  return row?.tenantId ?? null;
+}
+
+/**
+ * Records that an unlinked installation sent an event and returns true the first time only, so
+ * the log line is written once across all instances (the row update is the arbiter).
+ */
+export async function claimUnlinkedNotice(db: Db, installationId: number, account: { login?: string; type?: string } | null): Promise<boolean> {
+  await db.insert(codehostInstallations).values({ installationId, accountLogin: account?.login ?? null, accountType: account?.type ?? null }).onConflictDoNothing();
+  const claimed = await db
+    .update(codehostInstallations)
+    .set({ unlinkedLoggedAt: sql`now()` })
+    .where(and(eq(codehostInstallations.installationId, installationId), isNull(codehostInstallations.tenantId), isNull(codehostInstallations.unlinkedLoggedAt)))
+    .returning({ id: codehostInstallations.installationId });
+  return claimed.length > 0;
+}
+
+/** `installation` events: the registry row follows the code host (account, suspension, removal). */
+export async function applyInstallationEvent(tx: Executor, action: string, installation: { id: number; account?: { login?: string; type?: string } }): Promise<void> {
+  const account = { accountLogin: installation.account?.login ?? null, accountType: installation.account?.type ?? null };
+  const changes: Partial<typeof codehostInstallations.$inferInsert> = { ...account };
+  if (action === 'created') changes.deletedAt = null;
+  if (action === 'deleted') changes.deletedAt = new Date();
+  if (action === 'suspend') changes.suspendedAt = new Date();
+  if (action === 'unsuspend') changes.suspendedAt = null;
+  await tx
+    .insert(codehostInstallations)
+    .values({ installationId: installation.id, ...changes })
+    .onConflictDoUpdate({ target: codehostInstallations.installationId, set: { ...changes, updatedAt: sql`now()` } });
+}

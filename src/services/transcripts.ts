@@ -1,0 +1,82 @@
+/**
+ * Transcripts are JSON lines: one JSON value per line, as coding tools write them. The server
+ * checks every line, stores the text as sent (normalised to end with a newline) and derives usage
+ * counts from it when the client does not send them.
+ */
+import { AppError } from '../errors.js';
+
+/** Largest transcript kept, in bytes of JSON-lines text (after gunzip). */
+export const TRANSCRIPT_MAX_BYTES = 10 * 1024 * 1024;
+
+export interface ParsedTranscript {
+  text: Buffer;
+  lines: number;
+  derived: { messages: number; toolCalls: number; inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
+}
+
+const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
+
+type Entry = Record<string, unknown>;
+
+/**
+ * Counts from the common transcript shapes: a line is a message when its `type` or `role` (or its
+ * `message.role`) is user or assistant; tool calls are `tool_use`/`tool_call` lines or content
+ * blocks; tokens come from `usage` or `message.usage` (input_tokens, output_tokens,
+ * cache_read_input_tokens, cache_creation_input_tokens).
+ */
+function count(entry: Entry, into: ParsedTranscript['derived']): void {
+  const message = (typeof entry.message === 'object' && entry.message !== null ? entry.message : {}) as Entry;
+  const role = [entry.type, entry.role, message.role].find((r) => r === 'user' || r === 'assistant');
+  if (role) into.messages += 1;
+  if (entry.type === 'tool_use' || entry.type === 'tool_call') into.toolCalls += 1;
+  for (const content of [entry.content, message.content]) {
+    if (!Array.isArray(content)) continue;
+    for (const block of content) {
+      const type = (block as Entry | null)?.type;
+      if (type === 'tool_use' || type === 'tool_call') into.toolCalls += 1;
+    }
+  }
+  if (Array.isArray(message.tool_calls)) into.toolCalls += message.tool_calls.length;
+  const usage = (message.usage ?? entry.usage) as Entry | undefined;
+  if (usage && typeof usage === 'object') {
+    into.inputTokens += num(usage.input_tokens ?? usage.prompt_tokens);
+    into.outputTokens += num(usage.output_tokens ?? usage.completion_tokens);
+    into.cacheReadTokens += num(usage.cache_read_input_tokens);
+    into.cacheWriteTokens += num(usage.cache_creation_input_tokens);
+  }
+}
+
+/** Validates JSON lines (a string) or an array of entries; 400 naming the first bad line, 413 above the limit. */
+export function parseTranscript(input: string | unknown[]): ParsedTranscript {
+  const derived = { messages: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let text: string;
+  let lines = 0;
+  if (Array.isArray(input)) {
+    text = input.map((entry) => JSON.stringify(entry)).join('\n');
+    for (const entry of input) {
+      lines += 1;
+      if (entry && typeof entry === 'object') count(entry as Entry, derived);
+    }
+  } else {
+    text = input;
+    const raw = input.split('\n');
+    for (let i = 0; i < raw.length; i += 1) {
+      const line = (raw[i] as string).trim();
+      if (line === '') continue;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        throw new AppError('validation_failed', 'Validation failed', [{ path: 'transcript', message: `line ${i + 1} is not valid JSON` }]);
+      }
+      lines += 1;
+      if (entry && typeof entry === 'object') count(entry as Entry, derived);
+    }
+  }
+  if (text !== '' && !text.endsWith('\n')) text += '\n';
+  const buffer = Buffer.from(text, 'utf8');
+  if (buffer.length > TRANSCRIPT_MAX_BYTES) {
+    throw new AppError('payload_too_large', `Transcript is ${buffer.length} bytes; the limit is ${TRANSCRIPT_MAX_BYTES} bytes of JSON lines`);
+  }
+  return { text: buffer, lines, derived };
+}
