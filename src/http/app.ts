@@ -13,6 +13,11 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { codehostRoutes } from './routes/codehost.js';
 import { testHookRoutes } from '../jobs/testRoutes.js';
+import mount from 'koa-mount';
+import { oauthKeys } from '../oauth/crypto.js';
+import { providerFor } from '../oauth/provider.js';
+import { oauthRoutes } from '../oauth/routes.js';
+import { mcpRoutes } from '../mcp/server.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -28,10 +33,14 @@ const routeFactories: RouteFactory[] = [
   sessionRoutes,
   codehostRoutes,
   testHookRoutes,
+  oauthRoutes,
+  mcpRoutes,
 ];
 
 export function createApp(app: AppContext): Koa {
   const koa = new Koa({ proxy: true });
+  // Signed cookies of the OAuth layer: oidc-provider runs on this app's context (mounted below).
+  koa.keys = oauthKeys(app.config.oauthEncryptionKey).cookies;
 
   koa.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
@@ -45,6 +54,8 @@ export function createApp(app: AppContext): Koa {
     const router = factory(app);
     koa.use(router.routes()).use(router.allowedMethods());
   }
+  // The OAuth authorization server last: it answers only its own routes and has no body parser before it.
+  koa.use(mount(providerFor(app)));
 
   koa.use((ctx) => {
     if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'Not found');

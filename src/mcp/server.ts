@@ -1,0 +1,80 @@
+/**
+ * /mcp: a fresh, stateless MCP server per request over Streamable HTTP (any instance can serve
+ * any request; there is no MCP session to share). The bearer is an OAuth access token issued for
+ * this resource, or an API key (`gai_…`). Cookies are never accepted here.
+ */
+import Router from '@koa/router';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type Koa from 'koa';
+import { API_KEY_PREFIX, principalFromApiKey } from '../auth/apiKeys.js';
+import type { TenantPrincipal } from '../auth/principal.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { readBody } from '../http/body.js';
+import { consume, headersOf, LIMITS } from '../http/rateLimit.js';
+import { MCP_PATH, MCP_SCOPE, mcpResource, resourceMetadataUrl } from '../oauth/constants.js';
+import { principalFromProps, type OAuthProps } from '../oauth/grants.js';
+import { providerFor } from '../oauth/provider.js';
+import { PRODUCT } from '../version.js';
+import { provisionalAnalytics } from './provisionalAnalytics.js';
+import { registerTools, type AnalyticsService } from './tools.js';
+
+const BODY_LIMIT = 1024 * 1024;
+
+function cors(ctx: Koa.Context): void {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+  ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID');
+  ctx.set('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version');
+  ctx.set('Access-Control-Max-Age', '3600');
+}
+
+/**
+ * The principal of a bearer on /mcp, or null. An access token must be unexpired, carry `mcp:read`,
+ * be issued for exactly this resource, and its user must still be a member of its tenant.
+ */
+export async function mcpPrincipal(app: AppContext, authorization: string | undefined): Promise<TenantPrincipal | null> {
+  const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+  if (!match) return null;
+  const bearer = match[1] as string;
+  if (bearer.startsWith(API_KEY_PREFIX)) return principalFromApiKey(app.database.db, bearer);
+  if (bearer.length > 200) return null;
+  const token = await providerFor(app).AccessToken.find(bearer);
+  if (!token || token.isExpired) return null;
+  if (token.aud !== mcpResource(app.config.appUrl) || !token.scopes.has(MCP_SCOPE)) return null;
+  return principalFromProps(app.database.db, token.extra as Partial<OAuthProps> | undefined);
+}
+
+export function mcpRoutes(app: AppContext, service: AnalyticsService = provisionalAnalytics(app.database.pool)): Router {
+  const router = new Router();
+  const challenge = `Bearer resource_metadata="${resourceMetadataUrl(app.config.appUrl)}"`;
+
+  // Preflight comes before authentication: browsers never send credentials on it.
+  router.options(MCP_PATH, (ctx) => {
+    cors(ctx);
+    ctx.status = 204;
+  });
+
+  router.all(MCP_PATH, async (ctx) => {
+    cors(ctx);
+    const principal = await mcpPrincipal(app, ctx.get('authorization') || undefined);
+    if (!principal) throw new AppError('unauthorized', 'Missing or invalid bearer token', undefined, { 'WWW-Authenticate': challenge });
+    const key = principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
+    ctx.set(headersOf(await consume(app, key, [LIMITS.general])));
+
+    const body = ctx.method === 'POST' ? await readBody(ctx, 'json', BODY_LIMIT) : undefined;
+    const server = new McpServer({ name: PRODUCT, version: app.config.releaseVersion }, { capabilities: { tools: {} } });
+    registerTools(server, principal, service);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    ctx.respond = false;
+    await transport.handleRequest(ctx.req, ctx.res, body);
+  });
+
+  return router;
+}

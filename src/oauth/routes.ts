@@ -1,0 +1,204 @@
+/**
+ * Our side of the OAuth flow: the consent page and its approve step (with tenant choice), the
+ * protected-resource metadata, CORS and rate limits in front of oidc-provider's own endpoints.
+ * oidc-provider itself is mounted after every router (src/http/app.ts).
+ */
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Interaction } from 'oidc-provider';
+import { permissionsOf } from '../auth/principal.js';
+import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie, type ResolvedSession } from '../auth/sessions.js';
+import type { AppContext } from '../context.js';
+import { readBody } from '../http/body.js';
+import { consume, headersOf, type Limit } from '../http/rateLimit.js';
+import {
+  APPROVE_PATH, AUTHORIZE_PATH, MCP_SCOPE, mcpResource, PRM_PATH, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
+} from './constants.js';
+import { renderConsentPage, renderMessagePage, sendPage } from './consentPage.js';
+import { csrfToken, csrfValid, oauthKeys } from './crypto.js';
+import { recordGrant, roleIn, tenantsOfUser } from './grants.js';
+import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
+
+/**
+ * Per client address, counted across instances (docs/mcp.md): a whole consent takes 3 to 4
+ * authorize requests, a client refreshes once an hour, registers once.
+ */
+export const OAUTH_LIMITS = {
+  authorize: { name: 'oauth-authz', points: 30, durationSeconds: 60 },
+  token: { name: 'oauth-token', points: 60, durationSeconds: 60 },
+  register: { name: 'oauth-reg', points: 20, durationSeconds: 3600 },
+} satisfies Record<string, Limit>;
+
+const UID = /^[A-Za-z0-9_-]{10,64}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const OIDC_SCOPES = new Set(['openid', 'offline_access', MCP_SCOPE]);
+const LOGIN_REDIRECT = `/login?mode=mcp&returnUrl=${encodeURIComponent(AUTHORIZE_PATH)}`;
+
+async function limit(app: AppContext, ctx: Koa.Context, which: keyof typeof OAUTH_LIMITS): Promise<void> {
+  const state = await consume(app, `ip:${ctx.ip}`, [OAUTH_LIMITS[which]]);
+  ctx.set(headersOf(state));
+}
+
+function openCors(ctx: Koa.Context, methods: string): void {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.set('Access-Control-Allow-Methods', methods);
+  ctx.set('Access-Control-Allow-Headers', 'Content-Type, Authorization, Mcp-Protocol-Version');
+  ctx.set('Access-Control-Max-Age', '3600');
+}
+
+/** Drops oidc-provider's own `_session` cookie: our `sessionId` alone decides who is signed in. */
+function stripProviderSession(ctx: Koa.Context): void {
+  const cookie = ctx.req.headers.cookie;
+  if (!cookie) return;
+  const kept = cookie.split(';').filter((part) => !/^\s*_session(\.legacy)?(\.sig)?=/.test(part));
+  if (kept.length === 0) delete ctx.req.headers.cookie;
+  else ctx.req.headers.cookie = kept.join(';');
+}
+
+async function sessionOf(app: AppContext, ctx: Koa.Context): Promise<ResolvedSession | null> {
+  const token = readCookie(ctx.get('cookie'), SESSION_COOKIE);
+  if (token === null) return null;
+  const resolved = await resolveSession(app.database.db, token);
+  if (resolved?.newToken) ctx.append('Set-Cookie', sessionCookie(resolved.newToken, resolved.absoluteExpiresAt, app.config.production));
+  return resolved;
+}
+
+async function interactionOf(app: AppContext, ctx: Koa.Context): Promise<Interaction | null> {
+  try {
+    return await providerFor(app).interactionDetails(ctx.req, ctx.res);
+  } catch {
+    return null;
+  }
+}
+
+const expired = (ctx: Koa.Context) =>
+  sendPage(ctx, 400, renderMessagePage('Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser. Start again from your MCP client.'));
+
+export function oauthRoutes(app: AppContext): Router {
+  const router = new Router();
+  const { config } = app;
+  const { db } = app.database;
+  const keys = oauthKeys(config.oauthEncryptionKey);
+  const resource = mcpResource(config.appUrl);
+
+  // RFC 9728. Served at the root and at the path-specific address of the /mcp resource.
+  const prm = (ctx: Koa.Context) => {
+    openCors(ctx, 'GET, OPTIONS');
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = {
+      resource,
+      authorization_servers: [config.appUrl],
+      scopes_supported: [MCP_SCOPE],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Delivery analytics MCP',
+      resource_documentation: `${config.appUrl}/docs/mcp`,
+    };
+  };
+  for (const path of [PRM_PATH, `${PRM_PATH}/mcp`]) {
+    router.get(path, prm);
+    router.options(path, (ctx) => {
+      openCors(ctx, 'GET, OPTIONS');
+      ctx.status = 204;
+    });
+  }
+
+  // oidc-provider answers no CORS on registration; browser-based clients need it.
+  router.options(REGISTER_PATH, (ctx) => {
+    openCors(ctx, 'POST, OPTIONS');
+    ctx.status = 204;
+  });
+  router.post(REGISTER_PATH, async (ctx, next) => {
+    await limit(app, ctx, 'register');
+    openCors(ctx, 'POST, OPTIONS');
+    await next();
+  });
+  router.post(TOKEN_PATH, async (ctx, next) => {
+    await limit(app, ctx, 'token');
+    await next();
+  });
+
+  router.get(AUTHORIZE_PATH, async (ctx, next) => {
+    await limit(app, ctx, 'authorize');
+    const uid = typeof ctx.query.interaction === 'string' ? ctx.query.interaction : null;
+    // A fresh authorization request goes to oidc-provider, which parses and validates it, stores
+    // it as an Interaction (10 minutes, signed cookie) and redirects back here with its uid.
+    if (uid === null && ctx.query.client_id !== undefined) {
+      stripProviderSession(ctx);
+      if (ctx.query.scope === undefined) ctx.querystring = `${ctx.querystring}&scope=${encodeURIComponent(MCP_SCOPE)}`;
+      return next();
+    }
+    const interaction = await interactionOf(app, ctx);
+    if (!interaction || (uid !== null && (!UID.test(uid) || uid !== interaction.uid))) return expired(ctx);
+
+    const session = await sessionOf(app, ctx);
+    // The login page sends the user back to /mcp/authorize, where the cookie finds this request again.
+    if (!session) return ctx.redirect(LOGIN_REDIRECT);
+
+    const tenants = await tenantsOfUser(db, session.principal.userId);
+    if (tenants.length === 0) return sendPage(ctx, 403, renderMessagePage('No tenant', 'Your account is not a member of any tenant.'));
+    const client = await providerFor(app).Client.find(String(interaction.params.client_id));
+    if (!client) return expired(ctx);
+    const metadata = client.metadata() as Record<string, unknown>;
+    const redirect = URL.parse(String(interaction.params.redirect_uri));
+    sendPage(
+      ctx,
+      200,
+      renderConsentPage({
+        clientName: client.clientName ?? client.clientId,
+        clientDescription: typeof metadata[CLIENT_DESCRIPTION] === 'string' ? (metadata[CLIENT_DESCRIPTION] as string) : null,
+        clientUri: typeof metadata.client_uri === 'string' ? metadata.client_uri : null,
+        redirectTarget: redirect ? (redirect.host ? `${redirect.protocol}//${redirect.host}` : redirect.protocol) : 'the client',
+        tenants,
+        interactionUid: interaction.uid,
+        csrfToken: csrfToken(keys.csrf, session.principal.sessionId as string, interaction.uid),
+      }),
+    );
+  });
+
+  router.post(APPROVE_PATH, async (ctx) => {
+    await limit(app, ctx, 'authorize');
+    const origin = ctx.get('origin');
+    if (origin && origin !== new URL(config.appUrl).origin) {
+      return sendPage(ctx, 403, renderMessagePage('Forbidden', 'This form can only be sent from this site.'));
+    }
+    const form = (await readBody(ctx, 'form', 16 * 1024)) as Record<string, string>;
+    const session = await sessionOf(app, ctx);
+    if (!session) return sendPage(ctx, 401, renderMessagePage('Signed out', 'Sign in again, then start again from your MCP client.'));
+    const interaction = await interactionOf(app, ctx);
+    if (!interaction) return expired(ctx);
+    if (form.interaction !== interaction.uid) {
+      return sendPage(ctx, 409, renderMessagePage('Another authorization is in progress', 'This page belongs to an older authorization request. Start again from your MCP client.'));
+    }
+    if (!csrfValid(keys.csrf, session.principal.sessionId as string, interaction.uid, form.csrf)) {
+      return sendPage(ctx, 403, renderMessagePage('Forbidden', 'The form token is missing or invalid. Reload the page and try again.'));
+    }
+    const provider = providerFor(app);
+    if (form.action === 'deny') {
+      await provider.interactionFinished(ctx.req, ctx.res, { error: 'access_denied', error_description: 'the user cancelled the authorization' }, { mergeWithLastSubmission: false });
+      ctx.respond = false;
+      return;
+    }
+
+    const userId = session.principal.userId;
+    const tenantId = form.tenantId ?? '';
+    const role = UUID.test(tenantId) ? await roleIn(db, tenantId, userId) : null;
+    if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'));
+
+    const clientId = String(interaction.params.client_id);
+    const requested = String(interaction.params.scope ?? '').split(' ').filter((s) => OIDC_SCOPES.has(s));
+    const grant = new provider.Grant({ accountId: userId, clientId });
+    grant.addOIDCScope([...new Set([...requested, MCP_SCOPE])].join(' '));
+    grant.addResourceScope(resource, MCP_SCOPE);
+    const grantId = await grant.save();
+    await recordGrant(db, {
+      grantId, tenantId, userId, clientId, permissions: permissionsOf(role), expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL * 1000),
+    });
+    await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: userId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    ctx.respond = false;
+  });
+
+  return router;
+}
+
+/** Where the consent flow sends a user without a session. */
+export const loginRedirect = LOGIN_REDIRECT;
