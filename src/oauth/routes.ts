@@ -24,9 +24,9 @@ import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
  * authorize requests, a client refreshes once an hour, registers once.
  */
 export const OAUTH_LIMITS = {
-  authorize: { name: 'oauth-authz', points: 30, durationSeconds: 60 },
+  authorize: { name: 'oauth-authz', points: 60, durationSeconds: 60 },
   token: { name: 'oauth-token', points: 60, durationSeconds: 60 },
-  register: { name: 'oauth-reg', points: 20, durationSeconds: 3600 },
+  register: { name: 'oauth-reg', points: 30, durationSeconds: 3600 },
 } satisfies Record<string, Limit>;
 
 const UID = /^[A-Za-z0-9_-]{10,64}$/;

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { approveAndGetCode, browse, finishWithCode, Jar, MemoryOAuthClient, REDIRECT_URI, startConsent, tenantOptions } from './oauthFlow.js';
+import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, REDIRECT_URI, startConsent, tenantOptions } from './oauthFlow.js';
 
 describe('MCP over OAuth: the SDK client end to end', function () {
   this.timeout(60_000);
@@ -60,14 +60,14 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
   it('runs discovery, registration, PKCE, consent with tenant choice, token, tools and refresh', async () => {
     const anonymous = new MemoryOAuthClient();
-    expect(await auth(anonymous, { serverUrl: `${api.baseUrl}/mcp` })).to.equal('REDIRECT');
+    expect(await auth(anonymous, { serverUrl: `${api.baseUrl}/mcp`, fetchFn: fetchFrom(anonymous.ip) })).to.equal('REDIRECT');
     const url = anonymous.authorizationUrl as URL;
     expect(url.origin + url.pathname).to.equal(`${api.baseUrl}/mcp/authorize`);
     expect(url.searchParams.get('code_challenge_method')).to.equal('S256');
     expect(url.searchParams.get('resource')).to.equal(`${api.baseUrl}/mcp`);
 
     // Without a session the browser is sent to the login page, then back to /mcp/authorize.
-    const jar = new Jar();
+    const jar = new Jar(anonymous.ip);
     const first = await browse(jar, url.href);
     expect(first.status).to.equal(303);
     const interactionUrl = new URL(first.headers.get('location') as string, api.baseUrl);
@@ -110,7 +110,7 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
     // Refresh with rotation.
     const firstRefresh = tokens.refresh_token as string;
-    expect(await auth(started.client, { serverUrl: `${api.baseUrl}/mcp` })).to.equal('AUTHORIZED');
+    expect(await auth(started.client, { serverUrl: `${api.baseUrl}/mcp`, fetchFn: fetchFrom(started.client.ip) })).to.equal('AUTHORIZED');
     const refreshed = started.client.saved!;
     expect(refreshed.access_token).to.not.equal(tokens.access_token);
     expect(refreshed.refresh_token).to.not.equal(firstRefresh);

@@ -8,12 +8,29 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 
 export const REDIRECT_URI = 'http://127.0.0.1:53682/callback';
 
+let ipCounter = 0;
+/** A client address of its own per flow (X-Forwarded-For; the app trusts its proxy), so the per-address rate limits of one test never touch another. */
+export function nextIp(): string {
+  ipCounter += 1;
+  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+}
+
+/** fetch with a fixed client address, for the SDK's own requests. */
+export function fetchFrom(ip: string): typeof fetch {
+  return (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', ip);
+    return fetch(input, { ...init, headers });
+  };
+}
+
 export class MemoryOAuthClient implements OAuthClientProvider {
   info: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
   authorizationUrl: URL | null = null;
   discovery: unknown;
+  readonly ip = nextIp();
 
   constructor(readonly metadataOverrides: Partial<OAuthClientMetadata> = {}) {}
 
@@ -66,6 +83,8 @@ interface Cookie {
 export class Jar {
   cookies: Cookie[] = [];
 
+  constructor(readonly ip = nextIp()) {}
+
   add(name: string, value: string, path = '/'): void {
     this.cookies = this.cookies.filter((c) => !(c.name === name && c.path === path));
     this.cookies.push({ name, value, path });
@@ -102,6 +121,7 @@ export async function browse(jar: Jar, url: string, init: RequestInit = {}): Pro
   const headers = new Headers(init.headers);
   const cookie = jar.header(u.pathname);
   if (cookie) headers.set('cookie', [cookie, headers.get('cookie')].filter(Boolean).join('; '));
+  if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', jar.ip);
   const res = await fetch(url, { ...init, headers, redirect: 'manual' });
   jar.absorb(res);
   return res;
@@ -130,9 +150,9 @@ export interface Started {
  * consent page of a signed-in user.
  */
 export async function startConsent(baseUrl: string, sessionCookie: string, client = new MemoryOAuthClient()): Promise<Started> {
-  const result = await auth(client, { serverUrl: `${baseUrl}/mcp` });
+  const result = await auth(client, { serverUrl: `${baseUrl}/mcp`, fetchFn: fetchFrom(client.ip) });
   if (result !== 'REDIRECT' || !client.authorizationUrl) throw new Error(`expected a redirect, got ${result}`);
-  const jar = new Jar();
+  const jar = new Jar(client.ip);
   const first = await browse(jar, client.authorizationUrl.href);
   if (first.status !== 303) throw new Error(`authorize answered ${first.status}: ${await first.text()}`);
   const [name, value] = sessionCookie.split('=') as [string, string];
@@ -164,7 +184,7 @@ export async function approveAndGetCode(baseUrl: string, started: Started, tenan
 }
 
 export async function finishWithCode(baseUrl: string, client: MemoryOAuthClient, code: string): Promise<OAuthTokens> {
-  const result = await auth(client, { serverUrl: `${baseUrl}/mcp`, authorizationCode: code });
+  const result = await auth(client, { serverUrl: `${baseUrl}/mcp`, authorizationCode: code, fetchFn: fetchFrom(client.ip) });
   if (result !== 'AUTHORIZED' || !client.saved) throw new Error(`token exchange: ${result}`);
   return client.saved;
 }
