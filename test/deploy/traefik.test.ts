@@ -66,6 +66,10 @@ describe('Traefik configuration', () => {
     if (timeouts.writeTimeout !== undefined) expect(seconds(timeouts.writeTimeout)).to.satisfy((s: number) => s === 0 || s > 30);
   });
 
+  it('drops idle connections to the servers before Node does (5 s keep-alive), so no request lands on a closing socket', () => {
+    expect(seconds(staticConfig.serversTransport.forwardingTimeouts.idleConnTimeout)).to.be.lessThan(5);
+  });
+
   it('compresses text responses with gzip on the router', () => {
     expect(labels[`${router}.middlewares`]).to.equal('compress@file');
     const compress = dynamic.http.middlewares.compress.compress;
