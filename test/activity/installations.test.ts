@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { codehostEnv, deliver } from './helpers.js';
+
+const LINK = '/api/integrations/codehost/installations';
+
+describe('code-host installations and tenants', function () {
+  let api: TestServer;
+  let a: BuiltTenant;
+  let member: BuiltUser;
+  let b: BuiltTenant;
+  const q = async (text: string, values: unknown[] = []) => (await dbFor(api.databaseUrl).pool.query(text, values)).rows;
+
+  before(async () => {
+    api = await testServer({ env: codehostEnv() });
+    a = await buildTenant(api.databaseUrl);
+    member = await buildMember(api.databaseUrl, a.tenantId);
+    b = await buildTenant(api.databaseUrl);
+  });
+  after(() => api.close());
+
+  it('GET /api/integrations/codehost shows the state and the URLs to register, built from APP_URL', async () => {
+    const res = await api.as(member.apiKey).get('/api/integrations/codehost');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({
+      data: {
+        enabled: true,
+        webhooksAccepted: true,
+        appName: 'delivery-analytics',
+        webhookUrl: `${api.running.app.config.appUrl}/api/integrations/codehost/webhook`,
+        setupUrl: `${api.running.app.config.appUrl}/api/integrations/codehost/setup`,
+        installations: [],
+      },
+      meta: {},
+    });
+    expect((await api.get('/api/integrations/codehost')).status).to.equal(401);
+  });
+
+  it('only an owner links; linking again is idempotent; another tenant gets 409', async () => {
+    const byMember = await api.as(member.apiKey).post(LINK, { installationId: 1001 });
+    expect(byMember.status).to.equal(403);
+    const linked = await api.as(a.owner.apiKey).post(LINK, { installationId: 1001 });
+    expect(linked.status).to.equal(201);
+    expect(linked.body.data).to.deep.include({ installationId: 1001, accountLogin: null, linkedByUserId: a.owner.userId, suspended: false, removed: false });
+    expect(linked.body.data.linkedAt).to.be.a('string');
+    expect((await api.as(a.owner.apiKey).post(LINK, { installationId: 1001 })).status).to.equal(200);
+    const stolen = await api.as(b.owner.apiKey).post(LINK, { installationId: 1001 });
+    expect(stolen.status).to.equal(409);
+    expect(stolen.body.error.code).to.equal('conflict');
+    const invalid = await api.as(a.owner.apiKey).post(LINK, { installationId: 'abc' });
+    expect(invalid.status).to.equal(400);
+  });
+
+  it('each tenant lists only its own installations; unlinking is the owner\'s, in its own tenant', async () => {
+    const listA = await api.as(a.owner.apiKey).get('/api/integrations/codehost');
+    expect(listA.body.data.installations.map((i: { installationId: number }) => i.installationId)).to.deep.equal([1001]);
+    const listB = await api.as(b.owner.apiKey).get('/api/integrations/codehost');
+    expect(listB.body.data.installations).to.deep.equal([]);
+    expect((await api.as(b.owner.apiKey).delete(`${LINK}/1001`)).status).to.equal(404);
+    expect((await api.as(member.apiKey).delete(`${LINK}/1001`)).status).to.equal(403);
+    const unlinked = await api.as(a.owner.apiKey).delete(`${LINK}/1001`);
+    expect(unlinked.status).to.equal(200);
+    expect(unlinked.body.data).to.include({ installationId: 1001, linkedAt: null, linkedByUserId: null });
+    expect((await api.as(b.owner.apiKey).post(LINK, { installationId: 1001 })).status).to.equal(201);
+  });
+
+  it('the setup callback links for a signed-in owner and redirects; others are sent to sign in or refused', async () => {
+    const appUrl = api.running.app.config.appUrl;
+    const anonymous = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install');
+    expect(anonymous.status).to.equal(302);
+    expect(anonymous.headers.get('location')).to.equal(`${appUrl}/login?returnUrl=${encodeURIComponent('/api/integrations/codehost/setup?installation_id=2002&setup_action=install')}`);
+    const memberCookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
+    expect((await api.get('/api/integrations/codehost/setup?installation_id=2002', { cookie: memberCookie })).status).to.equal(403);
+    const ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
+    const res = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install', { cookie: ownerCookie });
+    expect(res.status).to.equal(302);
+    expect(res.headers.get('location')).to.equal(`${appUrl}/settings/integrations?codehost=linked&installation=2002`);
+    expect(await q('select tenant_id, linked_by_user_id from codehost_installations where installation_id = 2002')).to.deep.equal([
+      { tenant_id: a.tenantId, linked_by_user_id: a.owner.userId },
+    ]);
+  });
+
+  it('a delivery refused while unlinked is applied when the code host redelivers it after linking', async () => {
+    const first = await deliver(api, 'issues', 'issues.opened', { installationId: 3003, delivery: 'before-link' });
+    expect(first.status).to.equal(202);
+    expect(await q('select id from issues')).to.deep.equal([]);
+    expect((await api.as(a.owner.apiKey).post(LINK, { installationId: 3003 })).status).to.equal(201);
+    const again = await deliver(api, 'issues', 'issues.opened', { installationId: 3003, delivery: 'before-link' });
+    expect(again.status).to.equal(200);
+    expect(again.body.data.stored).to.equal(true);
+    expect(await q('select tenant_id, number from issues')).to.deep.equal([{ tenant_id: a.tenantId, number: 17 }]);
+  });
+});
+
+describe('code-host installations without the application configured', function () {
+  it('linking is 404 and the state says disabled', async () => {
+    const api = await testServer();
+    try {
+      const tenant = await buildTenant(api.databaseUrl);
+      const res = await api.as(tenant.owner.apiKey).post(LINK, { installationId: 1 });
+      expect(res.status).to.equal(404);
+      expect(res.body).to.deep.equal({ error: { code: 'not_found', message: 'The code-host application is not configured (CODEHOST_APP_ID)' } });
+      const state = await api.as(tenant.owner.apiKey).get('/api/integrations/codehost');
+      expect(state.body.data).to.include({ enabled: false, webhooksAccepted: false });
+    } finally {
+      await api.close();
+    }
+  });
+});
