@@ -2,12 +2,14 @@ import { ConfigError } from './config.js';
 import { UsageError, parseOptions } from './cli/args.js';
 import { coreCommands, type Command } from './cli/commands.js';
 import { tenantCommands } from './cli/tenants.js';
+import { organisationCommands } from './cli/organisation.js';
 import { SchemaBehindError } from './server.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
 const commands: Record<string, Command> = {
   ...coreCommands,
   ...tenantCommands,
+  ...organisationCommands,
 };
 
 function help(): string {

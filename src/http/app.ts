@@ -6,6 +6,8 @@ import { AppError } from '../errors.js';
 import { errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
+import { organisationRoutes } from './routes/organisation.js';
+import { teamRosterRoutes } from './routes/teamRoster.js';
 import { authRoutes } from './routes/auth.js';
 import { userRoutes } from './routes/users.js';
 import { adminRoutes } from './routes/admin.js';
@@ -26,6 +28,8 @@ export type RouteFactory = (app: AppContext) => Router;
 const routeFactories: RouteFactory[] = [
   healthRoutes,
   apiKeyRoutes,
+  organisationRoutes,
+  teamRosterRoutes,
   authRoutes,
   userRoutes,
   adminRoutes,

@@ -1,0 +1,57 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { presentImport, presentPerson, presentTeam } from '../../presenters/organisation.js';
+import { importRegister } from '../../services/registerImport.js';
+import { importSeats } from '../../services/seats.js';
+import { getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from '../../services/teams.js';
+import { listEnvelope, Paging, route } from '../route.js';
+
+/** Register and seat files are larger than JSON bodies: 50,000 rows fit comfortably. */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+const TeamParams = z.object({ id: z.uuid() }).catch({ id: NO_ID });
+const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
+const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional() });
+const TeamPatch = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    projects: z.array(z.string().regex(PROJECT_KEY, 'Must be a project key <owner>/<repo>')).max(1000).optional(),
+  })
+  .refine((b) => b.enabled !== undefined || b.projects !== undefined, { message: 'Give enabled and/or projects' });
+
+export function organisationRoutes(app: AppContext): Router {
+  const router = new Router();
+  const { db } = app.database;
+
+  router.post('/api/register/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
+    const result = await importRegister(db, principal.tenantId, body as unknown as string, principal.userId);
+    return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
+  }));
+
+  router.post('/api/seats/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
+    const result = await importSeats(db, principal.tenantId, body as unknown as string, principal.userId);
+    return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
+  }));
+
+  router.get('/api/teams', route(app, { auth: 'required', query: TeamsQuery }, async ({ principal, query }) => {
+    const enabled = query.enabled === undefined ? undefined : query.enabled === 'true';
+    const { rows, total } = await listTeams(db, principal.tenantId, query, { enabled });
+    return { body: listEnvelope(rows.map(presentTeam), query, total) };
+  }));
+
+  router.get('/api/teams/:id', route(app, { auth: 'required', params: TeamParams }, async ({ principal, params }) => {
+    return { body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+
+  router.patch('/api/teams/:id', route(app, { auth: 'owner', params: TeamParams, body: TeamPatch }, async ({ principal, params, body }) => {
+    return { body: { data: presentTeam(await updateTeam(db, principal.tenantId, params.id, body)), meta: {} } };
+  }));
+
+  router.get('/api/people', route(app, { auth: 'required', query: PeopleQuery }, async ({ principal, query }) => {
+    const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team });
+    return { body: listEnvelope(rows.map(presentPerson), query, total) };
+  }));
+
+  return router;
+}

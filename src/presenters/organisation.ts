@@ -1,0 +1,32 @@
+import type { RegisterImportResult } from '../services/registerImport.js';
+import type { SeatImportResult } from '../services/seats.js';
+import type { PersonView, TeamView } from '../services/teams.js';
+
+export function presentTeam(team: TeamView) {
+  return {
+    id: team.id,
+    slug: team.slug,
+    name: team.name,
+    externalRef: team.externalRef,
+    costCentreCode: team.costCentreCode,
+    orgUnit: team.orgUnit,
+    supplierName: team.supplierName,
+    deliveryModel: team.deliveryModel,
+    locationCountry: team.locationCountry,
+    enabled: team.enabled,
+    memberCount: team.memberCount,
+    projects: team.projects,
+    createdAt: team.createdAt.toISOString(),
+    updatedAt: team.updatedAt.toISOString(),
+  };
+}
+
+export function presentPerson(person: PersonView) {
+  return { ...person };
+}
+
+/** Shared by the register and seat imports (API body and CLI output). */
+export function presentImport(result: RegisterImportResult | SeatImportResult) {
+  const { id, importedAt, rowCount, importedBy, fileSha256 } = result.import;
+  return { id, importedAt: importedAt.toISOString(), rowCount, importedBy, fileSha256, recorded: result.recorded, counts: result.counts };
+}

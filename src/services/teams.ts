@@ -1,0 +1,143 @@
+/**
+ * Teams, people and project ownership inside one tenant. Every read filters by the tenant; a team
+ * of another tenant is "not found".
+ */
+import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { orgUnits, people, personIdentities, projects, teamMemberships, teams } from '../db/schema/index.js';
+import { notFound } from '../errors.js';
+import type { Paging } from '../http/route.js';
+
+export const PROJECT_KEY = /^[^/\s]{1,100}\/[^/\s]{1,100}$/;
+
+export interface TeamView {
+  id: string; slug: string; name: string; externalRef: string | null; costCentreCode: string | null;
+  orgUnit: { id: string; slug: string; name: string } | null;
+  supplierName: string | null; deliveryModel: string | null; locationCountry: string | null; enabled: boolean;
+  memberCount: number; projects: string[]; createdAt: Date; updatedAt: Date;
+}
+
+const teamColumns = {
+  id: teams.id, slug: teams.slug, name: teams.name, externalRef: teams.externalRef, costCentreCode: teams.costCentreCode,
+  supplierName: teams.supplierName, deliveryModel: teams.deliveryModel, locationCountry: teams.locationCountry, enabled: teams.enabled,
+  createdAt: teams.createdAt, updatedAt: teams.updatedAt, orgUnitId: orgUnits.id, orgUnitSlug: orgUnits.slug, orgUnitName: orgUnits.name,
+};
+
+async function loadTeams(db: Db, tenantId: string, where: ReturnType<typeof and>, paging?: Paging): Promise<TeamView[]> {
+  let query = db.select(teamColumns).from(teams).leftJoin(orgUnits, eq(orgUnits.id, teams.orgUnitId))
+    .where(and(eq(teams.tenantId, tenantId), where)).orderBy(sql`${teams.slug} collate "C"`).$dynamic();
+  if (paging) query = query.limit(paging.perPage).offset((paging.page - 1) * paging.perPage);
+  const rows = await query;
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [members, owned] = await Promise.all([
+    db.select({ teamId: teamMemberships.teamId, n: count() }).from(teamMemberships)
+      .where(and(eq(teamMemberships.tenantId, tenantId), inArray(teamMemberships.teamId, ids))).groupBy(teamMemberships.teamId),
+    db.select({ teamId: projects.owningTeamId, key: projects.projectKey }).from(projects)
+      .where(and(eq(projects.tenantId, tenantId), inArray(projects.owningTeamId, ids))).orderBy(sql`${projects.projectKey} collate "C"`),
+  ]);
+  const memberCount = new Map(members.map((m) => [m.teamId, m.n]));
+  return rows.map(({ orgUnitId, orgUnitSlug, orgUnitName, ...team }) => ({
+    ...team,
+    orgUnit: orgUnitId ? { id: orgUnitId, slug: orgUnitSlug as string, name: orgUnitName as string } : null,
+    memberCount: memberCount.get(team.id) ?? 0,
+    // One key may exist under several providers; the team owns the key once.
+    projects: [...new Set(owned.filter((p) => p.teamId === team.id).map((p) => p.key))],
+  }));
+}
+
+/** Teams of the tenant by slug, with member counts and owned projects. */
+export async function listTeams(db: Db, tenantId: string, paging: Paging, filter: { enabled?: boolean } = {}): Promise<{ rows: TeamView[]; total: number }> {
+  const where = filter.enabled === undefined ? undefined : eq(teams.enabled, filter.enabled);
+  const [rows, [total]] = await Promise.all([
+    loadTeams(db, tenantId, and(where), paging),
+    db.select({ n: count() }).from(teams).where(and(eq(teams.tenantId, tenantId), where)),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function getTeam(db: Db, tenantId: string, id: string): Promise<TeamView> {
+  const [team] = await loadTeams(db, tenantId, and(eq(teams.id, id)));
+  if (!team) throw notFound('Team');
+  return team;
+}
+
+/**
+ * Enables or disables a team, and/or sets exactly the projects it owns: listed keys are taken from
+ * any other owner (a project has one owning team), keys no project has yet are created with
+ * provider manual, and projects no longer listed lose their owner.
+ */
+export async function updateTeam(db: Db, tenantId: string, id: string, patch: { enabled?: boolean; projects?: string[] }): Promise<TeamView> {
+  await db.transaction(async (tx) => {
+    const [team] = await tx.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.id, id))).for('update');
+    if (!team) throw notFound('Team');
+    if (patch.enabled !== undefined) await tx.update(teams).set({ enabled: patch.enabled, updatedAt: new Date() }).where(eq(teams.id, id));
+    if (patch.projects) {
+      const keys = [...new Set(patch.projects)];
+      await tx.update(projects).set({ owningTeamId: null })
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.owningTeamId, id), keys.length ? notInArray(projects.projectKey, keys) : undefined));
+      await ensureProjects(tx as unknown as Db, tenantId, keys);
+      if (keys.length) await tx.update(projects).set({ owningTeamId: id }).where(and(eq(projects.tenantId, tenantId), inArray(projects.projectKey, keys)));
+    }
+  });
+  return getTeam(db, tenantId, id);
+}
+
+/** The spec's auto-created project: provider manual, source type manual, every sync on. */
+async function ensureProjects(db: Db, tenantId: string, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const existing = await db.selectDistinct({ key: projects.projectKey }).from(projects).where(and(eq(projects.tenantId, tenantId), inArray(projects.projectKey, keys)));
+  const known = new Set(existing.map((p) => p.key));
+  const missing = keys.filter((k) => !known.has(k));
+  if (missing.length === 0) return;
+  await db.insert(projects).values(missing.map((projectKey) => ({ tenantId, provider: 'manual', projectKey, sourceType: 'manual' })))
+    .onConflictDoNothing();
+}
+
+/** `project:assign`: the project (every provider's record of that key) is owned by the team with this slug. */
+export async function assignProject(db: Db, tenantId: string, projectKey: string, teamSlug: string): Promise<{ projectKey: string; teamId: string; teamSlug: string }> {
+  const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.slug, teamSlug)));
+  if (!team) throw notFound(`Team "${teamSlug}"`);
+  await db.transaction(async (tx) => {
+    await ensureProjects(tx as unknown as Db, tenantId, [projectKey]);
+    await tx.update(projects).set({ owningTeamId: team.id }).where(and(eq(projects.tenantId, tenantId), eq(projects.projectKey, projectKey)));
+  });
+  return { projectKey, teamId: team.id, teamSlug };
+}
+
+export interface PersonView {
+  id: string; externalRef: string; email: string | null; displayName: string | null; employmentType: string;
+  supplierName: string | null; costCentreCode: string | null; locationCountry: string | null;
+  identities: { kind: string; value: string; source: string }[];
+  teams: { id: string; slug: string; membershipSource: string }[];
+}
+
+/** People of the tenant by external_ref, optionally only the members of one team (by slug). */
+export async function listPeople(db: Db, tenantId: string, paging: Paging, filter: { team?: string } = {}): Promise<{ rows: PersonView[]; total: number }> {
+  const inTeam = filter.team === undefined ? undefined : sql`${people.id} in (
+    select m.person_id from team_memberships m join teams t on t.id = m.team_id
+    where m.tenant_id = ${tenantId}::uuid and t.tenant_id = ${tenantId}::uuid and t.slug = ${filter.team})`;
+  const where = and(eq(people.tenantId, tenantId), inTeam);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(people).where(where).orderBy(sql`${people.externalRef} collate "C"`).limit(paging.perPage).offset((paging.page - 1) * paging.perPage),
+    db.select({ n: count() }).from(people).where(where),
+  ]);
+  if (rows.length === 0) return { rows: [], total: total?.n ?? 0 };
+  const ids = rows.map((p) => p.id);
+  const [identities, memberships] = await Promise.all([
+    db.select().from(personIdentities).where(and(eq(personIdentities.tenantId, tenantId), inArray(personIdentities.personId, ids)))
+      .orderBy(asc(personIdentities.kind), sql`${personIdentities.value} collate "C"`),
+    db.select({ personId: teamMemberships.personId, id: teams.id, slug: teams.slug, membershipSource: teamMemberships.membershipSource })
+      .from(teamMemberships).innerJoin(teams, eq(teams.id, teamMemberships.teamId))
+      .where(and(eq(teamMemberships.tenantId, tenantId), inArray(teamMemberships.personId, ids))).orderBy(sql`${teams.slug} collate "C"`),
+  ]);
+  return {
+    total: total?.n ?? 0,
+    rows: rows.map((p) => ({
+      id: p.id, externalRef: p.externalRef, email: p.email, displayName: p.displayName, employmentType: p.employmentType,
+      supplierName: p.supplierName, costCentreCode: p.costCentreCode, locationCountry: p.locationCountry,
+      identities: identities.filter((i) => i.personId === p.id).map(({ kind, value, source }) => ({ kind, value, source })),
+      teams: memberships.filter((m) => m.personId === p.id).map(({ id, slug, membershipSource }) => ({ id, slug, membershipSource })),
+    })),
+  };
+}
