@@ -1,0 +1,290 @@
+import { expect } from 'chai';
+import { eq, sql } from 'drizzle-orm';
+import { people, surveyInvitations, surveyResponses, surveys, teamMemberships, teams } from '../../src/db/schema/index.js';
+import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
+import { closeDueSurveys } from '../../src/surveys/service.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { fakePostmark } from '../helpers/fakePostmark.js';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function buildTeam(databaseUrl: string, tenantId: string, slug: string, members: number, enabled = true) {
+  const { db } = dbFor(databaseUrl);
+  const [team] = await db.insert(teams).values({ tenantId, slug, name: `Team ${slug}`, enabled }).returning();
+  const personIds: string[] = [];
+  for (let i = 0; i < members; i += 1) {
+    const [person] = await db.insert(people).values({ tenantId, externalRef: `${slug}-${i}-${Math.random()}`, email: `${slug}-${i}@example.com`, displayName: `Person ${slug} ${i}`, employmentType: 'employee' }).returning();
+    await db.insert(teamMemberships).values({ tenantId, teamId: team!.id, personId: person!.id, membershipSource: 'register' });
+    personIds.push(person!.id);
+  }
+  return { id: team!.id, slug, personIds };
+}
+
+/** Pulls the links of a survey through the owners' CSV. */
+async function linksOf(api: TestServer, key: string, surveyId: string): Promise<string[]> {
+  const res = await api.as(key).get(`/api/surveys/${surveyId}/links`);
+  expect(res.status).to.equal(200);
+  return res.text.trim().split('\n').slice(1).map((line) => line.split(',').at(-1)!);
+}
+
+/** Opens the form like a browser: returns the CSRF cookie and hidden field value. */
+async function openForm(api: TestServer, path: string) {
+  const res = await api.get(path);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? '';
+  return { res, cookie, csrf };
+}
+
+async function answer(api: TestServer, link: string, values: number[], comment = '') {
+  const path = new URL(link).pathname;
+  const { cookie, csrf } = await openForm(api, path);
+  const form = new URLSearchParams({ csrf, q1: String(values[0]), q2: String(values[1]), q3: String(values[2]), q4: String(values[3]), q5: String(values[4]), comment });
+  return api.with({ cookie }).post(path, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+}
+
+describe('survey access links', () => {
+  const key = surveyLinkKey('postgresql://u:p@h:5432/one');
+  const id = '3f1f0c8e-9b1a-4c59-9d0e-0a5c4c8a1b2c';
+
+  it('verifies a signed token and names the invitation', () => {
+    const token = signSurveyToken(key, id, new Date(Date.now() + 60_000));
+    const check = verifySurveyToken(key, token);
+    expect(check.ok).to.equal(true);
+    expect(check.ok && check.invitationId).to.equal(id);
+  });
+
+  it('refuses a tampered payload or signature', () => {
+    const token = signSurveyToken(key, id, new Date(Date.now() + 60_000));
+    const [payload, mac] = token.split('.');
+    const otherPayload = Buffer.from(`${id.replace('3f', '4f')}.${Math.floor(Date.now() / 1000) + 60}`).toString('base64url');
+    expect(verifySurveyToken(key, `${otherPayload}.${mac}`)).to.deep.equal({ ok: false, reason: 'invalid' });
+    expect(verifySurveyToken(key, `${payload}.${mac!.slice(0, -2)}AA`)).to.deep.equal({ ok: false, reason: 'invalid' });
+    expect(verifySurveyToken(key, 'garbage')).to.deep.equal({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuses an expired token', () => {
+    const token = signSurveyToken(key, id, new Date(Date.now() - 1000));
+    expect(verifySurveyToken(key, token)).to.deep.equal({ ok: false, reason: 'expired' });
+  });
+
+  it('a change of DATABASE_URL invalidates every link', () => {
+    const token = signSurveyToken(key, id, new Date(Date.now() + 60_000));
+    expect(verifySurveyToken(surveyLinkKey('postgresql://u:p@h:5432/two'), token)).to.deep.equal({ ok: false, reason: 'invalid' });
+  });
+
+  it('expires at the end of the close day, UTC', () => {
+    expect(linkExpiry('2026-03-31').toISOString()).to.equal('2026-04-01T00:00:00.000Z');
+  });
+});
+
+describe('surveys', () => {
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  let alpha: { id: string; slug: string; personIds: string[] };
+  let beta: { id: string; slug: string; personIds: string[] };
+  before(async () => {
+    api = await testServer();
+    a = await buildTenant(api.databaseUrl);
+    b = await buildTenant(api.databaseUrl);
+    alpha = await buildTeam(api.databaseUrl, a.tenantId, 'alpha', 4);
+    beta = await buildTeam(api.databaseUrl, a.tenantId, 'beta', 2);
+  });
+  after(() => api.close());
+
+  const create = (key: string, body: Record<string, unknown>) => api.as(key).post('/api/surveys', body);
+
+  it('an owner creates a survey: one invitation per current member of its teams', async () => {
+    const res = await create(a.owner.apiKey, { title: 'Q1 pulse', teams: ['alpha', beta.id], opensOn: day(0), closesOn: day(10) });
+    expect(res.status).to.equal(201);
+    expect(res.body.data).to.include({ title: 'Q1 pulse', opensOn: day(0), closesOn: day(10), status: 'open', closedAt: null });
+    expect(res.body.data.counts).to.deep.equal({ invitations: 6, responses: 0 });
+    expect(res.body.data.teams).to.deep.equal([
+      { id: alpha.id, slug: 'alpha', name: 'Team alpha', invitations: 4, responses: 0 },
+      { id: beta.id, slug: 'beta', name: 'Team beta', invitations: 2, responses: 0 },
+    ]);
+  });
+
+  it('refuses members, unknown or disabled teams, and bad windows', async () => {
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    expect((await create(member.apiKey, { title: 't', teams: ['alpha'], closesOn: day(5) })).status).to.equal(403);
+    await buildTeam(api.databaseUrl, a.tenantId, 'off', 1, false);
+    const bad = await create(a.owner.apiKey, { title: 't', teams: ['alpha', 'nope', 'off'], closesOn: day(5) });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.details).to.deep.equal([
+      { path: 'teams', message: 'Unknown team: nope' },
+      { path: 'teams', message: 'Team is disabled: off' },
+    ]);
+    const reversed = await create(a.owner.apiKey, { title: 't', teams: ['alpha'], opensOn: day(5), closesOn: day(4) });
+    expect(reversed.body.error.details).to.deep.equal([{ path: 'closesOn', message: 'Must not be before opensOn' }]);
+    const malformed = await create(a.owner.apiKey, { title: '', teams: [], closesOn: '2026-13-01' });
+    expect(malformed.body.error.details.map((d: any) => d.path)).to.deep.equal(['title', 'teams', 'closesOn']);
+  });
+
+  it('the form works without JavaScript, and one response per invitation is kept (a resubmission updates it)', async () => {
+    const created = await create(a.owner.apiKey, { title: 'Form test', teams: ['beta'], closesOn: day(3) });
+    const [link] = await linksOf(api, a.owner.apiKey, created.body.data.id);
+    const path = new URL(link!).pathname;
+    const { res, cookie, csrf } = await openForm(api, path);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(res.text).not.to.include('<script');
+    expect(res.text).to.include('<legend>1. I can get my work from idea to production without unnecessary waiting.</legend>');
+    expect(res.text.match(/type="radio"/g)).to.have.length(25);
+    expect(cookie).to.match(/^csrfToken=/);
+    expect(csrf).to.have.length(43);
+
+    const first = await answer(api, link!, [5, 4, 3, 2, 1], 'fine');
+    expect(first.status).to.equal(200);
+    expect(first.text).to.include('were recorded');
+    const second = await answer(api, link!, [1, 1, 1, 1, 1]);
+    expect(second.text).to.include('were updated');
+    const rows = await dbFor(api.databaseUrl).db.select().from(surveyResponses).where(eq(surveyResponses.surveyId, created.body.data.id));
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.deep.include({ teamId: beta.id, q1: 1, q5: 1, comment: null });
+    // The stored row carries no reference to the invitation or the person.
+    expect(Object.keys(rows[0]!).sort()).to.deep.equal(['comment', 'id', 'q1', 'q2', 'q3', 'q4', 'q5', 'responseKey', 'surveyId', 'teamId', 'tenantId']);
+    // Reopening shows the person their own answers.
+    expect((await api.get(path)).text).to.include('name="q1" value="1" required checked');
+  });
+
+  it('rejects an incomplete form with the reasons, writing nothing', async () => {
+    const created = await create(a.owner.apiKey, { title: 'Incomplete', teams: ['beta'], closesOn: day(3) });
+    const [link] = await linksOf(api, a.owner.apiKey, created.body.data.id);
+    const path = new URL(link!).pathname;
+    const { cookie, csrf } = await openForm(api, path);
+    const res = await api.with({ cookie }).post(path, new URLSearchParams({ csrf, q1: '3', q2: '9' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).to.equal(400);
+    expect(res.text).to.include('Statement 2: choose one answer from 1 to 5.');
+    expect(res.text).to.include('name="q1" value="3" required checked');
+    const rows = await dbFor(api.databaseUrl).db.select().from(surveyResponses).where(eq(surveyResponses.surveyId, created.body.data.id));
+    expect(rows).to.have.length(0);
+  });
+
+  it('CSRF: a post without the token, with a wrong one, or from another origin is refused and writes nothing', async () => {
+    const created = await create(a.owner.apiKey, { title: 'CSRF', teams: ['beta'], closesOn: day(3) });
+    const [link] = await linksOf(api, a.owner.apiKey, created.body.data.id);
+    const path = new URL(link!).pathname;
+    const { cookie, csrf } = await openForm(api, path);
+    const answers = { q1: '3', q2: '3', q3: '3', q4: '3', q5: '3' };
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const noToken = await api.with({ cookie }).post(path, new URLSearchParams(answers).toString(), form);
+    expect(noToken.status).to.equal(403);
+    expect(noToken.text).to.include('This form has expired or was sent from another site.');
+    const wrong = await api.with({ cookie }).post(path, new URLSearchParams({ ...answers, csrf: 'x'.repeat(43) }).toString(), form);
+    expect(wrong.status).to.equal(403);
+    const noCookie = await api.post(path, new URLSearchParams({ ...answers, csrf }).toString(), form);
+    expect(noCookie.status).to.equal(403);
+    const crossSite = await api.with({ cookie, origin: 'https://evil.example' }).post(path, new URLSearchParams({ ...answers, csrf }).toString(), form);
+    expect(crossSite.status).to.equal(403);
+    const rows = await dbFor(api.databaseUrl).db.select().from(surveyResponses).where(eq(surveyResponses.surveyId, created.body.data.id));
+    expect(rows).to.have.length(0);
+  });
+
+  it('a tampered link is 404, an expired one 410, a closed survey 410, a future one 403 — each a clear page', async () => {
+    const created = await create(a.owner.apiKey, { title: 'States', teams: ['beta'], closesOn: day(3) });
+    const [link] = await linksOf(api, a.owner.apiKey, created.body.data.id);
+    const path = new URL(link!).pathname;
+    const tampered = await api.get(`${path.slice(0, -3)}abc`);
+    expect(tampered.status).to.equal(404);
+    expect(tampered.text).to.include('This survey link is not valid.');
+
+    const [invitation] = await dbFor(api.databaseUrl).db.select().from(surveyInvitations).where(eq(surveyInvitations.surveyId, created.body.data.id));
+    const key = surveyLinkKey(api.databaseUrl);
+    const expired = await api.get(`/s/${signSurveyToken(key, invitation!.id, new Date(Date.now() - 1000))}`);
+    expect(expired.status).to.equal(410);
+    expect(expired.text).to.include('This survey link has expired');
+
+    const closed = await api.as(a.owner.apiKey).post(`/api/surveys/${created.body.data.id}/close`);
+    expect(closed.status).to.equal(200);
+    expect(closed.body.data.status).to.equal('closed');
+    const afterClose = await api.get(path);
+    expect(afterClose.status).to.equal(410);
+    expect(afterClose.text).to.include('This survey is closed');
+    expect((await answer(api, link!, [3, 3, 3, 3, 3])).status).to.equal(410);
+
+    const future = await create(a.owner.apiKey, { title: 'Later', teams: ['beta'], opensOn: day(2), closesOn: day(4) });
+    const [futureLink] = await linksOf(api, a.owner.apiKey, future.body.data.id);
+    const notOpen = await api.get(new URL(futureLink!).pathname);
+    expect(notOpen.status).to.equal(403);
+    expect(notOpen.text).to.include(`It opens on ${day(2)}.`);
+  });
+
+  it('anonymity: no API returns a respondent or an answer', async () => {
+    const created = await create(a.owner.apiKey, { title: 'Anon', teams: ['alpha'], closesOn: day(3) });
+    const links = await linksOf(api, a.owner.apiKey, created.body.data.id);
+    await answer(api, links[0]!, [4, 4, 4, 4, 4], 'secret remark');
+    const detail = await api.as(a.owner.apiKey).get(`/api/surveys/${created.body.data.id}`);
+    const list = await api.as(a.owner.apiKey).get('/api/surveys?perPage=100');
+    for (const text of [detail.text, list.text]) {
+      for (const personId of alpha.personIds) expect(text).not.to.include(personId);
+      expect(text).not.to.include('@example.com');
+      expect(text).not.to.include('secret remark');
+      expect(text).not.to.match(/"q[1-5]"/);
+    }
+    expect(detail.body.data.counts).to.deep.equal({ invitations: 4, responses: 1 });
+  });
+
+  it('fewer than 3 responses in a month: rate only, no score; from 3 on, the score on 0–100', async () => {
+    const team = await buildTeam(api.databaseUrl, a.tenantId, 'gamma', 5);
+    const created = await create(a.owner.apiKey, { title: 'Score', teams: ['gamma'], closesOn: day(1) });
+    const links = await linksOf(api, a.owner.apiKey, created.body.data.id);
+    const month = `${new Date().toISOString().slice(0, 7)}-01`;
+    const read = async () => {
+      const { rows } = await dbFor(api.databaseUrl).db.execute<any>(sql`select * from survey_team_months where team_id = ${team.id} and month = ${month}::date`);
+      return rows[0];
+    };
+    await answer(api, links[0]!, [5, 5, 5, 5, 5]);
+    await answer(api, links[1]!, [1, 1, 1, 1, 1]);
+    let row = await read();
+    expect(row).to.include({ invitations: 5, responses: 2 });
+    expect(Number(row.response_rate)).to.equal(0.4);
+    expect(row.experience_score).to.equal(null);
+    await answer(api, links[2]!, [4, 4, 3, 3, 2]);
+    row = await read();
+    expect(row.responses).to.equal(3);
+    // Answers mapped to 0–100 ((a − 1) × 25): 100 × 5, 0 × 5, then 75, 75, 50, 50, 25 → 775 over 15 answers.
+    expect(Number(row.experience_score)).to.be.closeTo(775 / 15, 1e-9);
+  });
+
+  it('tenant separation: another tenant sees none of it', async () => {
+    const created = await create(a.owner.apiKey, { title: 'Private', teams: ['alpha'], closesOn: day(3) });
+    const id = created.body.data.id;
+    expect((await api.as(b.owner.apiKey).get(`/api/surveys/${id}`)).status).to.equal(404);
+    expect((await api.as(b.owner.apiKey).post(`/api/surveys/${id}/close`)).status).to.equal(404);
+    expect((await api.as(b.owner.apiKey).get(`/api/surveys/${id}/links`)).status).to.equal(404);
+    expect((await api.as(b.owner.apiKey).get('/api/surveys')).body.meta.total).to.equal(0);
+    expect((await create(b.owner.apiKey, { title: 'x', teams: ['alpha'], closesOn: day(3) })).body.error.details).to.deep.equal([{ path: 'teams', message: 'Unknown team: alpha' }]);
+    const [survey] = await dbFor(api.databaseUrl).db.select().from(surveys).where(eq(surveys.id, id));
+    expect(survey!.status).to.equal('open');
+  });
+
+  it('closes surveys whose close day has passed (the schedule)', async () => {
+    const created = await create(a.owner.apiKey, { title: 'Due', teams: ['beta'], closesOn: day(0) });
+    expect(await closeDueSurveys(dbFor(api.databaseUrl).db, new Date(Date.now() + 86_400_000))).to.be.greaterThan(0);
+    const [survey] = await dbFor(api.databaseUrl).db.select().from(surveys).where(eq(surveys.id, created.body.data.id));
+    expect(survey!.status).to.equal('closed');
+  });
+});
+
+describe('survey invitations by e-mail', () => {
+  it('are sent through the mailer when one is configured, each with its own link', async () => {
+    const mail = await fakePostmark();
+    const api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, LOG_LEVEL: 'error' } });
+    try {
+      const t = await buildTenant(api.databaseUrl);
+      await buildTeam(api.databaseUrl, t.tenantId, 'mailed', 2);
+      const created = await api.as(t.owner.apiKey).post('/api/surveys', { title: 'Mailed', teams: ['mailed'], closesOn: day(2) });
+      expect(created.status).to.equal(201);
+      expect(mail.messages.map((m) => m.To).sort()).to.deep.equal(['mailed-0@example.com', 'mailed-1@example.com']);
+      const link = /(http:\/\/\S+\/s\/\S+)/.exec(mail.messages[0]!.TextBody)![1]!;
+      expect((await api.get(new URL(link).pathname)).status).to.equal(200);
+      const sent = await dbFor(api.databaseUrl).db.select().from(surveyInvitations).where(sql`${surveyInvitations.emailedAt} is not null`);
+      expect(sent).to.have.length(2);
+    } finally {
+      await api.close();
+      await mail.close();
+    }
+  });
+});
