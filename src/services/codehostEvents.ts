@@ -31,7 +31,7 @@ export const PullRequestEvent = z.object({
     changed_files: z.number().int().nullish(),
     commits: z.number().int().nullish(),
     labels: z.array(Label).nullish(),
-    head: z.object({ ref: z.string(), sha: z.string() }),
+    head: z.object({ ref: z.string(), sha: z.string(), label: z.string().nullish(), repo: z.object({ full_name: z.string() }).nullish() }),
     base: z.object({ ref: z.string() }).nullish(),
     merge_commit_sha: z.string().nullish(),
     created_at: z.string(),
@@ -102,6 +102,10 @@ export async function ensureProject(tx: Executor, tenantId: string, projectKey: 
 export async function applyPullRequest(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
   const pr = event.pull_request;
   const projectId = await ensureProject(tx, tenantId, event.repository.full_name);
+  // A fork's branch is not a branch of this repository: keep it as `owner:branch` (the code host's
+  // label) so pushes to a same-named branch here are never taken for the PR's commits.
+  const fromFork = pr.head.repo != null && pr.head.repo.full_name !== event.repository.full_name;
+  const headBranch = fromFork ? (pr.head.label ?? `${pr.head.repo?.full_name.split('/')[0]}:${pr.head.ref}`) : pr.head.ref;
   const values = {
     tenantId,
     projectId,
@@ -118,7 +122,7 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
     changedFiles: pr.changed_files ?? 0,
     commitCount: pr.commits ?? 0,
     labels: (pr.labels ?? []).map((l) => l.name),
-    headBranch: pr.head.ref,
+    headBranch,
     headSha: pr.head.sha,
     baseBranch: pr.base?.ref ?? null,
     mergeCommitSha: pr.merge_commit_sha ?? null,

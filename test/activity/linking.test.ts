@@ -15,6 +15,8 @@ function pullRequest(repo: string, number: number, branch: string, headSha: stri
   payload.pull_request.number = number;
   payload.pull_request.head.ref = branch;
   payload.pull_request.head.sha = headSha;
+  payload.pull_request.head.repo = { ...payload.pull_request.head.repo, full_name: repo };
+  payload.pull_request.head.label = `${repo.split('/')[0]}:${branch}`;
   return payload;
 }
 
@@ -100,6 +102,17 @@ describe('linking AI sessions to pull requests and commits', function () {
     expect(linked.commits.map((c: { sha: string }) => c.sha)).to.deep.equal([LEDGER_SHA]);
     expect(linked.pullRequests.map((p: { number: number; linkedBy: string }) => [p.number, p.linkedBy])).to.deep.equal([[3, 'commit_pr']]);
     expect(await aiAssisted('acme-corp/ledger', 3)).to.deep.equal({ via_session: true, via_trailer: false, ai_assisted: true });
+  });
+
+  it('a PR from a fork keeps its branch as owner:branch and takes no commits of a same-named branch here', async () => {
+    expect((await deliver(api, 'push', push('acme-corp/ledger', 'main', ['bbbb1111bbbb2222cccc3333dddd4444eeee5555']))).status).to.equal(200);
+    const fork = pullRequest('acme-corp/ledger', 4, 'main', 'ffff1111bbbb2222cccc3333dddd4444eeee5555');
+    fork.pull_request.head.repo.full_name = 'outsider/ledger';
+    fork.pull_request.head.label = 'outsider:main';
+    expect((await deliver(api, 'pull_request', fork)).status).to.equal(200);
+    const [pr] = await q("select pr.id, pr.head_branch from pull_requests pr join projects p on p.id = pr.project_id where p.project_key = 'acme-corp/ledger' and pr.number = 4");
+    expect(pr.head_branch).to.equal('outsider:main');
+    expect(await q('select commit_id from pull_request_commits where pull_request_id = $1', [pr.id])).to.deep.equal([]);
   });
 
   it('never links across tenants, whatever names match', async () => {
