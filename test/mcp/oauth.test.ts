@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, REDIRECT_URI, startConsent, tenantOptions } from './oauthFlow.js';
+import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, startConsent, tenantOptions } from './oauthFlow.js';
 
 describe('MCP over OAuth: the SDK client end to end', function () {
   this.timeout(60_000);
@@ -114,6 +114,12 @@ describe('MCP over OAuth: the SDK client end to end', function () {
     const refreshed = started.client.saved!;
     expect(refreshed.access_token).to.not.equal(tokens.access_token);
     expect(refreshed.refresh_token).to.not.equal(firstRefresh);
-    expect(refreshed.redirect_uri ?? REDIRECT_URI).to.be.a('string');
+    expect(refreshed.expires_in).to.equal(3600);
+
+    // The new access token works; the client is told the same audience.
+    const again = new Client({ name: 'test', version: '1.0.0' });
+    await again.connect(new StreamableHTTPClientTransport(new URL(`${api.baseUrl}/mcp`), { authProvider: started.client }));
+    expect((await again.listTools()).tools).to.have.length(4);
+    await again.close();
   });
 });

@@ -6,6 +6,8 @@
  * columns are listed in docs/jobs.md, and the owner may swap the body for its own service call.
  */
 import type pg from 'pg';
+import { purgeExpiredOAuthRecords } from '../../oauth/adapter.js';
+import { closeDueSurveys } from '../../surveys/service.js';
 import { defineJob } from '../define.js';
 import { scheduled } from './maintenance.js';
 
@@ -38,26 +40,21 @@ export const loginSessionsCleanup = defineJob({
 export const oauthRecordsCleanup = defineJob({
   ...scheduled,
   name: 'oauth.records-cleanup',
-  summary: 'Deletes expired OAuth provider records (codes, tokens, sessions, interactions, grants) from oauth_records.',
+  summary: 'Deletes expired OAuth provider records (codes, tokens, sessions, interactions, grants) and tenant bindings, and clients registered over a day ago that never obtained a grant.',
   idempotency: 'Deletes rows by expiry time; a second run finds nothing left to delete.',
   async run(ctx) {
-    const { pool } = ctx.app.database;
-    if (!(await tableHas(pool, 'oauth_records', ['expires_at']))) return { skipped: 'oauth_records not present' };
-    const deleted = await pool.query('delete from oauth_records where expires_at is not null and expires_at < now()');
-    return { deleted: deleted.rowCount ?? 0 };
+    // Expired records and tenant bindings, and registered clients that never obtained a grant.
+    return { deleted: await purgeExpiredOAuthRecords(ctx.app.database.db) };
   },
 });
 
 export const surveysCloseDue = defineJob({
   ...scheduled,
   name: 'surveys.close-due',
-  summary: 'Closes surveys whose close date has passed.',
-  idempotency: 'Sets closed_at only where it is still null; a second run changes nothing.',
+  summary: 'Closes open surveys whose close day (UTC) has passed.',
+  idempotency: 'Closes only surveys still open; a second run changes nothing.',
   async run(ctx) {
-    const { pool } = ctx.app.database;
-    if (!(await tableHas(pool, 'surveys', ['closes_at', 'closed_at']))) return { skipped: 'surveys not present' };
-    const closed = await pool.query('update surveys set closed_at = closes_at where closed_at is null and closes_at <= now()');
-    return { closed: closed.rowCount ?? 0 };
+    return { closed: await closeDueSurveys(ctx.app.database.db) };
   },
 });
 
