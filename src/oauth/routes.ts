@@ -91,7 +91,6 @@ export function oauthRoutes(app: AppContext): Router {
       scopes_supported: [MCP_SCOPE],
       bearer_methods_supported: ['header'],
       resource_name: 'Delivery analytics MCP',
-      resource_documentation: `${config.appUrl}/docs/mcp`,
     };
   };
   for (const path of [PRM_PATH, `${PRM_PATH}/mcp`]) {

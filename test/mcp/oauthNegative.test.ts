@@ -92,6 +92,10 @@ describe('MCP OAuth: refused requests', function () {
       const odd = await browse(jar, `${api.baseUrl}/mcp/authorize?interaction=${encodeURIComponent('//evil.example')}`);
       expect(odd.status).to.equal(400);
       expect(odd.headers.get('location')).to.equal(null);
+      // The login page keeps only same-site return URLs: a forged mcp link cannot leave the site.
+      const login = await browse(jar, `${api.baseUrl}/login?mode=mcp&returnUrl=${encodeURIComponent('https://evil.example/')}`);
+      expect(login.status).to.equal(200);
+      expect(await login.text()).to.not.include('evil.example');
     });
   });
 
