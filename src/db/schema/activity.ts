@@ -108,6 +108,7 @@ export const commits = pgTable(
     uniqueIndex('commits_project_sha').on(t.projectId, t.sha),
     index('commits_tenant_sha_idx').on(t.tenantId, t.sha),
     index('commits_tenant_committed_idx').on(t.tenantId, t.committedAt),
+    index('commits_project_branch_idx').on(t.projectId, t.branch),
   ],
 );
 
@@ -159,6 +160,10 @@ export const aiSessions = pgTable(
     index('ai_sessions_tenant_started_idx').on(t.tenantId, t.startedAt),
     index('ai_sessions_tenant_user_idx').on(t.tenantId, t.userId),
     index('ai_sessions_tenant_project_idx').on(t.tenantId, t.projectKey),
+    // Linking looks sessions up by PR number, by branch and by commit sha (array overlap).
+    index('ai_sessions_tenant_project_pr_idx').on(t.tenantId, t.projectKey, t.prNumber),
+    index('ai_sessions_tenant_project_branch_idx').on(t.tenantId, t.projectKey, t.branch),
+    index('ai_sessions_commit_shas_idx').using('gin', t.commitShas),
     uniqueIndex('ai_sessions_tenant_external').on(t.tenantId, t.externalId),
   ],
 );
