@@ -24,7 +24,9 @@ export async function importSeats(db: Db, tenantId: string, csvText: string, imp
   const today = todayUtc(now);
   const seen = new Map<string, number>();
   const wanted: { person_id: string; tool: string; assigned_on: string; revoked_on: string | null }[] = [];
-  for (const { line, values: v } of rows) {
+  // A header without a person column makes every row unreadable: report the header alone.
+  const readable = problems.empty ? rows : [];
+  for (const { line, values: v } of readable) {
     const bad = (column: string, message: string) => problems.add(line, column, message);
     const ref = v.external_ref ?? '';
     const email = (v.email ?? '').toLowerCase();

@@ -21,7 +21,7 @@ export type RosterRow = Record<(typeof ROSTER_COLUMNS)[number], string>;
  */
 export const RosterQuery = z.object({
   asOf: z.string()
-    .refine(isIsoDate, { message: 'Must be a date YYYY-MM-DD' })
+    .refine(isIsoDate, { message: 'Must be a date YYYY-MM-DD', abort: true })
     .refine((d) => d <= todayUtc(), { message: 'Must not be in the future (today is the UTC date)' })
     .optional(),
   format: z.enum(['csv', 'json'], { message: 'Must be csv or json' }).default('csv'),

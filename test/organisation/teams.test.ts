@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { and, eq } from 'drizzle-orm';
+import { projects } from '../../src/db/schema/index.js';
+import { runCli } from '../helpers/cli.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { CSV, EXAMPLE_REGISTER, ownStderr } from './helpers.js';
+
+describe('Teams API and project ownership', function () {
+  this.timeout(60_000);
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  let ids: Record<string, string>;
+  before(async () => {
+    api = await testServer();
+    a = await buildTenant(api.databaseUrl);
+    b = await buildTenant(api.databaseUrl);
+    await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
+    ids = Object.fromEntries((await api.as(a.owner.apiKey).get('/api/teams')).body.data.map((x: any) => [x.slug, x.id]));
+  });
+  after(() => api.close());
+
+  const owners = async (tenantId: string) => {
+    const rows = await dbFor(api.databaseUrl).db.select({ key: projects.projectKey, provider: projects.provider, sourceType: projects.sourceType, team: projects.owningTeamId })
+      .from(projects).where(eq(projects.tenantId, tenantId)).orderBy(projects.projectKey, projects.provider);
+    return rows;
+  };
+
+  it('lists with paging and the enabled filter; GET one; 404 for unknown and malformed ids', async () => {
+    const page = await api.as(a.owner.apiKey).get('/api/teams?perPage=1&page=2');
+    expect(page.body.meta).to.deep.equal({ page: 2, perPage: 1, total: 3 });
+    expect(page.body.data.map((x: any) => x.slug)).to.deep.equal(['payments']);
+    const one = await api.as(a.owner.apiKey).get(`/api/teams/${ids.platform}`);
+    expect(one.status).to.equal(200);
+    expect(one.body.data).to.deep.include({ slug: 'platform', supplierName: 'Acme Consulting', deliveryModel: 'outsourced', memberCount: 2 });
+    expect(one.body.meta).to.deep.equal({});
+    expect((await api.as(a.owner.apiKey).get('/api/teams/00000000-0000-4000-8000-000000000000')).body)
+      .to.deep.equal({ error: { code: 'not_found', message: 'Team not found' } });
+    expect((await api.as(a.owner.apiKey).get('/api/teams/nope')).status).to.equal(404);
+    expect((await api.as(a.owner.apiKey).get('/api/teams?enabled=false')).body.meta.total).to.equal(0);
+    expect((await api.as(a.owner.apiKey).get('/api/teams?enabled=maybe')).status).to.equal(400);
+  });
+
+  it('PATCH projects sets exactly the owned projects: creates missing ones as manual, takes them from other teams, releases the rest', async () => {
+    const owner = api.as(a.owner.apiKey);
+    let res = await owner.patch(`/api/teams/${ids.payments}`, { projects: ['acme/pay-api', 'acme/shared'] });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.projects).to.deep.equal(['acme/pay-api', 'acme/shared']);
+    expect(await owners(a.tenantId)).to.deep.equal([
+      { key: 'acme/pay-api', provider: 'manual', sourceType: 'manual', team: ids.payments },
+      { key: 'acme/shared', provider: 'manual', sourceType: 'manual', team: ids.payments },
+    ]);
+    res = await owner.patch(`/api/teams/${ids.checkout}`, { projects: ['acme/shared'] });
+    expect(res.body.data.projects).to.deep.equal(['acme/shared']);
+    expect((await owner.get(`/api/teams/${ids.payments}`)).body.data.projects).to.deep.equal(['acme/pay-api']);
+    res = await owner.patch(`/api/teams/${ids.payments}`, { projects: [] });
+    expect(res.body.data.projects).to.deep.equal([]);
+    expect((await owners(a.tenantId)).map((p) => [p.key, p.team])).to.deep.equal([['acme/pay-api', null], ['acme/shared', ids.checkout]]);
+  });
+
+  it('PATCH validates its body and is owner-only; another tenant gets 404 and changes nothing', async () => {
+    const bad = await api.as(a.owner.apiKey).patch(`/api/teams/${ids.payments}`, { projects: ['not a key'], colour: 'red' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.details.map((d: any) => d.path).sort()).to.deep.equal(['body', 'projects.0']);
+    expect((await api.as(a.owner.apiKey).patch(`/api/teams/${ids.payments}`, {})).status).to.equal(400);
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    expect((await api.as(member.apiKey).patch(`/api/teams/${ids.payments}`, { enabled: false })).status).to.equal(403);
+    expect((await api.as(member.apiKey).get(`/api/teams/${ids.payments}`)).status).to.equal(200);
+    const cross = await api.as(b.owner.apiKey).patch(`/api/teams/${ids.payments}`, { enabled: false, projects: ['b/steal'] });
+    expect(cross.status).to.equal(404);
+    expect((await api.as(b.owner.apiKey).get(`/api/teams/${ids.payments}`)).status).to.equal(404);
+    expect((await api.as(a.owner.apiKey).get(`/api/teams/${ids.payments}`)).body.data.enabled).to.equal(true);
+    expect(await owners(b.tenantId)).to.deep.equal([]);
+  });
+
+  it('project:assign makes a team the owner from the command line (existing project of any provider, or a new manual one)', async () => {
+    const { db } = dbFor(api.databaseUrl);
+    await db.insert(projects).values({ tenantId: a.tenantId, provider: 'github', projectKey: 'acme/web', sourceType: 'github' });
+    const env = { DATABASE_URL: api.databaseUrl };
+    const ok = await runCli(['project:assign', `--tenant=${a.tenantId}`, '--project=acme/web', '--team=platform'], env);
+    expect(ownStderr(ok.stderr)).to.equal('');
+    expect(JSON.parse(ok.stdout)).to.deep.equal({ projectKey: 'acme/web', teamId: ids.platform, teamSlug: 'platform' });
+    const [web] = await db.select().from(projects).where(and(eq(projects.tenantId, a.tenantId), eq(projects.projectKey, 'acme/web')));
+    expect(web).to.deep.include({ provider: 'github', owningTeamId: ids.platform });
+    const missing = await runCli(['project:assign', `--tenant=${a.tenantId}`, '--project=acme/web', '--team=nosuch'], env);
+    expect(missing.code).to.equal(1);
+    expect(ownStderr(missing.stderr)).to.equal('project:assign: Team "nosuch" not found\n');
+  });
+});
