@@ -72,6 +72,9 @@ describe('e-mail sign-in by magic link (Postmark mailer)', () => {
       expect(again.headers.get('location')).to.equal(INVALID_LINK);
       expect(cookieValue(again, 'sessionId')).to.equal(undefined);
     }
+    const explained = await fromNewAddress(one).get(INVALID_LINK);
+    expect(explained.text).to.include('<p class="error" id="error">That sign-in link is invalid, was already used, or has expired.');
+    expect(explained.text).to.include('<form method="post" action="/auth/email">');
   });
 
   it('answers the same for an unknown address and stores and sends nothing', async () => {
