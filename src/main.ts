@@ -3,6 +3,7 @@ import { UsageError, parseOptions } from './cli/args.js';
 import { coreCommands, type Command } from './cli/commands.js';
 import { tenantCommands } from './cli/tenants.js';
 import { organisationCommands } from './cli/organisation.js';
+import { baselineCommands } from './cli/baseline.js';
 import { SchemaBehindError } from './server.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
@@ -10,6 +11,7 @@ const commands: Record<string, Command> = {
   ...coreCommands,
   ...tenantCommands,
   ...organisationCommands,
+  ...baselineCommands,
 };
 
 function help(): string {

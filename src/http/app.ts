@@ -8,6 +8,9 @@ import { healthRoutes } from './routes/health.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { organisationRoutes } from './routes/organisation.js';
 import { teamRosterRoutes } from './routes/teamRoster.js';
+import { baselineRoutes } from './routes/baseline.js';
+import { cubeRoutes } from './routes/cube.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { authRoutes } from './routes/auth.js';
 import { userRoutes } from './routes/users.js';
 import { adminRoutes } from './routes/admin.js';
@@ -30,6 +33,9 @@ const routeFactories: RouteFactory[] = [
   apiKeyRoutes,
   organisationRoutes,
   teamRosterRoutes,
+  baselineRoutes,
+  metricsRoutes,
+  cubeRoutes,
   authRoutes,
   userRoutes,
   adminRoutes,

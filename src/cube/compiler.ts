@@ -1,0 +1,85 @@
+/**
+ * Cube's schema compiler, in-process: the YAML models of `schema/` are compiled once per process
+ * (about a second) and shared by every request, command and MCP tool.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { prepareCompiler, type Compiler } from '@cubejs-backend/schema-compiler';
+
+export const SCHEMA_DIR = fileURLToPath(new URL('../../schema', import.meta.url));
+
+/** One member of the compiled meta, as `/v1/meta` shows it. */
+export interface MetaMember {
+  name: string;
+  title?: string;
+  shortTitle?: string;
+  description?: string;
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface MetaCube {
+  name: string;
+  title?: string;
+  description?: string;
+  measures: MetaMember[];
+  dimensions: MetaMember[];
+  segments: MetaMember[];
+  [key: string]: unknown;
+}
+
+export type MemberKind = 'measure' | 'dimension' | 'segment';
+
+/** The compiled models plus lookup tables built from them (null-prototype: no inherited keys). */
+export interface CompiledCube {
+  compiler: Compiler;
+  meta: MetaCube[];
+  members: Record<string, { kind: MemberKind; cube: string; type: string }>;
+}
+
+function refuse(): never {
+  // Jinja and Python models could run arbitrary code at compile time; our models are plain YAML.
+  throw new Error('Jinja and Python data models are not supported');
+}
+
+const nativeInstance = {
+  newJinjaEngine: () => ({ loadTemplate: refuse, renderTemplate: refuse }),
+  loadPythonContext: refuse,
+};
+
+function schemaFiles(dir: string): { fileName: string; content: string }[] {
+  return readdirSync(dir)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort()
+    .map((fileName) => ({ fileName, content: readFileSync(`${dir}/${fileName}`, 'utf8') }));
+}
+
+/** Compiles the models of `dir`; throws with Cube's own error text when a model is invalid. */
+export async function compileCube(dir = SCHEMA_DIR): Promise<CompiledCube> {
+  const files = schemaFiles(dir);
+  const repo = { localPath: () => dir, dataSchemaFiles: async () => files };
+  const compiler = prepareCompiler(repo as never, { nativeInstance: nativeInstance as never, standalone: true });
+  await compiler.compiler.compile();
+  const meta = (compiler.metaTransformer.cubes as unknown as { config: MetaCube }[]).map((c) => c.config);
+  const members: CompiledCube['members'] = Object.create(null);
+  for (const cube of meta) {
+    for (const m of cube.measures) members[m.name] = { kind: 'measure', cube: cube.name, type: m.type };
+    for (const d of cube.dimensions) members[d.name] = { kind: 'dimension', cube: cube.name, type: d.type };
+    for (const s of cube.segments) members[s.name] = { kind: 'segment', cube: cube.name, type: 'segment' };
+  }
+  return Object.freeze({ compiler, meta, members });
+}
+
+let compiled: Promise<CompiledCube> | null = null;
+
+/** The process-wide compiled models; the first caller starts the compilation. */
+export function loadCube(): Promise<CompiledCube> {
+  if (!compiled) {
+    compiled = compileCube();
+    // A failed compilation is retried by the next caller instead of failing forever.
+    compiled.catch(() => {
+      compiled = null;
+    });
+  }
+  return compiled;
+}

@@ -1,0 +1,250 @@
+/**
+ * The team-baseline export (spec "Team baseline row", "Exports"), built once for the endpoint,
+ * `export:team-baseline` and MCP. Every measure comes from the cubes (one query per fact cube,
+ * grouped by team and month); this file adds only the enabled-team × month grid, the register
+ * columns and the AI value assessment that combines three cubes' measures.
+ */
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type pg from 'pg';
+import { z } from 'zod';
+import { loadCube } from '../cube/compiler.js';
+import { validateQuery } from '../cube/query.js';
+import { runQuery, type Row } from '../cube/run.js';
+
+export const BASELINE_COLUMNS = [
+  'team_id', 'month', 'team_slug', 'team_name', 'team_external_ref', 'cost_centre_code', 'org_unit_id', 'org_unit_slug',
+  'supplier_name', 'delivery_model', 'location_country', 'headcount', 'internal_headcount', 'external_headcount',
+  'headcount_by_supplier', 'active_authors', 'issues_closed', 'prs_merged', 'pr_cycle_time_p50_seconds',
+  'issue_lead_time_p50_seconds', 'production_deploys', 'change_failure_rate', 'mttr_p50_seconds', 'ceu_total', 'ccv_total',
+  'ai_assisted_pr_share', 'ai_seat_holders', 'ai_active_users', 'ai_sessions', 'ai_commits', 'survey_response_rate',
+  'team_experience_score', 'aiva_light_overall', 'aiva_scope',
+] as const;
+export type BaselineColumn = (typeof BASELINE_COLUMNS)[number];
+export type BaselineRow = Record<BaselineColumn, string | number | null | Record<string, number>>;
+
+export const MAX_WINDOW_MONTHS = 36;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
+const monthOf = (index: number) => `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** The request of every surface; a window over 36 months or reversed is refused, never truncated. */
+export const BaselineWindow = z.object({
+  from: z.string().regex(MONTH, 'Must be a month YYYY-MM').optional(),
+  to: z.string().regex(MONTH, 'Must be a month YYYY-MM').optional(),
+});
+
+/** Refuses a reversed window or one over 36 months (after applying the defaults). */
+export function checkWindow(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+  const { from, to } = resolveWindow(q);
+  const length = monthIndex(to) - monthIndex(from) + 1;
+  if (length < 1) ctx.addIssue({ code: 'custom', path: ['from'], message: `Must not be after to (${to})` });
+  else if (length > MAX_WINDOW_MONTHS) ctx.addIssue({ code: 'custom', path: ['to'], message: `The window is at most ${MAX_WINDOW_MONTHS} months (${from} to ${to} is ${length})` });
+}
+
+export const BaselineQuery = BaselineWindow.extend({
+  format: z.enum(['csv', 'json'], { message: 'Must be csv or json' }).default('csv'),
+}).superRefine(checkWindow);
+export type BaselineQuery = z.infer<typeof BaselineQuery>;
+
+/** `to` defaults to the current month (UTC), `from` to twelve months before `to`. */
+export function resolveWindow(q: { from?: string; to?: string }, now = new Date()): { from: string; to: string } {
+  const to = q.to ?? currentMonth(now);
+  const from = q.from ?? monthOf(monthIndex(to) - 12);
+  return { from, to };
+}
+
+export function monthsOf(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let i = monthIndex(from); i <= monthIndex(to); i += 1) out.push(monthOf(i));
+  return out;
+}
+
+/** Which cube measures fill which columns, per fact cube: [measure, column, kind]. */
+type Kind = 'count' | 'seconds' | 'ratio' | 'score';
+const FACTS: { team: string; time: string; measures: [string, BaselineColumn, Kind][] }[] = [
+  { team: 'author_activity.team_id', time: 'author_activity.happened_at', measures: [['author_activity.active_authors', 'active_authors', 'count']] },
+  {
+    team: 'projects.owning_team_id', time: 'issues.closed_at',
+    measures: [['issues.issues_closed', 'issues_closed', 'count'], ['issues.issue_lead_time_p50_seconds', 'issue_lead_time_p50_seconds', 'seconds']],
+  },
+  {
+    team: 'pull_requests.team_id', time: 'pull_requests.merged_at',
+    measures: [
+      ['pull_requests.prs_merged', 'prs_merged', 'count'], ['pull_requests.pr_cycle_time_p50_seconds', 'pr_cycle_time_p50_seconds', 'seconds'],
+      ['pull_requests.ceu_total', 'ceu_total', 'count'], ['pull_requests.ccv_total', 'ccv_total', 'count'],
+      ['pull_requests.ai_assisted_pr_share', 'ai_assisted_pr_share', 'ratio'],
+    ],
+  },
+  {
+    team: 'deployments.team_id', time: 'deployments.created_at',
+    measures: [['deployments.production_deploys', 'production_deploys', 'count'], ['deployments.change_failure_rate', 'change_failure_rate', 'ratio']],
+  },
+  { team: 'incidents.team_id', time: 'incidents.closed_at', measures: [['incidents.mttr_p50_seconds', 'mttr_p50_seconds', 'seconds']] },
+  { team: 'seats.team_id', time: 'seats.month', measures: [['seats.ai_seat_holders', 'ai_seat_holders', 'count']] },
+  {
+    team: 'ai_sessions.team_id', time: 'ai_sessions.started_at',
+    measures: [['ai_sessions.ai_active_users', 'ai_active_users', 'count'], ['ai_sessions.ai_sessions', 'ai_sessions', 'count']],
+  },
+  { team: 'ai_commits.team_id', time: 'ai_commits.committed_at', measures: [['ai_commits.ai_commits', 'ai_commits', 'count']] },
+  {
+    team: 'survey_responses.team_id', time: 'survey_responses.month',
+    measures: [['survey_responses.survey_response_rate', 'survey_response_rate', 'ratio'], ['survey_responses.team_experience_score', 'team_experience_score', 'score']],
+  },
+];
+
+const round = (value: number, decimals: number) => {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+};
+
+function format(value: number | null, kind: Kind): number | null {
+  if (value === null || value === undefined) return kind === 'count' ? 0 : null;
+  if (kind === 'count' || kind === 'seconds') return Math.round(value);
+  return round(value, kind === 'ratio' ? 4 : 2);
+}
+
+interface TeamInfo {
+  id: string;
+  slug: string;
+  name: string;
+  external_ref: string | null;
+  cost_centre_code: string | null;
+  org_unit_id: string | null;
+  org_unit_slug: string | null;
+  supplier_name: string | null;
+  delivery_model: string | null;
+  location_country: string | null;
+  headcount: number;
+  internal_headcount: number;
+  external_headcount: number;
+  by_supplier: Record<string, number> | null;
+}
+
+/**
+ * Enabled teams in slug order (byte order, like the roster) with their register columns: current
+ * membership, which is what the last register import left (no history is kept).
+ */
+async function teamsOf(pool: pg.Pool, tenantId: string): Promise<TeamInfo[]> {
+  const result = await pool.query<TeamInfo>(
+    `select t.id, t.slug, t.name, t.external_ref, t.cost_centre_code, t.org_unit_id, o.slug as org_unit_slug, t.supplier_name,
+            t.delivery_model, t.location_country,
+            count(p.id)::int as headcount,
+            count(p.id) filter (where p.employment_type = 'employee')::int as internal_headcount,
+            count(p.id) filter (where p.employment_type = 'supplier')::int as external_headcount,
+            (select jsonb_object_agg(s.name, s.n) from (
+               select coalesce(p2.supplier_name, 'unknown') as name, count(*)::int as n
+               from team_memberships m2 join people p2 on p2.id = m2.person_id and p2.tenant_id = $1
+               where m2.tenant_id = $1 and m2.team_id = t.id and p2.employment_type = 'supplier'
+               group by 1) s) as by_supplier
+     from teams t
+     left join org_units o on o.id = t.org_unit_id and o.tenant_id = $1
+     left join team_memberships m on m.team_id = t.id and m.tenant_id = $1
+     left join people p on p.id = m.person_id and p.tenant_id = $1
+     where t.tenant_id = $1 and t.enabled
+     group by t.id, o.slug
+     order by t.slug collate "C"`,
+    [tenantId],
+  );
+  return result.rows;
+}
+
+const sortedObject = (value: Record<string, number> | null) =>
+  Object.fromEntries(Object.entries(value ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** AI value assessment (light): mean of the components with data in the month. */
+function aiva(headcount: number, activeUsers: number, share: number | null, score: number | null): { overall: number | null; scope: string | null } {
+  const parts: [string, number][] = [];
+  if (headcount > 0) parts.push(['adoption', Math.min((activeUsers / headcount) * 100, 100)]);
+  if (share !== null) parts.push(['delivery', share * 100]);
+  if (score !== null) parts.push(['perception', score]);
+  if (parts.length === 0) return { overall: null, scope: null };
+  return { overall: round(parts.reduce((sum, [, v]) => sum + v, 0) / parts.length, 2), scope: parts.map(([name]) => name).join('+') };
+}
+
+/** Every enabled team × every month of the window, in (team slug, month) order. */
+export async function baselineRows(pool: pg.Pool, tenantId: string, window: { from: string; to: string }, teamSlug?: string): Promise<BaselineRow[]> {
+  const cube = await loadCube();
+  const months = monthsOf(window.from, window.to);
+  const teams = (await teamsOf(pool, tenantId)).filter((t) => teamSlug === undefined || t.slug === teamSlug);
+  if (teams.length === 0) return [];
+  const lastDay = new Date(Date.UTC(Number(window.to.slice(0, 4)), Number(window.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
+  const dateRange = [`${window.from}-01`, lastDay];
+  const values = new Map<string, Map<string, Row>>();
+  await Promise.all(
+    FACTS.map(async (fact) => {
+      const query = validateQuery(cube, {
+        measures: fact.measures.map(([m]) => m),
+        dimensions: [fact.team],
+        timeDimensions: [{ dimension: fact.time, granularity: 'month', dateRange }],
+        order: [[fact.team, 'asc']],
+      });
+      // The grid is bounded (≤ 36 months × teams); never truncate it at the API's row limit.
+      query.limit = teams.length * months.length * 2 + 1000;
+      for (const row of await runQuery(pool, cube, tenantId, query)) {
+        const team = row[fact.team];
+        if (typeof team !== 'string') continue;
+        const key = `${team}|${String(row[`${fact.time}.month`]).slice(0, 7)}`;
+        let cells = values.get(key);
+        if (!cells) values.set(key, (cells = new Map()));
+        cells.set(fact.time, row);
+      }
+    }),
+  );
+  const rows: BaselineRow[] = [];
+  for (const team of teams) {
+    for (const month of months) {
+      const cells = values.get(`${team.id}|${month}`);
+      const row = {
+        team_id: team.id, month, team_slug: team.slug, team_name: team.name, team_external_ref: team.external_ref,
+        cost_centre_code: team.cost_centre_code, org_unit_id: team.org_unit_id, org_unit_slug: team.org_unit_slug,
+        supplier_name: team.supplier_name, delivery_model: team.delivery_model, location_country: team.location_country,
+        headcount: team.headcount, internal_headcount: team.internal_headcount, external_headcount: team.external_headcount,
+        headcount_by_supplier: sortedObject(team.by_supplier),
+      } as BaselineRow;
+      for (const fact of FACTS) {
+        const source = cells?.get(fact.time);
+        for (const [measure, column, kind] of fact.measures) row[column] = format((source?.[measure] as number | null | undefined) ?? null, kind);
+      }
+      const score = aiva(team.headcount, row.ai_active_users as number, row.ai_assisted_pr_share as number | null, row.team_experience_score as number | null);
+      row.aiva_light_overall = score.overall;
+      row.aiva_scope = score.scope;
+      rows.push(Object.fromEntries(BASELINE_COLUMNS.map((c) => [c, row[c] ?? null])) as BaselineRow);
+    }
+  }
+  return rows;
+}
+
+export interface BaselineExport {
+  contentType: string;
+  filename: string;
+  /** CSV: a stream of the rows (memory flat in the number of rows). JSON: the document. */
+  body: Readable | string;
+}
+
+const csvCell = (value: BaselineRow[BaselineColumn]): string | number =>
+  value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : value;
+
+/**
+ * The exact response body of both surfaces. CSV: header row, one row per team and month,
+ * csv-stringify quoting, `\n` line ends. JSON: `{from, to, generatedAt, rows}`; generatedAt is the
+ * request time unless the caller fixes it (the CLI's `--generated-at`), so runs can be compared.
+ */
+export async function exportTeamBaseline(
+  pool: pg.Pool,
+  tenantId: string,
+  query: BaselineQuery,
+  options: { now?: Date; generatedAt?: string } = {},
+): Promise<BaselineExport> {
+  const window = resolveWindow(query, options.now);
+  const rows = await baselineRows(pool, tenantId, window);
+  const name = `team-baseline-${window.from}-${window.to}`;
+  if (query.format === 'json') {
+    const generatedAt = options.generatedAt ?? (options.now ?? new Date()).toISOString();
+    return { contentType: 'application/json; charset=utf-8', filename: `${name}.json`, body: JSON.stringify({ from: window.from, to: window.to, generatedAt, rows }) };
+  }
+  const body = Readable.from(rows.map((row) => BASELINE_COLUMNS.map((c) => csvCell(row[c])))).pipe(stringify({ header: true, columns: [...BASELINE_COLUMNS] }));
+  return { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv`, body };
+}
