@@ -97,6 +97,8 @@ describe('compose stack: each half bundled or external', () => {
     expect(launch({}, 'DATABASE_URL=\nS3_ENDPOINT="" # bring your own later\n').files).to.deep.equal(['compose.yaml']);
     expect(launch({ DATABASE_URL: '' }, `DATABASE_URL=${EXTERNAL_DB}\n`).files).to.deep.equal(['compose.yaml']);
     expect(launch({}, `# DATABASE_URL=${EXTERNAL_DB}\nexport S3_ENDPOINT='${EXTERNAL_S3}'\n`).files).to.deep.equal(['compose.yaml', 'deploy/external-object-store.yaml']);
+    // An env file saved with Windows line endings reads the same.
+    expect(launch({}, 'DATABASE_URL=\r\nS3_ENDPOINT=""\r\n').files).to.deep.equal(['compose.yaml']);
   });
 
   it('`files` prints the COMPOSE_FILE line that makes plain `docker compose` pick the same files', () => {
