@@ -26,24 +26,25 @@ export interface UpsertResult {
 
 type Queryable = Pick<Pool, 'query'>;
 
+// `tenant` is one row (the principal's tenant) or none; with none, the statement writes nothing.
 const PROJECT_CTE = `
   existing AS (
-    SELECT id FROM projects WHERE tenant_id = $1::uuid AND provider = 'manual' AND project_key = $2::text
+    SELECT id FROM projects WHERE tenant_id = (SELECT id FROM tenant) AND provider = 'manual' AND project_key = $2::text
   ), created_project AS (
     INSERT INTO projects (tenant_id, provider, project_key, source_type, sync_issues, sync_pull_requests, sync_deployments, issue_seq)
-    SELECT $1::uuid, 'manual', $2::text, 'manual', true, true, true, %SEQ%
-    WHERE NOT EXISTS (SELECT 1 FROM existing)
+    SELECT tenant.id, 'manual', $2::text, 'manual', true, true, true, %SEQ%
+    FROM tenant WHERE NOT EXISTS (SELECT 1 FROM existing)
     ON CONFLICT (tenant_id, provider, project_key) DO NOTHING
     RETURNING id, issue_seq
   )`;
 
 const UPSERT_DEPLOYMENT = `
-WITH ${PROJECT_CTE.replace('%SEQ%', '0')}, project AS (
+${PROJECT_CTE.replace('%SEQ%', '0')}, project AS (
   SELECT id FROM existing UNION ALL SELECT id FROM created_project
-)
+), rec AS (
 INSERT INTO deployments AS d (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task,
   description, url, creator_username, is_production, is_rollback, rollback_from_sha, metadata, created_at)
-SELECT $1::uuid, project.id, 'manual', $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
+SELECT (SELECT id FROM tenant), project.id, 'manual', $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
   $9::text, $10::text, $11::text, $12::boolean, $13::boolean, $14::text, $15::jsonb, COALESCE($16::timestamptz, now())
 FROM project
 ON CONFLICT (tenant_id, provider, external_id) DO UPDATE SET
@@ -52,14 +53,15 @@ ON CONFLICT (tenant_id, provider, external_id) DO UPDATE SET
   creator_username = EXCLUDED.creator_username, is_production = EXCLUDED.is_production,
   is_rollback = EXCLUDED.is_rollback, rollback_from_sha = EXCLUDED.rollback_from_sha, metadata = EXCLUDED.metadata,
   created_at = COALESCE($16::timestamptz, d.created_at), updated_at = now()
-RETURNING id, (xmax = 0) AS created`;
+RETURNING id, (xmax = 0) AS created
+)`;
 
 // $4 is the explicit number or NULL. `prior` and `existing` read the statement's snapshot; the
 // UPDATE of the project row re-reads the latest committed counter after waiting for its lock, so
 // two concurrent generations never get the same number (a lost race only leaves a gap).
 const UPSERT_ISSUE = `
-WITH ${PROJECT_CTE.replace('%SEQ%', 'COALESCE($4::int, 1)')}, prior AS (
-  SELECT project_id, number FROM issues WHERE tenant_id = $1::uuid AND provider = 'manual' AND external_id = $3::text
+${PROJECT_CTE.replace('%SEQ%', 'COALESCE($4::int, 1)')}, prior AS (
+  SELECT project_id, number FROM issues WHERE tenant_id = (SELECT id FROM tenant) AND provider = 'manual' AND external_id = $3::text
 ), bumped AS (
   UPDATE projects p SET issue_seq = CASE WHEN $4::int IS NULL THEN p.issue_seq + 1 ELSE $4::int END
   FROM existing e
@@ -72,10 +74,10 @@ WITH ${PROJECT_CTE.replace('%SEQ%', 'COALESCE($4::int, 1)')}, prior AS (
   FROM existing e LEFT JOIN bumped b ON b.id = e.id
   UNION ALL
   SELECT id, COALESCE($4::int, issue_seq) FROM created_project
-)
+), rec AS (
 INSERT INTO issues AS i (tenant_id, project_id, provider, external_id, number, title, type, state, body, url,
   author_username, assignee_username, labels, metadata, created_at, closed_at)
-SELECT $1::uuid, project.id, 'manual', $3::text, project.number, $5::text, $6::text, $7::text, $8::text, $9::text,
+SELECT (SELECT id FROM tenant), project.id, 'manual', $3::text, project.number, $5::text, $6::text, $7::text, $8::text, $9::text,
   $10::text, $11::text, $12::text[], $13::jsonb, COALESCE($14::timestamptz, now()),
   CASE WHEN $16::boolean THEN $15::timestamptz WHEN $7::text = 'closed' THEN now() END
 FROM project
@@ -88,7 +90,25 @@ ON CONFLICT (tenant_id, provider, external_id) DO UPDATE SET
   created_at = COALESCE($14::timestamptz, i.created_at),
   closed_at = CASE WHEN $16::boolean THEN $15::timestamptz WHEN EXCLUDED.state = 'closed' THEN COALESCE(i.closed_at, now()) END,
   updated_at = now()
-RETURNING id, (xmax = 0) AS created`;
+RETURNING id, (xmax = 0) AS created
+)`;
+
+/**
+ * The upsert statements as `WITH tenant AS (<tenantSql>), … rec AS (…)` plus `tail`; the plain
+ * form selects `$1` as the tenant, the webhook gate (src/http/webhookGate.ts) puts its own CTEs
+ * in front and takes the tenant from the API key, so a request costs one round trip.
+ */
+export function issueUpsertSql(prefix: string, tenantSql: string, tail: string): string {
+  return `WITH ${prefix}tenant AS (${tenantSql}), ${UPSERT_ISSUE} ${tail}`;
+}
+export function deploymentUpsertSql(prefix: string, tenantSql: string, tail: string): string {
+  return `WITH ${prefix}tenant AS (${tenantSql}), ${UPSERT_DEPLOYMENT} ${tail}`;
+}
+
+const PLAIN_TENANT = 'SELECT $1::uuid AS id';
+const PLAIN_TAIL = 'SELECT id, created FROM rec';
+const PLAIN_ISSUE = issueUpsertSql('', PLAIN_TENANT, PLAIN_TAIL);
+const PLAIN_DEPLOYMENT = deploymentUpsertSql('', PLAIN_TENANT, PLAIN_TAIL);
 
 const ATTEMPTS = 3;
 
@@ -111,8 +131,13 @@ const json = (value: Record<string, unknown> | undefined): string | null => (val
  * stored close time, or now, while the state is closed.
  */
 export async function upsertIssue(db: Queryable, principal: TenantPrincipal, input: IssueWebhook): Promise<UpsertResult> {
-  return runUpsert(db, 'webhook-upsert-issue', UPSERT_ISSUE, [
-    principal.tenantId,
+  return runUpsert(db, 'webhook-upsert-issue', PLAIN_ISSUE, issueParams(principal.tenantId, input), input.externalId);
+}
+
+/** Parameters $1–$16 of the issue upsert; `first` is $1 (the tenant id in the plain form). */
+export function issueParams(first: string, input: IssueWebhook): unknown[] {
+  return [
+    first,
     input.projectKey,
     input.externalId,
     orNull(input.number),
@@ -128,7 +153,7 @@ export async function upsertIssue(db: Queryable, principal: TenantPrincipal, inp
     orNull(input.createdAt),
     orNull(input.closedAt),
     input.closedAt !== undefined,
-  ], input.externalId);
+  ];
 }
 
 /**
@@ -137,9 +162,14 @@ export async function upsertIssue(db: Queryable, principal: TenantPrincipal, inp
  * stored as given (NULL when omitted, see `isProductionDeployment`); hashes are stored lowercase.
  */
 export async function upsertDeployment(db: Queryable, principal: TenantPrincipal, input: DeploymentWebhook): Promise<UpsertResult> {
+  return runUpsert(db, 'webhook-upsert-deployment', PLAIN_DEPLOYMENT, deploymentParams(principal.tenantId, input), input.externalId);
+}
+
+/** Parameters $1–$16 of the deployment upsert; `first` is $1 (the tenant id in the plain form). */
+export function deploymentParams(first: string, input: DeploymentWebhook): unknown[] {
   const isRollback = input.isRollback ?? false;
-  return runUpsert(db, 'webhook-upsert-deployment', UPSERT_DEPLOYMENT, [
-    principal.tenantId,
+  return [
+    first,
     input.projectKey,
     input.externalId,
     input.ref,
@@ -155,7 +185,7 @@ export async function upsertDeployment(db: Queryable, principal: TenantPrincipal
     input.rollbackFromSha == null ? null : input.rollbackFromSha.toLowerCase(),
     json(input.metadata),
     orNull(input.createdAt),
-  ], input.externalId);
+  ];
 }
 
 /**

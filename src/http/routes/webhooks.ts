@@ -4,14 +4,19 @@
  * same schemas that validate. Errors use the webhook envelope (src/http/errors.ts).
  */
 import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Pool } from 'pg';
+import type { TenantPrincipal } from '../../auth/principal.js';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { presentWebhookResult } from '../../presenters/webhooks.js';
 import { DeploymentWebhook, IssueWebhook, WEBHOOK_BODY_LIMIT } from '../../schemas/webhooks.js';
-import { upsertDeployment, upsertIssue } from '../../services/webhooks.js';
+import { deploymentParams, deploymentUpsertSql, issueParams, issueUpsertSql, upsertDeployment, upsertIssue, type UpsertResult } from '../../services/webhooks.js';
 import { webhookOpenApi } from '../openapi.js';
+import { readBody } from '../body.js';
 import { route } from '../route.js';
+import { admit, bearerKey, GATE_COLUMNS, gateCtes, gateValues, keyHash, webhookGate, type GateRow } from '../webhookGate.js';
 
 /**
  * Validates a webhook body, listing every problem at once. Unknown fields are refused, one
@@ -41,19 +46,68 @@ function valueAt(value: unknown, path: PropertyKey[]): unknown {
   return current;
 }
 
-const WEBHOOK = { auth: 'required', apiKeyOnly: true, limit: 'webhook', bodyKind: 'json', bodyLimit: WEBHOOK_BODY_LIMIT } as const;
+interface Endpoint<S extends z.ZodType> {
+  schema: S;
+  name: string;
+  /** The service's upsert with the gate in front: one statement, one round trip. */
+  text: string;
+  params: (first: string, input: z.infer<S>) => unknown[];
+  /** The plain service function, for the rare second attempt (a project created concurrently). */
+  upsert: (db: Pool, principal: TenantPrincipal, input: z.infer<S>) => Promise<UpsertResult>;
+}
+
+const TAIL = `SELECT ${GATE_COLUMNS}, rec.id AS record_id, rec.created FROM k LEFT JOIN rec ON true`;
+// Both upserts take 16 parameters; the gate's follow.
+const gated = (build: (prefix: string, tenantSql: string, tail: string) => string) => build(gateCtes((i) => `$${17 + i}`), 'SELECT tenant_id AS id FROM ok', TAIL);
+
+const ISSUE: Endpoint<typeof IssueWebhook> = { schema: IssueWebhook, name: 'webhook-gated-issue', text: gated(issueUpsertSql), params: issueParams, upsert: upsertIssue };
+const DEPLOYMENT: Endpoint<typeof DeploymentWebhook> = { schema: DeploymentWebhook, name: 'webhook-gated-deployment', text: gated(deploymentUpsertSql), params: deploymentParams, upsert: upsertDeployment };
+
+/**
+ * A webhook endpoint: body → validation → one statement (key, limits, upsert) → presenter.
+ * The answer is route()'s order: 401, then 429, then a refused body, then the upsert. A refused
+ * body (or no bearer key at all) is answered after the gate alone, which writes only counters.
+ */
+function webhook<S extends z.ZodType>(app: AppContext, endpoint: Endpoint<S>): Koa.Middleware {
+  const { pool } = app.database;
+  return async (ctx) => {
+    const secret = bearerKey(ctx.headers);
+    let input: z.infer<S> | undefined;
+    let refusal: AppError | undefined;
+    if (secret !== null) {
+      try {
+        input = validateWebhook(endpoint.schema, await readBody(ctx, 'json', WEBHOOK_BODY_LIMIT));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        refusal = error;
+      }
+    }
+    if (secret === null || input === undefined) {
+      await webhookGate(app, ctx);
+      throw refusal;
+    }
+
+    const now = Date.now();
+    const { rows } = await pool.query<GateRow & { record_id: string | null; created: boolean | null }>({
+      name: endpoint.name,
+      text: endpoint.text,
+      values: [keyHash(secret), ...endpoint.params(secret, input).slice(1), ...gateValues(now)],
+    });
+    const row = rows[0];
+    const principal = await admit(app, ctx, row, now);
+    const result: UpsertResult = row?.record_id
+      ? { action: row.created ? 'created' : 'updated', id: row.record_id, externalId: (input as { externalId: string }).externalId }
+      : await endpoint.upsert(pool, principal, input);
+    const { status, body } = presentWebhookResult(result);
+    ctx.status = status;
+    ctx.body = body;
+  };
+}
 
 export function webhookRoutes(app: AppContext): Router {
   const router = new Router();
-  const { pool } = app.database;
-
-  router.post('/api/webhooks/v1/issues', route(app, WEBHOOK, async ({ principal, body }) => {
-    return presentWebhookResult(await upsertIssue(pool, principal, validateWebhook(IssueWebhook, body)));
-  }));
-
-  router.post('/api/webhooks/v1/deployments', route(app, WEBHOOK, async ({ principal, body }) => {
-    return presentWebhookResult(await upsertDeployment(pool, principal, validateWebhook(DeploymentWebhook, body)));
-  }));
+  router.post('/api/webhooks/v1/issues', webhook(app, ISSUE));
+  router.post('/api/webhooks/v1/deployments', webhook(app, DEPLOYMENT));
 
   const document = JSON.stringify(webhookOpenApi(app.config.appUrl));
   router.get('/api/openapi.json', route(app, { auth: 'none', limit: 'none' }, () => ({ body: document, type: 'application/json' })));
