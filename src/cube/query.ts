@@ -99,8 +99,27 @@ export interface ValidQuery extends Omit<CubeQuery, 'order' | 'filters'> {
 const NUMERIC = new Set(['number', 'count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'running_total']);
 const DATE_OPERATORS = new Set(['inDateRange', 'notInDateRange', 'onTheDate', 'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate']);
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Keys that could reach an object's prototype anywhere in the input, and unknown filter operators. */
+function preScan(value: unknown, path: string, details: ErrorDetail[]): void {
+  if (Array.isArray(value)) return value.forEach((v, i) => preScan(v, `${path}.${i}`, details));
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) details.push({ path: `${path}.${key}`, message: `Forbidden key ${key}` });
+    const v = (value as Record<string, unknown>)[key];
+    if (key === 'operator' && path.startsWith('query.filters') && !(OPERATORS as readonly unknown[]).includes(v)) {
+      details.push({ path: `${path}.operator`, message: `Unknown operator ${String(v).slice(0, 100)}` });
+    }
+    preScan(v, `${path}.${key}`, details);
+  }
+}
+
 /** Parses and checks a query against the compiled models; every problem is a 400 naming it. */
 export function validateQuery(cube: CompiledCube, input: unknown): ValidQuery {
+  const early: ErrorDetail[] = [];
+  preScan(input, 'query', early);
+  if (early.length > 0) throw new AppError('validation_failed', early.map((d) => d.message).join('; '), early);
   const parsed = CubeQuery.safeParse(input);
   if (!parsed.success) throw new AppError('validation_failed', 'Invalid Cube query', zodDetails(parsed.error, 'query'));
   const query = parsed.data;

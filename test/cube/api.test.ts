@@ -1,0 +1,207 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import cube from '@cubejs-client/core';
+import { parse } from 'yaml';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
+import { cubeSql } from '../../src/cube/service.js';
+import { buildFixture, type Fixture } from './fixture.js';
+
+const REQUIRED = /^SELECT \* FROM [a-z_]+ WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
+
+describe('semantic cube', function () {
+  this.timeout(60_000);
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  let fa: Fixture;
+
+  before(async () => {
+    api = await testServer();
+    a = await buildTenant(api.databaseUrl);
+    b = await buildTenant(api.databaseUrl);
+    const { pool } = dbFor(api.databaseUrl);
+    fa = await buildFixture(pool, a.tenantId);
+    await buildFixture(pool, b.tenantId);
+    await pool.query(`update pull_requests set merged_at = '2025-03-07Z', state = 'merged' where tenant_id = $1 and merged_at is null`, [b.tenantId]);
+  });
+  after(() => api.close());
+
+  describe('models', () => {
+    const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.yml'));
+    const cubes = files.flatMap((f) => (parse(readFileSync(`${SCHEMA_DIR}/${f}`, 'utf8')) as { cubes: Record<string, unknown>[] }).cubes);
+
+    it('every cube reads its table through the tenant requiredFilter', () => {
+      expect(cubes.map((c) => c.name)).to.include.members(['issues', 'pull_requests', 'commits', 'deployments', 'ai_sessions', 'seats', 'survey_responses', 'teams', 'people', 'memberships', 'projects']);
+      for (const c of cubes) expect(String(c.sql), String(c.name)).to.match(REQUIRED);
+    });
+
+    it('every measure has a title and a description, and is defined once', async () => {
+      const names = new Map<string, string>();
+      for (const c of cubes) {
+        for (const m of c.measures as { name: string; title?: string; description?: string }[]) {
+          expect(m.title, `${c.name}.${m.name}`).to.be.a('string').and.not.empty;
+          expect(m.description, `${c.name}.${m.name}`).to.be.a('string').and.not.empty;
+          if (!['count'].includes(m.name)) {
+            expect(names.has(m.name), `${m.name} defined twice`).to.equal(false);
+            names.set(m.name, String(c.name));
+          }
+        }
+      }
+      const compiled = await loadCube();
+      expect(compiled.meta.map((c) => c.name).sort()).to.deep.equal(cubes.map((c) => String(c.name)).sort());
+    });
+
+    it("the tenant is a bound parameter of every cube's SQL, joined cubes included", async () => {
+      const compiled = await loadCube();
+      for (const c of compiled.meta) {
+        const measure = c.measures[0]?.name as string;
+        const dims = c.name === 'teams' ? [] : ['teams.slug'];
+        const { statements } = await cubeSql({ tenantId: a.tenantId }, { measures: [measure], dimensions: c.name === 'people' || c.name === 'issues' ? [] : dims });
+        for (const s of statements) {
+          expect(s.sql).not.to.contain(a.tenantId);
+          const tables = s.sql.match(/\(SELECT \* FROM [a-z_]+ WHERE tenant_id = \$\d+\)/g) ?? [];
+          expect(tables.length, c.name).to.be.greaterThan(0);
+          expect(s.sql.match(/FROM [a-z_]+ WHERE/g)?.length).to.equal(tables.length);
+          expect(s.params.filter((p) => p === a.tenantId)).to.have.length(tables.length);
+        }
+      }
+    });
+
+    it('the PR AI-assisted flag of the cube view agrees with pull_request_ai_assisted', async () => {
+      const { pool } = dbFor(api.databaseUrl);
+      const { rows } = await pool.query(
+        `select count(*)::int as n, count(*) filter (where c.ai_assisted is distinct from v.ai_assisted)::int as differ
+         from cube_pull_requests c join pull_request_ai_assisted v on v.pull_request_id = c.id where c.tenant_id = $1`,
+        [a.tenantId],
+      );
+      expect(rows[0]).to.deep.equal({ n: 6, differ: 0 });
+    });
+  });
+
+  describe('Cube REST protocol', () => {
+    it('needs credentials: API key (bare or Bearer) or session', async () => {
+      expect((await api.get('/cubejs-api/v1/meta')).status).to.equal(401);
+      expect((await api.get('/cubejs-api/v1/meta')).body.error).to.be.a('string');
+      expect((await api.with({ authorization: a.owner.apiKey }).get('/cubejs-api/v1/meta')).status).to.equal(200);
+      const cookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
+      const meta = await api.with({ cookie }).get('/cubejs-api/v1/meta');
+      expect(meta.status).to.equal(200);
+      const prs = meta.body.cubes.find((c: { name: string }) => c.name === 'pull_requests');
+      expect(prs.measures.find((m: { name: string }) => m.name === 'pull_requests.prs_merged')).to.deep.include({ shortTitle: 'Pull requests merged', type: 'number' });
+    });
+
+    it('@cubejs-client/core loads time series through ResultSet, scoped to the tenant', async () => {
+      const client = cube(a.owner.apiKey, { apiUrl: `${api.baseUrl}/cubejs-api/v1` });
+      const query = {
+        measures: ['pull_requests.prs_merged', 'pull_requests.pr_cycle_time_p50_seconds'],
+        dimensions: ['teams.slug'],
+        timeDimensions: [{ dimension: 'pull_requests.merged_at', granularity: 'month' as const, dateRange: ['2025-02-01', '2025-04-30'] as [string, string] }],
+        filters: [{ member: 'teams.slug', operator: 'equals' as const, values: ['alpha'] }],
+      };
+      const result = await client.load(query);
+      expect(result.rawData()).to.deep.equal([
+        { 'teams.slug': 'alpha', 'pull_requests.merged_at.month': '2025-03-01T00:00:00.000', 'pull_requests.merged_at': '2025-03-01T00:00:00.000', 'pull_requests.prs_merged': 3, 'pull_requests.pr_cycle_time_p50_seconds': 36000 },
+      ]);
+      // The client fills the months without rows from the query's date range.
+      expect(result.chartPivot().map((p) => [p.x, p['alpha,pull_requests.prs_merged']])).to.deep.equal([
+        ['2025-02-01T00:00:00.000', 0], ['2025-03-01T00:00:00.000', 3], ['2025-04-01T00:00:00.000', 0],
+      ]);
+      expect(result.tablePivot()).to.deep.equal([{ 'teams.slug': 'alpha', 'pull_requests.merged_at.month': '2025-03-01T00:00:00.000', 'pull_requests.prs_merged': 3, 'pull_requests.pr_cycle_time_p50_seconds': 36000 }]);
+      const other = await cube(b.owner.apiKey, { apiUrl: `${api.baseUrl}/cubejs-api/v1` }).load(query);
+      expect(other.rawData()[0]?.['pull_requests.prs_merged']).to.equal(4);
+      const sql = await client.sql(query);
+      expect(sql.sql()).to.contain('(SELECT * FROM cube_pull_requests WHERE tenant_id = $1)');
+      const dry = await client.dryRun(query);
+      expect(dry.normalizedQueries?.[0]?.timeDimensions?.[0]?.dateRange).to.deep.equal(['2025-02-01T00:00:00.000', '2025-04-30T23:59:59.999']);
+      const meta = await client.meta();
+      expect(meta.cubes.map((c) => c.name)).to.include('deployments');
+    });
+
+    it('counts tenant-wide facts, the unowned project included, and converts numbers', async () => {
+      const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', {
+        query: { measures: ['pull_requests.prs_merged', 'deployments.change_failure_rate'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-03-01', '2025-03-31'] }, { dimension: 'deployments.created_at', dateRange: ['2025-03-01', '2025-03-31'] }] },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.data).to.deep.equal([{ 'pull_requests.prs_merged': 5, 'deployments.change_failure_rate': 0.8 }]);
+    });
+
+    it('splits a multi-fact query by fact cube and merges on team and month', async () => {
+      const res = await api.as(a.owner.apiKey).get(`/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify({
+        measures: ['pull_requests.prs_merged', 'deployments.production_deploys', 'ai_sessions.ai_sessions'],
+        dimensions: ['teams.slug'],
+        timeDimensions: [
+          { dimension: 'pull_requests.merged_at', granularity: 'month', dateRange: ['2025-03-01', '2025-04-30'] },
+          { dimension: 'deployments.created_at', granularity: 'month', dateRange: ['2025-03-01', '2025-04-30'] },
+          { dimension: 'ai_sessions.started_at', granularity: 'month', dateRange: ['2025-03-01', '2025-04-30'] },
+        ],
+        order: { 'teams.slug': 'asc' },
+      }))}&queryType=multi`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const rows = res.body.results[0].data.map((r: Record<string, unknown>) => [r['teams.slug'], r['pull_requests.merged_at.month'], r['pull_requests.prs_merged'], r['deployments.production_deploys'], r['ai_sessions.ai_sessions']]);
+      expect(rows).to.deep.include.members([
+        ['alpha', '2025-03-01T00:00:00.000', 3, 4, 2],
+        ['alpha', '2025-04-01T00:00:00.000', null, 2, null],
+        ['beta', '2025-03-01T00:00:00.000', null, null, 3],
+      ]);
+      const sql = await api.as(a.owner.apiKey).post('/cubejs-api/v1/sql', { query: { measures: ['pull_requests.prs_merged', 'deployments.production_deploys'], dimensions: ['teams.slug'] } });
+      expect(sql.body.statements.map((s: { cube: string }) => s.cube)).to.deep.equal(['pull_requests', 'deployments']);
+    });
+  });
+
+  describe('hostile queries', () => {
+    const hostile: [string, unknown][] = [
+      ['__proto__ member', { measures: ['__proto__.polluted'] }],
+      ['constructor member', { measures: ['constructor'] }],
+      ['constructor.prototype member', { dimensions: ['constructor.prototype'] }],
+      ['__proto__ granularity', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', granularity: '__proto__' }] }],
+      ['constructor granularity', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', granularity: 'constructor' }] }],
+      ['unknown member', { measures: ['pull_requests.nope'] }],
+      ['measure as dimension', { dimensions: ['pull_requests.prs_merged'] }],
+      ['unknown operator', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'teams.slug', operator: 'raw', values: ['1'] }] }],
+      ['reversed date range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-04-01', '2025-03-01'] }] }],
+      ['malformed date', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-02-30', '2025-03-01'] }] }],
+      ['one-element range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-02-01'] }] }],
+      ['relative range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: 'last week' }] }],
+      ['SQL in a date value', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.merged_at', operator: 'afterDate', values: ["2025-01-01'; drop table teams; --"] }] }],
+      ['SQL in a numeric filter', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.prs_merged', operator: 'gt', values: ['0) or (1=1'] }] }],
+      ['SQL in a time zone', { measures: ['pull_requests.prs_merged'], timezone: "UTC') or 1=1 --" }],
+      ['planner contextSymbols', { measures: ['teams.count'], contextSymbols: { securityContext: { tenant_id: 'x' } } }],
+      ['planner useNativeSqlPlanner', { measures: ['teams.count'], useNativeSqlPlanner: true }],
+      ['planner memberToAlias', { measures: ['teams.count'], memberToAlias: { 'teams.count': 'x' } }],
+      ['limit over the maximum', { measures: ['teams.count'], limit: 50_001 }],
+      ['order by an unselected member', { measures: ['teams.count'], order: { 'teams.slug': 'asc' } }],
+      ['__proto__ order', { measures: ['teams.count'], order: JSON.parse('{"__proto__": "asc"}') }],
+      ['no join path', { measures: ['people.count'], dimensions: ['projects.project_key'] }],
+    ];
+    for (const [name, query] of hostile) {
+      it(`${name} → 400 naming the problem`, async () => {
+        const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query });
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.code).to.equal('validation_failed');
+        expect(res.body.error).to.be.a('string').and.not.empty;
+      });
+    }
+
+    it('names the unknown member and operator', async () => {
+      const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['pull_requests.nope'] } });
+      expect(res.body.error).to.equal('Unknown member pull_requests.nope');
+      const op = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'raw', values: ['1'] }] } });
+      expect(op.body).to.deep.equal({ error: 'Unknown operator raw', code: 'validation_failed', details: [{ path: 'query.filters.0.operator', message: 'Unknown operator raw' }] });
+    });
+
+    it('binds SQL in string values and leaves the process healthy', async () => {
+      const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', {
+        query: { measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'equals', values: ["alpha' or '1'='1"] }] },
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.deep.equal([{ 'teams.count': 0 }]);
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+      expect(Object.keys(Object.prototype)).to.deep.equal([]);
+      const after = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['teams.count'] } });
+      expect(after.body.data).to.deep.equal([{ 'teams.count': 3 }]);
+      expect(fa.teams.alpha).to.be.a('string');
+    });
+  });
+});
