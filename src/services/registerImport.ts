@@ -4,19 +4,22 @@
  * people upserted; the person's register e-mail identity rewritten; register memberships replaced)
  * and recorded as the tenant's latest register import, the headcount source.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { EMPLOYMENT_TYPES, personIdentities, people, registerImports, type EmploymentType } from '../db/schema/index.js';
+import { EMPLOYMENT_TYPES, registerImports, type EmploymentType, type IdentityKind } from '../db/schema/index.js';
 import { isIsoDate, ProblemList, readCsv, sha256Hex, type CsvRow } from './csvImport.js';
+import { applyRegisterIdentities, checkManualIdentities, claimKey, CODEHOST_USERNAME, type IdentityClaims, type WantedIdentity } from './identities.js';
 
 export const REGISTER_REQUIRED = [
   'external_ref', 'email', 'display_name', 'employment_type', 'supplier_name', 'cost_centre_code', 'location_country',
   'team_slug', 'team_name', 'team_external_ref', 'team_cost_centre_code', 'org_unit_slug',
 ] as const;
 export const REGISTER_OPTIONAL = ['org_unit_name', 'team_supplier_name', 'team_delivery_model', 'team_location_country'] as const;
+/** An extension of ours: the person's code-host usernames, separated by spaces or `;`. */
+export const REGISTER_EXTRA = ['codehost_usernames'] as const;
 export const REGISTER_MAX_ROWS = 50_000;
 
-const PERSON_COLUMNS = ['email', 'display_name', 'employment_type', 'supplier_name', 'cost_centre_code', 'location_country'] as const;
+const PERSON_COLUMNS = ['email', 'display_name', 'employment_type', 'supplier_name', 'cost_centre_code', 'location_country', 'codehost_usernames'] as const;
 const TEAM_COLUMNS = ['team_name', 'team_external_ref', 'team_cost_centre_code', 'org_unit_slug', ...REGISTER_OPTIONAL.slice(1)] as const;
 
 export const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/;
@@ -35,6 +38,7 @@ export interface RegisterImportResult {
 }
 
 const orNull = (value: string): string | null => (value === '' ? null : value);
+const usernames = (value: string | undefined): string[] => (value ?? '').split(/[\s;]+/).filter((u) => u !== '');
 
 function checkRow(row: CsvRow, problems: ProblemList): void {
   const v = row.values;
@@ -56,6 +60,7 @@ function checkRow(row: CsvRow, problems: ProblemList): void {
   for (const column of ['external_ref', 'email', 'display_name', 'supplier_name', 'team_name', 'team_external_ref', 'org_unit_name', 'team_supplier_name']) maxLength(column, 320);
   for (const column of ['cost_centre_code', 'team_cost_centre_code', 'team_delivery_model']) maxLength(column, 100);
   if (v.as_of && !isIsoDate(v.as_of)) bad('as_of', 'Must be a date YYYY-MM-DD (the column is otherwise ignored)');
+  for (const name of usernames(v.codehost_usernames)) if (!CODEHOST_USERNAME.test(name)) bad('codehost_usernames', `"${name}" is not a code-host username`);
 }
 
 /** Rows that describe the same person (or team) must agree on its attributes. */
@@ -79,6 +84,7 @@ function checkConsistency(rows: CsvRow[], key: string, columns: readonly string[
 
 function normalise(column: string, value: string): string {
   if (column === 'email') return value.toLowerCase();
+  if (column === 'codehost_usernames') return usernames(value.toLowerCase()).sort().join(' ');
   if (column === 'employment_type' || column.endsWith('location_country')) return value.toLowerCase();
   return value;
 }
@@ -86,26 +92,29 @@ function normalise(column: string, value: string): string {
 /** Validates and applies a register file for a tenant. Throws a 400 AppError listing every problem. */
 export async function importRegister(db: Db, tenantId: string, csvText: string, importedBy: string): Promise<RegisterImportResult> {
   const problems = new ProblemList();
-  const { rows, columns } = readCsv(csvText, { required: REGISTER_REQUIRED, optional: REGISTER_OPTIONAL, ignored: ['membership_source', 'as_of'], maxRows: REGISTER_MAX_ROWS }, problems);
+  const { rows, columns } = readCsv(csvText, { required: REGISTER_REQUIRED, optional: [...REGISTER_OPTIONAL, ...REGISTER_EXTRA], ignored: ['membership_source', 'as_of'], maxRows: REGISTER_MAX_ROWS }, problems);
   for (const row of rows) checkRow(row, problems);
   checkConsistency(rows, 'external_ref', PERSON_COLUMNS, columns, 'Person', problems);
   checkConsistency(rows, 'team_slug', TEAM_COLUMNS, columns, 'Team', problems);
   checkConsistency(rows.filter((r) => r.values.org_unit_slug !== ''), 'org_unit_slug', ['org_unit_name'], columns, 'Org unit', problems);
 
   const pairs = new Map<string, number>();
-  const emailOwner = new Map<string, { ref: string; line: number }>();
+  const claims: IdentityClaims = new Map();
+  const claim = (row: CsvRow, kind: IdentityKind, column: string, value: string) => {
+    const ref = row.values.external_ref as string;
+    const owner = claims.get(claimKey(kind, value));
+    if (owner && owner.ref !== ref) problems.add(row.line, column, `"${value}" also belongs to person "${owner.ref}" on line ${owner.line}`);
+    else if (!owner) claims.set(claimKey(kind, value), { ref, line: row.line, column });
+  };
   for (const row of rows) {
     const v = row.values as Record<string, string>;
     const pair = `${v.external_ref}\u0000${v.team_slug}`;
     if (pairs.has(pair)) problems.add(row.line, 'team_slug', `Person "${v.external_ref}" is already on team "${v.team_slug}" on line ${pairs.get(pair)}`);
     else pairs.set(pair, row.line);
-    if (v.email) {
-      const owner = emailOwner.get(v.email.toLowerCase());
-      if (owner && owner.ref !== v.external_ref) problems.add(row.line, 'email', `E-mail "${v.email}" also belongs to person "${owner.ref}" on line ${owner.line}`);
-      else if (!owner) emailOwner.set(v.email.toLowerCase(), { ref: v.external_ref!, line: row.line });
-    }
+    if (v.email) claim(row, 'email', 'email', v.email.toLowerCase());
+    for (const name of usernames(v.codehost_usernames)) claim(row, 'codehost_username', 'codehost_usernames', name.toLowerCase());
   }
-  if (problems.empty) await checkManualIdentities(db, tenantId, emailOwner, problems);
+  if (problems.empty) await checkManualIdentities(db, tenantId, claims, problems);
   if (!problems.empty) problems.reject('Register');
 
   const personMap = new Map<string, PersonIn>();
@@ -170,20 +179,10 @@ export async function importRegister(db: Db, tenantId: string, csvText: string, 
       where (people.email, people.display_name, people.employment_type, people.supplier_name, people.cost_centre_code, people.location_country)
         is distinct from (excluded.email, excluded.display_name, excluded.employment_type, excluded.supplier_name, excluded.cost_centre_code, excluded.location_country)`);
 
-    // The register e-mail is an identity of its person; the register wins over older register rows.
-    const wantedIdentities = sql`select p.id as person_id, lower(x.email) as value
-      from jsonb_to_recordset(${json([...personMap.values()].map((p) => ({ external_ref: p.external_ref, email: p.email })))}) as x(external_ref text, email text)
-      join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref`;
-    await run(sql`
-      with wanted as (${wantedIdentities})
-      delete from person_identities i
-      where i.tenant_id = ${tenantId}::uuid and i.kind = 'email' and i.source = 'register'
-        and (i.person_id in (select person_id from wanted) or i.value in (select value from wanted where value is not null))
-        and not exists (select 1 from wanted w where w.person_id = i.person_id and w.value = i.value)`);
-    await run(sql`
-      insert into person_identities (tenant_id, person_id, kind, value, source)
-      select ${tenantId}::uuid, w.person_id, 'email', w.value, 'register' from (${wantedIdentities}) w where w.value is not null
-      on conflict (tenant_id, kind, value) do nothing`);
+    // The register speaks for e-mail identities always, and for usernames when it has the column.
+    const kinds: IdentityKind[] = has('codehost_usernames') ? ['email', 'codehost_username'] : ['email'];
+    const wanted: WantedIdentity[] = [...claims].map(([key, c]) => ({ external_ref: c.ref, kind: key.split('\u0000')[0] as IdentityKind, value: key.split('\u0000')[1] as string }));
+    changes += await applyRegisterIdentities(tx, tenantId, kinds, [...personMap.keys()], wanted);
 
     const wantedMemberships = sql`select t.id as team_id, p.id as person_id
       from jsonb_to_recordset(${json(memberships)}) as x(external_ref text, team_slug text)
@@ -206,19 +205,4 @@ export async function importRegister(db: Db, tenantId: string, csvText: string, 
     const [recorded] = await tx.insert(registerImports).values({ tenantId, rowCount: rows.length, importedBy, fileSha256: hash }).returning();
     return { recorded: true, import: recorded as RegisterImportRecord, counts };
   });
-}
-
-/** A manual identity is an owner's deliberate mapping: a register e-mail may not take it over. */
-async function checkManualIdentities(db: Db, tenantId: string, emails: Map<string, { ref: string; line: number }>, problems: ProblemList): Promise<void> {
-  if (emails.size === 0) return;
-  const taken = await db
-    .select({ value: personIdentities.value, externalRef: people.externalRef })
-    .from(personIdentities)
-    .innerJoin(people, eq(people.id, personIdentities.personId))
-    .where(and(eq(personIdentities.tenantId, tenantId), eq(personIdentities.kind, 'email'), eq(personIdentities.source, 'manual'),
-      sql`${personIdentities.value} in (select jsonb_array_elements_text(${JSON.stringify([...emails.keys()])}::jsonb))`));
-  for (const { value, externalRef } of taken) {
-    const owner = emails.get(value)!;
-    if (owner.ref !== externalRef) problems.add(owner.line, 'email', `E-mail "${value}" is a manual identity of person "${externalRef}"`);
-  }
 }

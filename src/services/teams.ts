@@ -122,7 +122,19 @@ export async function listPeople(db: Db, tenantId: string, paging: Paging, filte
     db.select().from(people).where(where).orderBy(sql`${people.externalRef} collate "C"`).limit(paging.perPage).offset((paging.page - 1) * paging.perPage),
     db.select({ n: count() }).from(people).where(where),
   ]);
-  if (rows.length === 0) return { rows: [], total: total?.n ?? 0 };
+  return { rows: await withDetails(db, tenantId, rows), total: total?.n ?? 0 };
+}
+
+/** One person of the tenant (another tenant's is "not found"). */
+export async function getPerson(db: Db, tenantId: string, id: string): Promise<PersonView> {
+  const rows = await db.select().from(people).where(and(eq(people.tenantId, tenantId), eq(people.id, id)));
+  const [person] = await withDetails(db, tenantId, rows);
+  if (!person) throw notFound('Person');
+  return person;
+}
+
+async function withDetails(db: Db, tenantId: string, rows: (typeof people.$inferSelect)[]): Promise<PersonView[]> {
+  if (rows.length === 0) return [];
   const ids = rows.map((p) => p.id);
   const [identities, memberships] = await Promise.all([
     db.select().from(personIdentities).where(and(eq(personIdentities.tenantId, tenantId), inArray(personIdentities.personId, ids)))
@@ -131,13 +143,10 @@ export async function listPeople(db: Db, tenantId: string, paging: Paging, filte
       .from(teamMemberships).innerJoin(teams, eq(teams.id, teamMemberships.teamId))
       .where(and(eq(teamMemberships.tenantId, tenantId), inArray(teamMemberships.personId, ids))).orderBy(sql`${teams.slug} collate "C"`),
   ]);
-  return {
-    total: total?.n ?? 0,
-    rows: rows.map((p) => ({
-      id: p.id, externalRef: p.externalRef, email: p.email, displayName: p.displayName, employmentType: p.employmentType,
-      supplierName: p.supplierName, costCentreCode: p.costCentreCode, locationCountry: p.locationCountry,
-      identities: identities.filter((i) => i.personId === p.id).map(({ kind, value, source }) => ({ kind, value, source })),
-      teams: memberships.filter((m) => m.personId === p.id).map(({ id, slug, membershipSource }) => ({ id, slug, membershipSource })),
-    })),
-  };
+  return rows.map((p) => ({
+    id: p.id, externalRef: p.externalRef, email: p.email, displayName: p.displayName, employmentType: p.employmentType,
+    supplierName: p.supplierName, costCentreCode: p.costCentreCode, locationCountry: p.locationCountry,
+    identities: identities.filter((i) => i.personId === p.id).map(({ kind, value, source }) => ({ kind, value, source })),
+    teams: memberships.filter((m) => m.personId === p.id).map(({ id, slug, membershipSource }) => ({ id, slug, membershipSource })),
+  }));
 }

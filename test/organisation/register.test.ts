@@ -125,7 +125,7 @@ describe('Organisation register import', function () {
     expect(byKey['7:row'].message).to.equal('The row has 2 cells; the header has 12');
     expect(byKey['8:display_name'].message).to.equal('Person "P1" has "Someone Else" here but "P One" on line 2');
     expect(byKey['10:team_slug'].message).to.equal('Person "P1" is already on team "alpha" on line 2');
-    expect(byKey['11:email'].message).to.equal('E-mail "P1@X.com" also belongs to person "P1" on line 2');
+    expect(byKey['11:email'].message).to.equal('"p1@x.com" also belongs to person "P1" on line 2');
     expect(await snapshot(api.databaseUrl, a.tenantId)).to.deep.equal(await emptySnapshot());
   });
 
@@ -152,7 +152,7 @@ describe('Organisation register import', function () {
     await db.insert(personIdentities).values({ tenantId: a.tenantId, personId: held!.id, kind: 'email', value: 'taken@example.com', source: 'manual' });
     const before = await snapshot(api.databaseUrl, a.tenantId);
     const taken = await post(register('P1,Taken@example.com,One,employee,,CC1,GB,alpha,Alpha,TA,CC1,'));
-    expect(taken.body.error.details).to.deep.equal([{ path: 'line 2, email', line: 2, column: 'email', message: 'E-mail "taken@example.com" is a manual identity of person "M1"' }]);
+    expect(taken.body.error.details).to.deep.equal([{ path: 'line 2, email', line: 2, column: 'email', message: '"taken@example.com" is a manual identity of person "M1"' }]);
     expect(await snapshot(api.databaseUrl, a.tenantId)).to.deep.equal(before);
   });
 

@@ -4,15 +4,22 @@ import type { AppContext } from '../../context.js';
 import { presentImport, presentPerson, presentTeam } from '../../presenters/organisation.js';
 import { importRegister } from '../../services/registerImport.js';
 import { importSeats } from '../../services/seats.js';
-import { getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from '../../services/teams.js';
+import { CODEHOST_USERNAME, setManualIdentities } from '../../services/identities.js';
+import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from '../../services/teams.js';
 import { listEnvelope, Paging, route } from '../route.js';
 
 /** Register and seat files are larger than JSON bodies: 50,000 rows fit comfortably. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 const NO_ID = '00000000-0000-0000-0000-000000000000';
+/** A malformed id is "not found", like an id of another tenant. */
 const TeamParams = z.object({ id: z.uuid() }).catch({ id: NO_ID });
 const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
 const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional() });
+const Identity = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('email'), value: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Must be an e-mail address').max(320) }),
+  z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
+]);
+const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
 const TeamPatch = z
   .strictObject({
     enabled: z.boolean().optional(),
@@ -51,6 +58,16 @@ export function organisationRoutes(app: AppContext): Router {
   router.get('/api/people', route(app, { auth: 'required', query: PeopleQuery }, async ({ principal, query }) => {
     const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team });
     return { body: listEnvelope(rows.map(presentPerson), query, total) };
+  }));
+
+  router.get('/api/people/:id', route(app, { auth: 'required', params: TeamParams }, async ({ principal, params }) => {
+    return { body: { data: presentPerson(await getPerson(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+
+  /** Sets the person's manual identities (register ones are the register's). */
+  router.patch('/api/people/:id', route(app, { auth: 'owner', params: TeamParams, body: PersonPatch }, async ({ principal, params, body }) => {
+    await setManualIdentities(db, principal.tenantId, params.id, body.identities);
+    return { body: { data: presentPerson(await getPerson(db, principal.tenantId, params.id)), meta: {} } };
   }));
 
   return router;

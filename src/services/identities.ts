@@ -1,0 +1,89 @@
+/**
+ * Person identities: the code-host usernames and e-mail addresses a person is recognised by.
+ * Values are lower-cased; one (kind, value) belongs to at most one person of a tenant.
+ * Register-sourced identities are rewritten by each register import; manual ones are set by an
+ * owner through `PATCH /api/people/:id` and never touched by an import.
+ */
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { people, personIdentities, type IdentityKind } from '../db/schema/index.js';
+import { AppError, notFound } from '../errors.js';
+import type { ProblemList } from './csvImport.js';
+
+export const CODEHOST_USERNAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})$/;
+
+export interface WantedIdentity { external_ref: string; kind: IdentityKind; value: string }
+/** `kind\0value` → the first register row that claims it. */
+export type IdentityClaims = Map<string, { ref: string; line: number; column: string }>;
+
+export const claimKey = (kind: IdentityKind, value: string): string => `${kind}\u0000${value}`;
+
+type Tx = Pick<Db, 'execute'>;
+
+/** A manual identity is an owner's deliberate mapping: a register row may not take it over. */
+export async function checkManualIdentities(db: Db, tenantId: string, claims: IdentityClaims, problems: ProblemList): Promise<void> {
+  if (claims.size === 0) return;
+  const pairs = [...claims.keys()].map((k) => k.split('\u0000'));
+  const taken = await db
+    .select({ kind: personIdentities.kind, value: personIdentities.value, externalRef: people.externalRef })
+    .from(personIdentities)
+    .innerJoin(people, eq(people.id, personIdentities.personId))
+    .where(and(eq(personIdentities.tenantId, tenantId), eq(personIdentities.source, 'manual'),
+      sql`(${personIdentities.kind}, ${personIdentities.value}) in (select x->>0, x->>1 from jsonb_array_elements(${JSON.stringify(pairs)}::jsonb) x)`));
+  for (const { kind, value, externalRef } of taken) {
+    const claim = claims.get(claimKey(kind, value))!;
+    if (claim.ref !== externalRef) problems.add(claim.line, claim.column, `"${value}" is a manual identity of person "${externalRef}"`);
+  }
+}
+
+/**
+ * Inside the import transaction: for each kind the file speaks for, the register identities of the
+ * file's people (`refs`) become exactly `wanted` (a register identity of another person with a wanted
+ * value moves). Returns the number of rows changed.
+ */
+export async function applyRegisterIdentities(tx: Tx, tenantId: string, kinds: IdentityKind[], refs: string[], wanted: WantedIdentity[]): Promise<number> {
+  const target = sql`select p.id as person_id, x.kind, x.value
+    from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(external_ref text, kind text, value text)
+    join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref`;
+  const filePeople = sql`select p.id from people p where p.tenant_id = ${tenantId}::uuid
+    and p.external_ref in (select jsonb_array_elements_text(${JSON.stringify(refs)}::jsonb))`;
+  const removed = await tx.execute(sql`
+    with wanted as (${target})
+    delete from person_identities i
+    where i.tenant_id = ${tenantId}::uuid and i.source = 'register'
+      and i.kind in (select jsonb_array_elements_text(${JSON.stringify(kinds)}::jsonb))
+      and (i.person_id in (${filePeople}) or exists (select 1 from wanted w where w.kind = i.kind and w.value = i.value))
+      and not exists (select 1 from wanted w where w.person_id = i.person_id and w.kind = i.kind and w.value = i.value)`);
+  const added = await tx.execute(sql`
+    insert into person_identities (tenant_id, person_id, kind, value, source)
+    select ${tenantId}::uuid, w.person_id, w.kind, w.value, 'register' from (${target}) w
+    on conflict (tenant_id, kind, value) do nothing`);
+  return (removed.rowCount ?? 0) + (added.rowCount ?? 0);
+}
+
+/**
+ * Replaces the manual identities of one person of the tenant. A value held by another person
+ * (from any source) is a 409; a value the person already has from the register stays as it is.
+ */
+export async function setManualIdentities(db: Db, tenantId: string, personId: string, identities: { kind: IdentityKind; value: string }[]): Promise<void> {
+  const wanted = [...new Map(identities.map((i) => [claimKey(i.kind, i.value.toLowerCase()), { kind: i.kind, value: i.value.toLowerCase() }])).values()];
+  await db.transaction(async (tx) => {
+    const [person] = await tx.select({ id: people.id }).from(people).where(and(eq(people.tenantId, tenantId), eq(people.id, personId))).for('update');
+    if (!person) throw notFound('Person');
+    for (const kind of ['email', 'codehost_username'] as const) {
+      const values = wanted.filter((w) => w.kind === kind).map((w) => w.value);
+      if (values.length === 0) continue;
+      const clash = await tx.select({ value: personIdentities.value, externalRef: people.externalRef }).from(personIdentities)
+        .innerJoin(people, eq(people.id, personIdentities.personId))
+        .where(and(eq(personIdentities.tenantId, tenantId), eq(personIdentities.kind, kind), inArray(personIdentities.value, values), ne(personIdentities.personId, personId)));
+      if (clash.length > 0) {
+        throw new AppError('conflict', `"${clash[0]!.value}" already identifies person "${clash[0]!.externalRef}"`);
+      }
+    }
+    await tx.delete(personIdentities).where(and(eq(personIdentities.tenantId, tenantId), eq(personIdentities.personId, personId), eq(personIdentities.source, 'manual')));
+    if (wanted.length > 0) {
+      await tx.insert(personIdentities).values(wanted.map((w) => ({ tenantId, personId, kind: w.kind, value: w.value, source: 'manual' as const })))
+        .onConflictDoNothing();
+    }
+  });
+}
