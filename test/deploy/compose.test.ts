@@ -4,7 +4,7 @@
  * values the compose file sets over the env file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
@@ -58,6 +58,8 @@ function dependencies(model: Model, service: string): Record<string, string> {
 const envFileOf = (env: Env) => Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n';
 
 describe('compose stack: each half bundled or external', () => {
+  after(() => rmSync(fakeBin.dir, { recursive: true, force: true }));
+
   const mixes = [
     { label: 'both bundled', extra: {}, files: ['compose.yaml'], services: ['migrate', 'objstore', 'objstore-bucket', 'postgres', 'server', 'traefik'] },
     { label: 'external database', extra: { DATABASE_URL: EXTERNAL_DB }, files: ['compose.yaml', 'deploy/external-database.yaml'], services: ['migrate', 'objstore', 'objstore-bucket', 'server', 'traefik'] },
