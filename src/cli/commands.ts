@@ -2,7 +2,6 @@ import { loadConfig, loadDatabaseConfig, type Env } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrations.js';
 import { createLogger } from '../log.js';
-import { startServer } from '../server.js';
 import type { Options } from './args.js';
 
 export interface Command {
@@ -29,6 +28,8 @@ export async function serveUntilSignalled(
 ): Promise<number> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
+  // Loaded only to serve: the app graph (OAuth provider, cube compiler…) costs seconds to import.
+  const { startServer } = await import('../server.js');
   const running = await startServer(config, log);
   log.info({ url: running.url, appUrl: config.appUrl, release: config.releaseVersion }, 'listening');
   hooks.onListening?.(config.appUrl);
@@ -50,7 +51,13 @@ export const coreCommands: Record<string, Command> = {
   serve: {
     summary: 'Run one instance from the environment (never migrates).',
     usage: 'serve',
-    run: (_options, env) => serveUntilSignalled(env),
+    // Once closed, exit even if abandoned work (a job handler past its grace that ignores its
+    // abort signal) still holds a timer or socket: its job is already back in the queue.
+    run: (_options, env) =>
+      serveUntilSignalled(env).then((code) => {
+        setTimeout(() => process.exit(code), 500).unref();
+        return code;
+      }),
   },
   migrate: {
     summary: 'Apply pending database migrations (the compose migration job).',

@@ -12,7 +12,7 @@
  * has no shared concurrency limit and its cron claims whole minutes only.
  */
 import PgBoss from 'pg-boss';
-import type pg from 'pg';
+import pg from 'pg';
 import type { JobDefinition } from './define.js';
 
 export const BOSS_SCHEMA = 'pgboss';
@@ -60,19 +60,34 @@ function queueOptions(def: JobDefinition): PgBoss.Queue {
  * Installs or upgrades pg-boss's schema and creates or updates every queue. Idempotent; part of
  * `runMigrations`, so it runs under the migration advisory lock (pg-boss takes its own lock too).
  */
-export async function installJobQueues(executor: Executor, defs: readonly JobDefinition[]): Promise<void> {
-  const boss = bossOver(executor, { migrate: true });
-  boss.on('error', () => {});
-  await boss.start();
+export async function installJobQueues(executor: Executor | pg.Pool, defs: readonly JobDefinition[]): Promise<void> {
+  // Concurrent queue creation deadlocks (it creates and attaches a partition): one at a time.
+  const own = executor instanceof pg.Pool ? await executor.connect() : null;
+  const client: Executor = own ?? executor;
   try {
-    for (const def of defs) {
-      await boss.createQueue(def.name, queueOptions(def));
-      await boss.updateQueue(def.name, queueOptions(def));
+    await client.query('select pg_advisory_lock($1)', [INSTALL_LOCK]);
+    try {
+      const boss = bossOver(client, { migrate: true });
+      boss.on('error', () => {});
+      await boss.start();
+      try {
+        for (const def of defs) {
+          await boss.createQueue(def.name, queueOptions(def));
+          await boss.updateQueue(def.name, queueOptions(def));
+        }
+      } finally {
+        await boss.stop({ graceful: false, close: false });
+      }
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [INSTALL_LOCK]);
     }
   } finally {
-    await boss.stop({ graceful: false, close: false });
+    own?.release();
   }
 }
+
+// Any constant; the same in every process.
+const INSTALL_LOCK = 4_127_301_560;
 
 export class JobSchemaBehindError extends Error {
   constructor(readonly missing: string[]) {

@@ -18,7 +18,8 @@ import type { ScheduleDefinition } from './scheduler.js';
 async function recordEffect(ctx: JobContext, key: string, sleepMs: number): Promise<void> {
   const { pool } = ctx.app.database;
   await pool.query('insert into test_job_attempts (key, instance, job_id) values ($1, $2, $3)', [key, ctx.instanceId, ctx.job.id]);
-  if (sleepMs > 0) await delay(sleepMs);
+  // Honours the job's signal like every long handler should: a drain past its grace aborts it.
+  if (sleepMs > 0) await delay(sleepMs, undefined, { signal: ctx.signal });
   await pool.query('insert into test_job_effects (key, instance, job_id) values ($1, $2, $3) on conflict (key) do nothing', [key, ctx.instanceId, ctx.job.id]);
 }
 
@@ -29,7 +30,7 @@ export const testEffect = defineJob({
   payload: z.object({ key: z.string().min(1).max(200), sleepMs: z.number().int().min(0).max(60_000).default(0) }),
   retryLimit: 5,
   retryDelaySeconds: 0,
-  expireInSeconds: 3,
+  expireInSeconds: 5,
   run: (ctx, payload) => recordEffect(ctx, payload.key, payload.sleepMs).then(() => ({})),
 });
 

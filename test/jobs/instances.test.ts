@@ -1,0 +1,258 @@
+/**
+ * Three real `serve` processes on one database: jobs claimed once, a killed instance's jobs
+ * retried elsewhere, leaderless per-second schedule windows, live events fanned out through
+ * NOTIFY, a non-worker instance that claims nothing, and a SIGTERM drain within its grace.
+ * The test-only job kinds and route exist only under TEST_HOOKS (NODE_ENV=test).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+import { expect } from 'chai';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { bossOver } from '../../src/jobs/boss.js';
+import { freePort } from '../../src/dev.js';
+import { spawnServe } from '../helpers/cli.js';
+import { freshDatabase } from '../helpers/database.js';
+import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { baseEnv } from '../helpers/server.js';
+
+const TEST_TABLES = `
+  create table test_job_attempts (key text not null, instance text not null, job_id uuid, at timestamptz not null default clock_timestamp());
+  create table test_job_effects (key text primary key, instance text not null, job_id uuid, at timestamptz not null default clock_timestamp());`;
+
+interface Instance {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function start(name: string, databaseUrl: string, extra: Record<string, string> = {}): Promise<Instance> {
+  const port = await freePort();
+  const env = {
+    ...baseEnv(databaseUrl, port),
+    TEST_HOOKS: 'true',
+    JOBS_QUEUE_CONCURRENCY: '4',
+    JOBS_POLL_INTERVAL_MS: '200',
+    ...extra,
+  };
+  const { child, output, exited } = await spawnServe(env);
+  return { name, url: `http://127.0.0.1:${port}`, child, output, exited };
+}
+
+/** The instance id recorded in rows is `host:pid:random`. */
+const pidOf = (instance: string) => Number(instance.split(':')[1]);
+
+async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(100);
+  }
+}
+
+function openLive(url: string, apiKey: string): Promise<{ ws: WebSocket; messages: { at: number; data: any }[]; closed: Promise<number> }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/api/live`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const messages: { at: number; data: any }[] = [];
+    const closed = new Promise<number>((done) => ws.on('close', (code) => done(code)));
+    ws.on('message', (raw) => {
+      const data = JSON.parse(raw.toString());
+      messages.push({ at: Date.now(), data });
+      if (data.kind === 'live.ready') resolve({ ws, messages, closed });
+    });
+    ws.on('error', reject);
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+
+describe('jobs, schedules and live progress across three instances', function () {
+  this.timeout(180_000);
+  let databaseUrl: string;
+  let pool: pg.Pool;
+  let tenant: BuiltTenant;
+  let other: BuiltTenant;
+  let a: Instance, b: Instance, c: Instance;
+  const spawned: Instance[] = [];
+
+  before(async () => {
+    databaseUrl = await freshDatabase();
+    pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    pool.on('error', () => {});
+    await pool.query(TEST_TABLES);
+    [tenant, other] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
+    [a, b, c] = await Promise.all([start('A', databaseUrl), start('B', databaseUrl), start('C', databaseUrl)]);
+    spawned.push(a, b, c);
+  });
+
+  after(async () => {
+    for (const instance of spawned) if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGKILL');
+    await pool?.end();
+  });
+
+  it('an event raised on instance A reaches the tenant\'s clients on B and C, and no other tenant', async () => {
+    const onB = await openLive(b.url, tenant.owner.apiKey);
+    const onC = await openLive(c.url, tenant.owner.apiKey);
+    const stranger = await openLive(b.url, other.owner.apiKey);
+    const count = 100;
+    for (let seq = 0; seq < count; seq++) {
+      const res = await fetch(`${a.url}/api/test/live`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.owner.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sentAt: Date.now(), seq }),
+      });
+      expect(res.status).to.equal(202);
+    }
+    const pings = (client: { messages: { at: number; data: any }[] }) => client.messages.filter((m) => m.data.kind === 'test.ping');
+    await until('every event on B and C', async () => pings(onB).length === count && pings(onC).length === count);
+    for (const client of [onB, onC]) {
+      expect(pings(client).map((m) => m.data.seq)).to.deep.equal([...Array(count).keys()]);
+      expect(pings(client)[0]!.data).to.have.keys('kind', 'sentAt', 'seq', 'at');
+    }
+    const latencies = [...pings(onB), ...pings(onC)].map((m) => m.at - m.data.sentAt).sort((x, y) => x - y);
+    console.log(`      live fan-out A → B, C: ${latencies.length} deliveries, p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
+    await delay(200);
+    expect(pings(stranger)).to.have.length(0);
+    for (const client of [onB, onC, stranger]) client.ws.close();
+  });
+
+  it('runs 1,000 jobs over three instances, each effect exactly once, with one instance SIGKILLed midway', async () => {
+    const boss = bossOver(pool);
+    const jobs = Array.from({ length: 1000 }, (_, i) => ({ name: 'test.effect', data: { key: `job-${i}`, sleepMs: 25 } }));
+    const started = Date.now();
+    await boss.insert(jobs);
+    const effects = async () => Number((await pool.query(`select count(*)::int as n from test_job_effects where key like 'job-%'`)).rows[0].n);
+    await until('a quarter of the effects', async () => (await effects()) >= 250);
+    c.child.kill('SIGKILL');
+    await c.exited;
+    const killedAt = Date.now();
+    await until('every job completed', async () => {
+      const r = await pool.query(`select count(*)::int as n from pgboss.job where name = 'test.effect' and state = 'completed'`);
+      return r.rows[0].n === 1000;
+    }, 40_000);
+    console.log(`      1,000 jobs: ${Date.now() - started} ms in all, finished ${Date.now() - killedAt} ms after the kill`);
+
+    const byKey = await pool.query<{ key: string; instance: string }>(`select key, instance from test_job_effects where key like 'job-%'`);
+    expect(byKey.rows).to.have.length(1000);
+    expect(new Set(byKey.rows.map((r) => r.key)).size).to.equal(1000);
+    const effectPids = new Set(byKey.rows.map((r) => pidOf(r.instance)));
+    for (const instance of [a, b, c]) expect(effectPids.has(instance.child.pid as number), `${instance.name} did some of the work`).to.equal(true);
+
+    // A job is held by one instance at a time: a second attempt starts only after the first one's
+    // expiry (5 s) ran out, which happens to the (at most 4) jobs C held when it died.
+    const attempts = await pool.query<{ key: string; instances: string[]; ats: Date[] }>(
+      `select key, array_agg(instance order by at) as instances, array_agg(at order by at) as ats from test_job_attempts where key like 'job-%' group by key`,
+    );
+    expect(attempts.rows).to.have.length(1000);
+    const repeated = attempts.rows.filter((r) => r.instances.length > 1);
+    console.log(`      ${repeated.length} jobs claimed a second time after their holder's expiry`);
+    expect(repeated.filter((r) => pidOf(r.instances[0] as string) === c.child.pid).length).to.be.at.most(4);
+    for (const row of repeated) {
+      for (let i = 1; i < row.ats.length; i++) {
+        expect((row.ats[i] as Date).getTime() - (row.ats[i - 1] as Date).getTime()).to.be.at.least(4000);
+      }
+    }
+  });
+
+  it('a per-second schedule runs exactly once per window across the instances: 30 windows, 30 runs', async () => {
+    const first = await until('the first window', async () => {
+      const r = await pool.query<{ w: Date }>(`select min(window_start) as w from schedule_runs where schedule = 'test.tick'`);
+      return r.rows[0]?.w ?? null;
+    });
+    const from = first.getTime();
+    const to = from + 30_000;
+    // Wait until the 30th window has run (plus its job).
+    await until('30 windows', async () => Date.now() > to + 1500, 60_000);
+    const runs = await pool.query<{ window_start: Date; claimed_by: string; job_id: string }>(
+      `select window_start, claimed_by, job_id from schedule_runs where schedule = 'test.tick' and window_start >= $1 and window_start < $2 order by window_start`,
+      [new Date(from), new Date(to)],
+    );
+    expect(runs.rows.map((r) => r.window_start.getTime() - from)).to.deep.equal([...Array(30).keys()].map((i) => i * 1000));
+    const keys = runs.rows.map((r) => `tick:${r.window_start.toISOString()}`);
+    const effects = await pool.query(`select key from test_job_effects where key = any($1::text[])`, [keys]);
+    expect(effects.rows).to.have.length(30);
+    const jobs = await pool.query(`select state, count(*)::int as n from pgboss.job where name = 'test.tick' and id = any($1::uuid[]) group by state`, [runs.rows.map((r) => r.job_id)]);
+    expect(jobs.rows).to.deep.equal([{ state: 'completed', n: 30 }]);
+    const claimers = new Set(runs.rows.map((r) => pidOf(r.claimed_by)));
+    console.log(`      30 windows claimed by ${claimers.size} instances`);
+    expect(claimers.size).to.be.at.least(2);
+  });
+});
+
+describe('one instance at a time: the worker switch and draining', function () {
+  this.timeout(120_000);
+  const spawned: Instance[] = [];
+  let url: string;
+  let db: pg.Pool;
+  before(async () => {
+    url = await freshDatabase();
+    db = new pg.Pool({ connectionString: url, max: 2 });
+    db.on('error', () => {});
+    await db.query(TEST_TABLES);
+  });
+  after(async () => {
+    for (const instance of spawned) if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGKILL');
+    await db?.end();
+  });
+
+  it('JOBS_WORKER_ENABLED=false: the instance serves but claims no job and no schedule window', async () => {
+    const idle = await start('D', url, { JOBS_WORKER_ENABLED: 'false' });
+    spawned.push(idle);
+    const ready = await fetch(`${idle.url}/health/ready`).then((r) => r.json());
+    expect(ready.jobs).to.deep.equal({ workerEnabled: false });
+    await bossOver(db).insert(Array.from({ length: 20 }, (_, i) => ({ name: 'test.effect', data: { key: `idle-${i}` } })));
+    await delay(2500);
+    const states = await db.query(`select state, count(*)::int as n from pgboss.job where name = 'test.effect' group by state`);
+    expect(states.rows).to.deep.equal([{ state: 'created', n: 20 }]);
+    expect((await db.query('select count(*)::int as n from test_job_attempts')).rows[0].n).to.equal(0);
+    expect((await db.query('select count(*)::int as n from schedule_runs')).rows[0].n).to.equal(0);
+    idle.child.kill('SIGTERM');
+    expect(await idle.exited).to.equal(0);
+  });
+
+  it('SIGTERM: stops claiming, finishes held jobs within the grace period, returns the rest, closes sockets with 1012', async () => {
+    const tenant = await buildTenant(url);
+    const g = await start('G', url, { JOBS_SHUTDOWN_GRACE_MS: '1500' });
+    spawned.push(g);
+    // The jobs the idle instance left alone were claimable all along: a worker takes them at once.
+    await until('the idle instance\'s jobs done', async () => (await db.query(`select count(*)::int as n from test_job_effects where key like 'idle-%'`)).rows[0].n === 20);
+    const live = await openLive(g.url, tenant.owner.apiKey);
+    await bossOver(db).insert([
+      { name: 'test.effect', data: { key: 'quick-1', sleepMs: 300 } },
+      { name: 'test.effect', data: { key: 'quick-2', sleepMs: 300 } },
+      { name: 'test.effect', data: { key: 'long-1', sleepMs: 20_000 }, expireInSeconds: 60 },
+      { name: 'test.effect', data: { key: 'long-2', sleepMs: 20_000 }, expireInSeconds: 60 },
+    ]);
+    const held = `select count(*)::int as n from test_job_attempts where key in ('quick-1', 'quick-2', 'long-1', 'long-2')`;
+    await until('all four held', async () => (await db.query(held)).rows[0].n === 4);
+    const sent = Date.now();
+    g.child.kill('SIGTERM');
+    expect(await g.exited).to.equal(0);
+    const took = Date.now() - sent;
+    console.log(`      drain: exited ${took} ms after SIGTERM (grace 1500 ms)`);
+    expect(took).to.be.within(1400, 1500 + 4000);
+    expect(await live.closed).to.equal(1012);
+
+    const rows = await db.query(
+      `select data->>'key' as key, state::text, started_on is null as unstarted, retry_count from pgboss.job
+        where name = 'test.effect' and data->>'key' not like 'idle-%' order by 1`,
+    );
+    expect(rows.rows, JSON.stringify(rows.rows)).to.deep.equal([
+      { key: 'long-1', state: 'created', unstarted: true, retry_count: 0 },
+      { key: 'long-2', state: 'created', unstarted: true, retry_count: 0 },
+      { key: 'quick-1', state: 'completed', unstarted: false, retry_count: 0 },
+      { key: 'quick-2', state: 'completed', unstarted: false, retry_count: 0 },
+    ]);
+    const effects = await db.query(`select key from test_job_effects where key in ('quick-1', 'quick-2', 'long-1', 'long-2') order by key`);
+    expect(effects.rows.map((r) => r.key)).to.deep.equal(['quick-1', 'quick-2']);
+    const drained = g.output().split('\n').filter((l) => l.includes('"jobs drained"')).map((l) => JSON.parse(l));
+    expect(drained).to.have.length(1);
+    // The two quick jobs finished (so may a per-second tick job in hand); the two long ones went back.
+    expect(drained[0].returned).to.equal(2);
+    expect(drained[0].finished).to.be.at.least(2);
+  });
+});
