@@ -160,12 +160,25 @@ export const aiSessions = pgTable(
     index('ai_sessions_tenant_started_idx').on(t.tenantId, t.startedAt),
     index('ai_sessions_tenant_user_idx').on(t.tenantId, t.userId),
     index('ai_sessions_tenant_project_idx').on(t.tenantId, t.projectKey),
-    // Linking looks sessions up by PR number, by branch and by commit sha (array overlap).
+    // Linking looks sessions up by PR number and by branch (commit shas: ai_session_shas).
     index('ai_sessions_tenant_project_pr_idx').on(t.tenantId, t.projectKey, t.prNumber),
     index('ai_sessions_tenant_project_branch_idx').on(t.tenantId, t.projectKey, t.branch),
-    index('ai_sessions_commit_shas_idx').using('gin', t.commitShas),
     uniqueIndex('ai_sessions_tenant_external').on(t.tenantId, t.externalId),
   ],
+);
+
+/**
+ * The commit shas (or sha prefixes, 7–40 hex characters) a session names, one row each, so a push
+ * finds the sessions naming any prefix of its commits with one index lookup.
+ */
+export const aiSessionShas = pgTable(
+  'ai_session_shas',
+  {
+    sessionId: uuid('session_id').notNull().references(() => aiSessions.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    sha: text('sha').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.sha] }), index('ai_session_shas_tenant_sha_idx').on(t.tenantId, t.sha)],
 );
 
 /**
