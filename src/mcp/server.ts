@@ -17,7 +17,7 @@ import { MCP_PATH, MCP_SCOPE, mcpResource, resourceMetadataUrl } from '../oauth/
 import { principalFromProps, type OAuthProps } from '../oauth/grants.js';
 import { providerFor } from '../oauth/provider.js';
 import { PRODUCT } from '../version.js';
-import { provisionalAnalytics } from './provisionalAnalytics.js';
+import { cubeAnalytics } from './cubeAnalytics.js';
 import { registerTools, type AnalyticsService } from './tools.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -46,7 +46,7 @@ export async function mcpPrincipal(app: AppContext, authorization: string | unde
   return principalFromProps(app.database.db, token.extra as Partial<OAuthProps> | undefined);
 }
 
-export function mcpRoutes(app: AppContext, service: AnalyticsService = provisionalAnalytics(app.database.pool)): Router {
+export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnalytics(app.database.pool)): Router {
   const router = new Router();
   const challenge = `Bearer resource_metadata="${resourceMetadataUrl(app.config.appUrl)}"`;
 
@@ -63,7 +63,14 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = provision
     const key = principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
     ctx.set(headersOf(await consume(app, key, [LIMITS.general])));
 
-    const body = ctx.method === 'POST' ? await readBody(ctx, 'json', BODY_LIMIT) : undefined;
+    // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'POST, OPTIONS');
+      ctx.status = 405;
+      ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send requests with POST' }, id: null };
+      return;
+    }
+    const body = await readBody(ctx, 'json', BODY_LIMIT);
     const server = new McpServer({ name: PRODUCT, version: app.config.releaseVersion }, { capabilities: { tools: {} } });
     registerTools(server, principal, service);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -37,7 +37,7 @@ export interface AnalyticsService {
   metadata(tenantId: string): Promise<CubeInfo[]>;
   query(tenantId: string, query: unknown, rowCap: number): Promise<QueryRows>;
   sql(tenantId: string, query: unknown): Promise<{ statements: { sql: string; params: unknown[] }[] }>;
-  teamBaseline(tenantId: string, window: { from: string; to: string }): Promise<Record<string, unknown>[]>;
+  teamBaseline(tenantId: string, window: { from?: string; to?: string }): Promise<Record<string, unknown>[]>;
 }
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
@@ -98,11 +98,14 @@ export function registerTools(server: McpServer, principal: TenantPrincipal, ser
     {
       title: 'Team baseline per month',
       description:
-        'Returns the team baseline: one row per team per month in the window (inclusive, at most 36 months) with delivery measures such as issues closed and production deployments. Use it for a team-by-month overview or to join with finance data; use cube_query for anything more specific.',
-      inputSchema: { from: Month.describe('First month, YYYY-MM'), to: Month.describe('Last month, YYYY-MM') },
+        'Returns the team baseline: one row per enabled team per month in the window (inclusive, at most 36 months), every month present even when quiet, with headcount, delivery (issues closed, PRs merged, cycle and lead times), deployment (production deploys, change failure rate, recovery time), AI-adoption and survey columns. An empty (null) ratio means no denominator, not zero. Use it for a team-by-month overview; use cube_query for anything more specific.',
+      inputSchema: {
+        from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
+        to: Month.optional().describe('Last month, YYYY-MM (default: the current month)'),
+      },
       annotations: { readOnlyHint: true },
     },
-    ({ from, to }) => guarded(async () => ({ from, to, rows: await service.teamBaseline(tenantId, { from, to }) })),
+    ({ from, to }) => guarded(async () => ({ rows: await service.teamBaseline(tenantId, { from, to }) })),
   );
 
   server.registerTool(

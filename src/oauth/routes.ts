@@ -116,6 +116,12 @@ export function oauthRoutes(app: AppContext): Router {
     await next();
   });
 
+  // oidc-provider's resume step: a fresh provider session, whoever used this browser before.
+  router.get(`${AUTHORIZE_PATH}/:uid`, async (ctx, next) => {
+    stripProviderSession(ctx);
+    await next();
+  });
+
   router.get(AUTHORIZE_PATH, async (ctx, next) => {
     await limit(app, ctx, 'authorize');
     const uid = typeof ctx.query.interaction === 'string' ? ctx.query.interaction : null;

@@ -52,6 +52,12 @@ describe('MCP over OAuth: the SDK client end to end', function () {
     const res = await api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(res.status).to.equal(401);
     expect(res.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${api.baseUrl}/.well-known/oauth-protected-resource"`);
+    const get = await api.as(a.owner.apiKey).get('/mcp', { accept: 'text/event-stream' });
+    expect(get.status).to.equal(405);
+    expect(get.headers.get('allow')).to.equal('POST, OPTIONS');
+    const authorize = await api.get('/mcp/authorize');
+    expect(authorize.status).to.equal(400);
+    expect(authorize.headers.get('ratelimit-limit')).to.equal('60');
     const pre = await api.request('OPTIONS', '/mcp', undefined, { origin: 'https://app.example', 'access-control-request-method': 'POST' });
     expect(pre.status).to.equal(204);
     expect(pre.headers.get('access-control-allow-headers')).to.match(/Authorization/);

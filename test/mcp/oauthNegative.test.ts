@@ -177,6 +177,19 @@ describe('MCP OAuth: refused requests', function () {
       expect(res.status).to.equal(409);
     });
 
+    it('gives a second user of the same browser their own consent and tokens', async () => {
+      const first = await startConsent(api.baseUrl, session);
+      await approveAndGetCode(api.baseUrl, first, a.tenantId);
+      expect(first.jar.get('_session')).to.not.equal(undefined);
+      const other = await buildMember(api.databaseUrl, a.tenantId);
+      const otherSession = await buildSessionCookie(api.databaseUrl, other.userId);
+      const second = await startConsent(api.baseUrl, otherSession, new MemoryOAuthClient(), first.jar);
+      const tokens = await finishWithCode(api.baseUrl, second.client, await approveAndGetCode(api.baseUrl, second, a.tenantId));
+      const stored = await providerFor(api.running.app).AccessToken.find(tokens.access_token);
+      expect(stored?.accountId).to.equal(other.userId);
+      expect(stored?.extra).to.deep.equal({ tenantId: a.tenantId, userId: other.userId, permissions: ['read', 'write'] });
+    });
+
     it('sends the user back to the client with access_denied on Cancel', async () => {
       const started = await startConsent(api.baseUrl, session);
       const res = await approve(api.baseUrl, started, { ...started.fields, action: 'deny' });
