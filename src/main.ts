@@ -4,7 +4,7 @@ import { coreCommands, type Command } from './cli/commands.js';
 import { tenantCommands } from './cli/tenants.js';
 import { organisationCommands } from './cli/organisation.js';
 import { baselineCommands } from './cli/baseline.js';
-import { SchemaBehindError } from './server.js';
+import { SchemaBehindError } from './db/migrations.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
 const commands: Record<string, Command> = {

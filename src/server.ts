@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/client.js';
-import { schemaStatus } from './db/migrations.js';
+import { SchemaBehindError, schemaStatus } from './db/migrations.js';
 import { createApp } from './http/app.js';
 import { checkJobQueues, installJobQueues } from './jobs/boss.js';
 import { jobsFor, schedulesFor } from './jobs/catalog.js';
@@ -15,11 +15,8 @@ import { LiveHub, type LiveHubOptions } from './live/hub.js';
 import { createLivePublisher } from './live/publisher.js';
 import type { Logger } from './log.js';
 
-export class SchemaBehindError extends Error {
-  constructor(readonly missing: string[]) {
-    super(`database schema is behind this server: expected migration ${missing[0]} (run "delivery-analytics migrate")`);
-  }
-}
+
+export { SchemaBehindError };
 
 export interface RunningServer {
   url: string;

@@ -7,8 +7,6 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { installJobQueues } from '../jobs/boss.js';
-import { jobCatalog } from '../jobs/catalog.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -46,6 +44,12 @@ export async function schemaStatus(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise
   return { applied: bundled.length - missing.length, bundled: bundled.length, ahead, missing };
 }
 
+export class SchemaBehindError extends Error {
+  constructor(readonly missing: string[]) {
+    super(`database schema is behind this server: expected migration ${missing[0]} (run "delivery-analytics migrate")`);
+  }
+}
+
 // Any constant works; it only has to be the same in every instance and the migration job.
 const MIGRATION_LOCK = 4_127_301_559;
 
@@ -59,6 +63,9 @@ export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promis
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await migrate(drizzle(client), { migrationsFolder: dir });
+      // Loaded here, not at the top: the job catalog pulls in every handler's module graph, which
+      // every CLI command would otherwise pay for at start-up.
+      const [{ installJobQueues }, { jobCatalog }] = await Promise.all([import('../jobs/boss.js'), import('../jobs/catalog.js')]);
       await installJobQueues(client, jobCatalog);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);

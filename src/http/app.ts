@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
+import { surveyRoutes } from './routes/surveys.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { organisationRoutes } from './routes/organisation.js';
 import { teamRosterRoutes } from './routes/teamRoster.js';
@@ -40,6 +41,7 @@ const routeFactories: RouteFactory[] = [
   userRoutes,
   adminRoutes,
   webhookRoutes,
+  surveyRoutes,
   sessionRoutes,
   codehostRoutes,
   testHookRoutes,
@@ -48,7 +50,9 @@ const routeFactories: RouteFactory[] = [
 ];
 
 export function createApp(app: AppContext): Koa {
-  const koa = new Koa({ proxy: true });
+    // Behind one proxy (Traefik): the client address is the last X-Forwarded-For entry, the one the
+  // proxy added; the entries before it are the client's own claims and must not pick its limit bucket.
+  const koa = new Koa({ proxy: true, maxIpsCount: 1 });
   // Signed cookies of the OAuth layer: oidc-provider runs on this app's context (mounted below).
   koa.keys = oauthKeys(app.config.oauthEncryptionKey).cookies;
 

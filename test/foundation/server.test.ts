@@ -86,7 +86,7 @@ describe('migration guard', () => {
   const last = () => bundledMigrations().at(-1)!;
 
   it('migrate applies every bundled migration to an empty database', async function () {
-    this.timeout(30000);
+    this.timeout(120000);
     const url = await emptyDatabase();
     const result = await runCli(['migrate'], { DATABASE_URL: url });
     expect(result.stderr).to.equal('');
@@ -98,7 +98,7 @@ describe('migration guard', () => {
   });
 
   it('refuses to start when the database is behind, naming the first missing migration', async function () {
-    this.timeout(30000);
+    this.timeout(120000);
     const url = await freshDatabase();
     await sql(url, 'delete from drizzle.__drizzle_migrations where created_at = $1', [last().when]);
     const port = await freePort();
@@ -110,7 +110,8 @@ describe('migration guard', () => {
     expect(probe).to.equal('refused');
   });
 
-  it('refuses an empty database, naming the first migration', async () => {
+  it('refuses an empty database, naming the first migration', async function () {
+    this.timeout(120000);
     const url = await emptyDatabase();
     const result = await runCli(['serve'], baseEnv(url, await freePort()));
     expect(result.code).to.equal(1);
@@ -133,7 +134,7 @@ describe('migration guard', () => {
 
 describe('graceful shutdown', () => {
   it('SIGTERM finishes in-flight requests, closes the pool and exits 0', async function () {
-    this.timeout(30000);
+    this.timeout(120000);
     const url = await freshDatabase();
     const port = await freePort();
     const { child, exited } = await spawnServe(baseEnv(url, port));
