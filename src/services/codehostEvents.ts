@@ -48,7 +48,7 @@ export const PushEvent = z.object({
   commits: z
     .array(
       z.object({
-        id: z.string(),
+        id: z.string().regex(/^[0-9a-fA-F]{40,64}$/, 'must be a hexadecimal commit id'),
         message: z.string(),
         timestamp: z.string(),
         url: z.string().nullish(),
@@ -175,7 +175,7 @@ export async function applyPush(tx: Executor, tenantId: string, event: z.infer<t
     .where(and(eq(commits.projectId, projectId), sql`${commits.sha} = any(${`{${shas.join(',')}}`}::text[])`));
   const commitIds = stored.map((r) => r.id);
   await linkPullRequestCommits(tx, tenantId, { commitIds, branch });
-  await linkSessions(tx, tenantId, { commitIds });
+  await linkSessions(tx, tenantId, { commits: { ids: commitIds, shas } });
 }
 
 const ISSUE_TYPES: Record<string, string> = {

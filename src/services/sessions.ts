@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
-import { aiSessionLinks, aiSessions, commits, projects, pullRequests } from '../db/schema/index.js';
+import { aiSessionLinks, aiSessionShas, aiSessions, commits, projects, pullRequests } from '../db/schema/index.js';
 import { authorize, can } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
@@ -89,6 +89,8 @@ export async function createSession(app: AppContext, principal: TenantPrincipal,
           transcriptLines: key && parsed ? parsed.lines : null,
         })
         .returning();
+      const shas = (row as SessionRow).commitShas;
+      if (shas.length > 0) await tx.insert(aiSessionShas).values(shas.map((sha) => ({ sessionId: id, tenantId: principal.tenantId, sha })));
       await linkSessions(tx, principal.tenantId, { sessionId: id });
       return row as SessionRow;
     });
