@@ -1,0 +1,158 @@
+/**
+ * /api/live on one in-process instance: authentication, tenant scoping, ping and dead-client
+ * detection, listener reconnect after its database session is killed, 1012 on close.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { expect } from 'chai';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { loadConfig } from '../../src/config.js';
+import { freePort } from '../../src/dev.js';
+import { createLogger } from '../../src/log.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { freshDatabase } from '../helpers/database.js';
+import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { baseEnv } from '../helpers/server.js';
+
+interface Live {
+  ws: WebSocket;
+  messages: any[];
+  pings: number;
+  closed: Promise<number>;
+}
+
+function connect(server: RunningServer, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<Live> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws').replace('localhost', '127.0.0.1')}/api/live`, { headers, ...options });
+    const live: Live = { ws, messages: [], pings: 0, closed: new Promise((done) => ws.on('close', (code) => done(code))) };
+    ws.on('ping', () => live.pings++);
+    ws.on('message', (raw) => {
+      const data = JSON.parse(raw.toString());
+      live.messages.push(data);
+      if (data.kind === 'live.ready') resolve(live);
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => reject(Object.assign(new Error(`status ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
+    });
+    ws.on('error', reject);
+  });
+}
+
+async function refused(server: RunningServer, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  try {
+    await connect(server, headers);
+  } catch (error) {
+    return error as { status: number; body: unknown };
+  }
+  throw new Error('connected');
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(25);
+  }
+}
+
+describe('live progress websocket /api/live', function () {
+  this.timeout(30_000);
+  let databaseUrl: string;
+  let server: RunningServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+
+  before(async () => {
+    databaseUrl = await freshDatabase();
+    [a, b] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
+    const port = await freePort();
+    const config = loadConfig({ ...baseEnv(databaseUrl, port), JOBS_WORKER_ENABLED: 'false' });
+    server = await startServer(config, createLogger('silent'), { live: { pingIntervalMs: 200, listenerHealthCheckMs: 500 } });
+  });
+  after(() => server?.close());
+
+  it('refuses an upgrade without credentials, with a wrong key, and for another path', async () => {
+    expect(await refused(server, {})).to.deep.include({ status: 401, body: { error: { code: 'unauthorized', message: 'Missing or invalid credentials' } } });
+    expect(await refused(server, { authorization: 'Bearer gai_wrong' })).to.deep.include({ status: 401 });
+    const other = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${server.url.replace('http', 'ws').replace('localhost', '127.0.0.1')}/api/elsewhere`, { headers: { authorization: `Bearer ${a.owner.apiKey}` } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode as number));
+      ws.on('error', () => {});
+    });
+    expect(other).to.equal(404);
+  });
+
+  it('accepts an API key or a session cookie of our own origin; refuses a cookie from another origin', async () => {
+    const byKey = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` });
+    expect(byKey.messages[0]).to.include({ kind: 'live.ready', pingIntervalMs: 200 });
+    const cookie = await buildSessionCookie(databaseUrl, a.owner.userId, a.tenantId);
+    const bySession = await connect(server, { cookie, origin: new URL(server.app.config.appUrl).origin });
+    const crossSite = await refused(server, { cookie, origin: 'https://evil.example' });
+    expect(crossSite).to.deep.include({ status: 403, body: { error: { code: 'forbidden', message: 'Cross-origin websocket refused' } } });
+    byKey.ws.close();
+    bySession.ws.close();
+  });
+
+  it('delivers an event only to the clients of its tenant, with the time it was raised', async () => {
+    const mine = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` });
+    const theirs = await connect(server, { authorization: `Bearer ${b.owner.apiKey}` });
+    const event = { kind: 'progress', subject: { type: 'register_import', id: '7b0c9a62-8e4f-4a38-9d55-1f0e6d4b2c11' }, phase: 'validating', done: 40, total: 120 } as const;
+    await server.app.live.publish(a.tenantId, event);
+    await until('the event', () => mine.messages.length === 2);
+    expect(mine.messages[1]).to.deep.equal({ ...event, at: mine.messages[1].at });
+    expect(Date.parse(mine.messages[1].at)).to.be.closeTo(Date.now(), 5000);
+    await delay(100);
+    expect(theirs.messages.map((m) => m.kind)).to.deep.equal(['live.ready']);
+    mine.ws.close();
+    theirs.ws.close();
+  });
+
+  it('refuses an event too large for a notification', async () => {
+    const message = 'x'.repeat(8000);
+    let error: Error | null = null;
+    await server.app.live.publish(a.tenantId, { kind: 'progress', subject: { type: 'export', id: 'e' }, phase: 'x', message }).catch((e) => (error = e));
+    expect(error).to.be.instanceOf(Error);
+    expect((error as unknown as Error).message).to.match(/the limit is 7500/);
+  });
+
+  it('pings every interval and drops a client that stopped answering', async () => {
+    const healthy = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` });
+    const silent = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` }, { autoPong: false });
+    await delay(1100);
+    expect(healthy.pings).to.be.within(3, 7);
+    // The silent client missed a pong: the server terminates it (1006: no close frame).
+    expect(await silent.closed).to.equal(1006);
+    expect(healthy.ws.readyState).to.equal(WebSocket.OPEN);
+    healthy.ws.close();
+  });
+
+  it('reconnects its LISTEN session after the database drops it, telling clients about the gap', async () => {
+    const client = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` });
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'delivery-analytics-live'`,
+      );
+      expect(killed.rowCount).to.equal(1);
+    } finally {
+      await admin.end();
+    }
+    await until('the gap notice', () => client.messages.some((m) => m.kind === 'live.gap'));
+    expect(server.live.listening).to.equal(true);
+    await server.app.live.publish(a.tenantId, { kind: 'progress', subject: { type: 'backfill', id: 'b1' }, phase: 'after-restart' });
+    await until('the event after the reconnect', () => client.messages.some((m) => m.phase === 'after-restart'));
+    client.ws.close();
+  });
+
+  it('closes every socket with 1012 (Service Restart) when the instance stops', async () => {
+    const port = await freePort();
+    const config = loadConfig({ ...baseEnv(databaseUrl, port), JOBS_WORKER_ENABLED: 'false' });
+    const other = await startServer(config, createLogger('silent'));
+    const client = await connect(other, { authorization: `Bearer ${a.owner.apiKey}` });
+    await other.close();
+    expect(await client.closed).to.equal(1012);
+  });
+});
