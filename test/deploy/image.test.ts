@@ -3,10 +3,22 @@
  * image for server and migration job, production dependencies only, a non-root user, a liveness
  * healthcheck; and an env file example that names every variable the server and compose read.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { freePort } from '../../src/dev.js';
+import { testServer } from '../helpers/server.js';
 import { ROOT } from './composeModel.js';
+
+/** Exit code of a command run with the given extra environment. */
+function exitCode(argv: string[], env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    execFile(argv[0] as string, argv.slice(1), { env: { ...process.env, ...env }, timeout: 10_000 }, (error) => {
+      resolve(error ? ((error as { code?: number }).code ?? 1) : 0);
+    });
+  });
+}
 
 interface Instruction {
   op: string;
@@ -73,6 +85,21 @@ describe('container image (Dockerfile)', () => {
     expect(healthcheck).to.match(/^--interval=\d+s --timeout=\d+s --start-period=\d+s --retries=\d+ CMD \[/);
     expect(healthcheck).to.include("'/health'");
     expect(step('ENV').join(' ')).to.include('NODE_ENV=production');
+  });
+
+  it('the HEALTHCHECK command exits 0 against a live server on PORT and 1 when nothing answers', async () => {
+    const [healthcheck] = step('HEALTHCHECK');
+    const argv = JSON.parse((healthcheck as string).replace(/^.*? CMD /, '')) as string[];
+    expect(argv[0]).to.equal('node');
+    argv[0] = process.execPath;
+    const api = await testServer();
+    try {
+      const port = new URL(api.baseUrl).port;
+      expect(await exitCode(argv, { PORT: port })).to.equal(0);
+    } finally {
+      await api.close();
+    }
+    expect(await exitCode(argv, { PORT: String(await freePort()) })).to.equal(1);
   });
 
   it('keeps secrets and local state out of the build context', () => {
