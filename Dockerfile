@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # One image for the server (`serve`, the default command) and the migration job (`migrate`).
 # Build: docker build -t delivery-analytics:<version> --build-arg RELEASE_VERSION=<version> .
-# Node 22 LTS: Node 20 is past its end of life, and oidc-provider supports 22 (it warns on 20).
-ARG NODE_IMAGE=node:22-slim
+# Node 20 slim: the runtime the whole test suite runs on (CI, npm start). Node 20 is past its end of
+# life and oidc-provider prefers 22: `--build-arg NODE_IMAGE=node:22-slim` selects it (see docs/deploy.md).
+ARG NODE_IMAGE=node:20-slim
 
 # All dependencies, for compiling.
 FROM ${NODE_IMAGE} AS deps
