@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from './oidc.js';
 import type { Db } from '../db/client.js';
 import { mcpGrants, oauthRecords } from '../db/schema/index.js';
 import { open, seal, sha256hex } from './crypto.js';

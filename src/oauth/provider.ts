@@ -3,7 +3,7 @@
  * defaults cannot silently break an MCP client (see ../shared/notes/mcp-oauth.md and docs/mcp.md).
  */
 import { createPrivateKey } from 'node:crypto';
-import { errors, interactionPolicy, Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { errors, interactionPolicy, Provider, type Configuration, type KoaContextWithOIDC } from './oidc.js';
 import type { AppContext } from '../context.js';
 import { htmlEscape } from './html.js';
 import { postgresAdapter } from './adapter.js';

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Interaction } from 'oidc-provider';
+import type { Interaction } from './oidc.js';
 import { permissionsOf } from '../auth/principal.js';
 import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie, type ResolvedSession } from '../auth/sessions.js';
 import type { AppContext } from '../context.js';
