@@ -6,11 +6,22 @@ import { z } from 'zod';
 import { DeploymentWebhook, IssueWebhook, WEBHOOK_BODY_LIMIT, WebhookError, WebhookSuccess, WebhookValidationError } from '../schemas/webhooks.js';
 import { LIMITS } from './rateLimit.js';
 
-function component(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  delete json.id;
-  return json;
+const COMPONENTS = { IssueWebhook, DeploymentWebhook, WebhookSuccess, WebhookValidationError, WebhookError };
+
+/** The schemas (registered by id through `.meta({id})`) as OpenAPI components, references included. */
+function components(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  return Object.fromEntries(
+    Object.keys(COMPONENTS).map((id) => {
+      const { $schema: _schema, id: _id, ...schema } = schemas[id] as Record<string, unknown>;
+      return [id, schema];
+    }),
+  );
 }
 
 const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
@@ -58,13 +69,7 @@ export function webhookOpenApi(appUrl: string): Record<string, unknown> {
     },
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, gai_…' } },
-      schemas: {
-        IssueWebhook: component(IssueWebhook, 'input'),
-        DeploymentWebhook: component(DeploymentWebhook, 'input'),
-        WebhookSuccess: component(WebhookSuccess, 'output'),
-        WebhookValidationError: component(WebhookValidationError, 'output'),
-        WebhookError: component(WebhookError, 'output'),
-      },
+      schemas: components(),
     },
   };
 }

