@@ -129,7 +129,14 @@ export function oauthRoutes(app: AppContext): Router {
     // it as an Interaction (10 minutes, signed cookie) and redirects back here with its uid.
     if (uid === null && ctx.query.client_id !== undefined) {
       stripProviderSession(ctx);
-      if (ctx.query.scope === undefined) ctx.querystring = `${ctx.querystring}&scope=${encodeURIComponent(MCP_SCOPE)}`;
+      // The only resource scope is implied by asking for /mcp at all; clients that send no scope
+      // (or only openid) would otherwise get a token without it.
+      const params = new URLSearchParams(ctx.querystring);
+      const scopes = new Set((params.get('scope') ?? '').split(' ').filter(Boolean));
+      if (!scopes.has(MCP_SCOPE)) {
+        params.set('scope', [...scopes, MCP_SCOPE].join(' '));
+        ctx.querystring = params.toString();
+      }
       return next();
     }
     const interaction = await interactionOf(app, ctx);

@@ -104,6 +104,9 @@ describe('MCP over OAuth: the SDK client end to end', function () {
     expect(tools.map((t) => t.name)).to.have.members(['cube_metadata', 'cube_query', 'team_baseline', 'cube_sql']);
     const meta = await mcp.callTool({ name: 'cube_metadata', arguments: {} });
     expect(meta.isError).to.not.equal(true);
+    const query = await mcp.callTool({ name: 'cube_query', arguments: { query: { measures: ['issues.issues_closed'] } } });
+    expect(query.isError).to.not.equal(true);
+    expect(JSON.parse((query.content as { text: string }[])[0]!.text)).to.deep.equal({ rows: [{ 'issues.issues_closed': 0 }], truncated: false });
     await mcp.close();
 
     // Stored tokens: hashed ids, encrypted payloads.

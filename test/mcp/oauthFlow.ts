@@ -149,9 +149,12 @@ export interface Started {
  * Discovery, registration and the authorization request (SDK), then the browser part up to the
  * consent page of a signed-in user.
  */
-export async function startConsent(baseUrl: string, sessionCookie: string, client = new MemoryOAuthClient(), jar = new Jar(client.ip)): Promise<Started> {
-  const result = await auth(client, { serverUrl: `${baseUrl}/mcp`, fetchFn: fetchFrom(client.ip) });
-  if (result !== 'REDIRECT' || !client.authorizationUrl) throw new Error(`expected a redirect, got ${result}`);
+export async function startConsent(baseUrl: string, sessionCookie: string, client = new MemoryOAuthClient(), jar = new Jar(client.ip), discover = true): Promise<Started> {
+  if (discover) {
+    const result = await auth(client, { serverUrl: `${baseUrl}/mcp`, fetchFn: fetchFrom(client.ip) });
+    if (result !== 'REDIRECT') throw new Error(`expected a redirect, got ${result}`);
+  }
+  if (!client.authorizationUrl) throw new Error('no authorization URL');
   const first = await browse(jar, client.authorizationUrl.href);
   if (first.status !== 303) throw new Error(`authorize answered ${first.status}: ${await first.text()}`);
   const [name, value] = sessionCookie.split('=') as [string, string];

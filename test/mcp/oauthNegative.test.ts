@@ -30,6 +30,16 @@ describe('MCP OAuth: refused requests', function () {
     ...extra,
   });
 
+  /** The SDK's authorization request with some parameters removed, up to the consent page. */
+  async function startConsentWithout(names: string[]): Promise<Started> {
+    const client = new MemoryOAuthClient();
+    await auth(client, { serverUrl: `${api.baseUrl}/mcp`, fetchFn: fetchFrom(client.ip) });
+    const url = new URL(client.authorizationUrl!.href);
+    for (const name of names) url.searchParams.delete(name);
+    client.authorizationUrl = url;
+    return startConsent(api.baseUrl, session, client, new Jar(client.ip), false);
+  }
+
   before(async () => {
     api = await testServer();
     a = await buildTenant(api.databaseUrl, 'Alpha');
@@ -67,6 +77,13 @@ describe('MCP OAuth: refused requests', function () {
       plain.searchParams.set('code_challenge', 'a'.repeat(43));
       const res2 = await browse(new Jar(), plain.href);
       expect(new URL(res2.headers.get('location') as string).searchParams.get('error')).to.equal('invalid_request');
+    });
+
+    it('grants mcp:read to a request that names no scope and no resource', async () => {
+      const started = await startConsentWithout(['scope', 'resource']);
+      const tokens = await finishWithCode(api.baseUrl, started.client, await approveAndGetCode(api.baseUrl, started, a.tenantId));
+      expect(tokens.scope).to.equal('mcp:read');
+      expect(await mcpStatus(tokens.access_token)).to.equal(200);
     });
 
     it('refuses a resource other than /mcp', async () => {
