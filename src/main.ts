@@ -4,6 +4,7 @@ import { coreCommands, type Command } from './cli/commands.js';
 import { tenantCommands } from './cli/tenants.js';
 import { organisationCommands } from './cli/organisation.js';
 import { baselineCommands } from './cli/baseline.js';
+import { codehostCommands } from './cli/codehost.js';
 import { SchemaBehindError } from './db/migrations.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
@@ -12,6 +13,7 @@ const commands: Record<string, Command> = {
   ...tenantCommands,
   ...organisationCommands,
   ...baselineCommands,
+  ...codehostCommands,
 };
 
 function help(): string {

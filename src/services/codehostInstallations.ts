@@ -36,15 +36,23 @@ export async function listInstallations(db: Db, principal: TenantPrincipal): Pro
 /** Links an installation to the owner's tenant; idempotent for the same tenant, 409 for another. */
 export async function linkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
   authorize(principal, 'tenant.manage');
+  return claimInstallation(db, { tenantId: principal.tenantId, userId: principal.userId }, installationId);
+}
+
+/**
+ * The link itself, shared by owners (API, setup callback) and operators (`codehost:link`, no user).
+ * The row lock makes two simultaneous claims of one installation resolve to one winner.
+ */
+export async function claimInstallation(db: Db, by: { tenantId: string; userId: string | null }, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
   return db.transaction(async (tx) => {
     await tx.insert(codehostInstallations).values({ installationId }).onConflictDoNothing();
     const [current] = await tx.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId)).for('update');
     if (!current) throw notFound('Installation');
-    if (current.tenantId === principal.tenantId) return { row: current, created: false };
+    if (current.tenantId === by.tenantId) return { row: current, created: false };
     if (current.tenantId !== null) throw new AppError('conflict', 'This installation is already linked to another tenant; an owner of that tenant must unlink it first');
     const [row] = await tx
       .update(codehostInstallations)
-      .set({ tenantId: principal.tenantId, linkedByUserId: principal.userId, linkedAt: sql`now()`, unlinkedLoggedAt: null, updatedAt: sql`now()` })
+      .set({ tenantId: by.tenantId, linkedByUserId: by.userId, linkedAt: sql`now()`, unlinkedLoggedAt: null, updatedAt: sql`now()` })
       .where(eq(codehostInstallations.installationId, installationId))
       .returning();
     return { row: row as InstallationRow, created: true };

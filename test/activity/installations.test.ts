@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
+import { runCli } from '../helpers/cli.js';
 import { codehostEnv, deliver } from './helpers.js';
 
 const LINK = '/api/integrations/codehost/installations';
@@ -90,6 +91,31 @@ describe('code-host installations and tenants', function () {
     expect(again.status).to.equal(200);
     expect(again.body.data.stored).to.equal(true);
     expect(await q('select tenant_id, number from issues')).to.deep.equal([{ tenant_id: a.tenantId, number: 17 }]);
+  });
+});
+
+describe('codehost:link (operators)', function () {
+  // Each run starts the CLI in a child process (seconds each on a loaded machine).
+  this.timeout(120_000);
+  it('links an installation to a tenant and refuses one linked elsewhere', async () => {
+    const api = await testServer({ env: codehostEnv() });
+    try {
+      const a = await buildTenant(api.databaseUrl);
+      const b = await buildTenant(api.databaseUrl);
+      const env = { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' };
+      const linked = await runCli(['codehost:link', `--tenant=${a.tenantId}`, '--installation=4004'], env);
+      expect(linked.code, linked.stderr).to.equal(0);
+      expect(JSON.parse(linked.stdout)).to.deep.include({ installationId: 4004, linkedByUserId: null });
+      const refused = await runCli(['codehost:link', `--tenant=${b.tenantId}`, '--installation=4004'], env);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.contain('already linked to another tenant');
+      const usage = await runCli(['codehost:link', `--tenant=${a.tenantId}`, '--installation=abc'], env);
+      expect(usage.code).to.equal(2);
+      const listed = await api.as(a.owner.apiKey).get('/api/integrations/codehost');
+      expect(listed.body.data.installations.map((i: { installationId: number }) => i.installationId)).to.deep.equal([4004]);
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import type { Command } from './commands.js';
+import { withDatabase } from './commands.js';
+import { requireOption, UsageError } from './args.js';
+import { tenants } from '../db/schema/index.js';
+import { presentInstallation } from '../presenters/codehost.js';
+import { claimInstallation } from '../services/codehostInstallations.js';
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+/**
+ * Operators link installations themselves when tenant owners should not claim them (the API trusts
+ * an owner's claim of an installation id; see docs/activity.md).
+ */
+export const codehostCommands: Record<string, Command> = {
+  'codehost:link': {
+    summary: 'Link a code-host installation to a tenant; prints the installation.',
+    usage: 'codehost:link --tenant=<id> --installation=<id>',
+    run: (options, env) => {
+      const tenantId = requireOption(options, 'tenant');
+      if (!/^[0-9a-f-]{36}$/i.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+      const installation = requireOption(options, 'installation');
+      if (!/^[1-9]\d{0,15}$/.test(installation)) throw new UsageError('--installation must be a positive whole number');
+      return withDatabase(env, async ({ db }) => {
+        const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
+        if (!tenant) throw new Error(`no tenant ${tenantId}`);
+        const { row } = await claimInstallation(db, { tenantId, userId: null }, Number(installation));
+        print(presentInstallation(row));
+      });
+    },
+  },
+};
