@@ -50,8 +50,9 @@ iss as (
 dep as (select d.*, coalesce(d.is_production, d.environment = 'production') as prod from deployments d where d.tenant_id = $1),
 caused as (
   select distinct coalesce(
-    (select d.id from dep d where d.external_id = i.metadata ->> 'causedByDeployment' order by (d.project_id = i.project_id) desc, d.created_at desc, d.id limit 1),
-    (select d.id from dep d where d.project_id = i.project_id and d.status = 'success' and d.prod
+    (select d.id from deployments d where d.tenant_id = $1 and d.external_id = i.metadata ->> 'causedByDeployment'
+       order by (d.project_id = i.project_id) desc, d.created_at desc, d.id limit 1),
+    (select d.id from deployments d where d.project_id = i.project_id and d.status = 'success' and coalesce(d.is_production, d.environment = 'production')
        and d.created_at >= i.created_at - interval '24 hours' and d.created_at <= i.created_at order by d.created_at desc, d.id limit 1)) as id
   from issues i where i.tenant_id = $1 and i.type = 'incident'),
 rolled as (
