@@ -38,3 +38,23 @@ export const workflowCheckpoints = pgTable(
   },
   (t) => [index('workflow_checkpoints_updated_at_idx').on(t.updatedAt)],
 );
+
+/**
+ * Integrations the nightly `integrations.flag-stale` check found silent: a row per integration
+ * (`kind` + its own id in `ref`) with the last activity seen; deleted again once it is active.
+ * Kinds today: `codehost_installation` (ref = installation id).
+ */
+export const staleIntegrations = pgTable(
+  'stale_integrations',
+  {
+    kind: text('kind').notNull(),
+    ref: text('ref').notNull(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Last delivery or sync seen; null when none ever arrived. */
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
+    flaggedAt: timestamp('flagged_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.ref] }), index('stale_integrations_tenant_idx').on(t.tenantId)],
+);
