@@ -255,6 +255,18 @@ describe('MCP OAuth: refused requests', function () {
       expect((await refresh(next.body.refresh_token as string)).status).to.equal(400);
     });
 
+    it('revokes tokens at /oauth/revoke for their own client only', async () => {
+      const mine = await startConsent(api.baseUrl, session);
+      const tokens = await finishWithCode(api.baseUrl, mine.client, await approveAndGetCode(api.baseUrl, mine, a.tenantId));
+      const theirs = await startConsent(api.baseUrl, session);
+      await finishWithCode(api.baseUrl, theirs.client, await approveAndGetCode(api.baseUrl, theirs, a.tenantId));
+      const revoke = (clientId: string) => fetch(`${api.baseUrl}/oauth/revoke`, form({ token: tokens.access_token, client_id: clientId }));
+      expect((await revoke(theirs.client.info!.client_id)).status).to.equal(200);
+      expect(await mcpStatus(tokens.access_token)).to.equal(200);
+      expect((await revoke(mine.client.info!.client_id)).status).to.equal(200);
+      expect(await mcpStatus(tokens.access_token)).to.equal(401);
+    });
+
     it('rate-limits the token endpoint per client address (60 a minute)', async () => {
       const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.77' };
       const statuses: number[] = [];
