@@ -42,21 +42,28 @@ export async function checkManualIdentities(db: Db, tenantId: string, claims: Id
  * value moves). Returns the number of rows changed.
  */
 export async function applyRegisterIdentities(tx: Tx, tenantId: string, kinds: IdentityKind[], refs: string[], wanted: WantedIdentity[]): Promise<number> {
-  const target = sql`select p.id as person_id, x.kind, x.value
-    from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(external_ref text, kind text, value text)
-    join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref`;
-  const filePeople = sql`select p.id from people p where p.tenant_id = ${tenantId}::uuid
-    and p.external_ref in (select jsonb_array_elements_text(${JSON.stringify(refs)}::jsonb))`;
+  // Keyed temporary tables so the anti-joins below are index lookups at any file size.
+  await tx.execute(sql`create temp table reg_identity_people (person_id uuid primary key) on commit drop`);
+  await tx.execute(sql`create temp table reg_identities (person_id uuid not null, kind text, value text, primary key (kind, value)) on commit drop`);
+  await tx.execute(sql`
+    insert into reg_identity_people (person_id)
+    select p.id from people p where p.tenant_id = ${tenantId}::uuid and p.external_ref in (select jsonb_array_elements_text(${JSON.stringify(refs)}::jsonb))`);
+  await tx.execute(sql`
+    insert into reg_identities (person_id, kind, value)
+    select p.id, x.kind, x.value from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(external_ref text, kind text, value text)
+    join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref`);
+  await tx.execute(sql`analyze reg_identity_people`);
+  await tx.execute(sql`analyze reg_identities`);
   const removed = await tx.execute(sql`
-    with wanted as (${target})
     delete from person_identities i
     where i.tenant_id = ${tenantId}::uuid and i.source = 'register'
       and i.kind in (select jsonb_array_elements_text(${JSON.stringify(kinds)}::jsonb))
-      and (i.person_id in (${filePeople}) or exists (select 1 from wanted w where w.kind = i.kind and w.value = i.value))
-      and not exists (select 1 from wanted w where w.person_id = i.person_id and w.kind = i.kind and w.value = i.value)`);
+      and (exists (select 1 from reg_identity_people rp where rp.person_id = i.person_id)
+        or exists (select 1 from reg_identities w where w.kind = i.kind and w.value = i.value))
+      and not exists (select 1 from reg_identities w where w.kind = i.kind and w.value = i.value and w.person_id = i.person_id)`);
   const added = await tx.execute(sql`
     insert into person_identities (tenant_id, person_id, kind, value, source)
-    select ${tenantId}::uuid, w.person_id, w.kind, w.value, 'register' from (${target}) w
+    select ${tenantId}::uuid, w.person_id, w.kind, w.value, 'register' from reg_identities w
     on conflict (tenant_id, kind, value) do nothing`);
   return (removed.rowCount ?? 0) + (added.rowCount ?? 0);
 }

@@ -68,6 +68,7 @@ function checkConsistency(rows: CsvRow[], key: string, columns: readonly string[
   const first = new Map<string, CsvRow>();
   for (const row of rows) {
     const id = row.values[key] as string;
+    if (id === '') continue; // already reported as missing
     const earlier = first.get(id);
     if (!earlier) {
       first.set(id, row);
@@ -184,18 +185,23 @@ export async function importRegister(db: Db, tenantId: string, csvText: string, 
     const wanted: WantedIdentity[] = [...claims].map(([key, c]) => ({ external_ref: c.ref, kind: key.split('\u0000')[0] as IdentityKind, value: key.split('\u0000')[1] as string }));
     changes += await applyRegisterIdentities(tx, tenantId, kinds, [...personMap.keys()], wanted);
 
-    const wantedMemberships = sql`select t.id as team_id, p.id as person_id
-      from jsonb_to_recordset(${json(memberships)}) as x(external_ref text, team_slug text)
+    // A keyed temporary table, not a CTE: the planner cannot size a JSON recordset, and a
+    // nested-loop anti-join over 50,000 memberships took minutes.
+    await tx.execute(sql`create temp table reg_memberships (team_id uuid, person_id uuid, primary key (team_id, person_id)) on commit drop`);
+    await tx.execute(sql`
+      insert into reg_memberships (team_id, person_id)
+      select t.id, p.id from jsonb_to_recordset(${json(memberships)}) as x(external_ref text, team_slug text)
       join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref
-      join teams t on t.tenant_id = ${tenantId}::uuid and t.slug = x.team_slug`;
+      join teams t on t.tenant_id = ${tenantId}::uuid and t.slug = x.team_slug
+      on conflict do nothing`);
+    await tx.execute(sql`analyze reg_memberships`);
     await run(sql`
-      with wanted as (${wantedMemberships})
       delete from team_memberships m
       where m.tenant_id = ${tenantId}::uuid and m.membership_source = 'register'
-        and not exists (select 1 from wanted w where w.team_id = m.team_id and w.person_id = m.person_id)`);
+        and not exists (select 1 from reg_memberships w where w.team_id = m.team_id and w.person_id = m.person_id)`);
     await run(sql`
       insert into team_memberships (tenant_id, team_id, person_id, membership_source)
-      select ${tenantId}::uuid, w.team_id, w.person_id, 'register' from (${wantedMemberships}) w
+      select ${tenantId}::uuid, w.team_id, w.person_id, 'register' from reg_memberships w
       on conflict (team_id, person_id) do update set membership_source = 'register'
       where team_memberships.membership_source <> 'register'`);
 
