@@ -85,14 +85,26 @@ export const RepositoryEvent = z.object({
 
 const date = (value: string | null | undefined) => (value ? new Date(value) : null);
 
-/** The tenant's codehost project for `owner/repo`, created when first seen. */
-export async function ensureProject(tx: Executor, tenantId: string, projectKey: string): Promise<string> {
-  await tx.insert(projects).values({ tenantId, provider: PROVIDER, projectKey, sourceType: PROVIDER }).onConflictDoNothing();
+/**
+ * The tenant's codehost project for `owner/repo`, created when first seen. A new one takes the
+ * owning team of another record of the same key (a team may own the key before its first event).
+ */
+export async function ensureProject(tx: Executor, tenantId: string, projectKey: string): Promise<{ id: string; syncIssues: boolean; syncPullRequests: boolean }> {
+  await tx
+    .insert(projects)
+    .values({
+      tenantId,
+      provider: PROVIDER,
+      projectKey,
+      sourceType: PROVIDER,
+      owningTeamId: sql`(select p.owning_team_id from projects p where p.tenant_id = ${tenantId} and p.project_key = ${projectKey} and p.owning_team_id is not null limit 1)`,
+    })
+    .onConflictDoNothing();
   const [row] = await tx
-    .select({ id: projects.id })
+    .select({ id: projects.id, syncIssues: projects.syncIssues, syncPullRequests: projects.syncPullRequests })
     .from(projects)
     .where(and(eq(projects.tenantId, tenantId), eq(projects.provider, PROVIDER), eq(projects.projectKey, projectKey)));
-  return (row as { id: string }).id;
+  return row as { id: string; syncIssues: boolean; syncPullRequests: boolean };
 }
 
 /**
@@ -101,7 +113,9 @@ export async function ensureProject(tx: Executor, tenantId: string, projectKey: 
  */
 export async function applyPullRequest(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
   const pr = event.pull_request;
-  const projectId = await ensureProject(tx, tenantId, event.repository.full_name);
+  const project = await ensureProject(tx, tenantId, event.repository.full_name);
+  if (!project.syncPullRequests) return;
+  const projectId = project.id;
   // A fork's branch is not a branch of this repository: keep it as `owner:branch` (the code host's
   // label) so pushes to a same-named branch here are never taken for the PR's commits.
   const fromFork = pr.head.repo != null && pr.head.repo.full_name !== event.repository.full_name;
@@ -151,7 +165,7 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
 
 /** Commits of a branch push (the code host lists at most 20 per push); tags and deletions carry none. */
 export async function applyPush(tx: Executor, tenantId: string, event: z.infer<typeof PushEvent>): Promise<void> {
-  const projectId = await ensureProject(tx, tenantId, event.repository.full_name);
+  const projectId = (await ensureProject(tx, tenantId, event.repository.full_name)).id;
   if (event.deleted || !event.ref.startsWith('refs/heads/') || event.commits.length === 0) return;
   const branch = event.ref.slice('refs/heads/'.length);
   const rows = event.commits.map((c) => ({
@@ -200,7 +214,9 @@ export function issueTypeOf(labels: string[]): string {
 export async function applyIssue(tx: Executor, tenantId: string, event: z.infer<typeof IssuesEvent>): Promise<void> {
   const issue = event.issue;
   if (issue.pull_request !== undefined) return;
-  const projectId = await ensureProject(tx, tenantId, event.repository.full_name);
+  const project = await ensureProject(tx, tenantId, event.repository.full_name);
+  if (!project.syncIssues) return;
+  const projectId = project.id;
   const externalId = String(issue.id);
   if (event.action === 'deleted') {
     await tx.delete(issues).where(and(eq(issues.tenantId, tenantId), eq(issues.provider, PROVIDER), eq(issues.externalId, externalId)));

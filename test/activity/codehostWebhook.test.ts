@@ -207,6 +207,29 @@ describe('code-host application webhooks', function () {
     });
   });
 
+  describe('projects owned or switched off before their first event', () => {
+    it('a new codehost project takes the owning team of the key; sync flags off skip PRs and issues', async () => {
+      const [team] = await q("insert into teams (tenant_id, slug, name) values ($1, 'payments', 'Payments') returning id", [tenant.tenantId]);
+      await q("insert into projects (tenant_id, provider, project_key, source_type, owning_team_id) values ($1, 'manual', 'acme-corp/payments', 'manual', $2)", [tenant.tenantId, team.id]);
+      const issue = fixture('issues.opened');
+      issue.repository.full_name = 'acme-corp/payments';
+      issue.issue.id = 777001;
+      expect((await deliver(api, 'issues', issue)).status).to.equal(200);
+      const [project] = await q("select id, owning_team_id from projects where provider = 'codehost' and project_key = 'acme-corp/payments'");
+      expect(project.owning_team_id).to.equal(team.id);
+      expect(await q("select number from issues where external_id = '777001'")).to.deep.equal([{ number: 17 }]);
+
+      await q('update projects set sync_issues = false, sync_pull_requests = false where id = $1', [project.id]);
+      issue.issue.id = 777002;
+      const pr = fixture('pull_request.opened');
+      pr.repository.full_name = 'acme-corp/payments';
+      expect((await deliver(api, 'issues', issue)).status).to.equal(200);
+      expect((await deliver(api, 'pull_request', pr)).status).to.equal(200);
+      expect(await q("select id from issues where external_id = '777002'")).to.deep.equal([]);
+      expect(await q('select id from pull_requests where project_id = $1', [project.id])).to.deep.equal([]);
+    });
+  });
+
   describe('redelivery', () => {
     it('a delivery id seen before is a no-op, even with a changed payload', async () => {
       const payload = fixture('issues.opened');
