@@ -8,7 +8,7 @@ import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import { aiSessionLinks, aiSessionShas, aiSessions, commits, projects, pullRequests } from '../db/schema/index.js';
-import { authorize, can } from '../auth/policies.js';
+import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
@@ -164,8 +164,6 @@ export async function readTranscript(app: AppContext, principal: TenantPrincipal
   if (!store) throw new AppError('unavailable', 'Object store unavailable: no object store is configured (S3_BUCKET or LOCAL_OBJECT_STORE_DIR), so the transcript cannot be read');
   return (await store.get(session.transcriptKey)).toString('utf8');
 }
-
-export const canReadTranscript = (principal: TenantPrincipal, session: SessionRow) => can(principal, 'session.readTranscript', session);
 
 /** Deletes the row and its transcript object; when the object cannot be removed the row stays (503). */
 export async function deleteSession(app: AppContext, principal: TenantPrincipal, id: string): Promise<SessionRow> {
