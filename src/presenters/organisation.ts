@@ -1,4 +1,4 @@
-import type { RegisterImportResult } from '../services/registerImport.js';
+import type { RegisterImportRecord, RegisterImportResult } from '../services/registerImport.js';
 import type { SeatImportResult } from '../services/seats.js';
 import type { PersonView, TeamView } from '../services/teams.js';
 
@@ -27,6 +27,10 @@ export function presentPerson(person: PersonView) {
 
 /** Shared by the register and seat imports (API body and CLI output). */
 export function presentImport(result: RegisterImportResult | SeatImportResult) {
-  const { id, importedAt, rowCount, importedBy, fileSha256 } = result.import;
-  return { id, importedAt: importedAt.toISOString(), rowCount, importedBy, fileSha256, recorded: result.recorded, counts: result.counts };
+  return { ...presentImportRecord(result.import), recorded: result.recorded, counts: result.counts };
+}
+
+export function presentImportRecord(record: RegisterImportRecord) {
+  const { id, importedAt, rowCount, importedBy, fileSha256 } = record;
+  return { id, importedAt: importedAt.toISOString(), rowCount, importedBy, fileSha256 };
 }

@@ -4,7 +4,7 @@
  * people upserted; the person's register e-mail identity rewritten; register memberships replaced)
  * and recorded as the tenant's latest register import, the headcount source.
  */
-import { desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { EMPLOYMENT_TYPES, registerImports, type EmploymentType, type IdentityKind } from '../db/schema/index.js';
 import { isIsoDate, ProblemList, readCsv, sha256Hex, type CsvRow } from './csvImport.js';
@@ -211,4 +211,15 @@ export async function importRegister(db: Db, tenantId: string, csvText: string, 
     const [recorded] = await tx.insert(registerImports).values({ tenantId, rowCount: rows.length, importedBy, fileSha256: hash }).returning();
     return { recorded: true, import: recorded as RegisterImportRecord, counts };
   });
+}
+
+/** The tenant's register imports, newest first; the first is the headcount source. */
+export async function listRegisterImports(db: Db, tenantId: string, paging: { page: number; perPage: number }): Promise<{ rows: RegisterImportRecord[]; total: number }> {
+  const where = eq(registerImports.tenantId, tenantId);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(registerImports).where(where).orderBy(desc(registerImports.importedAt), desc(registerImports.id))
+      .limit(paging.perPage).offset((paging.page - 1) * paging.perPage),
+    db.select({ n: count() }).from(registerImports).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }

@@ -62,6 +62,12 @@ describe('Organisation register import', function () {
     expect(cli.code).to.equal(0);
     expect(JSON.parse(cli.stdout)).to.deep.include({ recorded: false, importedBy: t.owner.userId });
     expect(await snapshot(api.databaseUrl, t.tenantId)).to.deep.equal(before);
+
+    const member = await buildMember(api.databaseUrl, t.tenantId);
+    const listed = await api.as(member.apiKey).get('/api/register/imports');
+    expect(listed.body.meta).to.deep.equal({ page: 1, perPage: 25, total: 1 });
+    expect(listed.body.data[0]).to.deep.equal({ id: again.body.data.id, importedAt: again.body.data.importedAt, rowCount: 6, importedBy: t.owner.userId, fileSha256: again.body.data.fileSha256 });
+    expect((await api.as(a.owner.apiKey).get('/api/register/imports')).body.meta.total).to.equal(0);
   });
 
   it('a new file replaces register memberships, keeps manual ones, updates people and records who imported', async () => {

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { presentImport, presentPerson, presentTeam } from '../../presenters/organisation.js';
-import { importRegister } from '../../services/registerImport.js';
+import { presentImport, presentImportRecord, presentPerson, presentTeam } from '../../presenters/organisation.js';
+import { importRegister, listRegisterImports } from '../../services/registerImport.js';
 import { importSeats } from '../../services/seats.js';
 import { CODEHOST_USERNAME, setManualIdentities } from '../../services/identities.js';
 import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from '../../services/teams.js';
@@ -34,6 +34,11 @@ export function organisationRoutes(app: AppContext): Router {
   router.post('/api/register/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
     const result = await importRegister(db, principal.tenantId, body as unknown as string, principal.userId);
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
+  }));
+
+  router.get('/api/register/imports', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {
+    const { rows, total } = await listRegisterImports(db, principal.tenantId, query);
+    return { body: listEnvelope(rows.map(presentImportRecord), query, total) };
   }));
 
   router.post('/api/seats/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
