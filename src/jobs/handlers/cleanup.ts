@@ -1,27 +1,10 @@
 /**
- * Scheduled sweeps over other capabilities' tables. Each is a set-based statement keyed on time,
- * so running it twice has the effect of running it once. Where the owning capability has not
- * landed its table yet, the sweep checks for the table and the columns it relies on
- * (`to_regclass` + information_schema) and is a logged no-op until they exist; the expected
- * columns are listed in docs/jobs.md, and the owner may swap the body for its own service call.
+ * Scheduled sweeps over other capabilities' tables, through those capabilities' own service
+ * functions where they have one. Each is set-based and keyed on time or state, so running it
+ * twice has the effect of running it once.
  */
-import type pg from 'pg';
-import { purgeExpiredOAuthRecords } from '../../oauth/adapter.js';
-import { closeDueSurveys } from '../../surveys/service.js';
 import { defineJob } from '../define.js';
 import { scheduled } from './maintenance.js';
-
-/** True when `table` exists in the search path and has every one of `columns`. */
-export async function tableHas(pool: pg.Pool, table: string, columns: string[]): Promise<boolean> {
-  const found = await pool.query<{ present: boolean; n: number }>(
-    `select to_regclass($1) is not null as present,
-            (select count(*)::int from information_schema.columns
-              where table_schema = current_schema() and table_name = $1 and column_name = any($2::text[])) as n`,
-    [table, columns],
-  );
-  const row = found.rows[0];
-  return Boolean(row?.present) && row?.n === columns.length;
-}
 
 export const loginSessionsCleanup = defineJob({
   ...scheduled,
@@ -40,10 +23,11 @@ export const loginSessionsCleanup = defineJob({
 export const oauthRecordsCleanup = defineJob({
   ...scheduled,
   name: 'oauth.records-cleanup',
-  summary: 'Deletes expired OAuth provider records (codes, tokens, sessions, interactions, grants) and tenant bindings, and clients registered over a day ago that never obtained a grant.',
+  summary: 'Deletes expired OAuth provider records and MCP tenant bindings, and registered clients that never obtained a grant within a day.',
   idempotency: 'Deletes rows by expiry time; a second run finds nothing left to delete.',
   async run(ctx) {
-    // Expired records and tenant bindings, and registered clients that never obtained a grant.
+    // Loaded when run, so `migrate` (which reads this catalog) never loads the OAuth provider.
+    const { purgeExpiredOAuthRecords } = await import('../../oauth/adapter.js');
     return { deleted: await purgeExpiredOAuthRecords(ctx.app.database.db) };
   },
 });
@@ -54,31 +38,51 @@ export const surveysCloseDue = defineJob({
   summary: 'Closes open surveys whose close day (UTC) has passed.',
   idempotency: 'Closes only surveys still open; a second run changes nothing.',
   async run(ctx) {
+    const { closeDueSurveys } = await import('../../surveys/service.js');
     return { closed: await closeDueSurveys(ctx.app.database.db) };
   },
 });
 
-/** An integration that has not synced for this long is flagged stale. */
-export const STALE_AFTER_HOURS = 48;
+/** An integration silent for this long is flagged stale. */
+export const STALE_AFTER_DAYS = 7;
 
 export const integrationsFlagStale = defineJob({
   ...scheduled,
   name: 'integrations.flag-stale',
-  summary: `Flags integrations whose last successful sync is older than ${STALE_AFTER_HOURS} hours (stale_since), and clears the flag of those that synced again.`,
-  idempotency: 'Sets stale_since only where it is null and clears it only where it is set; a second run changes nothing.',
+  summary: `Flags integrations with no activity for ${STALE_AFTER_DAYS} days in stale_integrations and unflags those active again. Today: code-host installations linked to a tenant, not suspended or deleted, linked over ${STALE_AFTER_DAYS} days ago, with no webhook delivery in ${STALE_AFTER_DAYS} days.`,
+  idempotency: 'Upserts the current set of stale integrations and deletes the rest; a second run finds the same set.',
   async run(ctx) {
-    const { pool } = ctx.app.database;
-    if (!(await tableHas(pool, 'integrations', ['last_synced_at', 'stale_since']))) return { skipped: 'integrations not present' };
-    const flagged = await pool.query(
-      `update integrations set stale_since = now()
-        where stale_since is null and last_synced_at < now() - make_interval(hours => $1)`,
-      [STALE_AFTER_HOURS],
-    );
-    const cleared = await pool.query(
-      `update integrations set stale_since = null
-        where stale_since is not null and last_synced_at >= now() - make_interval(hours => $1)`,
-      [STALE_AFTER_HOURS],
-    );
-    return { flagged: flagged.rowCount ?? 0, cleared: cleared.rowCount ?? 0 };
+    const client = await ctx.app.database.pool.connect();
+    try {
+      await client.query('begin');
+      const stale = await client.query(
+        `with activity as (
+           select i.installation_id, i.tenant_id,
+                  (select max(d.received_at) from codehost_deliveries d where d.installation_id = i.installation_id) as last_at
+             from codehost_installations i
+            where i.tenant_id is not null and i.suspended_at is null and i.deleted_at is null
+              and coalesce(i.linked_at, i.created_at) < now() - make_interval(days => $1))
+         insert into stale_integrations (kind, ref, tenant_id, last_activity_at)
+         select 'codehost_installation', installation_id::text, tenant_id, last_at from activity
+          where last_at is null or last_at < now() - make_interval(days => $1)
+         on conflict (kind, ref) do update set tenant_id = excluded.tenant_id, last_activity_at = excluded.last_activity_at
+         returning ref, (xmax = 0) as flagged_now`,
+        [STALE_AFTER_DAYS],
+      );
+      const refs = stale.rows.map((r: { ref: string }) => r.ref);
+      const cleared = await client.query(
+        `delete from stale_integrations where kind = 'codehost_installation' and not (ref = any($1::text[]))`,
+        [refs],
+      );
+      await client.query('commit');
+      const flagged = stale.rows.filter((r: { flagged_now: boolean }) => r.flagged_now).length;
+      if (flagged > 0) ctx.app.log.warn({ flagged, stale: refs.length }, 'integrations flagged stale');
+      return { stale: refs.length, flagged, cleared: cleared.rowCount ?? 0 };
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   },
 });
