@@ -74,6 +74,31 @@ describe('Teams API and project ownership', function () {
     expect(await owners(b.tenantId)).to.deep.equal([]);
   });
 
+  it('manual memberships: an owner adds and removes them; register ones are refused; roster shows the source', async () => {
+    const owner = api.as(a.owner.apiKey);
+    const people = (await owner.get('/api/people')).body.data;
+    const ada = people.find((p: any) => p.externalRef === 'E1001');
+    const added = await owner.post(`/api/teams/${ids.platform}/members`, { personId: ada.id });
+    expect(added.status).to.equal(201);
+    expect(added.body.data.memberCount).to.equal(3);
+    expect((await owner.post(`/api/teams/${ids.platform}/members`, { personId: ada.id })).status).to.equal(200);
+    const roster = (await owner.get('/api/exports/team-roster?asOf=2025-01-31')).text;
+    expect(roster).to.include('\nE1001,ada.lovelace@example.com,Ada Lovelace,employee,,CC-100,GB,platform,Platform,HR-T-03,CC-200,infrastructure,manual,2025-01-31\n');
+
+    const registerOne = await owner.delete(`/api/teams/${ids.payments}/members/${ada.id}`);
+    expect(registerOne.status).to.equal(409);
+    expect(registerOne.body.error.code).to.equal('conflict');
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    expect((await api.as(member.apiKey).delete(`/api/teams/${ids.platform}/members/${ada.id}`)).status).to.equal(403);
+    expect((await api.as(b.owner.apiKey).delete(`/api/teams/${ids.platform}/members/${ada.id}`)).body)
+      .to.deep.equal({ error: { code: 'not_found', message: 'Team not found' } });
+    expect((await api.as(b.owner.apiKey).post(`/api/teams/${ids.platform}/members`, { personId: ada.id })).status).to.equal(404);
+    const removed = await owner.delete(`/api/teams/${ids.platform}/members/${ada.id}`);
+    expect(removed.status).to.equal(200);
+    expect(removed.body.data.memberCount).to.equal(2);
+    expect((await owner.delete(`/api/teams/${ids.platform}/members/${ada.id}`)).status).to.equal(404);
+  });
+
   it('project:assign makes a team the owner from the command line (existing project of any provider, or a new manual one)', async () => {
     const { db } = dbFor(api.databaseUrl);
     await db.insert(projects).values({ tenantId: a.tenantId, provider: 'github', projectKey: 'acme/web', sourceType: 'github' });

@@ -5,6 +5,7 @@ import { presentImport, presentImportRecord, presentPerson, presentTeam } from '
 import { importRegister, listRegisterImports } from '../../services/registerImport.js';
 import { importSeats } from '../../services/seats.js';
 import { CODEHOST_USERNAME, setManualIdentities } from '../../services/identities.js';
+import { addManualMembership, removeManualMembership } from '../../services/memberships.js';
 import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from '../../services/teams.js';
 import { listEnvelope, Paging, route } from '../route.js';
 
@@ -20,6 +21,8 @@ const Identity = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
 ]);
 const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
+const MemberBody = z.strictObject({ personId: z.uuid() });
+const MemberParams = z.object({ id: z.uuid(), personId: z.uuid() }).catch({ id: NO_ID, personId: NO_ID });
 const TeamPatch = z
   .strictObject({
     enabled: z.boolean().optional(),
@@ -58,6 +61,16 @@ export function organisationRoutes(app: AppContext): Router {
 
   router.patch('/api/teams/:id', route(app, { auth: 'owner', params: TeamParams, body: TeamPatch }, async ({ principal, params, body }) => {
     return { body: { data: presentTeam(await updateTeam(db, principal.tenantId, params.id, body)), meta: {} } };
+  }));
+
+  router.post('/api/teams/:id/members', route(app, { auth: 'owner', params: TeamParams, body: MemberBody }, async ({ principal, params, body }) => {
+    const added = await addManualMembership(db, principal.tenantId, params.id, body.personId);
+    return { status: added ? 201 : 200, body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+
+  router.delete('/api/teams/:id/members/:personId', route(app, { auth: 'owner', params: MemberParams }, async ({ principal, params }) => {
+    await removeManualMembership(db, principal.tenantId, params.id, params.personId);
+    return { body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
   }));
 
   router.get('/api/people', route(app, { auth: 'required', query: PeopleQuery }, async ({ principal, query }) => {
