@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { JobDefinition } from './define.js';
 import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
+import { codehostDeliveriesRetention } from './handlers/codehost.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { testJobs, testSchedules } from './testHooks.js';
 
@@ -16,6 +17,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   oauthRecordsCleanup,
   surveysCloseDue,
   integrationsFlagStale,
+  codehostDeliveriesRetention,
 ];
 
 const MINUTE = 60;
@@ -28,6 +30,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'oauth.records-cleanup', job: 'oauth.records-cleanup', everySeconds: HOUR, offsetSeconds: 19 * MINUTE, summary: 'Hourly at :19: expired OAuth records.' },
   { name: 'surveys.close-due', job: 'surveys.close-due', everySeconds: MINUTE, summary: 'Every minute: close surveys past their close date.' },
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
+  { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 
 /** The jobs this instance runs: the catalog, plus the test kinds under TEST_HOOKS. */
