@@ -1,0 +1,31 @@
+-- Distinct-count keys as uuid instead of text (a person's id, or an md5-derived uuid of the
+-- unmatched username or e-mail): count(DISTINCT …) sorts them, and uuid compares far cheaper than
+-- collated text. Same rows and meaning as 0007.
+DROP VIEW "cube_author_activity";
+--> statement-breakpoint
+CREATE VIEW "cube_author_activity" AS
+SELECT pr.tenant_id, p.owning_team_id AS team_id, 'pull_request' AS kind, pr.id AS fact_id, pr.merged_at AS happened_at,
+       COALESCE(pi.person_id, md5('username:' || lower(pr.author_username))::uuid) AS author_key
+FROM "pull_requests" pr
+LEFT JOIN "projects" p ON p.id = pr.project_id
+LEFT JOIN "person_identities" pi ON pi.tenant_id = pr.tenant_id AND pi.kind = 'codehost_username' AND pi.value = lower(pr.author_username)
+WHERE pr.merged_at IS NOT NULL
+UNION ALL
+SELECT c.tenant_id, p.owning_team_id AS team_id, 'commit' AS kind, c.id AS fact_id, c.committed_at AS happened_at,
+       COALESCE(pu.person_id, pe.person_id, md5('username:' || lower(c.author_username))::uuid, md5('email:' || lower(c.author_email))::uuid) AS author_key
+FROM "commits" c
+LEFT JOIN "projects" p ON p.id = c.project_id
+LEFT JOIN "person_identities" pu ON pu.tenant_id = c.tenant_id AND pu.kind = 'codehost_username' AND pu.value = lower(c.author_username)
+LEFT JOIN "person_identities" pe ON pe.tenant_id = c.tenant_id AND pe.kind = 'email' AND pe.value = lower(c.author_email);
+--> statement-breakpoint
+DROP VIEW "cube_ai_sessions";
+--> statement-breakpoint
+CREATE VIEW "cube_ai_sessions" AS
+SELECT s.tenant_id, s.id, s.id::text || ':' || COALESCE(tm.team_id::text, '-') AS row_key, s.user_id, pi.person_id,
+       tm.team_id, s.tool, s.model, s.started_at, s.ended_at,
+       COALESCE(pi.person_id, s.user_id) AS user_key
+FROM "ai_sessions" s
+JOIN "users" u ON u.id = s.user_id
+LEFT JOIN "person_identities" pi ON pi.tenant_id = s.tenant_id AND pi.kind = 'email' AND pi.value = lower(u.email)
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = s.tenant_id AND tm.person_id = pi.person_id;
