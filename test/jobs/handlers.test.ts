@@ -6,12 +6,14 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { bossOver } from '../../src/jobs/boss.js';
+import { runMigrations } from '../../src/db/migrations.js';
+import { bossOver, JobSchemaBehindError } from '../../src/jobs/boss.js';
 import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';
 import { createLivePublisher } from '../../src/live/publisher.js';
 import { createLogger } from '../../src/log.js';
+import { startServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
@@ -101,3 +103,25 @@ describe('scheduled job handlers', function () {
   });
 });
 
+
+describe('job queue installation', function () {
+  this.timeout(30_000);
+
+  it('serve refuses to start without a catalog queue; migrate puts it back', async () => {
+    const url = await freshDatabase();
+    const database = openDatabase(url, { max: 2 });
+    try {
+      await database.pool.query(`select pgboss.delete_queue('surveys.close-due')`);
+      const config = loadConfig(baseEnv(url));
+      let error: Error | null = null;
+      await startServer(config, createLogger('silent')).catch((e) => (error = e));
+      expect(error).to.be.instanceOf(JobSchemaBehindError);
+      expect((error as unknown as Error).message).to.equal('job queues are not installed: surveys.close-due (run "delivery-analytics migrate")');
+      await runMigrations(database.pool);
+      const server = await startServer(config, createLogger('silent'));
+      await server.close();
+    } finally {
+      await database.close();
+    }
+  });
+});
