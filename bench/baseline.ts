@@ -112,6 +112,13 @@ async function main(): Promise<number> {
     });
     console.log(`rows ${exported.length} (hand-written ${reference.length}), CSV ${(csvBytes / 1e6).toFixed(1)} MB, cells differing: ${differences}`);
     console.log(`heap growth during the CSV export: ${(heapGrowth / 1e6).toFixed(1)} MB`);
+    // How busy the machine is: a fixed single-threaded CPU task, timed in the same database.
+    const client = await pool.connect();
+    await client.query('set max_parallel_workers_per_gather = 0');
+    const c0 = performance.now();
+    await client.query('select sum(x) from generate_series(1, 10000000) x');
+    console.log(`machine reference (sum over generate_series(1, 1e7), one core): ${(performance.now() - c0).toFixed(0)} ms`);
+    client.release();
     const ratio = Math.max(json, csv) / hand;
     console.log(`ratio export / hand-written: ${ratio.toFixed(2)} (target ≤ 1.5); slowest export ${(Math.max(json, csv) / 1000).toFixed(2)} s (target < 3 s)`);
     return differences === 0 && reference.length === exported.length ? 0 : 1;
