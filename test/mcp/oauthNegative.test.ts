@@ -196,8 +196,10 @@ describe('MCP OAuth: refused requests', function () {
 
     it('gives a second user of the same browser their own consent and tokens', async () => {
       const first = await startConsent(api.baseUrl, session);
-      await approveAndGetCode(api.baseUrl, first, a.tenantId);
+      const ownerTokens = await finishWithCode(api.baseUrl, first.client, await approveAndGetCode(api.baseUrl, first, a.tenantId));
       expect(first.jar.get('_session')).to.not.equal(undefined);
+      const ownerToken = await providerFor(api.running.app).AccessToken.find(ownerTokens.access_token);
+      expect(ownerToken?.extra).to.deep.equal({ tenantId: a.tenantId, userId: a.owner.userId, permissions: ['admin', 'read', 'write'] });
       const other = await buildMember(api.databaseUrl, a.tenantId);
       const otherSession = await buildSessionCookie(api.databaseUrl, other.userId);
       const second = await startConsent(api.baseUrl, otherSession, new MemoryOAuthClient(), first.jar);
