@@ -134,6 +134,8 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
     expect(byProject.body.data.map((s: { id: string }) => s.id)).to.deep.equal([sessionId]);
     const october = await api.as(a.owner.apiKey).get('/api/sessions?from=2026-10-01T00:00:00Z&to=2026-11-01T00:00:00Z');
     expect(october.body.data.map((s: { tool: string }) => s.tool)).to.deep.equal(['aider']);
+    const byDate = await api.as(a.owner.apiKey).get('/api/sessions?from=2026-10-01&to=2026-11-01');
+    expect(byDate.body.data.map((s: { tool: string }) => s.tool)).to.deep.equal(['aider']);
     const bad = await api.as(a.owner.apiKey).get('/api/sessions?from=october');
     expect(bad.status).to.equal(400);
   });

@@ -34,8 +34,9 @@ const ListQuery = Paging.extend({
   userId: z.uuid().optional(),
   projectKey: z.string().min(1).max(200).optional(),
   tool: z.string().min(1).max(100).optional(),
-  from: Timestamp.optional(),
-  to: Timestamp.optional(),
+  // A date alone means its midnight UTC.
+  from: z.union([Timestamp, z.iso.date()]).optional(),
+  to: z.union([Timestamp, z.iso.date()]).optional(),
 });
 
 // A malformed id cannot name a session: answer 404 like any unknown id.
