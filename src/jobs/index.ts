@@ -25,12 +25,13 @@ export interface JobQueue {
 
 export function createJobQueue(pool: pg.Pool, defs: readonly JobDefinition[]): JobQueue {
   const byName = new Map(defs.map((d) => [d.name, d]));
+  const overPool = bossOver(pool);
   return {
     async send(job, payload, options = {}) {
       const def = byName.get(typeof job === 'string' ? job : job.name);
       if (!def) throw new Error(`unknown job ${typeof job === 'string' ? job : job.name}`);
       const data = def.payload.parse(payload) as object;
-      const id = await bossOver(options.executor ?? pool).send(def.name, data, options.startAfter ? { startAfter: options.startAfter } : {});
+      const id = await (options.executor ? bossOver(options.executor) : overPool).send(def.name, data, options.startAfter ? { startAfter: options.startAfter } : {});
       if (!id) throw new Error(`queue ${def.name} refused the job`);
       return id;
     },

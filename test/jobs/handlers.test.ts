@@ -3,7 +3,7 @@
  * second run changes nothing (their documented idempotency).
  */
 import { expect } from 'chai';
-import { loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrations.js';
@@ -122,6 +122,19 @@ describe('job queue installation', function () {
       await server.close();
     } finally {
       await database.close();
+    }
+  });
+});
+
+describe('TEST_HOOKS', () => {
+  it('is refused unless NODE_ENV is test', () => {
+    const env = { ...baseEnv('postgresql://u:p@127.0.0.1:5432/d'), TEST_HOOKS: 'true' };
+    expect(loadConfig(env).testHooks).to.equal(true);
+    for (const nodeEnv of ['production', 'development']) {
+      expect(() => loadConfig({ ...env, NODE_ENV: nodeEnv, APP_URL: 'https://example.com' }))
+        .to.throw(ConfigError)
+        .with.property('problems')
+        .that.includes('TEST_HOOKS is refused unless NODE_ENV is test');
     }
   });
 });
