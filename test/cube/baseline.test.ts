@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { runCli } from '../helpers/cli.js';
 import { BASELINE_COLUMNS } from '../../src/services/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
@@ -113,6 +113,18 @@ describe('team-baseline export', function () {
     const mine = await api.as(a.owner.apiKey).get('/api/exports/team-baseline?from=2025-03&to=2025-03&format=json');
     expect(mine.body.rows[0].prs_merged).to.equal(3);
     expect(mine.body.rows.every((r: { team_id: string }) => Object.values(fa.teams).includes(r.team_id))).to.equal(true);
+  });
+
+  it('needs authentication and nothing more: a member key or a session works', async () => {
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    const url = '/api/exports/team-baseline?from=2025-03&to=2025-03';
+    const owner = await api.as(a.owner.apiKey).get(url);
+    expect((await api.as(member.apiKey).get(url)).text).to.equal(owner.text);
+    const cookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
+    const session = await api.with({ cookie }).get(url);
+    expect(session.status).to.equal(200);
+    expect(session.text).to.equal(owner.text);
+    expect(session.headers.get('content-disposition')).to.equal('attachment; filename="team-baseline-2025-03-2025-03.csv"');
   });
 
   it('refuses windows over 36 months or reversed with 400, and applies the defaults', async () => {
