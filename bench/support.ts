@@ -3,7 +3,7 @@
  * server as a child process (`delivery-analytics migrate`, then `serve`), and latency summaries.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -13,7 +13,24 @@ export const ROOT = resolve(import.meta.dirname, '..');
 
 export interface EmbeddedDatabase {
   url: string;
+  /** CPU ticks used so far by the postmaster and all its children (backends, WAL writer, …). */
+  cpuTicks(): number;
   stop(): Promise<void>;
+}
+
+/** Ticks of `pid` and its direct children (a PostgreSQL server: postmaster and backends). */
+function treeTicks(pid: number): number {
+  let total = cpuTicks(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[1]) === pid) total += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return total;
 }
 
 /** PostgreSQL with its default durability settings (what a deployment runs), plus `flags`. */
@@ -38,8 +55,10 @@ export async function startDatabase(flags: string[] = []): Promise<EmbeddedDatab
   await admin.connect();
   await admin.query('create database bench');
   await admin.end();
+  const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url: `postgresql://postgres:bench@127.0.0.1:${port}/bench`,
+    cpuTicks: () => (existsSync('/proc') ? treeTicks(postmaster) : 0),
     stop: async () => {
       await embedded.stop();
       rmSync(dir, { recursive: true, force: true });
