@@ -124,8 +124,9 @@ interface TeamInfo {
 }
 
 /**
- * Enabled teams in slug order (byte order, like the roster) with their register columns: current
- * membership, which is what the last register import left (no history is kept).
+ * Enabled teams in slug order (byte order, like the roster) with their register columns: the
+ * `register`-sourced memberships, which are exactly what the last register import left (METRICS.md
+ * "Register columns"); manual memberships added since do not change headcount. No history is kept.
  */
 async function teamsOf(pool: pg.Pool, tenantId: string): Promise<TeamInfo[]> {
   const result = await pool.query<TeamInfo>(
@@ -137,11 +138,11 @@ async function teamsOf(pool: pg.Pool, tenantId: string): Promise<TeamInfo[]> {
             (select jsonb_object_agg(s.name, s.n) from (
                select coalesce(p2.supplier_name, 'unknown') as name, count(*)::int as n
                from team_memberships m2 join people p2 on p2.id = m2.person_id and p2.tenant_id = $1
-               where m2.tenant_id = $1 and m2.team_id = t.id and p2.employment_type = 'supplier'
+               where m2.tenant_id = $1 and m2.team_id = t.id and m2.membership_source = 'register' and p2.employment_type = 'supplier'
                group by 1) s) as by_supplier
      from teams t
      left join org_units o on o.id = t.org_unit_id and o.tenant_id = $1
-     left join team_memberships m on m.team_id = t.id and m.tenant_id = $1
+     left join team_memberships m on m.team_id = t.id and m.tenant_id = $1 and m.membership_source = 'register'
      left join people p on p.id = m.person_id and p.tenant_id = $1
      where t.tenant_id = $1 and t.enabled
      group by t.id, o.slug
