@@ -15,6 +15,9 @@ import { spawnServe } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startServer } from '../../src/server.js';
 
 const TEST_TABLES = `
   create table test_job_attempts (key text not null, instance text not null, job_id uuid, at timestamptz not null default clock_timestamp());
@@ -77,6 +80,11 @@ describe('jobs, schedules and live progress across three instances', function ()
   let tenant: BuiltTenant;
   let other: BuiltTenant;
   let a: Instance, b: Instance, c: Instance;
+  // G drains on a database of its own, started together with the three (each spawn loads the
+  // whole program, which dominates this file's run time).
+  let g: Instance;
+  let drainUrl: string;
+  let drainDb: pg.Pool;
   const spawned: Instance[] = [];
 
   before(async () => {
@@ -85,13 +93,23 @@ describe('jobs, schedules and live progress across three instances', function ()
     pool.on('error', () => {});
     await pool.query(TEST_TABLES);
     [tenant, other] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
-    [a, b, c] = await Promise.all([start('A', databaseUrl), start('B', databaseUrl), start('C', databaseUrl)]);
-    spawned.push(a, b, c);
+    drainUrl = await freshDatabase();
+    drainDb = new pg.Pool({ connectionString: drainUrl, max: 2 });
+    drainDb.on('error', () => {});
+    await drainDb.query(TEST_TABLES);
+    [a, b, c, g] = await Promise.all([
+      start('A', databaseUrl),
+      start('B', databaseUrl),
+      start('C', databaseUrl),
+      start('G', drainUrl, { JOBS_SHUTDOWN_GRACE_MS: '1500' }),
+    ]);
+    spawned.push(a, b, c, g);
   });
 
   after(async () => {
     for (const instance of spawned) if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGKILL');
     await pool?.end();
+    await drainDb?.end();
   });
 
   it('an event raised on instance A reaches the tenant\'s clients on B and C, and no other tenant', async () => {
@@ -163,68 +181,36 @@ describe('jobs, schedules and live progress across three instances', function ()
     }
   });
 
-  it('a per-second schedule runs exactly once per window across the instances: 30 windows, 30 runs', async () => {
-    const first = await until('the first window', async () => {
-      const r = await pool.query<{ w: Date }>(`select min(window_start) as w from schedule_runs where schedule = 'test.tick'`);
-      return r.rows[0]?.w ?? null;
-    });
-    const from = first.getTime();
-    const to = from + 30_000;
-    // Wait until the 30th window has run (plus its job).
-    await until('30 windows', async () => Date.now() > to + 1500, 60_000);
-    const runs = await pool.query<{ window_start: Date; claimed_by: string; job_id: string }>(
-      `select window_start, claimed_by, job_id from schedule_runs where schedule = 'test.tick' and window_start >= $1 and window_start < $2 order by window_start`,
-      [new Date(from), new Date(to)],
-    );
-    expect(runs.rows.map((r) => r.window_start.getTime() - from)).to.deep.equal([...Array(30).keys()].map((i) => i * 1000));
-    const keys = runs.rows.map((r) => `tick:${r.window_start.toISOString()}`);
-    const effects = await pool.query(`select key from test_job_effects where key = any($1::text[])`, [keys]);
-    expect(effects.rows).to.have.length(30);
-    const jobs = await pool.query(`select state, count(*)::int as n from pgboss.job where name = 'test.tick' and id = any($1::uuid[]) group by state`, [runs.rows.map((r) => r.job_id)]);
-    expect(jobs.rows).to.deep.equal([{ state: 'completed', n: 30 }]);
-    const claimers = new Set(runs.rows.map((r) => pidOf(r.claimed_by)));
-    console.log(`      30 windows claimed by ${claimers.size} instances`);
-    expect(claimers.size).to.be.at.least(2);
-  });
-});
-
-describe('one instance at a time: the worker switch and draining', function () {
-  this.timeout(120_000);
-  const spawned: Instance[] = [];
-  let url: string;
-  let db: pg.Pool;
-  before(async () => {
-    url = await freshDatabase();
-    db = new pg.Pool({ connectionString: url, max: 2 });
-    db.on('error', () => {});
-    await db.query(TEST_TABLES);
-  });
-  after(async () => {
-    for (const instance of spawned) if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGKILL');
-    await db?.end();
-  });
-
   it('JOBS_WORKER_ENABLED=false: the instance serves but claims no job and no schedule window', async () => {
-    const idle = await start('D', url, { JOBS_WORKER_ENABLED: 'false' });
-    spawned.push(idle);
-    const ready = await fetch(`${idle.url}/health/ready`).then((r) => r.json());
-    expect(ready.jobs).to.deep.equal({ workerEnabled: false });
-    await bossOver(db).insert(Array.from({ length: 20 }, (_, i) => ({ name: 'test.effect', data: { key: `idle-${i}` } })));
-    await delay(2500);
-    const states = await db.query(`select state, count(*)::int as n from pgboss.job where name = 'test.effect' group by state`);
-    expect(states.rows).to.deep.equal([{ state: 'created', n: 20 }]);
-    expect((await db.query('select count(*)::int as n from test_job_attempts')).rows[0].n).to.equal(0);
-    expect((await db.query('select count(*)::int as n from schedule_runs')).rows[0].n).to.equal(0);
-    idle.child.kill('SIGTERM');
-    expect(await idle.exited).to.equal(0);
+    const url = await freshDatabase();
+    const db = new pg.Pool({ connectionString: url, max: 2 });
+    try {
+      await db.query(TEST_TABLES);
+      const config = loadConfig({ ...baseEnv(url, await freePort()), TEST_HOOKS: 'true', JOBS_WORKER_ENABLED: 'false', JOBS_POLL_INTERVAL_MS: '100' });
+      const idle = await startServer(config, createLogger('silent'));
+      try {
+        expect(idle.worker).to.equal(null);
+        const ready = await fetch(`${idle.url.replace('localhost', '127.0.0.1')}/health/ready`).then((r) => r.json());
+        expect(ready.jobs).to.deep.equal({ workerEnabled: false });
+        await bossOver(db).insert(Array.from({ length: 20 }, (_, i) => ({ name: 'test.effect', data: { key: `idle-${i}` } })));
+        await delay(2500);
+        const states = await db.query(`select state::text, count(*)::int as n from pgboss.job where name = 'test.effect' group by state`);
+        expect(states.rows).to.deep.equal([{ state: 'created', n: 20 }]);
+        expect((await db.query('select count(*)::int as n from test_job_attempts')).rows[0].n).to.equal(0);
+        expect((await db.query('select count(*)::int as n from schedule_runs')).rows[0].n).to.equal(0);
+      } finally {
+        await idle.close();
+      }
+      // They were claimable all along.
+      expect(await bossOver(db).fetch('test.effect', { batchSize: 50 })).to.have.length(20);
+    } finally {
+      await db.end();
+    }
   });
 
   it('SIGTERM: stops claiming, finishes held jobs within the grace period, returns the rest, closes sockets with 1012', async () => {
-    const tenant = await buildTenant(url);
-    const g = await start('G', url, { JOBS_SHUTDOWN_GRACE_MS: '1500' });
-    spawned.push(g);
-    // The jobs the idle instance left alone were claimable all along: a worker takes them at once.
-    await until('the idle instance\'s jobs done', async () => (await db.query(`select count(*)::int as n from test_job_effects where key like 'idle-%'`)).rows[0].n === 20);
+    const db = drainDb;
+    const tenant = await buildTenant(drainUrl);
     const live = await openLive(g.url, tenant.owner.apiKey);
     await bossOver(db).insert([
       { name: 'test.effect', data: { key: 'quick-1', sleepMs: 300 } },
@@ -258,5 +244,29 @@ describe('one instance at a time: the worker switch and draining', function () {
     expect(drained).to.have.length(1);
     // The two long jobs went back (the quick ones finished before or during the drain).
     expect(drained[0].returned).to.equal(2);
+  });
+
+  it('a per-second schedule runs exactly once per window across the instances: 30 windows, 30 runs', async () => {
+    const first = await until('the first window', async () => {
+      const r = await pool.query<{ w: Date }>(`select min(window_start) as w from schedule_runs where schedule = 'test.tick'`);
+      return r.rows[0]?.w ?? null;
+    });
+    const from = first.getTime();
+    const to = from + 30_000;
+    // Wait until the 30th window has run (plus its job).
+    await until('30 windows', async () => Date.now() > to + 1500, 60_000);
+    const runs = await pool.query<{ window_start: Date; claimed_by: string; job_id: string }>(
+      `select window_start, claimed_by, job_id from schedule_runs where schedule = 'test.tick' and window_start >= $1 and window_start < $2 order by window_start`,
+      [new Date(from), new Date(to)],
+    );
+    expect(runs.rows.map((r) => r.window_start.getTime() - from)).to.deep.equal([...Array(30).keys()].map((i) => i * 1000));
+    const keys = runs.rows.map((r) => `tick:${r.window_start.toISOString()}`);
+    const effects = await pool.query(`select key from test_job_effects where key = any($1::text[])`, [keys]);
+    expect(effects.rows).to.have.length(30);
+    const jobs = await pool.query(`select state, count(*)::int as n from pgboss.job where name = 'test.tick' and id = any($1::uuid[]) group by state`, [runs.rows.map((r) => r.job_id)]);
+    expect(jobs.rows).to.deep.equal([{ state: 'completed', n: 30 }]);
+    const claimers = new Set(runs.rows.map((r) => pidOf(r.claimed_by)));
+    console.log(`      30 windows claimed by ${claimers.size} instances`);
+    expect(claimers.size).to.be.at.least(2);
   });
 });
