@@ -92,7 +92,7 @@ export class JobRunner {
           this.wake(def.name);
         });
       }
-      if (jobs.length === 0) await this.sleep(def.name, pollIntervalMs);
+      if (jobs.length === 0 && !this.stopping) await this.sleep(def.name, pollIntervalMs);
     }
   }
 
