@@ -47,11 +47,24 @@ export interface RouteInput<A extends AuthRule, Q, B, P> {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Zod issues as `{path, message}` details: every invalid field at once. */
-export function zodDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
+/** The value at a zod issue's path in the parsed input (undefined when absent). */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Zod issues as `{path, message}` details: every invalid field at once. Given the input, a field
+ * that is absent is reported as "Required" rather than as a type error.
+ */
+export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown): ErrorDetail[] {
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
-    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    const missing = issue.code === 'invalid_type' && input !== undefined && valueAt(input, issue.path) === undefined;
     return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : issue.message };
   });
 }
@@ -60,7 +73,7 @@ function parse<S>(schema: S, value: unknown, where: 'query' | 'params' | 'body')
   if (!schema) return undefined as Infer<S>;
   const result = (schema as unknown as z.ZodType).safeParse(value);
   if (!result.success) {
-    throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, where === 'body' ? undefined : where));
+    throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, where === 'body' ? undefined : where, value));
   }
   return result.data as Infer<S>;
 }

@@ -54,6 +54,15 @@ describe('API keys', () => {
     expect(res.body.error.details.map((d: any) => d.path).sort()).to.deep.equal(['', 'name'].map((p) => p || 'body').sort());
   });
 
+  it('says "Required" for an absent field and the type problem for a wrong one', async () => {
+    const absent = await api.as(a.owner.apiKey).post('/api/keys', {});
+    expect(absent.body.error.details).to.deep.equal([{ path: 'name', message: 'Required' }]);
+    const wrong = await api.as(a.owner.apiKey).post('/api/keys', { name: 5 });
+    expect(wrong.body.error.details).to.have.length(1);
+    expect(wrong.body.error.details[0].path).to.equal('name');
+    expect(wrong.body.error.details[0].message).to.match(/expected string, received number/);
+  });
+
   it('rejects out-of-range paging with 400', async () => {
     for (const q of ['page=0', 'perPage=101', 'perPage=abc']) {
       const res = await api.as(a.owner.apiKey).get(`/api/keys?${q}`);

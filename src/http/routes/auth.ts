@@ -38,7 +38,7 @@ function loginUrl(params: Record<string, string | null>): string {
 
 function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const result = schema.safeParse(raw);
-  if (!result.success) throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error));
+  if (!result.success) throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, undefined, raw));
   return result.data;
 }
 
