@@ -17,7 +17,10 @@ export function safeReturnUrl(value: unknown): string {
     const base = 'https://same-origin.invalid';
     const resolved = new URL(value, base);
     if (resolved.origin !== base) return DEFAULT_RETURN_URL;
-    return resolved.pathname + resolved.search + resolved.hash;
+    // Dot segments collapse on resolution (`/.//evil`, `/a/..//evil` become `//evil`): the
+    // result itself must still be a path of this site, not a scheme-relative address.
+    const path = resolved.pathname + resolved.search + resolved.hash;
+    return path.startsWith('//') ? DEFAULT_RETURN_URL : path;
   } catch {
     return DEFAULT_RETURN_URL;
   }
