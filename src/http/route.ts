@@ -5,6 +5,7 @@
 import type Koa from 'koa';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.js';
+import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
@@ -46,6 +47,7 @@ export interface RouteInput<A extends AuthRule, Q, B, P> {
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The value at a zod issue's path in the parsed input (undefined when absent). */
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
@@ -115,6 +117,11 @@ export function route<A extends AuthRule, Q extends z.ZodType | undefined = unde
     }
     if (spec.auth === 'owner' && principal?.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the tenant can do this');
     if (spec.auth === 'admin' && principal?.kind !== 'admin') throw new AppError('forbidden', 'Only the global administrator can do this');
+    // The session cookie is ambient: browsers send it from other origins of the same site
+    // (SameSite=Lax), and text/csv or empty posts need no CORS preflight. A cookie-authenticated
+    // change must therefore come from our own origin (browsers always send Origin on a
+    // cross-origin POST, PATCH or DELETE). API keys are not ambient and need nothing.
+    if (principal?.kind === 'session' && !SAFE_METHODS.has(ctx.method)) checkOrigin(ctx, app.config.appUrl);
 
     const params = parse(spec.params as P, ctx.params, 'params');
     const query = parse(spec.query as Q, ctx.query, 'query');
