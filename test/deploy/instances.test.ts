@@ -63,6 +63,8 @@ describe('three instances behind a round-robin balancer', function () {
     expect(asked.status).to.equal(202);
     const asker = proxy.served.at(-1) as number;
     const logged = (i: number) => instances[i]!.output().split('\n').filter((l) => l.includes(tenant.owner.email) && l.includes('sign-in link'));
+    // The link is sent (here: logged) after the answer, so give the asker's log a moment under load.
+    for (let waited = 0; logged(asker).length === 0 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     expect([0, 1, 2].map((i) => logged(i).length)).to.deep.equal([0, 1, 2].map((i) => (i === asker ? 1 : 0)));
     const link = new URL(JSON.parse(logged(asker)[0] as string).link);
 
