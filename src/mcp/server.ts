@@ -72,7 +72,7 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
     }
     const body = await readBody(ctx, 'json', BODY_LIMIT);
     const server = new McpServer({ name: PRODUCT, version: app.config.releaseVersion }, { capabilities: { tools: {} } });
-    registerTools(server, principal, service);
+    registerTools(server, principal, service, app.log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => {
       void transport.close();

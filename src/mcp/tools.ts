@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
 
 /** Rows a tool returns at most: an assistant's context is small, and it can aggregate further. */
 export const MCP_ROW_CAP = 1000;
@@ -54,8 +55,12 @@ function json(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
 }
 
-/** A failed call is a tool error the assistant can read and correct, never a protocol error. */
-async function guarded(body: () => Promise<unknown>): Promise<CallToolResult> {
+/**
+ * A failed call is a tool error the assistant can read and correct, never a protocol error. An
+ * unexpected failure is logged and answered like the REST API's 500: the SDK would otherwise hand
+ * the raw message (database errors, SQL) to the client and log nothing.
+ */
+async function guarded(body: () => Promise<unknown>, log?: Logger): Promise<CallToolResult> {
   try {
     return json(await body());
   } catch (error) {
@@ -63,11 +68,12 @@ async function guarded(body: () => Promise<unknown>): Promise<CallToolResult> {
       const details = error.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
       return { isError: true, content: [{ type: 'text', text: details ? `${error.message}: ${details}` : error.message }] };
     }
-    throw error;
+    log?.error({ err: error }, 'MCP tool failed');
+    return { isError: true, content: [{ type: 'text', text: 'Internal server error' }] };
   }
 }
 
-export function registerTools(server: McpServer, principal: TenantPrincipal, service: AnalyticsService): void {
+export function registerTools(server: McpServer, principal: TenantPrincipal, service: AnalyticsService, log?: Logger): void {
   const tenantId = principal.tenantId;
 
   server.registerTool(
@@ -79,7 +85,7 @@ export function registerTools(server: McpServer, principal: TenantPrincipal, ser
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
-    () => guarded(async () => ({ cubes: await service.metadata(tenantId) })),
+    () => guarded(async () => ({ cubes: await service.metadata(tenantId) }), log),
   );
 
   server.registerTool(
@@ -90,7 +96,7 @@ export function registerTools(server: McpServer, principal: TenantPrincipal, ser
       inputSchema: QueryInput,
       annotations: { readOnlyHint: true },
     },
-    ({ query }) => guarded(() => service.query(tenantId, query, MCP_ROW_CAP)),
+    ({ query }) => guarded(() => service.query(tenantId, query, MCP_ROW_CAP), log),
   );
 
   server.registerTool(
@@ -105,7 +111,7 @@ export function registerTools(server: McpServer, principal: TenantPrincipal, ser
       },
       annotations: { readOnlyHint: true },
     },
-    ({ from, to }) => guarded(async () => ({ rows: await service.teamBaseline(tenantId, { from, to }) })),
+    ({ from, to }) => guarded(async () => ({ rows: await service.teamBaseline(tenantId, { from, to }) }), log),
   );
 
   server.registerTool(
@@ -117,6 +123,6 @@ export function registerTools(server: McpServer, principal: TenantPrincipal, ser
       inputSchema: QueryInput,
       annotations: { readOnlyHint: true },
     },
-    ({ query }) => guarded(() => service.sql(tenantId, query)),
+    ({ query }) => guarded(() => service.sql(tenantId, query), log),
   );
 }
