@@ -9,7 +9,7 @@
  * every socket is closed with 1012 (Service Restart), which tells a client to reconnect, with
  * backoff, to whichever instance the load balancer picks.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { authenticate } from '../auth/authenticate.js';
@@ -37,6 +37,8 @@ interface Client {
 export class LiveHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   private readonly byTenant = new Map<string, Set<Client>>();
+  /** Session cookies rotated while authenticating an upgrade, sent with its 101 answer. */
+  private readonly upgradeCookies = new WeakMap<IncomingMessage, string[]>();
   private readonly listener: NotifyListener;
   private readonly pingTimer: NodeJS.Timeout;
   private closing = false;
@@ -56,6 +58,9 @@ export class LiveHub {
       onGap: () => this.broadcastAll({ kind: 'live.gap', at: new Date().toISOString() }),
     });
     this.pingTimer = setInterval(() => this.ping(), this.pingIntervalMs);
+    this.wss.on('headers', (headers: string[], req: IncomingMessage) => {
+      for (const cookie of this.upgradeCookies.get(req) ?? []) headers.push(`Set-Cookie: ${cookie}`);
+    });
   }
 
   /** Resolves once the LISTEN session is up (or its first attempt failed and retries run on). */
@@ -88,14 +93,19 @@ export class LiveHub {
     const path = (req.url ?? '').split('?')[0];
     if (path !== LIVE_PATH) return refuse(socket, 404, 'not_found', 'Not found');
     if (this.closing) return refuse(socket, 503, 'unavailable', 'Instance is shutting down');
-    const principal = await authenticate(this.app, req);
+    // Authenticating may rotate the session id (once a day): the new cookie must reach the
+    // browser whatever the answer, or the old one no longer works and the person is signed out.
+    const cookies: string[] = [];
+    const collector = { headersSent: false, appendHeader: (_name: string, value: string) => cookies.push(value) } as unknown as ServerResponse;
+    const principal = await authenticate(this.app, req, collector);
+    this.upgradeCookies.set(req, cookies);
     if (!principal) return refuse(socket, 401, 'unauthorized', 'Missing or invalid credentials');
     if (principal.tenantId === null) return refuse(socket, 403, 'forbidden', 'The global administrator has no tenant; use an account of the tenant');
     // Browsers send cookies on cross-site websocket upgrades: a cookie-authenticated socket must
     // come from our own origin (API keys are not sent by browsers on their own).
     const origin = req.headers.origin;
     if (principal.kind === 'session' && origin !== undefined && origin !== new URL(this.app.config.appUrl).origin) {
-      return refuse(socket, 403, 'forbidden', 'Cross-origin websocket refused');
+      return refuse(socket, 403, 'forbidden', 'Cross-origin websocket refused', cookies);
     }
     const tenantId = principal.tenantId;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -175,10 +185,10 @@ function send(client: Client, message: LiveMessage): void {
 }
 
 /** Answers a refused upgrade with the general API's error envelope and closes the socket. */
-function refuse(socket: Duplex, status: number, code: string, message: string): void {
+function refuse(socket: Duplex, status: number, code: string, message: string, cookies: string[] = []): void {
   const body = JSON.stringify({ error: { code, message } });
   const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' }[status] ?? 'Error';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${cookies.map((c) => `Set-Cookie: ${c}\r\n`).join('')}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
