@@ -7,6 +7,7 @@ import type { JobDefinition } from './define.js';
 import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
 import { codehostDeliveriesRetention } from './handlers/codehost.js';
+import { registerImportWorkflow } from './handlers/register.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { testJobs, testSchedules } from './testHooks.js';
 
@@ -18,6 +19,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   surveysCloseDue,
   integrationsFlagStale,
   codehostDeliveriesRetention,
+  registerImportWorkflow,
 ];
 
 const MINUTE = 60;

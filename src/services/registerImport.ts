@@ -90,8 +90,14 @@ function normalise(column: string, value: string): string {
   return value;
 }
 
-/** Validates and applies a register file for a tenant. Throws a 400 AppError listing every problem. */
-export async function importRegister(db: Db, tenantId: string, csvText: string, importedBy: string): Promise<RegisterImportResult> {
+/** A validated register file, ready to apply. */
+export type CheckedRegister = Awaited<ReturnType<typeof checkRegister>>;
+
+/**
+ * Validates a register file for a tenant without writing anything (the asynchronous import checks
+ * the whole file in the request). Throws a 400 AppError listing every problem.
+ */
+export async function checkRegister(db: Db, tenantId: string, csvText: string) {
   const problems = new ProblemList();
   const { rows, columns } = readCsv(csvText, { required: REGISTER_REQUIRED, optional: [...REGISTER_OPTIONAL, ...REGISTER_EXTRA], ignored: ['membership_source', 'as_of'], maxRows: REGISTER_MAX_ROWS }, problems);
   for (const row of rows) checkRow(row, problems);
@@ -135,6 +141,12 @@ export async function importRegister(db: Db, tenantId: string, csvText: string, 
     if (v.org_unit_slug) orgUnitMap.set(v.org_unit_slug, orNull(v.org_unit_name ?? ''));
   }
   const memberships = rows.map(({ values: v }) => ({ external_ref: v.external_ref as string, team_slug: v.team_slug as string }));
+  return { rows, columns, claims, personMap, teamMap, orgUnitMap, memberships };
+}
+
+/** Validates and applies a register file for a tenant. Throws a 400 AppError listing every problem. */
+export async function importRegister(db: Db, tenantId: string, csvText: string, importedBy: string): Promise<RegisterImportResult> {
+  const { rows, columns, claims, personMap, teamMap, orgUnitMap, memberships } = await checkRegister(db, tenantId, csvText);
   const has = (c: string) => columns.has(c);
   const hash = sha256Hex(csvText);
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { presentImport, presentImportRecord, presentPerson, presentTeam } from '../../presenters/organisation.js';
 import { importRegister, listRegisterImports } from '../../services/registerImport.js';
+import { enqueueRegisterImport, getRegisterImportJob } from '../../services/registerImportJobs.js';
 import { importSeats } from '../../services/seats.js';
 import { CODEHOST_USERNAME, setManualIdentities } from '../../services/identities.js';
 import { addManualMembership, removeManualMembership } from '../../services/memberships.js';
@@ -14,6 +15,8 @@ const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 /** A malformed id is "not found", like an id of another tenant. */
 const TeamParams = z.object({ id: z.uuid() }).catch({ id: NO_ID });
+const ImportQuery = z.object({ mode: z.enum(['sync', 'async']).optional() });
+const JobParams = z.object({ jobId: z.uuid() }).catch({ jobId: NO_ID });
 const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
 const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional() });
 const Identity = z.discriminatedUnion('kind', [
@@ -34,9 +37,18 @@ export function organisationRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
 
-  router.post('/api/register/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
+  router.post('/api/register/imports', route(app, { auth: 'owner', query: ImportQuery, bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, query, body }) => {
+    if (query.mode === 'async') {
+      // Validated here in full, applied by the `register.import` workflow (docs/register.md).
+      const jobId = await enqueueRegisterImport(app, principal.tenantId, body as unknown as string, principal.userId);
+      return { status: 202, body: { data: { jobId, status: 'queued' }, meta: {} } };
+    }
     const result = await importRegister(db, principal.tenantId, body as unknown as string, principal.userId);
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
+  }));
+
+  router.get('/api/register/imports/jobs/:jobId', route(app, { auth: 'required', params: JobParams }, async ({ principal, params }) => {
+    return { body: { data: await getRegisterImportJob(app, principal.tenantId, params.jobId), meta: {} } };
   }));
 
   router.get('/api/register/imports', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {
