@@ -6,7 +6,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
-import { codehostInstallations } from '../db/schema/index.js';
+import { codehostInstallations, tenants } from '../db/schema/index.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
 import { AppError, notFound } from '../errors.js';
@@ -37,6 +37,27 @@ export async function listInstallations(db: Db, principal: TenantPrincipal): Pro
 export async function linkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
   authorize(principal, 'tenant.manage');
   return claimInstallation(db, { tenantId: principal.tenantId, userId: principal.userId }, installationId);
+}
+
+export interface SetupPreview {
+  installationId: number;
+  tenantName: string;
+  /** Known once the code host's `installation` event arrived; hidden when linked elsewhere. */
+  accountLogin: string | null;
+  state: 'unlinked' | 'linked_here' | 'linked_elsewhere';
+}
+
+/**
+ * What the setup confirmation page shows an owner. Reads only: the setup callback is a GET that
+ * another site can trigger, so the link itself waits for the confirmed form post.
+ */
+export async function previewSetup(db: Db, principal: TenantPrincipal, installationId: number): Promise<SetupPreview> {
+  authorize(principal, 'tenant.manage');
+  const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, principal.tenantId));
+  if (!tenant) throw notFound('Tenant');
+  const [row] = await db.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId));
+  const state = !row?.tenantId ? 'unlinked' : row.tenantId === principal.tenantId ? 'linked_here' : 'linked_elsewhere';
+  return { installationId, tenantName: tenant.name, accountLogin: state === 'linked_elsewhere' ? null : (row?.accountLogin ?? null), state };
 }
 
 /**

@@ -66,7 +66,7 @@ describe('code-host installations and tenants', function () {
     expect((await api.as(b.owner.apiKey).post(LINK, { installationId: 1001 })).status).to.equal(201);
   });
 
-  it('the setup callback links for a signed-in owner and redirects; others are sent to sign in or refused', async () => {
+  it('the setup callback asks a signed-in owner to confirm, and the confirmation links and redirects; others are sent to sign in or refused', async () => {
     const appUrl = api.running.app.config.appUrl;
     const anonymous = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install');
     expect(anonymous.status).to.equal(302);
@@ -74,8 +74,14 @@ describe('code-host installations and tenants', function () {
     const memberCookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
     expect((await api.get('/api/integrations/codehost/setup?installation_id=2002', { cookie: memberCookie })).status).to.equal(403);
     const ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
-    const res = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install', { cookie: ownerCookie });
-    expect(res.status).to.equal(302);
+    const page = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install', { cookie: ownerCookie });
+    expect(page.status).to.equal(200);
+    expect(await q('select tenant_id from codehost_installations where installation_id = 2002')).to.deep.equal([]);
+    const token = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] as string;
+    const res = await api.post('/api/integrations/codehost/setup', `installation_id=2002&csrf=${token}`, {
+      'content-type': 'application/x-www-form-urlencoded', cookie: `${ownerCookie}; csrfToken=${token}`, origin: appUrl,
+    });
+    expect(res.status).to.equal(303);
     expect(res.headers.get('location')).to.equal(`${appUrl}/settings/integrations?codehost=linked&installation=2002`);
     expect(await q('select tenant_id, linked_by_user_id from codehost_installations where installation_id = 2002')).to.deep.equal([
       { tenant_id: a.tenantId, linked_by_user_id: a.owner.userId },

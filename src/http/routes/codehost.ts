@@ -1,11 +1,15 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../../auth/csrf.js';
+import type { Principal, TenantPrincipal } from '../../auth/principal.js';
 import { presentInstallation } from '../../presenters/codehost.js';
-import { codehostUrls, linkInstallation, listInstallations, requireCodehostApp, unlinkInstallation } from '../../services/codehostInstallations.js';
+import { renderSetupPage } from '../../presenters/codehostSetupPage.js';
+import { codehostUrls, linkInstallation, listInstallations, previewSetup, requireCodehostApp, unlinkInstallation } from '../../services/codehostInstallations.js';
 import { receiveCodehostWebhook } from '../../services/codehostWebhook.js';
 import { AppError } from '../../errors.js';
-import { route } from '../route.js';
+import { sendHtml } from '../html.js';
+import { route, zodDetails } from '../route.js';
 
 /** The code host caps webhook payloads at 25 MB. */
 const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
@@ -14,10 +18,21 @@ const InstallationId = z.coerce.number().int().positive().max(Number.MAX_SAFE_IN
 const LinkBody = z.strictObject({ installationId: InstallationId });
 const InstallationParams = z.object({ installationId: InstallationId });
 const SetupQuery = z.object({ installation_id: InstallationId, setup_action: z.string().max(50).optional() });
+const SetupForm = z.object({ installation_id: InstallationId });
+const SETUP_PATH = '/api/integrations/codehost/setup';
+const SETUP_FORM_LIMIT = 4 * 1024;
+
+/** The setup callback and its confirmation are an owner's, with a tenant. */
+function setupOwner(principal: Principal): TenantPrincipal {
+  if (principal.kind === 'admin') throw new AppError('forbidden', 'The global administrator has no tenant; use an account of the tenant');
+  if (principal.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the tenant can link a code-host installation');
+  return principal as TenantPrincipal;
+}
 
 export function codehostRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
+  const linkedUrl = (installationId: number) => `${app.config.appUrl}/settings/integrations?codehost=linked&installation=${installationId}`;
 
   // Authenticated by its signature, not by a principal; unsigned floods are refused before any query.
   router.post('/api/integrations/codehost/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => {
@@ -50,17 +65,35 @@ export function codehostRoutes(app: AppContext): Router {
     return { body: { data: presentInstallation(await unlinkInstallation(db, principal, params.installationId)), meta: {} } };
   }));
 
-  // The application's setup URL: the code host sends the installer here after an install.
-  router.get('/api/integrations/codehost/setup', route(app, { auth: 'optional', query: SetupQuery }, async ({ ctx, principal, query }) => {
+  // The application's setup URL: the code host sends the installer here after an install. A GET
+  // is a top-level navigation that any site can start with the owner's SameSite=Lax cookie, so it
+  // only shows what would be linked; the link needs the form post below (Origin + CSRF token).
+  router.get(SETUP_PATH, route(app, { auth: 'optional', query: SetupQuery }, async ({ ctx, principal, query }) => {
     requireCodehostApp(app);
     if (!principal) {
       const returnUrl = ctx.originalUrl;
       return { status: 302, headers: { location: `${app.config.appUrl}/login?returnUrl=${encodeURIComponent(returnUrl)}` } };
     }
-    if (principal.kind === 'admin') throw new AppError('forbidden', 'The global administrator has no tenant; use an account of the tenant');
-    if (principal.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the tenant can link a code-host installation');
-    await linkInstallation(db, principal, query.installation_id);
-    return { status: 302, headers: { location: `${app.config.appUrl}/settings/integrations?codehost=linked&installation=${query.installation_id}` } };
+    const owner = setupOwner(principal);
+    const preview = await previewSetup(db, owner, query.installation_id);
+    sendHtml(ctx, preview.state === 'linked_elsewhere' ? 409 : 200, renderSetupPage({
+      preview, action: SETUP_PATH, csrfToken: issueCsrfToken(ctx, app.config.production), continueUrl: linkedUrl(query.installation_id),
+    }));
+  }));
+
+  // route() has already refused a cookie-authenticated post from another origin; the explicit
+  // check covers any other principal, and the token proves the post came from our own page.
+  router.post(SETUP_PATH, route(app, { auth: 'optional', bodyKind: 'form', bodyLimit: SETUP_FORM_LIMIT }, async ({ ctx, principal, body }) => {
+    requireCodehostApp(app);
+    if (!principal) throw new AppError('unauthorized', 'Missing or invalid credentials');
+    const owner = setupOwner(principal);
+    checkOrigin(ctx, app.config.appUrl);
+    const form = body as unknown as Record<string, string>;
+    checkFormToken(ctx, form[CSRF_FIELD]);
+    const parsed = SetupForm.safeParse(form);
+    if (!parsed.success) throw new AppError('validation_failed', 'Validation failed', zodDetails(parsed.error, undefined, form));
+    await linkInstallation(db, owner, parsed.data.installation_id);
+    return { status: 303, headers: { location: linkedUrl(parsed.data.installation_id) } };
   }));
 
   return router;

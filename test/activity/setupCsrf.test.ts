@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
+
+const SETUP = '/api/integrations/codehost/setup';
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** The hidden CSRF field of a rendered page and the cookie that was set with it. */
+function csrfOf(res: { text: string; headers: Headers }): { token: string; cookie: string } {
+  const token = /name="csrf" value="([^"]+)"/.exec(res.text)?.[1];
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('csrfToken='))?.split(';')[0];
+  expect(token, 'csrf field').to.be.a('string');
+  expect(cookie).to.equal(`csrfToken=${token}`);
+  return { token: token as string, cookie: cookie as string };
+}
+
+describe('code-host setup callback: GET confirms, a CSRF-protected POST links', function () {
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  let ownerCookie: string;
+  let appUrl: string;
+  const q = async (text: string, values: unknown[] = []) => (await dbFor(api.databaseUrl).pool.query(text, values)).rows;
+  const linkedTo = async (id: number) => (await q('select tenant_id from codehost_installations where installation_id = $1', [id]))[0]?.tenant_id ?? null;
+  const confirm = (cookie: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    api.post(SETUP, new URLSearchParams(fields).toString(), { ...FORM, cookie, ...headers });
+
+  before(async () => {
+    api = await testServer({ env: codehostEnv() });
+    appUrl = api.running.app.config.appUrl;
+    a = await buildTenant(api.databaseUrl, 'Acme <Delivery> & Co');
+    b = await buildTenant(api.databaseUrl);
+    ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
+  });
+  after(() => api.close());
+
+  it('GET with an owner session changes nothing and shows the installation, the tenant and the form', async () => {
+    const res = await api.get(`${SETUP}?installation_id=7001&setup_action=install`, { cookie: ownerCookie });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).to.equal('no-store');
+    expect(res.text).to.contain('<dd id="installation">7001</dd>');
+    expect(res.text).to.contain('<dd id="tenant">Acme &lt;Delivery&gt; &amp; Co</dd>');
+    expect(res.text).to.contain('not yet known');
+    expect(res.text).to.contain(`<form method="post" action="${SETUP}">`);
+    expect(res.text).to.contain('<input type="hidden" name="installation_id" value="7001">');
+    csrfOf(res);
+    expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
+  });
+
+  it('GET shows the account login once the installation event was received, still linking nothing', async () => {
+    // Installation events of an unlinked installation are recorded (account, state), nothing else.
+    expect((await deliver(api, 'installation', 'installation.created')).status).to.equal(200);
+    const res = await api.get(`${SETUP}?installation_id=${FIXTURE_INSTALLATION}&setup_action=install`, { cookie: ownerCookie });
+    expect(res.status).to.equal(200);
+    expect(res.text).to.contain('<dd id="account">acme-corp</dd>');
+    expect(await linkedTo(FIXTURE_INSTALLATION)).to.equal(null);
+  });
+
+  it('POST without the token, with a wrong one, or without the cookie is 403 and links nothing', async () => {
+    const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7001`, { cookie: ownerCookie }));
+    const both = `${ownerCookie}; ${cookie}`;
+    const missing = await confirm(both, { installation_id: '7001' });
+    expect(missing.status).to.equal(403);
+    expect(missing.body).to.deep.equal({ error: { code: 'forbidden', message: 'Invalid or missing CSRF token; reload the page and try again' } });
+    expect((await confirm(both, { installation_id: '7001', csrf: 'x'.repeat(43) })).status).to.equal(403);
+    expect((await confirm(both, { installation_id: '7001', csrf: '' })).status).to.equal(403);
+    // An attacker's page can send the field but not our cookie.
+    expect((await confirm(ownerCookie, { installation_id: '7001', csrf: token })).status).to.equal(403);
+    expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
+  });
+
+  it('POST from a foreign Origin is 403 even with a valid token', async () => {
+    const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7001`, { cookie: ownerCookie }));
+    const res = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: '7001', csrf: token }, { origin: 'https://evil.example' });
+    expect(res.status).to.equal(403);
+    expect(res.body).to.deep.equal({ error: { code: 'forbidden', message: 'Cross-origin request refused' } });
+    expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
+  });
+
+  it('POST with the token links and redirects where the callback used to; GET then says it is linked', async () => {
+    const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7001`, { cookie: ownerCookie }));
+    const res = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: '7001', csrf: token }, { origin: appUrl });
+    expect(res.status).to.equal(303);
+    expect(res.headers.get('location')).to.equal(`${appUrl}/settings/integrations?codehost=linked&installation=7001`);
+    expect(await q('select tenant_id, linked_by_user_id from codehost_installations where installation_id = 7001')).to.deep.equal([
+      { tenant_id: a.tenantId, linked_by_user_id: a.owner.userId },
+    ]);
+    // Confirming again is idempotent for the same tenant.
+    expect((await confirm(`${ownerCookie}; ${cookie}`, { installation_id: '7001', csrf: token })).status).to.equal(303);
+    const page = await api.get(`${SETUP}?installation_id=7001`, { cookie: ownerCookie });
+    expect(page.status).to.equal(200);
+    expect(page.text).to.contain('id="already-linked"');
+    expect(page.text).not.to.contain('<form');
+  });
+
+  it('another tenant\'s owner sees a 409 page without the account and cannot take it over by post', async () => {
+    const otherCookie = await buildSessionCookie(api.databaseUrl, b.owner.userId, b.tenantId);
+    const page = await api.get(`${SETUP}?installation_id=7001`, { cookie: otherCookie });
+    expect(page.status).to.equal(409);
+    expect(page.text).to.contain('id="linked-elsewhere"');
+    expect(page.text).not.to.contain('<form');
+    expect(page.text).not.to.contain('id="account">acme');
+    // A valid token from any of our pages still does not move the installation.
+    const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7009`, { cookie: otherCookie }));
+    const res = await confirm(`${otherCookie}; ${cookie}`, { installation_id: '7001', csrf: token });
+    expect(res.status).to.equal(409);
+    expect(res.body.error.code).to.equal('conflict');
+    expect(await linkedTo(7001)).to.equal(a.tenantId);
+  });
+
+  it('a member gets 403 on both steps; an invalid id with a valid token is 400', async () => {
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    const memberCookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
+    expect((await api.get(`${SETUP}?installation_id=7002`, { cookie: memberCookie })).status).to.equal(403);
+    const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7002`, { cookie: ownerCookie }));
+    const byMember = await confirm(`${memberCookie}; ${cookie}`, { installation_id: '7002', csrf: token });
+    expect(byMember.status).to.equal(403);
+    expect(await q('select * from codehost_installations where installation_id = 7002')).to.deep.equal([]);
+    const invalid = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: 'abc', csrf: token });
+    expect(invalid.status).to.equal(400);
+    expect(invalid.body.error.code).to.equal('validation_failed');
+  });
+
+  it('without a session: GET redirects to sign in, POST is 401', async () => {
+    const anonymous = await api.get(`${SETUP}?installation_id=7003&setup_action=install`);
+    expect(anonymous.status).to.equal(302);
+    expect(anonymous.headers.get('location')).to.equal(`${appUrl}/login?returnUrl=${encodeURIComponent(`${SETUP}?installation_id=7003&setup_action=install`)}`);
+    const post = await api.post(SETUP, 'installation_id=7003&csrf=abc', { ...FORM, cookie: 'csrfToken=abc' });
+    expect(post.status).to.equal(401);
+    expect(await q('select * from codehost_installations where installation_id = 7003')).to.deep.equal([]);
+  });
+});
