@@ -4,10 +4,12 @@
  * service function, progress reaches the tenant's websocket clients only, and
  * `GET /api/register/imports/jobs/:jobId` reads the outcome.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import WebSocket from 'ws';
+import { registerImportWorkflow } from '../../src/jobs/handlers/register.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, register, snapshot } from './helpers.js';
@@ -124,6 +126,40 @@ describe('Organisation register import through the register.import workflow', fu
     const latest = before.register_imports![0] as { id: string };
     expect(outcome.data).to.deep.equal({ jobId: res.body.data.jobId, status: 'completed', importId: latest.id, rowCount: 6, recorded: false });
     expect(await snapshot(api.databaseUrl, a.tenantId)).to.deep.equal(before);
+  });
+
+  it('a retry after a crash (the whole workflow again, no checkpoint) re-applies the file and changes nothing', async () => {
+    const before = await snapshot(api.databaseUrl, a.tenantId);
+    const published: unknown[] = [];
+    const app = { ...api.running.app, live: { publish: async (_t: string, e: unknown) => void published.push(e) } };
+    const ctx = { app, job: { id: randomUUID(), name: 'register.import', retryCount: 1 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
+    const output = (await registerImportWorkflow.run(ctx, { tenantId: a.tenantId, importedBy: a.owner.userId, csv: EXAMPLE_REGISTER })) as any;
+    const latest = before.register_imports![0] as { id: string };
+    expect(output).to.deep.equal({ steps: 3, state: { rows: 6, importId: latest.id, rowCount: 6, recorded: false } });
+    expect(published).to.deep.equal([
+      { kind: 'job.progress', job: { id: ctx.job.id, name: 'register.import' }, subject: { type: 'register_import', id: latest.id }, done: 6, total: 6, message: 'unchanged' },
+    ]);
+    expect(await snapshot(api.databaseUrl, a.tenantId)).to.deep.equal(before);
+  });
+
+  it('a file that turned invalid after it was enqueued fails the job with every error, and writes nothing', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const live = await connect(api, t.owner.apiKey);
+    const before = await snapshot(api.databaseUrl, t.tenantId);
+    // The route never enqueues a bad file: enqueue directly, as if it had turned bad meanwhile.
+    const bad = register('E1,bad,Ann,employee,,CC,DE,checkout,Checkout,,,');
+    const jobId = await api.running.app.jobs.send('register.import', { tenantId: t.tenantId, importedBy: t.owner.userId, csv: bad });
+    const outcome = await finished(t.owner.apiKey, jobId);
+    expect(outcome.data).to.deep.equal({
+      jobId, status: 'failed',
+      errors: [{ path: 'line 2, email', line: 2, column: 'email', message: '"bad" is not an e-mail address' }],
+    });
+    const end = Date.now() + 5000;
+    while (!live.messages.some((m) => m.kind === 'job.finished') && Date.now() < end) await delay(50);
+    const last = live.messages.find((m) => m.kind === 'job.finished');
+    expect(last).to.deep.include({ outcome: 'retrying', error: 'Register rejected: 1 error; nothing was imported' });
+    expect(await snapshot(api.databaseUrl, t.tenantId)).to.deep.equal(before);
+    live.ws.close();
   });
 
   it('refuses an invalid file with the synchronous 400 (every error), enqueues nothing and writes nothing', async () => {
