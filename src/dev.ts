@@ -11,7 +11,9 @@ import { createServer } from 'node:net';
 import pg from 'pg';
 import type { Env } from './config.js';
 import { loadDatabaseConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type Db } from './db/client.js';
+import { tenants } from './db/schema/index.js';
+import { createTenant } from './services/tenants.js';
 import { runMigrations } from './db/migrations.js';
 import { serveUntilSignalled } from './cli/commands.js';
 
@@ -35,6 +37,16 @@ export async function freePort(): Promise<number> {
       probe.close(() => resolvePort(port));
     });
   });
+}
+
+const FIRST_OWNER = 'owner@example.com';
+
+/** On an empty database, a tenant and owner to sign in with, so a first `npm start` is usable at once. */
+export async function bootstrapFirstTenant(db: Db): Promise<string | null> {
+  const [any] = await db.select({ id: tenants.id }).from(tenants).limit(1);
+  if (any) return null;
+  await createTenant(db, { name: 'Local', ownerEmail: FIRST_OWNER });
+  return FIRST_OWNER;
 }
 
 export async function runDev(baseEnv: Env): Promise<number> {
@@ -70,17 +82,26 @@ export async function runDev(baseEnv: Env): Promise<number> {
     if (found.rowCount === 0) await admin.query(`create database ${DATABASE_NAME}`);
     await admin.end();
     env.DATABASE_URL = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${dbPort}/${DATABASE_NAME}`;
+    // For CLI commands against the running embedded database: DATABASE_URL=$(cat .data/database-url).
+    writeFileSync(join(DATA_DIR, 'database-url'), `${env.DATABASE_URL}\n`, { mode: 0o600 });
   }
 
+  let firstTenant: string | null = null;
   try {
     const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2 });
     try {
       await runMigrations(database.pool);
+      firstTenant = await bootstrapFirstTenant(database.db);
     } finally {
       await database.close();
     }
     return await serveUntilSignalled(env, {
-      onListening: (appUrl) => process.stdout.write(`\nDelivery analytics is running at ${appUrl}  (Ctrl-C stops it)\n\n`),
+      onListening: (appUrl) => {
+        const signIn = firstTenant
+          ? `\nA first tenant "Local" was created with owner ${firstTenant}: sign in at ${appUrl}/login with that address;\nwithout MAILER_API_KEY the sign-in link is printed in the log below.\n`
+          : '';
+        process.stdout.write(`\nDelivery analytics is running at ${appUrl}  (Ctrl-C stops it)\n${signIn}\n`);
+      },
     });
   } finally {
     await stopEmbedded?.();
