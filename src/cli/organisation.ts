@@ -55,35 +55,31 @@ async function readInput(options: Options): Promise<string> {
   }
 }
 
+/** Both CSV imports: read the file, check the tenant, run the all-or-nothing import, print the record. */
+function csvImportCommand(
+  name: string,
+  summary: string,
+  importer: (db: Db, tenantId: string, text: string, importedBy: string) => Promise<Parameters<typeof presentImport>[0]>,
+): Command {
+  return {
+    summary,
+    usage: `${name} --tenant=<id> --file=<path|->`,
+    run: async (options, env) => {
+      const tenantId = tenantOption(options);
+      const text = await readInput(options);
+      return withDatabase(env, async ({ db }) => {
+        await requireTenant(db, tenantId);
+        return reportingProblems(async () => {
+          print(presentImport(await importer(db, tenantId, text, 'cli')));
+        });
+      });
+    },
+  };
+}
+
 export const organisationCommands: Record<string, Command> = {
-  'register:import': {
-    summary: 'Import an organisation register CSV (all-or-nothing); prints the import record.',
-    usage: 'register:import --tenant=<id> --file=<path|->',
-    run: async (options, env) => {
-      const tenantId = tenantOption(options);
-      const text = await readInput(options);
-      return withDatabase(env, async ({ db }) => {
-        await requireTenant(db, tenantId);
-        return reportingProblems(async () => {
-          print(presentImport(await importRegister(db, tenantId, text, 'cli')));
-        });
-      });
-    },
-  },
-  'seats:import': {
-    summary: 'Import an AI-seat CSV (all-or-nothing); prints the import record.',
-    usage: 'seats:import --tenant=<id> --file=<path|->',
-    run: async (options, env) => {
-      const tenantId = tenantOption(options);
-      const text = await readInput(options);
-      return withDatabase(env, async ({ db }) => {
-        await requireTenant(db, tenantId);
-        return reportingProblems(async () => {
-          print(presentImport(await importSeats(db, tenantId, text, 'cli')));
-        });
-      });
-    },
-  },
+  'register:import': csvImportCommand('register:import', 'Import an organisation register CSV (all-or-nothing); prints the import record.', importRegister),
+  'seats:import': csvImportCommand('seats:import', 'Import an AI-seat CSV (all-or-nothing); prints the import record.', importSeats),
   'project:assign': {
     summary: 'Make a team (by slug) the owner of a project, creating the project (provider manual) if needed.',
     usage: 'project:assign --tenant=<id> --project=<owner/repo> --team=<team_slug>',

