@@ -150,3 +150,12 @@ export type Paging = z.infer<typeof Paging>;
 export function listEnvelope<T>(data: T[], paging: Paging, total: number) {
   return { data, meta: { page: paging.page, perPage: paging.perPage, total } };
 }
+
+/** A file to download (exports, link lists): never cached, since it carries tenant data. */
+export function download(file: { contentType: string; filename: string; body: unknown }): RouteResult {
+  return {
+    type: file.contentType,
+    headers: { 'Content-Disposition': `attachment; filename="${file.filename}"`, 'Cache-Control': 'no-store' },
+    body: file.body,
+  };
+}

@@ -12,7 +12,7 @@ import {
 } from '../../surveys/service.js';
 import { readBody } from '../body.js';
 import { sendHtml } from '../html.js';
-import { listEnvelope, Paging, route } from '../route.js';
+import { download, listEnvelope, Paging, route } from '../route.js';
 
 const Day = z.iso.date();
 const CreateSurveyBody = z.strictObject({
@@ -80,11 +80,7 @@ export function surveyRoutes(app: AppContext): Router {
   router.get('/api/surveys/:id/links', route(app, { auth: 'owner', params: SurveyParams }, async ({ principal, params }) => {
     const rows = await surveyLinks(deps, principal, params.id);
     const csv = stringify(rows, { header: true, columns: ['email', 'display_name', 'team_slug', 'link'] });
-    return {
-      type: 'text/csv; charset=utf-8',
-      headers: { 'Content-Disposition': `attachment; filename="survey-${params.id}-links.csv"`, 'Cache-Control': 'no-store' },
-      body: csv,
-    };
+    return download({ contentType: 'text/csv; charset=utf-8', filename: `survey-${params.id}-links.csv`, body: csv });
   }));
 
   // The signed token is the credential: no login, and no per-address limit (a whole office may

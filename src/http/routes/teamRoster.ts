@@ -1,18 +1,13 @@
 import Router from '@koa/router';
 import type { AppContext } from '../../context.js';
 import { exportTeamRoster, RosterQuery } from '../../services/teamRoster.js';
-import { route } from '../route.js';
+import { download, route } from '../route.js';
 
 /** Any authenticated principal of the tenant (API key or session), per the spec's export rule. */
 export function teamRosterRoutes(app: AppContext): Router {
   const router = new Router();
   router.get('/api/exports/team-roster', route(app, { auth: 'required', query: RosterQuery }, async ({ principal, query }) => {
-    const out = await exportTeamRoster(app.database.db, principal.tenantId, query);
-    return {
-      type: out.contentType,
-      headers: { 'Content-Disposition': `attachment; filename="${out.filename}"`, 'Cache-Control': 'no-store' },
-      body: out.body,
-    };
+    return download(await exportTeamRoster(app.database.db, principal.tenantId, query));
   }));
   return router;
 }
