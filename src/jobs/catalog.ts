@@ -8,6 +8,7 @@ import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surve
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
 import { codehostDeliveriesRetention } from './handlers/codehost.js';
 import { registerImportWorkflow } from './handlers/register.js';
+import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { testJobs, testSchedules } from './testHooks.js';
 
@@ -20,6 +21,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   integrationsFlagStale,
   codehostDeliveriesRetention,
   registerImportWorkflow,
+  sendSurveyInvitations,
 ];
 
 const MINUTE = 60;

@@ -6,7 +6,7 @@ import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
 import type { Logger } from '../log.js';
-import { mailerConfigured, sendMail } from '../services/mailer.js';
+import { sendMail } from '../services/mailer.js';
 import { linkExpiry, responseKey, signSurveyToken, surveyLinkKey, verifySurveyToken } from './links.js';
 import { QUESTIONS } from './questions.js';
 
@@ -38,8 +38,8 @@ async function findSurvey(db: Db, principal: TenantPrincipal, id: string): Promi
 }
 
 /**
- * Creates and opens a survey: one invitation per current member of each (enabled) team, e-mailed
- * when a mailer is configured. Teams are named by id or slug.
+ * Creates and opens a survey: one invitation per current member of each (enabled) team. Teams are
+ * named by id or slug. The caller sends the invitations (job `surveys.send-invitations`).
  */
 export async function createSurvey(
   deps: SurveyDeps,
@@ -84,7 +84,6 @@ export async function createSurvey(
     }
     return row;
   });
-  if (mailerConfigured(deps.config)) await emailInvitations(deps, survey);
   return survey;
 }
 

@@ -271,16 +271,22 @@ describe('surveys', () => {
 describe('survey invitations by e-mail', () => {
   it('are sent through the mailer when one is configured, each with its own link', async () => {
     const mail = await fakePostmark();
-    const api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, LOG_LEVEL: 'error' } });
+    const api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, LOG_LEVEL: 'error', JOBS_POLL_INTERVAL_MS: '100' } });
     try {
       const t = await buildTenant(api.databaseUrl);
       await buildTeam(api.databaseUrl, t.tenantId, 'mailed', 2);
       const created = await api.as(t.owner.apiKey).post('/api/surveys', { title: 'Mailed', teams: ['mailed'], closesOn: day(2) });
       expect(created.status).to.equal(201);
+      // Sent by the surveys.send-invitations job, after the answer.
+      await Promise.all(['mailed-0@example.com', 'mailed-1@example.com'].map((to) => mail.waitFor(to, 20_000)));
       expect(mail.messages.map((m) => m.To).sort()).to.deep.equal(['mailed-0@example.com', 'mailed-1@example.com']);
       const link = /(http:\/\/\S+\/s\/\S+)/.exec(mail.messages[0]!.TextBody)![1]!;
       expect((await api.get(new URL(link).pathname)).status).to.equal(200);
-      const sent = await dbFor(api.databaseUrl).db.select().from(surveyInvitations).where(sql`${surveyInvitations.emailedAt} is not null`);
+      let sent: unknown[] = [];
+      for (let waited = 0; sent.length < 2 && waited < 5000; waited += 100) {
+        sent = await dbFor(api.databaseUrl).db.select().from(surveyInvitations).where(sql`${surveyInvitations.emailedAt} is not null`);
+        if (sent.length < 2) await new Promise((r) => setTimeout(r, 100));
+      }
       expect(sent).to.have.length(2);
     } finally {
       await api.close();

@@ -11,6 +11,8 @@ import {
   closeSurvey, createSurvey, getSurvey, LinkProblem, listSurveys, openInvitation, submitResponse, surveyCounts, surveyLinks, type Answers,
 } from '../../surveys/service.js';
 import { readBody } from '../body.js';
+import { SEND_INVITATIONS_JOB } from '../../jobs/handlers/surveys.js';
+import { mailerConfigured } from '../../services/mailer.js';
 import { sendHtml } from '../html.js';
 import { download, listEnvelope, Paging, route } from '../route.js';
 
@@ -56,6 +58,8 @@ export function surveyRoutes(app: AppContext): Router {
 
   router.post('/api/surveys', route(app, { auth: 'owner', body: CreateSurveyBody }, async ({ principal, body }) => {
     const survey = await createSurvey(deps, principal, { title: body.title, teams: body.teams, opensOn: body.opensOn ?? new Date().toISOString().slice(0, 10), closesOn: body.closesOn });
+    // Hundreds of messages do not belong in the request: a job sends them, retrying failures.
+    if (mailerConfigured(app.config)) await app.jobs.send(SEND_INVITATIONS_JOB, { tenantId: principal.tenantId, surveyId: survey.id });
     const { teams } = await getSurvey(db, principal, survey.id);
     return { status: 201, body: { data: presentSurvey(survey, teams), meta: {} } };
   }));
