@@ -87,7 +87,10 @@ export async function createSurvey(
   return survey;
 }
 
-/** Sends each not-yet-sent invitation; a failed message is logged (without its link) and retried on the next call. */
+/**
+ * Sends each not-yet-sent invitation. A failed message is logged (without its link); when any
+ * failed, it throws after trying them all, so the job retries just those.
+ */
 export async function emailInvitations(deps: SurveyDeps, survey: SurveyRow): Promise<number> {
   const pending = await deps.db
     .select({ id: surveyInvitations.id, email: people.email, name: people.displayName })
@@ -95,6 +98,7 @@ export async function emailInvitations(deps: SurveyDeps, survey: SurveyRow): Pro
     .innerJoin(people, eq(people.id, surveyInvitations.personId))
     .where(and(eq(surveyInvitations.surveyId, survey.id), sql`${surveyInvitations.emailedAt} is null`, sql`${people.email} is not null`));
   let sent = 0;
+  let failed = 0;
   for (const invitation of pending) {
     const link = surveyLink(deps.config, invitation.id, survey.closesOn);
     try {
@@ -107,9 +111,11 @@ export async function emailInvitations(deps: SurveyDeps, survey: SurveyRow): Pro
       await deps.db.update(surveyInvitations).set({ emailedAt: sql`now()` }).where(eq(surveyInvitations.id, invitation.id));
       sent += 1;
     } catch (error) {
+      failed += 1;
       deps.log.warn({ surveyId: survey.id, invitationId: invitation.id, err: (error as Error).message }, 'survey invitation not sent');
     }
   }
+  if (failed > 0) throw new Error(`${failed} of ${pending.length} survey invitations not sent (${sent} sent)`);
   return sent;
 }
 
