@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { eq, sql } from 'drizzle-orm';
 import { people, surveyInvitations, surveyResponses, surveys, teamMemberships, teams } from '../../src/db/schema/index.js';
 import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
-import { closeDueSurveys } from '../../src/surveys/service.js';
+import { closeDueSurveys, emailInvitations } from '../../src/surveys/service.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
@@ -293,4 +293,28 @@ describe('survey invitations by e-mail', () => {
       await mail.close();
     }
   });
+
+  it('a failed message fails the sending (so the job retries) and leaves that invitation unsent', async () => {
+    const mail = await fakePostmark();
+    const api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, LOG_LEVEL: 'silent', JOBS_WORKER_ENABLED: 'false' } });
+    try {
+      const t = await buildTenant(api.databaseUrl);
+      await buildTeam(api.databaseUrl, t.tenantId, 'flaky', 2);
+      const created = await api.as(t.owner.apiKey).post('/api/surveys', { title: 'Flaky', teams: ['flaky'], closesOn: day(2) });
+      const { db } = dbFor(api.databaseUrl);
+      const [survey] = await db.select().from(surveys).where(eq(surveys.id, created.body.data.id));
+      const deps = { db, config: api.running.app.config, log: api.running.app.log };
+      mail.failWith = { status: 500, errorCode: 500 };
+      let error: Error | null = null;
+      await emailInvitations(deps, survey!).catch((e: Error) => (error = e));
+      expect(error!.message).to.equal('2 of 2 survey invitations not sent (0 sent)');
+      mail.failWith = null;
+      expect(await emailInvitations(deps, survey!)).to.equal(2);
+      expect(await emailInvitations(deps, survey!)).to.equal(0);
+    } finally {
+      await api.close();
+      await mail.close();
+    }
+  });
 });
+
