@@ -10,7 +10,8 @@
  * Prints requests/s, p50/p99 latency and the ratio to the raw rate; exits 1 when a request failed.
  * BENCH_PROFILE=1 writes a CPU profile of the server to BENCH_PROFILE_DIR (a temporary directory).
  * BENCH_PG_FLAGS adds PostgreSQL settings (e.g. `-c synchronous_commit=off`); BENCH_DEBUG=1 samples
- * what the server's database connections wait on.
+ * what the server's database connections wait on; BENCH_STATEMENTS=1 loads pg_stat_statements and
+ * prints the statements PostgreSQL spent the HTTP phases on (planning and execution per call).
  */
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -203,10 +204,22 @@ function sampleActivity(url: string) {
   };
 }
 
+/** BENCH_STATEMENTS=1: per statement, calls and mean planning/execution time (ms), busiest first. */
+async function statementProfile(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query(`select calls, total_plan_time / calls as plan, total_exec_time / calls as exec,
+      (total_plan_time + total_exec_time) as total, shared_blks_hit / calls as blocks, wal_records / calls as wal,
+      coalesce(substring(query from 'INSERT INTO (issues|deployments)') || ' (gated) ', '') || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as q
+    from pg_stat_statements where calls > 100 order by total desc limit 12`);
+  return ['statements (calls, mean plan ms, mean exec ms, buffers hit, WAL records):', ...rows.map((r) => `${String(r.calls).padStart(8)} ${r.plan.toFixed(3)} ${r.exec.toFixed(3)} ${Number(r.blocks).toFixed(0).padStart(4)} ${Number(r.wal).toFixed(1).padStart(4)}  ${r.q}`)].join('\n');
+}
+
 async function main(): Promise<number> {
   const profile = process.env.BENCH_PROFILE === '1';
   process.stdout.write(`webhook benchmark: ${CONCURRENCY} connections, HTTP ${SECONDS} s, raw ${RAW_SECONDS} s, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
-  const database = await startDatabase((process.env.BENCH_PG_FLAGS ?? '').split(' ').filter(Boolean));
+  const statements = process.env.BENCH_STATEMENTS === '1';
+  const pgFlags = (process.env.BENCH_PG_FLAGS ?? '').split(' ').filter(Boolean);
+  if (statements) pgFlags.push('-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on');
+  const database = await startDatabase(pgFlags);
   const servers: ServerProcess[] = [];
   let closeRaw = async () => {};
   try {
@@ -250,6 +263,10 @@ async function main(): Promise<number> {
       const now = marks();
       return { self: (self.user + self.system) / 1e6, server: (now.server - m.server) / 100, db: (now.db - m.db) / 100 };
     };
+    if (statements) {
+      await rawPool.query('create extension if not exists pg_stat_statements');
+      await rawPool.query('select pg_stat_statements_reset()');
+    }
     let rawCpu: Cpu = { self: 0, server: 0, db: 0 };
     let httpCpu: Cpu = { self: 0, server: 0, db: 0 };
     for (let phase = 0; phase < PHASES; phase += 1) {
@@ -268,6 +285,7 @@ async function main(): Promise<number> {
       process.stdout.write(`  phase ${phase + 1}/${PHASES}: raw ${raw.summary.perSecond.toFixed(0)}/s, HTTP ${http.summary.perSecond.toFixed(0)}/s\n`);
     }
     if (sampler) process.stdout.write(`${await sampler.stop()}\n`);
+    if (statements) process.stdout.write(`${await statementProfile(rawPool)}\n`);
     const seconds = (runs: Summary[]) => runs.reduce((sum, r) => sum + r.seconds, 0);
     const raw = summarise(rawLatencies, seconds(rawRuns));
     const http = { summary: summarise(httpLatencies, seconds(httpRuns)), failures, outOfKeys };
