@@ -73,6 +73,15 @@ export const apiKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The webhook API's two windows for this key (100 a minute, 1000 an hour): requests counted
+     * since the window opened, and when it closes (NULL: never used). Kept on the key's row so
+     * that finding the key, counting and `last_used_at` are one row update (docs/webhooks.md).
+     */
+    webhookMinutePoints: integer('webhook_minute_points').notNull().default(0),
+    webhookMinuteResetsAt: timestamp('webhook_minute_resets_at', { withTimezone: true }),
+    webhookHourPoints: integer('webhook_hour_points').notNull().default(0),
+    webhookHourResetsAt: timestamp('webhook_hour_resets_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('api_keys_hash_key').on(t.keyHash), index('api_keys_tenant_idx').on(t.tenantId).where(sql`revoked_at is null`)],
 );
