@@ -1,15 +1,16 @@
 /**
- * The webhook API's front door. Every webhook request is ONE database round trip: the API key
- * lookup, both per-key limits and the upsert run as one statement (gate CTEs in front of the
- * service's upsert, which takes its tenant from the key). Three sequential round trips for
- * authentication and the two limiter upserts were most of a request's cost (docs/webhooks.md).
+ * The webhook API's front door: the API key, its two limits (100 a minute, 1000 an hour) and
+ * `last_used_at` are ONE row update of the key (columns `webhook_*` of `api_keys`), written as
+ * CTEs that the batched upserts (src/services/webhookBatch.ts) put in front of their own, so a
+ * batch of requests costs one statement (docs/webhooks.md).
  *
  * The gate keeps the rules of the rest of the program:
- * - the key: `principalFromApiKey`'s (unrevoked, the creator's current role in the key's tenant,
- *   `last_used_at` at minute precision); bearer only, as route()'s `apiKeyOnly`;
- * - the limits: the rows rate-limiter-flexible keeps for route() (`wh-min:<keyId>`,
- *   `wh-hour:<keyId>`, points, expiry in ms since the epoch) with its upsert rule, so both paths
- *   count the same buckets; a refused request writes nothing but the counters;
+ * - the key: `principalFromApiKey`'s (unrevoked, the creator's current role in the key's tenant);
+ *   bearer only, as route()'s `apiKeyOnly`; a key revoked a moment ago is refused at once, since
+ *   the revocation and the count update the same row;
+ * - the limits: fixed windows opened by the first request (rate-limiter-flexible's rule, which the
+ *   general API uses), counted on the database's clock so every instance agrees; a refused request
+ *   counts, and writes nothing else;
  * - 401 counts the caller's address against the anonymous limit, as route() does.
  */
 import type Koa from 'koa';
@@ -23,50 +24,60 @@ import { consume, headersOf, LIMITS, type LimitState } from './rateLimit.js';
 
 const [MINUTE, HOUR] = [LIMITS.webhookMinute, LIMITS.webhookHour];
 
-/** Gate CTEs. `$1` is the key's hash; `p(0…6)` name its other parameters (see `gateValues`). */
-export function gateCtes(p: (i: number) => string): string {
-  return `k AS (
-  SELECT a.id, a.tenant_id, a.user_id, m.role
-  FROM api_keys a
-  JOIN tenant_memberships m ON m.tenant_id = a.tenant_id AND m.user_id = a.user_id
-  WHERE a.key_hash = $1::text AND a.revoked_at IS NULL
-  LIMIT 1
-), touched AS (
-  UPDATE api_keys SET last_used_at = now()
-  WHERE id = (SELECT id FROM k) AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')
-  RETURNING 1
-), counted AS (
-  INSERT INTO rate_limits AS r (key, points, expire)
-  SELECT v.prefix || k.id, 1, ${p(0)}::bigint + v.ms
-  FROM k, (VALUES (1, ${p(1)}::text, ${p(2)}::bigint), (2, ${p(4)}::text, ${p(5)}::bigint)) AS v(ord, prefix, ms)
-  ORDER BY v.ord
-  ON CONFLICT (key) DO UPDATE SET
-    points = CASE WHEN r.expire <= ${p(0)}::bigint THEN 1 ELSE r.points + 1 END,
-    expire = CASE WHEN r.expire <= ${p(0)}::bigint THEN EXCLUDED.expire ELSE r.expire END
-  RETURNING r.key, r.points, r.expire
+/**
+ * Gate CTEs over a CTE `input(ord, key_hash, …)`: one row per request. Each key is locked (in id
+ * order, so concurrent batches cannot deadlock) and its windows advance by its number of requests;
+ * `admitted` is every request of a known key with the counts as of that request (its rank among
+ * the key's requests in the batch), `ok` the admitted ones within both limits. The limits are our
+ * constants, not input.
+ */
+export const GATE_CTES = `batch_keys AS (
+  SELECT key_hash, count(*)::int AS n FROM input GROUP BY key_hash
+), locked_keys AS (
+  SELECT a.id FROM api_keys a
+  WHERE a.key_hash IN (SELECT key_hash FROM batch_keys) AND a.revoked_at IS NULL
+  ORDER BY a.id FOR UPDATE
+), k AS (
+  UPDATE api_keys a SET
+    last_used_at = now(),
+    webhook_minute_points = CASE WHEN a.webhook_minute_resets_at > now() THEN a.webhook_minute_points ELSE 0 END + b.n,
+    webhook_minute_resets_at = CASE WHEN a.webhook_minute_resets_at > now() THEN a.webhook_minute_resets_at
+      ELSE now() + interval '${MINUTE.durationSeconds} seconds' END,
+    webhook_hour_points = CASE WHEN a.webhook_hour_resets_at > now() THEN a.webhook_hour_points ELSE 0 END + b.n,
+    webhook_hour_resets_at = CASE WHEN a.webhook_hour_resets_at > now() THEN a.webhook_hour_resets_at
+      ELSE now() + interval '${HOUR.durationSeconds} seconds' END
+  FROM batch_keys b, tenant_memberships m
+  WHERE a.id IN (SELECT id FROM locked_keys) AND a.revoked_at IS NULL AND a.key_hash = b.key_hash
+    AND m.tenant_id = a.tenant_id AND m.user_id = a.user_id
+  RETURNING a.id, a.key_hash, a.tenant_id, a.user_id, m.role, b.n,
+    a.webhook_minute_points AS minute_points, ceil(extract(epoch FROM a.webhook_minute_resets_at - now()))::int AS minute_reset,
+    a.webhook_hour_points AS hour_points, ceil(extract(epoch FROM a.webhook_hour_resets_at - now()))::int AS hour_reset
+), admitted AS (
+  SELECT i.*, k.id AS key_id, k.tenant_id, k.user_id, k.role,
+    k.minute_points - k.n + i.rank AS minute_points, k.minute_reset,
+    k.hour_points - k.n + i.rank AS hour_points, k.hour_reset
+  FROM (SELECT input.*, row_number() OVER (PARTITION BY key_hash ORDER BY ord)::int AS rank FROM input) i
+  JOIN k ON k.key_hash = i.key_hash
 ), ok AS (
-  SELECT k.* FROM k WHERE NOT EXISTS (
-    SELECT 1 FROM counted c, (VALUES (${p(1)}::text, ${p(3)}::int), (${p(4)}::text, ${p(6)}::int)) AS l(prefix, points)
-    WHERE c.key = l.prefix || k.id AND c.points > l.points)
-), `;
-}
+  SELECT * FROM admitted WHERE minute_points <= ${MINUTE.points} AND hour_points <= ${HOUR.points}
+)`;
 
-export const GATE_COLUMNS = `k.id AS key_id, k.tenant_id, k.user_id, k.role,
-  (SELECT json_agg(json_build_array(key, points, expire)) FROM counted) AS counters`;
-
-export function gateValues(now: number): unknown[] {
-  return [now, `${MINUTE.name}:`, MINUTE.durationSeconds * 1000, MINUTE.points, `${HOUR.name}:`, HOUR.durationSeconds * 1000, HOUR.points];
-}
-
-const GATE_ONLY = `WITH ${gateCtes((i) => `$${i + 2}`)} done AS (SELECT 1) SELECT ${GATE_COLUMNS} FROM k`;
+/** The gate's columns of a request's result row (`a` is `admitted`). */
+export const GATE_COLUMNS = 'a.ord, a.key_id, a.tenant_id, a.user_id, a.role, a.minute_points, a.minute_reset, a.hour_points, a.hour_reset';
 
 export interface GateRow {
+  ord: number;
   key_id: string;
   tenant_id: string;
   user_id: string;
   role: Role;
-  counters: [string, number, number][];
+  minute_points: number;
+  minute_reset: number;
+  hour_points: number;
+  hour_reset: number;
 }
+
+const GATE_ONLY = `WITH input AS (SELECT 0 AS ord, $1::text AS key_hash), ${GATE_CTES} SELECT ${GATE_COLUMNS} FROM admitted a`;
 
 /** The API key of `Authorization: Bearer gai_…`, or null (an admin header or a cookie never counts). */
 export function bearerKey(headers: Koa.Request['headers']): string | null {
@@ -81,22 +92,15 @@ export const keyHash = sha256;
  * Turns a gate row into the principal: 401 when there is none, 429 with Retry-After when a limit
  * is passed; otherwise sets the RateLimit-* headers of the tightest window.
  */
-export async function admit(app: AppContext, ctx: Koa.Context, row: GateRow | undefined, now: number): Promise<TenantPrincipal> {
+export async function admit(app: AppContext, ctx: Koa.Context, row: GateRow | undefined): Promise<TenantPrincipal> {
   if (!row) {
     ctx.set(headersOf(await consume(app, `ip:${ctx.ip}`, [LIMITS.anonymous])));
     throw new AppError('unauthorized', 'Missing or invalid credentials');
   }
   let tightest: LimitState | null = null;
   let refused: LimitState | null = null;
-  for (const limit of [MINUTE, HOUR]) {
-    const counter = row.counters.find(([key]) => key === `${limit.name}:${row.key_id}`);
-    if (!counter) throw new Error(`rate-limit counter ${limit.name} missing`);
-    const points = counter[1];
-    const state: LimitState = {
-      limit: limit.points,
-      remaining: Math.max(0, limit.points - points),
-      resetSeconds: Math.max(0, Math.ceil((Number(counter[2]) - now) / 1000)),
-    };
+  for (const [limit, points, reset] of [[MINUTE, row.minute_points, row.minute_reset], [HOUR, row.hour_points, row.hour_reset]] as const) {
+    const state: LimitState = { limit: limit.points, remaining: Math.max(0, limit.points - points), resetSeconds: Math.max(0, reset) };
     if (points > limit.points) refused ??= state;
     else if (!tightest || state.remaining < tightest.remaining) tightest = state;
   }
@@ -113,7 +117,6 @@ export async function admit(app: AppContext, ctx: Koa.Context, row: GateRow | un
 /** Authentication and limits alone (a request whose body is refused still answers 401/429 first). */
 export async function webhookGate(app: AppContext, ctx: Koa.Context, pool: Pool = app.database.pool): Promise<TenantPrincipal> {
   const secret = bearerKey(ctx.headers);
-  const now = Date.now();
-  const row = secret === null ? undefined : (await pool.query<GateRow>({ name: 'webhook-gate', text: GATE_ONLY, values: [keyHash(secret), ...gateValues(now)] })).rows[0];
-  return admit(app, ctx, row, now);
+  const row = secret === null ? undefined : (await pool.query<GateRow>({ name: 'webhook-gate', text: GATE_ONLY, values: [keyHash(secret)] })).rows[0];
+  return admit(app, ctx, row);
 }

@@ -46,9 +46,8 @@ describe('webhook API v1: rate limits per API key', () => {
   it('allows 1000 requests an hour: the 1001st gets 429 with an hour-scale Retry-After', async () => {
     const t = await buildTenant(api.databaseUrl);
     const id = await keyId(api, t.owner.apiKey);
-    // 998 requests already counted this hour, in the limiter's own row format (key, points, expire in ms).
-    const expire = Date.now() + 3_000_000;
-    await rows(api, 'insert into rate_limits (key, points, expire) values ($1, 998, $2)', [`wh-hour:${id}`, expire]);
+    // 998 requests already counted this hour, in a window that closes in 3000 s.
+    await rows(api, `update api_keys set webhook_hour_points = 998, webhook_hour_resets_at = now() + interval '3000 seconds' where id = $1`, [id]);
     const client = api.as(t.owner.apiKey);
     const ok = await client.post(DEPLOYMENTS, deployment());
     expect(ok.status).to.equal(201);
@@ -68,7 +67,7 @@ describe('webhook API v1: rate limits per API key', () => {
     expect(refused.headers.get('ratelimit-reset')).to.equal(String(retryAfter));
     expect(await rows(api, `select 1 from projects where project_key = 'hour/out'`)).to.deep.equal([]);
     // The minute counter saw only three requests.
-    const [minute] = await rows(api, 'select points from rate_limits where key = $1', [`wh-min:${id}`]);
+    const [minute] = await rows(api, 'select webhook_minute_points as points from api_keys where id = $1', [id]);
     expect(minute.points).to.equal(3);
   });
 
@@ -96,7 +95,7 @@ describe('webhook API v1: rate limits per API key', () => {
     const id = await keyId(api, t.owner.apiKey);
     const bad = await api.post(ISSUES, '{not json', { 'content-type': 'application/json', authorization: 'Bearer gai_unknown' });
     expect(bad.status).to.equal(401);
-    await rows(api, 'insert into rate_limits (key, points, expire) values ($1, 100, $2)', [`wh-min:${id}`, Date.now() + 30_000]);
+    await rows(api, `update api_keys set webhook_minute_points = 100, webhook_minute_resets_at = now() + interval '30 seconds' where id = $1`, [id]);
     const limited = await api.as(t.owner.apiKey).post(ISSUES, '{not json', { 'content-type': 'application/json' });
     expect(limited.status).to.equal(429);
     expect(limited.text).to.equal('{"error":"Too many requests"}');

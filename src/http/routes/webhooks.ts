@@ -12,11 +12,12 @@ import type { AppContext } from '../../context.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { presentWebhookResult } from '../../presenters/webhooks.js';
 import { DeploymentWebhook, IssueWebhook, WEBHOOK_BODY_LIMIT } from '../../schemas/webhooks.js';
-import { deploymentParams, deploymentUpsertSql, issueParams, issueUpsertSql, upsertDeployment, upsertIssue, type UpsertResult } from '../../services/webhooks.js';
+import { DEPLOYMENT_KIND, ISSUE_KIND, upsertDeployment, upsertIssue, type UpsertResult } from '../../services/webhooks.js';
 import { webhookOpenApi } from '../openapi.js';
 import { readBody } from '../body.js';
 import { route } from '../route.js';
-import { admit, bearerKey, GATE_COLUMNS, gateCtes, gateValues, keyHash, webhookGate, type GateRow } from '../webhookGate.js';
+import { admit, bearerKey, keyHash, webhookGate } from '../webhookGate.js';
+import { WebhookBatcher } from '../webhookBatch.js';
 
 /**
  * Validates a webhook body, listing every problem at once. Unknown fields are refused, one
@@ -46,29 +47,19 @@ function valueAt(value: unknown, path: PropertyKey[]): unknown {
   return current;
 }
 
-interface Endpoint<S extends z.ZodType> {
+interface Endpoint<S extends z.ZodType<{ externalId: string }>> {
   schema: S;
-  name: string;
-  /** The service's upsert with the gate in front: one statement, one round trip. */
-  text: string;
-  params: (first: string, input: z.infer<S>) => unknown[];
+  batcher: WebhookBatcher<z.infer<S>>;
   /** The plain service function, for the rare second attempt (a project created concurrently). */
   upsert: (db: Pool, principal: TenantPrincipal, input: z.infer<S>) => Promise<UpsertResult>;
 }
 
-const TAIL = `SELECT ${GATE_COLUMNS}, rec.id AS record_id, rec.created FROM k LEFT JOIN rec ON true`;
-// Both upserts take 16 parameters; the gate's follow.
-const gated = (build: (prefix: string, tenantSql: string, tail: string) => string) => build(gateCtes((i) => `$${17 + i}`), 'SELECT tenant_id AS id FROM ok', TAIL);
-
-const ISSUE: Endpoint<typeof IssueWebhook> = { schema: IssueWebhook, name: 'webhook-gated-issue', text: gated(issueUpsertSql), params: issueParams, upsert: upsertIssue };
-const DEPLOYMENT: Endpoint<typeof DeploymentWebhook> = { schema: DeploymentWebhook, name: 'webhook-gated-deployment', text: gated(deploymentUpsertSql), params: deploymentParams, upsert: upsertDeployment };
-
 /**
- * A webhook endpoint: body → validation → one statement (key, limits, upsert) → presenter.
+ * A webhook endpoint: body → validation → one batched statement (key, limits, upsert) → presenter.
  * The answer is route()'s order: 401, then 429, then a refused body, then the upsert. A refused
  * body (or no bearer key at all) is answered after the gate alone, which writes only counters.
  */
-function webhook<S extends z.ZodType>(app: AppContext, endpoint: Endpoint<S>): Koa.Middleware {
+function webhook<S extends z.ZodType<{ externalId: string }>>(app: AppContext, endpoint: Endpoint<S>): Koa.Middleware {
   const { pool } = app.database;
   return async (ctx) => {
     const secret = bearerKey(ctx.headers);
@@ -87,16 +78,10 @@ function webhook<S extends z.ZodType>(app: AppContext, endpoint: Endpoint<S>): K
       throw refusal;
     }
 
-    const now = Date.now();
-    const { rows } = await pool.query<GateRow & { record_id: string | null; created: boolean | null }>({
-      name: endpoint.name,
-      text: endpoint.text,
-      values: [keyHash(secret), ...endpoint.params(secret, input).slice(1), ...gateValues(now)],
-    });
-    const row = rows[0];
-    const principal = await admit(app, ctx, row, now);
+    const row = await endpoint.batcher.submit(keyHash(secret), input);
+    const principal = await admit(app, ctx, row);
     const result: UpsertResult = row?.record_id
-      ? { action: row.created ? 'created' : 'updated', id: row.record_id, externalId: (input as { externalId: string }).externalId }
+      ? { action: row.created ? 'created' : 'updated', id: row.record_id, externalId: input.externalId }
       : await endpoint.upsert(pool, principal, input);
     const { status, body } = presentWebhookResult(result);
     ctx.status = status;
@@ -106,8 +91,11 @@ function webhook<S extends z.ZodType>(app: AppContext, endpoint: Endpoint<S>): K
 
 export function webhookRoutes(app: AppContext): Router {
   const router = new Router();
-  router.post('/api/webhooks/v1/issues', webhook(app, ISSUE));
-  router.post('/api/webhooks/v1/deployments', webhook(app, DEPLOYMENT));
+  const { pool } = app.database;
+  const issues: Endpoint<typeof IssueWebhook> = { schema: IssueWebhook, batcher: new WebhookBatcher(pool, 'webhook-issues', ISSUE_KIND), upsert: upsertIssue };
+  const deployments: Endpoint<typeof DeploymentWebhook> = { schema: DeploymentWebhook, batcher: new WebhookBatcher(pool, 'webhook-deployments', DEPLOYMENT_KIND), upsert: upsertDeployment };
+  router.post('/api/webhooks/v1/issues', webhook(app, issues));
+  router.post('/api/webhooks/v1/deployments', webhook(app, deployments));
 
   const document = JSON.stringify(webhookOpenApi(app.config.appUrl));
   router.get('/api/openapi.json', route(app, { auth: 'none', limit: 'none' }, () => ({ body: document, type: 'application/json' })));
