@@ -6,8 +6,9 @@
  * database does a fraction of the work per request; alone, a request is sent at once, with no wait.
  *
  * Rules:
- * - at most `inFlight` statements per kind at a time; whatever arrives meanwhile waits, and the
- *   next statement takes all of it (up to `maxBatch`);
+ * - at most `inFlight` statements per kind at a time (one: measured, two in flight made smaller
+ *   batches and 20% fewer requests a second); whatever arrives meanwhile waits, and the next
+ *   statement takes all of it (up to `maxBatch`);
  * - one externalId at most once per statement (a later request for it waits for the next one), so
  *   requests for the same record keep their order and one INSERT never meets a row twice;
  * - when a statement fails (a deadlock with another instance, a lost connection), each of its
@@ -41,7 +42,7 @@ export class WebhookBatcher<I extends { externalId: string }> {
     private readonly pool: Pool,
     private readonly name: string,
     private readonly kind: Kind<I>,
-    private readonly options: { inFlight: number; maxBatch: number } = { inFlight: 2, maxBatch: 64 },
+    private readonly options: { inFlight: number; maxBatch: number } = { inFlight: 1, maxBatch: 64 },
   ) {
     this.text = batchSql(kind, GATE_CTES, TAIL);
   }

@@ -25,40 +25,38 @@ import { consume, headersOf, LIMITS, type LimitState } from './rateLimit.js';
 const [MINUTE, HOUR] = [LIMITS.webhookMinute, LIMITS.webhookHour];
 
 /**
- * Gate CTEs over a CTE `input(ord, key_hash, …)`: one row per request. Each key is locked (in id
- * order, so concurrent batches cannot deadlock) and its windows advance by its number of requests;
+ * Gate CTEs over a CTE `input(ord, key_hash, …)`: one row per request. Each key is locked (in
+ * key-hash order, so concurrent batches cannot deadlock) and its windows advance by its number of requests;
  * `admitted` is every request of a known key with the counts as of that request (its rank among
  * the key's requests in the batch), `ok` the admitted ones within both limits. The limits are our
  * constants, not input.
  */
-export const GATE_CTES = `batch_keys AS (
-  SELECT key_hash, count(*)::int AS n FROM input GROUP BY key_hash
-), locked_keys AS (
-  SELECT a.id FROM api_keys a
-  WHERE a.key_hash IN (SELECT key_hash FROM batch_keys) AND a.revoked_at IS NULL
-  ORDER BY a.id FOR UPDATE
+export const GATE_CTES = `batch_keys AS MATERIALIZED (
+  SELECT key_hash, count(*)::int AS n FROM input GROUP BY key_hash ORDER BY key_hash
+), locked_keys AS MATERIALIZED (
+  SELECT l.id, b.key_hash, b.n FROM batch_keys b
+  CROSS JOIN LATERAL (SELECT a.id FROM api_keys a WHERE a.key_hash = b.key_hash AND a.revoked_at IS NULL FOR UPDATE) l
 ), k AS (
   UPDATE api_keys a SET
     last_used_at = now(),
-    webhook_minute_points = CASE WHEN a.webhook_minute_resets_at > now() THEN a.webhook_minute_points ELSE 0 END + b.n,
+    webhook_minute_points = CASE WHEN a.webhook_minute_resets_at > now() THEN a.webhook_minute_points ELSE 0 END + l.n,
     webhook_minute_resets_at = CASE WHEN a.webhook_minute_resets_at > now() THEN a.webhook_minute_resets_at
       ELSE now() + interval '${MINUTE.durationSeconds} seconds' END,
-    webhook_hour_points = CASE WHEN a.webhook_hour_resets_at > now() THEN a.webhook_hour_points ELSE 0 END + b.n,
+    webhook_hour_points = CASE WHEN a.webhook_hour_resets_at > now() THEN a.webhook_hour_points ELSE 0 END + l.n,
     webhook_hour_resets_at = CASE WHEN a.webhook_hour_resets_at > now() THEN a.webhook_hour_resets_at
       ELSE now() + interval '${HOUR.durationSeconds} seconds' END
-  FROM batch_keys b, tenant_memberships m
-  WHERE a.id IN (SELECT id FROM locked_keys) AND a.revoked_at IS NULL AND a.key_hash = b.key_hash
-    AND m.tenant_id = a.tenant_id AND m.user_id = a.user_id
-  RETURNING a.id, a.key_hash, a.tenant_id, a.user_id, m.role, b.n,
+  FROM locked_keys l, tenant_memberships m
+  WHERE a.id = l.id AND a.revoked_at IS NULL AND m.tenant_id = a.tenant_id AND m.user_id = a.user_id
+  RETURNING a.id, l.key_hash, a.tenant_id, a.user_id, m.role, l.n,
     a.webhook_minute_points AS minute_points, ceil(extract(epoch FROM a.webhook_minute_resets_at - now()))::int AS minute_reset,
     a.webhook_hour_points AS hour_points, ceil(extract(epoch FROM a.webhook_hour_resets_at - now()))::int AS hour_reset
-), admitted AS (
+), admitted AS MATERIALIZED (
   SELECT i.*, k.id AS key_id, k.tenant_id, k.user_id, k.role,
     k.minute_points - k.n + i.rank AS minute_points, k.minute_reset,
     k.hour_points - k.n + i.rank AS hour_points, k.hour_reset
   FROM (SELECT input.*, row_number() OVER (PARTITION BY key_hash ORDER BY ord)::int AS rank FROM input) i
   JOIN k ON k.key_hash = i.key_hash
-), ok AS (
+), ok AS MATERIALIZED (
   SELECT * FROM admitted WHERE minute_points <= ${MINUTE.points} AND hour_points <= ${HOUR.points}
 )`;
 

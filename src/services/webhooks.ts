@@ -34,9 +34,9 @@ type Queryable = Pick<Pool, 'query'>;
  * Rows are locked in a fixed order (projects by (tenant, key) then id, records by (tenant,
  * externalId)) so two batches running at once wait for each other instead of deadlocking.
  */
-const PROJECTS = `wanted AS (
+const PROJECTS = `wanted AS MATERIALIZED (
   SELECT DISTINCT tenant_id, project_key FROM ok
-), existing AS (
+), existing AS MATERIALIZED (
   SELECT p.id, p.tenant_id, p.project_key FROM projects p
   JOIN wanted w ON p.tenant_id = w.tenant_id AND p.provider = 'manual' AND p.project_key = w.project_key
 )`;
@@ -53,7 +53,7 @@ const CREATE_PROJECTS = (seq: string, from: string) => `created_project AS (
 // and EXCLUDED are in scope) to tell "omitted" from a value the insert filled in.
 const sent = (column: string) => `(SELECT o.${column} FROM ok o WHERE o.tenant_id = EXCLUDED.tenant_id AND o.external_id = EXCLUDED.external_id)`;
 
-const DEPLOYMENTS = `${PROJECTS}, ${CREATE_PROJECTS('0', 'wanted w WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.tenant_id = w.tenant_id AND e.project_key = w.project_key)')}, project AS (
+const DEPLOYMENTS = `${PROJECTS}, ${CREATE_PROJECTS('0', 'wanted w WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.tenant_id = w.tenant_id AND e.project_key = w.project_key)')}, project AS MATERIALIZED (
   SELECT id, tenant_id, project_key FROM existing UNION ALL SELECT id, tenant_id, project_key FROM created_project
 ), rec AS (
 INSERT INTO deployments AS d (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task,
@@ -76,19 +76,19 @@ RETURNING id, tenant_id, external_id, (xmax = 0) AS created
 // project) takes the next numbers after max(counter, explicit numbers of the batch), in request
 // order. The counter is read again after its row lock (the UPDATE), so two batches never hand out
 // the same number; a batch that loses a race for a new project creates nothing and is run again.
-const ISSUES = `${PROJECTS}, prior AS (
+const ISSUES = `${PROJECTS}, prior AS MATERIALIZED (
   SELECT i.tenant_id, i.external_id, i.project_id, i.number FROM issues i
   JOIN ok ON i.tenant_id = ok.tenant_id AND i.provider = 'manual' AND i.external_id = ok.external_id
-), placed AS (
+), placed AS MATERIALIZED (
   SELECT ok.*, e.id AS existing_id, p.number AS prior_number,
     ok.number IS NULL AND (e.id IS NULL OR p.project_id IS DISTINCT FROM e.id) AS generate
   FROM ok
   LEFT JOIN existing e ON e.tenant_id = ok.tenant_id AND e.project_key = ok.project_key
   LEFT JOIN prior p ON p.tenant_id = ok.tenant_id AND p.external_id = ok.external_id
-), demand AS (
+), demand AS MATERIALIZED (
   SELECT tenant_id, project_key, existing_id, (count(*) FILTER (WHERE generate))::int AS gen, COALESCE(max(number), 0) AS top
   FROM placed GROUP BY tenant_id, project_key, existing_id
-), ${CREATE_PROJECTS('top + gen', 'demand WHERE existing_id IS NULL')}, locked_projects AS (
+), ${CREATE_PROJECTS('top + gen', 'demand WHERE existing_id IS NULL')}, locked_projects AS MATERIALIZED (
   SELECT p.id FROM projects p JOIN demand d ON d.existing_id = p.id
   WHERE d.gen > 0 OR d.top > p.issue_seq ORDER BY p.id FOR UPDATE OF p
 ), bumped AS (
@@ -96,13 +96,13 @@ const ISSUES = `${PROJECTS}, prior AS (
   FROM demand d
   WHERE p.id = d.existing_id AND p.id IN (SELECT id FROM locked_projects) AND (d.gen > 0 OR d.top > p.issue_seq)
   RETURNING p.id, p.issue_seq
-), project AS (
+), project AS MATERIALIZED (
   SELECT d.tenant_id, d.project_key, d.existing_id AS id, b.issue_seq - d.gen AS base
   FROM demand d LEFT JOIN bumped b ON b.id = d.existing_id WHERE d.existing_id IS NOT NULL
   UNION ALL
   SELECT c.tenant_id, c.project_key, c.id, c.issue_seq - d.gen
   FROM created_project c JOIN demand d ON d.tenant_id = c.tenant_id AND d.project_key = c.project_key AND d.existing_id IS NULL
-), numbered AS (
+), numbered AS MATERIALIZED (
   SELECT placed.*, project.id AS project_id, CASE
     WHEN placed.number IS NOT NULL THEN placed.number
     WHEN placed.generate THEN project.base + (row_number() OVER (PARTITION BY project.id, placed.generate ORDER BY placed.ord))::int
@@ -179,7 +179,7 @@ export const DEPLOYMENT_KIND: Kind<DeploymentWebhook> = {
 export function batchSql(kind: Kind<never>, gate: string, tail: string): string {
   const columns: [string, string][] = [['ord', 'int'], ['key_hash', 'text'], ...kind.columns];
   const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  return `WITH input AS (
+  return `WITH input AS MATERIALIZED (
   SELECT * FROM unnest(${arrays}) AS x(${columns.map(([name]) => name).join(', ')})
 ), ${gate}, ${kind.ctes} ${tail}`;
 }
