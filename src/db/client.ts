@@ -19,11 +19,6 @@ export function openDatabase(url: string, options: { max?: number; applicationNa
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'delivery-analytics',
     connectionTimeoutMillis: 5000,
-    // Plan every execution for its parameters. A named statement's cached generic plan is made
-    // from the statistics of the moment; one made while a table was nearly empty (a new install,
-    // a burst of webhooks before autovacuum's first ANALYZE) kept reading 10,000 issues per
-    // webhook batch instead of 12 index entries. Planning costs ~0.1–0.3 ms; parsing is still cached.
-    options: '-c plan_cache_mode=force_custom_plan',
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});

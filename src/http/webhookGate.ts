@@ -46,7 +46,7 @@ export const GATE_CTES = `batch_keys AS MATERIALIZED (
     webhook_hour_resets_at = CASE WHEN a.webhook_hour_resets_at > now() THEN a.webhook_hour_resets_at
       ELSE now() + interval '${HOUR.durationSeconds} seconds' END
   FROM locked_keys l, tenant_memberships m
-  WHERE a.id = l.id AND a.revoked_at IS NULL AND m.tenant_id = a.tenant_id AND m.user_id = a.user_id
+  WHERE a.id = l.id AND m.tenant_id = a.tenant_id AND m.user_id = a.user_id
   RETURNING a.id, l.key_hash, a.tenant_id, a.user_id, m.role, l.n,
     a.webhook_minute_points AS minute_points, ceil(extract(epoch FROM a.webhook_minute_resets_at - now()))::int AS minute_reset,
     a.webhook_hour_points AS hour_points, ceil(extract(epoch FROM a.webhook_hour_resets_at - now()))::int AS hour_reset
