@@ -39,7 +39,7 @@ export class WebhookBatcher<I extends { externalId: string }> {
   private readonly text: string;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: Pick<Pool, 'query'>,
     private readonly name: string,
     private readonly kind: Kind<I>,
     private readonly options: { inFlight: number; maxBatch: number } = { inFlight: 1, maxBatch: 64 },
