@@ -88,5 +88,8 @@ export const deployments = pgTable(
   (t) => [
     uniqueIndex('deployments_tenant_provider_external').on(t.tenantId, t.provider, t.externalId),
     index('deployments_project_created_idx').on(t.projectId, t.createdAt),
+    // The rollback match of cube_deployment_flags (migration 0007): index lookups from the few
+    // rollbacks instead of hashing every deployment of the tenant.
+    index('deployments_project_sha7_idx').on(t.projectId, sql`left(lower(${t.sha}), 7)`),
   ],
 );

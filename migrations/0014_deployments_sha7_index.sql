@@ -1,0 +1,1 @@
+CREATE INDEX "deployments_project_sha7_idx" ON "deployments" USING btree ("project_id",left(lower("sha"), 7));
