@@ -22,7 +22,7 @@ export interface RouteSpec<A extends AuthRule, Q, B, P> {
   /** Only `Authorization: Bearer gai_…` is accepted (no cookie): the webhook and export APIs. */
   apiKeyOnly?: boolean;
   /** Default: `general` (per principal, or per address when anonymous). */
-  limit?: 'general' | 'webhook' | 'none';
+  limit?: 'general' | 'none';
   query?: Q;
   params?: P;
   body?: B;
@@ -82,9 +82,6 @@ function parse<S>(schema: S, value: unknown, where: 'query' | 'params' | 'body')
 
 function limitsFor(spec: { limit?: string }, principal: Principal | null): { key: string; limits: Limit[] } | null {
   if (spec.limit === 'none') return null;
-  if (spec.limit === 'webhook' && principal?.kind === 'api_key') {
-    return { key: principal.apiKeyId as string, limits: [LIMITS.webhookMinute, LIMITS.webhookHour] };
-  }
   if (!principal) return null;
   const key = principal.kind === 'admin' ? 'admin' : principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
   return { key, limits: [LIMITS.general] };
