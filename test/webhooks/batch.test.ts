@@ -6,6 +6,7 @@ import type { DeploymentWebhook, IssueWebhook } from '../../src/schemas/webhooks
 import { DEPLOYMENT_KIND, ISSUE_KIND } from '../../src/services/webhooks.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { deployment as aDeployment, issue as anIssue } from './helpers.js';
 
 /** The real pool, counting each statement's number of requests (the length of its `ord` array). */
 function counting(pool: Pool) {
@@ -19,8 +20,9 @@ function counting(pool: Pool) {
   };
 }
 
-const issue = (over: Partial<IssueWebhook> = {}): IssueWebhook => ({ projectKey: 'batch/web', externalId: `B-${Math.random()}`, title: 'T', type: 'bug', state: 'open', ...over });
-const deployment = (over: Partial<DeploymentWebhook> = {}): DeploymentWebhook => ({ projectKey: 'batch/web', externalId: `D-${Math.random()}`, ref: 'main', sha: 'ABCDEF1', environment: 'production', status: 'success', ...over });
+// The suite's request bodies, typed as the validated input the batcher receives.
+const issue = (over: Partial<IssueWebhook> = {}) => anIssue(over) as IssueWebhook;
+const deployment = (over: Partial<DeploymentWebhook> = {}) => aDeployment({ sha: 'ABCDEF1', ...over }) as DeploymentWebhook;
 
 describe('webhook API v1: requests written together in one statement', () => {
   let url: string;
