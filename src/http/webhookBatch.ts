@@ -34,7 +34,7 @@ const TAIL = `SELECT ${GATE_COLUMNS}, rec.id AS record_id, rec.created
 FROM admitted a LEFT JOIN rec ON rec.tenant_id = a.tenant_id AND rec.external_id = a.external_id`;
 
 export class WebhookBatcher<I extends { externalId: string }> {
-  private readonly queue: Pending<I>[] = [];
+  private queue: Pending<I>[] = [];
   private running = 0;
   private readonly text: string;
 
@@ -66,19 +66,21 @@ export class WebhookBatcher<I extends { externalId: string }> {
     }
   }
 
+  /** The next statement's requests (in arrival order, one per externalId); the rest stay queued. */
   private take(): Pending<I>[] {
     const seen = new Set<string>();
     const batch: Pending<I>[] = [];
-    for (let i = 0; i < this.queue.length && batch.length < this.options.maxBatch; ) {
-      const item = this.queue[i]!;
-      if (seen.has(item.input.externalId)) {
-        i += 1;
-        continue;
+    const rest: Pending<I>[] = [];
+    for (const item of this.queue) {
+      const id = item.input.externalId;
+      if (batch.length < this.options.maxBatch && !seen.has(id)) {
+        seen.add(id);
+        batch.push(item);
+      } else {
+        rest.push(item);
       }
-      seen.add(item.input.externalId);
-      batch.push(item);
-      this.queue.splice(i, 1);
     }
+    this.queue = rest;
     return batch;
   }
 
