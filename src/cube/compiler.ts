@@ -34,7 +34,8 @@ export type MemberKind = 'measure' | 'dimension' | 'segment';
 export interface CompiledCube {
   compiler: Compiler;
   meta: MetaCube[];
-  members: Record<string, { kind: MemberKind; cube: string; type: string }>;
+  /** `format` is the dimension's Cube format when it is a name (`id` marks a uuid column). */
+  members: Record<string, { kind: MemberKind; cube: string; type: string; format?: string }>;
 }
 
 function refuse(): never {
@@ -54,6 +55,16 @@ function schemaFiles(dir: string): { fileName: string; content: string }[] {
     .map((fileName) => ({ fileName, content: readFileSync(`${dir}/${fileName}`, 'utf8') }));
 }
 
+/**
+ * The name a model gave as a member's `format`. The meta shows a standard name as is, but a name
+ * Cube also knows as a numeric format (`id` among them, in 1.7) as `{type: 'custom-numeric', alias}`.
+ */
+function formatName(format: unknown): string | undefined {
+  if (typeof format === 'string') return format;
+  const alias = (format as { alias?: unknown } | null | undefined)?.alias;
+  return typeof alias === 'string' ? alias : undefined;
+}
+
 /** Compiles the models of `dir`; throws with Cube's own error text when a model is invalid. */
 export async function compileCube(dir = SCHEMA_DIR): Promise<CompiledCube> {
   const files = schemaFiles(dir);
@@ -64,7 +75,10 @@ export async function compileCube(dir = SCHEMA_DIR): Promise<CompiledCube> {
   const members: CompiledCube['members'] = Object.create(null);
   for (const cube of meta) {
     for (const m of cube.measures) members[m.name] = { kind: 'measure', cube: cube.name, type: m.type };
-    for (const d of cube.dimensions) members[d.name] = { kind: 'dimension', cube: cube.name, type: d.type };
+    for (const d of cube.dimensions) {
+      const format = formatName(d.format);
+      members[d.name] = { kind: 'dimension', cube: cube.name, type: d.type, ...(format ? { format } : {}) };
+    }
     for (const s of cube.segments) members[s.name] = { kind: 'segment', cube: cube.name, type: 'segment' };
   }
   return Object.freeze({ compiler, meta, members });

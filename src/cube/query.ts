@@ -98,6 +98,10 @@ export interface ValidQuery extends Omit<CubeQuery, 'order' | 'filters'> {
 
 const NUMERIC = new Set(['number', 'count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'running_total']);
 const DATE_OPERATORS = new Set(['inDateRange', 'notInDateRange', 'onTheDate', 'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate']);
+const TEXT_OPERATORS = new Set(['contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith']);
+/** The only operators of an id (`format: id`, a uuid column) or a boolean: anything else means nothing there. */
+const EQUALITY_OPERATORS = new Set(['equals', 'notEquals', 'set', 'notSet']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -147,12 +151,23 @@ export function validateQuery(cube: CompiledCube, input: unknown): ValidQuery {
     const values = f.values ?? [];
     if (operator !== 'set' && operator !== 'notSet' && values.length === 0) details.push({ path: `${path}.values`, message: `${operator} needs values` });
     if (!member) return;
+    // Filter values are typed by the member: only a free-text string member binds any string.
+    const typed = member.format === 'id' ? 'an id' : member.type === 'boolean' ? 'a boolean' : null;
+    if (TEXT_OPERATORS.has(operator) && (typed || member.type !== 'string')) {
+      details.push({ path: `${path}.operator`, message: `${operator} applies to text members; ${name} is ${typed ?? `a ${member.type}`}` });
+    } else if (typed && !DATE_OPERATORS.has(operator) && !EQUALITY_OPERATORS.has(operator)) {
+      details.push({ path: `${path}.operator`, message: `${operator} does not apply to ${name}, ${typed} (equals, notEquals, set or notSet)` });
+    }
     if (DATE_OPERATORS.has(operator) || member.type === 'time') {
       if (member.type !== 'time' && DATE_OPERATORS.has(operator)) details.push({ path: `${path}.operator`, message: `${operator} applies to time dimensions only` });
       if (!values.every((v) => IsoDate.safeParse(v).success)) details.push({ path: `${path}.values`, message: 'Values of a time filter are ISO 8601 dates' });
       if ((operator === 'inDateRange' || operator === 'notInDateRange') && (values.length !== 2 || toStart(values[0] as string) > toEnd(values[1] as string))) {
         details.push({ path: `${path}.values`, message: 'A date range is two ordered dates' });
       }
+    } else if (member.format === 'id') {
+      if (!values.every((v) => UUID.test(v))) details.push({ path: `${path}.values`, message: `Values of ${name} are UUIDs (8-4-4-4-12 hex digits)` });
+    } else if (member.type === 'boolean') {
+      if (!values.every((v) => v === 'true' || v === 'false')) details.push({ path: `${path}.values`, message: `Values of ${name} are true or false` });
     } else if (NUMERIC.has(member.type) && !values.every((v) => /^-?\d+(\.\d+)?$/.test(v))) {
       details.push({ path: `${path}.values`, message: `Values of ${name} are numbers` });
     }

@@ -69,6 +69,27 @@ describe('semantic cube', function () {
       }
     });
 
+    it('every dimension on a uuid column, and only those, has format: id', async () => {
+      const { pool } = dbFor(api.databaseUrl);
+      const { rows } = await pool.query(`select table_name, column_name, data_type from information_schema.columns where table_schema = current_schema()`);
+      const typeOf = new Map(rows.map((r: Record<string, string>) => [`${r.table_name}.${r.column_name}`, r.data_type]));
+      const ids: string[] = [];
+      for (const c of cubes) {
+        const table = /FROM ([a-z_]+) WHERE/.exec(String(c.sql))?.[1];
+        for (const d of c.dimensions as { name: string; sql: string; type: string; format?: string }[]) {
+          const column = /^[a-z_]+$/.test(d.sql) ? typeOf.get(`${table}.${d.sql}`) : 'expression';
+          expect(column, `${c.name}.${d.name}`).to.be.a('string');
+          expect(d.format === 'id', `${c.name}.${d.name} is ${column}`).to.equal(column === 'uuid');
+          if (d.format === 'id') ids.push(`${c.name}.${d.name}`);
+        }
+      }
+      expect(ids).to.include.members(['teams.id', 'pull_requests.team_id', 'memberships.person_id', 'projects.owning_team_id', 'incidents.caused_by_deployment_id']);
+      expect(ids).not.to.include.members(['author_activity.id', 'memberships.id']);
+      const compiled = await loadCube();
+      expect(compiled.members['pull_requests.team_id']?.format).to.equal('id');
+      expect(compiled.members['pull_requests.author_username']?.format).to.equal(undefined);
+    });
+
     it('the PR AI-assisted flag of the cube view agrees with pull_request_ai_assisted', async () => {
       const { pool } = dbFor(api.databaseUrl);
       const { rows } = await pool.query(
@@ -90,6 +111,8 @@ describe('semantic cube', function () {
       expect(meta.status).to.equal(200);
       const prs = meta.body.cubes.find((c: { name: string }) => c.name === 'pull_requests');
       expect(prs.measures.find((m: { name: string }) => m.name === 'pull_requests.prs_merged')).to.deep.include({ shortTitle: 'Pull requests merged', type: 'number' });
+      // Cube 1.7 shows `format: id` as its named numeric format `id`.
+      expect(prs.dimensions.find((d: { name: string }) => d.name === 'pull_requests.team_id')).to.deep.include({ type: 'string', format: { type: 'custom-numeric', value: '.0f', alias: 'id' } });
     });
 
     it('@cubejs-client/core loads time series through ResultSet, scoped to the tenant', async () => {
@@ -167,6 +190,15 @@ describe('semantic cube', function () {
       ['SQL in a date value', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.merged_at', operator: 'afterDate', values: ["2025-01-01'; drop table teams; --"] }] }],
       ['SQL in a numeric filter', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.prs_merged', operator: 'gt', values: ['0) or (1=1'] }] }],
       ['SQL in a time zone', { measures: ['pull_requests.prs_merged'], timezone: "UTC') or 1=1 --" }],
+      ['SQL in an id value', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.team_id', operator: 'equals', values: ["x' OR '1'='1"] }] }],
+      ['SQL in a primary-key id value', { measures: ['teams.count'], filters: [{ member: 'teams.id', operator: 'notEquals', values: ['00000000-0000-0000-0000-000000000000', "1) or (1=1"] }] }],
+      ['SQL in a nested id value', { measures: ['teams.count'], filters: [{ or: [{ member: 'memberships.person_id', operator: 'equals', values: ["'; drop table people; --"] }] }] }],
+      ['contains on an id', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.team_id', operator: 'contains', values: ['0000'] }] }],
+      ['gt on an id', { measures: ['teams.count'], filters: [{ member: 'teams.id', operator: 'gt', values: ['00000000-0000-0000-0000-000000000000'] }] }],
+      ['SQL in a boolean value', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.ai_assisted', operator: 'equals', values: ["true' OR '1'='1"] }] }],
+      ['a Postgres boolean spelling', { measures: ['teams.count'], filters: [{ member: 'teams.enabled', operator: 'equals', values: ['yes'] }] }],
+      ['startsWith on a boolean', { measures: ['teams.count'], filters: [{ member: 'teams.enabled', operator: 'startsWith', values: ['t'] }] }],
+      ['contains on a number', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.prs_merged', operator: 'contains', values: ['1'] }] }],
       ['planner contextSymbols', { measures: ['teams.count'], contextSymbols: { securityContext: { tenant_id: 'x' } } }],
       ['planner useNativeSqlPlanner', { measures: ['teams.count'], useNativeSqlPlanner: true }],
       ['planner memberToAlias', { measures: ['teams.count'], memberToAlias: { 'teams.count': 'x' } }],
@@ -189,6 +221,57 @@ describe('semantic cube', function () {
       expect(res.body.error).to.equal('Unknown member pull_requests.nope');
       const op = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'raw', values: ['1'] }] } });
       expect(op.body).to.deep.equal({ error: 'Unknown operator raw', code: 'validation_failed', details: [{ path: 'query.filters.0.operator', message: 'Unknown operator raw' }] });
+    });
+
+    it('refuses SQL in id and boolean values with the path, and the process stays healthy', async () => {
+      const load = (query: unknown) => api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query });
+      const id = await load({ measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.team_id', operator: 'equals', values: ["x' OR '1'='1"] }] });
+      expect(id.status).to.equal(400);
+      expect(id.body).to.deep.equal({
+        error: 'Values of pull_requests.team_id are UUIDs (8-4-4-4-12 hex digits)',
+        code: 'validation_failed',
+        details: [{ path: 'query.filters.0.values', message: 'Values of pull_requests.team_id are UUIDs (8-4-4-4-12 hex digits)' }],
+      });
+      const bool = await load({ measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'set' }, { and: [{ member: 'teams.enabled', operator: 'equals', values: ["true' OR '1'='1"] }] }] });
+      expect(bool.status).to.equal(400);
+      expect(bool.body).to.deep.equal({
+        error: 'Values of teams.enabled are true or false',
+        code: 'validation_failed',
+        details: [{ path: 'query.filters.1.and.0.values', message: 'Values of teams.enabled are true or false' }],
+      });
+      const op = await load({ measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.team_id', operator: 'startsWith', values: ["x' OR '1'='1"] }] });
+      expect(op.status).to.equal(400);
+      expect(op.body.details).to.deep.equal([
+        { path: 'query.filters.0.operator', message: 'startsWith applies to text members; pull_requests.team_id is an id' },
+        { path: 'query.filters.0.values', message: 'Values of pull_requests.team_id are UUIDs (8-4-4-4-12 hex digits)' },
+      ]);
+      const after = await load({ measures: ['teams.count'] });
+      expect(after.status).to.equal(200);
+      expect(after.body.data).to.deep.equal([{ 'teams.count': 3 }]);
+    });
+
+    it('filters ids by UUID (either case) and booleans by true or false', async () => {
+      const march = { dimension: 'pull_requests.merged_at', dateRange: ['2025-03-01', '2025-03-31'] };
+      const merged = async (filters: unknown[]) => {
+        const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['pull_requests.prs_merged'], timeDimensions: [march], filters } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.data[0]['pull_requests.prs_merged'];
+      };
+      const alpha = fa.teams.alpha;
+      expect(await merged([{ member: 'pull_requests.team_id', operator: 'equals', values: [alpha] }])).to.equal(3);
+      expect(await merged([{ member: 'pull_requests.team_id', operator: 'equals', values: [alpha.toUpperCase()] }])).to.equal(3);
+      // notEquals keeps the unowned project's PR (no team) and gamma's: Cube adds OR IS NULL.
+      expect(await merged([{ member: 'pull_requests.team_id', operator: 'notEquals', values: [alpha] }])).to.equal(2);
+      expect(await merged([{ member: 'pull_requests.team_id', operator: 'equals', values: [fa.teams.beta, fa.teams.gamma] }])).to.equal(1);
+      expect(await merged([{ member: 'pull_requests.team_id', operator: 'notSet' }])).to.equal(1);
+      expect(await merged([{ member: 'pull_requests.ai_assisted', operator: 'equals', values: [true] }])).to.equal(2);
+      expect(await merged([{ member: 'pull_requests.ai_assisted', operator: 'equals', values: ['false'] }])).to.equal(3);
+      expect(await merged([{ member: 'pull_requests.ai_assisted', operator: 'notEquals', values: ['true'] }])).to.equal(3);
+      const teams = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', {
+        query: { measures: ['teams.count'], dimensions: ['teams.slug'], filters: [{ member: 'teams.enabled', operator: 'equals', values: [false] }, { member: 'teams.id', operator: 'equals', values: [fa.teams.gamma] }] },
+      });
+      expect(teams.status, JSON.stringify(teams.body)).to.equal(200);
+      expect(teams.body.data).to.deep.equal([{ 'teams.slug': 'gamma', 'teams.count': 1 }]);
     });
 
     it('binds SQL in string values and leaves the process healthy', async () => {
