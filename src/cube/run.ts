@@ -8,6 +8,7 @@ import { PostgresQuery } from '@cubejs-backend/schema-compiler';
 import { AppError } from '../errors.js';
 import type { CompiledCube } from './compiler.js';
 import { MAX_LIMIT, type ValidQuery } from './query.js';
+import { currentMonths, forMonths, matchRollup, monthRuns } from './rollups.js';
 
 type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
@@ -27,7 +28,11 @@ interface Column {
 
 interface Plan extends PlannedSql {
   columns: Column[];
+  /** The validated (sub-)query the SQL was planned from. */
+  query: ValidQuery;
 }
+
+type Queryable = Pick<pg.Pool, 'query'>;
 
 const NUMERIC = new Set(['number', 'count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'running_total']);
 const cubeOf = (member: string) => member.slice(0, member.indexOf('.'));
@@ -60,7 +65,7 @@ function planError(error: unknown): AppError {
   return new AppError('internal', 'Query planning failed');
 }
 
-function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: string | null, limit: number, offset?: number, order = q.order): Plan {
+export function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: string | null, limit: number, offset?: number, order = q.order): Plan {
   const options = {
     measures: [...q.measures],
     dimensions: [...q.dimensions],
@@ -94,7 +99,7 @@ function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: string 
       .map((t) => ({ alias: t.unescapedAliasName(), keys: [`${t.dimension}.${t.granularity}`, t.dimension], kind: 'time' as const, type: 'time' })),
     ...internal.measures.map((m) => ({ alias: m.unescapedAliasName(), keys: [m.measure], kind: 'measure' as const, type: cube.members[m.measure]?.type ?? 'number' })),
   ];
-  return { cube: fact, sql: built[0], params: built[1], columns };
+  return { cube: fact, sql: built[0], params: built[1], columns, query: q };
 }
 
 /**
@@ -137,8 +142,8 @@ export function planQueries(cube: CompiledCube, tenantId: string, q: ValidQuery)
   });
 }
 
-async function execute(pool: pg.Pool, p: Plan): Promise<Row[]> {
-  const result = await pool.query({ text: p.sql, values: p.params, types } as pg.QueryConfig);
+export async function execute(db: Queryable, p: Plan): Promise<Row[]> {
+  const result = await db.query({ text: p.sql, values: p.params, types } as pg.QueryConfig);
   return result.rows.map((raw: Record<string, unknown>) => {
     const row: Row = {};
     for (const column of p.columns) {
@@ -149,13 +154,32 @@ async function execute(pool: pg.Pool, p: Plan): Promise<Row[]> {
   });
 }
 
-/** Runs a validated query for the tenant; rows keyed by member names, numbers as numbers. */
-export async function runQuery(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery): Promise<Row[]> {
+/**
+ * Runs a validated query for the tenant; rows keyed by member names, numbers as numbers. A
+ * (sub-)query that a rollup can answer takes its current months from the rollup and plans only
+ * the other months against the facts (`rollups: false` reads everything from the facts).
+ */
+export async function runQuery(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery, options: { rollups?: boolean } = {}): Promise<Row[]> {
   const plans = planQueries(cube, tenantId, q);
-  const results = await Promise.all(plans.map((p) => execute(pool, p)));
+  const run = (p: Plan) => (options.rollups === false ? execute(pool, p) : executeWithRollups(pool, cube, tenantId, p));
+  const results = await Promise.all(plans.map(run));
   if (plans.length === 1) return results[0] as Row[];
   return mergeRows(q, plans, results);
 }
+
+async function executeWithRollups(pool: pg.Pool, cube: CompiledCube, tenantId: string, p: Plan): Promise<Row[]> {
+  const match = matchRollup(p.query);
+  if (!match) return execute(pool, p);
+  const stored = await currentMonths(pool, tenantId, match.rollup.cube, match.months);
+  if (stored.size === 0) return execute(pool, p);
+  const missing = match.months.filter((m) => !stored.has(m));
+  const fromFacts = await Promise.all(monthRuns(missing).map((run) => execute(pool, plan(cube, tenantId, forMonths(p.query, run), p.cube, MAX_ROWS, undefined, []))));
+  const rows = [...stored.values(), ...fromFacts].flat();
+  return sortRows(p.query, rows).slice(p.query.offset ?? 0, (p.query.offset ?? 0) + p.query.limit);
+}
+
+/** Bounds a query for months read from the facts; the caller's limit applies to the combined rows. */
+const MAX_ROWS = 1_000_000;
 
 function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
   const grain = q.timeDimensions.find((t) => t.granularity)?.granularity;
@@ -177,9 +201,14 @@ function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
     }
   });
   void plans;
-  const rows = [...merged.values()];
+  return sortRows(q, [...merged.values()]).slice(q.offset ?? 0, (q.offset ?? 0) + q.limit);
+}
+
+/** The query's order, or Cube's default for a query by time (the time bucket, ascending). */
+function sortRows(q: ValidQuery, rows: Row[]): Row[] {
+  const timeKeys = q.timeDimensions.filter((t) => t.granularity).flatMap((t) => [`${t.dimension}.${t.granularity}`, t.dimension]);
   const order = q.order.length > 0 ? q.order : timeKeys[0] ? [{ id: timeKeys[0], desc: false }] : [];
-  rows.sort((a, b) => {
+  return rows.sort((a, b) => {
     for (const { id, desc } of order) {
       const key = Object.hasOwn(a, id) ? id : (timeKeys.find((k) => k.startsWith(`${id}.`)) ?? id);
       const x = a[key] ?? null;
@@ -191,5 +220,4 @@ function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
     }
     return 0;
   });
-  return rows.slice(q.offset ?? 0, (q.offset ?? 0) + q.limit);
 }

@@ -166,7 +166,13 @@ function aiva(headcount: number, activeUsers: number, share: number | null, scor
 }
 
 /** Every enabled team × every month of the window, in (team slug, month) order. */
-export async function baselineRows(pool: pg.Pool, tenantId: string, window: { from: string; to: string }, teamSlug?: string): Promise<BaselineRow[]> {
+export async function baselineRows(
+  pool: pg.Pool,
+  tenantId: string,
+  window: { from: string; to: string },
+  teamSlug?: string,
+  options: { rollups?: boolean } = {},
+): Promise<BaselineRow[]> {
   const cube = await loadCube();
   const months = monthsOf(window.from, window.to);
   const teams = (await teamsOf(pool, tenantId)).filter((t) => teamSlug === undefined || t.slug === teamSlug);
@@ -184,7 +190,7 @@ export async function baselineRows(pool: pg.Pool, tenantId: string, window: { fr
       });
       // The grid is bounded (≤ 36 months × teams); never truncate it at the API's row limit.
       query.limit = teams.length * months.length * 2 + 1000;
-      for (const row of await runQuery(pool, cube, tenantId, query)) {
+      for (const row of await runQuery(pool, cube, tenantId, query, options)) {
         const team = row[fact.team];
         if (typeof team !== 'string') continue;
         const key = `${team}|${String(row[`${fact.time}.month`]).slice(0, 7)}`;
@@ -237,10 +243,10 @@ export async function exportTeamBaseline(
   pool: pg.Pool,
   tenantId: string,
   query: BaselineQuery,
-  options: { now?: Date; generatedAt?: string } = {},
+  options: { now?: Date; generatedAt?: string; rollups?: boolean } = {},
 ): Promise<BaselineExport> {
   const window = resolveWindow(query, options.now);
-  const rows = await baselineRows(pool, tenantId, window);
+  const rows = await baselineRows(pool, tenantId, window, undefined, { rollups: options.rollups });
   const name = `team-baseline-${window.from}-${window.to}`;
   if (query.format === 'json') {
     const generatedAt = options.generatedAt ?? (options.now ?? new Date()).toISOString();

@@ -1,0 +1,124 @@
+/**
+ * Builds the rollup months a tenant is missing (or whose facts changed), then forgets the change
+ * records every stored month has seen. Run by the `cube.rollups-refresh` schedule; safe to run
+ * twice or on two instances at once (a per-tenant advisory lock serialises them).
+ */
+import type pg from 'pg';
+import { loadCube } from './compiler.js';
+import { currentMonths, monthRange, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth } from './rollups.js';
+import { execute, plan } from './run.js';
+
+const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
+const monthOf = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
+
+export interface RefreshResult {
+  /** Months (re)computed, per cube. */
+  built: Record<string, number>;
+  /** Change records forgotten. */
+  forgotten: number;
+}
+
+/** The months to keep rolled up: from the tenant's first fact (at most ROLLUP_MONTHS back) to now. */
+async function wantedMonths(client: pg.PoolClient, tenantId: string, now: Date): Promise<string[]> {
+  const { rows } = await client.query<{ first: string | null }>(
+    `select to_char(least(
+       (select min(merged_at) from pull_requests where tenant_id = $1),
+       (select min(committed_at) from commits where tenant_id = $1),
+       (select min(started_at) from ai_sessions where tenant_id = $1)) at time zone 'UTC', 'YYYY-MM') as first`,
+    [tenantId],
+  );
+  const current = now.toISOString().slice(0, 7);
+  const first = rows[0]?.first;
+  if (!first) return [];
+  const earliest = monthOf(Math.max(monthIndex(first), monthIndex(current) - (ROLLUP_MONTHS - 1)));
+  return earliest > current ? [] : monthRange(earliest, current);
+}
+
+/** Computes, in one snapshot, every month of `months` not currently stored, and stores them. */
+async function build(client: pg.PoolClient, tenantId: string, months: string[]): Promise<Record<string, number>> {
+  const cube = await loadCube();
+  const built: Record<string, number> = {};
+  await client.query('begin isolation level repeatable read');
+  try {
+    // The first statement fixes the transaction's snapshot: the facts below are read in it.
+    const { rows } = await client.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot');
+    const snapshot = (rows[0] as { snapshot: string }).snapshot;
+    for (const rollup of ROLLUPS) {
+      const current = await currentMonths(client, tenantId, rollup.cube, months);
+      const stale = months.filter((m) => !current.has(m));
+      for (const run of monthRuns(stale)) {
+        const byMonth = new Map<string, unknown[]>(run.map((m) => [m, []]));
+        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run, 1_000_000), rollup.cube, 1_000_000, undefined, []));
+        for (const row of result) byMonth.get(rowMonth(rollup, row))?.push(row);
+        await client.query(
+          `insert into cube_rollups (tenant_id, cube, month, model, snapshot, rows)
+           select $1, $2, (m.month || '-01')::date, $3, $4::pg_snapshot, m.rows
+           from jsonb_to_recordset($5::jsonb) as m(month text, rows jsonb)
+           on conflict (tenant_id, cube, month) do update
+             set model = excluded.model, snapshot = excluded.snapshot, rows = excluded.rows, built_at = now()`,
+          [tenantId, rollup.cube, rollupModel(), snapshot, JSON.stringify([...byMonth].map(([month, rows]) => ({ month, rows })))],
+        );
+        built[rollup.cube] = (built[rollup.cube] ?? 0) + run.length;
+      }
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+  return built;
+}
+
+/**
+ * Drops months outside the kept range or built with other models, and the change records that
+ * every stored month of the tenant has seen (a record is needed only while some stored month's
+ * snapshot predates it; any month built later sees it, since it is committed).
+ */
+async function compact(client: pg.PoolClient, tenantId: string, months: string[]): Promise<number> {
+  await client.query(`delete from cube_rollups where tenant_id = $1 and (model <> $2 or not (month = any($3::date[])))`, [
+    tenantId, rollupModel(), months.map((m) => `${m}-01`),
+  ]);
+  const { rowCount } = await client.query(
+    `delete from cube_rollup_changes c
+     where c.tenant_id = $1 and pg_visible_in_snapshot(c.xid, pg_current_snapshot())
+       and not exists (
+         select 1 from cube_rollups p
+         where p.tenant_id = c.tenant_id and (c.cube = '*' or (p.cube = c.cube and p.month = c.month))
+           and not pg_visible_in_snapshot(c.xid, p.snapshot))`,
+    [tenantId],
+  );
+  return rowCount ?? 0;
+}
+
+/** Brings one tenant's rollups up to date. */
+export async function refreshRollups(pool: pg.Pool, tenantId: string, now = new Date()): Promise<RefreshResult> {
+  const client = await pool.connect();
+  try {
+    // Session-level, taken before the build's snapshot: a compaction never runs between a build's
+    // snapshot and its insert (which would forget a change the build did not see).
+    await client.query(`select pg_advisory_lock(hashtext('cube_rollups'), hashtext($1))`, [tenantId]);
+    try {
+      const months = await wantedMonths(client, tenantId, now);
+      const built = months.length > 0 ? await build(client, tenantId, months) : {};
+      const forgotten = await compact(client, tenantId, months);
+      return { built, forgotten };
+    } finally {
+      await client.query(`select pg_advisory_unlock(hashtext('cube_rollups'), hashtext($1))`, [tenantId]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Every tenant's rollups; rows of deleted tenants go. */
+export async function refreshAllRollups(pool: pg.Pool, now = new Date()): Promise<{ tenants: number; built: number }> {
+  await pool.query('delete from cube_rollups p where not exists (select 1 from tenants t where t.id = p.tenant_id)');
+  await pool.query('delete from cube_rollup_changes c where not exists (select 1 from tenants t where t.id = c.tenant_id)');
+  const { rows } = await pool.query<{ id: string }>('select id from tenants order by id');
+  let built = 0;
+  for (const { id } of rows) {
+    const result = await refreshRollups(pool, id, now);
+    built += Object.values(result.built).reduce((a, b) => a + b, 0);
+  }
+  return { tenants: rows.length, built };
+}

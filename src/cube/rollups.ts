@@ -1,0 +1,145 @@
+/**
+ * Monthly rollups (Cube's "pre-aggregations") of the heaviest cubes, kept in PostgreSQL and never
+ * stale (docs/rollups.md).
+ *
+ * A rollup month stores exactly the rows Cube's planner returns for the rollup's query
+ * (its measures by team and month) for that month, computed in one snapshot. Triggers record which
+ * (tenant, cube, month) every writing transaction may have changed (migration 0016); a stored month
+ * is used only when all those changes were committed before its snapshot. Any other month of a
+ * query is planned and read from the facts as before, so an answer is the same with or without
+ * rollups: they only change how fast it comes. Measures stay defined once, in `schema/`.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { SCHEMA_DIR } from './compiler.js';
+import { toEnd, toStart, type ValidQuery } from './query.js';
+
+export interface RollupDefinition {
+  cube: string;
+  /** The one dimension the rollup groups by (besides the month). */
+  dimension: string;
+  /** The time dimension whose month the rows are grouped by. */
+  time: string;
+  measures: readonly string[];
+}
+
+/**
+ * The cubes whose team × month queries dominate the team-baseline export. Deployments, issues and
+ * incidents are not rolled up: a later fact (a rollback, an incident, a recovery) changes earlier
+ * months in ways a trigger cannot bound cheaply, and they are quick enough read from the facts.
+ */
+export const ROLLUPS: readonly RollupDefinition[] = [
+  { cube: 'author_activity', dimension: 'author_activity.team_id', time: 'author_activity.happened_at', measures: ['author_activity.active_authors'] },
+  {
+    cube: 'pull_requests', dimension: 'pull_requests.team_id', time: 'pull_requests.merged_at',
+    measures: [
+      'pull_requests.prs_merged', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.ccv_total', 'pull_requests.ceu_total',
+      'pull_requests.ai_assisted_prs_merged', 'pull_requests.ai_assisted_pr_share',
+    ],
+  },
+  { cube: 'ai_sessions', dimension: 'ai_sessions.team_id', time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_sessions', 'ai_sessions.ai_active_users'] },
+  { cube: 'ai_commits', dimension: 'ai_commits.team_id', time: 'ai_commits.committed_at', measures: ['ai_commits.ai_commits'] },
+];
+
+/** Months kept rolled up: this many up to the current one (never before the tenant's first fact). */
+export const ROLLUP_MONTHS = 60;
+
+type Cell = string | number | boolean | null;
+type Row = Record<string, Cell>;
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const MIGRATIONS_JOURNAL = fileURLToPath(new URL('../../migrations/meta/_journal.json', import.meta.url));
+let modelHash: string | null = null;
+
+/**
+ * Identifies what a stored month was computed with: the models, the rollup definitions and the
+ * migrations (the views). After an upgrade that changes any of them, stored months are ignored and
+ * rebuilt.
+ */
+export function rollupModel(): string {
+  if (modelHash === null) {
+    const hash = createHash('sha256').update(JSON.stringify(ROLLUPS));
+    for (const name of readdirSync(SCHEMA_DIR).filter((n) => /\.ya?ml$/.test(n)).sort()) hash.update(name).update(readFileSync(`${SCHEMA_DIR}/${name}`));
+    hash.update(readFileSync(MIGRATIONS_JOURNAL));
+    modelHash = hash.digest('hex').slice(0, 32);
+  }
+  return modelHash;
+}
+
+const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
+const monthOf = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
+const lastDay = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
+
+/** The months `from`..`to` (YYYY-MM), inclusive. */
+export function monthRange(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let i = monthIndex(from); i <= monthIndex(to); i += 1) out.push(monthOf(i));
+  return out;
+}
+
+/** Consecutive months grouped into runs, so each run is one date range. */
+export function monthRuns(months: readonly string[]): string[][] {
+  const runs: string[][] = [];
+  for (const m of [...months].sort()) {
+    const run = runs.at(-1);
+    if (run && monthIndex(m) === monthIndex(run.at(-1) as string) + 1) run.push(m);
+    else runs.push([m]);
+  }
+  return runs;
+}
+
+/** The query restricted to whole months `run[0]`..`run.at(-1)` of its time dimension. */
+export function forMonths(q: ValidQuery, run: readonly string[]): ValidQuery {
+  const [first, last] = [run[0] as string, run.at(-1) as string];
+  return { ...q, timeDimensions: q.timeDimensions.map((t) => ({ ...t, dateRange: [`${first}-01`, lastDay(last)] as [string, string] })) };
+}
+
+/** The planner query a rollup stores, for a run of months. */
+export function rollupQuery(rollup: RollupDefinition, run: readonly string[], limit: number): ValidQuery {
+  return forMonths(
+    { measures: [...rollup.measures], dimensions: [rollup.dimension], segments: [], timeDimensions: [{ dimension: rollup.time, granularity: 'month' }], filters: [], order: [], limit },
+    run,
+  );
+}
+
+/**
+ * The rollup that can answer a single-cube query, and the months it covers: exactly the rollup's
+ * dimension, its time dimension by month over whole months, a subset of its measures, no filters
+ * or segments. (Medians and distinct counts cannot be combined from finer or coarser groups, so
+ * only this exact shape qualifies, as in Cube's own rollup matching for non-additive measures.)
+ */
+export function matchRollup(q: ValidQuery): { rollup: RollupDefinition; months: string[] } | null {
+  if (q.filters.length > 0 || q.segments.length > 0 || q.dimensions.length !== 1 || q.timeDimensions.length !== 1 || q.measures.length === 0) return null;
+  const rollup = ROLLUPS.find((r) => r.dimension === q.dimensions[0]);
+  const time = q.timeDimensions[0];
+  if (!rollup || !time || time.dimension !== rollup.time || time.granularity !== 'month' || !time.dateRange) return null;
+  if (!q.measures.every((m) => rollup.measures.includes(m))) return null;
+  const [start, end] = [toStart(time.dateRange[0]), toEnd(time.dateRange[1])];
+  const [from, to] = [start.slice(0, 7), end.slice(0, 7)];
+  if (start !== `${from}-01T00:00:00.000` || end !== `${lastDay(to)}T23:59:59.999` || from > to) return null;
+  return { rollup, months: monthRange(from, to) };
+}
+
+/**
+ * The stored months of `months` that are current: computed with today's models, and every change
+ * recorded for them (or for the whole tenant) committed before their snapshot.
+ */
+export async function currentMonths(db: Queryable, tenantId: string, cube: string, months: readonly string[]): Promise<Map<string, Row[]>> {
+  if (months.length === 0) return new Map();
+  const { rows } = await db.query<{ month: string; rows: Row[] }>(
+    `select to_char(p.month, 'YYYY-MM') as month, p.rows
+     from cube_rollups p
+     where p.tenant_id = $1 and p.cube = $2 and p.month = any($3::date[]) and p.model = $4
+       and not exists (
+         select 1 from cube_rollup_changes c
+         where c.tenant_id = p.tenant_id and ((c.cube = p.cube and c.month = p.month) or c.cube = '*')
+           and not pg_visible_in_snapshot(c.xid, p.snapshot))`,
+    [tenantId, cube, months.map((m) => `${m}-01`), rollupModel()],
+  );
+  return new Map(rows.map((r) => [r.month, r.rows]));
+}
+
+/** The month (YYYY-MM) a row of a rollup query belongs to. */
+export const rowMonth = (rollup: RollupDefinition, row: Row) => String(row[`${rollup.time}.month`]).slice(0, 7);

@@ -1,0 +1,16 @@
+import { defineJob } from '../define.js';
+import { scheduled } from './maintenance.js';
+
+export const cubeRollupsRefresh = defineJob({
+  ...scheduled,
+  name: 'cube.rollups-refresh',
+  summary: "Computes every tenant's missing or changed rollup months (docs/rollups.md) and forgets change records all stored months have seen.",
+  idempotency:
+    'Recomputes only months that are missing or not current, in one snapshot per tenant under a per-tenant advisory lock; a second run finds every month current and computes nothing.',
+  // A first build of a large tenant reads its whole history once.
+  expireInSeconds: 1800,
+  async run(ctx) {
+    const { refreshAllRollups } = await import('../../cube/rollupRefresh.js');
+    return refreshAllRollups(ctx.app.database.pool);
+  },
+});
