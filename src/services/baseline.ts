@@ -165,6 +165,9 @@ function aiva(headcount: number, activeUsers: number, share: number | null, scor
   return { overall: round(parts.reduce((sum, [, v]) => sum + v, 0) / parts.length, 2), scope: parts.map(([name]) => name).join('+') };
 }
 
+/** Rows a fact query of the grid may return; far above any tenant's teams × 36 months. */
+const GRID_LIMIT = 10_000_000;
+
 /** Every enabled team × every month of the window, in (team slug, month) order. */
 export async function baselineRows(
   pool: pg.Pool,
@@ -175,21 +178,21 @@ export async function baselineRows(
 ): Promise<BaselineRow[]> {
   const cube = await loadCube();
   const months = monthsOf(window.from, window.to);
-  const teams = (await teamsOf(pool, tenantId)).filter((t) => teamSlug === undefined || t.slug === teamSlug);
-  if (teams.length === 0) return [];
   const lastDay = new Date(Date.UTC(Number(window.to.slice(0, 4)), Number(window.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
   const dateRange = [`${window.from}-01`, lastDay];
   const values = new Map<string, Map<string, Row>>();
-  await Promise.all(
-    FACTS.map(async (fact) => {
+  // The register and every fact cube are read at once: the grid needs them all.
+  const [allTeams] = await Promise.all([
+    teamsOf(pool, tenantId),
+    ...FACTS.map(async (fact) => {
       const query = validateQuery(cube, {
         measures: fact.measures.map(([m]) => m),
         dimensions: [fact.team],
         timeDimensions: [{ dimension: fact.time, granularity: 'month', dateRange }],
         order: [[fact.team, 'asc']],
       });
-      // The grid is bounded (≤ 36 months × teams); never truncate it at the API's row limit.
-      query.limit = teams.length * months.length * 2 + 1000;
+      // The grid is bounded (≤ 36 months × the tenant's teams); never truncate it at the API's row limit.
+      query.limit = GRID_LIMIT;
       for (const row of await runQuery(pool, cube, tenantId, query, options)) {
         const team = row[fact.team];
         if (typeof team !== 'string') continue;
@@ -199,7 +202,8 @@ export async function baselineRows(
         cells.set(fact.time, row);
       }
     }),
-  );
+  ]);
+  const teams = allTeams.filter((t) => teamSlug === undefined || t.slug === teamSlug);
   const rows: BaselineRow[] = [];
   for (const team of teams) {
     for (const month of months) {
