@@ -43,7 +43,8 @@ describe('cube rollups (exact monthly pre-aggregations)', function () {
     rows.find((r) => r.team_id === team && r.month === month)?.prs_merged;
 
   before(async () => {
-    api = await testServer();
+    // No job worker: the minute schedule must not refresh rollups behind the test's back.
+    api = await testServer({ env: { JOBS_WORKER_ENABLED: 'false' } });
     pool = dbFor(api.databaseUrl).pool;
     tenantId = (await buildTenant(api.databaseUrl)).tenantId;
     other = (await buildTenant(api.databaseUrl)).tenantId;
