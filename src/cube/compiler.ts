@@ -59,7 +59,7 @@ function schemaFiles(dir: string): { fileName: string; content: string }[] {
  * The name a model gave as a member's `format`. The meta shows a standard name as is, but a name
  * Cube also knows as a numeric format (`id` among them, in 1.7) as `{type: 'custom-numeric', alias}`.
  */
-function formatName(format: unknown): string | undefined {
+export function formatName(format: unknown): string | undefined {
   if (typeof format === 'string') return format;
   const alias = (format as { alias?: unknown } | null | undefined)?.alias;
   return typeof alias === 'string' ? alias : undefined;

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { cubeLoad, cubeMeta, cubeSql } from '../cube/service.js';
-import type { MetaMember } from '../cube/compiler.js';
+import { formatName, type MetaMember } from '../cube/compiler.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../services/baseline.js';
@@ -19,6 +19,8 @@ const member = (m: MetaMember): CubeMember => ({
   // Cube prefixes titles with the cube's own; the short title reads better next to the cube.
   ...(m.shortTitle ?? m.title ? { title: (m.shortTitle ?? m.title) as string } : {}),
   ...(m.description ? { description: m.description } : {}),
+  // An assistant needs to know which dimensions take only UUIDs (anything else is a 400).
+  ...(formatName(m.format) ? { format: formatName(m.format) as string } : {}),
 });
 
 /**

@@ -18,6 +18,8 @@ export interface CubeMember {
   title?: string;
   description?: string;
   type: string;
+  /** `id`: the dimension holds UUIDs; filter it with equals, notEquals, set or notSet only. */
+  format?: string;
 }
 
 export interface CubeInfo {

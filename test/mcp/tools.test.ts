@@ -83,6 +83,10 @@ describe('MCP tools: API-key access and tenant separation', function () {
     expect(closed).to.include({ type: 'number', title: 'Issues closed' });
     expect(closed.description).to.be.a('string');
     expect(issues.dimensions.map((d: { name: string }) => d.name)).to.include('issues.closed_at');
+    // UUID dimensions say so (a filter on them takes UUIDs only); others carry no format.
+    const dimension = (name: string) => issues.dimensions.find((d: { name: string }) => d.name === name);
+    expect(dimension('issues.id').format).to.equal('id');
+    expect(dimension('issues.closed_at')).to.not.have.property('format');
     expect(meta.cubes.map((c: { name: string }) => c.name)).to.include.members(['issues', 'deployments', 'teams']);
   });
 
