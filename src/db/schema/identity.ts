@@ -54,6 +54,12 @@ export const loginSessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     /** When the cookie's id was last replaced; ids rotate at sign-in and then daily. */
     rotatedAt: timestamp('rotated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * SHA-256 of the id this session had before its last rotation (never the id itself): it keeps
+     * working for a short grace after `rotated_at` (SESSION_GRACE_MS), so requests already in flight
+     * with the old cookie are not signed out.
+     */
+    previousTokenHash: text('previous_token_hash').unique(),
     idleExpiresAt: timestamp('idle_expires_at', { withTimezone: true }).notNull(),
     absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
   },

@@ -1,0 +1,2 @@
+ALTER TABLE "login_sessions" ADD COLUMN "previous_token_hash" text;--> statement-breakpoint
+ALTER TABLE "login_sessions" ADD CONSTRAINT "login_sessions_previous_token_hash_unique" UNIQUE("previous_token_hash");
