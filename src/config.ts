@@ -66,6 +66,10 @@ export interface Config {
     keys: { llmA: string | null; llmB: string | null; llmC: string | null; llmD: string | null };
     promptLogging: boolean;
   };
+  live: {
+    /** Open `/api/live` sockets one tenant may hold on one instance. */
+    maxConnectionsPerTenant: number;
+  };
   jobs: {
     workerEnabled: boolean;
     pollIntervalMs: number;
@@ -319,6 +323,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     retentionDays: r.integer('JOBS_RETENTION_DAYS', 7, 1, 3650),
     shutdownGraceMs: r.integer('JOBS_SHUTDOWN_GRACE_MS', 20000, 0, 3_600_000),
   };
+  const live = { maxConnectionsPerTenant: r.integer('LIVE_MAX_CONNECTIONS_PER_TENANT', 200, 1, 100_000) };
   const port = r.integer('PORT', 3000, 0, 65535);
   const testHooks = r.boolean('TEST_HOOKS', false);
   if (testHooks && nodeEnv !== 'test') r.problems.push('TEST_HOOKS is refused unless NODE_ENV is test');
@@ -361,6 +366,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       keys: { llmA: r.get('LLM_A_API_KEY'), llmB: r.get('LLM_B_API_KEY'), llmC: r.get('LLM_C_API_KEY'), llmD: r.get('LLM_D_API_KEY') },
       promptLogging,
     },
+    live,
     jobs,
     testHooks,
   };

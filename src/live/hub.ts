@@ -79,6 +79,10 @@ export class LiveHub {
     return n;
   }
 
+  private openFor(tenantId: string): number {
+    return this.byTenant.get(tenantId)?.size ?? 0;
+  }
+
   attach(server: Server): void {
     server.on('upgrade', (req, socket, head) => {
       void this.upgrade(req, socket, head).catch((error) => {
@@ -108,6 +112,14 @@ export class LiveHub {
       return refuse(socket, 403, 'forbidden', 'Cross-origin websocket refused', cookies);
     }
     const tenantId = principal.tenantId;
+    // One tenant cannot exhaust an instance's sockets (each costs memory and a share of every
+    // fan-out); the load balancer spreads a legitimate crowd over the instances.
+    const cap = this.app.config.live.maxConnectionsPerTenant;
+    if (this.openFor(tenantId) >= cap) {
+      return refuse(socket, 429, 'rate_limited', `Too many live connections for this tenant on this instance (at most ${cap}); retry later`, cookies, ['Retry-After: 30']);
+    }
+    // Without verifyClient, ws completes the upgrade synchronously: no other upgrade can pass the
+    // check above before this one is counted.
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       if (this.closing) return ws.close(CLOSE_RESTART, 'server restarting');
       const client: Client = { socket: ws, tenantId, alive: true };
@@ -185,10 +197,10 @@ function send(client: Client, message: LiveMessage): void {
 }
 
 /** Answers a refused upgrade with the general API's error envelope and closes the socket. */
-function refuse(socket: Duplex, status: number, code: string, message: string, cookies: string[] = []): void {
+function refuse(socket: Duplex, status: number, code: string, message: string, cookies: string[] = [], extra: string[] = []): void {
   const body = JSON.stringify({ error: { code, message } });
-  const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' }[status] ?? 'Error';
+  const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' }[status] ?? 'Error';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${cookies.map((c) => `Set-Cookie: ${c}\r\n`).join('')}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${[...cookies.map((c) => `Set-Cookie: ${c}`), ...extra].map((h) => `${h}\r\n`).join('')}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }

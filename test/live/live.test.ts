@@ -34,7 +34,7 @@ function connect(server: RunningServer, headers: Record<string, string>, options
     ws.on('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => reject(Object.assign(new Error(`status ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
+      res.on('end', () => reject(Object.assign(new Error(`status ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body), headers: res.headers })));
     });
     ws.on('error', reject);
   });
@@ -154,5 +154,29 @@ describe('live progress websocket /api/live', function () {
     const client = await connect(other, { authorization: `Bearer ${a.owner.apiKey}` });
     await other.close();
     expect(await client.closed).to.equal(1012);
+  });
+
+  it('caps the sockets one tenant holds on an instance (429 with Retry-After), other tenants unaffected', async () => {
+    const port = await freePort();
+    const config = loadConfig({ ...baseEnv(databaseUrl, port), JOBS_WORKER_ENABLED: 'false', LIVE_MAX_CONNECTIONS_PER_TENANT: '2' });
+    const capped = await startServer(config, createLogger('silent'));
+    try {
+      const key = { authorization: `Bearer ${a.owner.apiKey}` };
+      const first = await connect(capped, key);
+      await connect(capped, key);
+      const third = (await refused(capped, key)) as { status: number; body: unknown };
+      expect(third).to.deep.include({
+        status: 429,
+        body: { error: { code: 'rate_limited', message: 'Too many live connections for this tenant on this instance (at most 2); retry later' } },
+      });
+      expect((third as unknown as { headers: Record<string, string> }).headers['retry-after']).to.equal('30');
+      // Another tenant still connects; a slot freed by a close is usable again.
+      await connect(capped, { authorization: `Bearer ${b.owner.apiKey}` });
+      first.ws.close();
+      await first.closed;
+      await until('the slot to free', async () => (await connect(capped, key).then(() => true, () => false)));
+    } finally {
+      await capped.close();
+    }
   });
 });
