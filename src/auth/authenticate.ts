@@ -34,7 +34,7 @@ export async function authenticate(app: AppContext, req: RequestLike, res?: Serv
 
   const token = readCookie(req.headers.cookie, SESSION_COOKIE);
   if (token === null) return null;
-  const resolved = await resolveSession(app.database.db, token);
+  const resolved = await resolveSession(app.database.db, token, app.config.oauthEncryptionKey);
   if (!resolved) return null;
   if (resolved.newToken && res && !res.headersSent) {
     res.appendHeader('Set-Cookie', sessionCookie(resolved.newToken, resolved.absoluteExpiresAt, app.config.production));

@@ -58,7 +58,7 @@ function stripProviderSession(ctx: Koa.Context): void {
 async function sessionOf(app: AppContext, ctx: Koa.Context): Promise<ResolvedSession | null> {
   const token = readCookie(ctx.get('cookie'), SESSION_COOKIE);
   if (token === null) return null;
-  const resolved = await resolveSession(app.database.db, token);
+  const resolved = await resolveSession(app.database.db, token, app.config.oauthEncryptionKey);
   if (resolved?.newToken) ctx.append('Set-Cookie', sessionCookie(resolved.newToken, resolved.absoluteExpiresAt, app.config.production));
   return resolved;
 }

@@ -47,13 +47,15 @@ describe('review: a session rotated by the /api/live upgrade reaches the browser
 
   const newId = (setCookie: string[]) => /^sessionId=([A-Za-z0-9_-]{43}); Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/.exec(setCookie[0] ?? '')?.[1];
 
-  it('the 101 answer carries the new id, which then works; the old one does not', async () => {
+  it('the 101 answer carries the new id, which then works; the old one only for its grace (docs/auth.md)', async () => {
     const cookie = await dayOldSession();
     const { status, setCookie } = await upgrade({ cookie, origin: new URL(server.running.app.config.appUrl).origin });
     expect(status).to.equal(101);
     const rotated = newId(setCookie);
     expect(rotated).to.be.a('string');
     expect((await server.get('/api/users/me', { cookie: `sessionId=${rotated}` })).status).to.equal(200);
+    await dbFor(server.databaseUrl).db.update(loginSessions).set({ rotatedAt: new Date(Date.now() - 61_000) })
+      .where(eq(loginSessions.tokenHash, sha256(rotated as string)));
     expect((await server.get('/api/users/me', { cookie })).status).to.equal(401);
   });
 
