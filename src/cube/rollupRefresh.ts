@@ -48,7 +48,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
       const stale = months.filter((m) => !current.has(m));
       for (const run of monthRuns(stale)) {
         const byMonth = new Map<string, unknown[]>(run.map((m) => [m, []]));
-        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run, 1_000_000), rollup.cube, 1_000_000, undefined, []));
+        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run, 1_000_000), rollup.cube, null, undefined, []));
         for (const row of result) byMonth.get(rowMonth(rollup, row))?.push(row);
         await client.query(
           `insert into cube_rollups (tenant_id, cube, month, model, snapshot, rows)

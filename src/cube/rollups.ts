@@ -51,16 +51,18 @@ type Row = Record<string, Cell>;
 type Queryable = Pick<pg.Pool, 'query'>;
 
 const MIGRATIONS_JOURNAL = fileURLToPath(new URL('../../migrations/meta/_journal.json', import.meta.url));
+/** Bump when the code that computes or stores a month's rows changes (2: months stored whole). */
+const ROLLUP_FORMAT = 2;
 let modelHash: string | null = null;
 
 /**
- * Identifies what a stored month was computed with: the models, the rollup definitions and the
- * migrations (the views). After an upgrade that changes any of them, stored months are ignored and
- * rebuilt.
+ * Identifies what a stored month was computed with: the models, the rollup definitions, the
+ * format of the stored rows and the migrations (the views). After an upgrade that changes any of
+ * them, stored months are ignored and rebuilt.
  */
 export function rollupModel(): string {
   if (modelHash === null) {
-    const hash = createHash('sha256').update(JSON.stringify(ROLLUPS));
+    const hash = createHash('sha256').update(JSON.stringify({ format: ROLLUP_FORMAT, rollups: ROLLUPS }));
     for (const name of readdirSync(SCHEMA_DIR).filter((n) => /\.ya?ml$/.test(n)).sort()) hash.update(name).update(readFileSync(`${SCHEMA_DIR}/${name}`));
     hash.update(readFileSync(MIGRATIONS_JOURNAL));
     modelHash = hash.digest('hex').slice(0, 32);
@@ -90,18 +92,42 @@ export function monthRuns(months: readonly string[]): string[][] {
   return runs;
 }
 
-/** The query restricted to whole months `run[0]`..`run.at(-1)` of its time dimension. */
-export function forMonths(q: ValidQuery, run: readonly string[]): ValidQuery {
+/**
+ * The query restricted to months `run[0]`..`run.at(-1)` of its time dimension. A Cube date range
+ * ends at 23:59:59.999 of its last day, so a fact in the last microseconds of the month (after
+ * that instant) is left out, as in any query whose range ends with that month. `whole` takes every
+ * instant of the months instead: the range ends at the first instant of the next month, whose
+ * rows the caller drops.
+ */
+export function forMonths(q: ValidQuery, run: readonly string[], whole = false): ValidQuery {
   const [first, last] = [run[0] as string, run.at(-1) as string];
-  return { ...q, timeDimensions: q.timeDimensions.map((t) => ({ ...t, dateRange: [`${first}-01`, lastDay(last)] as [string, string] })) };
+  const end = whole ? `${monthOf(monthIndex(last) + 1)}-01T00:00:00.000` : lastDay(last);
+  return { ...q, timeDimensions: q.timeDimensions.map((t) => ({ ...t, dateRange: [`${first}-01`, end] as [string, string] })) };
 }
 
-/** The planner query a rollup stores, for a run of months. */
+/** The planner query a rollup stores, for a run of months: each month whole (see forMonths). */
 export function rollupQuery(rollup: RollupDefinition, run: readonly string[], limit: number): ValidQuery {
   return forMonths(
     { measures: [...rollup.measures], dimensions: [rollup.dimension], segments: [], timeDimensions: [{ dimension: rollup.time, granularity: 'month' }], filters: [], order: [], limit },
     run,
+    true,
   );
+}
+
+/**
+ * Whether a fact of any rolled-up cube lies after 23:59:59.999 of the month's last day (a
+ * timestamp with microseconds): then the stored month, which holds the whole month, differs from
+ * the month at the end of a Cube date range. Every rolled-up view takes its time from one of these
+ * columns (pull_requests.merged_at, commits.committed_at, ai_sessions.started_at).
+ */
+export async function factsAfterRangeEnd(db: Queryable, tenantId: string, month: string): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    `select exists (select 1 from pull_requests where tenant_id = $1 and merged_at > $2 and merged_at < $3)
+         or exists (select 1 from commits where tenant_id = $1 and committed_at > $2 and committed_at < $3)
+         or exists (select 1 from ai_sessions where tenant_id = $1 and started_at > $2 and started_at < $3) as found`,
+    [tenantId, `${lastDay(month)}T23:59:59.999Z`, `${monthOf(monthIndex(month) + 1)}-01T00:00:00Z`],
+  );
+  return rows[0]?.found === true;
 }
 
 /**

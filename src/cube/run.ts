@@ -7,8 +7,8 @@ import pg from 'pg';
 import { PostgresQuery } from '@cubejs-backend/schema-compiler';
 import { AppError } from '../errors.js';
 import type { CompiledCube } from './compiler.js';
-import { MAX_LIMIT, type ValidQuery } from './query.js';
-import { currentMonths, forMonths, matchRollup, monthRuns } from './rollups.js';
+import type { ValidQuery } from './query.js';
+import { currentMonths, factsAfterRangeEnd, forMonths, matchRollup, monthRuns, rowMonth } from './rollups.js';
 
 type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
@@ -30,6 +30,9 @@ interface Plan extends PlannedSql {
   columns: Column[];
   /** The validated (sub-)query the SQL was planned from. */
   query: ValidQuery;
+  /** The row limit and offset the SQL applies (null: none, for a sub-query merged later). */
+  limit: number | null;
+  offset?: number;
 }
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -65,15 +68,22 @@ function planError(error: unknown): AppError {
   return new AppError('internal', 'Query planning failed');
 }
 
-export function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: string | null, limit: number, offset?: number, order = q.order): Plan {
+/**
+ * `limit` null plans no LIMIT (a sub-query whose rows are merged, then limited). `order` undefined
+ * is the query's order or, when it has none, Cube's default (by the time dimension with a
+ * granularity, ascending); `[]` plans no ORDER BY.
+ */
+export function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: string | null, limit: number | null, offset?: number, order?: ValidQuery['order']): Plan {
+  const chosen = order ?? (q.order.length > 0 ? q.order : undefined);
   const options = {
     measures: [...q.measures],
     dimensions: [...q.dimensions],
     segments: [...q.segments],
     timeDimensions: q.timeDimensions.map((t) => ({ dimension: t.dimension, granularity: t.granularity, dateRange: t.dateRange ? [...t.dateRange] : undefined })),
     filters: structuredClone(q.filters),
-    order: order.map((o) => ({ id: o.id, desc: o.desc })),
-    limit,
+    order: chosen?.map((o) => ({ id: o.id, desc: o.desc })),
+    // Cube's planner renders `rowLimit` as LIMIT (its `limit` option is not rendered).
+    rowLimit: limit ?? undefined,
     offset,
     timezone: 'UTC',
     useNativeSqlPlanner: false,
@@ -99,7 +109,7 @@ export function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: 
       .map((t) => ({ alias: t.unescapedAliasName(), keys: [`${t.dimension}.${t.granularity}`, t.dimension], kind: 'time' as const, type: 'time' })),
     ...internal.measures.map((m) => ({ alias: m.unescapedAliasName(), keys: [m.measure], kind: 'measure' as const, type: cube.members[m.measure]?.type ?? 'number' })),
   ];
-  return { cube: fact, sql: built[0], params: built[1], columns, query: q };
+  return { cube: fact, sql: built[0], params: built[1], columns, query: q, limit, offset };
 }
 
 /**
@@ -138,7 +148,7 @@ export function planQueries(cube: CompiledCube, tenantId: string, q: ValidQuery)
       timeDimensions: q.timeDimensions.filter((t) => mine(t.dimension, fact)),
       filters: q.filters.filter((f) => filterMembers(f).every((m) => mine(m, fact))),
     };
-    return plan(cube, tenantId, sub, fact, MAX_LIMIT, undefined, []);
+    return plan(cube, tenantId, sub, fact, null, undefined, []);
   });
 }
 
@@ -167,19 +177,48 @@ export async function runQuery(pool: pg.Pool, cube: CompiledCube, tenantId: stri
   return mergeRows(q, plans, results);
 }
 
+/**
+ * One read-only REPEATABLE READ transaction: which stored months are current, their rows and the
+ * months read from the facts all come from one snapshot, so a write committing meanwhile is either
+ * wholly in the answer or wholly out of it (as in the single statement of `rollups: false`).
+ */
 async function executeWithRollups(pool: pg.Pool, cube: CompiledCube, tenantId: string, p: Plan): Promise<Row[]> {
   const match = matchRollup(p.query);
   if (!match) return execute(pool, p);
-  const stored = await currentMonths(pool, tenantId, match.rollup.cube, match.months);
-  if (stored.size === 0) return execute(pool, p);
-  const missing = match.months.filter((m) => !stored.has(m));
-  const fromFacts = await Promise.all(monthRuns(missing).map((run) => execute(pool, plan(cube, tenantId, forMonths(p.query, run), p.cube, MAX_ROWS, undefined, []))));
-  const rows = [...stored.values(), ...fromFacts].flat();
-  return sortRows(p.query, rows).slice(p.query.offset ?? 0, (p.query.offset ?? 0) + p.query.limit);
+  const client = await pool.connect();
+  let rows: Row[];
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    rows = await combineWithRollup(client, cube, tenantId, p, match);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').then(() => client.release(), (e: Error) => client.release(e));
+    throw error;
+  }
+  client.release();
+  return rows;
 }
 
-/** Bounds a query for months read from the facts; the caller's limit applies to the combined rows. */
-const MAX_ROWS = 1_000_000;
+async function combineWithRollup(db: Queryable, cube: CompiledCube, tenantId: string, p: Plan, match: NonNullable<ReturnType<typeof matchRollup>>): Promise<Row[]> {
+  const stored = await currentMonths(db, tenantId, match.rollup.cube, match.months);
+  // A stored month holds the whole month; as the last month of a Cube date range (which ends at
+  // 23:59:59.999) it is used only when no fact lies after that instant.
+  const last = match.months.at(-1) as string;
+  if (stored.has(last) && (await factsAfterRangeEnd(db, tenantId, last))) stored.delete(last);
+  if (stored.size === 0) return execute(db, p);
+  const missing = match.months.filter((m) => !stored.has(m));
+  const rows: Row[] = [];
+  // Only the columns the query asks for, in the order `execute` gives them.
+  const keys = p.columns.flatMap((c) => c.keys);
+  for (const month of stored.values()) for (const row of month) rows.push(Object.fromEntries(keys.map((k) => [k, row[k] ?? null])));
+  for (const run of monthRuns(missing)) {
+    const whole = run.at(-1) !== last;
+    const fromFacts = await execute(db, plan(cube, tenantId, forMonths(p.query, run, whole), p.cube, null, undefined, []));
+    rows.push(...fromFacts.filter((row) => run.includes(rowMonth(match.rollup, row))));
+  }
+  const offset = p.offset ?? 0;
+  return sortRows(p.query, rows).slice(offset, p.limit === null ? undefined : offset + p.limit);
+}
 
 function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
   const grain = q.timeDimensions.find((t) => t.granularity)?.granularity;
@@ -204,7 +243,10 @@ function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
   return sortRows(q, [...merged.values()]).slice(q.offset ?? 0, (q.offset ?? 0) + q.limit);
 }
 
-/** The query's order, or Cube's default for a query by time (the time bucket, ascending). */
+/**
+ * The query's order, or Cube's default for a query by time (the time bucket, ascending). NULL sorts
+ * as in PostgreSQL: above every value (last ascending, first descending).
+ */
 function sortRows(q: ValidQuery, rows: Row[]): Row[] {
   const timeKeys = q.timeDimensions.filter((t) => t.granularity).flatMap((t) => [`${t.dimension}.${t.granularity}`, t.dimension]);
   const order = q.order.length > 0 ? q.order : timeKeys[0] ? [{ id: timeKeys[0], desc: false }] : [];
@@ -214,9 +256,8 @@ function sortRows(q: ValidQuery, rows: Row[]): Row[] {
       const x = a[key] ?? null;
       const y = b[key] ?? null;
       if (x === y) continue;
-      if (x === null) return 1;
-      if (y === null) return -1;
-      return (x < y ? -1 : 1) * (desc ? -1 : 1);
+      const ascending = x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
+      return desc ? -ascending : ascending;
     }
     return 0;
   });
