@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { loadCube } from './compiler.js';
-import { currentMonths, monthRange, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth } from './rollups.js';
+import { currentMonths, monthRange, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
 import { execute, plan } from './run.js';
 
 const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
@@ -52,7 +52,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
         for (const row of result) byMonth.get(rowMonth(rollup, row))?.push(row);
         await client.query(
           `insert into cube_rollups (tenant_id, cube, month, model, snapshot, rows)
-           select $1, $2, (m.month || '-01')::date, $3, $4::pg_snapshot, m.rows
+           select $1, $2, (m.month || '-01')::date, ${storedModel('$3')}, $4::pg_snapshot, m.rows
            from jsonb_to_recordset($5::jsonb) as m(month text, rows jsonb)
            on conflict (tenant_id, cube, month) do update
              set model = excluded.model, snapshot = excluded.snapshot, rows = excluded.rows, built_at = now()`,
@@ -75,7 +75,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
  * snapshot predates it; any month built later sees it, since it is committed).
  */
 async function compact(client: pg.PoolClient, tenantId: string, months: string[]): Promise<number> {
-  await client.query(`delete from cube_rollups where tenant_id = $1 and (model <> $2 or not (month = any($3::date[])))`, [
+  await client.query(`delete from cube_rollups where tenant_id = $1 and (model <> ${storedModel('$2')} or not (month = any($3::date[])))`, [
     tenantId, rollupModel(), months.map((m) => `${m}-01`),
   ]);
   const { rowCount } = await client.query(

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { SCHEMA_DIR } from './compiler.js';
@@ -51,24 +52,34 @@ type Row = Record<string, Cell>;
 type Queryable = Pick<pg.Pool, 'query'>;
 
 const MIGRATIONS_JOURNAL = fileURLToPath(new URL('../../migrations/meta/_journal.json', import.meta.url));
+const PLANNER_PACKAGE = createRequire(import.meta.url).resolve('@cubejs-backend/schema-compiler/package.json');
 /** Bump when the code that computes or stores a month's rows changes (2: months stored whole). */
 const ROLLUP_FORMAT = 2;
 let modelHash: string | null = null;
 
 /**
- * Identifies what a stored month was computed with: the models, the rollup definitions, the
- * format of the stored rows and the migrations (the views). After an upgrade that changes any of
- * them, stored months are ignored and rebuilt.
+ * Identifies what this code computes a month with: the models, the rollup definitions, the format
+ * of the stored rows, the planner's version and the migrations it ships (the views). After an
+ * upgrade that changes any of them, stored months are ignored and rebuilt.
  */
 export function rollupModel(): string {
   if (modelHash === null) {
-    const hash = createHash('sha256').update(JSON.stringify({ format: ROLLUP_FORMAT, rollups: ROLLUPS }));
+    const planner = (JSON.parse(readFileSync(PLANNER_PACKAGE, 'utf8')) as { version: string }).version;
+    const hash = createHash('sha256').update(JSON.stringify({ format: ROLLUP_FORMAT, planner, rollups: ROLLUPS }));
     for (const name of readdirSync(SCHEMA_DIR).filter((n) => /\.ya?ml$/.test(n)).sort()) hash.update(name).update(readFileSync(`${SCHEMA_DIR}/${name}`));
     hash.update(readFileSync(MIGRATIONS_JOURNAL));
     modelHash = hash.digest('hex').slice(0, 32);
   }
   return modelHash;
 }
+
+/**
+ * SQL for the model a month is stored with and compared to: this code's (`rollupModel()`, bound as
+ * `param`) and the last migration the database has applied. A server may run against a database a
+ * newer instance has migrated (it starts, saying so); a month it stored before that migration may
+ * differ from what the changed views now give, so it is stale to every instance.
+ */
+export const storedModel = (param: string) => `(${param} || ':' || (select coalesce(max(created_at), 0)::text from drizzle.__drizzle_migrations))`;
 
 const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
 const monthOf = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
@@ -157,7 +168,7 @@ export async function currentMonths(db: Queryable, tenantId: string, cube: strin
   const { rows } = await db.query<{ month: string; rows: Row[] }>(
     `select to_char(p.month, 'YYYY-MM') as month, p.rows
      from cube_rollups p
-     where p.tenant_id = $1 and p.cube = $2 and p.month = any($3::date[]) and p.model = $4
+     where p.tenant_id = $1 and p.cube = $2 and p.month = any($3::date[]) and p.model = ${storedModel('$4')}
        and not exists (
          select 1 from cube_rollup_changes c
          where c.tenant_id = p.tenant_id and ((c.cube = p.cube and c.month = p.month) or c.cube = '*')

@@ -249,6 +249,24 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
   });
 
   describe('upgrades and maintenance', () => {
+    it('ignores months stored before a migration this server does not know (a newer instance changed a view)', async () => {
+      const t = await rolledUpTenant();
+      const original = (await one(`select pg_get_viewdef('cube_pull_requests'::regclass) as def`)).def as string;
+      const changed = original.replace(/\(pr\.additions \+ pr\.deletions\) AS change_volume/, '(pr.additions + pr.deletions + 1) AS change_volume');
+      expect(changed).to.not.equal(original);
+      const stamp = Number((await one(`select max(created_at)::text as m from drizzle.__drizzle_migrations`)).m) + 1;
+      await pool.query(`create or replace view cube_pull_requests as ${changed}`);
+      await pool.query(`insert into drizzle.__drizzle_migrations (hash, created_at) values ('review-test', $1)`, [stamp]);
+      try {
+        const facts = await allShapes(t, ['2025-02-01', '2025-06-30'], false);
+        expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(facts);
+      } finally {
+        await pool.query(`create or replace view cube_pull_requests as ${original}`);
+        await pool.query(`delete from drizzle.__drizzle_migrations where hash = 'review-test'`);
+      }
+      expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(await allShapes(t, ['2025-02-01', '2025-06-30'], false));
+    });
+
     // Last: a TRUNCATE empties the table for every tenant of this file's database.
     it('stays exact after a TRUNCATE of a table the views read', async () => {
       const t = await rolledUpTenant();
