@@ -161,7 +161,9 @@ export function matchRollup(q: ValidQuery): { rollup: RollupDefinition; months: 
 
 /**
  * The stored months of `months` that are current: computed with today's models, and every change
- * recorded for them (or for the whole tenant) committed before their snapshot.
+ * recorded for them (or for the whole tenant) committed before their snapshot. A snapshot that
+ * lies ahead of this cluster's transaction ids (a dump restored into a cluster that numbers them
+ * lower) would take later writes for earlier ones: such a month is never current.
  */
 export async function currentMonths(db: Queryable, tenantId: string, cube: string, months: readonly string[]): Promise<Map<string, Row[]>> {
   if (months.length === 0) return new Map();
@@ -169,6 +171,7 @@ export async function currentMonths(db: Queryable, tenantId: string, cube: strin
     `select to_char(p.month, 'YYYY-MM') as month, p.rows
      from cube_rollups p
      where p.tenant_id = $1 and p.cube = $2 and p.month = any($3::date[]) and p.model = ${storedModel('$4')}
+       and pg_snapshot_xmax(p.snapshot) <= pg_snapshot_xmax(pg_current_snapshot())
        and not exists (
          select 1 from cube_rollup_changes c
          where c.tenant_id = p.tenant_id and ((c.cube = p.cube and c.month = p.month) or c.cube = '*')

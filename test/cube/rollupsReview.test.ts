@@ -218,6 +218,24 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
     });
   });
 
+  describe('snapshots from another cluster', () => {
+    it('does not trust a month whose snapshot lies ahead of this cluster (restored from a dump of a busier one)', async () => {
+      const t = await rolledUpTenant();
+      // pg_dump keeps the stored snapshots; a restored cluster starts its transaction ids lower.
+      const ahead = (await one(`select (pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000000)::text as x`)).x;
+      await pool.query(`update cube_rollups set snapshot = ($2 || ':' || $2 || ':')::pg_snapshot where tenant_id = $1`, [t, ahead]);
+      await pool.query(
+        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
+         select tenant_id, id, 'restored', 903, 'x', 'merged', '2025-03-05Z', '2025-03-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
+        [t],
+      );
+      expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(await allShapes(t, ['2025-02-01', '2025-06-30'], false));
+      await refreshRollups(pool, t, NOW);
+      expect((await one(`select count(*)::int as n from cube_rollups where tenant_id = $1 and pg_snapshot_xmax(snapshot) > pg_snapshot_xmax(pg_current_snapshot())`, [t])).n).to.equal(0);
+      expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(await allShapes(t, ['2025-02-01', '2025-06-30'], false));
+    });
+  });
+
   describe('writes the triggers must see', () => {
     const writes: [string, (t: string) => Promise<unknown>][] = [
       ['a pull request upserted (insert … on conflict do update) into another month', (t) => pool.query(
