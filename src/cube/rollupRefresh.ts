@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { loadCube } from './compiler.js';
 import { currentMonths, monthRange, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
-import { execute, plan } from './run.js';
+import { execute, plan, type Row } from './run.js';
 
 const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
 const monthOf = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
@@ -47,9 +47,16 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
       const current = await currentMonths(client, tenantId, rollup.cube, months);
       const stale = months.filter((m) => !current.has(m));
       for (const run of monthRuns(stale)) {
-        const byMonth = new Map<string, unknown[]>(run.map((m) => [m, []]));
+        const byMonth = new Map<string, Row[]>(run.map((m) => [m, []]));
         const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run, 1_000_000), rollup.cube, null, undefined, []));
         for (const row of result) byMonth.get(rowMonth(rollup, row))?.push(row);
+        // JSON has no Infinity or NaN (they would come back as null): such a month is not stored
+        // (an older row of it goes), so it is read from the facts.
+        const unstorable = [...byMonth].filter(([, rows]) => rows.some((row) => Object.values(row).some((v) => typeof v === 'number' && !Number.isFinite(v)))).map(([m]) => m);
+        if (unstorable.length > 0) {
+          for (const m of unstorable) byMonth.delete(m);
+          await client.query(`delete from cube_rollups where tenant_id = $1 and cube = $2 and month = any($3::date[])`, [tenantId, rollup.cube, unstorable.map((m) => `${m}-01`)]);
+        }
         await client.query(
           `insert into cube_rollups (tenant_id, cube, month, model, snapshot, rows)
            select $1, $2, (m.month || '-01')::date, ${storedModel('$3')}, $4::pg_snapshot, m.rows
@@ -58,7 +65,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
              set model = excluded.model, snapshot = excluded.snapshot, rows = excluded.rows, built_at = now()`,
           [tenantId, rollup.cube, rollupModel(), snapshot, JSON.stringify([...byMonth].map(([month, rows]) => ({ month, rows })))],
         );
-        built[rollup.cube] = (built[rollup.cube] ?? 0) + run.length;
+        if (byMonth.size > 0) built[rollup.cube] = (built[rollup.cube] ?? 0) + byMonth.size;
       }
     }
     await client.query('commit');

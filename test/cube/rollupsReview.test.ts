@@ -142,6 +142,24 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
     });
   });
 
+  describe('stored values', () => {
+    it('keeps a month exact whose median is infinite (a pull request opened at -infinity)', async () => {
+      const t = await rolledUpTenant();
+      // With the unowned project's other March merge, the median lies halfway to +infinity.
+      await pool.query(
+        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
+         select tenant_id, id, 'inf', 904, 'x', 'merged', '-infinity', '2025-03-20Z' from projects where tenant_id = $1 and project_key = 'acme/unowned'`,
+        [t],
+      );
+      const facts = await allShapes(t, ['2025-02-01', '2025-06-30'], false);
+      expect((facts.pull_requests as Record<string, unknown>[]).some((r) => r['pull_requests.pr_cycle_time_p50_seconds'] === Infinity)).to.equal(true);
+      expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(facts);
+      await refreshRollups(pool, t, NOW);
+      expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(facts);
+      expect((await pool.query(`select 1 from cube_rollups where tenant_id = $1 and cube = 'pull_requests' and month = '2025-03-01'`, [t])).rowCount, 'March is not stored').to.equal(0);
+    });
+  });
+
   describe('snapshots', () => {
     /** A pool whose first read of cube_rollups is followed, before it returns, by `write` on another connection. */
     function writeAfterRollupRead(real: pg.Pool, write: () => Promise<unknown>): pg.Pool {
