@@ -69,19 +69,40 @@ function planError(error: unknown): AppError {
 }
 
 /**
+ * The query's order, or Cube's default when it has none (the first time dimension with a
+ * granularity ascending; else, with measures and dimensions, the first measure descending; else the
+ * first dimension), then every other selected dimension and time dimension ascending. Rows are
+ * groups of those members, so the order is total: ties never leave the answer (or which rows a
+ * limit keeps) to the plan, with or without rollups.
+ */
+export function totalOrder(q: ValidQuery): ValidQuery['order'] {
+  const times = q.timeDimensions.filter((t) => t.granularity).map((t) => t.dimension);
+  const [time] = times;
+  const [measure] = q.measures;
+  const [dimension] = q.dimensions;
+  const base =
+    q.order.length > 0 ? q.order
+    : time ? [{ id: time, desc: false }]
+    : measure && dimension ? [{ id: measure, desc: true }]
+    : dimension ? [{ id: dimension, desc: false }]
+    : [];
+  const named = new Set(base.map((o) => o.id));
+  return [...base, ...[...new Set([...q.dimensions, ...times])].filter((id) => !named.has(id)).map((id) => ({ id, desc: false }))];
+}
+
+/**
  * `limit` null plans no LIMIT (a sub-query whose rows are merged, then limited). `order` undefined
- * is the query's order or, when it has none, Cube's default (by the time dimension with a
- * granularity, ascending); `[]` plans no ORDER BY.
+ * is the query's total order (totalOrder); `[]` plans no ORDER BY.
  */
 export function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: string | null, limit: number | null, offset?: number, order?: ValidQuery['order']): Plan {
-  const chosen = order ?? (q.order.length > 0 ? q.order : undefined);
+  const chosen = order ?? totalOrder(q);
   const options = {
     measures: [...q.measures],
     dimensions: [...q.dimensions],
     segments: [...q.segments],
     timeDimensions: q.timeDimensions.map((t) => ({ dimension: t.dimension, granularity: t.granularity, dateRange: t.dateRange ? [...t.dateRange] : undefined })),
     filters: structuredClone(q.filters),
-    order: chosen?.map((o) => ({ id: o.id, desc: o.desc })),
+    order: chosen.map((o) => ({ id: o.id, desc: o.desc })),
     // Cube's planner renders `rowLimit` as LIMIT (its `limit` option is not rendered).
     rowLimit: limit ?? undefined,
     offset,
@@ -244,12 +265,12 @@ function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
 }
 
 /**
- * The query's order, or Cube's default for a query by time (the time bucket, ascending). NULL sorts
- * as in PostgreSQL: above every value (last ascending, first descending).
+ * The query's total order (totalOrder), as the facts' SQL applies it. NULL sorts as in PostgreSQL:
+ * above every value (last ascending, first descending).
  */
 function sortRows(q: ValidQuery, rows: Row[]): Row[] {
   const timeKeys = q.timeDimensions.filter((t) => t.granularity).flatMap((t) => [`${t.dimension}.${t.granularity}`, t.dimension]);
-  const order = q.order.length > 0 ? q.order : timeKeys[0] ? [{ id: timeKeys[0], desc: false }] : [];
+  const order = totalOrder(q);
   return rows.sort((a, b) => {
     for (const { id, desc } of order) {
       const key = Object.hasOwn(a, id) ? id : (timeKeys.find((k) => k.startsWith(`${id}.`)) ?? id);

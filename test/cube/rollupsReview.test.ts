@@ -97,6 +97,25 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
       }
     });
 
+    it('breaks ties on the order by the other dimensions, ascending, with or without rollups', async () => {
+      const t = await rolledUpTenant();
+      // Eight more teams with one pull request merged in April each: eight rows tie on the month.
+      await pool.query(
+        `with t as (insert into teams (tenant_id, slug, name) select $1, 'tie-' || i, 'Tie ' || i from generate_series(1, 8) i returning id, slug),
+              p as (insert into projects (tenant_id, provider, project_key, source_type, owning_team_id) select $1, 'manual', 'acme/' || slug, 'manual', id from t returning id)
+         insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
+         select $1, p.id, 'tie', 1, 'x', 'merged', '2025-04-01Z', '2025-04-02Z' from p`,
+        [t],
+      );
+      await refreshRollups(pool, t, NOW);
+      for (const extra of [{ order: undefined }, { order: [['pull_requests.prs_merged', 'desc']] }, { order: [['pull_requests.prs_merged', 'desc']], limit: 4, offset: 2 }]) {
+        const { facts, rolled } = await both(t, prQuery(extra));
+        const april = facts.filter((r) => r['pull_requests.merged_at.month'] === '2025-04-01T00:00:00.000').map((r) => r['pull_requests.team_id'] as string);
+        expect(april, JSON.stringify(extra)).to.deep.equal([...april].sort());
+        expect(rolled, JSON.stringify(extra)).to.deep.equal(facts);
+      }
+    });
+
     it('without an order, sorts by the month with or without rollups (Cube\'s default order)', async () => {
       const t = await rolledUpTenant();
       const { facts, rolled } = await both(t, prQuery({ order: undefined, measures: ['pull_requests.prs_merged'], dimensions: ['pull_requests.team_id'] }));
