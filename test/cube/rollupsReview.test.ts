@@ -279,6 +279,14 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
         `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
          select tenant_id, project_id, 'x', number, 'x', 'merged', created_at, '2025-05-20Z' from pull_requests where tenant_id = $1 and external_id = 'pr-1'
          on conflict (project_id, number) do update set merged_at = excluded.merged_at`, [t])],
+      ['a MERGE moving a pull request to another month', (t) => pool.query(
+        `merge into pull_requests pr using (select id from pull_requests where tenant_id = $1 and external_id = 'pr-1') s on pr.id = s.id
+         when matched then update set merged_at = '2025-05-21Z'`, [t])],
+      ["a commit's AI co-author trailer added by UPDATE", (t) => pool.query(
+        `insert into pull_request_commits (pull_request_id, commit_id, tenant_id)
+         select pr.id, c.id, $1 from pull_requests pr, commits c where pr.tenant_id = $1 and pr.external_id = 'pr-2' and c.tenant_id = $1 and c.sha = 'c3c3c3c3'`, [t])
+        .then(() => refreshRollups(pool, t, NOW))
+        .then(() => pool.query(`update commits set ai_coauthors = array['Claude'] where tenant_id = $1 and sha = 'c3c3c3c3'`, [t]))],
       ['a pull request moved to another tenant', async (t) => {
         const other = (await buildTenant(api.databaseUrl)).tenantId;
         await pool.query(`update pull_requests set tenant_id = $2 where tenant_id = $1 and external_id = 'pr-2'`, [t, other]);
