@@ -5,11 +5,10 @@
  */
 import type pg from 'pg';
 import { loadCube } from './compiler.js';
-import { currentMonths, monthRange, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
+import { monthIndex, monthOf, monthRange } from './months.js';
+import { currentMonths, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
 import { execute, plan, type Row } from './run.js';
 
-const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
-const monthOf = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
 
 export interface RefreshResult {
   /** Months (re)computed, per cube. */

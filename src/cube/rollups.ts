@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { SCHEMA_DIR } from './compiler.js';
+import { lastDay, monthIndex, monthOf, monthRange } from './months.js';
 import { toEnd, toStart, type ValidQuery } from './query.js';
 
 export interface RollupDefinition {
@@ -81,16 +82,6 @@ export function rollupModel(): string {
  */
 export const storedModel = (param: string) => `(${param} || ':' || (select coalesce(max(created_at), 0)::text from drizzle.__drizzle_migrations))`;
 
-const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
-const monthOf = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
-const lastDay = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
-
-/** The months `from`..`to` (YYYY-MM), inclusive. */
-export function monthRange(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let i = monthIndex(from); i <= monthIndex(to); i += 1) out.push(monthOf(i));
-  return out;
-}
 
 /** Consecutive months grouped into runs, so each run is one date range. */
 export function monthRuns(months: readonly string[]): string[][] {

@@ -9,6 +9,7 @@ import { stringify } from 'csv-stringify';
 import type pg from 'pg';
 import { z } from 'zod';
 import { loadCube } from '../cube/compiler.js';
+import { lastDay, monthIndex, monthOf, monthRange } from '../cube/months.js';
 import { validateQuery } from '../cube/query.js';
 import { runQuery, type Row } from '../cube/run.js';
 
@@ -26,8 +27,6 @@ export type BaselineRow = Record<BaselineColumn, string | number | null | Record
 export const MAX_WINDOW_MONTHS = 36;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
-const monthOf = (index: number) => `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
 /** The request of every surface; a window over 36 months or reversed is refused, never truncated. */
@@ -56,11 +55,7 @@ export function resolveWindow(q: { from?: string; to?: string }, now = new Date(
   return { from, to };
 }
 
-export function monthsOf(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let i = monthIndex(from); i <= monthIndex(to); i += 1) out.push(monthOf(i));
-  return out;
-}
+export const monthsOf = monthRange;
 
 /** Which cube measures fill which columns, per fact cube: [measure, column, kind]. */
 type Kind = 'count' | 'seconds' | 'ratio' | 'score';
@@ -178,8 +173,7 @@ export async function baselineRows(
 ): Promise<BaselineRow[]> {
   const cube = await loadCube();
   const months = monthsOf(window.from, window.to);
-  const lastDay = new Date(Date.UTC(Number(window.to.slice(0, 4)), Number(window.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
-  const dateRange = [`${window.from}-01`, lastDay];
+  const dateRange = [`${window.from}-01`, lastDay(window.to)];
   const values = new Map<string, Map<string, Row>>();
   // The register and every fact cube are read at once: the grid needs them all.
   const [allTeams] = await Promise.all([

@@ -9,25 +9,13 @@ import { ROLLUPS } from '../../src/cube/rollups.js';
 import { refreshAllRollups, refreshRollups } from '../../src/cube/rollupRefresh.js';
 import { baselineRows } from '../../src/services/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
+import { rollupShapes } from './rollupShapes.js';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
 const WINDOW = { from: '2025-01', to: '2025-06' };
 
-/** Every rollup-shaped query (its measures by team and month over the window), keyed by cube. */
-async function rollupShaped(pool: pg.Pool, tenantId: string, rollups: boolean): Promise<Record<string, unknown[]>> {
-  const cube = await loadCube();
-  const out: Record<string, unknown[]> = {};
-  for (const r of ROLLUPS) {
-    const q = validateQuery(cube, {
-      measures: [...r.measures],
-      dimensions: [r.dimension],
-      timeDimensions: [{ dimension: r.time, granularity: 'month', dateRange: ['2025-01-01', '2025-06-30'] }],
-      order: [[r.time, 'asc'], [r.dimension, 'asc']],
-    });
-    out[r.cube] = await runQuery(pool, cube, tenantId, q, { rollups });
-  }
-  return out;
-}
+/** Every rollup-shaped query over the window, with or without rollups. */
+const rollupShaped = (pool: pg.Pool, tenantId: string, rollups: boolean) => rollupShapes(pool, tenantId, ['2025-01-01', '2025-06-30'], rollups);
 
 describe('cube rollups (exact monthly pre-aggregations)', function () {
   this.timeout(120_000);

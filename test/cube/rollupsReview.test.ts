@@ -11,6 +11,7 @@ import { validateQuery } from '../../src/cube/query.js';
 import { runQuery } from '../../src/cube/run.js';
 import { ROLLUPS } from '../../src/cube/rollups.js';
 import { refreshRollups } from '../../src/cube/rollupRefresh.js';
+import { rollupShapes } from './rollupShapes.js';
 import { buildFixture } from './fixture.js';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
@@ -38,21 +39,7 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
     return { facts, rolled };
   }
 
-  /** Every rollup-shaped query (all its measures by team and month over `range`), keyed by cube. */
-  async function allShapes(t: string, range: [string, string], rollups: boolean): Promise<Record<string, unknown[]>> {
-    const cube = await loadCube();
-    const out: Record<string, unknown[]> = {};
-    for (const r of ROLLUPS) {
-      const q = validateQuery(cube, {
-        measures: [...r.measures],
-        dimensions: [r.dimension],
-        timeDimensions: [{ dimension: r.time, granularity: 'month', dateRange: range }],
-        order: [[r.time, 'asc'], [r.dimension, 'asc']],
-      });
-      out[r.cube] = await runQuery(pool, cube, t, q, { rollups });
-    }
-    return out;
-  }
+  const allShapes = (t: string, range: [string, string], rollups: boolean) => rollupShapes(pool, t, range, rollups);
 
   // Every measure of the pull_requests rollup, so that only the point under test can differ.
   const prQuery = (extra: Record<string, unknown> = {}) => ({
