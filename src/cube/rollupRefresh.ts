@@ -116,15 +116,38 @@ export async function refreshRollups(pool: pg.Pool, tenantId: string, now = new 
   }
 }
 
-/** Every tenant's rollups; rows of deleted tenants go. */
+/**
+ * The tenants whose rollups may need work: a change recorded since, no current row for this month
+ * (a new month, an upgrade, a first build) while it has facts, or a month stored in a snapshot
+ * ahead of this cluster (a restored dump). Once an hour every tenant is visited, whatever else may
+ * have happened to its stored months.
+ */
+async function tenantsToRefresh(pool: pg.Pool, now: Date): Promise<string[]> {
+  if (now.getUTCMinutes() === 0) return (await pool.query<{ id: string }>('select id from tenants order by id')).rows.map((r) => r.id);
+  const { rows } = await pool.query<{ id: string }>(
+    `select t.id from tenants t
+     where exists (select 1 from cube_rollup_changes c where c.tenant_id = t.id)
+        or exists (select 1 from cube_rollups p where p.tenant_id = t.id
+                   and pg_snapshot_xmax(p.snapshot) > pg_snapshot_xmax(pg_current_snapshot()))
+        or (not exists (select 1 from cube_rollups p where p.tenant_id = t.id and p.month = $1::date and p.model = ${storedModel('$2')})
+            and (exists (select 1 from pull_requests f where f.tenant_id = t.id)
+                 or exists (select 1 from commits f where f.tenant_id = t.id)
+                 or exists (select 1 from ai_sessions f where f.tenant_id = t.id)))
+     order by t.id`,
+    [`${now.toISOString().slice(0, 7)}-01`, rollupModel()],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The rollups of every tenant that may need work (tenantsToRefresh); rows of deleted tenants go. */
 export async function refreshAllRollups(pool: pg.Pool, now = new Date()): Promise<{ tenants: number; built: number }> {
   await pool.query('delete from cube_rollups p where not exists (select 1 from tenants t where t.id = p.tenant_id)');
   await pool.query('delete from cube_rollup_changes c where not exists (select 1 from tenants t where t.id = c.tenant_id)');
-  const { rows } = await pool.query<{ id: string }>('select id from tenants order by id');
+  const tenants = await tenantsToRefresh(pool, now);
   let built = 0;
-  for (const { id } of rows) {
+  for (const id of tenants) {
     const result = await refreshRollups(pool, id, now);
     built += Object.values(result.built).reduce((a, b) => a + b, 0);
   }
-  return { tenants: rows.length, built };
+  return { tenants: tenants.length, built };
 }

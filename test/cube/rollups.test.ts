@@ -193,4 +193,21 @@ describe('cube rollups (exact monthly pre-aggregations)', function () {
     expect(await storedMonths(gone)).to.deep.equal([]);
     expect((await pool.query('select 1 from cube_rollup_changes where tenant_id = $1', [gone])).rowCount).to.equal(0);
   });
+
+  it('visits only the tenants that may need work each minute, and every tenant once an hour', async () => {
+    const minute = new Date('2025-06-15T12:07:30Z');
+    await refreshAllRollups(pool, minute);
+    expect(await refreshAllRollups(pool, minute)).to.deep.equal({ tenants: 0, built: 0 });
+    await pool.query(
+      `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
+       select tenant_id, id, 'visit', 503, 'x', 'merged', '2025-04-05Z', '2025-04-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
+      [other],
+    );
+    expect(await refreshAllRollups(pool, minute)).to.deep.equal({ tenants: 1, built: 2 });
+    // A new month: every tenant with facts needs its row for it.
+    const withFacts = Number((await one('select count(distinct tenant_id) as n from pull_requests')).n);
+    expect((await refreshAllRollups(pool, new Date('2025-07-01T00:05:30Z'))).tenants).to.equal(withFacts);
+    const all = Number((await one('select count(*) as n from tenants')).n);
+    expect(await refreshAllRollups(pool, new Date('2025-07-01T01:00:30Z'))).to.deep.equal({ tenants: all, built: 0 });
+  });
 });
