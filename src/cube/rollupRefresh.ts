@@ -9,7 +9,6 @@ import { monthIndex, monthOf, monthRange } from './months.js';
 import { currentMonths, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
 import { execute, plan, type Row } from './run.js';
 
-
 export interface RefreshResult {
   /** Months (re)computed, per cube. */
   built: Record<string, number>;
@@ -47,7 +46,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
       const stale = months.filter((m) => !current.has(m));
       for (const run of monthRuns(stale)) {
         const byMonth = new Map<string, Row[]>(run.map((m) => [m, []]));
-        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run, 1_000_000), rollup.cube, null, undefined, []));
+        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run), rollup.cube, null, undefined, []));
         for (const row of result) byMonth.get(rowMonth(rollup, row))?.push(row);
         // JSON has no Infinity or NaN (they would come back as null): such a month is not stored
         // (an older row of it goes), so it is read from the facts.

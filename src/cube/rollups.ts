@@ -13,10 +13,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
 import { SCHEMA_DIR } from './compiler.js';
 import { lastDay, monthIndex, monthOf, monthRange } from './months.js';
 import { toEnd, toStart, type ValidQuery } from './query.js';
+import type { Queryable, Row } from './run.js';
 
 export interface RollupDefinition {
   cube: string;
@@ -48,9 +48,6 @@ export const ROLLUPS: readonly RollupDefinition[] = [
 /** Months kept rolled up: this many up to the current one (never before the tenant's first fact). */
 export const ROLLUP_MONTHS = 60;
 
-type Cell = string | number | boolean | null;
-type Row = Record<string, Cell>;
-type Queryable = Pick<pg.Pool, 'query'>;
 
 const MIGRATIONS_JOURNAL = fileURLToPath(new URL('../../migrations/meta/_journal.json', import.meta.url));
 const PLANNER_PACKAGE = createRequire(import.meta.url).resolve('@cubejs-backend/schema-compiler/package.json');
@@ -108,9 +105,9 @@ export function forMonths(q: ValidQuery, run: readonly string[], whole = false):
 }
 
 /** The planner query a rollup stores, for a run of months: each month whole (see forMonths). */
-export function rollupQuery(rollup: RollupDefinition, run: readonly string[], limit: number): ValidQuery {
+export function rollupQuery(rollup: RollupDefinition, run: readonly string[]): ValidQuery {
   return forMonths(
-    { measures: [...rollup.measures], dimensions: [rollup.dimension], segments: [], timeDimensions: [{ dimension: rollup.time, granularity: 'month' }], filters: [], order: [], limit },
+    { measures: [...rollup.measures], dimensions: [rollup.dimension], segments: [], timeDimensions: [{ dimension: rollup.time, granularity: 'month' }], filters: [], order: [], limit: Number.MAX_SAFE_INTEGER },
     run,
     true,
   );

@@ -35,7 +35,8 @@ interface Plan extends PlannedSql {
   offset?: number;
 }
 
-type Queryable = Pick<pg.Pool, 'query'>;
+/** A pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>;
 
 const NUMERIC = new Set(['number', 'count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'running_total']);
 const cubeOf = (member: string) => member.slice(0, member.indexOf('.'));
@@ -196,7 +197,7 @@ export async function runQuery(pool: pg.Pool, cube: CompiledCube, tenantId: stri
   const run = (p: Plan) => (options.rollups === false ? execute(pool, p) : executeWithRollups(pool, cube, tenantId, p));
   const results = await Promise.all(plans.map(run));
   if (plans.length === 1) return results[0] as Row[];
-  return mergeRows(q, plans, results);
+  return mergeRows(q, results);
 }
 
 /**
@@ -242,7 +243,7 @@ async function combineWithRollup(db: Queryable, cube: CompiledCube, tenantId: st
   return sortRows(p.query, rows).slice(offset, p.limit === null ? undefined : offset + p.limit);
 }
 
-function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
+function mergeRows(q: ValidQuery, results: Row[][]): Row[] {
   const grain = q.timeDimensions.find((t) => t.granularity)?.granularity;
   const timeKeys = q.timeDimensions.filter((t) => t.granularity).flatMap((t) => [`${t.dimension}.${t.granularity}`, t.dimension]);
   const merged = new Map<string, Row>();
@@ -261,7 +262,6 @@ function mergeRows(q: ValidQuery, plans: Plan[], results: Row[][]): Row[] {
       for (const m of q.measures) if (m in row) target[m] = row[m] as Cell;
     }
   });
-  void plans;
   return sortRows(q, [...merged.values()]).slice(q.offset ?? 0, (q.offset ?? 0) + q.limit);
 }
 

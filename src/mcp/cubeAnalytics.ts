@@ -13,15 +13,18 @@ import type { AnalyticsService, CubeMember } from './tools.js';
 
 const Window = BaselineWindow.superRefine(checkWindow);
 
-const member = (m: MetaMember): CubeMember => ({
-  name: m.name,
-  type: m.type,
-  // Cube prefixes titles with the cube's own; the short title reads better next to the cube.
-  ...(m.shortTitle ?? m.title ? { title: (m.shortTitle ?? m.title) as string } : {}),
-  ...(m.description ? { description: m.description } : {}),
-  // An assistant needs to know which dimensions take only UUIDs (anything else is a 400).
-  ...(formatName(m.format) ? { format: formatName(m.format) as string } : {}),
-});
+function member(m: MetaMember): CubeMember {
+  const format = formatName(m.format);
+  return {
+    name: m.name,
+    type: m.type,
+    // Cube prefixes titles with the cube's own; the short title reads better next to the cube.
+    ...(m.shortTitle ?? m.title ? { title: (m.shortTitle ?? m.title) as string } : {}),
+    ...(m.description ? { description: m.description } : {}),
+    // An assistant needs to know which dimensions take only UUIDs (anything else is a 400).
+    ...(format ? { format } : {}),
+  };
+}
 
 /**
  * The row cap is applied through the query's own limit (one more row than the cap tells whether

@@ -55,8 +55,6 @@ export function resolveWindow(q: { from?: string; to?: string }, now = new Date(
   return { from, to };
 }
 
-export const monthsOf = monthRange;
-
 /** Which cube measures fill which columns, per fact cube: [measure, column, kind]. */
 type Kind = 'count' | 'seconds' | 'ratio' | 'score';
 const FACTS: { team: string; time: string; measures: [string, BaselineColumn, Kind][] }[] = [
@@ -172,7 +170,7 @@ export async function baselineRows(
   options: { rollups?: boolean } = {},
 ): Promise<BaselineRow[]> {
   const cube = await loadCube();
-  const months = monthsOf(window.from, window.to);
+  const months = monthRange(window.from, window.to);
   const dateRange = [`${window.from}-01`, lastDay(window.to)];
   const values = new Map<string, Map<string, Row>>();
   // The register and every fact cube are read at once: the grid needs them all.

@@ -9,7 +9,7 @@ import { ROLLUPS } from '../../src/cube/rollups.js';
 import { refreshAllRollups, refreshRollups } from '../../src/cube/rollupRefresh.js';
 import { baselineRows } from '../../src/services/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
-import { rollupShapes } from './rollupShapes.js';
+import { insertMergedPr, rollupShapes } from './rollupHelpers.js';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
 const WINDOW = { from: '2025-01', to: '2025-06' };
@@ -89,11 +89,7 @@ describe('cube rollups (exact monthly pre-aggregations)', function () {
        where tenant_id = $1 and cube = 'pull_requests' and month = '2025-02-01'`,
       [tenantId],
     );
-    await pool.query(
-      `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-       select tenant_id, id, 'late', 500, 'x', 'merged', '2025-03-05Z', '2025-03-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
-      [tenantId],
-    );
+    await insertMergedPr(pool, tenantId, { externalId: 'late', number: 500, created: '2025-03-05Z', merged: '2025-03-06Z' });
     const rows = await baselineRows(pool, tenantId, WINDOW);
     expect(prsMerged(rows, f.teams.alpha, '2025-02')).to.equal(7);
     expect(prsMerged(rows, f.teams.alpha, '2025-03')).to.equal(4);
@@ -164,11 +160,7 @@ describe('cube rollups (exact monthly pre-aggregations)', function () {
     const writer = await pool.connect();
     try {
       await writer.query('begin');
-      await writer.query(
-        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-         select tenant_id, id, 'slow', 502, 'x', 'merged', '2025-04-05Z', '2025-04-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
-        [tenantId],
-      );
+      await insertMergedPr(writer, tenantId, { externalId: 'slow', number: 502, created: '2025-04-05Z', merged: '2025-04-06Z' });
       await pool.query(`delete from cube_rollups where tenant_id = $1 and month = '2025-04-01'`, [tenantId]);
       // April is computed while the insert is in flight: its snapshot does not contain it.
       expect((await refreshRollups(pool, tenantId, NOW)).built).to.deep.equal({ author_activity: 1, pull_requests: 1, ai_sessions: 1, ai_commits: 1 });
@@ -198,11 +190,7 @@ describe('cube rollups (exact monthly pre-aggregations)', function () {
     const minute = new Date('2025-06-15T12:07:30Z');
     await refreshAllRollups(pool, minute);
     expect(await refreshAllRollups(pool, minute)).to.deep.equal({ tenants: 0, built: 0 });
-    await pool.query(
-      `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-       select tenant_id, id, 'visit', 503, 'x', 'merged', '2025-04-05Z', '2025-04-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
-      [other],
-    );
+    await insertMergedPr(pool, other, { externalId: 'visit', number: 503, created: '2025-04-05Z', merged: '2025-04-06Z' });
     expect(await refreshAllRollups(pool, minute)).to.deep.equal({ tenants: 1, built: 2 });
     // A new month: every tenant with facts needs its row for it.
     const withFacts = Number((await one('select count(distinct tenant_id) as n from pull_requests')).n);

@@ -11,7 +11,7 @@ import { validateQuery } from '../../src/cube/query.js';
 import { runQuery } from '../../src/cube/run.js';
 import { ROLLUPS } from '../../src/cube/rollups.js';
 import { refreshRollups } from '../../src/cube/rollupRefresh.js';
-import { rollupShapes } from './rollupShapes.js';
+import { insertMergedPr, rollupShapes } from './rollupHelpers.js';
 import { buildFixture } from './fixture.js';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
@@ -152,11 +152,7 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
     it('keeps a month exact whose median is infinite (a pull request opened at -infinity)', async () => {
       const t = await rolledUpTenant();
       // With the unowned project's other March merge, the median lies halfway to +infinity.
-      await pool.query(
-        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-         select tenant_id, id, 'inf', 904, 'x', 'merged', '-infinity', '2025-03-20Z' from projects where tenant_id = $1 and project_key = 'acme/unowned'`,
-        [t],
-      );
+      await insertMergedPr(pool, t, { externalId: 'inf', number: 904, created: '-infinity', merged: '2025-03-20Z', projectKey: 'acme/unowned' });
       const facts = await allShapes(t, ['2025-02-01', '2025-06-30'], false);
       expect((facts.pull_requests as Record<string, unknown>[]).some((r) => r['pull_requests.pr_cycle_time_p50_seconds'] === Infinity)).to.equal(true);
       expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(facts);
@@ -199,11 +195,7 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
     it('answers from one snapshot when a write commits between reading the stored months and the facts', async () => {
       const t = await rolledUpTenant();
       // April is read from the facts (written since the refresh), March from the rollup.
-      await pool.query(
-        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-         select tenant_id, id, 'apr', 901, 'x', 'merged', '2025-04-01Z', '2025-04-02Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
-        [t],
-      );
+      await insertMergedPr(pool, t, { externalId: 'apr', number: 901, created: '2025-04-01Z', merged: '2025-04-02Z' });
       const cube = await loadCube();
       const q = validateQuery(cube, prQuery());
       const before = await runQuery(pool, cube, t, q, { rollups: false });
@@ -223,11 +215,7 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
       try {
         await writer.query('begin');
         await writer.query('savepoint a');
-        await writer.query(
-          `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-           select tenant_id, id, 'sp', 902, 'x', 'merged', '2025-04-05Z', '2025-04-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
-          [t],
-        );
+        await insertMergedPr(writer, t, { externalId: 'sp', number: 902, created: '2025-04-05Z', merged: '2025-04-06Z' });
         await writer.query('release savepoint a');
         await pool.query(`delete from cube_rollups where tenant_id = $1 and month = '2025-04-01'`, [t]);
         await refreshRollups(pool, t, NOW);
@@ -248,11 +236,7 @@ describe('cube rollups: review (rollups answer exactly as the facts do)', functi
       // pg_dump keeps the stored snapshots; a restored cluster starts its transaction ids lower.
       const ahead = (await one(`select (pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000000)::text as x`)).x;
       await pool.query(`update cube_rollups set snapshot = ($2 || ':' || $2 || ':')::pg_snapshot where tenant_id = $1`, [t, ahead]);
-      await pool.query(
-        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
-         select tenant_id, id, 'restored', 903, 'x', 'merged', '2025-03-05Z', '2025-03-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
-        [t],
-      );
+      await insertMergedPr(pool, t, { externalId: 'restored', number: 903, created: '2025-03-05Z', merged: '2025-03-06Z' });
       expect(await allShapes(t, ['2025-02-01', '2025-06-30'], true)).to.deep.equal(await allShapes(t, ['2025-02-01', '2025-06-30'], false));
       await refreshRollups(pool, t, NOW);
       expect((await one(`select count(*)::int as n from cube_rollups where tenant_id = $1 and pg_snapshot_xmax(snapshot) > pg_snapshot_xmax(pg_current_snapshot())`, [t])).n).to.equal(0);
