@@ -1,7 +1,7 @@
 /**
  * The webhook API's front door: the API key, its two limits (100 a minute, 1000 an hour) and
  * `last_used_at` are ONE row update of the key (columns `webhook_*` of `api_keys`), written as
- * CTEs that the batched upserts (src/services/webhookBatch.ts) put in front of their own, so a
+ * CTEs that the batched upserts (src/http/webhookBatch.ts) put in front of their own, so a
  * batch of requests costs one statement (docs/webhooks.md).
  *
  * The gate keeps the rules of the rest of the program:
