@@ -22,6 +22,13 @@ export type ObjectStoreConfig =
   | { kind: 'local'; dir: string }
   | { kind: 'none' };
 
+/** One network of TRUSTED_PROXIES. */
+export interface Cidr {
+  address: string;
+  prefix: number;
+  family: 4 | 6;
+}
+
 type Credentials = Readonly<Record<string, string>>;
 
 export interface Config {
@@ -30,6 +37,8 @@ export interface Config {
   appUrl: string;
   port: number;
   host: string;
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-* headers count (src/http/clientAddress.ts). */
+  trustedProxies: Cidr[];
   releaseVersion: string;
   logLevel: string;
   database: { url: string; directUrl: string | null };
@@ -229,6 +238,28 @@ function checkDatabaseUrl(r: Reader, name: string, value: string | null): void {
   if (!ok) r.problems.push(`${name} must have the shape postgresql://<user>:<password>@<host>:<port>/<database>`);
 }
 
+/**
+ * TRUSTED_PROXIES: comma-separated addresses or CIDR networks (`10.0.0.0/8`, `::1`); a bare
+ * address is a network of one. Unset: no proxy is trusted.
+ */
+function parseCidrs(r: Reader, name: string): Cidr[] {
+  const raw = r.get(name);
+  if (raw === null) return [];
+  const cidrs: Cidr[] = [];
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [address = '', prefixRaw, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const prefix = prefixRaw === undefined ? max : /^\d{1,3}$/.test(prefixRaw) ? Number(prefixRaw) : -1;
+    if (family === 0 || extra !== undefined || prefix < 0 || prefix > max) {
+      r.problems.push(`${name} must be a comma-separated list of IP addresses or CIDR networks (e.g. 172.30.0.0/16,::1)`);
+      return [];
+    }
+    cidrs.push({ address, prefix, family: family as 4 | 6 });
+  }
+  return cidrs;
+}
+
 function parseObjectStore(r: Reader, production: boolean): ObjectStoreConfig {
   const s3 = r.group('object store group (S3_BUCKET)', ['S3_BUCKET', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], ['S3_REGION', 'S3_ADDRESSING']);
   const localDir = r.get('LOCAL_OBJECT_STORE_DIR');
@@ -325,6 +356,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   };
   const live = { maxConnectionsPerTenant: r.integer('LIVE_MAX_CONNECTIONS_PER_TENANT', 200, 1, 100_000) };
   const port = r.integer('PORT', 3000, 0, 65535);
+  const trustedProxies = parseCidrs(r, 'TRUSTED_PROXIES');
   const testHooks = r.boolean('TEST_HOOKS', false);
   if (testHooks && nodeEnv !== 'test') r.problems.push('TEST_HOOKS is refused unless NODE_ENV is test');
 
@@ -337,6 +369,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     appUrl: (appUrl as URL).origin + (appUrl as URL).pathname.replace(/\/+$/, ''),
     port,
     host: r.get('HOST') ?? '0.0.0.0',
+    trustedProxies,
     releaseVersion: r.get('RELEASE_VERSION') ?? 'dev',
     logLevel,
     database: { url: databaseUrl as string, directUrl },

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { clientAddress } from './clientAddress.js';
 import { errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { surveyRoutes } from './routes/surveys.js';
@@ -50,12 +51,13 @@ const routeFactories: RouteFactory[] = [
 ];
 
 export function createApp(app: AppContext): Koa {
-    // Behind one proxy (Traefik): the client address is the last X-Forwarded-For entry, the one the
-  // proxy added; the entries before it are the client's own claims and must not pick its limit bucket.
-  const koa = new Koa({ proxy: true, maxIpsCount: 1 });
+  // X-Forwarded-* count only from TRUSTED_PROXIES: clientAddress() drops them from anyone else
+  // and sets ctx.ip, so `proxy: true` (scheme and host for cookies and URLs) trusts only proxies.
+  const koa = new Koa({ proxy: true });
   // Signed cookies of the OAuth layer: oidc-provider runs on this app's context (mounted below).
   koa.keys = oauthKeys(app.config.oauthEncryptionKey).cookies;
 
+  koa.use(clientAddress(app.config.trustedProxies));
   koa.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();

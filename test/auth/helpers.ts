@@ -6,7 +6,7 @@ import type { HttpClient, Response } from '../helpers/server.js';
 
 /**
  * Unauthenticated requests are limited to 10 a minute per client address; the app trusts
- * X-Forwarded-For (it runs behind a proxy), so each test speaks from an address of its own.
+ * X-Forwarded-For from loopback (baseEnv sets TRUSTED_PROXIES), so each test speaks from an address of its own.
  */
 export function fromNewAddress(client: HttpClient): HttpClient {
   return client.with({ 'x-forwarded-for': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });

@@ -184,7 +184,16 @@ describe('compose stack: what the compose file sets over the env file', () => {
       S3_ADDRESSING: '',
       HOST: '0.0.0.0',
       PORT: '3000',
+      TRUSTED_PROXIES: '172.30.57.0/24',
     });
+  });
+
+  it("trusts X-Forwarded-For from the stack's own network only, whose range STACK_SUBNET fixes", () => {
+    const model = composeModel(['compose.yaml'], REQUIRED);
+    expect(model.networks.default.ipam.config).to.deep.equal([{ subnet: '172.30.57.0/24' }]);
+    const moved = composeModel(['compose.yaml'], { ...REQUIRED, STACK_SUBNET: '10.77.0.0/24' });
+    expect(moved.networks.default.ipam.config).to.deep.equal([{ subnet: '10.77.0.0/24' }]);
+    expect(moved.services.server!.environment.TRUSTED_PROXIES).to.equal('10.77.0.0/24');
   });
 
   it('builds the bundled database URL from DB_PASSWORD, shared by database, migration job and servers', () => {

@@ -108,6 +108,7 @@ export interface Service {
 export interface Model {
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
+  networks: Record<string, any>;
 }
 
 /** The project compose would run from these files (relative to the repository root) and this environment. */
@@ -134,5 +135,5 @@ export function composeModel(files: string[], env: Env, activeProfiles: string[]
     }
     services[name] = { ...service, dependsOn };
   }
-  return { services, volumes: project.volumes ?? {} };
+  return { services, volumes: project.volumes ?? {}, networks: project.networks ?? {} };
 }

@@ -79,6 +79,28 @@ describe('configuration', () => {
     expect(loadConfig({ ...VALID, DATABASE_URL: 'postgres://u:p@h:5432/d' }).database.url).to.equal('postgres://u:p@h:5432/d');
   });
 
+  describe('TRUSTED_PROXIES', () => {
+    it('trusts no proxy when unset', () => {
+      expect(loadConfig(VALID).trustedProxies).to.deep.equal([]);
+    });
+
+    it('reads addresses and CIDR networks of both families', () => {
+      expect(loadConfig({ ...VALID, TRUSTED_PROXIES: '172.30.0.0/16, ::1,10.0.0.1' }).trustedProxies).to.deep.equal([
+        { address: '172.30.0.0', prefix: 16, family: 4 },
+        { address: '::1', prefix: 128, family: 6 },
+        { address: '10.0.0.1', prefix: 32, family: 4 },
+      ]);
+    });
+
+    for (const bad of ['traefik', '10.0.0.0/33', '10.0.0.0/8/1', '::1/129', '10.0.0.0/x']) {
+      it(`refuses ${bad}`, () => {
+        expect(problems({ ...VALID, TRUSTED_PROXIES: bad })).to.deep.equal([
+          'TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR networks (e.g. 172.30.0.0/16,::1)',
+        ]);
+      });
+    }
+  });
+
   describe('OAUTH_ENCRYPTION_KEY', () => {
     it('accepts 64 hex characters, base64, base64url and a 32-byte string', () => {
       const bytes = Buffer.alloc(32, 7);

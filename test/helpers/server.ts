@@ -16,6 +16,8 @@ export function baseEnv(databaseUrl: string, port = 0): Env {
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: String(port),
+    // Tests speak as a proxy on loopback would: X-Forwarded-For names the client (test/auth/helpers.ts).
+    TRUSTED_PROXIES: '127.0.0.1,::1',
   };
 }
 
