@@ -31,6 +31,32 @@ function cors(ctx: Koa.Context): void {
 }
 
 /**
+ * The MCP transport's DNS-rebinding rule: a request that carries an `Origin` must come from
+ * APP_URL's origin, else 403. The Host header is no help here (a rebound name sends its own host),
+ * so unlike the cookie routes' check this allows nothing but APP_URL.
+ */
+function checkMcpOrigin(ctx: Koa.Context, appUrl: string): void {
+  const origin = ctx.get('origin');
+  if (origin !== '' && origin !== new URL(appUrl).origin) throw new AppError('forbidden', 'Origin not allowed');
+}
+
+/**
+ * Refusals on /mcp (403, 401, 405, 429…) are JSON-RPC error responses without an id, as the
+ * transport's own errors are, with the status and headers (WWW-Authenticate, Retry-After) kept.
+ * Unexpected errors go on to the general error middleware (logged, 500).
+ */
+async function jsonRpcErrors(ctx: Koa.Context, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code === 'internal') throw error;
+    ctx.status = error.status;
+    for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+    ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: error.message }, id: null };
+  }
+}
+
+/**
  * The principal of a bearer on /mcp, or null. An access token must be unexpired, carry `mcp:read`,
  * be issued for exactly this resource, and its user must still be a member of its tenant.
  */
@@ -51,13 +77,17 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
   const challenge = `Bearer resource_metadata="${resourceMetadataUrl(app.config.appUrl)}"`;
 
   // Preflight comes before authentication: browsers never send credentials on it.
-  router.options(MCP_PATH, (ctx) => {
-    cors(ctx);
-    ctx.status = 204;
-  });
+  router.options(MCP_PATH, (ctx) =>
+    jsonRpcErrors(ctx, async () => {
+      cors(ctx);
+      checkMcpOrigin(ctx, app.config.appUrl);
+      ctx.status = 204;
+    }),
+  );
 
-  router.all(MCP_PATH, async (ctx) => {
+  router.all(MCP_PATH, (ctx) => jsonRpcErrors(ctx, async () => {
     cors(ctx);
+    checkMcpOrigin(ctx, app.config.appUrl);
     const principal = await mcpPrincipal(app, ctx.get('authorization') || undefined);
     if (!principal) throw new AppError('unauthorized', 'Missing or invalid bearer token', undefined, { 'WWW-Authenticate': challenge });
     const key = principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
@@ -81,7 +111,7 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
     await server.connect(transport);
     ctx.respond = false;
     await transport.handleRequest(ctx.req, ctx.res, body);
-  });
+  }));
 
   return router;
 }

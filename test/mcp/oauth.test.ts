@@ -58,7 +58,7 @@ describe('MCP over OAuth: the SDK client end to end', function () {
     const authorize = await api.get('/mcp/authorize');
     expect(authorize.status).to.equal(400);
     expect(authorize.headers.get('ratelimit-limit')).to.equal('60');
-    const pre = await api.request('OPTIONS', '/mcp', undefined, { origin: 'https://app.example', 'access-control-request-method': 'POST' });
+    const pre = await api.request('OPTIONS', '/mcp', undefined, { origin: api.baseUrl, 'access-control-request-method': 'POST' });
     expect(pre.status).to.equal(204);
     expect(pre.headers.get('access-control-allow-headers')).to.match(/Authorization/);
     expect(pre.headers.get('access-control-expose-headers')).to.match(/WWW-Authenticate/);
