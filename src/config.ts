@@ -427,3 +427,10 @@ export function loadDatabaseConfig(env: Env): { databaseUrl: string; logLevel: s
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return { databaseUrl: databaseUrl as string, logLevel };
 }
+
+/** LOG_LEVEL alone: the `npm start` launcher logs before the rest of the environment is complete. */
+export function loadLogLevel(env: Env): string {
+  const logLevel = new Reader(env).get('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError([`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`]);
+  return logLevel;
+}

@@ -9,13 +9,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Env } from './config.js';
-import { loadDatabaseConfig } from './config.js';
+import { loadDatabaseConfig, loadLogLevel } from './config.js';
 import { openDatabase, type Db } from './db/client.js';
-import { startEmbeddedPostgres } from './db/embedded.js';
-import { tenants } from './db/schema/index.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './db/embedded.js';
+import { tenants, users } from './db/schema/index.js';
 import { createTenant } from './services/tenants.js';
 import { runMigrations } from './db/migrations.js';
-import { serveUntilSignalled } from './cli/commands.js';
+import { nextStopSignal, serveUntilSignalled } from './cli/commands.js';
+import { createLogger } from './log.js';
+import { eq } from 'drizzle-orm';
 
 const DATA_DIR = resolve(process.cwd(), '.data');
 const DATABASE_NAME = 'delivery_analytics';
@@ -40,47 +42,80 @@ export async function bootstrapFirstTenant(db: Db): Promise<string | null> {
   return FIRST_OWNER;
 }
 
-export async function runDev(baseEnv: Env): Promise<number> {
-  mkdirSync(DATA_DIR, { recursive: true });
-  const env: Env = { ...baseEnv };
-  const port = env.PORT?.trim() || '3000';
-  env.APP_URL ||= `http://localhost:${port}`;
-  env.OAUTH_ENCRYPTION_KEY ||= keptSecret('oauth-encryption-key', () => randomBytes(32).toString('hex'));
-  if (!env.S3_BUCKET) env.LOCAL_OBJECT_STORE_DIR ||= join(DATA_DIR, 'objects');
+/** The sign-in hint of every start while the first owner exists (not only the start that created it). */
+export async function firstOwnerToSignIn(db: Db): Promise<string | null> {
+  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, FIRST_OWNER)).limit(1);
+  return owner ? FIRST_OWNER : null;
+}
 
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!env.DATABASE_URL) {
-    const password = keptSecret('postgres-password', () => randomBytes(18).toString('base64url'));
-    const embedded = await startEmbeddedPostgres({ password, dataDir: join(DATA_DIR, 'postgres') });
-    stopEmbedded = embedded.stop;
+/** The embedded PostgreSQL under .data/postgres, with the application's database created in it. */
+async function startDatabase(env: Env, log: ReturnType<typeof createLogger>): Promise<EmbeddedPostgresServer> {
+  const password = keptSecret('postgres-password', () => randomBytes(18).toString('base64url'));
+  // A process group of its own: Ctrl-C reaches only us, and we stop the database after the server drained.
+  const embedded = await startEmbeddedPostgres({ password, dataDir: join(DATA_DIR, 'postgres'), ownProcessGroup: true });
+  if (embedded.relocated) {
+    log.warn({ dataDir: embedded.dataDir }, `embedded database kept in ${embedded.dataDir}: ${embedded.relocated.reason}`);
+  }
+  try {
     const admin = new pg.Client({ connectionString: embedded.urlFor('postgres') });
     await admin.connect();
     const found = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
     if (found.rowCount === 0) await admin.query(`create database ${DATABASE_NAME}`);
     await admin.end();
-    env.DATABASE_URL = embedded.urlFor(DATABASE_NAME);
-    // For CLI commands against the running embedded database: DATABASE_URL=$(cat .data/database-url).
-    writeFileSync(join(DATA_DIR, 'database-url'), `${env.DATABASE_URL}\n`, { mode: 0o600 });
+  } catch (error) {
+    await embedded.stop();
+    throw error;
   }
+  env.DATABASE_URL = embedded.urlFor(DATABASE_NAME);
+  // For CLI commands against the running embedded database: DATABASE_URL=$(cat .data/database-url).
+  writeFileSync(join(DATA_DIR, 'database-url'), `${env.DATABASE_URL}\n`, { mode: 0o600 });
+  return embedded;
+}
 
-  let firstTenant: string | null = null;
+/** Migrates, creates the first tenant on an empty database; returns the owner to sign in as, if any. */
+async function prepareDatabase(env: Env): Promise<string | null> {
+  const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2 });
   try {
-    const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2 });
-    try {
-      await runMigrations(database.pool);
-      firstTenant = await bootstrapFirstTenant(database.db);
-    } finally {
-      await database.close();
-    }
+    await runMigrations(database.pool);
+    await bootstrapFirstTenant(database.db);
+    return await firstOwnerToSignIn(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Ctrl-C (or SIGTERM) at any point: the server drains, then the embedded database stops, then
+ * the launcher returns 0. The signal is listened for from the start, so one that arrives while
+ * the database starts still ends in that order.
+ */
+export async function runDev(baseEnv: Env): Promise<number> {
+  const stop = nextStopSignal();
+  mkdirSync(DATA_DIR, { recursive: true });
+  const env: Env = { ...baseEnv };
+  const log = createLogger(loadLogLevel(env));
+  const port = env.PORT?.trim() || '3000';
+  env.APP_URL ||= `http://localhost:${port}`;
+  env.OAUTH_ENCRYPTION_KEY ||= keptSecret('oauth-encryption-key', () => randomBytes(32).toString('hex'));
+  if (!env.S3_BUCKET) env.LOCAL_OBJECT_STORE_DIR ||= join(DATA_DIR, 'objects');
+
+  const embedded = env.DATABASE_URL ? null : await startDatabase(env, log);
+  try {
+    const owner = await prepareDatabase(env);
     return await serveUntilSignalled(env, {
+      stop,
       onListening: (appUrl) => {
-        const signIn = firstTenant
-          ? `\nA first tenant "Local" was created with owner ${firstTenant}: sign in at ${appUrl}/login with that address;\nwithout MAILER_API_KEY the sign-in link is printed in the log below.\n`
+        const signIn = owner
+          ? `\nSign in at ${appUrl}/login as ${owner} (owner of the first tenant, "Local");\nwithout MAILER_API_KEY the sign-in link is printed in the log below.\n`
           : '';
         process.stdout.write(`\nDelivery analytics is running at ${appUrl}  (Ctrl-C stops it)\n${signIn}\n`);
       },
     });
   } finally {
-    await stopEmbedded?.();
+    if (embedded) {
+      await embedded.stop();
+      log.info('embedded database stopped');
+    }
   }
 }
+

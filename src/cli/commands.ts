@@ -21,26 +21,36 @@ export async function withDatabase<T>(env: Env, body: (database: Database) => Pr
   }
 }
 
-/** Runs until SIGTERM or SIGINT, then stops gracefully and exits 0. */
+/** Resolves with the first SIGTERM or SIGINT received from now on (later ones are ignored). */
+export function nextStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop).off('SIGINT', stop);
+      // A second Ctrl-C while draining must not kill the process half-way: the stop is under way.
+      process.on('SIGTERM', () => {}).on('SIGINT', () => {});
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop).on('SIGINT', stop);
+  });
+}
+
+/**
+ * Runs until SIGTERM or SIGINT (or `hooks.stop`, a signal the caller listened for already), then
+ * stops gracefully and returns 0.
+ */
 export async function serveUntilSignalled(
   env: Env,
-  hooks: { onListening?: (appUrl: string) => void; after?: () => Promise<void> } = {},
+  hooks: { onListening?: (appUrl: string) => void; after?: () => Promise<void>; stop?: Promise<NodeJS.Signals> } = {},
 ): Promise<number> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
+  const stop = hooks.stop ?? nextStopSignal();
   // Loaded only to serve: the app graph (OAuth provider, cube compiler…) costs seconds to import.
   const { startServer } = await import('../server.js');
   const running = await startServer(config, log);
   log.info({ url: running.url, appUrl: config.appUrl, release: config.releaseVersion }, 'listening');
   hooks.onListening?.(config.appUrl);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      log.info({ signal }, 'shutting down');
-      resolve();
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  log.info({ signal: await stop }, 'shutting down');
   await running.close();
   await hooks.after?.();
   log.info('stopped');
