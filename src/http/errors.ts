@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -30,6 +31,9 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
       await next();
     } catch (caught) {
       const error = toAppError(caught);
+      if (error.code === 'unavailable' && !(caught instanceof AppError)) {
+        log.warn({ requestId: ctx.state.requestId, path: ctx.path, code: (caught as { code?: string }).code }, 'database unavailable');
+      }
       if (error.code === 'internal') {
         log.error({ err: caught, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
       }
@@ -53,6 +57,9 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
 /** Koa and body-parser errors carry an HTTP status; anything else is internal. */
 function toAppError(caught: unknown): AppError {
   if (caught instanceof AppError) return caught;
+  if (isDatabaseUnavailable(caught)) {
+    return new AppError('unavailable', 'The database is unreachable; retry later', undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+  }
   const status = (caught as { status?: number; statusCode?: number })?.status ?? (caught as { statusCode?: number })?.statusCode;
   const type = (caught as { type?: string })?.type;
   if (status === 413 || type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large');
