@@ -8,11 +8,15 @@
  * An instance claims only windows that began while it was running (a fresh start waits for the
  * next window rather than repeating one a previous release may already have run), and it also
  * claims the windows that passed since its previous tick (timer jitter, a stalled event loop; at
- * most ten). A window in which no instance was running is skipped: every scheduled job is a sweep
+ * most ten). A window whose claim failed (the database was unreachable) stays due and is tried
+ * again on every tick until a claim gets an answer, so an outage across 02:30 runs the nightly job
+ * when the database is back, not a day later; at most the ten latest such windows are kept per
+ * schedule. A window in which no instance was running is skipped: every scheduled job is a sweep
  * whose next run covers what a skipped one would have done.
  */
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Logger } from '../log.js';
 import { bossOver } from './boss.js';
 
@@ -48,6 +52,8 @@ export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
   private readonly lastTried = new Map<string, number>();
+  /** Windows due but not claimed yet (a failed claim), oldest first, per schedule. */
+  private readonly due = new Map<string, number[]>();
   private readonly startedAt: number;
   private readonly now: () => number;
   private stopped = false;
@@ -83,14 +89,25 @@ export class Scheduler {
       if (last !== undefined && last >= current) continue;
       // Windows since the last tick (a stalled event loop may skip some), at most MAX_CATCH_UP.
       const from = Math.max(last === undefined ? current - period : last + period, current - (MAX_CATCH_UP - 1) * period);
-      const windows: number[] = [];
+      const windows = this.due.get(schedule.name) ?? [];
       for (let w = from; w <= current; w += period) if (w >= this.startedAt) windows.push(w);
       this.lastTried.set(schedule.name, current);
-      for (const window of windows) {
+      this.due.set(schedule.name, windows.slice(-MAX_CATCH_UP));
+    }
+    for (const schedule of this.options.schedules) {
+      const windows = this.due.get(schedule.name) ?? [];
+      while (windows.length > 0) {
         if (this.stopped) return;
-        await this.claim(schedule, window).catch((error) =>
-          this.options.log.warn({ err: error, schedule: schedule.name }, 'schedule claim failed'),
-        );
+        try {
+          await this.claim(schedule, windows[0] as number);
+          windows.shift();
+        } catch (error) {
+          const windowStart = new Date(windows[0] as number).toISOString();
+          this.options.log.warn({ err: error, schedule: schedule.name, windowStart }, 'schedule claim failed; retried next tick');
+          // Unreachable database: every other claim of this tick would wait for it too.
+          if (isDatabaseUnavailable(error)) return;
+          break;
+        }
       }
     }
   }
