@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
 # One image for the server (`serve`, the default command) and the migration job (`migrate`).
 # Build: docker build -t delivery-analytics:<version> --build-arg RELEASE_VERSION=<version> .
-# Node 20 slim: the runtime the whole test suite runs on (CI, npm start). Node 20 is past its end of
-# life and oidc-provider prefers 22: `--build-arg NODE_IMAGE=node:22-slim` selects it (see docs/deploy.md).
-ARG NODE_IMAGE=node:20-slim
+# Node 24 slim, the current LTS; CI runs the whole suite on Node 24 and on Node 20 (package.json
+# `engines`), so `--build-arg NODE_IMAGE=node:20-slim` still works where 24 cannot (docs/deploy.md).
+ARG NODE_IMAGE=node:24-slim
 
 # All dependencies, for compiling.
 FROM ${NODE_IMAGE} AS deps

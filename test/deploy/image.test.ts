@@ -53,7 +53,7 @@ describe('container image (Dockerfile)', () => {
 
   it('is multi-stage on Node slim, and the runtime stage is last (the one `docker build` produces)', () => {
     expect([...stages.keys()]).to.deep.equal(['deps', 'build', 'prod-deps', 'runtime']);
-    expect(text).to.match(/^ARG NODE_IMAGE=node:20-slim$/m);
+    expect(text).to.match(/^ARG NODE_IMAGE=node:24-slim$/m);
     for (const stage of ['deps', 'prod-deps', 'runtime']) expect(stages.get(stage)!.from).to.equal('${NODE_IMAGE}');
     expect(stages.get('build')!.from).to.equal('deps');
   });
