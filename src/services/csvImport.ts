@@ -54,6 +54,9 @@ const countNewlines = (s: string): number => {
   return n;
 };
 
+export const NO_LINE_BREAKS =
+  'The file has no line breaks: were they stripped on the way? curl -d does that; send the file with curl --data-binary @file.csv';
+
 /**
  * Parses `text`; returns the rows that have the header's number of cells. Header problems and
  * rows of the wrong width are added to `problems`. A file csv-parse cannot read at all (an
@@ -86,7 +89,11 @@ export function readCsv(text: string, spec: CsvSpec, problems: ProblemList): { r
     seen.add(column);
   }
   for (const column of spec.required) if (!seen.has(column)) problems.add(1, column, `Required column "${column}" is missing`);
-  if (!problems.empty) return { rows: [], columns: seen };
+  if (!problems.empty) {
+    // `curl -d @file` strips line breaks: header and rows arrive as one line of unknown columns.
+    if (!normalised.includes('\n') && !normalised.includes('\r')) problems.add(1, 'file', NO_LINE_BREAKS);
+    return { rows: [], columns: seen };
+  }
 
   if (body.length === 0) problems.add(1, 'file', 'The file has a header but no rows');
   if (body.length > spec.maxRows) {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { people, personIdentities, teamMemberships, teams } from '../../src/db/schema/index.js';
+import { NO_LINE_BREAKS } from '../../src/services/csvImport.js';
 import { runCli } from '../helpers/cli.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -149,6 +150,12 @@ describe('Organisation register import', function () {
     expect(unclosed.body.error.details[0].message).to.match(/^The file is not valid CSV: Quote Not Closed/);
     expect((await post('')).body.error.details[0]).to.deep.include({ line: 1, column: 'file', message: 'The file is empty; a header row is required' });
     expect((await post(`${REGISTER_HEADER}\n`)).body.error.details[0]).to.deep.include({ line: 1, column: 'file', message: 'The file has a header but no rows' });
+    // As `curl -d @register.csv` sends it: the line breaks stripped.
+    const stripped = await post(EXAMPLE_REGISTER.replace(/\r?\n/g, ''));
+    expect(stripped.status).to.equal(400);
+    expect(stripped.body.error.details.at(-1)).to.deep.include({ line: 1, column: 'file', message: NO_LINE_BREAKS });
+    expect(NO_LINE_BREAKS).to.include('--data-binary');
+    expect((await post(`${REGISTER_HEADER},colour\nx\n`)).body.error.details.map((d: any) => d.message)).to.not.include(NO_LINE_BREAKS);
     const wrongType = await api.as(a.owner.apiKey).post('/api/register/imports', { rows: [] });
     expect(wrongType.status).to.equal(400);
     expect(wrongType.body.error.details).to.deep.equal([{ path: 'body', message: 'Content-Type must be text/csv' }]);
