@@ -20,6 +20,8 @@ interface Run {
   pid: number;
 }
 
+const started: Run[] = [];
+
 function startDev(cwd: string, port: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     // detached: a process group of its own, as a terminal gives a foreground job.
@@ -31,6 +33,7 @@ function startDev(cwd: string, port: number): Promise<Run> {
     });
     let out = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    started.push({ output: () => out, exited, pid: child.pid as number });
     const onData = (chunk: Buffer) => {
       out += chunk;
       if (out.includes('(Ctrl-C stops it)')) resolve({ output: () => out, exited, pid: child.pid as number });
@@ -64,9 +67,20 @@ describe('npm start: a private directory, Ctrl-C and restart', function () {
     cwd = mkdtempSync(join(tmpdir(), 'da-dev-'));
     dataDir = join(cwd, '.data', 'postgres');
   });
-  after(() => {
+  after(async () => {
+    // A failed assertion must not leave a launcher (and its database) running.
+    for (const run of started) {
+      if (alive(run.pid)) process.kill(-run.pid, 'SIGINT');
+      await run.exited;
+    }
     rmSync(cwd, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('npm start execs the launcher, so npm sees its exit code, not the shell\'s reaction to Ctrl-C', () => {
+    // Through `sh -c` without exec, the shell dies of the SIGINT after the launcher exited 0 and npm exits 130.
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).to.equal('exec node bin/delivery-analytics.js dev');
   });
 
   it('runs (as root: data where the postgres user can reach it), exits 0 after the server drained and then the database stopped; a restart prints the sign-in hint again', async () => {
