@@ -27,6 +27,15 @@ export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => 
         {e && <span className="muted"> · {e.code}</span>}
         {e?.requestId && <span className="muted"> · request {e.requestId}</span>}
       </p>
+      {e && e.details.length > 0 && (
+        <ul>
+          {e.details.map((d) => (
+            <li key={`${d.path}:${d.message}`}>
+              {d.path}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
       {onRetry && (
         <button type="button" onClick={onRetry}>
           Retry

@@ -19,13 +19,8 @@ interface Team {
   memberCount: number;
   projects: { id?: string; projectKey?: string; key?: string }[] | string[];
 }
-type Baseline = Record<string, number | string | null | Record<string, number>>;
-interface MetricRow {
-  team_id: string;
-  team_slug: string;
-  month: string;
-  measures: Baseline;
-}
+/** A row of the team-baseline export (JSON), the same columns as its CSV. */
+type MetricRow = { month: string } & Record<string, number | string | null | Record<string, number>>;
 
 const CHARTS: { key: string; title: string; format: (v: number) => string; subject: Subject; n?: string }[] = [
   { key: 'prs_merged', title: 'PRs merged', format: formatCount, subject: 'pullRequests' },
@@ -43,7 +38,7 @@ export function TeamPage() {
   const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${encodeURIComponent(teamId)}`));
   const slug = team.data?.data.slug;
   const metrics = useQuery({
-    ...apiQuery<{ data: MetricRow[] }>('/api/metrics', { team: slug, from: scope.from, to: scope.to, perPage: 100 }),
+    ...apiQuery<{ rows: MetricRow[] }>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
     enabled: slug !== undefined,
   });
   // mttr's n is not an export column: it comes from its cube beside the baseline rows.
@@ -59,12 +54,12 @@ export function TeamPage() {
     );
   }
   const t = team.data?.data;
-  const rows = metrics.data?.data ?? [];
-  const first = rows[0]?.measures;
+  const rows = metrics.data?.rows ?? [];
+  const first = rows[0];
   const restoredBy = new Map((restored.data?.data ?? []).map((r) => [String(r['incidents.closed_at.month']).slice(0, 7), num(r, 'incidents.incidents_restored')]));
   const csv = slug ? `/api/exports/team-baseline?${new URLSearchParams({ from: scope.from, to: scope.to, format: 'csv', team: slug })}` : undefined;
 
-  const m = (r: MetricRow, k: string) => (typeof r.measures[k] === 'number' ? (r.measures[k] as number) : null);
+  const m = (r: MetricRow, k: string) => (typeof r[k] === 'number' ? (r[k] as number) : null);
   const columns: Column<MetricRow>[] = [
     { key: 'month', header: 'Month', sortValue: (r) => r.month, cell: (r) => formatMonth(r.month) },
     { key: 'prs', header: 'PRs merged', numeric: true, cell: (r) => formatCount(m(r, 'prs_merged') ?? 0) },

@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
-import { teamWindow } from '../api/queries/teams';
+import { teamWindowQueries } from '../api/queries/teams';
 import { DataTable, type Column } from '../components/DataTable';
 import { Median } from '../components/Median';
 import { Empty, Panel } from '../components/states';
@@ -27,7 +27,18 @@ export function TeamsPage() {
   const scope = useScope();
   const navigate = useNavigate();
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
-  const metrics = useQuery(cubeQuery(teamWindow(scope)));
+  const metrics = useQueries({
+    queries: teamWindowQueries(scope).map((q) => cubeQuery(q)),
+    combine: (results) => ({
+      isPending: results.some((r) => r.isPending),
+      isError: results.some((r) => r.isError),
+      isFetching: results.some((r) => r.isFetching),
+      error: results.find((r) => r.isError)?.error ?? null,
+      dataUpdatedAt: Math.min(...results.map((r) => r.dataUpdatedAt)),
+      refetch: () => results.forEach((r) => void r.refetch()),
+      data: results.every((r) => r.data) ? { data: results.flatMap((r) => r.data!.data) } : undefined,
+    }),
+  });
   const keep = { from: scope.from, to: scope.to };
 
   const columns: Column<Row>[] = [

@@ -12,4 +12,10 @@ export const TEAM_WINDOW_FACTS: Fact[] = [
   { time: 'survey_responses.month', measures: ['survey_responses.responses', 'survey_responses.team_experience_score'] },
 ];
 
+/** A query takes at most 5 time dimensions: the facts are asked in groups of 4, answers joined by team. */
 export const teamWindow = (scope: Scope, facts: Fact[] = TEAM_WINDOW_FACTS) => factQuery(facts, scope, scope, { dimensions: ['teams.id'], teamFilter: false });
+export const teamWindowQueries = (scope: Scope, facts: Fact[] = TEAM_WINDOW_FACTS) => {
+  const groups: Fact[][] = [];
+  for (let i = 0; i < facts.length; i += 4) groups.push(facts.slice(i, i + 4));
+  return groups.map((g) => teamWindow(scope, g));
+};

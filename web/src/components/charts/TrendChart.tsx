@@ -88,7 +88,7 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
               <tr key={r.month}>
                 <th scope="row">{formatMonth(r.month)}</th>
                 <td className="num">{r.value === null ? <span className="muted">{r.reason?.text ?? '—'}</span> : format(r.value)}</td>
-                {withN && <td className="num">{r.n ?? 0}</td>}
+                {withN && <td className="num">{r.n ?? '—'}</td>}
               </tr>
             ))}
           </tbody>
