@@ -79,11 +79,12 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
 
   it('the team filter changes the numbers; a team without deployments says why', async () => {
     await page.goto(`/app/?${SCOPE}&team=${seeded.teams.beta}`);
-    await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. How to send deployments Previous window: no value');
-    await page.getByLabel('Team').selectOption({ label: 'Alpha' });
+    await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. How to send deployments Previous window: no deployment source');
+    expect(await text(page, 'time-to-restore')).to.equal('Time to restore service No incident closed from Jan 2026 to Mar 2026. Previous window: no value');
+    await page.getByLabel('Team', { exact: true }).selectOption({ label: 'Alpha' });
     await until(() => text(page, 'deployment-frequency-value'), '4');
     expect(page.url()).to.include(`team=${seeded.teams.alpha}`);
-    await page.getByLabel('From').fill('2026-03');
+    await page.getByLabel('From', { exact: true }).fill('2026-03');
     await until(() => text(page, 'deployment-frequency-value'), '2');
     await screenshot(page, 'overview-team');
   });
@@ -105,7 +106,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   it('Team: months as charts and table, projects, headcount split, and the CSV of exactly the export rows', async () => {
     await page.goto(`/app/teams/${seeded.teams.alpha}?${SCOPE}`);
     await until(() => text(page, 'team-projects'), 'acme/api');
-    await until(() => text(page, 'team-headcount'), '3 (2 internal, 1 external: Acme 1 )');
+    await until(() => text(page, 'team-headcount'), '3 (2 internal, 1 external: Acme 1)');
     const months = page.getByTestId('team-months').getByRole('table').last();
     await until(async () => (await months.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 3).join('|')), ['Jan 2026|1|24.0 h · n = 1', 'Feb 2026|0|no PR merged', 'Mar 2026|2|21.0 h · n = 2']);
     const href = (await page.getByTestId('team-csv').getAttribute('href')) as string;

@@ -37,7 +37,7 @@ export function periodText(period: { month?: string; from?: string; to?: string 
  * sent a deployment, which empties every deployment measure whatever the period.
  */
 export function emptyReason(subject: Subject, period: { month?: string; from?: string; to?: string }, context: { hasDeploymentSource?: boolean } = {}): Reason {
-  if ((subject === 'deployments' || subject === 'leadTime' || subject === 'incidents') && context.hasDeploymentSource === false) {
+  if ((subject === 'deployments' || subject === 'leadTime') && context.hasDeploymentSource === false) {
     return { text: 'No deployment source connected: no project of this scope has ever sent a deployment.', fix: WEBHOOK_DOCS };
   }
   return { text: `${NOTHING[subject]} ${periodText(period)}`.trim() + '.' };

@@ -67,17 +67,19 @@ export function DoraPage() {
         {MEASURES.map((m) => {
           const v = num(now, m.value);
           const loading = !current.data || !previous.data;
+          // Without a deployment source every deployment measure is empty, whatever it counts: no made-up zeros.
+          const noSource = m.subject !== 'incidents' && hasDeploymentSource === false;
           return (
             <Tile
               key={m.id}
               id={m.id}
               title={m.title}
               lowerIsBetter={m.lowerIsBetter}
-              current={v}
-              previous={num(before, m.value)}
-              previousText={loading ? '…' : show(m, before)}
-              tier={loading ? null : tierOf(m, v)}
-              empty={loading || v !== null ? null : emptyReason(m.subject, scope, { hasDeploymentSource })}
+              current={noSource ? null : v}
+              previous={noSource ? null : num(before, m.value)}
+              previousText={loading ? '…' : noSource ? 'no deployment source' : show(m, before)}
+              tier={loading || noSource ? null : tierOf(m, v)}
+              empty={loading ? null : noSource || v === null ? emptyReason(m.subject, scope, { hasDeploymentSource }) : null}
               value={
                 loading ? '…' : m.kind === 'seconds' ? <Median seconds={v} n={num(now, m.n as string)} /> : m.kind === 'ratio' ? (
                   <>
