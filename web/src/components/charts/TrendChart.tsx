@@ -37,20 +37,23 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
     const stroke = css.getPropertyValue('--chart-1').trim() || '#2563eb';
     const axis = css.getPropertyValue('--text-muted').trim() || '#555';
     const width = Math.max(el.clientWidth, 200);
+    const xs = rows.map((r) => Date.parse(`${r.month}-01T00:00:00Z`) / 1000);
+    // One tick per month (at most ~6 labelled), not uPlot's automatic time ticks.
+    const step = Math.ceil(xs.length / 6);
     const plot = new uPlot(
       {
         width,
         height: 180,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        scales: { x: { time: true, range: () => [(xs[0] ?? 0) - 86400 * 10, (xs[xs.length - 1] ?? 0) + 86400 * 10] } },
         series: [{}, { label: title, stroke, width: 2, spanGaps: false, points: { show: true, size: 5 } }],
         axes: [
-          { stroke: axis, values: (_u, ticks) => ticks.map((t) => formatMonth(new Date(t * 1000).toISOString())) },
+          { stroke: axis, splits: () => xs, values: (_u, ticks) => ticks.map((t, i) => (i % step === 0 ? formatMonth(new Date(t * 1000).toISOString()) : '')) },
           { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)) },
         ],
       },
-      [rows.map((r) => Date.parse(`${r.month}-01T00:00:00Z`) / 1000), rows.map((r) => r.value)],
+      [xs, rows.map((r) => r.value)],
       el,
     );
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 200), height: 180 }));
