@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Reason } from '../../lib/emptyReasons';
-import { formatMonth } from '../../lib/format';
+import { formatCount, formatMonth } from '../../lib/format';
 import { Empty } from '../states';
 
 export interface TrendRow {
@@ -50,7 +50,8 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
         series: [{}, { label: title, stroke, width: 2, spanGaps: false, points: { show: true, size: 5 } }],
         axes: [
           { stroke: axis, splits: () => xs, values: (_u, ticks) => ticks.map((t, i) => (i % step === 0 ? formatMonth(new Date(t * 1000).toISOString()) : '')) },
-          { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)) },
+          // Counts get whole-number ticks only (no "2, 2, 1" from rounded fractions).
+          { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)), ...(format === formatCount ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000] } : {}) },
         ],
       },
       [xs, rows.map((r) => r.value)],
