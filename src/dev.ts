@@ -17,6 +17,7 @@ import { createTenant } from './services/tenants.js';
 import { runMigrations } from './db/migrations.js';
 import { nextStopSignal, serveUntilSignalled } from './cli/commands.js';
 import { createLogger } from './log.js';
+import { ensureWebBuilt } from './webBuild.js';
 import { eq } from 'drizzle-orm';
 
 const DATA_DIR = resolve(process.cwd(), '.data');
@@ -92,6 +93,8 @@ async function prepareDatabase(env: Env): Promise<string | null> {
 export async function runDev(baseEnv: Env): Promise<number> {
   const stop = nextStopSignal();
   mkdirSync(DATA_DIR, { recursive: true });
+  // Before the database starts: a fresh clone has no web/dist, and a pulled change may have made it stale.
+  ensureWebBuilt();
   const env: Env = { ...baseEnv };
   const log = createLogger(loadLogLevel(env));
   const port = env.PORT?.trim() || '3000';
