@@ -90,7 +90,7 @@ function postgresUser(): RunAs {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     try {
-      execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+      execFileSync('groupadd', ['--force', '--system', 'postgres'], { stdio: 'ignore' });
       execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres'], { stdio: 'ignore' });
       return { uid: id('-u'), gid: id('-g') };
     } catch {
