@@ -40,7 +40,7 @@ export interface EmbeddedPostgresServer {
   relocated: { requested: string; reason: string } | null;
   /** `postgresql://postgres:<password>@127.0.0.1:<port>/<database>` */
   urlFor(database: string): string;
-  /** Fast shutdown (SIGINT); resolves once the server process has exited. Idempotent. */
+  /** Fast shutdown (immediate for a temporary directory); resolves once the server has exited. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -216,7 +216,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     stop: () =>
       (stopping ??= (async () => {
         process.off('exit', onExit);
-        child.kill('SIGINT');
+        // A temporary cluster is deleted next: immediate shutdown skips the shutdown checkpoint
+        // (15 s and more after a test run's hundreds of databases). A kept one shuts down cleanly.
+        child.kill(temporary ? 'SIGQUIT' : 'SIGINT');
         await exited;
         if (temporary) rmSync(temporary, { recursive: true, force: true });
       })()),
