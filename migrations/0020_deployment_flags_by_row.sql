@@ -27,3 +27,26 @@ SELECT d.tenant_id, d.id, d.project_id, p.owning_team_id AS team_id, d.environme
        ) AS caused_incident
 FROM "deployments" d
 LEFT JOIN "projects" p ON p.id = d.project_id;
+--> statement-breakpoint
+-- The recovery of a failed deployment: the first later successful, not rolled back, production
+-- deployment of the project, read in order from deployments_project_production_success_idx and
+-- stopping at the first (migration 0007 took the minimum over all of them); a rollback naming it is
+-- found through deployments_rollback_sha7_idx (two shas where one starts with the other, both of 7
+-- or more characters, share their first 7). Same values on all 200,000 bench deployments.
+CREATE OR REPLACE VIEW "cube_deployments" AS
+SELECT f.*,
+       f.is_production AND (f.status IN ('failure', 'error') OR f.rolled_back OR f.caused_incident) AS is_failed,
+       CASE WHEN f.is_production AND (f.status IN ('failure', 'error') OR f.rolled_back OR f.caused_incident) THEN (
+         SELECT n.created_at FROM "deployments" n
+         WHERE n.project_id = f.project_id AND n.created_at > f.created_at AND n.status = 'success'
+           AND COALESCE(n.is_production, n.environment = 'production')
+           AND NOT EXISTS (
+             SELECT 1 FROM "deployments" r
+             WHERE r.project_id = n.project_id AND r.is_rollback AND r.created_at > n.created_at
+               AND left(lower(r.rollback_from_sha), 7) = left(lower(n.sha), 7)
+               AND (starts_with(lower(n.sha), lower(r.rollback_from_sha)) OR starts_with(lower(r.rollback_from_sha), lower(n.sha)))
+           )
+         ORDER BY n.created_at
+         LIMIT 1
+       ) END AS recovered_at
+FROM "cube_deployment_flags" f;
