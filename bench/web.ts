@@ -36,6 +36,7 @@ async function main(): Promise<number> {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   pool.on('error', () => {});
   await runMigrations(pool);
+  console.log('database migrated');
   const db = openDatabase(url, { max: 2 });
   let tenantId = process.env.BENCH_TENANT;
   const owner = `bench-owner-${Date.now()}@example.com`;
@@ -58,6 +59,7 @@ async function main(): Promise<number> {
   const port = await freePort();
   const config = loadConfig({ NODE_ENV: 'test', APP_URL: `http://127.0.0.1:${port}`, OAUTH_ENCRYPTION_KEY: '0'.repeat(64), DATABASE_URL: url, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port), JOBS_WORKER_ENABLED: 'false' });
   const server = await startServer(config, createLogger(config.logLevel));
+  console.log(`server at ${server.url}`);
   const base = server.url;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const cookie = { name: 'sessionId', value: session.token, url: base, httpOnly: true };
