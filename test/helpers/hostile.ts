@@ -163,6 +163,7 @@ function validString(node: Node, known: Record<string, string[]>): fc.Arbitrary<
 export interface HostileCase {
   endpoint: JsonEndpoint;
   body: string | Buffer;
+  [fc.toStringMethod]?: () => string;
 }
 
 /** Bodies no schema describes: broken encodings, surrogate escapes, absurd nesting, wrong shapes. */
