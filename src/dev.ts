@@ -16,6 +16,7 @@ import { tenants } from './db/schema/index.js';
 import { createTenant } from './services/tenants.js';
 import { runMigrations } from './db/migrations.js';
 import { serveUntilSignalled } from './cli/commands.js';
+import { ensureWebBuilt } from './webBuild.js';
 
 const DATA_DIR = resolve(process.cwd(), '.data');
 const DATABASE_NAME = 'delivery_analytics';
@@ -42,6 +43,8 @@ export async function bootstrapFirstTenant(db: Db): Promise<string | null> {
 
 export async function runDev(baseEnv: Env): Promise<number> {
   mkdirSync(DATA_DIR, { recursive: true });
+  // Before the database starts: a fresh clone has no web/dist, and a pulled change may have made it stale.
+  ensureWebBuilt();
   const env: Env = { ...baseEnv };
   const port = env.PORT?.trim() || '3000';
   env.APP_URL ||= `http://localhost:${port}`;

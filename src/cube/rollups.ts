@@ -28,9 +28,10 @@ export interface RollupDefinition {
 }
 
 /**
- * The cubes whose team × month queries dominate the team-baseline export. Deployments, issues and
- * incidents are not rolled up: a later fact (a rollback, an incident, a recovery) changes earlier
- * months in ways a trigger cannot bound cheaply, and they are quick enough read from the facts.
+ * The cubes whose team × month queries dominate the team-baseline export. Deployments, issues,
+ * incidents and change lead times are not rolled up: a later fact (a rollback, an incident, a
+ * recovery, a deployment that ships earlier merges) changes earlier months in ways a trigger cannot
+ * bound cheaply, and they are quick enough read from the facts.
  */
 export const ROLLUPS: readonly RollupDefinition[] = [
   { cube: 'author_activity', dimension: 'author_activity.team_id', time: 'author_activity.happened_at', measures: ['author_activity.active_authors'] },

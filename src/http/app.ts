@@ -24,6 +24,7 @@ import { oauthKeys } from '../oauth/crypto.js';
 import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
+import { webApp } from './web.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -68,6 +69,8 @@ export function createApp(app: AppContext): Koa {
     const router = factory(app);
     koa.use(router.routes()).use(router.allowedMethods());
   }
+  // The web app: `/`, `/app` and its assets (GET only; everything else falls through).
+  koa.use(webApp(app));
   // The OAuth authorization server last: it answers only its own routes and has no body parser before it.
   koa.use(mount(providerFor(app)));
 

@@ -41,6 +41,11 @@ export type LiveEvent =
       total?: number;
       message?: string;
     }
+  | {
+      /** Facts of the tenant changed (e.g. a webhook batch stored issues or deployments): refetch what shows them. */
+      kind: 'data.changed';
+      facts: string[];
+    }
   | { kind: 'test.ping'; sentAt: number; seq: number };
 
 /** What a client receives: the event plus the server time it was raised at. */

@@ -45,6 +45,8 @@ export function checkWindow(q: { from?: string; to?: string }, ctx: z.Refinement
 
 export const BaselineQuery = BaselineWindow.extend({
   format: z.enum(['csv', 'json'], { message: 'Must be csv or json' }).default('csv'),
+  /** One team's rows only (its slug), exactly as they are in the whole export: the web app's team download. */
+  team: z.string().min(1).max(100).optional(),
 }).superRefine(checkWindow);
 export type BaselineQuery = z.infer<typeof BaselineQuery>;
 
@@ -242,8 +244,8 @@ export async function exportTeamBaseline(
   options: { now?: Date; generatedAt?: string; rollups?: boolean } = {},
 ): Promise<BaselineExport> {
   const window = resolveWindow(query, options.now);
-  const rows = await baselineRows(pool, tenantId, window, undefined, { rollups: options.rollups });
-  const name = `team-baseline-${window.from}-${window.to}`;
+  const rows = await baselineRows(pool, tenantId, window, query.team, { rollups: options.rollups });
+  const name = `team-baseline-${query.team ? `${query.team}-` : ''}${window.from}-${window.to}`;
   if (query.format === 'json') {
     const generatedAt = options.generatedAt ?? (options.now ?? new Date()).toISOString();
     return { contentType: 'application/json; charset=utf-8', filename: `${name}.json`, body: JSON.stringify({ from: window.from, to: window.to, generatedAt, rows }) };

@@ -91,5 +91,10 @@ export const deployments = pgTable(
     // The rollback match of cube_deployment_flags (migration 0007): index lookups from the few
     // rollbacks instead of hashing every deployment of the tenant.
     index('deployments_project_sha7_idx').on(t.projectId, sql`left(lower(${t.sha}), 7)`),
+    // Successful production deployments in order, per project: the deployment that ships a merged
+    // pull request and the one before it (cube_change_lead_times, migration 0019).
+    index('deployments_project_production_success_idx')
+      .on(t.projectId, t.createdAt, t.id)
+      .where(sql`status = 'success' AND COALESCE(is_production, environment = 'production')`),
   ],
 );

@@ -18,6 +18,7 @@ import { readBody } from '../body.js';
 import { route } from '../route.js';
 import { admit, bearerKey, keyHash, webhookGate } from '../webhookGate.js';
 import { WebhookBatcher } from '../webhookBatch.js';
+import { DataChangeNotifier } from '../../live/dataChanged.js';
 
 /**
  * Validates a webhook body, listing every problem at once. Unknown fields are refused, one
@@ -52,6 +53,9 @@ interface Endpoint<S extends z.ZodType<{ externalId: string }>> {
   batcher: WebhookBatcher<z.infer<S>>;
   /** The plain service function, for the rare second attempt (a project created concurrently). */
   upsert: (db: Pool, principal: TenantPrincipal, input: z.infer<S>) => Promise<UpsertResult>;
+  /** The fact named in the `data.changed` live event. */
+  fact: 'issues' | 'deployments';
+  changes: DataChangeNotifier;
 }
 
 /**
@@ -83,6 +87,7 @@ function webhook<S extends z.ZodType<{ externalId: string }>>(app: AppContext, e
     const result: UpsertResult = row?.record_id
       ? { action: row.created ? 'created' : 'updated', id: row.record_id, externalId: input.externalId }
       : await endpoint.upsert(pool, principal, input);
+    endpoint.changes.changed(principal.tenantId, endpoint.fact);
     const { status, body } = presentWebhookResult(result);
     ctx.status = status;
     ctx.body = body;
@@ -92,8 +97,11 @@ function webhook<S extends z.ZodType<{ externalId: string }>>(app: AppContext, e
 export function webhookRoutes(app: AppContext): Router {
   const router = new Router();
   const { pool } = app.database;
-  const issues: Endpoint<typeof IssueWebhook> = { schema: IssueWebhook, batcher: new WebhookBatcher(pool, 'webhook-issues', ISSUE_KIND), upsert: upsertIssue };
-  const deployments: Endpoint<typeof DeploymentWebhook> = { schema: DeploymentWebhook, batcher: new WebhookBatcher(pool, 'webhook-deployments', DEPLOYMENT_KIND), upsert: upsertDeployment };
+  const changes = new DataChangeNotifier(app.live, (error) => app.log.warn({ err: error }, 'data.changed event not published'));
+  const issues: Endpoint<typeof IssueWebhook> = { schema: IssueWebhook, batcher: new WebhookBatcher(pool, 'webhook-issues', ISSUE_KIND), upsert: upsertIssue, fact: 'issues', changes };
+  const deployments: Endpoint<typeof DeploymentWebhook> = {
+    schema: DeploymentWebhook, batcher: new WebhookBatcher(pool, 'webhook-deployments', DEPLOYMENT_KIND), upsert: upsertDeployment, fact: 'deployments', changes,
+  };
   router.post('/api/webhooks/v1/issues', webhook(app, issues));
   router.post('/api/webhooks/v1/deployments', webhook(app, deployments));
 

@@ -1,0 +1,188 @@
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureWebBuilt } from '../../src/webBuild.js';
+import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { launch, screenshot, signedIn, text, until } from './browser.js';
+import { SCOPE, seedTenant, type Seeded } from './seed.js';
+
+describe('web app: the signed-in dashboards (Chromium)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: Browser;
+  let tenant: BuiltTenant;
+  let seeded: Seeded;
+  let context: BrowserContext;
+  let page: Page;
+
+  before(async function () {
+    this.timeout(120_000);
+    ensureWebBuilt(() => {});
+    server = await testServer();
+    tenant = await buildTenant(server.databaseUrl, 'Acme');
+    seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
+    browser = await launch();
+    context = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
+    page = await context.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('serves the shell with a strict CSP and no-store, hashed assets immutable, / → /app/', async () => {
+    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
+    const root = await server.get('/');
+    expect(root.status).to.equal(302);
+    expect(root.headers.get('location')).to.equal('/app/');
+    const shell = await server.get('/app/teams/whatever?from=2026-01', { cookie });
+    expect(shell.status).to.equal(200);
+    expect(shell.headers.get('cache-control')).to.equal('no-store');
+    const csp = shell.headers.get('content-security-policy') ?? '';
+    expect(csp).to.include("script-src 'self'");
+    expect(csp).not.to.include('unsafe-inline');
+    expect(shell.text).to.match(/<meta name="csrf-token" content="[A-Za-z0-9_-]{43}"/);
+    expect(shell.text).not.to.match(/<script(?![^>]*src=)[^>]*>/); // no inline script
+    const asset = /src="(\/app\/assets\/[^"]+\.js)"/.exec(shell.text)![1] as string;
+    const js = await server.get(asset, { 'accept-encoding': 'gzip' });
+    expect(js.status).to.equal(200);
+    expect(js.headers.get('cache-control')).to.equal('max-age=31536000,immutable');
+    expect(js.headers.get('content-encoding')).to.equal('gzip');
+    expect((await server.get('/app/assets/nope-123.js')).status).to.equal(404);
+  });
+
+  it('sends a signed-out visitor of a deep link to sign in, and back to the same page after the magic link', async () => {
+    const anonymous = await server.get(`/app/teams?${SCOPE}`);
+    expect(anonymous.status).to.equal(303);
+    expect(anonymous.headers.get('location')).to.equal(`/login?returnUrl=${encodeURIComponent(`/app/teams?${SCOPE}`)}`);
+  });
+
+  it('Overview: the DORA tiles for the window with n, band and previous window; trend as a table', async () => {
+    await page.goto(`/app/?${SCOPE}`);
+    await until(() => text(page, 'deployment-frequency-value'), '4');
+    expect(await text(page, 'deployment-frequency-tier')).to.equal('DORA 2023: medium');
+    expect(await text(page, 'deployment-frequency-previous')).to.equal('Previous window: 1 · up (better)');
+    expect(await text(page, 'lead-time-value')).to.equal('36.0 h · n = 3');
+    expect(await text(page, 'lead-time-tier')).to.equal('DORA 2023: high');
+    expect(await text(page, 'change-failure-rate-value')).to.equal('20% · n = 5');
+    expect(await text(page, 'change-failure-rate-tier')).to.equal('DORA 2023: low');
+    expect(await text(page, 'time-to-restore-value')).to.equal('3.0 h · n = 1');
+    expect(await text(page, 'recovery-time-value')).to.equal('6.0 h · n = 1');
+    expect(await text(page, 'recovery-time-tier')).to.equal('DORA 2023: high');
+    expect(await page.title()).to.equal('Overview (DORA) · Delivery Analytics');
+    const chart = page.getByTestId('deployment-frequency-trend');
+    await chart.getByRole('button', { name: 'Show as table' }).click();
+    const rows = await chart.locator('tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 1', 'Feb 2026 1', 'Mar 2026 2']);
+    await screenshot(page, 'overview');
+  });
+
+  it('the team filter changes the numbers; a team without deployments says why', async () => {
+    await page.goto(`/app/?${SCOPE}&team=${seeded.teams.beta}`);
+    await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. How to send deployments Previous window: no deployment source');
+    expect(await text(page, 'time-to-restore')).to.equal('Time to restore service No incident closed from Jan 2026 to Mar 2026. Previous window: no value');
+    await page.getByLabel('Team', { exact: true }).selectOption({ label: 'Alpha' });
+    await until(() => text(page, 'deployment-frequency-value'), '4');
+    expect(page.url()).to.include(`team=${seeded.teams.alpha}`);
+    await page.getByLabel('From', { exact: true }).fill('2026-03');
+    await until(() => text(page, 'deployment-frequency-value'), '2');
+    await screenshot(page, 'overview-team');
+  });
+
+  it('Teams: one row per enabled team, sortable; a row opens the team', async () => {
+    await page.goto(`/app/teams?${SCOPE}`);
+    const table = page.getByRole('table');
+    await until(async () => (await table.locator('tbody tr').count()) === 3, true);
+    const cells = async () => (await table.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 3).join('|'));
+    expect(await cells()).to.deep.equal(['Alpha|3|3', 'Beta|1|none merged', 'Empty|1|none merged']);
+    await page.getByRole('button', { name: 'Headcount' }).click();
+    expect((await cells())[0]).to.equal('Alpha|3|3');
+    expect(await page.getByRole('columnheader', { name: 'Headcount' }).getAttribute('aria-sort')).to.equal('descending');
+    await screenshot(page, 'teams');
+    await page.getByRole('link', { name: 'Alpha' }).click();
+    await until(() => page.getByRole('heading', { level: 1 }).innerText(), 'Team Alpha');
+  });
+
+  it('Team: months as charts and table, projects, headcount split, and the CSV of exactly the export rows', async () => {
+    await page.goto(`/app/teams/${seeded.teams.alpha}?${SCOPE}`);
+    await until(() => text(page, 'team-projects'), 'acme/api');
+    await until(() => text(page, 'team-headcount'), '3 (2 internal, 1 external: Acme 1)');
+    const months = page.getByTestId('team-months').getByRole('table').last();
+    await until(async () => (await months.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 3).join('|')), ['Jan 2026|1|24.0 h · n = 1', 'Feb 2026|0|no PR merged', 'Mar 2026|2|21.0 h · n = 2']);
+    const href = (await page.getByTestId('team-csv').getAttribute('href')) as string;
+    const viaApp = await server.get(href, { cookie: await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId) });
+    const full = await server.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?${SCOPE}&format=csv`);
+    const lines = full.text.trimEnd().split('\n');
+    const expected = [lines[0], ...lines.slice(1).filter((l) => l.startsWith(seeded.teams.alpha as string))].join('\n') + '\n';
+    expect(viaApp.text).to.equal(expected);
+    await screenshot(page, 'team');
+  });
+
+  it('another tenant\'s team id shows the API\'s not_found message', async () => {
+    const other = await buildTenant(server.databaseUrl);
+    const theirs = await seedTenant(server, other.owner.apiKey, other.tenantId);
+    await page.goto(`/app/teams/${theirs.teams.alpha}?${SCOPE}`);
+    await until(() => page.getByRole('alert').innerText().then((t) => t.split(' · ')[0]), 'Team not found');
+  });
+
+  it('Flow, AI adoption and Perception render the seeded values, with reasons for empty months', async () => {
+    await page.goto(`/app/flow?${SCOPE}`);
+    const prs = page.getByTestId('flow-prs');
+    await prs.getByRole('button', { name: 'Show as table' }).click();
+    expect((await prs.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 1', 'Feb 2026 No pull request merged in Feb 2026.', 'Mar 2026 2']);
+    await screenshot(page, 'flow');
+
+    await page.goto(`/app/ai?${SCOPE}`);
+    const share = page.getByTestId('ai-share');
+    await share.getByRole('button', { name: 'Show as table' }).click();
+    expect((await share.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 0% 1', 'Feb 2026 No pull request merged in Feb 2026. —', 'Mar 2026 50% 2']);
+    expect(await text(page, 'ai-seats')).to.equal('Seat holders No AI seat held from Jan 2026 to Mar 2026.');
+    await screenshot(page, 'ai');
+
+    await page.goto(`/app/perception?${SCOPE}`);
+    const table = page.getByTestId('survey-teams').getByRole('table');
+    await until(async () => (await table.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim()), [
+      'Alpha Feb 2026 100% 3 75.0',
+      'Beta Feb 2026 100% 1 Fewer than 3 responses: hidden so that answers stay anonymous.',
+    ]);
+    await screenshot(page, 'perception');
+  });
+
+  it('Downloads: both exports for the window, the same bytes as the API', async () => {
+    await page.goto(`/app/downloads?${SCOPE}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('baseline-csv').click()]);
+    const path = await download.path();
+    const { readFileSync } = await import('node:fs');
+    const api = await server.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?${SCOPE}&format=csv`);
+    expect(readFileSync(path, 'utf8')).to.equal(api.text);
+    await screenshot(page, 'downloads');
+  });
+
+  it('a member of two tenants switches tenant and sees only that tenant\'s teams', async () => {
+    const second = await buildTenant(server.databaseUrl, 'Globex');
+    await seedTenant(server, second.owner.apiKey, second.tenantId, { alpha: 'Gamma', beta: 'Delta', empty: 'Omega' });
+    const member = await buildMember(server.databaseUrl, second.tenantId, 'member', tenant.owner.email);
+    expect(member.userId).to.equal(tenant.owner.userId);
+    const ctx = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
+    const p = await ctx.newPage();
+    await p.goto(`/app/teams?${SCOPE}`);
+    const names = () => p.getByRole('table').locator('tbody tr th').allInnerTexts();
+    await until(names, ['Alpha', 'Beta', 'Empty']);
+    await p.getByLabel('Organisation').selectOption({ label: 'Globex' });
+    await until(() => p.getByRole('heading', { level: 1 }).innerText(), 'Overview: DORA measures');
+    await p.getByRole('link', { name: 'Teams' }).click();
+    await until(names, ['Delta', 'Gamma', 'Omega']);
+    await ctx.close();
+  });
+
+  it('live: a webhook posted while the overview is open updates it without a reload', async () => {
+    await page.goto(`/app/?${SCOPE}`);
+    await until(() => text(page, 'deployment-frequency-value'), '4');
+    await until(() => text(page, 'live'), 'Live');
+    const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const r = await server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId: 'd6', ref: 'main', sha: 'abcdef1', environment: 'production', status: 'success', createdAt: '2026-03-20T00:00:00Z' });
+    expect(r.status).to.be.oneOf([200, 201]);
+    await until(() => text(page, 'deployment-frequency-value'), '5');
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).to.equal(marker);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The only fetch of the app: same-origin cookies, the CSRF header on every change, and one error
+ * type carrying the server's message, code, field details and request id. General API errors are
+ * `{error: {code, message, details}}`; the Cube surface's are `{error, code, details}`.
+ */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: { path: string; message: string }[] = [],
+    readonly requestId = '',
+  ) {
+    super(message);
+  }
+}
+
+function csrfToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+export function signInUrl(): string {
+  return `/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+export async function api<T>(path: string, { json, ...init }: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const method = init.method ?? 'GET';
+  const headers = new Headers(init.headers);
+  headers.set('Accept', 'application/json');
+  if (json !== undefined) headers.set('Content-Type', 'application/json');
+  if (method !== 'GET' && method !== 'HEAD') headers.set(CSRF_HEADER, csrfToken());
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, method, headers, credentials: 'same-origin', body: json === undefined ? init.body : JSON.stringify(json) });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'network', 'The server could not be reached. Check your connection and retry.');
+  }
+  if (res.status === 401) {
+    location.assign(signInUrl());
+  }
+  if (res.status === 204) return undefined as T;
+  const body = await res.json().catch(() => null);
+  if (res.ok) return body as T;
+  const e = typeof body?.error === 'string' ? { ...body, message: body.error } : (body?.error ?? {});
+  throw new ApiError(res.status, e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e.details ?? [], res.headers.get('x-request-id') ?? '');
+}

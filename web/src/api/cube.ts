@@ -1,0 +1,44 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './client';
+
+export type Filter = { member: string; operator: 'equals' | 'notEquals' | 'set'; values?: string[] };
+export interface CubeQuery {
+  measures?: string[];
+  dimensions?: string[];
+  timeDimensions?: { dimension: string; granularity?: 'month'; dateRange?: [string, string] }[];
+  filters?: Filter[];
+  order?: [string, 'asc' | 'desc'][];
+  limit?: number;
+}
+export type CubeRow = Record<string, string | number | boolean | null>;
+export interface CubeResult {
+  data: CubeRow[];
+  lastRefreshTime: string;
+}
+
+/** Every number on a page comes through here: the Cube REST protocol of the server. */
+export const cubeQuery = (query: CubeQuery) =>
+  queryOptions({
+    queryKey: ['cube', query],
+    staleTime: 60_000,
+    queryFn: ({ signal }) => api<CubeResult>(`/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`, { signal }),
+  });
+
+export const apiQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) => {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, String(v));
+  const qs = search.toString();
+  return queryOptions({
+    queryKey: ['api', path, params],
+    staleTime: 60_000,
+    queryFn: ({ signal }) => api<T>(qs ? `${path}?${qs}` : path, { signal }),
+  });
+};
+
+/** A numeric cell: the server sends numbers (or null); anything else is not a number. */
+export const num = (row: CubeRow | undefined, key: string): number | null => {
+  const v = row?.[key];
+  return typeof v === 'number' ? v : v === null || v === undefined ? null : Number.isFinite(Number(v)) ? Number(v) : null;
+};
+
+export const teamFilter = (teamId: string | undefined): Filter[] => (teamId ? [{ member: 'teams.id', operator: 'equals', values: [teamId] }] : []);

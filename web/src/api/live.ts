@@ -1,0 +1,61 @@
+/**
+ * One `/api/live` socket per tab. A data event (webhook batch stored, sync or import finished)
+ * invalidates the cached answers it may change, so open dashboards refresh without a reload. The
+ * socket reconnects with backoff (1 s doubling to 30 s, with jitter), also after close code 1012
+ * (server restart); the shell shows when it is down. A gap in events refreshes everything.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+
+export type LiveState = 'connecting' | 'open' | 'down';
+let state: LiveState = 'connecting';
+const listeners = new Set<() => void>();
+
+export function liveState(): LiveState {
+  return state;
+}
+export function subscribeLive(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+function setState(next: LiveState) {
+  if (next === state) return;
+  state = next;
+  for (const l of listeners) l();
+}
+
+const DATA_EVENTS = new Set(['data.changed', 'job.finished', 'live.gap']);
+
+export function startLive(queryClient: QueryClient): void {
+  let attempt = 0;
+  let lastReady = 0;
+  const connect = () => {
+    const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`);
+    socket.onmessage = (event) => {
+      let message: { kind?: string } | null = null;
+      try {
+        message = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      if (message?.kind === 'live.ready') {
+        attempt = 0;
+        setState('open');
+        // Reconnected after a drop: what changed meanwhile was not pushed, so refresh once.
+        if (lastReady !== 0) void queryClient.invalidateQueries();
+        lastReady = Date.now();
+        return;
+      }
+      if (message?.kind && DATA_EVENTS.has(message.kind)) {
+        void queryClient.invalidateQueries({ queryKey: ['cube'] });
+        void queryClient.invalidateQueries({ queryKey: ['api'] });
+      }
+    };
+    socket.onclose = () => {
+      setState('down');
+      const delay = Math.min(30_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      attempt += 1;
+      setTimeout(connect, delay);
+    };
+  };
+  connect();
+}

@@ -1,0 +1,27 @@
+import type { CubeQuery } from '../cube';
+import { teamFilter } from '../cube';
+import type { Scope } from '../../lib/scope';
+import type { Window } from '../../lib/window';
+import { factQuery, type Fact } from './common';
+
+export const DORA_FACTS: Fact[] = [
+  {
+    time: 'deployments.created_at',
+    measures: [
+      'deployments.production_deploys',
+      'deployments.finished_production_deploys',
+      'deployments.failed_production_deploys',
+      'deployments.change_failure_rate',
+      'deployments.recovered_deploys',
+      'deployments.failed_deployment_recovery_time_p50_seconds',
+    ],
+  },
+  { time: 'incidents.closed_at', measures: ['incidents.incidents_restored', 'incidents.mttr_p50_seconds'] },
+  { time: 'change_lead_times.deployed_at', measures: ['change_lead_times.deployed_changes', 'change_lead_times.lead_time_for_changes_p50_seconds'] },
+];
+export const DORA_TIMES = DORA_FACTS.map((f) => f.time as string);
+
+export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(DORA_FACTS, scope, window);
+export const doraTrend = (scope: Scope): CubeQuery => factQuery(DORA_FACTS, scope, scope, { byMonth: true });
+/** All time: has any project of the scope ever sent a deployment? */
+export const deploymentSource = (scope: Scope): CubeQuery => ({ measures: ['deployments.all_deployments'], filters: teamFilter(scope.team) });

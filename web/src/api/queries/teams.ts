@@ -1,0 +1,21 @@
+import type { Scope } from '../../lib/scope';
+import { factQuery, type Fact } from './common';
+
+/** The baseline measures of every team over the whole window (one row per team with data). */
+export const TEAM_WINDOW_FACTS: Fact[] = [
+  { time: null, measures: ['memberships.headcount'] },
+  { time: 'pull_requests.merged_at', measures: ['pull_requests.prs_merged', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.ai_assisted_pr_share', 'pull_requests.ceu_total', 'pull_requests.ccv_total'] },
+  { time: 'issues.closed_at', measures: ['issues.issues_closed', 'issues.issue_lead_time_p50_seconds'] },
+  { time: 'deployments.created_at', measures: ['deployments.production_deploys', 'deployments.finished_production_deploys', 'deployments.change_failure_rate'] },
+  { time: 'incidents.closed_at', measures: ['incidents.incidents_restored', 'incidents.mttr_p50_seconds'] },
+  { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users'] },
+  { time: 'survey_responses.month', measures: ['survey_responses.responses', 'survey_responses.team_experience_score'] },
+];
+
+/** A query takes at most 5 time dimensions: the facts are asked in groups of 4, answers joined by team. */
+export const teamWindow = (scope: Scope, facts: Fact[] = TEAM_WINDOW_FACTS) => factQuery(facts, scope, scope, { dimensions: ['teams.id'], teamFilter: false });
+export const teamWindowQueries = (scope: Scope, facts: Fact[] = TEAM_WINDOW_FACTS) => {
+  const groups: Fact[][] = [];
+  for (let i = 0; i < facts.length; i += 4) groups.push(facts.slice(i, i + 4));
+  return groups.map((g) => teamWindow(scope, g));
+};

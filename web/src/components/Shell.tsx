@@ -1,0 +1,156 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
+import { useState, useSyncExternalStore } from 'react';
+import { api } from '../api/client';
+import { cubeQuery } from '../api/cube';
+import { liveState, subscribeLive } from '../api/live';
+import { meQuery } from '../api/me';
+import { TEAMS_QUERY } from '../api/queries/common';
+import { defaultWindow, MAX_MONTHS, monthCount } from '../lib/window';
+import { ErrorNote } from './states';
+
+const NAV = [
+  { to: '/', label: 'Overview (DORA)' },
+  { to: '/teams', label: 'Teams' },
+  { to: '/flow', label: 'Flow' },
+  { to: '/ai', label: 'AI adoption' },
+  { to: '/perception', label: 'Perception' },
+  { to: '/downloads', label: 'Downloads' },
+] as const;
+
+function LiveBadge() {
+  const state = useSyncExternalStore(subscribeLive, liveState);
+  if (state === 'open') return <span className="live ok" data-testid="live">Live</span>;
+  return (
+    <span className="live down" role="status" data-testid="live">
+      {state === 'down' ? 'Live updates disconnected; reconnecting…' : 'Connecting live updates…'}
+    </span>
+  );
+}
+
+function ScopeBar() {
+  const search = useSearch({ strict: false }) as { from: string; to: string; team?: string };
+  const navigate = useNavigate();
+  const teams = useQuery(cubeQuery(TEAMS_QUERY));
+  const [problem, setProblem] = useState<string | null>(null);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const onTeamPage = /\/teams\/[^/]+$/.test(pathname);
+  const set = (patch: Record<string, string | undefined>) => {
+    const next = { ...search, ...patch };
+    if (next.from > next.to) return setProblem('The first month must not be after the last month.');
+    if (monthCount({ from: next.from, to: next.to }) > MAX_MONTHS) return setProblem(`A window is at most ${MAX_MONTHS} months.`);
+    setProblem(null);
+    void navigate({ to: '.', search: next as never });
+  };
+  const reset = defaultWindow();
+  return (
+    <form className="scope" aria-label="Window and team" onSubmit={(e) => e.preventDefault()}>
+      <label htmlFor="scope-from">From</label>
+      <input id="scope-from" type="month" value={search.from} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ from: e.target.value })} />
+      <label htmlFor="scope-to">To</label>
+      <input id="scope-to" type="month" value={search.to} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ to: e.target.value })} />
+      <button type="button" onClick={() => set({ from: reset.from, to: reset.to })}>
+        Last 12 months
+      </button>
+      {!onTeamPage && (
+        <>
+          <label htmlFor="scope-team">Team</label>
+          <select id="scope-team" value={search.team ?? ''} onChange={(e) => set({ team: e.target.value || undefined })}>
+            <option value="">All teams</option>
+            {(teams.data?.data ?? []).map((t) => (
+              <option key={String(t['teams.id'])} value={String(t['teams.id'])}>
+                {String(t['teams.name'])}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+      <p id="scope-problem" className="field-error" role={problem ? 'alert' : undefined}>
+        {problem}
+      </p>
+    </form>
+  );
+}
+
+function UserMenu() {
+  const me = useQuery(meQuery);
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [error, setError] = useState<unknown>(null);
+  if (me.isError) return <ErrorNote error={me.error} onRetry={() => void me.refetch()} />;
+  const data = me.data?.data;
+  if (!data) return <span className="muted">…</span>;
+  const switchTenant = async (tenantId: string) => {
+    try {
+      await api('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } });
+      qc.clear();
+      await navigate({ to: '/', search: ((s: Record<string, unknown>) => ({ from: s.from, to: s.to })) as never });
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const signOut = async () => {
+    try {
+      await api('/auth/logout', { method: 'POST' });
+    } finally {
+      location.assign('/login');
+    }
+  };
+  return (
+    <div className="user">
+      <span data-testid="signed-in-user">{data.user.displayName ?? data.user.email}</span>
+      {data.tenants.length > 1 ? (
+        <>
+          <label htmlFor="tenant-switch" className="visually-hidden">
+            Organisation
+          </label>
+          <select id="tenant-switch" value={data.activeTenant.id} onChange={(e) => void switchTenant(e.target.value)}>
+            {data.tenants.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : (
+        <span data-testid="tenant-name">{data.activeTenant.name}</span>
+      )}
+      <button type="button" onClick={() => void signOut()}>
+        Sign out
+      </button>
+      {error !== null && <ErrorNote error={error} />}
+    </div>
+  );
+}
+
+export function Shell() {
+  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const keep = { from: search.from, to: search.to, ...(search.team ? { team: search.team } : {}) };
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Delivery Analytics</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.to}>
+                <Link to={n.to} search={keep as never} activeOptions={{ exact: n.to === '/', includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>
+                  {n.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <LiveBadge />
+        <UserMenu />
+      </header>
+      <ScopeBar />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

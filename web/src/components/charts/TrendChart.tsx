@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Reason } from '../../lib/emptyReasons';
+import { formatCount, formatMonth } from '../../lib/format';
+import { Empty } from '../states';
+
+export interface TrendRow {
+  month: string;
+  value: number | null;
+  /** The count beside a median; absent for counts and ratios. */
+  n?: number | null;
+  /** Why the value is empty (shown in the table view). */
+  reason?: Reason;
+}
+
+/**
+ * A monthly line (uPlot, canvas); a null month stays a gap. "Show as table" lists the same rows,
+ * with n beside a median and the reason beside an empty month.
+ */
+export function TrendChart({ id, title, rows, format, emptyReason, withN = false }: {
+  id: string;
+  title: string;
+  rows: TrendRow[];
+  format: (v: number) => string;
+  emptyReason: Reason;
+  withN?: boolean;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const [asTable, setAsTable] = useState(false);
+  const empty = rows.every((r) => r.value === null);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el || asTable || empty) return;
+    const css = getComputedStyle(el);
+    const stroke = css.getPropertyValue('--chart-1').trim() || '#2563eb';
+    const axis = css.getPropertyValue('--text-muted').trim() || '#555';
+    const width = Math.max(el.clientWidth, 200);
+    const xs = rows.map((r) => Date.parse(`${r.month}-01T00:00:00Z`) / 1000);
+    // One tick per month (at most ~6 labelled), not uPlot's automatic time ticks.
+    const step = Math.ceil(xs.length / 6);
+    const plot = new uPlot(
+      {
+        width,
+        height: 180,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        scales: { x: { time: true, range: () => [(xs[0] ?? 0) - 86400 * 10, (xs[xs.length - 1] ?? 0) + 86400 * 10] } },
+        series: [{}, { label: title, stroke, width: 2, spanGaps: false, points: { show: true, size: 5 } }],
+        axes: [
+          { stroke: axis, splits: () => xs, values: (_u, ticks) => ticks.map((t, i) => (i % step === 0 ? formatMonth(new Date(t * 1000).toISOString()) : '')) },
+          // Counts get whole-number ticks only (no "2, 2, 1" from rounded fractions).
+          { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)), ...(format === formatCount ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000] } : {}) },
+        ],
+      },
+      [xs, rows.map((r) => r.value)],
+      el,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 200), height: 180 }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [rows, title, format, asTable, empty]);
+
+  return (
+    <figure className="trend" data-testid={id}>
+      <figcaption>
+        <span>{title}</span>
+        {!empty && (
+          <button type="button" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
+            Show as table
+          </button>
+        )}
+      </figcaption>
+      {empty ? (
+        <Empty reason={emptyReason} />
+      ) : asTable ? (
+        <table>
+          <caption className="visually-hidden">{title} by month</caption>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col" className="num">Value</th>
+              {withN && <th scope="col" className="num">n</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.month}>
+                <th scope="row">{formatMonth(r.month)}</th>
+                <td className="num">{r.value === null ? <span className="muted">{r.reason?.text ?? '—'}</span> : format(r.value)}</td>
+                {withN && <td className="num">{r.n ?? '—'}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <div ref={box} className="chart" role="img" aria-label={`${title}, monthly trend; use Show as table for the values`} />
+      )}
+    </figure>
+  );
+}

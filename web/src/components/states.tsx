@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import { ApiError } from '../api/client';
+import type { Reason } from '../lib/emptyReasons';
+import { formatClock } from '../lib/format';
+
+export function Empty({ reason }: { reason: Reason }) {
+  return (
+    <p className="empty" data-testid="empty">
+      {reason.text}
+      {reason.fix && (
+        <>
+          {' '}
+          <a href={reason.fix.href}>{reason.fix.label}</a>
+        </>
+      )}
+    </p>
+  );
+}
+
+export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const e = error instanceof ApiError ? error : null;
+  const message = e ? e.message : error instanceof Error ? error.message : 'Something went wrong';
+  return (
+    <div role="alert" className="error-note">
+      <p>
+        {e?.status === 403 ? `${message} (this needs the owner role)` : message}
+        {e && <span className="muted"> · {e.code}</span>}
+        {e?.requestId && <span className="muted"> · request {e.requestId}</span>}
+      </p>
+      {e && e.details.length > 0 && (
+        <ul>
+          {e.details.map((d) => (
+            <li key={`${d.path}:${d.message}`}>
+              {d.path}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+interface QueryState {
+  isPending: boolean;
+  isError: boolean;
+  isFetching: boolean;
+  error: unknown;
+  dataUpdatedAt: number;
+  refetch: () => unknown;
+  data?: unknown;
+}
+
+/**
+ * A panel is loading (a skeleton of its final size), error, or data (maybe refreshing or stale).
+ * A refetch never hides the data; a failed refetch keeps it and says so.
+ */
+export function Panel({ title, query, children, height = 120, id }: { title: string; query: QueryState; children: () => ReactNode; height?: number; id?: string }) {
+  const headingId = id ? `${id}-title` : undefined;
+  return (
+    <section className="panel" aria-labelledby={headingId} data-testid={id}>
+      <h2 id={headingId}>{title}</h2>
+      {query.data === undefined && query.isPending && <div className="skeleton" style={{ minHeight: height }} aria-busy="true" aria-label={`Loading ${title}`} />}
+      {query.data === undefined && query.isError && <ErrorNote error={query.error} onRetry={() => void query.refetch()} />}
+      {query.data !== undefined && (
+        <>
+          {children()}
+          <p className="stale muted">
+            {query.isFetching ? 'Refreshing…' : query.isError ? `Showing data from ${formatClock(query.dataUpdatedAt)}; refresh failed: ${(query.error as Error)?.message}` : `Updated ${formatClock(query.dataUpdatedAt)}`}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * DORA 2023 performance bands, for display only (the numbers themselves come from the cubes).
+ * Source: Google Cloud, "Accelerate State of DevOps Report 2023", section "Software delivery
+ * performance", table of the four clusters:
+ *   deployment frequency      elite: on demand (several a day) · high: daily to weekly ·
+ *                             medium: weekly to monthly · low: monthly or less
+ *   change lead time          elite: < 1 day · high: 1 day – 1 week · medium: 1 week – 1 month · low: longer
+ *   change failure rate       elite: 5 % · high: 10 % · medium: 15 % · low: 64 %
+ *   failed deployment recovery elite: < 1 hour · high: < 1 day · medium: 1 day – 1 week · low: longer
+ * The report gives cluster centres and ranges, which overlap at the lower end (medium and low share a
+ * frequency range); we use each range's upper bound as the threshold of the band and place a value in
+ * the best band whose threshold it meets. Time to restore (mttr) uses the recovery-time thresholds.
+ */
+export type Tier = 'elite' | 'high' | 'medium' | 'low';
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+export const THRESHOLDS = {
+  /** Production deployments per day in the window, at least. */
+  deploymentFrequency: { elite: 1, high: 1 / 7, medium: 1 / 30 },
+  /** Seconds, less than. */
+  leadTime: { elite: DAY, high: 7 * DAY, medium: 30 * DAY },
+  /** Ratio, at most. */
+  changeFailureRate: { elite: 0.05, high: 0.1, medium: 0.15 },
+  /** Seconds, less than. */
+  recoveryTime: { elite: HOUR, high: DAY, medium: 7 * DAY },
+} as const;
+
+const below = (value: number, t: { elite: number; high: number; medium: number }): Tier =>
+  value < t.elite ? 'elite' : value < t.high ? 'high' : value < t.medium ? 'medium' : 'low';
+
+export function leadTimeTier(seconds: number | null): Tier | null {
+  return seconds === null ? null : below(seconds, THRESHOLDS.leadTime);
+}
+
+export function recoveryTier(seconds: number | null): Tier | null {
+  return seconds === null ? null : below(seconds, THRESHOLDS.recoveryTime);
+}
+
+export function changeFailureTier(rate: number | null): Tier | null {
+  if (rate === null) return null;
+  const t = THRESHOLDS.changeFailureRate;
+  return rate <= t.elite ? 'elite' : rate <= t.high ? 'high' : rate <= t.medium ? 'medium' : 'low';
+}
+
+/** The band of `deploys` production deployments over a window of `days` days (display only). */
+export function deploymentFrequencyTier(deploys: number | null, days: number): Tier | null {
+  if (deploys === null || days <= 0) return null;
+  const perDay = deploys / days;
+  const t = THRESHOLDS.deploymentFrequency;
+  return perDay >= t.elite ? 'elite' : perDay >= t.high ? 'high' : perDay >= t.medium ? 'medium' : 'low';
+}

@@ -1,0 +1,48 @@
+/**
+ * Why a value is empty, in the order a reader should fix things: no source connected, nothing in
+ * range, nothing imported. A blank cell or a made-up zero is a bug; every empty value says why.
+ */
+import { formatMonth } from './format';
+
+export type Subject = 'deployments' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'seats' | 'surveys' | 'surveyScore';
+
+export interface Reason {
+  text: string;
+  fix?: { label: string; href: string };
+}
+
+const WEBHOOK_DOCS = { label: 'How to send deployments', href: '/app/help#deployments' };
+const REGISTER = { label: 'Import the register', href: '/app/help#register' };
+
+const NOTHING: Record<Subject, string> = {
+  deployments: 'No production deployment',
+  incidents: 'No incident closed',
+  leadTime: 'No merged pull request reached production',
+  pullRequests: 'No pull request merged',
+  issues: 'No issue closed',
+  aiSessions: 'No AI session started',
+  seats: 'No AI seat held',
+  surveys: 'No survey invitation',
+  surveyScore: 'No survey response',
+};
+
+export function periodText(period: { month?: string; from?: string; to?: string }): string {
+  if (period.month) return `in ${formatMonth(period.month)}`;
+  if (period.from && period.to) return period.from === period.to ? `in ${formatMonth(period.from)}` : `from ${formatMonth(period.from)} to ${formatMonth(period.to)}`;
+  return '';
+}
+
+/**
+ * The reason for an empty value of `subject`; `hasSource` is false when the team (or tenant) never
+ * sent a deployment, which empties every deployment measure whatever the period.
+ */
+export function emptyReason(subject: Subject, period: { month?: string; from?: string; to?: string }, context: { hasDeploymentSource?: boolean } = {}): Reason {
+  if ((subject === 'deployments' || subject === 'leadTime') && context.hasDeploymentSource === false) {
+    return { text: 'No deployment source connected: no project of this scope has ever sent a deployment.', fix: WEBHOOK_DOCS };
+  }
+  return { text: `${NOTHING[subject]} ${periodText(period)}`.trim() + '.' };
+}
+
+export const FEWER_THAN_3 = 'Fewer than 3 responses: hidden so that answers stay anonymous.';
+
+export const NO_TEAMS: Reason = { text: 'No team in the register yet, so nothing can be shown per team.', fix: REGISTER };

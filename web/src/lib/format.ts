@@ -1,0 +1,35 @@
+/** Formatting only: the numbers come from the server as they are shown, never recomputed here. */
+const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
+const monthName = new Intl.DateTimeFormat('en', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const clock = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hour12: false });
+
+export type Kind = 'count' | 'ratio' | 'seconds' | 'score';
+
+export function formatCount(v: number): string {
+  return integer.format(v);
+}
+export function formatRatio(v: number): string {
+  return percent.format(v);
+}
+export function formatScore(v: number): string {
+  return oneDecimal.format(v);
+}
+/** Seconds as the largest unit that keeps the number readable: 45 min, 18.2 h, 3.1 d. */
+export function formatSeconds(v: number): string {
+  if (v < 60) return `${integer.format(v)} s`;
+  if (v < 3600) return `${integer.format(v / 60)} min`;
+  if (v < 48 * 3600) return `${oneDecimal.format(v / 3600)} h`;
+  return `${oneDecimal.format(v / 86400)} d`;
+}
+export function formatValue(v: number, kind: Kind): string {
+  return kind === 'count' ? formatCount(v) : kind === 'ratio' ? formatRatio(v) : kind === 'seconds' ? formatSeconds(v) : formatScore(v);
+}
+/** "2026-03" → "Mar 2026". */
+export function formatMonth(month: string): string {
+  return monthName.format(new Date(`${month.slice(0, 7)}-01T00:00:00Z`));
+}
+export function formatClock(ms: number): string {
+  return clock.format(new Date(ms));
+}

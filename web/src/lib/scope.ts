@@ -1,0 +1,20 @@
+/** What every dashboard is about: a month window and, optionally, one team. Held in the URL. */
+import { parseWindow, type Window } from './window';
+
+export interface Scope extends Window {
+  team?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function validateScope(search: Record<string, unknown>): Scope {
+  const w = parseWindow(search);
+  const team = typeof search.team === 'string' && UUID.test(search.team) ? search.team.toLowerCase() : undefined;
+  return team ? { ...w, team } : w;
+}
+
+import { useSearch } from '@tanstack/react-router';
+/** The page's scope from the URL (validated by the root route). */
+export function useScope(): Scope {
+  return useSearch({ strict: false }) as Scope;
+}

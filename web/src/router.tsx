@@ -1,0 +1,65 @@
+/**
+ * The route tree in one file. Every page is its own chunk, loaded lazily; the scope (window, team)
+ * lives in the URL search so that a view can be shared as a link. A chunk that a newer deploy
+ * removed makes the app reload once to fetch the new shell.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { Shell } from './components/Shell';
+import { validateScope } from './lib/scope';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const RELOADED = 'da-chunk-reload';
+function lazy<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string) {
+  return lazyRouteComponent(async () => {
+    try {
+      const mod = await load();
+      sessionStorage.removeItem(RELOADED);
+      return mod;
+    } catch (error) {
+      if (!sessionStorage.getItem(RELOADED)) {
+        sessionStorage.setItem(RELOADED, '1');
+        location.reload();
+      }
+      throw error;
+    }
+  }, name);
+}
+
+const root = createRootRouteWithContext<RouterContext>()({ component: Shell, validateSearch: validateScope });
+
+const overview = createRoute({ getParentRoute: () => root, path: '/', component: lazy(() => import('./routes/dora'), 'DoraPage') });
+const teams = createRoute({ getParentRoute: () => root, path: '/teams', component: lazy(() => import('./routes/teams'), 'TeamsPage') });
+const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', component: lazy(() => import('./routes/team'), 'TeamPage') });
+const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
+const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
+const perception = createRoute({ getParentRoute: () => root, path: '/perception', component: lazy(() => import('./routes/surveys'), 'SurveysPage') });
+const downloads = createRoute({ getParentRoute: () => root, path: '/downloads', component: lazy(() => import('./routes/downloads'), 'DownloadsPage') });
+const help = createRoute({ getParentRoute: () => root, path: '/help', component: lazy(() => import('./routes/help'), 'HelpPage') });
+
+const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help]);
+
+export function makeRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    basepath: '/app',
+    context: { queryClient },
+    defaultPendingMs: 400,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+    defaultNotFoundComponent: () => (
+      <div role="alert" className="error-note">
+        <p>This page does not exist.</p>
+      </div>
+    ),
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof makeRouter>;
+  }
+}

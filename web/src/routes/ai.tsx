@@ -1,0 +1,73 @@
+import { useQuery } from '@tanstack/react-query';
+import { cubeQuery, num, type CubeRow } from '../api/cube';
+import { factQuery, TEAMS_QUERY, type Fact } from '../api/queries/common';
+import { teamWindow } from '../api/queries/teams';
+import { ScatterPlot } from '../components/charts/ScatterPlot';
+import { DataTable, type Column } from '../components/DataTable';
+import { Median } from '../components/Median';
+import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
+import { Empty, Panel } from '../components/states';
+import { NO_TEAMS } from '../lib/emptyReasons';
+import { formatCount, formatRatio, formatSeconds } from '../lib/format';
+import { useScope } from '../lib/scope';
+import { withTeamRows, type TeamRef } from '../lib/teamRows';
+import { usePageTitle } from '../lib/usePageTitle';
+
+const FACTS: Fact[] = [
+  { time: 'seats.month', measures: ['seats.ai_seat_holders'] },
+  { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users', 'ai_sessions.ai_sessions'] },
+  { time: 'ai_commits.committed_at', measures: ['ai_commits.ai_commits'] },
+  { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.prs_merged'] },
+];
+const SERIES: Series[] = [
+  { id: 'ai-seats', title: 'Seat holders', value: 'seats.ai_seat_holders', subject: 'seats', format: formatCount },
+  { id: 'ai-active', title: 'Active users', value: 'ai_sessions.ai_active_users', subject: 'aiSessions', format: formatCount },
+  { id: 'ai-sessions', title: 'AI sessions', value: 'ai_sessions.ai_sessions', subject: 'aiSessions', format: formatCount },
+  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiSessions', format: formatCount },
+  { id: 'ai-share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatRatio },
+];
+const TEAM_FACTS: Fact[] = [
+  { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged'] },
+  { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users'] },
+];
+
+type Row = { team: TeamRef; row: CubeRow | undefined };
+const COLUMNS: Column<Row>[] = [
+  { key: 'team', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(), cell: (r) => r.team.name },
+  { key: 'share', header: 'AI-assisted PR share', numeric: true, sortValue: (r) => num(r.row, 'pull_requests.ai_assisted_pr_share'), cell: (r) => (num(r.row, 'pull_requests.ai_assisted_pr_share') === null ? <span className="muted">no PR merged</span> : formatRatio(num(r.row, 'pull_requests.ai_assisted_pr_share') as number)) },
+  { key: 'cycle', header: 'PR cycle time p50', numeric: true, sortValue: (r) => num(r.row, 'pull_requests.pr_cycle_time_p50_seconds'), cell: (r) => (num(r.row, 'pull_requests.pr_cycle_time_p50_seconds') === null ? <span className="muted">no PR merged</span> : <Median seconds={num(r.row, 'pull_requests.pr_cycle_time_p50_seconds')} n={num(r.row, 'pull_requests.prs_merged')} />) },
+  { key: 'users', header: 'AI active users', numeric: true, sortValue: (r) => num(r.row, 'ai_sessions.ai_active_users'), cell: (r) => (num(r.row, 'ai_sessions.ai_active_users') === null ? <span className="muted">none</span> : formatCount(num(r.row, 'ai_sessions.ai_active_users') as number)) },
+];
+
+export function AiPage() {
+  usePageTitle('AI adoption');
+  const scope = useScope();
+  const trend = useQuery(cubeQuery(factQuery(FACTS, scope, scope, { byMonth: true })));
+  const teams = useQuery(cubeQuery(TEAMS_QUERY));
+  const byTeam = useQuery(cubeQuery(teamWindow(scope, TEAM_FACTS)));
+  return (
+    <>
+      <h1>AI adoption</h1>
+      <Panel id="ai-trend" title="By month" query={trend} height={400}>
+        {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
+      </Panel>
+      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={{ ...byTeam, data: teams.data && byTeam.data ? true : undefined, isError: byTeam.isError || teams.isError, error: byTeam.error ?? teams.error }}>
+        {() => {
+          const rows = withTeamRows(teams.data!.data, byTeam.data!.data).filter((r) => !scope.team || r.team.id === scope.team);
+          if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
+          const points = rows.flatMap((r) => {
+            const x = num(r.row, 'pull_requests.ai_assisted_pr_share');
+            const y = num(r.row, 'pull_requests.pr_cycle_time_p50_seconds');
+            return x === null || y === null ? [] : [{ label: r.team.name, x, y }];
+          });
+          return (
+            <>
+              <ScatterPlot title="AI-assisted PR share (x) against PR cycle time p50 (y), one dot per team" points={points} formatX={formatRatio} formatY={formatSeconds} emptyText="No team merged a pull request in the window." />
+              <DataTable caption="AI adoption and PR cycle time by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} />
+            </>
+          );
+        }}
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import { useQuery } from '@tanstack/react-query';
+import { cubeQuery, num, type CubeRow } from '../api/cube';
+import { byMonth } from '../api/queries/common';
+import { deploymentSource, doraTotals, doraTrend, DORA_TIMES } from '../api/queries/dora';
+import { TrendChart, type TrendRow } from '../components/charts/TrendChart';
+import { Median } from '../components/Median';
+import { ErrorNote } from '../components/states';
+import { Tile } from '../components/Tile';
+import { changeFailureTier, deploymentFrequencyTier, leadTimeTier, recoveryTier } from '../lib/doraTiers';
+import { emptyReason, type Subject } from '../lib/emptyReasons';
+import { formatCount, formatRatio, formatSeconds } from '../lib/format';
+import { useScope } from '../lib/scope';
+import { usePageTitle } from '../lib/usePageTitle';
+import { dayCount, monthsOf, previousWindow } from '../lib/window';
+
+interface Measure {
+  id: string;
+  title: string;
+  value: string;
+  n?: string;
+  subject: Subject;
+  kind: 'count' | 'ratio' | 'seconds';
+  lowerIsBetter: boolean;
+}
+
+const MEASURES: Measure[] = [
+  { id: 'deployment-frequency', title: 'Deployment frequency', value: 'deployments.production_deploys', subject: 'deployments', kind: 'count', lowerIsBetter: false },
+  { id: 'lead-time', title: 'Lead time for changes', value: 'change_lead_times.lead_time_for_changes_p50_seconds', n: 'change_lead_times.deployed_changes', subject: 'leadTime', kind: 'seconds', lowerIsBetter: true },
+  { id: 'change-failure-rate', title: 'Change failure rate', value: 'deployments.change_failure_rate', n: 'deployments.finished_production_deploys', subject: 'deployments', kind: 'ratio', lowerIsBetter: true },
+  { id: 'time-to-restore', title: 'Time to restore service', value: 'incidents.mttr_p50_seconds', n: 'incidents.incidents_restored', subject: 'incidents', kind: 'seconds', lowerIsBetter: true },
+  { id: 'recovery-time', title: 'Failed deployment recovery time', value: 'deployments.failed_deployment_recovery_time_p50_seconds', n: 'deployments.recovered_deploys', subject: 'deployments', kind: 'seconds', lowerIsBetter: true },
+];
+
+const formatters = { count: formatCount, ratio: formatRatio, seconds: formatSeconds } as const;
+
+function show(m: Measure, row: CubeRow | undefined): string {
+  const v = num(row, m.value);
+  if (v === null) return 'no value';
+  const text = formatters[m.kind](v);
+  return m.n ? `${text} · n = ${num(row, m.n) ?? 0}` : text;
+}
+
+export function DoraPage() {
+  usePageTitle('Overview (DORA)');
+  const scope = useScope();
+  const prev = previousWindow(scope);
+  const current = useQuery(cubeQuery(doraTotals(scope, scope)));
+  const previous = useQuery(cubeQuery(doraTotals(scope, prev)));
+  const trend = useQuery(cubeQuery(doraTrend(scope)));
+  const source = useQuery(cubeQuery(deploymentSource(scope)));
+  const hasDeploymentSource = source.data ? (num(source.data.data[0], 'deployments.all_deployments') ?? 0) > 0 : undefined;
+  const now = current.data?.data[0];
+  const before = previous.data?.data[0];
+  const days = dayCount(scope);
+
+  const tierOf = (m: Measure, v: number | null) =>
+    m.id === 'deployment-frequency' ? deploymentFrequencyTier(v, days) : m.id === 'lead-time' ? leadTimeTier(v) : m.id === 'change-failure-rate' ? changeFailureTier(v) : recoveryTier(v);
+
+  const months = monthsOf(scope);
+  const rowsByMonth = trend.data ? byMonth(trend.data.data, DORA_TIMES) : null;
+
+  return (
+    <>
+      <h1>Overview: DORA measures</h1>
+      {(current.isError || previous.isError) && <ErrorNote error={current.error ?? previous.error} onRetry={() => { void current.refetch(); void previous.refetch(); }} />}
+      <div className="tiles">
+        {MEASURES.map((m) => {
+          const v = num(now, m.value);
+          const loading = !current.data || !previous.data;
+          // Without a deployment source every deployment measure is empty, whatever it counts: no made-up zeros.
+          const noSource = m.subject !== 'incidents' && hasDeploymentSource === false;
+          return (
+            <Tile
+              key={m.id}
+              id={m.id}
+              title={m.title}
+              lowerIsBetter={m.lowerIsBetter}
+              current={noSource ? null : v}
+              previous={noSource ? null : num(before, m.value)}
+              previousText={loading ? '…' : noSource ? 'no deployment source' : show(m, before)}
+              tier={loading || noSource ? null : tierOf(m, v)}
+              empty={loading ? null : noSource || v === null ? emptyReason(m.subject, scope, { hasDeploymentSource }) : null}
+              value={
+                loading ? '…' : m.kind === 'seconds' ? <Median seconds={v} n={num(now, m.n as string)} /> : m.kind === 'ratio' ? (
+                  <>
+                    {formatRatio(v as number)}
+                    <span className="n"> · n = {num(now, m.n as string) ?? 0}</span>
+                  </>
+                ) : (
+                  formatCount(v as number)
+                )
+              }
+            />
+          );
+        })}
+      </div>
+      <h2 className="section">Monthly trend</h2>
+      {trend.isError && <ErrorNote error={trend.error} onRetry={() => void trend.refetch()} />}
+      <div className="charts">
+        {rowsByMonth &&
+          MEASURES.map((m) => {
+            const rows: TrendRow[] = months.map((month) => {
+              const row = rowsByMonth.get(month) as CubeRow | undefined;
+              const value = num(row, m.value);
+              return { month, value, n: m.n ? num(row, m.n) : undefined, reason: value === null ? emptyReason(m.subject, { month }, { hasDeploymentSource }) : undefined };
+            });
+            return <TrendChart key={m.id} id={`${m.id}-trend`} title={m.title} rows={rows} format={formatters[m.kind]} withN={!!m.n} emptyReason={emptyReason(m.subject, scope, { hasDeploymentSource })} />;
+          })}
+        {!rowsByMonth && !trend.isError && <div className="skeleton" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { apiQuery, cubeQuery, num, teamFilter } from '../api/cube';
+import { TrendChart, type TrendRow } from '../components/charts/TrendChart';
+import { DataTable, type Column } from '../components/DataTable';
+import { Median } from '../components/Median';
+import { Empty, ErrorNote, Panel } from '../components/states';
+import { emptyReason, FEWER_THAN_3, type Subject } from '../lib/emptyReasons';
+import { formatCount, formatMonth, formatRatio, formatScore, formatSeconds } from '../lib/format';
+import { useScope } from '../lib/scope';
+import { usePageTitle } from '../lib/usePageTitle';
+import { dateRange } from '../lib/window';
+
+interface Team {
+  id: string;
+  slug: string;
+  name: string;
+  enabled: boolean;
+  memberCount: number;
+  projects: { id?: string; projectKey?: string; key?: string }[] | string[];
+}
+/** A row of the team-baseline export (JSON), the same columns as its CSV. */
+type MetricRow = { month: string } & Record<string, number | string | null | Record<string, number>>;
+
+const CHARTS: { key: string; title: string; format: (v: number) => string; subject: Subject; n?: string }[] = [
+  { key: 'prs_merged', title: 'PRs merged', format: formatCount, subject: 'pullRequests' },
+  { key: 'pr_cycle_time_p50_seconds', title: 'PR cycle time p50', format: formatSeconds, subject: 'pullRequests', n: 'prs_merged' },
+  { key: 'production_deploys', title: 'Production deployments', format: formatCount, subject: 'deployments' },
+  { key: 'change_failure_rate', title: 'Change failure rate', format: formatRatio, subject: 'deployments' },
+  { key: 'ai_assisted_pr_share', title: 'AI-assisted PR share', format: formatRatio, subject: 'pullRequests' },
+];
+
+const projectName = (p: Team['projects'][number]) => (typeof p === 'string' ? p : (p.projectKey ?? p.key ?? p.id ?? ''));
+
+export function TeamPage() {
+  const { teamId } = useParams({ strict: false }) as { teamId: string };
+  const scope = useScope();
+  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${encodeURIComponent(teamId)}`));
+  const slug = team.data?.data.slug;
+  const metrics = useQuery({
+    ...apiQuery<{ rows: MetricRow[] }>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
+    enabled: slug !== undefined,
+  });
+  // mttr's n is not an export column: it comes from its cube beside the baseline rows.
+  const restored = useQuery(cubeQuery({ measures: ['incidents.incidents_restored'], timeDimensions: [{ dimension: 'incidents.closed_at', granularity: 'month', dateRange: dateRange(scope) }], filters: teamFilter(teamId) }));
+  usePageTitle(team.data ? `Team ${team.data.data.name}` : 'Team');
+
+  if (team.isError) {
+    return (
+      <>
+        <h1>Team</h1>
+        <ErrorNote error={team.error} onRetry={() => void team.refetch()} />
+      </>
+    );
+  }
+  const t = team.data?.data;
+  const rows = metrics.data?.rows ?? [];
+  const first = rows[0];
+  const restoredBy = new Map((restored.data?.data ?? []).map((r) => [String(r['incidents.closed_at.month']).slice(0, 7), num(r, 'incidents.incidents_restored')]));
+  const csv = slug ? `/api/exports/team-baseline?${new URLSearchParams({ from: scope.from, to: scope.to, format: 'csv', team: slug })}` : undefined;
+
+  const m = (r: MetricRow, k: string) => (typeof r[k] === 'number' ? (r[k] as number) : null);
+  const columns: Column<MetricRow>[] = [
+    { key: 'month', header: 'Month', sortValue: (r) => r.month, cell: (r) => formatMonth(r.month) },
+    { key: 'prs', header: 'PRs merged', numeric: true, cell: (r) => formatCount(m(r, 'prs_merged') ?? 0) },
+    { key: 'cycle', header: 'PR cycle time p50', numeric: true, cell: (r) => (m(r, 'pr_cycle_time_p50_seconds') === null ? <span className="muted">no PR merged</span> : <Median seconds={m(r, 'pr_cycle_time_p50_seconds')} n={m(r, 'prs_merged')} />) },
+    { key: 'issues', header: 'Issues closed', numeric: true, cell: (r) => formatCount(m(r, 'issues_closed') ?? 0) },
+    { key: 'lead', header: 'Issue lead time p50', numeric: true, cell: (r) => (m(r, 'issue_lead_time_p50_seconds') === null ? <span className="muted">no issue closed</span> : <Median seconds={m(r, 'issue_lead_time_p50_seconds')} n={m(r, 'issues_closed')} />) },
+    { key: 'deploys', header: 'Production deploys', numeric: true, cell: (r) => formatCount(m(r, 'production_deploys') ?? 0) },
+    { key: 'cfr', header: 'Change failure rate', numeric: true, cell: (r) => (m(r, 'change_failure_rate') === null ? <span className="muted">{emptyReason('deployments', { month: r.month }).text}</span> : formatRatio(m(r, 'change_failure_rate') as number)) },
+    { key: 'mttr', header: 'Time to restore p50', numeric: true, cell: (r) => (m(r, 'mttr_p50_seconds') === null ? <span className="muted">no incident closed</span> : <Median seconds={m(r, 'mttr_p50_seconds')} n={restoredBy.get(r.month) ?? null} />) },
+    { key: 'ceu', header: 'Change effort (CEU)', numeric: true, cell: (r) => formatCount(m(r, 'ceu_total') ?? 0) },
+    { key: 'ai', header: 'AI-assisted PR share', numeric: true, cell: (r) => (m(r, 'ai_assisted_pr_share') === null ? <span className="muted">no PR merged</span> : formatRatio(m(r, 'ai_assisted_pr_share') as number)) },
+    { key: 'ai-users', header: 'AI active users', numeric: true, cell: (r) => formatCount(m(r, 'ai_active_users') ?? 0) },
+    { key: 'rate', header: 'Survey response rate', numeric: true, cell: (r) => (m(r, 'survey_response_rate') === null ? <span className="muted">no survey invitation</span> : formatRatio(m(r, 'survey_response_rate') as number)) },
+    { key: 'score', header: 'Experience score', numeric: true, cell: (r) => (m(r, 'team_experience_score') !== null ? formatScore(m(r, 'team_experience_score') as number) : <span className="muted">{m(r, 'survey_response_rate') !== null && (m(r, 'survey_response_rate') as number) > 0 ? FEWER_THAN_3 : 'no survey response'}</span>) },
+  ];
+
+  return (
+    <>
+      <h1>{t ? `Team ${t.name}` : 'Team'}</h1>
+      {t && (
+        <section className="panel" aria-labelledby="team-facts">
+          <h2 id="team-facts">About the team</h2>
+          <dl className="facts">
+            <dt>Slug</dt>
+            <dd>{t.slug}</dd>
+            <dt>Projects</dt>
+            <dd data-testid="team-projects">{t.projects.length === 0 ? <span className="muted">No project owned: webhook and code-host data count for a team once it owns the project.</span> : t.projects.map(projectName).join(', ')}</dd>
+            <dt>Headcount</dt>
+            <dd data-testid="team-headcount">
+              {first ? (
+                <>
+                  {formatCount(Number(first.headcount))} ({formatCount(Number(first.internal_headcount))} internal, {formatCount(Number(first.external_headcount))} external
+                  {first.headcount_by_supplier && Object.keys(first.headcount_by_supplier as object).length > 0
+                    ? `: ${Object.entries(first.headcount_by_supplier as Record<string, number>).map(([s, n]) => `${s} ${n}`).join(', ')}`
+                    : ''}
+                  )
+                </>
+              ) : (
+                '…'
+              )}
+            </dd>
+          </dl>
+          {csv && (
+            <p>
+              <a href={csv} download data-testid="team-csv">
+                Download this team's baseline (CSV)
+              </a>
+            </p>
+          )}
+        </section>
+      )}
+      <Panel id="team-months" title="Months of the window" query={{ ...metrics, isPending: metrics.isPending || team.isPending }} height={300}>
+        {() =>
+          rows.length === 0 ? (
+            <Empty reason={{ text: 'This team is not enabled in the register, so it has no baseline rows.' }} />
+          ) : (
+            <>
+              <div className="charts">
+                {CHARTS.map((c) => {
+                  const series: TrendRow[] = rows.map((r) => ({ month: r.month, value: m(r, c.key), n: c.n ? m(r, c.n) : undefined, reason: m(r, c.key) === null ? emptyReason(c.subject, { month: r.month }) : undefined }));
+                  return <TrendChart key={c.key} id={`team-${c.key}`} title={c.title} rows={series} format={c.format} withN={!!c.n} emptyReason={emptyReason(c.subject, scope)} />;
+                })}
+              </div>
+              <DataTable caption="The team's baseline rows, one per month" columns={columns} rows={rows} rowKey={(r) => r.month} />
+            </>
+          )
+        }
+      </Panel>
+    </>
+  );
+}
