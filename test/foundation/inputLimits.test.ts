@@ -152,6 +152,13 @@ describe('input limits: what PostgreSQL cannot store is a 400 naming the field',
       expect(await rows('surveys')).to.equal(0);
     });
 
+    it('refuses export windows and dates outside 1970–9999', async () => {
+      for (const path of ['/api/exports/team-baseline?from=0000-01&to=0000-12', '/api/exports/team-baseline?to=10000-01', '/api/exports/team-roster?asOf=0000-01-01']) {
+        const res = await api.as(t.owner.apiKey).get(path);
+        expect(res.status, `${path}: ${res.text}`).to.equal(400);
+      }
+    });
+
     it('refuses NUL in an API key name and in a path segment', async () => {
       const res = await api.as(t.owner.apiKey).post('/api/keys', { name: 'ci\u0000' });
       expect(res.status).to.equal(400);
