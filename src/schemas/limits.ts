@@ -10,8 +10,8 @@ export const INPUT_LIMITS = {
   jsonDepth: 32,
   /** Nesting of a free-form object (`metadata`), counted from the object itself. */
   objectDepth: 8,
-  /** A free-form object serialised as JSON, in characters. */
-  objectChars: 16 * 1024,
+  /** Keys of a free-form object, at every level together (its size in bytes is the body's limit). */
+  objectKeys: 1000,
   /** PostgreSQL `integer`. */
   int32Max: 2_147_483_647,
   /** Timestamps and dates: 1970-01-01T00:00:00Z up to the end of 9999, UTC offsets within ±15:59. */
@@ -76,7 +76,7 @@ const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
  */
 export function pgTimestamp(error = 'Must be an ISO 8601 timestamp with an offset, e.g. 2024-05-01T12:00:00Z') {
   return z.iso
-    .datetime({ offset: true, error })
+    .datetime({ offset: true, error, abort: true })
     .refine((value) => {
       const offset = OFFSET.exec(value);
       return !offset || Number(offset[2]) <= 15;
@@ -86,15 +86,15 @@ export function pgTimestamp(error = 'Must be an ISO 8601 timestamp with an offse
 
 /** A calendar date `YYYY-MM-DD` from 1970-01-01 to 9999-12-31. */
 export function pgDate() {
-  return z.iso.date().refine((value) => inRange(Date.parse(`${value}T00:00:00Z`)), 'Must be between 1970-01-01 and 9999-12-31');
+  return z.iso.date({ abort: true }).refine((value) => inRange(Date.parse(`${value}T00:00:00Z`)), 'Must be between 1970-01-01 and 9999-12-31');
 }
 
 /** A whole number a PostgreSQL `integer` holds, from `min`. */
 export const int32 = (min: number) => z.number().int('Must be a whole number').min(min).max(INPUT_LIMITS.int32Max);
 
 /**
- * A free-form JSON object (webhook `metadata`): at most `objectDepth` levels and `objectChars`
- * characters as JSON, so it is stored as given and read back cheaply.
+ * A free-form JSON object (webhook `metadata`): at most `objectDepth` levels and `objectKeys`
+ * keys, so it is stored as given and read back cheaply; its size is bounded by the body's.
  */
 export function freeObject(description: string) {
   return z
@@ -105,9 +105,16 @@ export function freeObject(description: string) {
         ctx.addIssue({ code: 'custom', message: deep[0]!.message, path: deep[0]!.path === 'body' ? [] : deep[0]!.path.split('.') });
         return;
       }
-      if (JSON.stringify(value).length > INPUT_LIMITS.objectChars) {
-        ctx.addIssue({ code: 'custom', message: `Must be at most ${INPUT_LIMITS.objectChars} characters as JSON` });
+      if (countKeys(value) > INPUT_LIMITS.objectKeys) {
+        ctx.addIssue({ code: 'custom', message: `Must have at most ${INPUT_LIMITS.objectKeys} keys, all levels together` });
       }
     })
-    .meta({ description: `${description}; at most ${INPUT_LIMITS.objectDepth} levels deep and ${INPUT_LIMITS.objectChars} characters as JSON` });
+    .meta({ description: `${description}; at most ${INPUT_LIMITS.objectDepth} levels deep and ${INPUT_LIMITS.objectKeys} keys` });
+}
+
+/** Object keys at every level (the depth is already bounded). */
+function countKeys(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countKeys(v), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  return Object.entries(value).reduce((n, [, v]) => n + 1 + countKeys(v), 0);
 }
