@@ -67,10 +67,12 @@ describe('container image (Dockerfile)', () => {
     expect(step('RUN')).to.deep.equal([]);
   });
 
-  it('ships the compiled server, the migrations and the web assets (a no-op until web/ exists)', () => {
+  it('ships the compiled server, the migrations and the web app (npm run build makes both)', () => {
     const build = stages.get('build')!.steps.filter((s) => s.op === 'RUN').map((s) => s.args).join(' ');
     expect(build).to.include('npm run build');
-    expect(build).to.include('npm run build:web --if-present');
+    const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts;
+    expect(scripts.build).to.include('npm run build:web');
+    expect(scripts['build:web']).to.equal('vite build web && node web/scripts/budget.mjs');
     expect(build).to.include('mkdir -p web/dist schema');
     expect(step('COPY')).to.include.members(['bin ./bin', 'migrations ./migrations', '--from=build /app/dist ./dist', '--from=build /app/web/dist ./web/dist', '--from=build /app/schema ./schema']);
   });

@@ -175,6 +175,28 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await ctx.close();
   });
 
+  it('keyboard: the skip link leads to the page, sort headers are buttons that work from the keyboard', async () => {
+    await page.goto(`/app/teams?${SCOPE}`);
+    await until(async () => (await page.getByRole('table').locator('tbody tr').count()) === 3, true);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('main');
+    await page.getByRole('button', { name: 'PRs merged' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('columnheader', { name: 'PRs merged' }).getAttribute('aria-sort')).to.equal('descending');
+    expect((await page.getByRole('table').locator('tbody tr th').allInnerTexts())[0]).to.equal('Alpha');
+  });
+
+  it('live: the header says so when the live connection is down', async () => {
+    const ctx = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
+    const p = await ctx.newPage();
+    await p.routeWebSocket(/\/api\/live$/, (ws) => ws.close());
+    await p.goto(`/app/?${SCOPE}`);
+    await until(() => text(p, 'live'), 'Live updates disconnected; reconnecting…');
+    await ctx.close();
+  });
+
   it('live: a webhook posted while the overview is open updates it without a reload', async () => {
     await page.goto(`/app/?${SCOPE}`);
     await until(() => text(page, 'deployment-frequency-value'), '4');

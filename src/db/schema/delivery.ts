@@ -57,6 +57,10 @@ export const issues = pgTable(
     // empty could look an issue up by tenant here instead of through the unique index above, and
     // keep doing so as the table grew (measured: 3,000 rows read per webhook; docs/webhooks.md).
     index('issues_tenant_closed_idx').on(t.tenantId, t.closedAt).where(sql`closed_at is not null`),
+    // The incidents that may have been caused by one deployment (cube_deployment_flags, migration
+    // 0020): those naming it, and those of its project opened in the 24 hours after it.
+    index('issues_incident_named_idx').on(t.tenantId, sql`(metadata ->> 'causedByDeployment')`).where(sql`type = 'incident'`),
+    index('issues_incident_project_created_idx').on(t.projectId, t.createdAt).where(sql`type = 'incident'`),
   ],
 );
 
@@ -91,6 +95,8 @@ export const deployments = pgTable(
     // The rollback match of cube_deployment_flags (migration 0007): index lookups from the few
     // rollbacks instead of hashing every deployment of the tenant.
     index('deployments_project_sha7_idx').on(t.projectId, sql`left(lower(${t.sha}), 7)`),
+    // The later rollbacks that may name one deployment's sha (cube_deployment_flags, migration 0020).
+    index('deployments_rollback_sha7_idx').on(t.projectId, sql`left(lower(${t.rollbackFromSha}), 7)`).where(sql`is_rollback`),
     // Successful production deployments in order, per project: the deployment that ships a merged
     // pull request and the one before it (cube_change_lead_times, migration 0019).
     index('deployments_project_production_success_idx')
