@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { zodDetails } from '../http/route.js';
+import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
 import type { CompiledCube } from './compiler.js';
 
 export const OPERATORS = [
@@ -121,12 +122,19 @@ function preScan(value: unknown, path: string, details: ErrorDetail[]): void {
 
 /** Parses and checks a query against the compiled models; every problem is a 400 naming it. */
 export function validateQuery(cube: CompiledCube, input: unknown): ValidQuery {
-  const early: ErrorDetail[] = [];
+  // Depth first: the scans below and the filter schema recurse.
+  const early: ErrorDetail[] = checkJsonValue(input, INPUT_LIMITS.jsonDepth, 'query');
+  if (early.length > 0) throw new AppError('validation_failed', early.map((d) => d.message).join('; '), early);
   preScan(input, 'query', early);
   if (early.length > 0) throw new AppError('validation_failed', early.map((d) => d.message).join('; '), early);
   const parsed = CubeQuery.safeParse(input);
   if (!parsed.success) throw new AppError('validation_failed', 'Invalid Cube query', zodDetails(parsed.error, 'query'));
   const query = parsed.data;
+  if (query.measures.length === 0 && query.dimensions.length === 0 && !query.timeDimensions.some((t) => t.granularity)) {
+    throw new AppError('validation_failed', 'a query needs at least one measure or dimension', [
+      { path: 'query', message: 'a query needs at least one measure or dimension (or a time dimension with a granularity)' },
+    ]);
+  }
   const details: ErrorDetail[] = [];
   const kindOf = (name: string) => (Object.hasOwn(cube.members, name) ? cube.members[name] : undefined);
   const expect = (name: string, path: string, kinds: string[], timeOnly = false) => {

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
+import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
 
 export type BodyKind = 'json' | 'text' | 'form' | 'raw';
 
@@ -38,20 +39,45 @@ export async function readRawBody(ctx: Koa.Context, limitBytes: number): Promise
   }
 }
 
-/** Parses the body as the route declares; a wrong content type or malformed JSON is a 400 with a detail. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; bytes that are not UTF-8 are a 400 rather than U+FFFD stored in their place. */
+function decodeUtf8(raw: Buffer): string {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    throw invalid('Body is not valid UTF-8');
+  }
+}
+
+/**
+ * Parses the body as the route declares; a wrong content type or malformed JSON is a 400 with a
+ * detail. Text and JSON must be valid UTF-8; a JSON body must not nest deeper than
+ * `INPUT_LIMITS.jsonDepth` nor hold a string PostgreSQL cannot store (NUL, lone surrogates),
+ * wherever it is: the detail names the field.
+ */
 export async function readBody(ctx: Koa.Context, kind: BodyKind, limitBytes: number): Promise<unknown> {
   if (kind !== 'raw' && !ctx.is(...TYPES[kind])) {
     throw invalid(`Content-Type must be ${TYPES[kind][0]}`);
   }
   const raw = await readRawBody(ctx, limitBytes);
   if (kind === 'raw') return raw;
-  const text = raw.toString('utf8');
+  if (kind === 'form') {
+    const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    const details = checkJsonValue(form, 1);
+    if (details.length > 0) throw new AppError('validation_failed', 'Invalid request body', details);
+    return form;
+  }
+  const text = decodeUtf8(raw);
   if (kind === 'text') return text;
-  if (kind === 'form') return Object.fromEntries(new URLSearchParams(text));
   if (text.trim() === '') throw invalid('Body is empty; a JSON object is expected');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw invalid('Body is not valid JSON');
   }
+  const details = checkJsonValue(value, INPUT_LIMITS.jsonDepth);
+  if (details.length > 0) throw new AppError('validation_failed', 'Invalid request body', details);
+  return value;
 }

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { databaseError, isDataException } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import type { Logger } from '../log.js';
@@ -7,7 +8,9 @@ import type { Logger } from '../log.js';
  * The one place errors become HTTP. Each surface has its own envelope:
  * - webhook API v1: `{error: 'Validation failed', details}`, `{error: 'Unauthorized'}`, …
  * - everything else: `{error: {code, message}}` (plus `details` on validation failures).
- * Unexpected errors are logged with the request id and answered with the surface's 500 body only.
+ * Unexpected errors are logged with the request id and answered with the surface's 500 body only;
+ * a database error is logged as its SQLSTATE and constraint, never the query's values. A value the
+ * database refuses (SQLSTATE class 22) is the caller's 400.
  */
 const WEBHOOK_MESSAGES: Record<string, string> = {
   validation_failed: 'Validation failed',
@@ -31,11 +34,14 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
       await next();
     } catch (caught) {
       const error = toAppError(caught);
+      const db = databaseError(caught);
       if (error.code === 'unavailable' && !(caught instanceof AppError)) {
         log.warn({ requestId: ctx.state.requestId, path: ctx.path, code: (caught as { code?: string }).code }, 'database unavailable');
-      }
-      if (error.code === 'internal') {
-        log.error({ err: caught, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
+      } else if (error.code === 'internal') {
+        log.error({ err: caught, requestId: ctx.state.requestId, path: ctx.path, ...(db ? { db } : {}) }, 'unhandled error');
+      } else if (db) {
+        // Validation let through a value the database refused: answered 400, logged to be fixed.
+        log.warn({ requestId: ctx.state.requestId, path: ctx.path, db }, 'database refused a value');
       }
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
@@ -59,6 +65,12 @@ function toAppError(caught: unknown): AppError {
   if (caught instanceof AppError) return caught;
   if (isDatabaseUnavailable(caught)) {
     return new AppError('unavailable', 'The database is unreachable; retry later', undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+  }
+  const db = databaseError(caught);
+  if (isDataException(db)) {
+    return new AppError('validation_failed', 'A value cannot be stored', [
+      { path: db?.column ?? 'body', message: `A value is outside what the database can store (SQLSTATE ${db?.code})` },
+    ]);
   }
   const status = (caught as { status?: number; statusCode?: number })?.status ?? (caught as { statusCode?: number })?.statusCode;
   const type = (caught as { type?: string })?.type;

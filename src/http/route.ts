@@ -9,6 +9,7 @@ import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
+import { checkJsonValue } from '../schemas/limits.js';
 import { readBody, type BodyKind } from './body.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 
@@ -73,6 +74,11 @@ export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown):
 
 function parse<S>(schema: S, value: unknown, where: 'query' | 'params' | 'body'): Infer<S> {
   if (!schema) return undefined as Infer<S>;
+  // Bodies are checked as they are read (body.ts); query strings and path segments here.
+  if (where !== 'body') {
+    const details = checkJsonValue(value, 2, where);
+    if (details.length > 0) throw new AppError('validation_failed', 'Validation failed', details);
+  }
   const result = (schema as unknown as z.ZodType).safeParse(value);
   if (!result.success) {
     throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, where === 'body' ? undefined : where, value));

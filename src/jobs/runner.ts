@@ -13,6 +13,7 @@
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../log.js';
+import { describeError } from '../db/errors.js';
 import { returnJobs, type Executor } from './boss.js';
 import type { JobContext, JobDefinition } from './define.js';
 
@@ -143,7 +144,8 @@ export class JobRunner {
         if (tenantId) await app.live.publish(tenantId, { kind: 'job.finished', job: ref, outcome: 'completed' }).catch(() => {});
       } catch (error) {
         if (entry.returned) return;
-        const message = error instanceof Error ? error.message : String(error);
+        // Never the query's values: a failed import's parameters are its rows (src/db/errors.ts).
+        const message = describeError(error);
         log.warn({ queue: def.name, jobId: job.id, retryCount: job.retryCount, error: message }, 'job failed');
         await boss.fail(def.name, job.id, { message }).catch((e) => log.error({ err: e, jobId: job.id }, 'could not mark job failed'));
         const outcome = job.retryCount < job.retryLimit ? 'retrying' : 'failed';

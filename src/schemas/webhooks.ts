@@ -5,6 +5,7 @@
  * (docs/webhooks.md).
  */
 import { z } from 'zod';
+import { freeObject, int32, pgTimestamp } from './limits.js';
 
 export const ISSUE_TYPES = ['feature', 'bug', 'chore', 'discovery', 'incident', 'other'] as const;
 export const ISSUE_STATES = ['open', 'closed', 'in_progress'] as const;
@@ -37,18 +38,17 @@ const projectKey = text(FIELD_LIMITS.projectKey)
 
 const externalId = text(FIELD_LIMITS.externalId).meta({ description: 'Unique id in the source system; the upsert key' });
 
-const timestamp = z.iso
-  .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp with an offset, e.g. 2024-05-01T12:00:00Z' })
-  .meta({ example: '2024-05-01T12:00:00Z' });
+const timestamp = pgTimestamp().meta({
+  description: 'ISO 8601 with an offset (within ±15:59), from 1970 to 9999',
+  example: '2024-05-01T12:00:00Z',
+});
 
 const sha = z
   .string()
   .regex(/^[0-9a-fA-F]{7,40}$/, 'Must be 7 to 40 hexadecimal characters')
   .meta({ description: 'Commit hash, 7 to 40 hexadecimal characters (stored lowercase)' });
 
-const metadata = z
-  .record(z.string(), z.unknown(), { error: 'Must be a JSON object' })
-  .meta({ description: 'Free key-value data; stored as given, not indexed' });
+const metadata = freeObject('Free key-value data; stored as given, not indexed');
 
 export const IssueWebhook = z
   .strictObject({
@@ -57,7 +57,7 @@ export const IssueWebhook = z
     title: text(FIELD_LIMITS.title),
     type: z.enum(ISSUE_TYPES),
     state: z.enum(ISSUE_STATES),
-    number: z.number().int('Must be a whole number').min(1).max(2_147_483_647).optional()
+    number: int32(1).optional()
       .meta({ description: 'Issue number in the project; generated (next in the project) when omitted, kept on update' }),
     body: optionalText(FIELD_LIMITS.body).optional().meta({ description: 'Description' }),
     url: optionalText(FIELD_LIMITS.url).optional().meta({ description: 'Link to the source issue' }),

@@ -25,7 +25,8 @@ export type BaselineColumn = (typeof BASELINE_COLUMNS)[number];
 export type BaselineRow = Record<BaselineColumn, string | number | null | Record<string, number>>;
 
 export const MAX_WINDOW_MONTHS = 36;
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+// Years 1970 to 9999, as every date of the API (docs/input-limits.md).
+const MONTH = /^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/;
 
 export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 

@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { codehostDeliveries } from '../db/schema/index.js';
+import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { applyIssue, applyPullRequest, applyPush, applyRepository, ensureProject, IssuesEvent, PullRequestEvent, PushEvent, RepositoryEvent } from './codehostEvents.js';
@@ -83,6 +84,9 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
   } catch {
     throw new AppError('validation_failed', 'Webhook body is not valid JSON', [{ path: 'body', message: 'Body is not valid JSON' }]);
   }
+  // Signed, but its strings are what users typed on the code host: refuse what PostgreSQL cannot store.
+  const unstorable = checkJsonValue(payload, INPUT_LIMITS.jsonDepth);
+  if (unstorable.length > 0) throw new AppError('validation_failed', 'Webhook payload cannot be stored', unstorable);
   const envelope = parse(Envelope, payload);
   const installation = envelope.installation;
   const { db } = app.database;

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { AppError, type ErrorDetail } from '../errors.js';
+import { INPUT_LIMITS, unstorable } from '../schemas/limits.js';
 
 /** One problem of an import file: the 1-based line, the column name (or `file`), what is wrong. */
 export interface ImportProblem extends ErrorDetail {
@@ -80,6 +81,14 @@ export function readCsv(text: string, spec: CsvSpec, problems: ProblemList): { r
 
   const [head, ...body] = records;
   const header = head!.record.map((c) => c.trim().toLowerCase());
+  // PostgreSQL text cannot hold U+0000: a cell with one is refused here, named, not at the insert.
+  const storable = (line: number, column: string, cell: string) => {
+    const problem = unstorable(cell);
+    if (problem) problems.add(line, column, problem);
+    return !problem;
+  };
+  header.forEach((column, i) => storable(1, `header cell ${i + 1}`, column));
+  if (!problems.empty) return { rows: [], columns: new Set() };
   const known = new Set([...spec.required, ...spec.optional, ...(spec.ignored ?? [])]);
   const seen = new Set<string>();
   for (const column of header) {
@@ -109,17 +118,21 @@ export function readCsv(text: string, spec: CsvSpec, problems: ProblemList): { r
       continue;
     }
     const values: Record<string, string> = {};
-    header.forEach((column, i) => (values[column] = (record[i] as string).trim()));
-    rows.push({ line, values });
+    let ok = true;
+    header.forEach((column, i) => {
+      values[column] = (record[i] as string).trim();
+      ok = storable(line, column, values[column]) && ok;
+    });
+    if (ok) rows.push({ line, values });
   }
   return { rows, columns: seen };
 }
 
-/** `YYYY-MM-DD` naming a real calendar date. */
+/** `YYYY-MM-DD` naming a real calendar date from 1970 to 9999 (INPUT_LIMITS). */
 export function isIsoDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  return !Number.isNaN(date.getTime()) && date.getTime() >= INPUT_LIMITS.earliest && date.toISOString().slice(0, 10) === value;
 }
 
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);

@@ -18,14 +18,15 @@ export interface SeatImportResult { recorded: boolean; import: SeatImportRecord;
 export async function importSeats(db: Db, tenantId: string, csvText: string, importedBy: string, now = new Date()): Promise<SeatImportResult> {
   const problems = new ProblemList();
   const { rows, columns } = readCsv(csvText, { required: ['tool', 'assigned_on'], optional: ['external_ref', 'email', 'revoked_on'], maxRows: SEAT_MAX_ROWS }, problems);
-  if (problems.empty && !columns.has('external_ref') && !columns.has('email')) problems.add(1, 'external_ref', 'A column external_ref or email is required to name the person');
+  // readCsv gives no rows when the header is wrong; a header without a person column makes every row unreadable.
+  const named = columns.has('external_ref') || columns.has('email');
+  if (rows.length > 0 && !named) problems.add(1, 'external_ref', 'A column external_ref or email is required to name the person');
+  const readable = named ? rows : [];
 
-  const { byRef, byEmail } = problems.empty ? await personIndex(db, tenantId) : { byRef: new Map<string, string>(), byEmail: new Map<string, string>() };
+  const { byRef, byEmail } = readable.length > 0 ? await personIndex(db, tenantId) : { byRef: new Map<string, string>(), byEmail: new Map<string, string>() };
   const today = todayUtc(now);
   const seen = new Map<string, number>();
   const wanted: { person_id: string; tool: string; assigned_on: string; revoked_on: string | null }[] = [];
-  // A header without a person column makes every row unreadable: report the header alone.
-  const readable = problems.empty ? rows : [];
   for (const { line, values: v } of readable) {
     const bad = (column: string, message: string) => problems.add(line, column, message);
     const ref = v.external_ref ?? '';
@@ -42,10 +43,10 @@ export async function importSeats(db: Db, tenantId: string, csvText: string, imp
     if (tool === '') bad('tool', 'Required');
     else if (tool.length > 100) bad('tool', 'At most 100 characters');
     const assigned = v.assigned_on as string;
-    if (!isIsoDate(assigned)) bad('assigned_on', assigned === '' ? 'Required' : 'Must be a date YYYY-MM-DD');
+    if (!isIsoDate(assigned)) bad('assigned_on', assigned === '' ? 'Required' : 'Must be a date YYYY-MM-DD from 1970 on');
     else if (assigned > today) bad('assigned_on', `Must not be after today (${today} UTC)`);
     const revoked = v.revoked_on ?? '';
-    if (revoked !== '' && !isIsoDate(revoked)) bad('revoked_on', 'Must be a date YYYY-MM-DD or empty');
+    if (revoked !== '' && !isIsoDate(revoked)) bad('revoked_on', 'Must be a date YYYY-MM-DD from 1970 on, or empty');
     else if (revoked !== '' && isIsoDate(assigned) && revoked < assigned) bad('revoked_on', 'Must not be before assigned_on');
     if (!personId || tool === '' || !isIsoDate(assigned)) continue;
     const key = `${personId}\u0000${tool}\u0000${assigned}`;

@@ -200,6 +200,19 @@ describe('code-host application webhooks', function () {
       expect(await q("select id from projects where project_key = 'acme-corp/checkout-service'")).to.have.length(0);
     });
 
+    it('refuses a signed pull request whose title holds NUL or whose number is past integer, storing nothing', async () => {
+      const before = await countOf('pull_requests');
+      const nul = fixture('pull_request.opened');
+      nul.pull_request.title = 'Fix\u0000checkout';
+      const refused = await deliver(api, 'pull_request', nul);
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error.details).to.deep.equal([{ path: 'pull_request.title', message: 'Must not contain the NUL character (U+0000)' }]);
+      const huge = fixture('pull_request.opened');
+      huge.pull_request.additions = 2_147_483_648;
+      expect((await deliver(api, 'pull_request', huge)).status).to.equal(400);
+      expect(await countOf('pull_requests')).to.equal(before);
+    });
+
     it('acknowledges events it does not use without storing them', async () => {
       const res = await deliver(api, 'star', { action: 'created', installation: { id: FIXTURE_INSTALLATION }, repository: { full_name: 'acme-corp/x' } });
       expect(res.status).to.equal(200);

@@ -1,5 +1,5 @@
 import { loadConfig, type Env } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort } from '../../src/dev.js';
 import { freshDatabase } from './database.js';
@@ -75,16 +75,25 @@ export interface TestServer extends HttpClient {
 
 /**
  * The real server, in this process, on a free loopback port, over its own fresh database unless
- * one is given (two servers on one database are two instances).
+ * one is given (two servers on one database are two instances). `logger`: a test that reads the
+ * log passes one (see `capturedLog`).
  */
-export async function testServer(options: { env?: Env; databaseUrl?: string } = {}): Promise<TestServer> {
+export async function testServer(options: { env?: Env; databaseUrl?: string; logger?: Logger } = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await freshDatabase());
   const port = await freePort();
   const config = loadConfig({ ...baseEnv(databaseUrl, port), ...options.env });
-  const running = await startServer(config, createLogger(config.logLevel));
+  const running = await startServer(config, options.logger ?? createLogger(config.logLevel));
   const client = new HttpClient(running.url.replace('localhost', '127.0.0.1')) as TestServer;
   client.running = running;
   client.databaseUrl = databaseUrl;
   client.close = () => running.close();
   return client;
+}
+
+/** A logger at `level` whose lines are kept in memory: `lines()` is everything logged so far. */
+export function capturedLog(level = 'info'): { logger: Logger; text: () => string; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const logger = createLogger(level, { write: (chunk: string) => void chunks.push(chunk) });
+  const text = () => chunks.join('');
+  return { logger, text, lines: () => text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) };
 }

@@ -64,7 +64,7 @@ describe('AI seat import', function () {
       [4, 'email', 'No person with e-mail "nobody@example.com"'],
       [5, 'external_ref', 'Name the person by external_ref or email'],
       [6, 'tool', 'Required'],
-      [6, 'assigned_on', 'Must be a date YYYY-MM-DD'],
+      [6, 'assigned_on', 'Must be a date YYYY-MM-DD from 1970 on'],
       [7, 'revoked_on', 'Must not be before assigned_on'],
       [8, 'assigned_on', `Must not be after today (${new Date().toISOString().slice(0, 10)} UTC)`],
       [9, 'assigned_on', 'The same seat (person, tool, assigned_on) is on line 2'],

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildTenant } from '../helpers/factories.js';
+import { buildTenant, dbFor } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 /**
- * An unexpected failure inside a tool (here PostgreSQL refusing a NUL byte in a filter value) was
+ * An unexpected failure inside a tool (PostgreSQL refusing a NUL byte in a filter value, which is
+ * now refused as a 400 before any query; here a column missing from this test's own database) was
  * handed to the MCP client as the raw database message, and never logged. It must read like the
  * REST API's 500.
  */
@@ -20,7 +21,8 @@ describe('review: MCP tools answer internal failures without their message', () 
 
   it('cube_query and the REST API both hide a database error', async () => {
     const t = await buildTenant(server.databaseUrl);
-    const query = { measures: ['issues.issues_closed'], filters: [{ member: 'issues.type', operator: 'equals', values: ['a\u0000b'] }] };
+    await dbFor(server.databaseUrl).pool.query('alter table issues rename column type to type_gone');
+    const query = { measures: ['issues.issues_closed'], filters: [{ member: 'issues.type', operator: 'equals', values: ['bug'] }] };
     const rest = await server.post('/cubejs-api/v1/load', { query }, { authorization: `Bearer ${t.owner.apiKey}` });
     expect(rest.status).to.equal(500);
 

@@ -5,7 +5,7 @@ import { presentApiKey, presentNewApiKey } from '../../presenters/apiKeys.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/apiKeys.js';
 import { listEnvelope, Paging, route } from '../route.js';
 
-const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
 const KeyParams = z.object({ id: z.uuid() });
 
 export function apiKeyRoutes(app: AppContext): Router {

@@ -21,7 +21,7 @@ const LoginQuery = z.object({ mode: optionalString, returnUrl: optionalString, s
 const CallbackQuery = z.object({ token: optionalString });
 
 const EmailFields = { email: z.email().max(320), returnUrl: z.string().max(4096).optional() };
-const JsonEmailBody = z.strictObject(EmailFields);
+export const JsonEmailBody = z.strictObject(EmailFields);
 const FormEmailBody = z.strictObject({ ...EmailFields, mode: z.string().max(20).optional(), [CSRF_FIELD]: z.string().max(100).optional() });
 
 /** Links per address, whatever the caller's address: stops one inbox being flooded. Known or not, same limit. */

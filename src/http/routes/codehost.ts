@@ -15,7 +15,7 @@ import { route, zodDetails } from '../route.js';
 const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
 
 const InstallationId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const LinkBody = z.strictObject({ installationId: InstallationId });
+export const LinkBody = z.strictObject({ installationId: InstallationId });
 const InstallationParams = z.object({ installationId: InstallationId });
 const SetupQuery = z.object({ installation_id: InstallationId, setup_action: z.string().max(50).optional() });
 const SetupForm = z.object({ installation_id: InstallationId });

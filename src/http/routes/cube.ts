@@ -16,7 +16,7 @@ const BASE = '/cubejs-api/v1';
 
 // GET carries the query as JSON text in `?query=`; POST as an object (or text) in the body.
 const QueryParams = z.object({ query: z.string().max(100_000).optional(), queryType: z.enum(['multi']).optional() });
-const QueryBody = z.object({ query: z.unknown(), queryType: z.enum(['multi']).optional() });
+export const QueryBody = z.object({ query: z.unknown(), queryType: z.enum(['multi']).optional() });
 
 /** Cube clients send the token bare (`Authorization: gai_…`); the general API expects a Bearer. */
 const bearerCompat: Koa.Middleware = async (ctx, next) => {

@@ -23,10 +23,10 @@ const Identity = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('email'), value: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Must be an e-mail address').max(320) }),
   z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
 ]);
-const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
-const MemberBody = z.strictObject({ personId: z.uuid() });
+export const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
+export const MemberBody = z.strictObject({ personId: z.uuid() });
 const MemberParams = z.object({ id: z.uuid(), personId: z.uuid() }).catch({ id: NO_ID, personId: NO_ID });
-const TeamPatch = z
+export const TeamPatch = z
   .strictObject({
     enabled: z.boolean().optional(),
     projects: z.array(z.string().regex(PROJECT_KEY, 'Must be a project key <owner>/<repo>')).max(1000).optional(),

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { int32, pgDate, pgTimestamp } from '../../schemas/limits.js';
 import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from '../../presenters/sessions.js';
 import { createSession, deleteSession, findSession, listSessions, readTranscript, sessionLinks, sessionMetrics } from '../../services/sessions.js';
 import { listEnvelope, Paging, route } from '../route.js';
@@ -8,10 +9,12 @@ import { listEnvelope, Paging, route } from '../route.js';
 /** Request body limit of POST /api/sessions (after gunzip): the 10 MiB transcript plus JSON escaping and metadata. */
 export const SESSION_BODY_LIMIT = 16 * 1024 * 1024;
 
-const Timestamp = z.iso.datetime({ offset: true });
+const Timestamp = pgTimestamp();
+// Token counts are bigint columns; messages and tool calls integer ones.
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const SmallCount = int32(0);
 
-const SessionBody = z
+export const SessionBody = z
   .strictObject({
     tool: z.string().trim().min(1).max(100),
     model: z.string().trim().min(1).max(200).optional(),
@@ -19,11 +22,11 @@ const SessionBody = z
     endedAt: Timestamp.nullable().optional(),
     projectKey: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must have the form <owner>/<repo>').max(200).optional(),
     branch: z.string().min(1).max(255).optional(),
-    prNumber: z.number().int().positive().optional(),
+    prNumber: int32(1).optional(),
     commitShas: z.array(z.string().regex(/^[0-9a-fA-F]{7,40}$/, 'must be 7 to 40 hexadecimal characters')).max(1000).optional(),
     externalId: z.string().min(1).max(200).optional(),
     usage: z
-      .strictObject({ inputTokens: Count, outputTokens: Count, cacheReadTokens: Count, cacheWriteTokens: Count, messages: Count, toolCalls: Count })
+      .strictObject({ inputTokens: Count, outputTokens: Count, cacheReadTokens: Count, cacheWriteTokens: Count, messages: SmallCount, toolCalls: SmallCount })
       .partial()
       .optional(),
     transcript: z.union([z.string(), z.array(z.unknown())]).optional(),
@@ -35,8 +38,8 @@ const ListQuery = Paging.extend({
   projectKey: z.string().min(1).max(200).optional(),
   tool: z.string().min(1).max(100).optional(),
   // A date alone means its midnight UTC.
-  from: z.union([Timestamp, z.iso.date()]).optional(),
-  to: z.union([Timestamp, z.iso.date()]).optional(),
+  from: z.union([Timestamp, pgDate()]).optional(),
+  to: z.union([Timestamp, pgDate()]).optional(),
 });
 
 // A malformed id cannot name a session: answer 404 like any unknown id.

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { checkFormToken, checkOrigin, issueCsrfToken } from '../../auth/csrf.js';
 import { AppError } from '../../errors.js';
+import { pgDate } from '../../schemas/limits.js';
 import { presentSurvey } from '../../presenters/surveys.js';
 import { COMMENT_MAX, QUESTIONS } from '../../surveys/questions.js';
 import { renderLinkProblem, renderSurveyForm, renderThankYou } from '../../surveys/page.js';
@@ -16,8 +17,8 @@ import { mailerConfigured } from '../../services/mailer.js';
 import { sendHtml } from '../html.js';
 import { download, listEnvelope, Paging, route } from '../route.js';
 
-const Day = z.iso.date();
-const CreateSurveyBody = z.strictObject({
+const Day = pgDate();
+export const CreateSurveyBody = z.strictObject({
   title: z.string().trim().min(1).max(200),
   teams: z.array(z.string().min(1).max(100)).min(1).max(500),
   opensOn: Day.optional(),

@@ -6,7 +6,7 @@ import { getMe, updateMe } from '../../services/users.js';
 import { route } from '../route.js';
 
 /** Only these fields; anything else is a 400. `displayName: null` or "" clears the name. */
-const UpdateMeBody = z
+export const UpdateMeBody = z
   .strictObject({
     displayName: z.string().trim().max(100).transform((v) => (v === '' ? null : v)).nullable().optional(),
     activeTenantId: z.uuid().optional(),
