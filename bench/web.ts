@@ -2,8 +2,9 @@
  * `npm run bench:web`: how fast the Overview of the 200-team bench tenant (bench/baselineData.ts)
  * becomes interactive in headless Chromium. Target: under 1.5 s on this machine.
  *
- * Figure: from navigation start to every DORA tile showing its value (no "…" left), median of 5
- * cold page loads (new browser context each: no cached answers, no cached assets) after a warm-up.
+ * Figures: from navigation start to every DORA tile showing its value (interactive; the target), and
+ * to the page being complete (previous window and trend charts), medians of 5 cold page loads (new
+ * browser context each: no cached answers, no cached assets) after a warm-up.
  * Reference, measured in the same run: the page's four Cube queries fetched at once over HTTP from
  * Node (what any client must wait for); the ratio shows what the browser and the app add.
  * BENCH_DATABASE_URL + BENCH_TENANT reuse a generated tenant (see bench/baseline.ts).
@@ -64,7 +65,7 @@ async function main(): Promise<number> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const cookie = { name: 'sessionId', value: session.token, url: base, httpOnly: true };
   const cubeUrls: string[] = [];
-  const load = async (): Promise<number> => {
+  const load = async (): Promise<{ tiles: number; complete: number }> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([cookie]);
     const page = await context.newPage();
@@ -75,15 +76,23 @@ async function main(): Promise<number> {
       const values = [...document.querySelectorAll('[data-testid$="-value"]')];
       return values.length === 5 && values.every((v) => !v.textContent?.includes('…'));
     }, undefined, { timeout: 60_000, polling: 20 });
-    const elapsed = Date.now() - t0;
+    const tiles = Date.now() - t0;
+    // Complete: the previous window beside every tile and every trend chart drawn.
+    await page.waitForFunction(() => {
+      const previous = [...document.querySelectorAll('[data-testid$="-previous"]')];
+      return previous.length === 5 && previous.every((v) => !v.textContent?.includes('…')) && document.querySelectorAll('figure.trend').length === 5 && !document.querySelector('[aria-busy="true"]');
+    }, undefined, { timeout: 60_000, polling: 20 });
+    const complete = Date.now() - t0;
     await context.close();
-    return elapsed;
+    return { tiles, complete };
   };
   try {
-    console.log(`warm-up load: ${await load()} ms`);
-    const runs: number[] = [];
-    for (let i = 0; i < RUNS; i += 1) runs.push(await load());
+    console.log(`warm-up load: ${JSON.stringify(await load())} ms`);
+    const loads: { tiles: number; complete: number }[] = [];
+    for (let i = 0; i < RUNS; i += 1) loads.push(await load());
+    const runs = loads.map((l) => l.tiles);
     const interactive = median(runs);
+    const completes = loads.map((l) => l.complete);
     const queries = [...new Set(cubeUrls)];
     const reference: number[] = [];
     for (let i = 0; i < RUNS; i += 1) {
@@ -92,7 +101,8 @@ async function main(): Promise<number> {
       reference.push(performance.now() - t0);
     }
     const ref = median(reference);
-    console.log(`overview interactive (median of ${RUNS}): ${interactive} ms   (runs: ${runs.join(', ')})`);
+    console.log(`overview interactive, every tile with its value (median of ${RUNS}): ${interactive} ms   (runs: ${runs.join(', ')})`);
+    console.log(`overview complete, previous window and trend charts too: ${median(completes)} ms   (runs: ${completes.join(', ')})`);
     console.log(`reference, its ${queries.length} cube queries over HTTP at once: ${ref.toFixed(0)} ms   (runs: ${reference.map((r) => r.toFixed(0)).join(', ')})`);
     console.log(`ratio ${(interactive / ref).toFixed(2)}; target ${TARGET_MS} ms: ${interactive < TARGET_MS ? 'met' : 'NOT met'}`);
     return interactive < TARGET_MS ? 0 : 1;

@@ -44,11 +44,13 @@ export function DoraPage() {
   usePageTitle('Overview (DORA)');
   const scope = useScope();
   const prev = previousWindow(scope);
+  // The window's values first: the previous window and the trend are asked for once they are in,
+  // so that on a large tenant the tiles do not wait behind queries of the same weight (docs/web.md).
   const current = useQuery(cubeQuery(doraTotals(scope, scope)));
-  const previous = useQuery(cubeQuery(doraTotals(scope, prev)));
-  const trend = useQuery(cubeQuery(doraTrend(scope)));
   const source = useQuery(cubeQuery(deploymentSource(scope)));
-  const hasDeploymentSource = source.data ? (num(source.data.data[0], 'deployments.all_deployments') ?? 0) > 0 : undefined;
+  const previous = useQuery({ ...cubeQuery(doraTotals(scope, prev)), enabled: current.data !== undefined });
+  const trend = useQuery({ ...cubeQuery(doraTrend(scope)), enabled: current.data !== undefined });
+  const hasDeploymentSource = source.data ? (num(source.data.data[0], 'projects.deployment_sources') ?? 0) > 0 : undefined;
   const now = current.data?.data[0];
   const before = previous.data?.data[0];
   const days = dayCount(scope);
@@ -66,7 +68,7 @@ export function DoraPage() {
       <div className="tiles">
         {MEASURES.map((m) => {
           const v = num(now, m.value);
-          const loading = !current.data || !previous.data;
+          const loading = !current.data || !source.data;
           // Without a deployment source every deployment measure is empty, whatever it counts: no made-up zeros.
           const noSource = m.subject !== 'incidents' && hasDeploymentSource === false;
           return (
@@ -76,8 +78,8 @@ export function DoraPage() {
               title={m.title}
               lowerIsBetter={m.lowerIsBetter}
               current={noSource ? null : v}
-              previous={noSource ? null : num(before, m.value)}
-              previousText={loading ? '…' : noSource ? 'no deployment source' : show(m, before)}
+              previous={noSource || !previous.data ? null : num(before, m.value)}
+              previousText={loading || !previous.data ? '…' : noSource ? 'no deployment source' : show(m, before)}
               tier={loading || noSource ? null : tierOf(m, v)}
               empty={loading ? null : noSource || v === null ? emptyReason(m.subject, scope, { hasDeploymentSource }) : null}
               value={

@@ -24,4 +24,4 @@ export const DORA_TIMES = DORA_FACTS.map((f) => f.time as string);
 export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(DORA_FACTS, scope, window);
 export const doraTrend = (scope: Scope): CubeQuery => factQuery(DORA_FACTS, scope, scope, { byMonth: true });
 /** All time: has any project of the scope ever sent a deployment? */
-export const deploymentSource = (scope: Scope): CubeQuery => ({ measures: ['deployments.all_deployments'], filters: teamFilter(scope.team) });
+export const deploymentSource = (scope: Scope): CubeQuery => ({ measures: ['projects.deployment_sources'], filters: teamFilter(scope.team) });
