@@ -45,7 +45,7 @@ export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => 
   );
 }
 
-interface QueryState {
+export interface QueryState {
   isPending: boolean;
   isError: boolean;
   isFetching: boolean;
@@ -53,6 +53,22 @@ interface QueryState {
   dataUpdatedAt: number;
   refetch: () => unknown;
   data?: unknown;
+}
+
+/** Two answers one panel needs (the teams and their measures), as one panel state. */
+export function both(a: QueryState, b: QueryState): QueryState {
+  return {
+    isPending: a.isPending || b.isPending,
+    isFetching: a.isFetching || b.isFetching,
+    isError: a.isError || b.isError,
+    error: a.isError ? a.error : b.error,
+    dataUpdatedAt: Math.min(a.dataUpdatedAt, b.dataUpdatedAt),
+    refetch: () => {
+      void a.refetch();
+      void b.refetch();
+    },
+    data: a.data !== undefined && b.data !== undefined ? true : undefined,
+  };
 }
 
 /**

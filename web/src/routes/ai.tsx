@@ -6,7 +6,7 @@ import { ScatterPlot } from '../components/charts/ScatterPlot';
 import { DataTable, type Column } from '../components/DataTable';
 import { Median } from '../components/Median';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
-import { Empty, Panel } from '../components/states';
+import { both, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
@@ -51,7 +51,7 @@ export function AiPage() {
       <Panel id="ai-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
       </Panel>
-      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={{ ...byTeam, data: teams.data && byTeam.data ? true : undefined, isError: byTeam.isError || teams.isError, error: byTeam.error ?? teams.error }}>
+      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={both(teams, byTeam)}>
         {() => {
           const rows = withTeamRows(teams.data!.data, byTeam.data!.data).filter((r) => !scope.team || r.team.id === scope.team);
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;

@@ -5,7 +5,7 @@ import { teamWindow } from '../api/queries/teams';
 import { DataTable, type Column } from '../components/DataTable';
 import { Median } from '../components/Median';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
-import { Empty, Panel } from '../components/states';
+import { both, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
@@ -48,7 +48,7 @@ export function FlowPage() {
       <Panel id="flow-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
       </Panel>
-      <Panel id="flow-teams" title="By team, over the window" query={{ ...byTeam, data: teams.data && byTeam.data ? true : undefined, isError: byTeam.isError || teams.isError, error: byTeam.error ?? teams.error }}>
+      <Panel id="flow-teams" title="By team, over the window" query={both(teams, byTeam)}>
         {() => {
           const rows = withTeamRows(teams.data!.data, byTeam.data!.data).filter((r) => !scope.team || r.team.id === scope.team);
           return rows.length === 0 ? <Empty reason={NO_TEAMS} /> : <DataTable caption="Flow measures by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} />;

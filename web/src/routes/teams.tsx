@@ -5,7 +5,7 @@ import { TEAMS_QUERY } from '../api/queries/common';
 import { teamWindowQueries } from '../api/queries/teams';
 import { DataTable, type Column } from '../components/DataTable';
 import { Median } from '../components/Median';
-import { Empty, Panel } from '../components/states';
+import { both, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatScore } from '../lib/format';
 import { useScope } from '../lib/scope';
@@ -76,7 +76,7 @@ export function TeamsPage() {
   return (
     <>
       <h1>Teams</h1>
-      <Panel id="teams-table" title="Enabled teams, measures for the window" query={{ ...metrics, isPending: metrics.isPending || teams.isPending, isError: metrics.isError || teams.isError, error: metrics.error ?? teams.error, data: teams.data && metrics.data ? true : undefined }} height={300}>
+      <Panel id="teams-table" title="Enabled teams, measures for the window" query={both(teams, metrics)} height={300}>
         {() => {
           const rows = withTeamRows(teams.data!.data, metrics.data!.data);
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
