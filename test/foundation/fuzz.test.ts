@@ -13,7 +13,7 @@ import { buildTenant, dbFor } from '../helpers/factories.js';
 import { cubeMembers, describeCase, Footprint, hostileCases, JSON_ENDPOINTS, KEY_RING_NAME, KeyRing, seedTenant, sendCase, type Seed } from '../helpers/hostile.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const LANES = 4;
 
 interface Lane {
