@@ -4,7 +4,7 @@
  */
 import { formatMonth } from './format';
 
-export type Subject = 'deployments' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'seats' | 'surveys' | 'surveyScore';
+export type Subject = 'deployments' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'aiCommits' | 'seats' | 'surveys' | 'surveyScore';
 
 export interface Reason {
   text: string;
@@ -21,6 +21,7 @@ const NOTHING: Record<Subject, string> = {
   pullRequests: 'No pull request merged',
   issues: 'No issue closed',
   aiSessions: 'No AI session started',
+  aiCommits: 'No commit linked to an AI session',
   seats: 'No AI seat held',
   surveys: 'No survey invitation',
   surveyScore: 'No survey response',

@@ -23,7 +23,7 @@ const SERIES: Series[] = [
   { id: 'ai-seats', title: 'Seat holders', value: 'seats.ai_seat_holders', subject: 'seats', format: formatCount },
   { id: 'ai-active', title: 'Active users', value: 'ai_sessions.ai_active_users', subject: 'aiSessions', format: formatCount },
   { id: 'ai-sessions', title: 'AI sessions', value: 'ai_sessions.ai_sessions', subject: 'aiSessions', format: formatCount },
-  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiSessions', format: formatCount },
+  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount },
   { id: 'ai-share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatRatio },
 ];
 const TEAM_FACTS: Fact[] = [
