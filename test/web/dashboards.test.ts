@@ -61,7 +61,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await page.goto(`/app/?${SCOPE}`);
     await until(() => text(page, 'deployment-frequency-value'), '4');
     expect(await text(page, 'deployment-frequency-tier')).to.equal('DORA 2023: medium');
-    expect(await text(page, 'deployment-frequency-previous')).to.equal('Previous window: 1 · up (better)');
+    await until(() => text(page, 'deployment-frequency-previous'), 'Previous window: 1 · up (better)');
     expect(await text(page, 'lead-time-value')).to.equal('36.0 h · n = 3');
     expect(await text(page, 'lead-time-tier')).to.equal('DORA 2023: high');
     expect(await text(page, 'change-failure-rate-value')).to.equal('20% · n = 5');
