@@ -80,7 +80,7 @@ export function Panel({ title, query, children, height = 120, id }: { title: str
   return (
     <section className="panel" aria-labelledby={headingId} data-testid={id}>
       <h2 id={headingId}>{title}</h2>
-      {query.data === undefined && query.isPending && <div className="skeleton" style={{ minHeight: height }} aria-busy="true" aria-label={`Loading ${title}`} />}
+      {query.data === undefined && query.isPending && <div className="skeleton" role="status" style={{ minHeight: height }} aria-busy="true" aria-label={`Loading ${title}`} />}
       {query.data === undefined && query.isError && <ErrorNote error={query.error} onRetry={() => void query.refetch()} />}
       {query.data !== undefined && (
         <>

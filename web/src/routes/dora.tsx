@@ -108,7 +108,7 @@ export function DoraPage() {
             });
             return <TrendChart key={m.id} id={`${m.id}-trend`} title={m.title} rows={rows} format={formatters[m.kind]} withN={!!m.n} emptyReason={emptyReason(m.subject, scope, { hasDeploymentSource })} />;
           })}
-        {!rowsByMonth && !trend.isError && <div className="skeleton" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />}
+        {!rowsByMonth && !trend.isError && <div className="skeleton" role="status" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />}
       </div>
     </>
   );

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser } from 'playwright-core';
+import { ensureWebBuilt } from '../../src/webBuild.js';
+import { buildSessionCookie, buildTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { launch, signedIn, until } from './browser.js';
+import { SCOPE, seedTenant } from './seed.js';
+
+/** axe-core's rules on every page, with data and empty: no serious or critical violation. */
+describe('web app: accessibility rules (axe, Chromium)', function () {
+  this.timeout(90_000);
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async function () {
+    this.timeout(120_000);
+    ensureWebBuilt(() => {});
+    server = await testServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('finds no serious or critical violation on any page', async () => {
+    const tenant = await buildTenant(server.databaseUrl);
+    const seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
+    const context = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
+    const page = await context.newPage();
+    const found: string[] = [];
+    for (const path of ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/ai', '/app/perception', '/app/downloads', '/app/help']) {
+      await page.goto(`${path}?${SCOPE}`);
+      await until(async () => (await page.locator('[aria-busy="true"]').count()) === 0 && (await page.getByText('…', { exact: true }).count()) === 0, true);
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const v of result.violations) {
+        if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      }
+    }
+    expect(found).to.deep.equal([]);
+    await context.close();
+  });
+});
