@@ -12,7 +12,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';
 import { createTenant, insertKey } from '../src/services/tenants.js';
 import { cubeMembers, describeCase, Footprint, hostileCases, JSON_ENDPOINTS, KEY_RING_NAME, KeyRing, seedTenant, sendCase, type HostileCase, type Seed } from '../test/helpers/hostile.js';
-import { migrate, startDatabase, startServerProcess, type EmbeddedDatabase, type ServerProcess } from './support.js';
+import { migrate, serverEnv, startDatabase, startServerProcess, type EmbeddedDatabase, type ServerProcess } from './support.js';
 
 const CASES = Number(process.env.FUZZ_CASES ?? 10_000);
 const LANES = Number(process.env.FUZZ_LANES ?? 4);
@@ -38,13 +38,7 @@ async function target(): Promise<{ url: string; databaseUrl: string; stop: () =>
   const database: EmbeddedDatabase = await startDatabase();
   let server: ServerProcess | undefined;
   try {
-    const env = {
-      DATABASE_URL: database.url,
-      APP_URL: 'http://127.0.0.1',
-      OAUTH_ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'development',
-    };
+    const env = serverEnv(database.url);
     await migrate(env);
     server = await startServerProcess(env);
     const started = server;

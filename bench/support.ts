@@ -59,6 +59,17 @@ function runCli(args: string[], env: Record<string, string>, nodeArgs: string[] 
   });
 }
 
+/** The environment of a benchmarked server process on `databaseUrl` (development mode, quiet). */
+export function serverEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    APP_URL: 'http://127.0.0.1',
+    OAUTH_ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'development',
+  };
+}
+
 export async function migrate(env: Record<string, string>): Promise<void> {
   const child = runCli(['migrate'], env);
   let err = '';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createTenant, insertKey } from '../src/services/tenants.js';
 import { openDatabase } from '../src/db/client.js';
-import { cpuTicks, fmt, migrate, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
+import { cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 12);
@@ -223,13 +223,7 @@ async function main(): Promise<number> {
   const servers: ServerProcess[] = [];
   let closeRaw = async () => {};
   try {
-    const env = {
-      DATABASE_URL: database.url,
-      APP_URL: 'http://127.0.0.1',
-      OAUTH_ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'development',
-    };
+    const env = serverEnv(database.url);
     await migrate(env);
     const keys = await makeKeys(database.url);
     const rawTenant = keys[0]!.tenant.id;

@@ -16,7 +16,7 @@ export interface Series {
 }
 
 /** One trend chart per series, from a by-month cube answer; every month of the window is listed. */
-export function MonthlyCharts({ rows, times, series, scope }: { rows: CubeRow[]; times: string[]; series: Series[]; scope: Scope }) {
+export function MonthlyCharts({ rows, times, series, scope, context }: { rows: CubeRow[]; times: string[]; series: Series[]; scope: Scope; context?: { hasDeploymentSource?: boolean } }) {
   const months = monthsOf(scope);
   const index = byMonth(rows, times);
   return (
@@ -25,9 +25,9 @@ export function MonthlyCharts({ rows, times, series, scope }: { rows: CubeRow[];
         const data: TrendRow[] = months.map((month) => {
           const row = index.get(month) as CubeRow | undefined;
           const value = num(row, s.value);
-          return { month, value, n: s.n ? num(row, s.n) : undefined, reason: value === null ? emptyReason(s.subject, { month }) : undefined };
+          return { month, value, n: s.n ? num(row, s.n) : undefined, reason: value === null ? emptyReason(s.subject, { month }, context) : undefined };
         });
-        return <TrendChart key={s.id} id={s.id} title={s.title} rows={data} format={s.format} withN={!!s.n} emptyReason={emptyReason(s.subject, scope)} />;
+        return <TrendChart key={s.id} id={s.id} title={s.title} rows={data} format={s.format} withN={!!s.n} emptyReason={emptyReason(s.subject, scope, context)} />;
       })}
     </div>
   );

@@ -55,19 +55,17 @@ export interface QueryState {
   data?: unknown;
 }
 
-/** Two answers one panel needs (the teams and their measures), as one panel state. */
-export function both(a: QueryState, b: QueryState): QueryState {
+/** The answers one panel needs (e.g. the teams and their measures), as one panel state. */
+export function allOf(...states: QueryState[]): QueryState {
+  const failed = states.find((q) => q.isError);
   return {
-    isPending: a.isPending || b.isPending,
-    isFetching: a.isFetching || b.isFetching,
-    isError: a.isError || b.isError,
-    error: a.isError ? a.error : b.error,
-    dataUpdatedAt: Math.min(a.dataUpdatedAt, b.dataUpdatedAt),
-    refetch: () => {
-      void a.refetch();
-      void b.refetch();
-    },
-    data: a.data !== undefined && b.data !== undefined ? true : undefined,
+    isPending: states.some((q) => q.isPending),
+    isFetching: states.some((q) => q.isFetching),
+    isError: failed !== undefined,
+    error: failed?.error ?? null,
+    dataUpdatedAt: Math.min(...states.map((q) => q.dataUpdatedAt)),
+    refetch: () => states.forEach((q) => void q.refetch()),
+    data: states.every((q) => q.data !== undefined) ? true : undefined,
   };
 }
 

@@ -33,12 +33,15 @@ export function periodText(period: { month?: string; from?: string; to?: string 
   return '';
 }
 
+/** Measures that are empty, not zero, for a scope that never sent a deployment. */
+export const needsDeploymentSource = (subject: Subject): boolean => subject === 'deployments' || subject === 'leadTime';
+
 /**
  * The reason for an empty value of `subject`; `hasSource` is false when the team (or tenant) never
  * sent a deployment, which empties every deployment measure whatever the period.
  */
 export function emptyReason(subject: Subject, period: { month?: string; from?: string; to?: string }, context: { hasDeploymentSource?: boolean } = {}): Reason {
-  if ((subject === 'deployments' || subject === 'leadTime') && context.hasDeploymentSource === false) {
+  if (needsDeploymentSource(subject) && context.hasDeploymentSource === false) {
     return { text: 'No deployment source connected: no project of this scope has ever sent a deployment.', fix: WEBHOOK_DOCS };
   }
   return { text: `${NOTHING[subject]} ${periodText(period)}`.trim() + '.' };

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { cubeQuery, num, type CubeRow } from '../api/cube';
+import { cubeQuery, num } from '../api/cube';
 import { factQuery, TEAMS_QUERY, type Fact } from '../api/queries/common';
 import { teamWindow } from '../api/queries/teams';
 import { ScatterPlot } from '../components/charts/ScatterPlot';
-import { DataTable, type Column } from '../components/DataTable';
-import { Median } from '../components/Median';
+import { DataTable } from '../components/DataTable';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
-import { both, Empty, Panel } from '../components/states';
+import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
-import { withTeamRows, type TeamRef } from '../lib/teamRows';
+import { withTeamRows } from '../lib/teamRows';
+import { countCell, medianCell, ratioCell, teamColumn, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
 
 const FACTS: Fact[] = [
@@ -31,12 +31,11 @@ const TEAM_FACTS: Fact[] = [
   { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users'] },
 ];
 
-type Row = { team: TeamRef; row: CubeRow | undefined };
-const COLUMNS: Column<Row>[] = [
-  { key: 'team', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(), cell: (r) => r.team.name },
-  { key: 'share', header: 'AI-assisted PR share', numeric: true, sortValue: (r) => num(r.row, 'pull_requests.ai_assisted_pr_share'), cell: (r) => (num(r.row, 'pull_requests.ai_assisted_pr_share') === null ? <span className="muted">no PR merged</span> : formatRatio(num(r.row, 'pull_requests.ai_assisted_pr_share') as number)) },
-  { key: 'cycle', header: 'PR cycle time p50', numeric: true, sortValue: (r) => num(r.row, 'pull_requests.pr_cycle_time_p50_seconds'), cell: (r) => (num(r.row, 'pull_requests.pr_cycle_time_p50_seconds') === null ? <span className="muted">no PR merged</span> : <Median seconds={num(r.row, 'pull_requests.pr_cycle_time_p50_seconds')} n={num(r.row, 'pull_requests.prs_merged')} />) },
-  { key: 'users', header: 'AI active users', numeric: true, sortValue: (r) => num(r.row, 'ai_sessions.ai_active_users'), cell: (r) => (num(r.row, 'ai_sessions.ai_active_users') === null ? <span className="muted">none</span> : formatCount(num(r.row, 'ai_sessions.ai_active_users') as number)) },
+const COLUMNS = [
+  teamNameColumn,
+  teamColumn('share', 'AI-assisted PR share', 'pull_requests.ai_assisted_pr_share', ratioCell('pull_requests.ai_assisted_pr_share', 'no PR merged')),
+  teamColumn('cycle', 'PR cycle time p50', 'pull_requests.pr_cycle_time_p50_seconds', medianCell('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged')),
+  teamColumn('users', 'AI active users', 'ai_sessions.ai_active_users', countCell('ai_sessions.ai_active_users', 'none')),
 ];
 
 export function AiPage() {
@@ -51,9 +50,9 @@ export function AiPage() {
       <Panel id="ai-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
       </Panel>
-      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={both(teams, byTeam)}>
+      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={allOf(teams, byTeam)}>
         {() => {
-          const rows = withTeamRows(teams.data!.data, byTeam.data!.data).filter((r) => !scope.team || r.team.id === scope.team);
+          const rows = withTeamRows(teams.data!.data, byTeam.data!.data, scope.team);
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
           const points = rows.flatMap((r) => {
             const x = num(r.row, 'pull_requests.ai_assisted_pr_share');

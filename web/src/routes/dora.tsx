@@ -1,17 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { cubeQuery, num, type CubeRow } from '../api/cube';
-import { byMonth } from '../api/queries/common';
 import { deploymentSource, doraTotals, doraTrend, DORA_TIMES } from '../api/queries/dora';
-import { TrendChart, type TrendRow } from '../components/charts/TrendChart';
+import { MonthlyCharts } from '../components/MonthlyCharts';
 import { Median } from '../components/Median';
 import { ErrorNote } from '../components/states';
 import { Tile } from '../components/Tile';
 import { changeFailureTier, deploymentFrequencyTier, leadTimeTier, recoveryTier } from '../lib/doraTiers';
-import { emptyReason, type Subject } from '../lib/emptyReasons';
+import { emptyReason, needsDeploymentSource, type Subject } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
-import { dayCount, monthsOf, previousWindow } from '../lib/window';
+import { dayCount, previousWindow } from '../lib/window';
 
 interface Measure {
   id: string;
@@ -58,8 +57,6 @@ export function DoraPage() {
   const tierOf = (m: Measure, v: number | null) =>
     m.id === 'deployment-frequency' ? deploymentFrequencyTier(v, days) : m.id === 'lead-time' ? leadTimeTier(v) : m.id === 'change-failure-rate' ? changeFailureTier(v) : recoveryTier(v);
 
-  const months = monthsOf(scope);
-  const rowsByMonth = trend.data ? byMonth(trend.data.data, DORA_TIMES) : null;
 
   return (
     <>
@@ -70,7 +67,7 @@ export function DoraPage() {
           const v = num(now, m.value);
           const loading = !current.data || !source.data;
           // Without a deployment source every deployment measure is empty, whatever it counts: no made-up zeros.
-          const noSource = m.subject !== 'incidents' && hasDeploymentSource === false;
+          const noSource = needsDeploymentSource(m.subject) && hasDeploymentSource === false;
           return (
             <Tile
               key={m.id}
@@ -98,18 +95,12 @@ export function DoraPage() {
       </div>
       <h2 className="section">Monthly trend</h2>
       {trend.isError && <ErrorNote error={trend.error} onRetry={() => void trend.refetch()} />}
-      <div className="charts">
-        {rowsByMonth &&
-          MEASURES.map((m) => {
-            const rows: TrendRow[] = months.map((month) => {
-              const row = rowsByMonth.get(month) as CubeRow | undefined;
-              const value = num(row, m.value);
-              return { month, value, n: m.n ? num(row, m.n) : undefined, reason: value === null ? emptyReason(m.subject, { month }, { hasDeploymentSource }) : undefined };
-            });
-            return <TrendChart key={m.id} id={`${m.id}-trend`} title={m.title} rows={rows} format={formatters[m.kind]} withN={!!m.n} emptyReason={emptyReason(m.subject, scope, { hasDeploymentSource })} />;
-          })}
-        {!rowsByMonth && !trend.isError && <div className="skeleton" role="status" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />}
-      </div>
+      {trend.data ? (
+        <MonthlyCharts rows={trend.data.data} times={DORA_TIMES} scope={scope} context={{ hasDeploymentSource }}
+          series={MEASURES.map((m) => ({ id: `${m.id}-trend`, title: m.title, value: m.value, n: m.n, subject: m.subject, format: formatters[m.kind] }))} />
+      ) : (
+        !trend.isError && <div className="skeleton" role="status" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />
+      )}
     </>
   );
 }

@@ -3,7 +3,7 @@ import { cubeQuery, num, teamFilter, type CubeRow } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
 import { DataTable, type Column } from '../components/DataTable';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
-import { both, Empty, Panel } from '../components/states';
+import { allOf, Empty, Panel } from '../components/states';
 import { FEWER_THAN_3 } from '../lib/emptyReasons';
 import { formatCount, formatMonth, formatRatio, formatScore } from '../lib/format';
 import { useScope } from '../lib/scope';
@@ -48,7 +48,7 @@ export function SurveysPage() {
       <Panel id="survey-trend" title="By month" query={trend} height={240}>
         {() => <MonthlyCharts rows={trend.data!.data} times={['survey_responses.month']} series={SERIES} scope={scope} />}
       </Panel>
-      <Panel id="survey-teams" title="By team and month" query={both(teams, byTeam)}>
+      <Panel id="survey-teams" title="By team and month" query={allOf(teams, byTeam)}>
         {() => {
           const names = new Map(teams.data!.data.map((t) => [String(t['teams.id']), String(t['teams.name'])]));
           const rows: Row[] = byTeam.data!.data.filter((r) => names.has(String(r['teams.id']))).map((r) => ({ ...r, teamName: names.get(String(r['teams.id'])) as string }));
