@@ -86,6 +86,8 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     expect(page.url()).to.include(`team=${seeded.teams.alpha}`);
     await page.getByLabel('From', { exact: true }).fill('2026-03');
     await until(() => text(page, 'deployment-frequency-value'), '2');
+    // Two deployments in March, none failed: the recovery time is empty for that reason, not for lack of deployments.
+    await until(() => text(page, 'recovery-time'), 'Failed deployment recovery time No failed production deployment was recovered in Mar 2026. Previous window: 6.0 h · n = 1');
     await screenshot(page, 'overview-team');
   });
 

@@ -4,7 +4,7 @@
  */
 import { formatMonth } from './format';
 
-export type Subject = 'deployments' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'aiCommits' | 'seats' | 'surveys' | 'surveyScore';
+export type Subject = 'deployments' | 'finishedDeployments' | 'recoveries' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'aiCommits' | 'seats' | 'surveys' | 'surveyScore';
 
 export interface Reason {
   text: string;
@@ -16,6 +16,8 @@ const REGISTER = { label: 'Import the register', href: '/app/help#register' };
 
 const NOTHING: Record<Subject, string> = {
   deployments: 'No production deployment',
+  finishedDeployments: 'No finished production deployment',
+  recoveries: 'No failed production deployment was recovered',
   incidents: 'No incident closed',
   leadTime: 'No merged pull request reached production',
   pullRequests: 'No pull request merged',
@@ -34,7 +36,8 @@ export function periodText(period: { month?: string; from?: string; to?: string 
 }
 
 /** Measures that are empty, not zero, for a scope that never sent a deployment. */
-export const needsDeploymentSource = (subject: Subject): boolean => subject === 'deployments' || subject === 'leadTime';
+export const needsDeploymentSource = (subject: Subject): boolean =>
+  subject === 'deployments' || subject === 'finishedDeployments' || subject === 'recoveries' || subject === 'leadTime';
 
 /**
  * The reason for an empty value of `subject`; `hasSource` is false when the team (or tenant) never

@@ -25,9 +25,9 @@ interface Measure {
 const MEASURES: Measure[] = [
   { id: 'deployment-frequency', title: 'Deployment frequency', value: 'deployments.production_deploys', subject: 'deployments', kind: 'count', lowerIsBetter: false },
   { id: 'lead-time', title: 'Lead time for changes', value: 'change_lead_times.lead_time_for_changes_p50_seconds', n: 'change_lead_times.deployed_changes', subject: 'leadTime', kind: 'seconds', lowerIsBetter: true },
-  { id: 'change-failure-rate', title: 'Change failure rate', value: 'deployments.change_failure_rate', n: 'deployments.finished_production_deploys', subject: 'deployments', kind: 'ratio', lowerIsBetter: true },
+  { id: 'change-failure-rate', title: 'Change failure rate', value: 'deployments.change_failure_rate', n: 'deployments.finished_production_deploys', subject: 'finishedDeployments', kind: 'ratio', lowerIsBetter: true },
   { id: 'time-to-restore', title: 'Time to restore service', value: 'incidents.mttr_p50_seconds', n: 'incidents.incidents_restored', subject: 'incidents', kind: 'seconds', lowerIsBetter: true },
-  { id: 'recovery-time', title: 'Failed deployment recovery time', value: 'deployments.failed_deployment_recovery_time_p50_seconds', n: 'deployments.recovered_deploys', subject: 'deployments', kind: 'seconds', lowerIsBetter: true },
+  { id: 'recovery-time', title: 'Failed deployment recovery time', value: 'deployments.failed_deployment_recovery_time_p50_seconds', n: 'deployments.recovered_deploys', subject: 'recoveries', kind: 'seconds', lowerIsBetter: true },
 ];
 
 const formatters = { count: formatCount, ratio: formatRatio, seconds: formatSeconds } as const;

@@ -26,7 +26,7 @@ const CHARTS: { key: string; title: string; format: (v: number) => string; subje
   { key: 'prs_merged', title: 'PRs merged', format: formatCount, subject: 'pullRequests' },
   { key: 'pr_cycle_time_p50_seconds', title: 'PR cycle time p50', format: formatSeconds, subject: 'pullRequests', n: 'prs_merged' },
   { key: 'production_deploys', title: 'Production deployments', format: formatCount, subject: 'deployments' },
-  { key: 'change_failure_rate', title: 'Change failure rate', format: formatRatio, subject: 'deployments' },
+  { key: 'change_failure_rate', title: 'Change failure rate', format: formatRatio, subject: 'finishedDeployments' },
   { key: 'ai_assisted_pr_share', title: 'AI-assisted PR share', format: formatRatio, subject: 'pullRequests' },
 ];
 
@@ -67,7 +67,7 @@ export function TeamPage() {
     { key: 'issues', header: 'Issues closed', numeric: true, cell: (r) => formatCount(m(r, 'issues_closed') ?? 0) },
     { key: 'lead', header: 'Issue lead time p50', numeric: true, cell: (r) => (m(r, 'issue_lead_time_p50_seconds') === null ? <span className="muted">no issue closed</span> : <Median seconds={m(r, 'issue_lead_time_p50_seconds')} n={m(r, 'issues_closed')} />) },
     { key: 'deploys', header: 'Production deploys', numeric: true, cell: (r) => formatCount(m(r, 'production_deploys') ?? 0) },
-    { key: 'cfr', header: 'Change failure rate', numeric: true, cell: (r) => (m(r, 'change_failure_rate') === null ? <span className="muted">{emptyReason('deployments', { month: r.month }).text}</span> : formatRatio(m(r, 'change_failure_rate') as number)) },
+    { key: 'cfr', header: 'Change failure rate', numeric: true, cell: (r) => (m(r, 'change_failure_rate') === null ? <span className="muted">{emptyReason('finishedDeployments', { month: r.month }).text}</span> : formatRatio(m(r, 'change_failure_rate') as number)) },
     { key: 'mttr', header: 'Time to restore p50', numeric: true, cell: (r) => (m(r, 'mttr_p50_seconds') === null ? <span className="muted">no incident closed</span> : <Median seconds={m(r, 'mttr_p50_seconds')} n={restoredBy.get(r.month) ?? null} />) },
     { key: 'ceu', header: 'Change effort (CEU)', numeric: true, cell: (r) => formatCount(m(r, 'ceu_total') ?? 0) },
     { key: 'ai', header: 'AI-assisted PR share', numeric: true, cell: (r) => (m(r, 'ai_assisted_pr_share') === null ? <span className="muted">no PR merged</span> : formatRatio(m(r, 'ai_assisted_pr_share') as number)) },

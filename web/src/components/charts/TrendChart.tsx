@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Reason } from '../../lib/emptyReasons';
-import { formatCount, formatMonth } from '../../lib/format';
+import { formatCount, formatMonth, formatRatio } from '../../lib/format';
 import { Empty } from '../states';
 
 export interface TrendRow {
@@ -46,7 +46,8 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
         height: 180,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true, range: () => [(xs[0] ?? 0) - 86400 * 10, (xs[xs.length - 1] ?? 0) + 86400 * 10] } },
+        // Ratios on their whole 0–100 % scale (an all-zero month would otherwise be scaled to ±10,000 %).
+        scales: { x: { time: true, range: () => [(xs[0] ?? 0) - 86400 * 10, (xs[xs.length - 1] ?? 0) + 86400 * 10] }, ...(format === formatRatio ? { y: { range: [0, 1] as [number, number] } } : {}) },
         series: [{}, { label: title, stroke, width: 2, spanGaps: false, points: { show: true, size: 5 } }],
         axes: [
           { stroke: axis, splits: () => xs, values: (_u, ticks) => ticks.map((t, i) => (i % step === 0 ? formatMonth(new Date(t * 1000).toISOString()) : '')) },
