@@ -5,6 +5,7 @@ import { meQuery } from '../../api/me';
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
 const PAGES = [
   { to: '/settings/keys', label: 'API keys', owner: false },
+  { to: '/settings/import', label: 'Register and seats', owner: true },
 ] as const;
 
 export function useIsOwner(): boolean {
