@@ -18,7 +18,7 @@ const TeamParams = z.object({ id: z.uuid() }).catch({ id: NO_ID });
 const ImportQuery = z.object({ mode: z.enum(['sync', 'async']).optional() });
 const JobParams = z.object({ jobId: z.uuid() }).catch({ jobId: NO_ID });
 const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
-const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional() });
+const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional(), q: z.string().trim().min(1).max(100).optional() });
 const Identity = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('email'), value: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Must be an e-mail address').max(320) }),
   z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
@@ -91,7 +91,7 @@ export function organisationRoutes(app: AppContext): Router {
   }));
 
   router.get('/api/people', route(app, { auth: 'required', query: PeopleQuery }, async ({ principal, query }) => {
-    const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team });
+    const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team, q: query.q });
     return { body: listEnvelope(rows.map(presentPerson), query, total) };
   }));
 
