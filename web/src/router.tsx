@@ -55,6 +55,9 @@ const settingsPage = <P extends string>(path: P, load: () => Promise<Record<stri
 const settingsPages = [
   settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
   settingsPage('import', () => import('./routes/settings/import'), 'ImportPage'),
+  settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
+  settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),
+  settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

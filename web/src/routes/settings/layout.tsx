@@ -6,6 +6,8 @@ import { meQuery } from '../../api/me';
 const PAGES = [
   { to: '/settings/keys', label: 'API keys', owner: false },
   { to: '/settings/import', label: 'Register and seats', owner: true },
+  { to: '/settings/teams', label: 'Teams', owner: false },
+  { to: '/settings/people', label: 'People', owner: false },
 ] as const;
 
 export function useIsOwner(): boolean {
