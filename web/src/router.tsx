@@ -58,6 +58,7 @@ const settingsPages = [
   settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
   settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),
   settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
+  settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
