@@ -60,6 +60,7 @@ const settingsPages = [
   settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
   settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
+  settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
