@@ -5,7 +5,7 @@ import { MonthlyCharts } from '../components/MonthlyCharts';
 import { Median } from '../components/Median';
 import { ErrorNote } from '../components/states';
 import { Tile } from '../components/Tile';
-import { changeFailureTier, deploymentFrequencyTier, leadTimeTier, recoveryTier } from '../lib/doraTiers';
+import { changeFailureTier, deploymentFrequencyTier, leadTimeTier, recoveryTier } from '../../../src/shared/doraBands';
 import { emptyReason, needsDeploymentSource, type Subject } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
