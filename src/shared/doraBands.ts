@@ -69,3 +69,32 @@ export function deploymentFrequencyTier(deploys: number | null, days: number): T
   const t = THRESHOLDS.deploymentFrequency;
   return perDay >= t.elite ? 'elite' : perDay >= t.high ? 'high' : perDay >= t.medium ? 'medium' : 'low';
 }
+
+/**
+ * The cube measures the bands apply to. Deployment frequency is a count over a window (its band
+ * needs the window's days); time to restore (mttr) and failed deployment recovery time share the
+ * recovery thresholds.
+ */
+export const DORA_MEASURES = {
+  'deployments.production_deploys': 'deploymentFrequency',
+  'change_lead_times.lead_time_for_changes_p50_seconds': 'leadTime',
+  'deployments.change_failure_rate': 'changeFailureRate',
+  'incidents.mttr_p50_seconds': 'recoveryTime',
+  'deployments.failed_deployment_recovery_time_p50_seconds': 'recoveryTime',
+} as const satisfies Record<string, DoraMetric>;
+
+export type DoraMeasure = keyof typeof DORA_MEASURES;
+
+export function isDoraMeasure(member: string): member is DoraMeasure {
+  return Object.hasOwn(DORA_MEASURES, member);
+}
+
+/** The band of a DORA measure's value over a window of `days` days (days matter for frequency only). */
+export function doraTier(member: DoraMeasure, value: number | null, days: number): Tier | null {
+  switch (DORA_MEASURES[member]) {
+    case 'deploymentFrequency': return deploymentFrequencyTier(value, days);
+    case 'leadTime': return leadTimeTier(value);
+    case 'changeFailureRate': return changeFailureTier(value);
+    case 'recoveryTime': return recoveryTier(value);
+  }
+}
