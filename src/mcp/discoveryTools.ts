@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { UNITS } from './catalogue.js';
+import { memberEnum } from './querySchema.js';
 import { guarded, type ToolContext } from './tools.js';
 
 const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ? (names as [string, ...string[]]) : ['none']);
@@ -66,7 +67,7 @@ export function registerDiscoveryTools(server: McpServer, { tenantId, service, c
       description:
         'Step 2: the dimensions that can group or filter a measure (its own cube\'s, then those of teams, projects or people it joins), each with a description; time dimensions group by day, week, month, quarter or year; enumerated dimensions list their values.',
       inputSchema: z.strictObject({
-        measure: z.enum(nonEmpty(catalogue.measures.map((m) => m.name))).describe('A measure from list_measures'),
+        measure: memberEnum(catalogue.measures.map((m) => m.name), 'measure', 'list_measures').describe('A measure from list_measures'),
       }),
       outputSchema: z.object({ measure: Measure, dimensions: z.array(Dimension) }),
       annotations: readOnly,
@@ -80,7 +81,7 @@ export function registerDiscoveryTools(server: McpServer, { tenantId, service, c
       title: 'Values of a dimension',
       description: `Step 3: the values a text dimension takes in your data (team slugs, environments, statuses, tools, repositories…), sorted, at most ${MAX_VALUES}; use them in filters of cube_query. "allowed" lists every value the model permits when it has such a list.`,
       inputSchema: z.strictObject({
-        dimension: z.enum(nonEmpty(textDimensions)).describe('A text dimension, e.g. teams.slug, deployments.environment, deployments.status, issues.state, issues.type'),
+        dimension: memberEnum(textDimensions, 'text dimension', 'list_dimensions').describe('A text dimension, e.g. teams.slug, deployments.environment, deployments.status, issues.state, issues.type'),
         search: z.string().min(1).max(100).optional().describe('Only values containing this text (case-insensitive)'),
         limit: z.number().int().min(1).max(MAX_VALUES).optional().describe(`At most this many values (default 100, at most ${MAX_VALUES})`),
       }),

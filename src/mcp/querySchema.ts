@@ -13,16 +13,20 @@ export const MCP_ROW_CAP = 1000;
 
 const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ? (names as [string, ...string[]]) : ['none']);
 
+/** An enum of member names whose error names the unknown member and where to look (not the whole list). */
+export const memberEnum = (names: string[], kind: string, lister: string) =>
+  z.enum(nonEmpty(names), { error: (issue) => `Unknown ${kind} ${String(issue.input).slice(0, 200)} (${lister} lists them)` });
+
 export const DATE_RANGE_HELP =
   'Inclusive, in UTC. Either ["YYYY-MM-DD", "YYYY-MM-DD"] (or ISO timestamps), or one of Cube\'s relative forms as one string: ' +
   '"today", "yesterday", "this week", "this month", "this quarter", "this year", "last N days", "last N weeks", "last N months", ' +
   '"last N quarters", "last N years", "from N days ago to now", or a single date "YYYY-MM-DD" (that whole day). Months are calendar months in UTC.';
 
 export function querySchema(catalogue: Catalogue) {
-  const measures = z.enum(nonEmpty(catalogue.measures.map((m) => m.name)));
-  const dimensions = z.enum(nonEmpty(catalogue.dimensions.map((d) => d.name)));
-  const times = z.enum(nonEmpty(catalogue.dimensions.filter((d) => d.type === 'time').map((d) => d.name)));
-  const members = z.enum(nonEmpty([...catalogue.measures.map((m) => m.name), ...catalogue.dimensions.map((d) => d.name)]));
+  const measures = memberEnum(catalogue.measures.map((m) => m.name), 'measure', 'list_measures');
+  const dimensions = memberEnum(catalogue.dimensions.map((d) => d.name), 'dimension', 'list_dimensions');
+  const times = memberEnum(catalogue.dimensions.filter((d) => d.type === 'time').map((d) => d.name), 'time dimension', 'list_dimensions');
+  const members = memberEnum([...catalogue.measures.map((m) => m.name), ...catalogue.dimensions.map((d) => d.name)], 'member', 'list_measures or list_dimensions');
   const dateRange = z.union([z.array(z.string().max(40)).length(2), z.string().max(60)]).describe(DATE_RANGE_HELP);
   const memberFilter = z.strictObject({
     member: members.describe('The measure or dimension to filter on'),
@@ -51,7 +55,7 @@ export function querySchema(catalogue: Catalogue) {
       .optional()
       .describe('All of these filters (an "or" item holds alternatives)'),
     order: z
-      .array(z.strictObject({ member: members, direction: z.enum(['asc', 'desc']) }))
+      .array(z.strictObject({ member: members.describe('A measure or dimension of the query'), direction: z.enum(['asc', 'desc']).describe('asc or desc') }))
       .max(50)
       .optional()
       .describe('Sort order, first key first; default: by time ascending, else by the first measure descending'),
