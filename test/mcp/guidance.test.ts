@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { THRESHOLDS } from '../../src/shared/doraBands.js';
@@ -74,7 +74,8 @@ describe('MCP: instructions, benchmarks, resources and prompts', function () {
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);
     expect(uris).to.include.members(['analytics://definitions/metrics', 'analytics://benchmarks/dora-2023', 'analytics://models/deployments', 'analytics://models/issues']);
-    expect(uris.filter((u) => u.startsWith('analytics://models/'))).to.have.length(15);
+    const models = readdirSync(new URL('../../schema/', import.meta.url)).filter((f) => f.endsWith('.yml'));
+    expect(uris.filter((u) => u.startsWith('analytics://models/')).sort()).to.deep.equal(models.map((f) => `analytics://models/${f.replace('.yml', '')}`).sort());
     for (const r of resources) expect(r.description, r.uri).to.be.a('string');
 
     const metrics = (await client.readResource({ uri: 'analytics://definitions/metrics' })).contents[0] as { text: string; mimeType: string };
