@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
 import { meQuery } from '../../api/me';
+import { keepScope } from '../../lib/scope';
 
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
 const PAGES = [
@@ -30,7 +31,7 @@ export function SettingsLayout() {
         <ul>
           {PAGES.filter((p) => owner || !p.owner).map((p) => (
             <li key={p.to}>
-              <Link to={p.to} search={((prev: unknown) => prev) as never} activeProps={{ 'aria-current': 'page' }}>
+              <Link to={p.to} search={keepScope} activeProps={{ 'aria-current': 'page' }}>
                 {p.label}
               </Link>
             </li>
