@@ -6,8 +6,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { checkFormToken, CSRF_FIELD, issueCsrfToken } from '../auth/csrf.js';
-import { checkOrigin } from '../auth/csrf.js';
+import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth/csrf.js';
 import { ROLES, type Principal } from '../auth/principal.js';
 import { sha256 } from '../auth/secrets.js';
 import { readBody } from '../http/body.js';
@@ -69,8 +68,9 @@ export function memberRoutes(app: AppContext): Router {
 
   const pathOf = (token: string) => `${INVITE_PATH}/${token}`;
   const show = (ctx: Koa.Context, view: InviteView) => {
-    ctx.set('Referrer-Policy', 'no-referrer');
     sendHtml(ctx, INVITE_STATUS[view.kind], renderInvitePage(view));
+    // The page's address carries the token: no request from it names that address.
+    ctx.set('Referrer-Policy', 'no-referrer');
   };
   const deadView = (invitation: InvitationRow | null): InviteView | null => {
     if (!invitation) return { kind: 'unknown' };
