@@ -68,9 +68,9 @@ export function memberRoutes(app: AppContext): Router {
 
   const pathOf = (token: string) => `${INVITE_PATH}/${token}`;
   const show = (ctx: Koa.Context, view: InviteView) => {
+    // Referrer-Policy stays same-origin (sendHtml): the token in this address never leaves the site,
+    // and with no-referrer browsers send `Origin: null` on the page's own forms.
     sendHtml(ctx, INVITE_STATUS[view.kind], renderInvitePage(view));
-    // The page's address carries the token: no request from it names that address.
-    ctx.set('Referrer-Policy', 'no-referrer');
   };
   const deadView = (invitation: InvitationRow | null): InviteView | null => {
     if (!invitation) return { kind: 'unknown' };

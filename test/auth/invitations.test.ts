@@ -208,7 +208,7 @@ describe('invitations', () => {
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).to.equal('no-store');
-    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(page.headers.get('referrer-policy')).to.equal('same-origin');
     expect(page.text).to.include(`<p id="offer">${t.owner.email} invited <strong>${person.email}</strong> to join <strong>Joinable Co</strong> as an owner.</p>`);
     expect(page.text).to.include(`<form method="post" action="/invite/${token}">`);
     expect(page.text).to.include('<button type="submit">Join Joinable Co</button>');

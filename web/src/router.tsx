@@ -54,6 +54,7 @@ const settingsPage = <P extends string>(path: P, load: () => Promise<Record<stri
   createRoute({ getParentRoute: () => settings, path, component: lazy(load, name) });
 const settingsPages = [
   settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
+  settingsPage('members', () => import('./routes/settings/members'), 'MembersPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

@@ -5,6 +5,8 @@ import { meQuery } from '../../api/me';
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
 const PAGES = [
   { to: '/settings/keys', label: 'API keys', owner: false },
+  // Members see who is in the organisation (read only); inviting and roles are the owner's.
+  { to: '/settings/members', label: 'Members', owner: false },
 ] as const;
 
 export function useIsOwner(): boolean {
