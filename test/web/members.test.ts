@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -9,6 +10,12 @@ import { launch, screenshot, signedIn, text, until } from './browser.js';
 const memberRows = (page: Page) => page.locator('[data-testid="members"] tbody th').allInnerTexts();
 const invitationRows = (page: Page) => page.locator('[data-testid="invitations"] tbody th').allInnerTexts();
 const linkIn = (body: string) => /(http:\/\/\S+)/.exec(body)![1] as string;
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 /**
  * Two instances on one database: `mailed` e-mails through a local Postmark-compatible server,
@@ -108,11 +115,13 @@ describe('web app: Settings › Members (Chromium)', function () {
     expect(link).to.match(new RegExp(`^${plain.baseUrl}/invite/[A-Za-z0-9_-]{43}$`));
     expect(await page.getByRole('button', { name: 'Copy link' }).count()).to.equal(1);
     await screenshot(page, 'settings-members-link');
+    expect(await seriousViolations(page)).to.deep.equal([]);
     await page.getByRole('button', { name: 'Done' }).click();
 
     const guest = await signedIn(browser, plain.baseUrl, await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId));
     const tab = await guest.newPage();
     await tab.goto(link);
+    expect(await seriousViolations(tab)).to.deep.equal([]);
     await tab.getByRole('button', { name: 'Join Members Org' }).click();
     await until(async () => new URL(tab.url()).pathname, '/app/');
     await until(() => tab.locator('#tenant-switch option:checked').innerText(), 'Members Org');
