@@ -55,6 +55,7 @@ const settingsPage = <P extends string>(path: P, load: () => Promise<Record<stri
 const settingsPages = [
   settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
   settingsPage('members', () => import('./routes/settings/members'), 'MembersPage'),
+  settingsPage('import', () => import('./routes/settings/import'), 'ImportPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

@@ -42,7 +42,7 @@ export function Field({ form, name, label, errors, hint, children }: { form: str
   );
 }
 
-export function FormAlert({ errors }: { errors: FormErrors }) {
+export function FormAlert({ errors, listDetails = true }: { errors: FormErrors; listDetails?: boolean }) {
   if (!errors.general) return null;
   const e = errors.general instanceof ApiError ? errors.general : null;
   return (
@@ -52,7 +52,7 @@ export function FormAlert({ errors }: { errors: FormErrors }) {
         {e && <span className="muted"> · {e.code}</span>}
         {e?.requestId && <span className="muted"> · request {e.requestId}</span>}
       </p>
-      {e && e.details.length > 0 && (
+      {listDetails && e && e.details.length > 0 && (
         <ul>
           {e.details.map((d) => (
             <li key={`${d.path}:${d.message}`}>{d.path ? `${d.path}: ${d.message}` : d.message}</li>

@@ -7,6 +7,7 @@ const PAGES = [
   { to: '/settings/keys', label: 'API keys', owner: false },
   // Members see who is in the organisation (read only); inviting and roles are the owner's.
   { to: '/settings/members', label: 'Members', owner: false },
+  { to: '/settings/import', label: 'Register and seats', owner: true },
 ] as const;
 
 export function useIsOwner(): boolean {
