@@ -56,6 +56,9 @@ const settingsPages = [
   settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
   settingsPage('members', () => import('./routes/settings/members'), 'MembersPage'),
   settingsPage('import', () => import('./routes/settings/import'), 'ImportPage'),
+  settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
+  settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),
+  settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

@@ -15,8 +15,13 @@ export interface FormErrors {
 
 export function formErrors(error: unknown, fields: readonly string[]): FormErrors {
   const api = error instanceof ApiError ? error : null;
-  const matched = api?.details.filter((d) => fields.includes(d.path)) ?? [];
-  const field = (path: string) => matched.find((d) => d.path === path)?.message;
+  // A field's own path, or an item of it ("projects.2" belongs to the projects field).
+  const owner = (path: string) => fields.find((f) => path === f || path.startsWith(`${f}.`));
+  const matched = api?.details.filter((d) => owner(d.path) !== undefined) ?? [];
+  const field = (path: string) => {
+    const mine = matched.filter((d) => owner(d.path) === path);
+    return mine.length ? [...new Set(mine.map((d) => d.message))].join('; ') : undefined;
+  };
   const general = error instanceof Error && (!api || matched.length === 0) ? error : null;
   return { field, general };
 }

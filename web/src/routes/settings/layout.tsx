@@ -8,6 +8,8 @@ const PAGES = [
   // Members see who is in the organisation (read only); inviting and roles are the owner's.
   { to: '/settings/members', label: 'Members', owner: false },
   { to: '/settings/import', label: 'Register and seats', owner: true },
+  { to: '/settings/teams', label: 'Teams', owner: false },
+  { to: '/settings/people', label: 'People', owner: false },
 ] as const;
 
 export function useIsOwner(): boolean {
