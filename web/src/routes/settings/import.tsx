@@ -8,7 +8,7 @@ import { Pager } from '../../components/Pager';
 import { Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
+import { useRole } from './layout';
 
 /**
  * Above this many data rows a register file is imported as the background workflow, so a large
@@ -165,20 +165,19 @@ function Upload({ kind }: { kind: 'register' | 'seats' }) {
 
 export function ImportPage() {
   usePageTitle('Register and seats');
-  const owner = useIsOwner();
+  const role = useRole();
   const [page, setPage] = useState(1);
   const history = useQuery({ ...registerImportsQuery(page), placeholderData: (prev) => prev });
   return (
     <>
       <h1>Register and seats</h1>
-      {owner ? (
+      {role === 'owner' && (
         <>
           <Upload kind="register" />
           <Upload kind="seats" />
         </>
-      ) : (
-        <p className="notice">Only an owner of the organisation imports the register and seats.</p>
       )}
+      {role === 'member' && <p className="notice">Only an owner of the organisation imports the register and seats.</p>}
       <Panel title="Register imports" id="register-history" query={history}>
         {() =>
           history.data && history.data.data.length > 0 ? (

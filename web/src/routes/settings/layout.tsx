@@ -10,11 +10,18 @@ const PAGES = [
   { to: '/settings/import', label: 'Register and seats', owner: true },
   { to: '/settings/teams', label: 'Teams', owner: false },
   { to: '/settings/people', label: 'People', owner: false },
+  { to: '/settings/surveys', label: 'Surveys', owner: false },
+  { to: '/settings/integrations', label: 'Integrations', owner: false },
+  { to: '/settings/organisation', label: 'Organisation', owner: false },
 ] as const;
 
-export function useIsOwner(): boolean {
+/** The caller's role in the active organisation; undefined until known (show no control, and no refusal, meanwhile). */
+export function useRole(): 'owner' | 'member' | undefined {
   const me = useQuery(meQuery);
-  return me.data?.data.activeTenant.role === 'owner';
+  return me.data?.data.activeTenant.role as 'owner' | 'member' | undefined;
+}
+export function useIsOwner(): boolean {
+  return useRole() === 'owner';
 }
 
 export function SettingsLayout() {
