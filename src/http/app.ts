@@ -27,6 +27,7 @@ import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
+import { memberRoutes } from '../members/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -42,6 +43,7 @@ const routeFactories: RouteFactory[] = [
   cubeRoutes,
   authRoutes,
   userRoutes,
+  memberRoutes,
   tenantRoutes,
   adminRoutes,
   webhookRoutes,

@@ -6,6 +6,8 @@ import { keepScope } from '../../lib/scope';
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
 const PAGES = [
   { to: '/settings/keys', label: 'API keys', owner: false },
+  // Members see who is in the organisation (read only); inviting and roles are the owner's.
+  { to: '/settings/members', label: 'Members', owner: false },
   { to: '/settings/import', label: 'Register and seats', owner: true },
   { to: '/settings/teams', label: 'Teams', owner: false },
   { to: '/settings/people', label: 'People', owner: false },
