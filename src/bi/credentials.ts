@@ -6,6 +6,8 @@
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
+import { authorize } from '../auth/policies.js';
+import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 
 export interface BiCredential {
@@ -161,3 +163,13 @@ export function revokeBiCredential(pool: Pool, tenantId: string, id: string): Pr
 export function revokeBiCredentialByName(pool: Pool, tenantId: string, name: string): Promise<BiCredential> {
   return revokeWhere(pool, 'tenant_id = $1 AND name = $2', [tenantId, name]);
 }
+
+/** The web app's and API's entry points: the principal's own tenant, owners only. */
+export const biCredentialsFor = (pool: Pool, principal: TenantPrincipal) => {
+  authorize(principal, 'bi.manage');
+  return {
+    list: () => listBiCredentials(pool, principal.tenantId),
+    grant: (name: string, limits?: BiLimits) => grantBiCredential(pool, { tenantId: principal.tenantId, name }, limits),
+    revoke: (id: string) => revokeBiCredential(pool, principal.tenantId, id),
+  };
+};

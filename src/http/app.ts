@@ -28,6 +28,7 @@ import { oauthRoutes } from '../oauth/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
 import { memberRoutes } from '../members/routes.js';
+import { biRoutes } from '../bi/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -44,6 +45,7 @@ const routeFactories: RouteFactory[] = [
   authRoutes,
   userRoutes,
   memberRoutes,
+  biRoutes,
   tenantRoutes,
   adminRoutes,
   webhookRoutes,
