@@ -62,6 +62,7 @@ const settingsPages = [
   settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
   settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
+  settingsPage('bi', () => import('./routes/settings/bi'), 'BiAccessPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
