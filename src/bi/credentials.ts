@@ -120,6 +120,8 @@ export async function grantBiCredential(
     await client.query(`GRANT CONNECT ON DATABASE ${database} TO ${id}`);
     await client.query(`GRANT USAGE ON SCHEMA bi TO ${id}`);
     await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${id}`);
+    // Views a later migration adds to `bi` (created by this same role) are readable at once.
+    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA bi GRANT SELECT ON TABLES TO ${id}`);
     return present(rows[0] as CredentialRow);
   });
   return { credential, password };

@@ -158,6 +158,22 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(Date.now() - started).to.be.lessThan(4000);
   });
 
+  it('lets a role read a view added to bi after its grant (default privileges), still tenant-filtered', async () => {
+    await admin.query(
+      `create view bi.later with (security_barrier = true) as select t.slug from public.teams t
+       where t.tenant_id = (select r.tenant_id from public.bi_credentials r where r.role_name = current_user)`,
+    );
+    try {
+      const client = await sharedClient();
+      const slugs = (await client.query('select slug from bi.later order by 1')).rows.map((r) => r.slug);
+      const ofA = (await admin.query('select slug from teams where tenant_id = $1 order by 1', [tenantA])).rows.map((r) => r.slug);
+      expect(slugs).to.deep.equal(ofA);
+      expect(slugs.length).to.be.greaterThan(0);
+    } finally {
+      await admin.query('drop view bi.later');
+    }
+  });
+
   it('refuses a wrong password', async () => {
     let code: string | null = null;
     await connectAs(credA.user, 'wrong').catch((error) => (code = (error as { code?: string }).code ?? null));
