@@ -24,6 +24,7 @@ import mount from 'koa-mount';
 import { oauthKeys } from '../oauth/crypto.js';
 import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
+import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
 
@@ -48,6 +49,7 @@ const routeFactories: RouteFactory[] = [
   codehostRoutes,
   testHookRoutes,
   oauthRoutes,
+  cliLoginRoutes,
   mcpRoutes,
 ];
 

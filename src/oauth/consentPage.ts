@@ -34,7 +34,8 @@ export function sendPage(ctx: Koa.Context, status: number, html: string): void {
   ctx.body = html;
 }
 
-function page(title: string, body: string): string {
+/** A whole page in the consent pages' look (no script; styles inline, allowed by their CSP). */
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
