@@ -171,3 +171,185 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
     expect(logged).to.not.include(userCode.replace('-', ''));
   });
 });
+
+describe('CLI login: the device flow over HTTP (denial, expiry, tenants, versions)', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let alpha: BuiltTenant;
+  let beta: BuiltTenant;
+  let cookie: string;
+  const log = capturedLog('debug');
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const start = (machineName = 'build-box') =>
+    api.post('/oauth/device', form({ client_id: 'delivery-analytics-cli', scope: 'cli:key', machine_name: machineName }), FORM);
+  const exchange = (deviceCode: string) =>
+    api.post('/oauth/token', form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'delivery-analytics-cli' }), FORM);
+
+  before(async () => {
+    api = await testServer({ env: { LOG_LEVEL: 'debug' }, logger: log.logger });
+    alpha = await buildTenant(api.databaseUrl, 'Alpha');
+    beta = await buildTenant(api.databaseUrl, 'Beta');
+    await buildMember(api.databaseUrl, beta.tenantId, 'member', alpha.owner.email);
+    cookie = await buildSessionCookie(api.databaseUrl, alpha.owner.userId);
+  });
+  after(() => api.close());
+
+  it('answers pending until approved, then one API key with the role in the chosen tenant, once; nothing secret is logged', async () => {
+    const started = await start();
+    expect(started.status).to.equal(200);
+    expect(Object.keys(started.body).sort()).to.deep.equal(['device_code', 'expires_in', 'user_code', 'verification_uri', 'verification_uri_complete']);
+    expect(started.body).to.include({ verification_uri: `${api.baseUrl}/cli/login`, expires_in: 600 });
+    expect(started.body.user_code).to.match(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
+    expect((await exchange(started.body.device_code)).body).to.deep.equal({ error: 'authorization_pending', error_description: "authorization request is still pending as the end-user hasn't yet completed the user interaction steps" });
+
+    const { csrf, html } = await approvalForm(api, cookie, started.body.user_code.toLowerCase());
+    expect(html).to.include('The delivery-analytics CLI on <strong>build-box</strong> asks to sign in as you.');
+    const approved = await submit(api, cookie, { user_code: started.body.user_code, csrf, action: 'approve', tenantId: beta.tenantId });
+    expect(approved.status).to.equal(200);
+    expect(approved.text).to.include('<h1>CLI login approved</h1><p>The CLI receives its API key (with your role, member) in a few seconds.');
+
+    const token = await exchange(started.body.device_code);
+    expect(token.status).to.equal(200);
+    expect(token.headers.get('cache-control')).to.equal('no-store');
+    expect(Object.keys(token.body)).to.deep.equal(['access_token', 'token_type', 'key_id', 'key_name', 'tenant_id']);
+    expect(token.body).to.include({ token_type: 'Bearer', key_name: 'build-box', tenant_id: beta.tenantId });
+    const me = await api.as(token.body.access_token).get('/api/users/me');
+    expect(me.body.data.activeTenant).to.deep.equal({ id: beta.tenantId, name: 'Beta', slug: me.body.data.activeTenant.slug, role: 'member' });
+    const current = await api.as(token.body.access_token).get('/api/keys/current');
+    expect(current.body.data).to.include({ id: token.body.key_id, name: 'build-box', prefix: token.body.access_token.slice(0, 10) });
+    expect(current.body.data.createdBy).to.deep.equal({ userId: alpha.owner.userId, email: alpha.owner.email });
+
+    const again = await exchange(started.body.device_code);
+    expect(again.status).to.equal(400);
+    expect(again.body.error).to.equal('invalid_grant');
+    // Approved codes cannot be approved twice either.
+    const reused = await api.with({ cookie }).get(`/cli/login?user_code=${started.body.user_code}`);
+    expect(reused.status).to.equal(404);
+    expect(reused.text).to.include('This code is unknown, has expired (a CLI login waits 10 minutes) or was already used.');
+
+    const logged = log.text();
+    for (const secret of [token.body.access_token, started.body.device_code, started.body.user_code, started.body.user_code.replace('-', '')]) {
+      expect(logged).to.not.include(secret);
+    }
+  });
+
+  it('a member of tenant A cannot approve for tenant B; forged or foreign forms are refused; the code stays pending', async () => {
+    const memberOfA = await buildMember(api.databaseUrl, alpha.tenantId, 'member');
+    const memberCookie = await buildSessionCookie(api.databaseUrl, memberOfA.userId);
+    const started = await start();
+    const { csrf, html } = await approvalForm(api, memberCookie, started.body.user_code);
+    // Only Alpha is offered; the form is tampered with to name Beta.
+    expect(html).to.include(`Tenant: <strong>Alpha</strong> (your role: member)</p><input type="hidden" name="tenantId" value="${alpha.tenantId}">`);
+    const forBeta = await submit(api, memberCookie, { user_code: started.body.user_code, csrf, action: 'approve', tenantId: beta.tenantId });
+    expect(forBeta.status).to.equal(403);
+    expect(forBeta.text).to.include('<h1>Forbidden</h1><p>You are not a member of that tenant.</p>');
+
+    const otherSession = await approvalForm(api, cookie, started.body.user_code);
+    const foreignToken = await submit(api, memberCookie, { user_code: started.body.user_code, csrf: otherSession.csrf, action: 'approve', tenantId: alpha.tenantId });
+    expect(foreignToken.status).to.equal(403);
+    expect(foreignToken.text).to.include('The form token is missing or invalid.');
+    const crossSite = await api.with({ cookie: memberCookie, origin: 'https://evil.example', ...FORM }).post('/cli/login/approve', form({ user_code: started.body.user_code, csrf, action: 'approve', tenantId: alpha.tenantId }));
+    expect(crossSite.status).to.equal(403);
+    expect(crossSite.text).to.include('This form can only be sent from this site.');
+    const signedOut = await api.with(FORM).post('/cli/login/approve', form({ user_code: started.body.user_code, csrf, action: 'approve', tenantId: alpha.tenantId }));
+    expect(signedOut.status).to.equal(401);
+
+    expect((await exchange(started.body.device_code)).body.error).to.equal('authorization_pending');
+    // Only the key the factory made for the member exists: none in Beta, none from this login.
+    const keys = await dbFor(api.databaseUrl).db.select().from(apiKeys).where(eq(apiKeys.userId, memberOfA.userId));
+    expect(keys.map((k) => [k.tenantId, k.keyHash])).to.deep.equal([[alpha.tenantId, sha256hex(memberOfA.apiKey)]]);
+  });
+
+  it('denial: the CLI stops with a clear message and stores nothing', async () => {
+    const here = await machine();
+    const cli = startCli(['login', `--url=${api.baseUrl}`], here.env);
+    const userCode = (await cli.waitFor(CODE))[1] as string;
+    const { csrf } = await approvalForm(api, cookie, userCode);
+    const denied = await submit(api, cookie, { user_code: userCode, csrf, action: 'deny' });
+    expect(denied.status).to.equal(200);
+    expect(denied.text).to.include('<h1>CLI login denied</h1>');
+    const done = await cli.exited;
+    expect(done.code).to.equal(1);
+    expect(stderrOf(done)).to.equal('login: the login was denied in the browser; no key was issued\n');
+    await stat(here.credentials).then(() => expect.fail('credentials stored'), (e) => expect(e.code).to.equal('ENOENT'));
+    expect((await api.with({ cookie }).get(`/cli/login?user_code=${userCode}`)).status).to.equal(404);
+  });
+
+  it('expiry: an expired code is refused by the page, and the CLI stops', async () => {
+    const here = await machine();
+    const cli = startCli(['login', `--url=${api.baseUrl}`], here.env);
+    const userCode = (await cli.waitFor(CODE))[1] as string;
+    // Ten minutes later, as the database sees it (the adapter treats an expired row as gone).
+    await dbFor(api.databaseUrl).pool.query(`update oauth_records set expires_at = now() - interval '1 second' where model = 'DeviceCode' and user_code = $1`, [sha256hex(userCode.replace('-', ''))]);
+    const page = await api.with({ cookie }).get(`/cli/login?user_code=${userCode}`);
+    expect(page.status).to.equal(404);
+    expect(page.text).to.include('This code is unknown, has expired (a CLI login waits 10 minutes) or was already used.');
+    const done = await cli.exited;
+    expect(done.code).to.equal(1);
+    expect(stderrOf(done)).to.equal(EXPIRED);
+    await stat(here.credentials).then(() => expect.fail('credentials stored'), (e) => expect(e.code).to.equal('ENOENT'));
+  });
+
+  it('a CLI older than minimumClientVersion stops before it starts a login; bad addresses are usage errors', async () => {
+    const here = await machine();
+    const countCodes = async () => (await dbFor(api.databaseUrl).pool.query(`select count(*)::int as n from oauth_records where model = 'DeviceCode'`)).rows[0].n as number;
+    const before = await countCodes();
+    const [old, plain, several] = await Promise.all([
+      runCli(['login', `--url=${api.baseUrl}`], { ...here.env, RELEASE_VERSION: '0.0.9' }),
+      runCli(['login', '--url=http://analytics.example.com'], here.env),
+      runCli(['whoami', '--url=ftp://127.0.0.1'], here.env),
+    ]);
+    expect(old.code).to.equal(1);
+    expect(stderrOf(old)).to.equal(
+      `login: this delivery-analytics CLI is version 0.0.9, but the server at ${api.baseUrl} (version unknown) needs version 0.1.0 or later: install a newer delivery-analytics and try again\n`,
+    );
+    expect(old.stdout).to.equal('');
+    expect(await countCodes()).to.equal(before);
+    expect(plain.code).to.equal(2);
+    expect(stderrOf(plain)).to.include('login: --url must use https (plain http is only accepted for this machine: localhost, 127.0.0.1, [::1])\n');
+    expect(several.code).to.equal(2);
+    expect(stderrOf(several)).to.include('whoami: --url must be the server address, https://…\n');
+  });
+
+  it('the approval page: signed out goes to the login page keeping the code; headers; the provider\'s own steps are closed', async () => {
+    const signedOut = await api.get('/cli/login?user_code=bcdf-ghjk');
+    expect(signedOut.status).to.equal(302);
+    expect(signedOut.headers.get('location')).to.equal(`/login?returnUrl=${encodeURIComponent('/cli/login?user_code=BCDFGHJK')}`);
+    const page = await api.with({ cookie }).get('/cli/login');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('<form method="get" action="/cli/login">');
+    expect(page.headers.get('content-security-policy')).to.equal("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+    expect(page.headers.get('x-frame-options')).to.equal('DENY');
+    expect(page.headers.get('cache-control')).to.equal('no-store');
+    const unknown = await api.with({ cookie }).get('/cli/login?user_code=BCDF-GHJK');
+    expect(unknown.status).to.equal(404);
+    for (const [method, path] of [['POST', '/cli/login'], ['GET', '/cli/login/some-uid'], ['GET', '/cli/login/approve']] as const) {
+      const res = await api.request(method, path);
+      expect(res.status, `${method} ${path}`).to.equal(404);
+    }
+    const discovery = await api.get('/.well-known/oauth-authorization-server');
+    expect(discovery.body.device_authorization_endpoint).to.equal(`${api.baseUrl}/oauth/device`);
+  });
+
+  it('only our CLI gets the device grant: dynamic registration refuses it, and an unknown client cannot start one', async () => {
+    const registered = await api.post('/oauth/register', {
+      client_name: 'sneaky', redirect_uris: ['http://127.0.0.1:9/cb'], grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'], token_endpoint_auth_method: 'none',
+    });
+    expect(registered.status).to.equal(400);
+    expect(registered.body).to.deep.equal({ error: 'invalid_client_metadata', error_description: 'the device authorization grant is reserved for the delivery-analytics CLI' });
+    const unknown = await api.post('/oauth/device', form({ client_id: 'someone-else', scope: 'cli:key' }), FORM);
+    expect(unknown.status).to.equal(401);
+    expect(unknown.body.error).to.equal('invalid_client');
+  });
+
+  it('GET /api/keys/current names the key of the request; a session has none', async () => {
+    const current = await api.as(alpha.owner.apiKey).get('/api/keys/current');
+    expect(current.status).to.equal(200);
+    expect(current.body.data).to.include({ prefix: alpha.owner.apiKey.slice(0, 10) });
+    const session = await api.with({ cookie }).get('/api/keys/current');
+    expect(session.status).to.equal(404);
+    expect(session.body).to.deep.equal({ error: { code: 'not_found', message: 'API key not found' } });
+    expect((await api.get('/api/keys/current')).status).to.equal(401);
+  });
+});
