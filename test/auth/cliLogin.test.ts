@@ -13,6 +13,8 @@ import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn } from '../web/browser.js';
 import { seedTenant } from '../web/seed.js';
 import { hiddenField } from './helpers.js';
+import { CredentialsStore } from '../../src/cli/credentials.js';
+import { describeVersion } from '../../src/cli/server.js';
 
 /** stderr without the runtime notice a dependency (oidc-provider) may print on Node 20. */
 const stderrOf = (result: CliResult) => result.stderr.replace(/^oidc-provider WARNING: Unsupported runtime[^\n]*\n/m, '');
@@ -351,5 +353,36 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     expect(session.status).to.equal(404);
     expect(session.body).to.deep.equal({ error: { code: 'not_found', message: 'API key not found' } });
     expect((await api.get('/api/keys/current')).status).to.equal(401);
+  });
+});
+
+describe('CLI login: the credentials file and versions (no server)', function () {
+  this.timeout(60_000);
+
+  it('keeps one key per server URL in a 0600 file and removes the file with the last one', async () => {
+    const here = await machine();
+    const store = new CredentialsStore(here.env.XDG_CONFIG_HOME as string);
+    const key = (n: number) => ({ apiKey: `gai_${'k'.repeat(42)}${n}`, keyId: `id-${n}`, keyName: 'box', tenantId: `t-${n}`, createdAt: '2026-11-24T00:00:00.000Z' });
+    await store.put('https://one.example', key(1));
+    await store.put('https://two.example/analytics', key(2));
+    expect(await store.servers()).to.deep.equal(['https://one.example', 'https://two.example/analytics']);
+    expect(await store.get('https://two.example/analytics')).to.deep.equal(key(2));
+    expect((await stat(here.credentials)).mode & 0o777).to.equal(0o600);
+    expect((await stat(here.dir)).mode & 0o777).to.equal(0o700);
+
+    // Several servers and no --url: the CLI asks which one, before any request.
+    const which = await runCli(['whoami'], here.env);
+    expect(which.code).to.equal(2);
+    expect(stderrOf(which)).to.equal('whoami: logged in to several servers; choose one with --url (https://one.example, https://two.example/analytics)\nusage: delivery-analytics whoami [--url=<APP_URL>]\n');
+
+    await store.remove('https://one.example');
+    expect(await store.servers()).to.deep.equal(['https://two.example/analytics']);
+    expect((await stat(here.credentials)).mode & 0o777).to.equal(0o600);
+    await store.remove('https://two.example/analytics');
+    await stat(here.credentials).then(() => expect.fail('file left behind'), (e) => expect(e.code).to.equal('ENOENT'));
+  });
+
+  it('never shows `dev` as a version', () => {
+    expect(['dev', '', 'nightly', '1.2', 'v1.4.0', '2.0.0-rc.1', undefined].map(describeVersion)).to.deep.equal(['unknown', 'unknown', 'unknown', 'unknown', '1.4.0', '2.0.0-rc.1', 'unknown']);
   });
 });
