@@ -248,6 +248,33 @@ describe('surveys', () => {
     expect(Number(row.experience_score)).to.be.closeTo(775 / 15, 1e-9);
   });
 
+  it('survey_results cube: each survey per invited team, the score only from 3 responses, other tenants see nothing', async () => {
+    await buildTeam(api.databaseUrl, a.tenantId, 'delta', 3);
+    await buildTeam(api.databaseUrl, a.tenantId, 'epsilon', 2);
+    const created = await create(a.owner.apiKey, { title: 'Results', teams: ['delta', 'epsilon'], closesOn: day(2) });
+    const id = created.body.data.id;
+    const links = await linksOf(api, a.owner.apiKey, id);
+    for (const link of links) await answer(api, link, [3, 3, 3, 3, 4]);
+    const query = {
+      measures: ['survey_results.survey_invitations', 'survey_results.survey_responses', 'survey_results.survey_answer_rate', 'survey_results.survey_experience_score'],
+      dimensions: ['teams.slug'],
+      filters: [{ member: 'survey_results.survey_id', operator: 'equals', values: [id] }],
+      order: { 'teams.slug': 'asc' },
+    };
+    const load = (key: string) => api.as(key).get(`/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`);
+    const res = await load(a.owner.apiKey);
+    expect(res.status).to.equal(200);
+    // Cube sends numbers as strings; compare them as numbers.
+    const asNumber = (v: unknown) => (v === null ? null : Number(v));
+    const rows = res.body.data.map((r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'teams.slug' ? v : asNumber(v)])));
+    // Answers 3,3,3,3,4 → (50 × 4 + 75) / 5 = 55 for every respondent of delta; epsilon has 2 responses: no score.
+    expect(rows).to.deep.equal([
+      { 'teams.slug': 'delta', 'survey_results.survey_invitations': 3, 'survey_results.survey_responses': 3, 'survey_results.survey_answer_rate': 1, 'survey_results.survey_experience_score': 55 },
+      { 'teams.slug': 'epsilon', 'survey_results.survey_invitations': 2, 'survey_results.survey_responses': 2, 'survey_results.survey_answer_rate': 1, 'survey_results.survey_experience_score': null },
+    ]);
+    expect((await load(b.owner.apiKey)).body.data).to.deep.equal([]);
+  });
+
   it('tenant separation: another tenant sees none of it', async () => {
     const created = await create(a.owner.apiKey, { title: 'Private', teams: ['alpha'], closesOn: day(3) });
     const id = created.body.data.id;
