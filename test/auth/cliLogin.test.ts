@@ -42,7 +42,8 @@ function submit(api: TestServer, cookie: string, fields: Record<string, string>)
 }
 
 describe('CLI login: device authorization grant, approved in the browser (Chromium)', function () {
-  this.timeout(300_000);
+  // Six CLI child processes: each start costs seconds on a busy machine.
+  this.timeout(480_000);
   let api: TestServer;
   let mail: FakePostmark;
   let browser: Browser;
@@ -122,12 +123,10 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
 
     // Each CLI run is a child process (seconds on a busy machine): the independent ones run together.
     const out = join(here.env.HOME as string, 'baseline.csv');
-    const [whoami, roster, baseline, reversed, both] = await Promise.all([
+    const [whoami, roster, baseline] = await Promise.all([
       runCli(['whoami'], here.env),
       runCli(['export:team-roster', `--url=${api.baseUrl}`, '--as-of=2026-03-31'], here.env),
       runCli(['export:team-baseline', `--url=${api.baseUrl}`, '--from=2026-01', '--to=2026-03', `--out=${out}`], here.env),
-      runCli(['export:team-baseline', `--url=${api.baseUrl}`, '--from=2026-03', '--to=2026-01'], here.env),
-      runCli(['export:team-roster', `--url=${api.baseUrl}`, `--tenant=${alpha.tenantId}`], here.env),
     ]);
     expect(stderrOf(whoami), whoami.stderr).to.equal('');
     expect(whoami.stdout).to.equal([
@@ -149,11 +148,6 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
     const baselineApi = await api.as(alpha.owner.apiKey).get('/api/exports/team-baseline?from=2026-01&to=2026-03');
     expect(baselineApi.text).to.include('alpha');
     expect(await readFile(out, 'utf8')).to.equal(baselineApi.text);
-    // The same windows are refused as by the API, before any request.
-    expect(reversed.code).to.equal(2);
-    expect(stderrOf(reversed)).to.match(/^export:team-baseline: /);
-    expect(both.code).to.equal(2);
-    expect(stderrOf(both)).to.include('--tenant does not go with --url: the stored key belongs to one tenant');
 
     const logout = await runCli(['logout', `--url=${api.baseUrl}`], here.env);
     expect(stderrOf(logout), logout.stderr).to.equal('');
@@ -297,10 +291,12 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     const here = await machine();
     const countCodes = async () => (await dbFor(api.databaseUrl).pool.query(`select count(*)::int as n from oauth_records where model = 'DeviceCode'`)).rows[0].n as number;
     const before = await countCodes();
-    const [old, plain, several] = await Promise.all([
+    const [old, plain, several, reversed, both] = await Promise.all([
       runCli(['login', `--url=${api.baseUrl}`], { ...here.env, RELEASE_VERSION: '0.0.9' }),
       runCli(['login', '--url=http://analytics.example.com'], here.env),
       runCli(['whoami', '--url=ftp://127.0.0.1'], here.env),
+      runCli(['export:team-baseline', `--url=${api.baseUrl}`, '--from=2026-03', '--to=2026-01'], here.env),
+      runCli(['export:team-roster', `--url=${api.baseUrl}`, `--tenant=${alpha.tenantId}`], here.env),
     ]);
     expect(old.code).to.equal(1);
     expect(stderrOf(old)).to.equal(
@@ -312,6 +308,11 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     expect(stderrOf(plain)).to.include('login: --url must use https (plain http is only accepted for this machine: localhost, 127.0.0.1, [::1])\n');
     expect(several.code).to.equal(2);
     expect(stderrOf(several)).to.include('whoami: --url must be the server address, https://…\n');
+    // An export with --url refuses the same windows as the API, before any request.
+    expect(reversed.code).to.equal(2);
+    expect(stderrOf(reversed)).to.match(/^export:team-baseline: --from: /);
+    expect(both.code).to.equal(2);
+    expect(stderrOf(both)).to.include('--tenant does not go with --url: the stored key belongs to one tenant');
   });
 
   it('the approval page: signed out goes to the login page keeping the code; headers; the provider\'s own steps are closed', async () => {
