@@ -1,47 +1,14 @@
 import { expect } from 'chai';
 import { eq, sql } from 'drizzle-orm';
-import { people, surveyInvitations, surveyResponses, surveys, teamMemberships, teams } from '../../src/db/schema/index.js';
+import { surveyInvitations, surveyResponses, surveys } from '../../src/db/schema/index.js';
 import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
 import { closeDueSurveys, emailInvitations } from '../../src/surveys/service.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
+import { answer, buildTeam, linksOf, openForm } from './helpers.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-async function buildTeam(databaseUrl: string, tenantId: string, slug: string, members: number, enabled = true) {
-  const { db } = dbFor(databaseUrl);
-  const [team] = await db.insert(teams).values({ tenantId, slug, name: `Team ${slug}`, enabled }).returning();
-  const personIds: string[] = [];
-  for (let i = 0; i < members; i += 1) {
-    const [person] = await db.insert(people).values({ tenantId, externalRef: `${slug}-${i}-${Math.random()}`, email: `${slug}-${i}@example.com`, displayName: `Person ${slug} ${i}`, employmentType: 'employee' }).returning();
-    await db.insert(teamMemberships).values({ tenantId, teamId: team!.id, personId: person!.id, membershipSource: 'register' });
-    personIds.push(person!.id);
-  }
-  return { id: team!.id, slug, personIds };
-}
-
-/** Pulls the links of a survey through the owners' CSV. */
-async function linksOf(api: TestServer, key: string, surveyId: string): Promise<string[]> {
-  const res = await api.as(key).get(`/api/surveys/${surveyId}/links`);
-  expect(res.status).to.equal(200);
-  return res.text.trim().split('\n').slice(1).map((line) => line.split(',').at(-1)!);
-}
-
-/** Opens the form like a browser: returns the CSRF cookie and hidden field value. */
-async function openForm(api: TestServer, path: string) {
-  const res = await api.get(path);
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? '';
-  return { res, cookie, csrf };
-}
-
-async function answer(api: TestServer, link: string, values: number[], comment = '') {
-  const path = new URL(link).pathname;
-  const { cookie, csrf } = await openForm(api, path);
-  const form = new URLSearchParams({ csrf, q1: String(values[0]), q2: String(values[1]), q3: String(values[2]), q4: String(values[3]), q5: String(values[4]), comment });
-  return api.with({ cookie }).post(path, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
-}
 
 describe('survey access links', () => {
   const key = surveyLinkKey('postgresql://u:p@h:5432/one');

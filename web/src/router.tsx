@@ -58,6 +58,8 @@ const settingsPages = [
   settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
   settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),
   settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
+  settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
+  settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

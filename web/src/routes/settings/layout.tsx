@@ -8,6 +8,8 @@ const PAGES = [
   { to: '/settings/import', label: 'Register and seats', owner: true },
   { to: '/settings/teams', label: 'Teams', owner: false },
   { to: '/settings/people', label: 'People', owner: false },
+  { to: '/settings/surveys', label: 'Surveys', owner: false },
+  { to: '/settings/integrations', label: 'Integrations', owner: false },
 ] as const;
 
 export function useIsOwner(): boolean {
