@@ -53,13 +53,12 @@ export async function findPendingLogin(provider: Provider, input: string): Promi
 export async function approveLogin(db: Db, provider: Provider, login: PendingLogin, userId: string, tenantId: string, resource: string): Promise<Role | null> {
   const role = await roleIn(db, tenantId, userId);
   if (!role) return null;
-  const grant = new provider.Grant({ accountId: userId, clientId: CLI_CLIENT_ID });
+  // The grant only has to outlive the device code: the exchange destroys it at once.
+  const ttl = login.code.remainingTTL;
+  const grant = new provider.Grant({ accountId: userId, clientId: CLI_CLIENT_ID, expiresIn: ttl } as ConstructorParameters<Provider['Grant']>[0]);
   grant.addResourceScope(resource, CLI_SCOPE);
   const grantId = await grant.save();
-  await recordGrant(db, {
-    grantId, tenantId, userId, clientId: CLI_CLIENT_ID, permissions: permissionsOf(role),
-    expiresAt: new Date(((login.code.exp as number) ?? Math.floor(Date.now() / 1000) + 600) * 1000),
-  });
+  await recordGrant(db, { grantId, tenantId, userId, clientId: CLI_CLIENT_ID, permissions: permissionsOf(role), expiresAt: new Date(Date.now() + ttl * 1000) });
   Object.assign(login.code, { accountId: userId, grantId, scope: CLI_SCOPE, resource, authTime: Math.floor(Date.now() / 1000) });
   await login.code.save();
   return role;

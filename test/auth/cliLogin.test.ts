@@ -204,6 +204,10 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     const approved = await submit(api, cookie, { user_code: started.body.user_code, csrf, action: 'approve', tenantId: beta.tenantId });
     expect(approved.status).to.equal(200);
     expect(approved.text).to.include('<h1>CLI login approved</h1><p>The CLI receives its API key (with your role, member) in a few seconds.');
+    // The approval's grant lives no longer than the device code (10 minutes), not a consent's 30 days.
+    const { rows: grants } = await dbFor(api.databaseUrl).pool.query(`select extract(epoch from expires_at - now())::int as ttl from oauth_records where model = 'Grant'`);
+    expect(grants).to.have.length(1);
+    expect(grants[0].ttl).to.be.within(500, 600);
 
     const token = await exchange(started.body.device_code);
     expect(token.status).to.equal(200);
