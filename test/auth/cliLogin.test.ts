@@ -169,7 +169,8 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
 });
 
 describe('CLI login: the device flow over HTTP (denial, expiry, tenants, versions)', function () {
-  this.timeout(120_000);
+  // Several CLI child processes per test; a start takes 10-20 s on a loaded machine.
+  this.timeout(240_000);
   let api: TestServer;
   let alpha: BuiltTenant;
   let beta: BuiltTenant;
@@ -362,7 +363,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
 });
 
 describe('CLI login: the credentials file and versions (no server)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
 
   it('keeps one key per server URL in a 0600 file and removes the file with the last one', async () => {
     const here = await machine();
