@@ -6,6 +6,7 @@ import { organisationCommands } from './cli/organisation.js';
 import { baselineCommands } from './cli/baseline.js';
 import { codehostCommands } from './cli/codehost.js';
 import { biCommands } from './cli/bi.js';
+import { loginCommands } from './cli/login.js';
 import { SchemaBehindError } from './db/migrations.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
@@ -16,6 +17,7 @@ const commands: Record<string, Command> = {
   ...baselineCommands,
   ...codehostCommands,
   ...biCommands,
+  ...loginCommands,
 };
 
 function help(): string {

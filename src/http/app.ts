@@ -25,6 +25,7 @@ import mount from 'koa-mount';
 import { oauthKeys } from '../oauth/crypto.js';
 import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
+import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
 import { memberRoutes } from '../members/routes.js';
@@ -54,6 +55,7 @@ const routeFactories: RouteFactory[] = [
   codehostRoutes,
   testHookRoutes,
   oauthRoutes,
+  cliLoginRoutes,
   mcpRoutes,
 ];
 
