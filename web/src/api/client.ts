@@ -10,7 +10,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: { path: string; message: string }[] = [],
+    readonly details: { path: string; message: string; line?: number; column?: string }[] = [],
     readonly requestId = '',
   ) {
     super(message);

@@ -16,6 +16,7 @@ const NAV = [
   { to: '/ai', label: 'AI adoption' },
   { to: '/perception', label: 'Perception' },
   { to: '/downloads', label: 'Downloads' },
+  { to: '/settings', label: 'Settings' },
 ] as const;
 
 function LiveBadge() {
@@ -125,6 +126,7 @@ function UserMenu() {
 
 export function Shell() {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const inSettings = useRouterState({ select: (s) => /^(\/app)?\/settings(\/|$)/.test(s.location.pathname) });
   const keep = { from: search.from, to: search.to, ...(search.team ? { team: search.team } : {}) };
   return (
     <>
@@ -147,7 +149,7 @@ export function Shell() {
         <LiveBadge />
         <UserMenu />
       </header>
-      <ScopeBar />
+      {!inSettings && <ScopeBar />}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

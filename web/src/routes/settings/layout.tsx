@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet } from '@tanstack/react-router';
+import { meQuery } from '../../api/me';
+
+/** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
+const PAGES = [
+  { to: '/settings/keys', label: 'API keys', owner: false },
+  { to: '/settings/import', label: 'Register and seats', owner: true },
+  { to: '/settings/teams', label: 'Teams', owner: false },
+  { to: '/settings/people', label: 'People', owner: false },
+  { to: '/settings/surveys', label: 'Surveys', owner: false },
+  { to: '/settings/integrations', label: 'Integrations', owner: false },
+] as const;
+
+export function useIsOwner(): boolean {
+  const me = useQuery(meQuery);
+  return me.data?.data.activeTenant.role === 'owner';
+}
+
+export function SettingsLayout() {
+  const owner = useIsOwner();
+  return (
+    <div className="settings">
+      <nav aria-label="Settings" className="subnav">
+        <ul>
+          {PAGES.filter((p) => owner || !p.owner).map((p) => (
+            <li key={p.to}>
+              <Link to={p.to} search={((prev: unknown) => prev) as never} activeProps={{ 'aria-current': 'page' }}>
+                {p.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-page">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
