@@ -370,6 +370,10 @@ CREATE TRIGGER delivery_facts_lock_update BEFORE UPDATE ON pull_requests FOR EAC
   WHEN ((OLD.project_id, OLD.merged_at, OLD.created_at) IS DISTINCT FROM (NEW.project_id, NEW.merged_at, NEW.created_at))
   EXECUTE FUNCTION delivery_facts_lock_row();
 --> statement-breakpoint
+-- A deleted PR's row goes by cascade; the lock is taken first all the same, as for every write
+-- that changes these facts.
+CREATE TRIGGER delivery_facts_lock_delete BEFORE DELETE ON pull_requests FOR EACH ROW EXECUTE FUNCTION delivery_facts_lock_row();
+--> statement-breakpoint
 CREATE TRIGGER delivery_facts_insert AFTER INSERT ON pull_requests REFERENCING NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_pull_requests_changed();
 --> statement-breakpoint
 CREATE TRIGGER delivery_facts_update AFTER UPDATE ON pull_requests REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_pull_requests_changed();
