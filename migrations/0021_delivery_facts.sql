@@ -85,6 +85,28 @@ CREATE FUNCTION incident_cause_candidates(tenant uuid, project uuid, named text,
     AND d.created_at >= opened - interval '24 hours' AND d.created_at <= opened
 $$;
 --> statement-breakpoint
+-- An incident's causing deployment: the rule of cube_incidents (migration 0007), for one incident.
+-- PL/pgSQL so that its two index lookups are planned once per connection; inside the triggers the
+-- view's two LATERAL subqueries were planned again on every write.
+CREATE FUNCTION incident_cause(tenant uuid, project uuid, named text, opened timestamptz) RETURNS uuid LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  cause uuid;
+BEGIN
+  IF named IS NOT NULL THEN
+    SELECT d.id INTO cause FROM "deployments" d
+    WHERE d.tenant_id = tenant AND d.external_id = named
+    ORDER BY (d.project_id = project) DESC, d.created_at DESC, d.id
+    LIMIT 1;
+    IF cause IS NOT NULL THEN RETURN cause; END IF;
+  END IF;
+  SELECT d.id INTO cause FROM "deployments" d
+  WHERE d.project_id = project AND d.status = 'success' AND COALESCE(d.is_production, d.environment = 'production')
+    AND d.created_at >= opened - interval '24 hours' AND d.created_at <= opened
+  ORDER BY d.created_at DESC, d.id
+  LIMIT 1;
+  RETURN cause;
+END $$;
+--> statement-breakpoint
 -- Recomputes the facts of `candidates` (rules of migration 0020), then the recovery time of every
 -- failed deployment whose next good (successful, production, not rolled back) deployment may have
 -- changed: a deployment whose good-ness changed at time t (a row at `moved`, before or after a
@@ -104,10 +126,11 @@ BEGIN
                AND (starts_with(lower(d.sha), lower(r.rollback_from_sha)) OR starts_with(lower(r.rollback_from_sha), lower(d.sha)))
            ) AS rolled_back,
            EXISTS (
-             SELECT 1 FROM "issues" i JOIN "cube_incidents" ci ON ci.id = i.id
-             WHERE ci.caused_by_deployment_id = d.id AND i.type = 'incident' AND (
+             SELECT 1 FROM "issues" i
+             WHERE i.type = 'incident' AND (
                (i.tenant_id = d.tenant_id AND (i.metadata ->> 'causedByDeployment') = d.external_id)
                OR (i.project_id = d.project_id AND i.created_at >= d.created_at AND i.created_at <= d.created_at + interval '24 hours'))
+               AND incident_cause(i.tenant_id, i.project_id, i.metadata ->> 'causedByDeployment', i.created_at) = d.id
            ) AS caused_incident
     FROM "deployments" d
     WHERE d.id IN (SELECT unnest(candidates))
@@ -154,7 +177,10 @@ END $$;
 -- Recomputes the lead-time row of these pull requests (rules of migration 0019): the first
 -- successful production deployment of the project created at or after the merge (equal times: the
 -- lowest id), the earliest linked commit. A PR no longer merged (or gone) loses its row.
-CREATE FUNCTION change_lead_times_refresh(prs uuid[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION change_lead_times_refresh(prs uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  -- PL/pgSQL, not SQL: its plan is kept between calls (a SQL function is planned on every call).
+  IF cardinality(prs) = 0 THEN RETURN; END IF;
   WITH src AS MATERIALIZED (
     SELECT pr.id, pr.tenant_id, pr.project_id, pr.merged_at,
            COALESCE(fc.first_commit_at, pr.created_at) AS first_commit_at, fc.first_commit_at IS NOT NULL AS first_commit_known,
@@ -183,8 +209,8 @@ CREATE FUNCTION change_lead_times_refresh(prs uuid[]) RETURNS void LANGUAGE sql 
     merged_at = EXCLUDED.merged_at, first_commit_at = EXCLUDED.first_commit_at, first_commit_known = EXCLUDED.first_commit_known,
     deployment_id = EXCLUDED.deployment_id, deployed_at = EXCLUDED.deployed_at, lead_time_seconds = EXCLUDED.lead_time_seconds
   WHERE (c.tenant_id, c.project_id, c.merged_at, c.first_commit_at, c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds)
-    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds)
-$$;
+    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds);
+END $$;
 --> statement-breakpoint
 -- Every stored fact from scratch: the backfill below, and after a TRUNCATE (which fires no DELETE
 -- trigger).
