@@ -15,6 +15,7 @@ import { cubeRoutes } from './routes/cube.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { authRoutes } from './routes/auth.js';
 import { userRoutes } from './routes/users.js';
+import { tenantRoutes } from './routes/tenants.js';
 import { adminRoutes } from './routes/admin.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -24,8 +25,10 @@ import mount from 'koa-mount';
 import { oauthKeys } from '../oauth/crypto.js';
 import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
+import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
+import { memberRoutes } from '../members/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -41,6 +44,8 @@ const routeFactories: RouteFactory[] = [
   cubeRoutes,
   authRoutes,
   userRoutes,
+  memberRoutes,
+  tenantRoutes,
   adminRoutes,
   webhookRoutes,
   surveyRoutes,
@@ -48,6 +53,7 @@ const routeFactories: RouteFactory[] = [
   codehostRoutes,
   testHookRoutes,
   oauthRoutes,
+  cliLoginRoutes,
   mcpRoutes,
 ];
 

@@ -67,12 +67,14 @@ const settingsPage = <P extends string>(path: P, load: () => Promise<Record<stri
   createRoute({ getParentRoute: () => settings, path, component: lazy(load, name) });
 const settingsPages = [
   settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
+  settingsPage('members', () => import('./routes/settings/members'), 'MembersPage'),
   settingsPage('import', () => import('./routes/settings/import'), 'ImportPage'),
   settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
   settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),
   settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
   settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
+  settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

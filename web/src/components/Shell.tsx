@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
@@ -75,17 +75,19 @@ function ScopeBar() {
 
 function UserMenu() {
   const me = useQuery(meQuery);
-  const qc = useQueryClient();
-  const navigate = useNavigate();
   const [error, setError] = useState<unknown>(null);
   if (me.isError) return <ErrorNote error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data?.data;
   if (!data) return <span className="muted">…</span>;
+  // A full load, not a client navigation: every cached answer and the live socket (authenticated
+  // when it connected) belong to the previous organisation.
   const switchTenant = async (tenantId: string) => {
     try {
       await api('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } });
-      qc.clear();
-      await navigate({ to: '/', search: ((s: Record<string, unknown>) => ({ from: s.from, to: s.to })) as never });
+      const search = new URLSearchParams(location.search);
+      const keep = new URLSearchParams();
+      for (const k of ['from', 'to']) if (search.get(k)) keep.set(k, search.get(k) as string);
+      location.assign(`/app/${keep.size ? `?${keep}` : ''}`);
     } catch (e) {
       setError(e);
     }
