@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { cubeLoad, cubeMeta, cubeSql } from '../cube/service.js';
-import { formatName, type MetaMember } from '../cube/compiler.js';
+import { memberFormat, type MetaMember } from '../cube/compiler.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../services/baseline.js';
@@ -14,7 +14,7 @@ import type { AnalyticsService, CubeMember } from './tools.js';
 const Window = BaselineWindow.superRefine(checkWindow);
 
 function member(m: MetaMember): CubeMember {
-  const format = formatName(m.format);
+  const format = memberFormat(m);
   return {
     name: m.name,
     type: m.type,
