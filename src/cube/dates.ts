@@ -37,7 +37,8 @@ function chronoPoint(text: string, zone: string, now: Date): { at: moment.Moment
   // chrono reads and writes local wall-clock fields: hand it the zone's wall clock as if local.
   const wall = new Date(moment(now).tz(zone).format(LOCAL));
   const [result] = chrono.parse(text, wall);
-  if (!result) throw invalid(text);
+  // The whole text must be the date: chrono would otherwise pick a date out of any sentence.
+  if (!result || result.index !== 0 || result.text.length !== text.length) throw invalid(text);
   const c = result.start;
   const at = moment.tz(
     { year: c.get('year') as number, month: (c.get('month') as number) - 1, date: c.get('day') as number, hour: c.get('hour') as number, minute: c.get('minute') as number, second: c.get('second') as number, millisecond: c.get('millisecond') as number },
@@ -103,6 +104,8 @@ export function validAbsolute(value: string): boolean {
 
 /** A range value of Cube's query (`'last week'`, `['2025-01-01']`, `['2025-01-01', '2025-01-31']`) as two local timestamps. */
 export function resolveRange(value: string | string[], zone: string, now = new Date()): [string, string] {
+  const bad = (typeof value === 'string' ? [value] : value).find((v) => ABSOLUTE.test(v) && !validAbsolute(v));
+  if (bad !== undefined) throw new AppError('validation_failed', `Not a valid date: ${bad}`, [{ path: 'query', message: `Not a valid date: ${bad}` }]);
   if (typeof value === 'string') return ABSOLUTE.test(value) ? [absolutePoint(value, zone), absolutePoint(value, zone, true)] : relativeRange(value, zone, now);
   const [from, to = from] = value as [string, string?];
   const start = ABSOLUTE.test(from) ? absolutePoint(from, zone) : relativeRange(from, zone, now)[0];
