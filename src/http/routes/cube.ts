@@ -25,7 +25,7 @@ const QueryParams = z.object({
   queryType: z.enum(['multi']).optional(),
   castNumerics: z.enum(['true', 'false']).optional(),
 });
-export const QueryBody = z.object({ query: z.unknown(), queryType: z.enum(['multi']).optional(), castNumerics: z.boolean().optional() });
+export const QueryBody = z.object({ query: z.unknown().optional(), queryType: z.enum(['multi']).optional(), castNumerics: z.boolean().optional() });
 
 /** Cube clients send the token bare (`Authorization: gai_…`); the general API expects a Bearer. */
 const bearerCompat: Koa.Middleware = async (ctx, next) => {
