@@ -24,8 +24,7 @@ describe('Cube REST protocol', function () {
   let fa: RestFixture;
 
   before(async () => {
-    // Long enough that no answer here is Cube's "Continue wait" (tested in continueWait.test.ts).
-    api = await testServer({ env: { CUBE_CONTINUE_WAIT_SECONDS: '120' } });
+    api = await testServer();
     a = await buildTenant(api.databaseUrl);
     b = await buildTenant(api.databaseUrl);
     fa = await buildRestFixture(dbFor(api.databaseUrl).pool, a.tenantId);
