@@ -15,6 +15,7 @@ import { cubeRoutes } from './routes/cube.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { authRoutes } from './routes/auth.js';
 import { userRoutes } from './routes/users.js';
+import { tenantRoutes } from './routes/tenants.js';
 import { adminRoutes } from './routes/admin.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -41,6 +42,7 @@ const routeFactories: RouteFactory[] = [
   cubeRoutes,
   authRoutes,
   userRoutes,
+  tenantRoutes,
   adminRoutes,
   webhookRoutes,
   surveyRoutes,

@@ -2,7 +2,7 @@
  * Teams, people and project ownership inside one tenant. Every read filters by the tenant; a team
  * of another tenant is "not found".
  */
-import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { orgUnits, people, personIdentities, projects, teamMemberships, teams } from '../db/schema/index.js';
 import { notFound } from '../errors.js';
@@ -112,12 +112,18 @@ export interface PersonView {
   teams: { id: string; slug: string; membershipSource: string }[];
 }
 
-/** People of the tenant by external_ref, optionally only the members of one team (by slug). */
-export async function listPeople(db: Db, tenantId: string, paging: Paging, filter: { team?: string } = {}): Promise<{ rows: PersonView[]; total: number }> {
+/**
+ * People of the tenant by external_ref, optionally only the members of one team (by slug) and/or
+ * those whose external_ref, name or register e-mail contains `q` (case-insensitive; for pickers).
+ */
+export async function listPeople(db: Db, tenantId: string, paging: Paging, filter: { team?: string; q?: string } = {}): Promise<{ rows: PersonView[]; total: number }> {
   const inTeam = filter.team === undefined ? undefined : sql`${people.id} in (
     select m.person_id from team_memberships m join teams t on t.id = m.team_id
     where m.tenant_id = ${tenantId}::uuid and t.tenant_id = ${tenantId}::uuid and t.slug = ${filter.team})`;
-  const where = and(eq(people.tenantId, tenantId), inTeam);
+  // LIKE's own wildcards in the search text are literal characters.
+  const pattern = filter.q === undefined ? undefined : `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const matches = pattern === undefined ? undefined : or(ilike(people.externalRef, pattern), ilike(people.displayName, pattern), ilike(people.email, pattern));
+  const where = and(eq(people.tenantId, tenantId), inTeam, matches);
   const [rows, [total]] = await Promise.all([
     db.select().from(people).where(where).orderBy(sql`${people.externalRef} collate "C"`).limit(paging.perPage).offset((paging.page - 1) * paging.perPage),
     db.select({ n: count() }).from(people).where(where),

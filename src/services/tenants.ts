@@ -80,3 +80,30 @@ export async function membershipOf(db: Db, tenantId: string, userId: string) {
     .where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, userId)));
   return row ?? null;
 }
+
+export interface TenantView {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** A tenant created by a signed-in user from the web app; the creator becomes its owner. */
+export async function createTenantForUser(db: Db, userId: string, name: string): Promise<TenantView> {
+  return db.transaction(async (tx) => {
+    const [tenant] = await tx.insert(tenants).values({ name, slug: await uniqueSlug(tx as unknown as Db, name) }).returning({ id: tenants.id, name: tenants.name, slug: tenants.slug });
+    const created = tenant as TenantView;
+    await tx.insert(tenantMemberships).values({ tenantId: created.id, userId, role: 'owner' });
+    return created;
+  });
+}
+
+/**
+ * Renames the caller's active tenant (another id, even one the caller also belongs to, is "not
+ * found": a request acts on its active tenant only). The slug stays: links and exports name it.
+ */
+export async function renameTenant(db: Db, tenantId: string, id: string, name: string): Promise<TenantView> {
+  if (id !== tenantId) throw new AppError('not_found', 'Tenant not found');
+  const [renamed] = await db.update(tenants).set({ name }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id, name: tenants.name, slug: tenants.slug });
+  if (!renamed) throw new AppError('not_found', 'Tenant not found');
+  return renamed;
+}

@@ -82,7 +82,7 @@ describe('code-host installations and tenants', function () {
       'content-type': 'application/x-www-form-urlencoded', cookie: `${ownerCookie}; csrfToken=${token}`, origin: appUrl,
     });
     expect(res.status).to.equal(303);
-    expect(res.headers.get('location')).to.equal(`${appUrl}/settings/integrations?codehost=linked&installation=2002`);
+    expect(res.headers.get('location')).to.equal(`${appUrl}/app/settings/integrations?codehost=linked&installation=2002`);
     expect(await q('select tenant_id, linked_by_user_id from codehost_installations where installation_id = 2002')).to.deep.equal([
       { tenant_id: a.tenantId, linked_by_user_id: a.owner.userId },
     ]);

@@ -83,7 +83,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7001`, { cookie: ownerCookie }));
     const res = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: '7001', csrf: token }, { origin: appUrl });
     expect(res.status).to.equal(303);
-    expect(res.headers.get('location')).to.equal(`${appUrl}/settings/integrations?codehost=linked&installation=7001`);
+    expect(res.headers.get('location')).to.equal(`${appUrl}/app/settings/integrations?codehost=linked&installation=7001`);
     expect(await q('select tenant_id, linked_by_user_id from codehost_installations where installation_id = 7001')).to.deep.equal([
       { tenant_id: a.tenantId, linked_by_user_id: a.owner.userId },
     ]);

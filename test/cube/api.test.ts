@@ -33,7 +33,7 @@ describe('semantic cube', function () {
     const cubes = files.flatMap((f) => (parse(readFileSync(`${SCHEMA_DIR}/${f}`, 'utf8')) as { cubes: Record<string, unknown>[] }).cubes);
 
     it('every cube reads its table through the tenant requiredFilter', () => {
-      expect(cubes.map((c) => c.name)).to.include.members(['issues', 'pull_requests', 'commits', 'deployments', 'ai_sessions', 'seats', 'survey_responses', 'teams', 'people', 'memberships', 'projects']);
+      expect(cubes.map((c) => c.name)).to.include.members(['issues', 'pull_requests', 'commits', 'deployments', 'ai_sessions', 'seats', 'survey_responses', 'survey_results', 'teams', 'people', 'memberships', 'projects']);
       for (const c of cubes) expect(String(c.sql), String(c.name)).to.match(REQUIRED);
     });
 

@@ -42,6 +42,21 @@ describe('Teams API and project ownership', function () {
     expect((await api.as(a.owner.apiKey).get('/api/teams?enabled=maybe')).status).to.equal(400);
   });
 
+  it('GET /api/people?q= finds people by external_ref, name or e-mail, case-insensitively, with LIKE wildcards taken literally; another tenant finds none', async () => {
+    const refs = async (q: string, key = a.owner.apiKey) => {
+      const res = await api.as(key).get(`/api/people?q=${encodeURIComponent(q)}`);
+      expect(res.status).to.equal(200);
+      return res.body.data.map((p: any) => p.externalRef);
+    };
+    expect(await refs('GRACE')).to.deep.equal(['E1002']);
+    expect(await refs('e100')).to.deep.equal(['E1001', 'E1002']);
+    expect(await refs('contractor.example')).to.deep.equal(['C2001']);
+    expect(await refs('%')).to.deep.equal([]);
+    expect(await refs('_')).to.deep.equal([]);
+    expect(await refs('grace', b.owner.apiKey)).to.deep.equal([]);
+    expect((await api.as(a.owner.apiKey).get(`/api/people?q=${'x'.repeat(101)}`)).status).to.equal(400);
+  });
+
   it('PATCH projects sets exactly the owned projects: creates missing ones as manual, takes them from other teams, releases the rest', async () => {
     const owner = api.as(a.owner.apiKey);
     let res = await owner.patch(`/api/teams/${ids.payments}`, { projects: ['acme/pay-api', 'acme/shared'] });

@@ -1,47 +1,14 @@
 import { expect } from 'chai';
 import { eq, sql } from 'drizzle-orm';
-import { people, surveyInvitations, surveyResponses, surveys, teamMemberships, teams } from '../../src/db/schema/index.js';
+import { surveyInvitations, surveyResponses, surveys } from '../../src/db/schema/index.js';
 import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
 import { closeDueSurveys, emailInvitations } from '../../src/surveys/service.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
+import { answer, buildTeam, linksOf, openForm } from './helpers.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-async function buildTeam(databaseUrl: string, tenantId: string, slug: string, members: number, enabled = true) {
-  const { db } = dbFor(databaseUrl);
-  const [team] = await db.insert(teams).values({ tenantId, slug, name: `Team ${slug}`, enabled }).returning();
-  const personIds: string[] = [];
-  for (let i = 0; i < members; i += 1) {
-    const [person] = await db.insert(people).values({ tenantId, externalRef: `${slug}-${i}-${Math.random()}`, email: `${slug}-${i}@example.com`, displayName: `Person ${slug} ${i}`, employmentType: 'employee' }).returning();
-    await db.insert(teamMemberships).values({ tenantId, teamId: team!.id, personId: person!.id, membershipSource: 'register' });
-    personIds.push(person!.id);
-  }
-  return { id: team!.id, slug, personIds };
-}
-
-/** Pulls the links of a survey through the owners' CSV. */
-async function linksOf(api: TestServer, key: string, surveyId: string): Promise<string[]> {
-  const res = await api.as(key).get(`/api/surveys/${surveyId}/links`);
-  expect(res.status).to.equal(200);
-  return res.text.trim().split('\n').slice(1).map((line) => line.split(',').at(-1)!);
-}
-
-/** Opens the form like a browser: returns the CSRF cookie and hidden field value. */
-async function openForm(api: TestServer, path: string) {
-  const res = await api.get(path);
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? '';
-  return { res, cookie, csrf };
-}
-
-async function answer(api: TestServer, link: string, values: number[], comment = '') {
-  const path = new URL(link).pathname;
-  const { cookie, csrf } = await openForm(api, path);
-  const form = new URLSearchParams({ csrf, q1: String(values[0]), q2: String(values[1]), q3: String(values[2]), q4: String(values[3]), q5: String(values[4]), comment });
-  return api.with({ cookie }).post(path, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
-}
 
 describe('survey access links', () => {
   const key = surveyLinkKey('postgresql://u:p@h:5432/one');
@@ -246,6 +213,33 @@ describe('surveys', () => {
     expect(row.responses).to.equal(3);
     // Answers mapped to 0–100 ((a − 1) × 25): 100 × 5, 0 × 5, then 75, 75, 50, 50, 25 → 775 over 15 answers.
     expect(Number(row.experience_score)).to.be.closeTo(775 / 15, 1e-9);
+  });
+
+  it('survey_results cube: each survey per invited team, the score only from 3 responses, other tenants see nothing', async () => {
+    await buildTeam(api.databaseUrl, a.tenantId, 'delta', 3);
+    await buildTeam(api.databaseUrl, a.tenantId, 'epsilon', 2);
+    const created = await create(a.owner.apiKey, { title: 'Results', teams: ['delta', 'epsilon'], closesOn: day(2) });
+    const id = created.body.data.id;
+    const links = await linksOf(api, a.owner.apiKey, id);
+    for (const link of links) await answer(api, link, [3, 3, 3, 3, 4]);
+    const query = {
+      measures: ['survey_results.survey_invitations', 'survey_results.survey_responses', 'survey_results.survey_answer_rate', 'survey_results.survey_experience_score'],
+      dimensions: ['teams.slug'],
+      filters: [{ member: 'survey_results.survey_id', operator: 'equals', values: [id] }],
+      order: { 'teams.slug': 'asc' },
+    };
+    const load = (key: string) => api.as(key).get(`/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`);
+    const res = await load(a.owner.apiKey);
+    expect(res.status).to.equal(200);
+    // Cube sends numbers as strings; compare them as numbers.
+    const asNumber = (v: unknown) => (v === null ? null : Number(v));
+    const rows = res.body.data.map((r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'teams.slug' ? v : asNumber(v)])));
+    // Answers 3,3,3,3,4 → (50 × 4 + 75) / 5 = 55 for every respondent of delta; epsilon has 2 responses: no score.
+    expect(rows).to.deep.equal([
+      { 'teams.slug': 'delta', 'survey_results.survey_invitations': 3, 'survey_results.survey_responses': 3, 'survey_results.survey_answer_rate': 1, 'survey_results.survey_experience_score': 55 },
+      { 'teams.slug': 'epsilon', 'survey_results.survey_invitations': 2, 'survey_results.survey_responses': 2, 'survey_results.survey_answer_rate': 1, 'survey_results.survey_experience_score': null },
+    ]);
+    expect((await load(b.owner.apiKey)).body.data).to.deep.equal([]);
   });
 
   it('tenant separation: another tenant sees none of it', async () => {

@@ -4,7 +4,7 @@
  * removed makes the app reload once to fetch the new shell.
  */
 import { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { Shell } from './components/Shell';
 import { validateScope } from './lib/scope';
 
@@ -40,7 +40,30 @@ const perception = createRoute({ getParentRoute: () => root, path: '/perception'
 const downloads = createRoute({ getParentRoute: () => root, path: '/downloads', component: lazy(() => import('./routes/downloads'), 'DownloadsPage') });
 const help = createRoute({ getParentRoute: () => root, path: '/help', component: lazy(() => import('./routes/help'), 'HelpPage') });
 
-const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help]);
+// Settings: one layout with its own menu; each page is its own chunk. The window and team of the
+// dashboards do not apply here, but stay in the URL so that going back keeps them.
+const settings = createRoute({ getParentRoute: () => root, path: '/settings', component: lazy(() => import('./routes/settings/layout'), 'SettingsLayout') });
+const settingsIndex = createRoute({
+  getParentRoute: () => settings,
+  path: '/',
+  beforeLoad: ({ search }) => {
+    throw redirect({ to: '/settings/keys', search: search as never, replace: true });
+  },
+});
+const settingsPage = <P extends string>(path: P, load: () => Promise<Record<string, unknown>>, name: string) =>
+  createRoute({ getParentRoute: () => settings, path, component: lazy(load, name) });
+const settingsPages = [
+  settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
+  settingsPage('import', () => import('./routes/settings/import'), 'ImportPage'),
+  settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
+  settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),
+  settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
+  settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
+  settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
+  settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
+] as const;
+
+const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
 
 export function makeRouter(queryClient: QueryClient) {
   return createRouter({

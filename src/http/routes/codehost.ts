@@ -32,7 +32,7 @@ function setupOwner(principal: Principal): TenantPrincipal {
 export function codehostRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
-  const linkedUrl = (installationId: number) => `${app.config.appUrl}/settings/integrations?codehost=linked&installation=${installationId}`;
+  const linkedUrl = (installationId: number) => `${app.config.appUrl}/app/settings/integrations?codehost=linked&installation=${installationId}`;
 
   // Authenticated by its signature, not by a principal; unsigned floods are refused before any query.
   router.post('/api/integrations/codehost/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => {

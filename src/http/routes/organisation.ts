@@ -18,7 +18,7 @@ const TeamParams = z.object({ id: z.uuid() }).catch({ id: NO_ID });
 const ImportQuery = z.object({ mode: z.enum(['sync', 'async']).optional() });
 const JobParams = z.object({ jobId: z.uuid() }).catch({ jobId: NO_ID });
 const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
-const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional() });
+const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional(), q: z.string().trim().min(1).max(100).optional() });
 const Identity = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('email'), value: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Must be an e-mail address').max(320) }),
   z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
@@ -36,6 +36,9 @@ export const TeamPatch = z
 export function organisationRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
+  // Open dashboards refetch after a synchronous import; the asynchronous one ends with job.finished.
+  const announce = (tenantId: string, fact: string) =>
+    app.live.publish(tenantId, { kind: 'data.changed', facts: [fact] }).catch((error: unknown) => app.log.warn({ err: error }, 'data.changed event not published'));
 
   router.post('/api/register/imports', route(app, { auth: 'owner', query: ImportQuery, bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, query, body }) => {
     if (query.mode === 'async') {
@@ -44,6 +47,7 @@ export function organisationRoutes(app: AppContext): Router {
       return { status: 202, body: { data: { jobId, status: 'queued' }, meta: {} } };
     }
     const result = await importRegister(db, principal.tenantId, body as unknown as string, principal.userId);
+    if (result.recorded) await announce(principal.tenantId, 'register');
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
   }));
 
@@ -58,6 +62,7 @@ export function organisationRoutes(app: AppContext): Router {
 
   router.post('/api/seats/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
     const result = await importSeats(db, principal.tenantId, body as unknown as string, principal.userId);
+    if (result.recorded) await announce(principal.tenantId, 'seats');
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
   }));
 
@@ -86,7 +91,7 @@ export function organisationRoutes(app: AppContext): Router {
   }));
 
   router.get('/api/people', route(app, { auth: 'required', query: PeopleQuery }, async ({ principal, query }) => {
-    const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team });
+    const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team, q: query.q });
     return { body: listEnvelope(rows.map(presentPerson), query, total) };
   }));
 

@@ -20,7 +20,7 @@ import { download, listEnvelope, Paging, route } from '../route.js';
 const Day = pgDate();
 export const CreateSurveyBody = z.strictObject({
   title: z.string().trim().min(1).max(200),
-  teams: z.array(z.string().min(1).max(100)).min(1).max(500),
+  teams: z.array(z.string().min(1).max(100)).min(1, 'Choose at least one team').max(500),
   opensOn: Day.optional(),
   closesOn: Day,
 });

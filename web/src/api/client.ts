@@ -10,7 +10,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: { path: string; message: string }[] = [],
+    readonly details: { path: string; message: string; line?: number; column?: string }[] = [],
     readonly requestId = '',
   ) {
     super(message);
@@ -25,7 +25,8 @@ export function signInUrl(): string {
   return `/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
-export async function api<T>(path: string, { json, ...init }: RequestInit & { json?: unknown } = {}): Promise<T> {
+/** `signInOn401: false` for a credential typed into a form (the administrator secret): its 401 is that form's error, not a lost session. */
+export async function api<T>(path: string, { json, signInOn401 = true, ...init }: RequestInit & { json?: unknown; signInOn401?: boolean } = {}): Promise<T> {
   const method = init.method ?? 'GET';
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
@@ -38,7 +39,7 @@ export async function api<T>(path: string, { json, ...init }: RequestInit & { js
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'network', 'The server could not be reached. Check your connection and retry.');
   }
-  if (res.status === 401) {
+  if (res.status === 401 && signInOn401) {
     location.assign(signInUrl());
   }
   if (res.status === 204) return undefined as T;

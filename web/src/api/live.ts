@@ -25,6 +25,22 @@ function setState(next: LiveState) {
 
 const DATA_EVENTS = new Set(['data.changed', 'job.finished', 'live.gap']);
 
+/** A message of the socket, for a page following one job (e.g. an import's progress bar). */
+export interface LiveMessage {
+  kind: string;
+  job?: { id: string; name: string };
+  step?: { name: string; index: number; count: number };
+  outcome?: 'completed' | 'failed' | 'retrying';
+  done?: number;
+  total?: number;
+  [key: string]: unknown;
+}
+const messageListeners = new Set<(m: LiveMessage) => void>();
+export function onLiveMessage(listener: (m: LiveMessage) => void): () => void {
+  messageListeners.add(listener);
+  return () => messageListeners.delete(listener);
+}
+
 export function startLive(queryClient: QueryClient): void {
   let attempt = 0;
   let lastReady = 0;
@@ -37,6 +53,7 @@ export function startLive(queryClient: QueryClient): void {
       } catch {
         return;
       }
+      if (message?.kind) for (const l of messageListeners) l(message as LiveMessage);
       if (message?.kind === 'live.ready') {
         attempt = 0;
         setState('open');

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
@@ -16,6 +16,7 @@ const NAV = [
   { to: '/ai', label: 'AI adoption' },
   { to: '/perception', label: 'Perception' },
   { to: '/downloads', label: 'Downloads' },
+  { to: '/settings', label: 'Settings' },
 ] as const;
 
 function LiveBadge() {
@@ -74,17 +75,19 @@ function ScopeBar() {
 
 function UserMenu() {
   const me = useQuery(meQuery);
-  const qc = useQueryClient();
-  const navigate = useNavigate();
   const [error, setError] = useState<unknown>(null);
   if (me.isError) return <ErrorNote error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data?.data;
   if (!data) return <span className="muted">…</span>;
+  // A full load, not a client navigation: every cached answer and the live socket (authenticated
+  // when it connected) belong to the previous organisation.
   const switchTenant = async (tenantId: string) => {
     try {
       await api('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } });
-      qc.clear();
-      await navigate({ to: '/', search: ((s: Record<string, unknown>) => ({ from: s.from, to: s.to })) as never });
+      const search = new URLSearchParams(location.search);
+      const keep = new URLSearchParams();
+      for (const k of ['from', 'to']) if (search.get(k)) keep.set(k, search.get(k) as string);
+      location.assign(`/app/${keep.size ? `?${keep}` : ''}`);
     } catch (e) {
       setError(e);
     }
@@ -125,6 +128,7 @@ function UserMenu() {
 
 export function Shell() {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const inSettings = useRouterState({ select: (s) => /^(\/app)?\/settings(\/|$)/.test(s.location.pathname) });
   const keep = { from: search.from, to: search.to, ...(search.team ? { team: search.team } : {}) };
   return (
     <>
@@ -147,7 +151,7 @@ export function Shell() {
         <LiveBadge />
         <UserMenu />
       </header>
-      <ScopeBar />
+      {!inSettings && <ScopeBar />}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

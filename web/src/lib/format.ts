@@ -33,3 +33,9 @@ export function formatMonth(month: string): string {
 export function formatClock(ms: number): string {
   return clock.format(new Date(ms));
 }
+
+/** A moment as the reader's local date and time (records: created, last used, finished). */
+export function formatDateTime(iso: string | null): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}

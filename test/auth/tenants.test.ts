@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+
+describe('tenants from the web app: create and rename', function () {
+  this.timeout(60_000);
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  before(async () => {
+    api = await testServer();
+    a = await buildTenant(api.databaseUrl, 'Acme');
+    b = await buildTenant(api.databaseUrl, 'Beta Corp');
+  });
+  after(() => api.close());
+
+  it('POST /api/tenants: any signed-in user creates one and owns it; a bad name is 400 with the field; no credentials 401', async () => {
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    const created = await api.as(member.apiKey).post('/api/tenants', { name: '  Acme Labs ' });
+    expect(created.status).to.equal(201);
+    expect(created.body.data).to.deep.include({ name: 'Acme Labs', slug: 'acme-labs', role: 'owner' });
+    const cookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
+    const me = await api.get('/api/users/me', { cookie });
+    expect(me.body.data.tenants.map((t: { name: string; role: string }) => [t.name, t.role])).to.deep.include.members([['Acme', 'member'], ['Acme Labs', 'owner']]);
+    const again = await api.as(member.apiKey).post('/api/tenants', { name: 'Acme Labs' });
+    expect(again.body.data.slug).to.equal('acme-labs-2');
+
+    const empty = await api.as(member.apiKey).post('/api/tenants', { name: '   ' });
+    expect(empty.status).to.equal(400);
+    expect(empty.body.error.details).to.deep.equal([{ path: 'name', message: 'A name is required' }]);
+    expect((await api.as(member.apiKey).post('/api/tenants', { name: 'x', slug: 'mine' })).status).to.equal(400);
+    expect((await api.post('/api/tenants', { name: 'Nobody' })).status).to.equal(401);
+  });
+
+  it('PATCH /api/tenants/:id renames the active tenant (owner only); the slug stays; another tenant’s or a malformed id is 404 and changes nothing', async () => {
+    const renamed = await api.as(a.owner.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: 'Acme Group' });
+    expect(renamed.status).to.equal(200);
+    expect(renamed.body.data).to.deep.equal({ id: a.tenantId, name: 'Acme Group', slug: 'acme' });
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    const refused = await api.as(member.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: 'Mine now' });
+    expect(refused.status).to.equal(403);
+    const cross = await api.as(b.owner.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: 'Taken over' });
+    expect(cross.status).to.equal(404);
+    expect(cross.body).to.deep.equal({ error: { code: 'not_found', message: 'Tenant not found' } });
+    expect((await api.as(b.owner.apiKey).patch('/api/tenants/not-a-uuid', { name: 'x' })).status).to.equal(404);
+    expect((await api.as(a.owner.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: '' })).status).to.equal(400);
+    const cookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
+    expect((await api.get('/api/users/me', { cookie })).body.data.activeTenant.name).to.equal('Acme Group');
+  });
+});

@@ -1,0 +1,170 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { apiQuery } from '../../api/cube';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ErrorNote, Panel } from '../../components/states';
+import { formatDateTime } from '../../lib/format';
+import { usePageTitle } from '../../lib/usePageTitle';
+import { useIsOwner } from './layout';
+
+interface Installation {
+  installationId: number;
+  accountLogin: string | null;
+  accountType: string | null;
+  linkedAt: string | null;
+  suspended: boolean;
+  removed: boolean;
+}
+interface Codehost {
+  enabled: boolean;
+  webhooksAccepted: boolean;
+  appName: string | null;
+  webhookUrl: string;
+  setupUrl: string;
+  installations: Installation[];
+}
+const CODEHOST = '/api/integrations/codehost';
+
+function Url({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <code data-testid={testId}>{value}</code> <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+      </dd>
+    </>
+  );
+}
+
+function LinkInstallation() {
+  const qc = useQueryClient();
+  const link = useMutation({
+    mutationFn: (installationId: string) => api(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', CODEHOST] }),
+  });
+  const errors = formErrors(link.error, ['installationId']);
+  const form = useFocusFirstInvalid(link.error);
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-labelledby="link-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        link.mutate(String(new FormData(e.currentTarget).get('installationId') ?? '').trim(), { onSuccess: () => form.current?.reset() });
+      }}
+    >
+      <h3 id="link-title">Link an installation by its id</h3>
+      <FormAlert errors={errors} />
+      <div className="form-row">
+        <Field form="codehost" name="installationId" label="Installation id" errors={errors} hint="The number at the end of the installation’s settings URL on the code host.">
+          <input {...fieldProps('codehost', 'installationId', errors)} inputMode="numeric" autoComplete="off" />
+        </Field>
+        <button className="primary" disabled={link.isPending}>
+          Link installation
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function InstallationRow({ i, owner }: { i: Installation; owner: boolean }) {
+  const qc = useQueryClient();
+  const unlink = useMutation({
+    mutationFn: () => api(`${CODEHOST}/installations/${i.installationId}`, { method: 'DELETE' }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', CODEHOST] }),
+  });
+  const state = i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked';
+  return (
+    <tr>
+      <th scope="row">{i.installationId}</th>
+      <td>
+        {i.accountLogin ?? '—'} {i.accountType && <span className="muted">({i.accountType})</span>}
+      </td>
+      <td>{state}</td>
+      <td>{i.linkedAt ? formatDateTime(i.linkedAt) : '—'}</td>
+      {owner && (
+        <td>
+          {i.linkedAt && !i.removed && (
+            <ConfirmButton label="Unlink" confirmLabel="Unlink installation" question={`Unlink installation ${i.installationId}? Its events stop counting for this organisation.`} onConfirm={() => unlink.mutate()} />
+          )}
+          {unlink.isError && <ErrorNote error={unlink.error} />}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+export function IntegrationsPage() {
+  usePageTitle('Integrations');
+  const owner = useIsOwner();
+  const codehost = useQuery(apiQuery<{ data: Codehost }>(CODEHOST));
+  // The setup callback sends the owner back here once an installation is linked.
+  const [justLinked] = useState(() => {
+    const params = new URLSearchParams(location.search);
+    return params.get('codehost') === 'linked' ? params.get('installation') : null;
+  });
+  return (
+    <>
+      <h1>Integrations</h1>
+      {justLinked && (
+        <p role="status" className="notice" data-testid="just-linked">
+          Installation {justLinked} is linked: its pull requests, commits and issues now arrive here.
+        </p>
+      )}
+      <Panel title="Code host application" id="codehost" query={codehost} height={200}>
+        {() => {
+          const c = codehost.data?.data;
+          if (!c) return null;
+          if (!c.enabled)
+            return (
+              <p className="empty" data-testid="empty">
+                No code-host application is configured on this server: pull requests, commits and issues cannot arrive yet. An operator sets CODEHOST_APP_ID and CODEHOST_APP_PRIVATE_KEY
+                (README, “Code-host application”).
+              </p>
+            );
+          return (
+            <>
+              <p>
+                {c.appName ? `The application “${c.appName}” is configured.` : 'The application is configured.'}{' '}
+                {c.webhooksAccepted ? 'Webhooks are accepted.' : 'Webhooks are refused until the operator sets CODEHOST_APP_WEBHOOK_SECRET.'}
+              </p>
+              <dl className="facts">
+                <Url label="Webhook URL" value={c.webhookUrl} testId="webhook-url" />
+                <Url label="Setup URL" value={c.setupUrl} testId="setup-url" />
+              </dl>
+              <p className="muted">Install the application on your account on the code host; it sends you back to the setup URL, where you confirm the link to this organisation.</p>
+              <h3>Installations</h3>
+              {c.installations.length === 0 ? (
+                <p className="empty">No installation linked yet.</p>
+              ) : (
+                <table data-testid="installations">
+                  <thead>
+                    <tr>
+                      <th scope="col">Installation</th>
+                      <th scope="col">Account</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Linked</th>
+                      {owner && (
+                        <th scope="col">
+                          <span className="visually-hidden">Actions</span>
+                        </th>
+                      )}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {c.installations.map((i) => (
+                      <InstallationRow key={i.installationId} i={i} owner={owner} />
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              {owner && <LinkInstallation />}
+            </>
+          );
+        }}
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { meQuery } from '../../api/me';
+import { keysQuery, type ApiKey } from '../../api/queries/keys';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { Pager } from '../../components/Pager';
+import { ErrorNote, Panel } from '../../components/states';
+import { formatDateTime } from '../../lib/format';
+import { usePageTitle } from '../../lib/usePageTitle';
+
+/** The secret of a new key lives in this component's state only, shown once (UI.md, Security). */
+function NewKey({ created, role, onDone }: { created: ApiKey & { key: string }; role: string; onDone: () => void }) {
+  return (
+    <section className="panel" aria-labelledby="new-key-title" data-testid="new-key">
+      <h2 id="new-key-title">Key “{created.name}” created</h2>
+      <p>Copy it now: it is shown only this once and cannot be recovered.</p>
+      <div className="secret">
+        <code data-testid="new-key-secret">{created.key}</code>
+        <CopyButton text={created.key} label="Copy key" />
+      </div>
+      <p className="notice">
+        This key carries your role (<strong>{role}</strong>): whoever holds it can do what you can in this organisation, exports included. For finance or a scheduled job, create
+        the key from a dedicated member account.
+      </p>
+      <button type="button" onClick={onDone}>
+        Done, I have stored it
+      </button>
+    </section>
+  );
+}
+
+function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
+  const qc = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: { name: string }) => api<{ data: ApiKey & { key: string } }>('/api/keys', { method: 'POST', json: body }),
+    onSuccess: (res) => {
+      void qc.invalidateQueries({ queryKey: ['api', '/api/keys'] });
+      onCreated(res.data);
+    },
+  });
+  const errors = formErrors(create.error, ['name']);
+  const form = useFocusFirstInvalid(create.error);
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-labelledby="create-key-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        create.mutate({ name: String(data.get('name') ?? '') }, { onSuccess: () => form.current?.reset() });
+      }}
+    >
+      <h2 id="create-key-title">Create a key</h2>
+      <FormAlert errors={errors} />
+      <div className="form-row">
+        <Field form="key" name="name" label="Name" errors={errors} hint="Where the key is used, e.g. “CI deployments” or “finance export”.">
+          <input {...fieldProps('key', 'name', errors)} maxLength={100} autoComplete="off" />
+        </Field>
+        <button className="primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create key'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function KeyRow({ k, meId }: { k: ApiKey; meId: string | undefined }) {
+  const qc = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => api(`/api/keys/${k.id}`, { method: 'DELETE' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/keys'] }),
+  });
+  return (
+    <tr>
+      <th scope="row">{k.name}</th>
+      <td>
+        <code>{k.prefix}…</code>
+      </td>
+      <td>{k.createdBy.userId === meId ? 'you' : k.createdBy.email}</td>
+      <td>{formatDateTime(k.createdAt)}</td>
+      <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'}</td>
+      <td>
+        <ConfirmButton label="Revoke" confirmLabel="Revoke key" question={`Revoke “${k.name}”? Anything using it stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+        {revoke.isError && <ErrorNote error={revoke.error} />}
+      </td>
+    </tr>
+  );
+}
+
+export function KeysPage() {
+  usePageTitle('API keys');
+  const me = useQuery(meQuery);
+  const [page, setPage] = useState(1);
+  const keys = useQuery({ ...keysQuery(page), placeholderData: (prev) => prev });
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const owner = me.data?.data.activeTenant.role === 'owner';
+  return (
+    <>
+      <h1>API keys</h1>
+      <p>
+        Keys let CI pipelines, trackers, scripts and AI assistants call the API as you. {owner ? 'As an owner you see every key of the organisation.' : 'You see the keys you created.'}{' '}
+        A CLI gets its own key with <code>delivery-analytics login</code>.
+      </p>
+      {created ? <NewKey created={created} role={me.data?.data.activeTenant.role ?? 'member'} onDone={() => setCreated(null)} /> : <CreateKey onCreated={setCreated} />}
+      <Panel title="Active keys" id="keys" query={keys} height={160}>
+        {() =>
+          keys.data && keys.data.data.length > 0 ? (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Begins with</th>
+                      <th scope="col">Created by</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {keys.data.data.map((k) => (
+                      <KeyRow key={k.id} k={k} meId={me.data?.data.user.id} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager meta={keys.data.meta} onPage={setPage} />
+            </>
+          ) : (
+            <p className="empty" data-testid="empty">
+              No active key yet. Create one above.
+            </p>
+          )
+        }
+      </Panel>
+    </>
+  );
+}

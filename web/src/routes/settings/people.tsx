@@ -1,0 +1,160 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { apiQuery } from '../../api/cube';
+import type { Person } from '../../api/queries/organisation';
+import type { ListMeta } from '../../api/queries/keys';
+import { Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { Pager } from '../../components/Pager';
+import { Panel } from '../../components/states';
+import { usePageTitle } from '../../lib/usePageTitle';
+import { useIsOwner } from './layout';
+
+type Identity = { kind: string; value: string };
+const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Code-host username' };
+
+/**
+ * Manual identities tie commits, pull requests and AI sessions under another address or username to
+ * the person; register identities come from the register and are not edited here.
+ */
+function IdentityEditor({ person }: { person: Person }) {
+  const qc = useQueryClient();
+  const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }));
+  const save = useMutation({
+    mutationFn: (identities: Identity[]) => api(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', '/api/people'] }),
+  });
+  const errors = formErrors(save.error, ['identities']);
+  const form = useFocusFirstInvalid(save.error);
+  const formId = `identity-${person.id}`;
+  return (
+    <div>
+      <FormAlert errors={errors} />
+      {manual.length > 0 && (
+        <ul className="plain" aria-label={`Manual identities of ${person.displayName ?? person.externalRef}`}>
+          {manual.map((i) => (
+            <li key={`${i.kind}:${i.value}`}>
+              {KINDS[i.kind] ?? i.kind}: {i.value}{' '}
+              <button type="button" disabled={save.isPending} onClick={() => save.mutate(manual.filter((m) => m !== i))}>
+                Remove {i.value}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        ref={form}
+        noValidate
+        className="form-row"
+        aria-label={`Add an identity to ${person.displayName ?? person.externalRef}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget);
+          save.mutate([...manual, { kind: String(data.get('kind')), value: String(data.get('identities') ?? '') }], { onSuccess: () => form.current?.reset() });
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${formId}-kind`}>Kind</label>
+          <select id={`${formId}-kind`} name="kind" defaultValue="email">
+            {Object.entries(KINDS).map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field form={formId} name="identities" label="Value" errors={errors}>
+          <input {...fieldProps(formId, 'identities', errors)} autoComplete="off" />
+        </Field>
+        <button className="primary" disabled={save.isPending}>
+          Add identity
+        </button>
+      </form>
+    </div>
+  );
+}
+
+export function PeoplePage() {
+  usePageTitle('People');
+  const owner = useIsOwner();
+  const [page, setPage] = useState(1);
+  const [q, setQ] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
+  const people = useQuery({ ...apiQuery<{ data: Person[]; meta: ListMeta }>('/api/people', { page, perPage: 25, q: q.trim() || undefined }), placeholderData: (prev) => prev });
+  return (
+    <>
+      <h1>People</h1>
+      <p>
+        People come from the register. Their identities (e-mail addresses, code-host usernames) attribute pull requests, commits and AI sessions to them; add an identity by hand when
+        someone works under an address the register does not know.
+      </p>
+      <div className="field">
+        <label htmlFor="people-search">Search</label>
+        <input
+          id="people-search"
+          type="search"
+          value={q}
+          onChange={(e) => {
+            setQ(e.target.value);
+            setPage(1);
+          }}
+          placeholder="Name, external ref or e-mail"
+        />
+      </div>
+      <Panel title="People" id="people" query={people} height={240}>
+        {() =>
+          people.data && people.data.data.length > 0 ? (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Person</th>
+                      <th scope="col">External ref</th>
+                      <th scope="col">Teams</th>
+                      <th scope="col">Identities</th>
+                      {owner && (
+                        <th scope="col">
+                          <span className="visually-hidden">Actions</span>
+                        </th>
+                      )}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {people.data.data.map((p) => (
+                      <tr key={p.id}>
+                        <th scope="row">{p.displayName ?? '—'}</th>
+                        <td>{p.externalRef}</td>
+                        <td>{p.teams.map((t) => t.slug).join(', ') || <span className="muted">none</span>}</td>
+                        <td>
+                          {p.identities.map((i) => (
+                            <div key={`${i.kind}:${i.value}`} className="identity">
+                              {i.value} <span className="muted">({i.source === 'manual' ? 'added by hand' : 'register'})</span>
+                            </div>
+                          ))}
+                          {open === p.id && <IdentityEditor person={p} />}
+                        </td>
+                        {owner && (
+                          <td>
+                            <button type="button" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
+                              {open === p.id ? 'Close' : 'Edit identities'}
+                            </button>
+                          </td>
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager meta={people.data.meta} onPage={setPage} />
+            </>
+          ) : (
+            <p className="empty" data-testid="empty">
+              {q.trim() ? `Nobody matches “${q.trim()}”.` : 'No person yet: people come from the register (Settings › Register and seats).'}
+            </p>
+          )
+        }
+      </Panel>
+    </>
+  );
+}

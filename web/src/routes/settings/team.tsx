@@ -1,0 +1,197 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { apiQuery } from '../../api/cube';
+import { peopleQuery, type Person, type Team } from '../../api/queries/organisation';
+import { ConfirmButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ErrorNote, Panel } from '../../components/states';
+import { usePageTitle } from '../../lib/usePageTitle';
+import { useIsOwner } from './layout';
+
+const keep = ((s: unknown) => s) as never;
+
+function Projects({ team }: { team: Team }) {
+  const qc = useQueryClient();
+  const save = useMutation({
+    mutationFn: (projects: string[]) => api<{ data: Team }>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['api'] });
+      void qc.invalidateQueries({ queryKey: ['cube'] });
+    },
+  });
+  const errors = formErrors(save.error, ['projects']);
+  const form = useFocusFirstInvalid(save.error);
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-labelledby="projects-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const text = String(new FormData(e.currentTarget).get('projects') ?? '');
+        save.mutate(text.split(/[\s,]+/).filter(Boolean));
+      }}
+    >
+      <h2 id="projects-title">Projects owned</h2>
+      <FormAlert errors={errors} />
+      <Field form="team" name="projects" label="Project keys, one per line" errors={errors} hint="<owner>/<repo> as the code host names it. A project has one owning team: listing it here takes it from another team.">
+        <textarea {...fieldProps('team', 'projects', errors)} rows={5} cols={48} defaultValue={team.projects.join('\n')} key={team.projects.join(',')} />
+      </Field>
+      <button className="primary" disabled={save.isPending}>
+        Save projects
+      </button>{' '}
+      {save.isSuccess && <span role="status">Saved.</span>}
+    </form>
+  );
+}
+
+function AddMember({ team }: { team: Team }) {
+  const qc = useQueryClient();
+  const [q, setQ] = useState('');
+  const found = useQuery({ ...apiQuery<{ data: Person[] }>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
+  const add = useMutation({
+    mutationFn: (personId: string) => api(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api'] }),
+  });
+  return (
+    <div>
+      <h3>Add a person by hand</h3>
+      <div className="field">
+        <label htmlFor="member-search">Find a person</label>
+        <input id="member-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name, external ref or e-mail" autoComplete="off" />
+      </div>
+      {add.isError && <ErrorNote error={add.error} />}
+      {found.isError && <ErrorNote error={found.error} />}
+      {found.data && (
+        <ul aria-label="People found" className="plain">
+          {found.data.data.length === 0 && <li className="muted">Nobody matches “{q.trim()}”.</li>}
+          {found.data.data.map((p) => (
+            <li key={p.id}>
+              {p.displayName ?? p.externalRef} <span className="muted">({p.externalRef})</span>{' '}
+              {p.teams.some((t) => t.id === team.id) ? (
+                <span className="muted">already a member</span>
+              ) : (
+                <button type="button" onClick={() => add.mutate(p.id)} disabled={add.isPending}>
+                  Add {p.displayName ?? p.externalRef}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Members({ team, owner }: { team: Team; owner: boolean }) {
+  const qc = useQueryClient();
+  const members = useQuery(peopleQuery(1, team.slug));
+  const remove = useMutation({
+    mutationFn: (personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api'] }),
+  });
+  return (
+    <Panel title="Members" id="team-members" query={members}>
+      {() => (
+        <>
+          <p className="muted">Register members come from the register file; manual ones are added here (e.g. someone the register does not list yet).</p>
+          {remove.isError && <ErrorNote error={remove.error} />}
+          {members.data && members.data.data.length > 0 ? (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Person</th>
+                  <th scope="col">External ref</th>
+                  <th scope="col">Source</th>
+                  {owner && (
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {members.data.data.map((p) => {
+                  const source = p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
+                  return (
+                    <tr key={p.id}>
+                      <th scope="row">{p.displayName ?? '—'}</th>
+                      <td>{p.externalRef}</td>
+                      <td>{source}</td>
+                      {owner && (
+                        <td>
+                          {source === 'manual' && (
+                            <ConfirmButton label="Remove" confirmLabel="Remove member" question={`Remove ${p.displayName ?? p.externalRef} from ${team.name}?`} onConfirm={() => remove.mutate(p.id)} />
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          ) : (
+            <p className="empty" data-testid="empty">
+              Nobody in {team.name} yet.
+            </p>
+          )}
+          {members.data && members.data.meta.total > members.data.data.length && (
+            <p className="muted">
+              Showing {members.data.data.length} of {members.data.meta.total}.
+            </p>
+          )}
+          {owner && <AddMember team={team} />}
+        </>
+      )}
+    </Panel>
+  );
+}
+
+export function TeamSettingsPage() {
+  const { teamId } = useParams({ strict: false }) as { teamId: string };
+  const owner = useIsOwner();
+  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${teamId}`));
+  usePageTitle(team.data?.data.name ?? 'Team');
+  if (team.isError) return <ErrorNote error={team.error} onRetry={() => void team.refetch()} />;
+  const t = team.data?.data;
+  return (
+    <>
+      <p>
+        <Link to="/settings/teams" search={keep}>
+          ← Teams
+        </Link>
+      </p>
+      <h1>{t?.name ?? 'Team'}</h1>
+      {t && (
+        <>
+          <dl className="facts">
+            <dt>Slug</dt>
+            <dd>
+              <code>{t.slug}</code>
+            </dd>
+            <dt>External ref</dt>
+            <dd>{t.externalRef ?? '—'}</dd>
+            <dt>Cost centre</dt>
+            <dd>{t.costCentreCode ?? '—'}</dd>
+            <dt>Org unit</dt>
+            <dd>{t.orgUnit?.name ?? '—'}</dd>
+            <dt>Enabled</dt>
+            <dd>{t.enabled ? 'yes' : 'no'}</dd>
+          </dl>
+          <section className="panel">
+            {owner ? (
+              <Projects team={t} />
+            ) : (
+              <>
+                <h2>Projects owned</h2>
+                <p>{t.projects.length ? t.projects.join(', ') : 'none'}</p>
+              </>
+            )}
+          </section>
+          <Members team={t} owner={owner} />
+        </>
+      )}
+    </>
+  );
+}
