@@ -52,16 +52,16 @@ export interface LimitState {
 }
 
 /**
- * Consumes one point from each limit; throws 429 when any is exhausted. Returns the most
- * constraining state for the RateLimit-* headers.
+ * Consumes `points` (one request each) from each limit; throws 429 when any is exhausted. Returns
+ * the most constraining state for the RateLimit-* headers.
  */
-export async function consume(app: AppContext, key: string, limits: Limit[]): Promise<LimitState> {
+export async function consume(app: AppContext, key: string, limits: Limit[], points = 1): Promise<LimitState> {
   let tightest: LimitState | null = null;
   let refused: LimitState | null = null;
   for (const limit of limits) {
     let res: RateLimiterRes;
     try {
-      res = await limiterFor(app, limit).consume(key, 1);
+      res = await limiterFor(app, limit).consume(key, points);
     } catch (rejected) {
       if (!(rejected instanceof RateLimiterRes)) throw rejected;
       res = rejected;

@@ -1,17 +1,61 @@
 /**
  * The MCP tools' AnalyticsService over the semantic layer: the same validated service functions as
- * the Cube REST API and the team-baseline export (src/cube/service.ts, src/services/baseline.ts),
- * always with the principal's tenant.
+ * the Cube REST API and the team-baseline export (src/cube/service.ts, src/services/baseline.ts,
+ * src/services/benchmark.ts), always with the principal's tenant.
  */
 import type pg from 'pg';
+import { loadCube } from '../cube/compiler.js';
 import { cubeLoad, cubeMeta, cubeSql } from '../cube/service.js';
 import { memberFormat, type MetaMember } from '../cube/compiler.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../services/baseline.js';
-import type { AnalyticsService, CubeMember } from './tools.js';
+import { teamBenchmark, type Benchmark } from '../services/benchmark.js';
+import { catalogueOf, type Catalogue } from './catalogue.js';
+
+export interface CubeMember {
+  name: string;
+  title?: string;
+  description?: string;
+  type: string;
+  /** `id`: the dimension holds UUIDs; filter it with equals, notEquals, set or notSet only. */
+  format?: string;
+}
+
+export interface CubeInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  measures: CubeMember[];
+  dimensions: CubeMember[];
+}
+
+export type Cell = string | number | boolean | null;
+
+export interface QueryRows {
+  rows: Record<string, Cell>[];
+  truncated: boolean;
+}
+
+/** What the tools need from the semantic layer; every call with data is scoped to `tenantId`. */
+export interface AnalyticsService {
+  catalogue(): Promise<Catalogue>;
+  metadata(): Promise<CubeInfo[]>;
+  query(tenantId: string, query: unknown, rowCap: number): Promise<QueryRows>;
+  sql(tenantId: string, query: unknown): Promise<{ statements: { sql: string; params: unknown[] }[] }>;
+  teamBaseline(tenantId: string, window: { from?: string; to?: string }): Promise<Record<string, unknown>[]>;
+  /** Distinct non-empty values of a dimension in the tenant's data, in order; `match` keeps those containing (or starting with) it. */
+  dimensionValues(tenantId: string, dimension: string, options: { match?: string; prefix?: boolean; limit: number }): Promise<{ values: string[]; truncated: boolean }>;
+  teamBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<Benchmark>;
+}
 
 const Window = BaselineWindow.superRefine(checkWindow);
+
+function checkedWindow(window: { from?: string; to?: string }) {
+  const parsed = Window.safeParse(window);
+  if (!parsed.success) throw new AppError('validation_failed', 'Invalid window', zodDetails(parsed.error));
+  return parsed.data;
+}
 
 function member(m: MetaMember): CubeMember {
   const format = memberFormat(m);
@@ -41,14 +85,17 @@ function capped(input: unknown, rowCap: number): { query: unknown; cap: number }
 
 export function cubeAnalytics(pool: pg.Pool): AnalyticsService {
   return {
+    async catalogue() {
+      return catalogueOf(await loadCube());
+    },
     async metadata() {
       const { cubes } = await cubeMeta();
       return cubes.map((c) => ({
         name: c.name,
         ...(c.title ? { title: c.title } : {}),
         ...(c.description ? { description: c.description } : {}),
-        measures: c.measures.map(member),
-        dimensions: c.dimensions.map(member),
+        measures: c.measures.filter((m) => m.public !== false).map(member),
+        dimensions: c.dimensions.filter((d) => d.public !== false).map(member),
       }));
     },
     async query(tenantId, input, rowCap) {
@@ -61,9 +108,17 @@ export function cubeAnalytics(pool: pg.Pool): AnalyticsService {
       return { statements };
     },
     async teamBaseline(tenantId, window) {
-      const parsed = Window.safeParse(window);
-      if (!parsed.success) throw new AppError('validation_failed', 'Invalid window', zodDetails(parsed.error));
-      return baselineRows(pool, tenantId, resolveWindow(parsed.data));
+      return baselineRows(pool, tenantId, resolveWindow(checkedWindow(window)));
+    },
+    async dimensionValues(tenantId, dimension, { match, prefix, limit }) {
+      const filters: Record<string, unknown>[] = [{ member: dimension, operator: 'set' }];
+      if (match) filters.push({ member: dimension, operator: prefix ? 'startsWith' : 'contains', values: [match] });
+      const { data } = await cubeLoad(pool, { tenantId }, { dimensions: [dimension], filters, order: [[dimension, 'asc']], limit: limit + 1 });
+      const values = data.map((row) => row[dimension]).filter((v) => v !== null).map(String);
+      return { values: values.slice(0, limit), truncated: values.length > limit };
+    },
+    async teamBenchmark(tenantId, team, window) {
+      return teamBenchmark(pool, tenantId, team, checkedWindow(window));
     },
   };
 }

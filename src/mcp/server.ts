@@ -17,8 +17,11 @@ import { MCP_PATH, MCP_SCOPE, mcpResource, resourceMetadataUrl } from '../oauth/
 import { principalFromProps, type OAuthProps } from '../oauth/grants.js';
 import { providerFor } from '../oauth/provider.js';
 import { PRODUCT } from '../version.js';
-import { cubeAnalytics } from './cubeAnalytics.js';
-import { registerTools, type AnalyticsService } from './tools.js';
+import { cubeAnalytics, type AnalyticsService } from './cubeAnalytics.js';
+import { serverInstructions } from './instructions.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { registerTools } from './tools.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -41,8 +44,9 @@ function checkMcpOrigin(ctx: Koa.Context, appUrl: string): void {
 }
 
 /**
- * Refusals on /mcp (403, 401, 405, 429…) are JSON-RPC error responses without an id, as the
- * transport's own errors are, with the status and headers (WWW-Authenticate, Retry-After) kept.
+ * Refusals on /mcp (403, 401, 405, 429…) are JSON-RPC error responses, with the status and headers
+ * (WWW-Authenticate, Retry-After) kept; the id is the refused request's when it is known (a rate
+ * limit), else null, as in the transport's own errors.
  * Unexpected errors go on to the general error middleware (logged, 500).
  */
 async function jsonRpcErrors(ctx: Koa.Context, body: () => Promise<void>): Promise<void> {
@@ -52,8 +56,23 @@ async function jsonRpcErrors(ctx: Koa.Context, body: () => Promise<void>): Promi
     if (!(error instanceof AppError) || error.code === 'internal') throw error;
     ctx.status = error.status;
     for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-    ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: error.message }, id: null };
+    ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: error.message }, id: (ctx.state as { rpcId?: unknown }).rpcId ?? null };
   }
+}
+
+type RpcId = string | number;
+
+/**
+ * The JSON-RPC requests in a POST body (messages with a method and an id). Notifications and
+ * responses are not requests: they cost nothing against the rate limit.
+ */
+export function requestIds(body: unknown): RpcId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    if (typeof m !== 'object' || m === null || typeof (m as { method?: unknown }).method !== 'string') return [];
+    const id = (m as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
 }
 
 /**
@@ -91,7 +110,6 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
     const principal = await mcpPrincipal(app, ctx.get('authorization') || undefined);
     if (!principal) throw new AppError('unauthorized', 'Missing or invalid bearer token', undefined, { 'WWW-Authenticate': challenge });
     const key = principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
-    ctx.set(headersOf(await consume(app, key, [LIMITS.general])));
 
     // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
     if (ctx.method !== 'POST') {
@@ -101,8 +119,22 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
       return;
     }
     const body = await readBody(ctx, 'json', BODY_LIMIT);
-    const server = new McpServer({ name: PRODUCT, version: app.config.releaseVersion }, { capabilities: { tools: {} } });
-    registerTools(server, principal, service, app.log);
+    const ids = requestIds(body);
+    if (ids.length > 0) {
+      // A refused single request gets its own id back in the JSON-RPC error.
+      if (!Array.isArray(body)) ctx.state.rpcId = ids[0];
+      ctx.set(headersOf(await consume(app, key, [LIMITS.general], ids.length)));
+    }
+    const now = new Date();
+    const catalogue = await service.catalogue();
+    const server = new McpServer(
+      { name: PRODUCT, version: app.config.releaseVersion },
+      { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: serverInstructions(now) },
+    );
+    const context = { tenantId: principal.tenantId, service, catalogue, log: app.log };
+    registerTools(server, context);
+    registerResources(server, catalogue);
+    registerPrompts(server, context, now);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => {
       void transport.close();

@@ -51,12 +51,13 @@ describe('/mcp: Origin check and JSON-RPC refusals', () => {
   it('answers 429 as a JSON-RPC error with Retry-After', async function () {
     this.timeout(60_000);
     const own = (await buildTenant(api.databaseUrl)).owner.apiKey;
-    // GET is refused (405) after the limit counted it: the cheapest way to use up the minute.
-    for (let i = 0; i < LIMITS.general.points; i++) expect((await api.as(own).get('/mcp')).status).to.equal(405);
+    // Only JSON-RPC requests count (GET is a 405 and costs nothing): pings use up the minute.
+    expect((await api.as(own).get('/mcp')).status).to.equal(405);
+    for (let i = 0; i < LIMITS.general.points; i++) expect((await api.as(own).post('/mcp', { jsonrpc: '2.0', id: `p${i}`, method: 'ping' }, ACCEPT)).status).to.equal(200);
     const res = await api.as(own).post('/mcp', LIST, ACCEPT);
     expect(res.status).to.equal(429);
     expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
-    expect(res.body).to.deep.include({ jsonrpc: '2.0', id: null });
+    expect(res.body).to.deep.include({ jsonrpc: '2.0', id: 1 });
     expect(res.body.error).to.deep.include({ code: -32000 });
     expect(res.body.error.message).to.match(/Too many requests/);
   });

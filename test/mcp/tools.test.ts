@@ -65,10 +65,12 @@ describe('MCP tools: API-key access and tenant separation', function () {
     await api.close();
   });
 
-  it('lists the four tools, each described for an assistant', async () => {
+  it('lists the tools, each described for an assistant', async () => {
     const client = await connect(a.owner.apiKey);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.have.members(['cube_metadata', 'cube_query', 'team_baseline', 'cube_sql']);
+    expect(tools.map((t) => t.name)).to.have.members([
+      'list_measures', 'list_dimensions', 'list_dimension_values', 'cube_metadata', 'cube_query', 'cube_sql', 'team_baseline', 'team_benchmark',
+    ]);
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).to.be.greaterThan(80);
       expect(tool.annotations?.readOnlyHint).to.equal(true);
@@ -92,33 +94,33 @@ describe('MCP tools: API-key access and tenant separation', function () {
 
   it('cube_query returns only the principal tenant rows, with clear errors for unknown members', async () => {
     const query = { measures: ['issues.issues_closed'], timeDimensions: [{ dimension: 'issues.closed_at', granularity: 'month', dateRange: ['2025-01-01', '2025-12-31'] }] };
-    const forA = text(await (await connect(a.owner.apiKey)).callTool({ name: 'cube_query', arguments: { query } }));
+    const forA = text(await (await connect(a.owner.apiKey)).callTool({ name: 'cube_query', arguments: query }));
     expect(forA.truncated).to.equal(false);
     expect(forA.rows).to.have.length(1);
     expect(forA.rows[0]).to.include({ 'issues.closed_at.month': '2025-03-01T00:00:00.000', 'issues.issues_closed': 3 });
-    const forB = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: { query } }));
+    const forB = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: query }));
     expect(forB.rows[0]['issues.issues_closed']).to.equal(5);
 
-    const deploys = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: { query: { measures: ['deployments.production_deploys'] } } }));
+    const deploys = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: { measures: ['deployments.production_deploys'] } }));
     expect(deploys.rows).to.deep.equal([{ 'deployments.production_deploys': 4 }]);
 
-    const unknown = await (await connect(a.owner.apiKey)).callTool({ name: 'cube_query', arguments: { query: { measures: ['issues.nope', 'secret.table'] } } });
+    const unknown = await (await connect(a.owner.apiKey)).callTool({ name: 'cube_query', arguments: { measures: ['issues.nope', 'secret.table'] } });
     expect(unknown.isError).to.equal(true);
     expect(text(unknown)).to.include('issues.nope').and.to.include('secret.table');
   });
 
   it('cube_query caps the rows it returns', async () => {
     const query = { measures: ['deployments.production_deploys'], timeDimensions: [{ dimension: 'deployments.created_at', granularity: 'day', dateRange: ['2025-03-01', '2025-03-31'] }] };
-    const all = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: { query } }));
+    const all = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: query }));
     expect(all.rows).to.have.length(1);
     expect(all.truncated).to.equal(false);
     const byTeam = { measures: ['issues.issues_closed'], dimensions: ['issues.type', 'issues.state'], limit: 1 };
-    const capped = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: { query: byTeam } }));
+    const capped = text(await (await connect(b.owner.apiKey)).callTool({ name: 'cube_query', arguments: byTeam }));
     expect(capped.rows).to.have.length(1);
   });
 
   it('cube_sql shows the SQL with the principal tenant as a bound parameter, without running it', async () => {
-    const result = text(await (await connect(a.owner.apiKey)).callTool({ name: 'cube_sql', arguments: { query: { measures: ['issues.issues_closed'] } } }));
+    const result = text(await (await connect(a.owner.apiKey)).callTool({ name: 'cube_sql', arguments: { measures: ['issues.issues_closed'] } }));
     expect(result.statements).to.have.length(1);
     expect(result.statements[0].sql).to.match(/tenant_id/);
     expect(result.statements[0].params).to.include(a.tenantId).and.not.include(b.tenantId);
@@ -147,11 +149,11 @@ describe('MCP tools: API-key access and tenant separation', function () {
     const started = await startConsent(api.baseUrl, session);
     const tokens = await finishWithCode(api.baseUrl, started.client, await approveAndGetCode(api.baseUrl, started, b.tenantId));
     const client = await connect(tokens.access_token);
-    const rows = text(await client.callTool({ name: 'cube_query', arguments: { query: { measures: ['issues.issues_closed'] } } })).rows;
+    const rows = text(await client.callTool({ name: 'cube_query', arguments: { measures: ['issues.issues_closed'] } })).rows;
     expect(rows).to.deep.equal([{ 'issues.issues_closed': 5 }]);
     const baseline = text(await client.callTool({ name: 'team_baseline', arguments: { from: '2025-03', to: '2025-03' } }));
     expect(baseline.rows.map((r: { team_id: string }) => r.team_id)).to.deep.equal([teamB]);
-    const sql = text(await client.callTool({ name: 'cube_sql', arguments: { query: { measures: ['issues.issues_closed'] } } }));
+    const sql = text(await client.callTool({ name: 'cube_sql', arguments: { measures: ['issues.issues_closed'] } }));
     expect(sql.statements[0].params).to.include(b.tenantId).and.not.include(a.tenantId);
   });
 });

@@ -24,13 +24,15 @@ describe('web app: accessibility rules (axe, Chromium)', function () {
     await server?.close();
   });
 
-  it('finds no serious or critical violation on any page', async () => {
+  it('finds no serious or critical violation on any page', async function () {
+    this.timeout(240_000);
     const tenant = await buildTenant(server.databaseUrl);
     const seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
     const context = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
     const page = await context.newPage();
     const found: string[] = [];
-    for (const path of ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/ai', '/app/perception', '/app/downloads', '/app/help']) {
+    const settings = ['keys', 'import', 'teams', `teams/${seeded.teams.alpha}`, 'people', 'surveys', 'integrations', 'organisation'].map((p) => `/app/settings/${p}`);
+    for (const path of ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/ai', '/app/perception', '/app/downloads', '/app/help', ...settings]) {
       await page.goto(`${path}?${SCOPE}`);
       await until(async () => (await page.locator('[aria-busy="true"]').count()) === 0 && (await page.getByText('…', { exact: true }).count()) === 0, true);
       const result = await new AxeBuilder({ page }).analyze();

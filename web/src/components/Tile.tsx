@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Tier } from '../lib/doraTiers';
+import type { Tier } from '../../../src/shared/doraBands';
 import type { Reason } from '../lib/emptyReasons';
 import { Empty } from './states';
 

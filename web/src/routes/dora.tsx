@@ -5,7 +5,7 @@ import { MonthlyCharts } from '../components/MonthlyCharts';
 import { Median } from '../components/Median';
 import { ErrorNote } from '../components/states';
 import { Tile } from '../components/Tile';
-import { changeFailureTier, deploymentFrequencyTier, leadTimeTier, recoveryTier } from '../lib/doraTiers';
+import { doraTier, isDoraMeasure } from '../../../src/shared/doraBands';
 import { emptyReason, needsDeploymentSource, type Subject } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
@@ -54,8 +54,7 @@ export function DoraPage() {
   const before = previous.data?.data[0];
   const days = dayCount(scope);
 
-  const tierOf = (m: Measure, v: number | null) =>
-    m.id === 'deployment-frequency' ? deploymentFrequencyTier(v, days) : m.id === 'lead-time' ? leadTimeTier(v) : m.id === 'change-failure-rate' ? changeFailureTier(v) : recoveryTier(v);
+  const tierOf = (m: Measure, v: number | null) => (isDoraMeasure(m.value) ? doraTier(m.value, v, days) : null);
 
 
   return (

@@ -1,5 +1,8 @@
 /**
- * DORA 2023 performance bands, for display only (the numbers themselves come from the cubes).
+ * DORA 2023 performance bands, defined once for the web app (web/src/routes/dora.tsx imports this
+ * file) and the MCP server (benchmarks, the bands resource). The numbers themselves come from the
+ * cubes; this only places a value in a band. No imports: the web build compiles this file too.
+ *
  * Source: Google Cloud, "Accelerate State of DevOps Report 2023", section "Software delivery
  * performance", table of the four clusters:
  *   deployment frequency      elite: on demand (several a day) · high: daily to weekly ·
@@ -12,6 +15,11 @@
  * the best band whose threshold it meets. Time to restore (mttr) uses the recovery-time thresholds.
  */
 export type Tier = 'elite' | 'high' | 'medium' | 'low';
+
+export const TIERS: readonly Tier[] = ['elite', 'high', 'medium', 'low'];
+
+export const DORA_SOURCE =
+  'Google Cloud, "Accelerate State of DevOps Report 2023", section "Software delivery performance" (the four performance clusters)';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -26,6 +34,16 @@ export const THRESHOLDS = {
   /** Seconds, less than. */
   recoveryTime: { elite: HOUR, high: DAY, medium: 7 * DAY },
 } as const;
+
+export type DoraMetric = keyof typeof THRESHOLDS;
+
+/** How each band's threshold reads: the comparison a value must pass, and its unit. */
+export const THRESHOLD_RULES: Record<DoraMetric, { comparison: 'at least' | 'less than' | 'at most'; unit: string }> = {
+  deploymentFrequency: { comparison: 'at least', unit: 'production deployments per day' },
+  leadTime: { comparison: 'less than', unit: 'seconds' },
+  changeFailureRate: { comparison: 'at most', unit: 'ratio (0–1)' },
+  recoveryTime: { comparison: 'less than', unit: 'seconds' },
+};
 
 const below = (value: number, t: { elite: number; high: number; medium: number }): Tier =>
   value < t.elite ? 'elite' : value < t.high ? 'high' : value < t.medium ? 'medium' : 'low';
@@ -44,10 +62,39 @@ export function changeFailureTier(rate: number | null): Tier | null {
   return rate <= t.elite ? 'elite' : rate <= t.high ? 'high' : rate <= t.medium ? 'medium' : 'low';
 }
 
-/** The band of `deploys` production deployments over a window of `days` days (display only). */
+/** The band of `deploys` production deployments over a window of `days` days. */
 export function deploymentFrequencyTier(deploys: number | null, days: number): Tier | null {
   if (deploys === null || days <= 0) return null;
   const perDay = deploys / days;
   const t = THRESHOLDS.deploymentFrequency;
   return perDay >= t.elite ? 'elite' : perDay >= t.high ? 'high' : perDay >= t.medium ? 'medium' : 'low';
+}
+
+/**
+ * The cube measures the bands apply to. Deployment frequency is a count over a window (its band
+ * needs the window's days); time to restore (mttr) and failed deployment recovery time share the
+ * recovery thresholds.
+ */
+export const DORA_MEASURES = {
+  'deployments.production_deploys': 'deploymentFrequency',
+  'change_lead_times.lead_time_for_changes_p50_seconds': 'leadTime',
+  'deployments.change_failure_rate': 'changeFailureRate',
+  'incidents.mttr_p50_seconds': 'recoveryTime',
+  'deployments.failed_deployment_recovery_time_p50_seconds': 'recoveryTime',
+} as const satisfies Record<string, DoraMetric>;
+
+export type DoraMeasure = keyof typeof DORA_MEASURES;
+
+export function isDoraMeasure(member: string): member is DoraMeasure {
+  return Object.hasOwn(DORA_MEASURES, member);
+}
+
+/** The band of a DORA measure's value over a window of `days` days (days matter for frequency only). */
+export function doraTier(member: DoraMeasure, value: number | null, days: number): Tier | null {
+  switch (DORA_MEASURES[member]) {
+    case 'deploymentFrequency': return deploymentFrequencyTier(value, days);
+    case 'leadTime': return leadTimeTier(value);
+    case 'changeFailureRate': return changeFailureTier(value);
+    case 'recoveryTime': return recoveryTier(value);
+  }
 }

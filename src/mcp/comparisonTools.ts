@@ -1,0 +1,45 @@
+/** Comparisons an analyst asks for: a team against the median of all teams and the DORA 2023 bands. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { BENCHMARK_MEASURES } from '../services/benchmark.js';
+import { DORA_SOURCE, TIERS } from '../shared/doraBands.js';
+import { guarded, type ToolContext } from './tools.js';
+
+const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
+const Band = z.enum(TIERS as [string, ...string[]]).nullable();
+
+export function registerComparisonTools(server: McpServer, { tenantId, service, log }: ToolContext): void {
+  server.registerTool(
+    'team_benchmark',
+    {
+      title: 'Compare a team with the organisation and DORA',
+      description: `Month by month, a team's value of each of these measures beside the median of all enabled teams (the org benchmark; teams without a value that month are left out of the median, a count of 0 is a value): ${BENCHMARK_MEASURES.join(', ')}. For the DORA measures it adds the DORA 2023 performance band (elite, high, medium, low) of the team's value and of the median; deployment frequency is banded per day of the month. Source of the bands: ${DORA_SOURCE} (resource analytics://benchmarks/dora-2023 lists the thresholds).`,
+      inputSchema: z.strictObject({
+        team: z.string().min(1).max(100).describe('The team\'s slug (list_dimension_values with teams.slug lists them)'),
+        from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
+        to: Month.optional().describe('Last month, YYYY-MM (default: the current month, UTC)'),
+      }),
+      outputSchema: z.object({
+        team: z.object({ slug: z.string(), name: z.string() }),
+        window: z.object({ from: z.string(), to: z.string() }),
+        teams_compared: z.number().int(),
+        dora_source: z.string(),
+        rows: z.array(
+          z.object({
+            month: z.string(),
+            measure: z.string(),
+            team_value: z.number().nullable(),
+            org_median: z.number().nullable(),
+            teams_with_value: z.number().int(),
+            vs_org_median: z.enum(['above', 'below', 'equal']).nullable(),
+            lower_is_better: z.boolean().nullable(),
+            team_dora_band: Band,
+            org_median_dora_band: Band,
+          }),
+        ),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ team, from, to }) => guarded(async () => ({ ...(await service.teamBenchmark(tenantId, team, { from, to })) }), log),
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The typed input of the query tools: every member an enum of the models' public members, operators
+ * and granularities as Cube's, so an assistant sees in `tools/list` exactly what it may send. What the
+ * schema cannot say (a dimension belongs with its own cube's measures, a date range's syntax) the
+ * cube layer checks and explains, as it does for the REST API.
+ */
+import { z } from 'zod';
+import { GRANULARITIES, OPERATORS } from '../cube/query.js';
+import type { Catalogue } from './catalogue.js';
+
+/** Rows a tool returns at most: an assistant's context is small, and it can aggregate further. */
+export const MCP_ROW_CAP = 1000;
+
+const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ? (names as [string, ...string[]]) : ['none']);
+
+/** An enum of member names whose error names the unknown member and where to look (not the whole list). */
+export const memberEnum = (names: string[], kind: string, lister: string) =>
+  z.enum(nonEmpty(names), { error: (issue) => `Unknown ${kind} ${String(issue.input).slice(0, 200)} (${lister} lists them)` });
+
+export const DATE_RANGE_HELP =
+  'Inclusive, in UTC. Either ["YYYY-MM-DD", "YYYY-MM-DD"] (or ISO timestamps), or one of Cube\'s relative forms as one string: ' +
+  '"today", "yesterday", "this week", "this month", "this quarter", "this year", "last N days", "last N weeks", "last N months", ' +
+  '"last N quarters", "last N years", "from N days ago to now", or a single date "YYYY-MM-DD" (that whole day). Months are calendar months in UTC.';
+
+export function querySchema(catalogue: Catalogue) {
+  const measures = memberEnum(catalogue.measures.map((m) => m.name), 'measure', 'list_measures');
+  const dimensions = memberEnum(catalogue.dimensions.map((d) => d.name), 'dimension', 'list_dimensions');
+  const times = memberEnum(catalogue.dimensions.filter((d) => d.type === 'time').map((d) => d.name), 'time dimension', 'list_dimensions');
+  const members = memberEnum([...catalogue.measures.map((m) => m.name), ...catalogue.dimensions.map((d) => d.name)], 'member', 'list_measures or list_dimensions');
+  const dateRange = z.union([z.array(z.string().max(40)).length(2), z.string().max(60)]).describe(DATE_RANGE_HELP);
+  const memberFilter = z.strictObject({
+    member: members.describe('The measure or dimension to filter on'),
+    operator: z.enum(OPERATORS).describe(
+      'equals/notEquals (any of the values), contains/notContains/startsWith/notStartsWith/endsWith/notEndsWith (text), gt/gte/lt/lte (numbers), set/notSet (no values), inDateRange/notInDateRange (two dates), onTheDate (one date: that day), beforeDate/beforeOrOnDate/afterDate/afterOrOnDate (one date). Dimensions with format id take equals, notEquals, set or notSet only.',
+    ),
+    values: z.array(z.string().max(1000)).max(1000).optional().describe('Values as strings (numbers and booleans too); omit for set and notSet'),
+  });
+  return z.strictObject({
+    measures: z.array(measures).max(50).optional().describe('Measures to compute (list_measures describes each). Measures of several cubes need a time dimension of each cube with the same granularity.'),
+    dimensions: z.array(dimensions).max(50).optional().describe('Dimensions to group by: those of the measures\' cube, or of teams, projects, people (list_dimensions tells which go with a measure)'),
+    timeDimensions: z
+      .array(
+        z.strictObject({
+          dimension: times.describe('A time dimension; the measure\'s own (list_measures: timeDimension) decides which month a fact counts in'),
+          granularity: z.enum(GRANULARITIES).optional().describe('Group by this calendar unit (UTC); omit to only filter by the date range'),
+          dateRange: dateRange.optional(),
+        }),
+      )
+      .max(5)
+      .optional()
+      .describe('Time grouping and date range'),
+    filters: z
+      .array(z.union([memberFilter, z.strictObject({ or: z.array(memberFilter).min(1).max(50).describe('Any of these filters') })]))
+      .max(50)
+      .optional()
+      .describe('All of these filters (an "or" item holds alternatives)'),
+    order: z
+      .array(z.strictObject({ member: members.describe('A measure or dimension of the query'), direction: z.enum(['asc', 'desc']).describe('asc or desc') }))
+      .max(50)
+      .optional()
+      .describe('Sort order, first key first; default: by time ascending, else by the first measure descending'),
+    limit: z.number().int().min(1).max(MCP_ROW_CAP).optional().describe(`At most this many rows (at most ${MCP_ROW_CAP}, the default)`),
+    offset: z.number().int().min(0).max(1_000_000).optional().describe('Skip this many rows first (paging)'),
+  });
+}
+
+export type QueryInput = z.infer<ReturnType<typeof querySchema>>;
+
+/** The typed input as a Cube query object (order as Cube's list of [member, direction]). */
+export function toCubeQuery(input: QueryInput): Record<string, unknown> {
+  const { order, ...rest } = input;
+  return Object.fromEntries(
+    Object.entries({ ...rest, ...(order ? { order: order.map((o) => [o.member, o.direction]) } : {}) }).filter(([, v]) => v !== undefined),
+  );
+}
