@@ -4,6 +4,7 @@
  * principal's. Every error, whatever its status, is Cube's body `{error: <the reason>}` (plus our
  * `code`, `details` and `requestId`). What is and is not supported: docs/cube.md.
  */
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
@@ -85,7 +86,8 @@ export function cubeRoutes(app: AppContext): Router {
 
   const load = async (ctx: Koa.Context, tenantId: string, input: unknown, multi: boolean, castNumerics: boolean) => {
     const requestId = ctx.state.requestId as string;
-    const key = JSON.stringify([tenantId, input, multi]);
+    // A digest: a held query costs its key, and a query may be 100 kB of text.
+    const key = createHash('sha256').update(JSON.stringify([tenantId, input, multi])).digest('base64');
     const outcome = await continueWait(key, cubeSettings().continueWaitMs, () => cubeLoadRequest(pool, { tenantId }, input, { multi }));
     if (!outcome.done) return { body: { error: 'Continue wait', requestId } };
     const answer = outcome.value;
