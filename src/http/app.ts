@@ -25,8 +25,10 @@ import mount from 'koa-mount';
 import { oauthKeys } from '../oauth/crypto.js';
 import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
+import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
+import { memberRoutes } from '../members/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -42,6 +44,7 @@ const routeFactories: RouteFactory[] = [
   cubeRoutes,
   authRoutes,
   userRoutes,
+  memberRoutes,
   tenantRoutes,
   adminRoutes,
   webhookRoutes,
@@ -50,6 +53,7 @@ const routeFactories: RouteFactory[] = [
   codehostRoutes,
   testHookRoutes,
   oauthRoutes,
+  cliLoginRoutes,
   mcpRoutes,
 ];
 
