@@ -7,13 +7,12 @@
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { readBody } from '../http/body.js';
 import { CLI_APPROVE_PATH, CLI_LOGIN_PATH, cliResource } from '../oauth/constants.js';
 import { renderMessagePage, sendPage } from '../oauth/consentPage.js';
 import { csrfToken, csrfValid, oauthKeys } from '../oauth/crypto.js';
 import { tenantsOfUser } from '../oauth/grants.js';
 import { providerFor } from '../oauth/provider.js';
-import { limit, sessionOf } from '../oauth/routes.js';
+import { limit, readApprovalForm, sessionOf } from '../oauth/routes.js';
 import { renderApprovalPage, renderCodeEntryPage } from './page.js';
 import { approveLogin, denyLogin, findPendingLogin, normalizeUserCode } from './service.js';
 
@@ -52,12 +51,8 @@ export function cliLoginRoutes(app: AppContext): Router {
   });
 
   router.post(CLI_APPROVE_PATH, async (ctx) => {
-    await limit(app, ctx, 'authorize');
-    const origin = ctx.get('origin');
-    if (origin && origin !== new URL(config.appUrl).origin) {
-      return sendPage(ctx, 403, renderMessagePage('Forbidden', 'This form can only be sent from this site.'));
-    }
-    const form = (await readBody(ctx, 'form', 16 * 1024)) as Record<string, string>;
+    const form = await readApprovalForm(app, ctx);
+    if (!form) return;
     const session = await sessionOf(app, ctx);
     if (!session) return sendPage(ctx, 401, renderMessagePage('Signed out', 'Sign in again, then open the link the CLI shows once more.'));
     const userCode = typeof form.user_code === 'string' ? form.user_code : '';

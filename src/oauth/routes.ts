@@ -59,6 +59,20 @@ function stripProviderSession(ctx: Koa.Context): void {
 }
 
 /** The browser's login session (our `sessionId` cookie), rotating it when due. */
+/**
+ * The opening of an approval form post (consent, CLI login): rate-limited, refused from another
+ * origin with a page, then its fields. Null when the refusal page was sent.
+ */
+export async function readApprovalForm(app: AppContext, ctx: Koa.Context): Promise<Record<string, string> | null> {
+  await limit(app, ctx, 'authorize');
+  const origin = ctx.get('origin');
+  if (origin && origin !== new URL(app.config.appUrl).origin) {
+    sendPage(ctx, 403, renderMessagePage('Forbidden', 'This form can only be sent from this site.'));
+    return null;
+  }
+  return (await readBody(ctx, 'form', 16 * 1024)) as Record<string, string>;
+}
+
 export async function sessionOf(app: AppContext, ctx: Koa.Context): Promise<ResolvedSession | null> {
   const token = readCookie(ctx.get('cookie'), SESSION_COOKIE);
   if (token === null) return null;
@@ -178,12 +192,8 @@ export function oauthRoutes(app: AppContext): Router {
   });
 
   router.post(APPROVE_PATH, async (ctx) => {
-    await limit(app, ctx, 'authorize');
-    const origin = ctx.get('origin');
-    if (origin && origin !== new URL(config.appUrl).origin) {
-      return sendPage(ctx, 403, renderMessagePage('Forbidden', 'This form can only be sent from this site.'));
-    }
-    const form = (await readBody(ctx, 'form', 16 * 1024)) as Record<string, string>;
+    const form = await readApprovalForm(app, ctx);
+    if (!form) return;
     const session = await sessionOf(app, ctx);
     if (!session) return sendPage(ctx, 401, renderMessagePage('Signed out', 'Sign in again, then start again from your MCP client.'));
     const interaction = await interactionOf(app, ctx);
