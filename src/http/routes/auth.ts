@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { checkFormToken, checkOrigin, CSRF_FIELD, isFormPost, issueCsrfToken } from '../../auth/csrf.js';
+import { signInProviders } from '../../auth/providers/registry.js';
 import { safeReturnUrl } from '../../auth/returnUrl.js';
 import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCookie } from '../../auth/sessions.js';
 import { sha256 } from '../../auth/secrets.js';
@@ -30,7 +31,7 @@ const FORM_LIMIT = 16 * 1024;
 
 const modeOf = (value: unknown): LoginMode => (value === 'mcp' ? 'mcp' : null);
 
-function loginUrl(params: Record<string, string | null>): string {
+export function loginUrl(params: Record<string, string | null>): string {
   const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== null && e[1] !== ''));
   const query = search.toString();
   return query ? `/login?${query}` : '/login';
@@ -61,6 +62,7 @@ export function authRoutes(app: AppContext): Router {
       sent: query.sent === '1',
       error: query.error ?? null,
       signedInAs,
+      providers: [...signInProviders(config).values()].map((p) => ({ id: p.id, label: p.label })),
     });
     sendHtml(ctx, 200, html);
   }));
