@@ -20,7 +20,10 @@ const STYLE =
 
 /**
  * Consent headers: no framing (clickjacking), no scripts, no caching. No `form-action` here: the
- * approve answer redirects to the client's own URI, which that directive would block.
+ * approve answer redirects to the client's own URI, which that directive would block. Referrer
+ * `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the
+ * page's own form post, which the approve route's origin check refuses (found by the Chromium test
+ * of the consent flow through a sign-in provider); `same-origin` still sends nothing to the client.
  */
 export function sendPage(ctx: Koa.Context, status: number, html: string): void {
   ctx.status = status;
@@ -28,7 +31,7 @@ export function sendPage(ctx: Koa.Context, status: number, html: string): void {
   ctx.set({
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
   });
   ctx.body = html;
