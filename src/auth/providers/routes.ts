@@ -13,6 +13,8 @@ import { route } from '../../http/route.js';
 import { AppError } from '../../errors.js';
 import { safeReturnUrl } from '../returnUrl.js';
 import { endSession, readCookie, SESSION_COOKIE, sessionCookie, createSession } from '../sessions.js';
+import { emailSignInAvailable } from '../../services/mailer.js';
+import { listMyIdentities, presentIdentity, removeMyIdentity } from './identities.js';
 import { accountForProfile, recordCodehostUsername } from './accounts.js';
 import { finishSignIn, FLOW_COOKIE, FLOW_TTL_MS, FlowRefused, SignInRefused, startSignIn, type FlowContext } from './flow.js';
 import { PROVIDER_IDS, type SignInProvider } from './provider.js';
@@ -20,6 +22,8 @@ import { signInProviders } from './registry.js';
 
 const optionalString = z.string().optional().catch(undefined);
 const StartQuery = z.object({ returnUrl: optionalString, mode: optionalString });
+// A malformed id is simply no identity of the caller's: 404 like any other.
+const IdentityParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 const ProviderParams = z.object({ provider: z.enum(PROVIDER_IDS) }).catch({ provider: 'github' as const });
 
 /** The flow cookie is sent only to the callbacks under /auth, and only for the flow's 10 minutes. */
@@ -82,6 +86,16 @@ export function signInProviderRoutes(app: AppContext): Router {
       log.warn({ provider: provider.id, problem: error.problem, reason: error.reason }, 'sign-in with provider refused');
       return { status: 303, headers: { Location: backToLogin(error.problem, context) } };
     }
+  }));
+
+  router.get('/api/users/me/identities', route(app, { auth: 'required' }, async ({ principal }) => {
+    const identities = await listMyIdentities(db, principal);
+    return { body: { data: identities.map(presentIdentity), meta: { emailSignIn: emailSignInAvailable(config) } } };
+  }));
+
+  router.delete('/api/users/me/identities/:id', route(app, { auth: 'required', params: IdentityParams }, async ({ principal, params }) => {
+    const removed = await removeMyIdentity(db, principal, params.id, emailSignInAvailable(config));
+    return { body: { data: presentIdentity(removed), meta: {} } };
   }));
 
   return router;

@@ -8,7 +8,7 @@ import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCo
 import { sha256 } from '../../auth/secrets.js';
 import { AppError } from '../../errors.js';
 import { renderLoginPage, type LoginMode } from '../../presenters/loginPage.js';
-import { mailerConfigured } from '../../services/mailer.js';
+import { emailSignInAvailable, mailerConfigured } from '../../services/mailer.js';
 import { completeMagicLink, MAGIC_LINK_PATH, requestMagicLink } from '../../services/signIn.js';
 import { normaliseEmail } from '../../services/tenants.js';
 import { userEmail } from '../../services/users.js';
@@ -57,7 +57,7 @@ export function authRoutes(app: AppContext): Router {
       mode,
       returnUrl: safeReturnUrl(query.returnUrl),
       csrfToken: issueCsrfToken(ctx, secure),
-      emailAvailable: mailerConfigured(config) || !config.production,
+      emailAvailable: emailSignInAvailable(config),
       linkInLog: !mailerConfigured(config) && !config.production,
       sent: query.sent === '1',
       error: query.error ?? null,
