@@ -6,7 +6,7 @@ import { testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn, until } from './browser.js';
 
 /** The settings menu of a member: every owner-only page is left out. */
-const MEMBER_MENU = ['API keys', 'Teams', 'People', 'Surveys', 'Integrations', 'Organisation'];
+const MEMBER_MENU = ['API keys', 'Teams', 'People', 'Surveys', 'Integrations', 'Organisation', 'Account'];
 const rowNames = (page: Page) => page.locator('[data-testid="keys"] tbody th').allInnerTexts();
 
 describe('web app: Settings › API keys (Chromium)', function () {

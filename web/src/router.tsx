@@ -61,6 +61,7 @@ const settingsPages = [
   settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
   settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
+  settingsPage('account', () => import('./routes/settings/account'), 'AccountPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

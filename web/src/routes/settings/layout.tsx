@@ -11,6 +11,7 @@ const PAGES = [
   { to: '/settings/surveys', label: 'Surveys', owner: false },
   { to: '/settings/integrations', label: 'Integrations', owner: false },
   { to: '/settings/organisation', label: 'Organisation', owner: false },
+  { to: '/settings/account', label: 'Account', owner: false },
 ] as const;
 
 /** The caller's role in the active organisation; undefined until known (show no control, and no refusal, meanwhile). */
