@@ -8,6 +8,10 @@ export const statusOf = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  /** A tenant always keeps an owner: removing or demoting its last one is refused. */
+  last_owner: 409,
+  /** An invitation for someone who already belongs to the tenant. */
+  already_member: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -5,6 +5,7 @@ import { tenantCommands } from './cli/tenants.js';
 import { organisationCommands } from './cli/organisation.js';
 import { baselineCommands } from './cli/baseline.js';
 import { codehostCommands } from './cli/codehost.js';
+import { loginCommands } from './cli/login.js';
 import { SchemaBehindError } from './db/migrations.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
@@ -14,6 +15,7 @@ const commands: Record<string, Command> = {
   ...organisationCommands,
   ...baselineCommands,
   ...codehostCommands,
+  ...loginCommands,
 };
 
 function help(): string {

@@ -30,6 +30,8 @@ export default defineConfig({
       '/cubejs-api': server,
       '/login': server,
       '/auth': server,
+      // Invitation links are server pages too.
+      '/invite': server,
     },
   },
 });

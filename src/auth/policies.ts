@@ -9,6 +9,10 @@ const policies = {
   /** Owners revoke any key of the tenant; members only their own. */
   'key.revoke': (p: TenantPrincipal, key: { userId: string }) => p.role === 'owner' || key.userId === p.userId,
   'tenant.manage': (p: TenantPrincipal) => p.role === 'owner',
+  /** Any member sees who belongs to the tenant; only owners change roles, remove people or invite. */
+  'member.list': (_p: TenantPrincipal) => true,
+  'member.manage': (p: TenantPrincipal) => p.role === 'owner',
+  'invitation.manage': (p: TenantPrincipal) => p.role === 'owner',
   /** AI sessions: any member reads metadata; the transcript and deletion belong to its uploader and owners. */
   'session.readTranscript': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,
   'session.delete': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,

@@ -1,4 +1,6 @@
-export type Role = 'owner' | 'member';
+/** Every role a tenant membership (and an invitation) can carry; the policies in policies.ts know these two. */
+export const ROLES = ['owner', 'member'] as const;
+export type Role = (typeof ROLES)[number];
 export type Permission = 'admin' | 'read' | 'write';
 
 /** Who is calling, resolved once per request; every service receives it. */

@@ -6,6 +6,7 @@ import { BaselineQuery, exportTeamBaseline } from '../services/baseline.js';
 import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
+import { exportOverHttp, wantsRemote } from './remoteExport.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,16 +18,21 @@ function flag(options: Options, name: string): string | undefined {
 export const baselineCommands: Record<string, Command> = {
   'export:team-baseline': {
     summary: 'Write the team baseline exactly as GET /api/exports/team-baseline does.',
-    usage: 'export:team-baseline --tenant=<id> [--from=YYYY-MM] [--to=YYYY-MM] [--format=csv|json] [--out=<file>] [--generated-at=<ISO 8601>]',
+    usage: 'export:team-baseline (--tenant=<id> | --url=<APP_URL>) [--from=YYYY-MM] [--to=YYYY-MM] [--format=csv|json] [--out=<file>] [--generated-at=<ISO 8601>]',
     run: (options, env) => {
-      const tenantId = requireOption(options, 'tenant');
-      if (!UUID.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+      const remote = wantsRemote(options);
+      const tenantId = remote ? '' : requireOption(options, 'tenant');
+      if (!remote && !UUID.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
       const parsed = BaselineQuery.safeParse({ from: flag(options, 'from'), to: flag(options, 'to'), format: flag(options, 'format') });
       if (!parsed.success) {
         const names: Record<string, string> = { from: '--from', to: '--to', format: '--format' };
         throw new UsageError(parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`).join('; '));
       }
       const generatedAt = flag(options, 'generated-at');
+      if (remote) {
+        if (generatedAt !== undefined) throw new UsageError('--generated-at does not go with --url: the server stamps its own answer');
+        return exportOverHttp(options, env, '/api/exports/team-baseline', { from: flag(options, 'from'), to: flag(options, 'to'), format: flag(options, 'format') });
+      }
       if (generatedAt !== undefined && Number.isNaN(Date.parse(generatedAt))) throw new UsageError('--generated-at must be an ISO 8601 timestamp');
       return withDatabase(env, async ({ pool }) => {
         const found = await pool.query('select 1 from tenants where id = $1', [tenantId]);

@@ -15,6 +15,7 @@ import { exportTeamRoster, RosterQuery } from '../services/teamRoster.js';
 import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
+import { exportOverHttp, wantsRemote } from './remoteExport.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -96,15 +97,17 @@ export const organisationCommands: Record<string, Command> = {
   },
   'export:team-roster': {
     summary: 'Write the team roster exactly as GET /api/exports/team-roster does.',
-    usage: 'export:team-roster --tenant=<id> [--as-of=YYYY-MM-DD] [--format=csv|json] [--out=<file>]',
+    usage: 'export:team-roster (--tenant=<id> | --url=<APP_URL>) [--as-of=YYYY-MM-DD] [--format=csv|json] [--out=<file>]',
     run: (options, env) => {
-      const tenantId = tenantOption(options);
+      const remote = wantsRemote(options);
+      const tenantId = remote ? '' : tenantOption(options);
       const flag = (name: string) => (typeof options[name] === 'string' ? (options[name] as string) : options[name] === true ? '' : undefined);
       const parsed = RosterQuery.safeParse({ asOf: flag('as-of'), format: flag('format') });
       if (!parsed.success) {
         const names: Record<string, string> = { asOf: '--as-of', format: '--format' };
         throw new UsageError(parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`).join('; '));
       }
+      if (remote) return exportOverHttp(options, env, '/api/exports/team-roster', { asOf: flag('as-of'), format: flag('format') });
       return withDatabase(env, async ({ db }) => {
         await requireTenant(db, tenantId);
         const out = await exportTeamRoster(db, tenantId, parsed.data);

@@ -26,8 +26,10 @@ import mount from 'koa-mount';
 import { oauthKeys } from '../oauth/crypto.js';
 import { providerFor } from '../oauth/provider.js';
 import { oauthRoutes } from '../oauth/routes.js';
+import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
+import { memberRoutes } from '../members/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -44,6 +46,7 @@ const routeFactories: RouteFactory[] = [
   authRoutes,
   signInProviderRoutes,
   userRoutes,
+  memberRoutes,
   tenantRoutes,
   adminRoutes,
   webhookRoutes,
@@ -52,6 +55,7 @@ const routeFactories: RouteFactory[] = [
   codehostRoutes,
   testHookRoutes,
   oauthRoutes,
+  cliLoginRoutes,
   mcpRoutes,
 ];
 

@@ -36,12 +36,12 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
       const error = toAppError(caught);
       const db = databaseError(caught);
       if (error.code === 'unavailable' && !(caught instanceof AppError)) {
-        log.warn({ requestId: ctx.state.requestId, path: ctx.path, code: (caught as { code?: string }).code }, 'database unavailable');
+        log.warn({ requestId: ctx.state.requestId, path: loggedPath(ctx), code: (caught as { code?: string }).code }, 'database unavailable');
       } else if (error.code === 'internal') {
-        log.error({ err: caught, requestId: ctx.state.requestId, path: ctx.path, ...(db ? { db } : {}) }, 'unhandled error');
+        log.error({ err: caught, requestId: ctx.state.requestId, path: loggedPath(ctx), ...(db ? { db } : {}) }, 'unhandled error');
       } else if (db) {
         // Validation let through a value the database refused: answered 400, logged to be fixed.
-        log.warn({ requestId: ctx.state.requestId, path: ctx.path, db }, 'database refused a value');
+        log.warn({ requestId: ctx.state.requestId, path: loggedPath(ctx), db }, 'database refused a value');
       }
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
@@ -58,6 +58,15 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
       }
     }
   };
+}
+
+/**
+ * The route's pattern (`/invite/:token`, `/api/keys/:id`) when a route matched: a path can carry a
+ * credential (an invitation or survey link's token) and ids, which a log has no use for.
+ */
+function loggedPath(ctx: Koa.Context): string {
+  const pattern = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof pattern === 'string' ? pattern : ctx.path;
 }
 
 /** Koa and body-parser errors carry an HTTP status; anything else is internal. */

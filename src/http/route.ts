@@ -67,7 +67,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown): ErrorDetail[] {
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
-    const missing = issue.code === 'invalid_type' && input !== undefined && valueAt(input, issue.path) === undefined;
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && input !== undefined && valueAt(input, issue.path) === undefined;
     return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : issue.message };
   });
 }

@@ -29,6 +29,7 @@ export function postgresAdapter(db: Db, key: Buffer): new (model: string) => Ada
         payload: seal(key, JSON.stringify(payload), this.aad(hashed)),
         grantId: payload.grantId ? sha256hex(payload.grantId) : null,
         uid: payload.uid ? sha256hex(payload.uid) : null,
+        userCode: payload.userCode ? sha256hex(payload.userCode) : null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
       await db
@@ -36,7 +37,7 @@ export function postgresAdapter(db: Db, key: Buffer): new (model: string) => Ada
         .values(row)
         .onConflictDoUpdate({
           target: [oauthRecords.model, oauthRecords.id],
-          set: { payload: row.payload, grantId: row.grantId, uid: row.uid, expiresAt: row.expiresAt },
+          set: { payload: row.payload, grantId: row.grantId, uid: row.uid, userCode: row.userCode, expiresAt: row.expiresAt },
         });
     }
 
@@ -66,9 +67,9 @@ export function postgresAdapter(db: Db, key: Buffer): new (model: string) => Ada
       return this.load(eq(oauthRecords.uid, sha256hex(uid)));
     }
 
-    async findByUserCode(): Promise<AdapterPayload | undefined> {
-      // The device flow is off; no user codes exist.
-      return undefined;
+    /** The CLI login's device codes (RFC 8628), found by the short code the user confirms. */
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.load(eq(oauthRecords.userCode, sha256hex(userCode)));
     }
 
     async consume(id: string): Promise<void> {

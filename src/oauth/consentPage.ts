@@ -22,8 +22,8 @@ const STYLE =
  * Consent headers: no framing (clickjacking), no scripts, no caching. No `form-action` here: the
  * approve answer redirects to the client's own URI, which that directive would block. Referrer
  * `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the
- * page's own form post, which the approve route's origin check refuses (found by the Chromium test
- * of the consent flow through a sign-in provider); `same-origin` still sends nothing to the client.
+ * page's own form post, which the approve steps' origin check refuses; other sites still get no
+ * referrer (the URL carries an authorization request or a CLI login's code).
  */
 export function sendPage(ctx: Koa.Context, status: number, html: string): void {
   ctx.status = status;
@@ -37,7 +37,8 @@ export function sendPage(ctx: Koa.Context, status: number, html: string): void {
   ctx.body = html;
 }
 
-function page(title: string, body: string): string {
+/** A whole page in the consent pages' look (no script; styles inline, allowed by their CSP). */
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 

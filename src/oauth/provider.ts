@@ -8,7 +8,8 @@ import type { AppContext } from '../context.js';
 import { htmlEscape } from './html.js';
 import { postgresAdapter } from './adapter.js';
 import {
-  ACCESS_TOKEN_TTL, AUTHORIZE_PATH, INTERACTION_TTL, MCP_SCOPE, mcpResource, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
+  ACCESS_TOKEN_TTL, AUTHORIZE_PATH, CLI_CLIENT_ID, CLI_LOGIN_PATH, CLI_SCOPE, cliResource, DEVICE_AUTHORIZATION_PATH, DEVICE_CODE_TTL,
+  DEVICE_GRANT_TYPE, INTERACTION_TTL, MCP_SCOPE, mcpResource, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
 } from './constants.js';
 import { oauthKeys } from './crypto.js';
 import { propsOfGrant } from './grants.js';
@@ -19,6 +20,24 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'ftp:', 'ws:', 'wss:', 'mailto:']);
 /** Our own extension of the registration metadata: shown on the consent page. */
 export const CLIENT_DESCRIPTION = 'client_description';
+/** Sent by the CLI with its device authorization request: the name of the key it will receive. */
+export const MACHINE_NAME = 'machine_name';
+/** A host name as a person would recognise it; no control characters (it is shown and stored as a key name). */
+export const MACHINE_NAME_PATTERN = /^[^\p{Cc}\p{Cf}]{1,100}$/u;
+
+/**
+ * Our command-line client: public (it runs on people's machines and keeps no secret), device
+ * authorization grant only, so it never has a redirect URI or a refresh token.
+ */
+const CLI_CLIENT = {
+  client_id: CLI_CLIENT_ID,
+  client_name: 'delivery-analytics CLI',
+  application_type: 'native',
+  grant_types: [DEVICE_GRANT_TYPE],
+  response_types: [],
+  redirect_uris: [],
+  token_endpoint_auth_method: 'none',
+} as const;
 
 const providers = new WeakMap<AppContext, Provider>();
 
@@ -45,6 +64,10 @@ function signingJwk(seed: Buffer) {
  * (RFC 8252), never one of the dangerous schemes.
  */
 function checkRedirectUris(metadata: Record<string, unknown>): void {
+  // Only our own CLI may ask users for a device approval: a registered client never gets that grant.
+  if (metadata.client_id !== CLI_CLIENT_ID && Array.isArray(metadata.grant_types) && metadata.grant_types.includes(DEVICE_GRANT_TYPE)) {
+    throw new errors.InvalidClientMetadata('the device authorization grant is reserved for the delivery-analytics CLI');
+  }
   const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as unknown[]) : [];
   let custom = false;
   for (const raw of uris) {
@@ -66,6 +89,7 @@ function createProvider(app: AppContext): Provider {
   const { db } = app.database;
   const keys = oauthKeys(config.oauthEncryptionKey);
   const resource = mcpResource(config.appUrl);
+  const cliTokenResource = cliResource(config.appUrl);
 
   const policy = interactionPolicy.base();
   // Our consent (with its tenant choice) is always shown: only an approve of ours carries a grantId.
@@ -78,6 +102,7 @@ function createProvider(app: AppContext): Provider {
   const configuration: Configuration = {
     adapter: postgresAdapter(db, keys.storage),
     jwks: { keys: [signingJwk(keys.storage) as never] },
+    clients: [CLI_CLIENT as never],
     cookies: {
       keys: keys.cookies,
       long: { httpOnly: true, sameSite: 'lax', secure: config.production },
@@ -90,8 +115,17 @@ function createProvider(app: AppContext): Provider {
       revocation: '/oauth/revoke',
       jwks: '/oauth/jwks',
       end_session: '/oauth/session/end',
+      device_authorization: DEVICE_AUTHORIZATION_PATH,
+      code_verification: CLI_LOGIN_PATH,
     },
-    scopes: ['openid', 'offline_access', MCP_SCOPE],
+    scopes: ['openid', 'offline_access', MCP_SCOPE, CLI_SCOPE],
+    extraParams: {
+      [MACHINE_NAME](_ctx, value) {
+        if (value !== undefined && (typeof value !== 'string' || !MACHINE_NAME_PATTERN.test(value))) {
+          throw new errors.InvalidRequest(`${MACHINE_NAME} must be 1 to 100 characters without control characters`);
+        }
+      },
+    },
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
@@ -121,13 +155,22 @@ function createProvider(app: AppContext): Provider {
       introspection: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      // The CLI login. The provider owns device and user codes, polling answers and expiry; the
+      // approval page is ours (src/cliLogin/), so the provider's own verification pages are never
+      // reached (src/cliLogin/routes.ts answers every path under CLI_LOGIN_PATH).
+      deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****' },
       revocation: { enabled: true, allowedPolicy: async (ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         // Several MCP clients omit `resource`: without a default, the scope is dropped and the token unbound.
-        defaultResource: () => resource,
+        defaultResource: (_ctx, client) => (client?.clientId === CLI_CLIENT_ID ? cliTokenResource : resource),
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
+        getResourceServerInfo: (_ctx, indicator, client) => {
+          if (client.clientId === CLI_CLIENT_ID) {
+            if (indicator !== cliTokenResource) throw new errors.InvalidTarget('the CLI login only issues API keys');
+            // Destroyed the moment it is issued (src/cliLogin/exchange.ts): it never leaves the server.
+            return { scope: CLI_SCOPE, audience: cliTokenResource, accessTokenTTL: 60, accessTokenFormat: 'opaque' };
+          }
           if (indicator !== resource) throw new errors.InvalidTarget('unknown resource: the only resource of this server is its /mcp endpoint');
           return { scope: MCP_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL, accessTokenFormat: 'opaque' };
         },
@@ -136,6 +179,7 @@ function createProvider(app: AppContext): Provider {
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL,
       AuthorizationCode: 60,
+      DeviceCode: DEVICE_CODE_TTL,
       Interaction: INTERACTION_TTL,
       // Only carries the login from approve to the resume redirect; our `sessionId` is the authority.
       Session: INTERACTION_TTL,

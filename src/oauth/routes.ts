@@ -12,12 +12,13 @@ import type { AppContext } from '../context.js';
 import { readBody } from '../http/body.js';
 import { consume, headersOf, type Limit } from '../http/rateLimit.js';
 import {
-  APPROVE_PATH, AUTHORIZE_PATH, MCP_SCOPE, mcpResource, PRM_PATH, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
+  APPROVE_PATH, AUTHORIZE_PATH, DEVICE_AUTHORIZATION_PATH, MCP_SCOPE, mcpResource, PRM_PATH, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
 } from './constants.js';
 import { renderConsentPage, renderMessagePage, sendPage } from './consentPage.js';
 import { csrfToken, csrfValid, oauthKeys } from './crypto.js';
 import { recordGrant, roleIn, tenantsOfUser } from './grants.js';
 import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
+import { exchangeForApiKey } from '../cliLogin/exchange.js';
 
 /**
  * Per client address, counted across instances (docs/mcp.md): a whole consent takes 3 to 4
@@ -27,6 +28,8 @@ export const OAUTH_LIMITS = {
   authorize: { name: 'oauth-authz', points: 60, durationSeconds: 60 },
   token: { name: 'oauth-token', points: 60, durationSeconds: 60 },
   register: { name: 'oauth-reg', points: 30, durationSeconds: 3600 },
+  /** Starting a CLI login: a person does it a few times a day, never by the minute. */
+  device: { name: 'oauth-device', points: 30, durationSeconds: 3600 },
 } satisfies Record<string, Limit>;
 
 const UID = /^[A-Za-z0-9_-]{10,64}$/;
@@ -34,7 +37,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OIDC_SCOPES = new Set(['openid', 'offline_access', MCP_SCOPE]);
 const LOGIN_REDIRECT = `/login?mode=mcp&returnUrl=${encodeURIComponent(AUTHORIZE_PATH)}`;
 
-async function limit(app: AppContext, ctx: Koa.Context, which: keyof typeof OAUTH_LIMITS): Promise<void> {
+export async function limit(app: AppContext, ctx: Koa.Context, which: keyof typeof OAUTH_LIMITS): Promise<void> {
   const state = await consume(app, `ip:${ctx.ip}`, [OAUTH_LIMITS[which]]);
   ctx.set(headersOf(state));
 }
@@ -55,7 +58,8 @@ function stripProviderSession(ctx: Koa.Context): void {
   else ctx.req.headers.cookie = kept.join(';');
 }
 
-async function sessionOf(app: AppContext, ctx: Koa.Context): Promise<ResolvedSession | null> {
+/** The browser's login session (our `sessionId` cookie), rotating it when due. */
+export async function sessionOf(app: AppContext, ctx: Koa.Context): Promise<ResolvedSession | null> {
   const token = readCookie(ctx.get('cookie'), SESSION_COOKIE);
   if (token === null) return null;
   const resolved = await resolveSession(app.database.db, token, app.config.oauthEncryptionKey);
@@ -113,6 +117,12 @@ export function oauthRoutes(app: AppContext): Router {
   });
   router.post(TOKEN_PATH, async (ctx, next) => {
     await limit(app, ctx, 'token');
+    await next();
+    // A CLI login's device code has just been exchanged: the CLI receives an API key instead.
+    await exchangeForApiKey(app, ctx);
+  });
+  router.post(DEVICE_AUTHORIZATION_PATH, async (ctx, next) => {
+    await limit(app, ctx, 'device');
     await next();
   });
 

@@ -19,6 +19,7 @@ export interface LoginPageInput {
 
 const ERRORS: Record<string, string> = {
   invalid_link: 'That sign-in link is invalid, was already used, or has expired. Ask for a new one below.',
+  invitation_unavailable: 'That invitation was revoked, already used, or has expired, so you were not signed in or added to the tenant. Ask an owner of the tenant for a new invitation.',
   // Sign-in with a provider (src/auth/providers/flow.ts); nothing was created in any of these cases.
   provider_denied: 'The sign-in was cancelled or refused at the provider, so you were not signed in. Try again, or choose another way below.',
   state_invalid: 'That sign-in attempt has expired, was already used, or was started in another browser, so you were not signed in. Start again below.',
@@ -28,7 +29,7 @@ const ERRORS: Record<string, string> = {
   provider_unavailable: 'The sign-in provider could not be reached. Try again in a few minutes, or choose another way below.',
 };
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}
+export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.4rem}label{display:block;margin:1rem 0 .3rem}input[type=email]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.providers{display:flex;flex-direction:column;gap:.5rem;margin:1rem 0}
 .provider{display:block;padding:.5rem 1rem;border:1px solid #555;border-radius:4px;color:#1a1a1a;text-decoration:none;text-align:center}.provider:hover,.provider:focus{background:#eef4ff}.note{background:#eef4ff;padding:.75rem;border-radius:4px}.error{background:#fdecea;padding:.75rem;border-radius:4px}`;
@@ -85,5 +86,5 @@ export function renderLoginPage(p: LoginPageInput): string {
     );
     if (p.linkInLog) parts.push('<p id="dev-log">Development mode without a mailer: the link is written to the server log.</p>');
   }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sign in · Delivery Analytics</title><style>${STYLE}</style></head><body>${parts.join('\n')}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sign in · Delivery Analytics</title><style>${PAGE_STYLE}</style></head><body>${parts.join('\n')}</body></html>`;
 }

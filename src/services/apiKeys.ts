@@ -44,6 +44,12 @@ export async function createApiKey(db: Db, principal: TenantPrincipal, input: { 
   return { key: await findKey(db, principal, (inserted as { id: string }).id), secret };
 }
 
+/** The key the caller authenticated with (the CLI's `whoami`); a session or OAuth token has none. */
+export async function currentApiKey(db: Db, principal: TenantPrincipal): Promise<ApiKeyRow> {
+  if (principal.kind !== 'api_key' || !principal.apiKeyId) throw notFound('API key');
+  return findKey(db, principal, principal.apiKeyId);
+}
+
 async function findKey(db: Db, principal: TenantPrincipal, id: string): Promise<ApiKeyRow> {
   const [row] = await db
     .select(keyColumns)

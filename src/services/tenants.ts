@@ -21,7 +21,8 @@ async function uniqueSlug(db: Db, name: string): Promise<string> {
   }
 }
 
-async function findOrCreateUser(db: Db, email: string): Promise<string> {
+/** The user of an address (lower-cased), created when there is none. */
+export async function findOrCreateUser(db: Db, email: string): Promise<string> {
   const normalised = normaliseEmail(email);
   if (!EMAIL.test(normalised)) throw new AppError('validation_failed', 'Invalid e-mail address', [{ path: 'email', message: 'Invalid e-mail address' }]);
   const inserted = await db.insert(users).values({ email: normalised }).onConflictDoNothing().returning({ id: users.id });

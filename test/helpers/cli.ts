@@ -42,3 +42,41 @@ export function spawnServe(env: Env): Promise<{ child: ChildProcess; output: () 
     exited.then((code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
 }
+
+export interface RunningCli {
+  child: ChildProcess;
+  stdout: () => string;
+  /** Resolves with the first match of `pattern` in standard output, once it has been printed. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  exited: Promise<CliResult>;
+}
+
+/** Starts the real CLI and lets the test read its output while it runs (an interactive command). */
+export function startCli(args: string[], env: Env): RunningCli {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdin!.end();
+  const exited = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  let done = false;
+  void exited.then(() => (done = true));
+  return {
+    child,
+    stdout: () => stdout,
+    async waitFor(pattern, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(stdout);
+        if (match) return match;
+        if (done || Date.now() > deadline) throw new Error(`CLI never printed ${pattern}: stdout ${JSON.stringify(stdout)}, stderr ${JSON.stringify(stderr)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    exited,
+  };
+}

@@ -17,6 +17,7 @@ import { MemberBody, PersonPatch, TeamPatch } from '../../src/http/routes/organi
 import { SessionBody } from '../../src/http/routes/sessions.js';
 import { CreateSurveyBody } from '../../src/http/routes/surveys.js';
 import { UpdateMeBody } from '../../src/http/routes/users.js';
+import { CreateInvitationBody } from '../../src/members/routes.js';
 import { DeploymentWebhook, IssueWebhook } from '../../src/schemas/webhooks.js';
 
 /** Ids the paths of some endpoints need (a team and a person of the tenant). */
@@ -40,6 +41,7 @@ export const JSON_ENDPOINTS: JsonEndpoint[] = [
   { method: 'POST', path: () => '/api/webhooks/v1/deployments', schema: DeploymentWebhook },
   { method: 'POST', path: () => '/api/sessions', schema: SessionBody },
   { method: 'POST', path: () => '/api/keys', schema: CreateKeyBody },
+  { method: 'POST', path: () => '/api/invitations', schema: CreateInvitationBody },
   { method: 'PATCH', path: () => '/api/users/me', schema: UpdateMeBody },
   { method: 'POST', path: () => '/api/surveys', schema: CreateSurveyBody },
   { method: 'PATCH', path: (s) => `/api/teams/${s.teamId}`, schema: TeamPatch },

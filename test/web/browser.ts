@@ -4,6 +4,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ensureWebBuilt } from '../../src/webBuild.js';
+import { buildSessionCookie } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = new URL('../../test-results/', import.meta.url).pathname;
@@ -47,3 +50,28 @@ export async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 
 }
 
 export const text = (page: Page, testId: string) => page.getByTestId(testId).innerText().then((t) => t.replace(/\s+/g, ' ').trim());
+
+/**
+ * A suite's real server (built web app, embedded PostgreSQL) and Chromium, started before its
+ * tests and closed after them. Read `.server` and `.browser` inside the tests.
+ */
+export function serverAndBrowser(options: Parameters<typeof testServer>[0] = {}): { server: TestServer; browser: Browser } {
+  const suite = {} as { server: TestServer; browser: Browser };
+  before(async function () {
+    this.timeout(120_000);
+    ensureWebBuilt(() => {});
+    suite.server = await testServer(options);
+    suite.browser = await launch();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
+}
+
+/** A new page signed in as the user, in that tenant. */
+export async function pageAs(suite: { server: TestServer; browser: Browser }, userId: string, tenantId: string): Promise<Page> {
+  const cookie = await buildSessionCookie(suite.server.databaseUrl, userId, tenantId);
+  return (await signedIn(suite.browser, suite.server.baseUrl, cookie)).newPage();
+}

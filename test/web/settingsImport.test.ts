@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import type { Page } from 'playwright-core';
+import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { pageAs, screenshot, serverAndBrowser, text, until } from './browser.js';
 
 const HEADER =
   'external_ref,email,display_name,employment_type,supplier_name,cost_centre_code,location_country,team_slug,team_name,team_external_ref,team_cost_centre_code,org_unit_slug,org_unit_name,team_supplier_name,team_delivery_model,team_location_country';
@@ -21,25 +20,17 @@ const problems = (page: Page) =>
 
 describe('web app: Settings › Register and seats (Chromium)', function () {
   this.timeout(90_000);
+  const suite = serverAndBrowser({ env: { JOBS_POLL_INTERVAL_MS: '100' } });
   let server: TestServer;
-  let browser: Browser;
   let tenant: BuiltTenant;
   let page: Page;
 
-  before(async function () {
-    this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer({ env: { JOBS_POLL_INTERVAL_MS: '100' } });
-    browser = await launch();
+  before(async () => {
+    ({ server } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Import Org');
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/import');
     await page.getByRole('heading', { name: 'Register and seats', level: 1 }).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('shows every problem of a bad register by line and column, imports nothing, then imports the corrected file', async () => {
@@ -83,8 +74,7 @@ describe('web app: Settings › Register and seats (Chromium)', function () {
 
   it('a member is told that imports need the owner role and gets no upload control', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const cookie = await buildSessionCookie(server.databaseUrl, member.userId, tenant.tenantId);
-    const memberPage = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const memberPage = await pageAs(suite, member.userId, tenant.tenantId);
     await memberPage.goto('/app/settings/import');
     await memberPage.getByRole('heading', { name: 'Register and seats', level: 1 }).waitFor();
     await memberPage.getByTestId('register-history').getByRole('cell').first().waitFor();

@@ -1,37 +1,31 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
 import { codehostEnv } from '../activity/helpers.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import { pageAs, screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
 
 const rows = (page: Page) =>
   page.locator('[data-testid="installations"] tbody tr').evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].slice(0, 3).map((c) => (c.textContent ?? '').trim())));
 
 describe('web app: Settings › Integrations (Chromium)', function () {
   this.timeout(90_000);
+  const suite = serverAndBrowser({ env: codehostEnv() });
   let server: TestServer;
   let bare: TestServer;
   let browser: Browser;
   let tenant: BuiltTenant;
 
-  before(async function () {
-    this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer({ env: codehostEnv() });
-    browser = await launch();
+  before(async () => {
+    ({ server, browser } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Integrations Org');
   });
   after(async () => {
-    await browser?.close();
-    await server?.close();
     await bare?.close();
   });
 
   it('shows the application’s URLs, links an installation by id (the API’s error under the field first) and unlinks it', async () => {
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/integrations');
     expect(await text(page, 'webhook-url')).to.equal(`${server.baseUrl}/api/integrations/codehost/webhook`);
     expect(await text(page, 'setup-url')).to.equal(`${server.baseUrl}/api/integrations/codehost/setup`);
@@ -51,13 +45,12 @@ describe('web app: Settings › Integrations (Chromium)', function () {
   });
 
   it('the setup callback’s return lands on this page and says what was linked; a member sees no link or unlink control', async () => {
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/integrations?codehost=linked&installation=4242');
     expect(await text(page, 'just-linked')).to.equal('Installation 4242 is linked: its pull requests, commits and issues now arrive here.');
     await server.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 5151 });
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const memberPage = await (await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, member.userId, tenant.tenantId))).newPage();
+    const memberPage = await pageAs(suite, member.userId, tenant.tenantId);
     await memberPage.goto('/app/settings/integrations');
     await until(async () => (await rows(memberPage)).some((r) => r[0] === '5151'), true);
     expect(await memberPage.getByLabel('Installation id').count()).to.equal(0);

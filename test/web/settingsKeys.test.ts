@@ -1,30 +1,23 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { launch, screenshot, signedIn, until } from './browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
 
 /** The settings menu of a member: every owner-only page is left out. */
-const MEMBER_MENU = ['API keys', 'Teams', 'People', 'Surveys', 'Integrations', 'Organisation', 'Account'];
+const MEMBER_MENU = ['API keys', 'Members', 'Teams', 'People', 'Surveys', 'Integrations', 'Organisation', 'Account'];
 const rowNames = (page: Page) => page.locator('[data-testid="keys"] tbody th').allInnerTexts();
 
 describe('web app: Settings › API keys (Chromium)', function () {
   this.timeout(60_000);
+  const suite = serverAndBrowser();
   let server: TestServer;
   let browser: Browser;
   let tenant: BuiltTenant;
 
-  before(async function () {
-    this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer();
-    browser = await launch();
+  before(async () => {
+    ({ server, browser } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Keys Org');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('creates a key (the API’s field error first), shows the secret once with the role warning, the key works, and revoking it after confirmation ends it', async () => {

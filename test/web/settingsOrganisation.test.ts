@@ -1,39 +1,30 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER } from '../organisation/helpers.js';
-import { launch, screenshot, signedIn, until } from './browser.js';
+import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
 
 const cells = (page: Page, testId: string) =>
   page.locator(`[data-testid="${testId}"] tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').trim())));
 
 describe('web app: Settings › Teams and People (Chromium)', function () {
   this.timeout(90_000);
+  const suite = serverAndBrowser();
   let server: TestServer;
-  let browser: Browser;
   let tenant: BuiltTenant;
   let other: BuiltTenant;
   let ownerPage: Page;
   let teamIds: Record<string, string>;
 
-  before(async function () {
-    this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer();
-    browser = await launch();
+  before(async () => {
+    ({ server } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Teams Org');
     other = await buildTenant(server.databaseUrl, 'Other Org');
     await server.as(tenant.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     await server.as(other.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     teamIds = Object.fromEntries((await server.as(tenant.owner.apiKey).get('/api/teams')).body.data.map((t: { slug: string; id: string }) => [t.slug, t.id]));
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    ownerPage = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ownerPage = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
   });
 
   it('lists the teams; an owner disables one and the API agrees', async () => {
@@ -110,8 +101,7 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
 
   it('a member sees teams and people without any owner control; another tenant’s team id is the API’s not-found message', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const cookie = await buildSessionCookie(server.databaseUrl, member.userId, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const page = await pageAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/teams');
     await until(async () => (await cells(page, 'settings-teams')).map((r) => r[4]), ['yes', 'yes', 'yes']);
     expect(await page.locator('input[type="checkbox"]').count()).to.equal(0);

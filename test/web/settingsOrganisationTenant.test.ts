@@ -1,34 +1,25 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import type { Page } from 'playwright-core';
+import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { pageAs, screenshot, serverAndBrowser, text, until } from './browser.js';
 
 const ADMIN_SECRET = 'admin-secret-for-the-web-test-0123456789';
 const reportRow = (page: Page, key: string) => page.locator('[data-testid="config-report"] tr', { has: page.locator('th', { hasText: new RegExp(`^${key.replace('.', '\\.')}$`) }) }).locator('td').innerText();
 
 describe('web app: Settings › Organisation (Chromium)', function () {
   this.timeout(90_000);
+  const suite = serverAndBrowser({ env: { ADMIN_SECRET } });
   let server: TestServer;
-  let browser: Browser;
   let tenant: BuiltTenant;
 
-  before(async function () {
-    this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer({ env: { ADMIN_SECRET } });
-    browser = await launch();
+  before(async () => {
+    ({ server } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Rename Me');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('an owner renames the organisation, creates another one and is switched into it', async () => {
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/organisation');
     const name = page.getByLabel('Organisation name');
     await until(() => name.inputValue(), 'Rename Me');
@@ -52,7 +43,7 @@ describe('web app: Settings › Organisation (Chromium)', function () {
 
   it('the configuration report needs the administrator secret and shows kinds, never values; a member cannot rename', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, member.userId, tenant.tenantId))).newPage();
+    const page = await pageAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/organisation');
     await page.getByRole('heading', { name: 'Server configuration report' }).waitFor();
     expect(await page.getByLabel('Organisation name').count()).to.equal(0);

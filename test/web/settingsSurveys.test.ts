@@ -1,37 +1,28 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
 import { answer, buildTeam, linksOf } from '../surveys/helpers.js';
-import { launch, screenshot, signedIn, until } from './browser.js';
+import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
 
 const rows = (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())));
 
 describe('web app: Settings › Surveys (Chromium)', function () {
   this.timeout(90_000);
+  const suite = serverAndBrowser();
   let server: TestServer;
-  let browser: Browser;
   let tenant: BuiltTenant;
 
-  before(async function () {
-    this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer();
-    browser = await launch();
+  before(async () => {
+    ({ server } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Survey Org');
     await buildTeam(server.databaseUrl, tenant.tenantId, 'alpha', 3);
     await buildTeam(server.databaseUrl, tenant.tenantId, 'beta', 2);
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('an owner starts a survey (the API’s errors under their fields), sees the response rate, results per team with the fewer-than-3 rule, downloads the links and closes it', async () => {
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/surveys');
     await page.getByRole('heading', { name: 'Start a survey' }).waitFor();
     await page.getByLabel('Title').fill('Q4 pulse');
@@ -73,8 +64,7 @@ describe('web app: Settings › Surveys (Chromium)', function () {
 
   it('a member sees the surveys and results but no form, no links and no close button', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const cookie = await buildSessionCookie(server.databaseUrl, member.userId, tenant.tenantId);
-    const page = await (await signedIn(browser, server.baseUrl, cookie)).newPage();
+    const page = await pageAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/surveys');
     await until(async () => (await rows(page, '[data-testid="surveys"] tbody tr')).length, 1);
     expect(await page.getByRole('heading', { name: 'Start a survey' }).count()).to.equal(0);

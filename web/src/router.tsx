@@ -54,6 +54,7 @@ const settingsPage = <P extends string>(path: P, load: () => Promise<Record<stri
   createRoute({ getParentRoute: () => settings, path, component: lazy(load, name) });
 const settingsPages = [
   settingsPage('keys', () => import('./routes/settings/keys'), 'KeysPage'),
+  settingsPage('members', () => import('./routes/settings/members'), 'MembersPage'),
   settingsPage('import', () => import('./routes/settings/import'), 'ImportPage'),
   settingsPage('teams', () => import('./routes/settings/teams'), 'TeamsSettingsPage'),
   settingsPage('teams/$teamId', () => import('./routes/settings/team'), 'TeamSettingsPage'),

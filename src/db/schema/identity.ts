@@ -31,12 +31,41 @@ export const tenantMemberships = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('tenant_memberships_user_idx').on(t.userId)],
 );
 
+/**
+ * Invitations to join a tenant with a role. Only the SHA-256 of the link's token is kept. An
+ * invitation is open until accepted, revoked or expired; one open invitation per tenant and address
+ * (inviting again replaces its token, role and expiry: docs/auth.md).
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased, like users.email. */
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'member'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
+    uniqueIndex('invitations_open_key').on(t.tenantId, t.email).where(sql`accepted_at is null and revoked_at is null`),
+  ],
+);
+
 /** Single-use magic sign-in links; only the hash of the link's token is kept. */
 export const loginTokens = pgTable('login_tokens', {
   id: uuid('id').primaryKey().defaultRandom(),
   tokenHash: text('token_hash').notNull().unique(),
   email: text('email').notNull(),
   returnUrl: text('return_url'),
+  /** A link asked for on an invitation's page: opening it accepts that invitation (docs/auth.md). */
+  invitationId: uuid('invitation_id').references(() => invitations.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

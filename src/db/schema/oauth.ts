@@ -7,7 +7,7 @@ import { tenants, users } from './identity.js';
  * instances. `id` is sha256(model-id): for opaque tokens the id *is* the bearer value, so the raw
  * value is never stored. `payload` is AES-256-GCM ciphertext under a key derived from
  * OAUTH_ENCRYPTION_KEY, bound to the row (model and hashed id) as associated data. The lookup
- * columns (`grant_id`, `uid`) are hashed the same way.
+ * columns (`grant_id`, `uid`, `user_code`) are hashed the same way.
  */
 export const oauthRecords = pgTable(
   'oauth_records',
@@ -17,6 +17,8 @@ export const oauthRecords = pgTable(
     payload: text('payload').notNull(),
     grantId: text('grant_id'),
     uid: text('uid'),
+    /** sha256 of a DeviceCode's user code (the CLI login's short code), so the approval page can find it. */
+    userCode: text('user_code'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -25,6 +27,7 @@ export const oauthRecords = pgTable(
     primaryKey({ columns: [t.model, t.id] }),
     index('oauth_records_grant_idx').on(t.grantId),
     index('oauth_records_uid_idx').on(t.uid),
+    index('oauth_records_user_code_idx').on(t.userCode),
     index('oauth_records_expires_idx').on(t.expiresAt),
   ],
 );

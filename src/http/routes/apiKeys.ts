@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { presentApiKey, presentNewApiKey } from '../../presenters/apiKeys.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../services/apiKeys.js';
+import { createApiKey, currentApiKey, listApiKeys, revokeApiKey } from '../../services/apiKeys.js';
 import { listEnvelope, Paging, route } from '../route.js';
 
 export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
@@ -15,6 +15,11 @@ export function apiKeyRoutes(app: AppContext): Router {
   router.get('/api/keys', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {
     const { rows, total } = await listApiKeys(db, principal, query);
     return { body: listEnvelope(rows.map(presentApiKey), query, total) };
+  }));
+
+  // Before any `/api/keys/:id` route: `current` is not an id.
+  router.get('/api/keys/current', route(app, { auth: 'required' }, async ({ principal }) => {
+    return { body: { data: presentApiKey(await currentApiKey(db, principal)), meta: {} } };
   }));
 
   router.post('/api/keys', route(app, { auth: 'required', body: CreateKeyBody }, async ({ principal, body }) => {

@@ -26,7 +26,7 @@ export const JsonEmailBody = z.strictObject(EmailFields);
 const FormEmailBody = z.strictObject({ ...EmailFields, mode: z.string().max(20).optional(), [CSRF_FIELD]: z.string().max(100).optional() });
 
 /** Links per address, whatever the caller's address: stops one inbox being flooded. Known or not, same limit. */
-const PER_ADDRESS: Limit = { name: 'magic-email', points: 5, durationSeconds: 15 * 60 };
+export const PER_ADDRESS: Limit = { name: 'magic-email', points: 5, durationSeconds: 15 * 60 };
 const FORM_LIMIT = 16 * 1024;
 
 const modeOf = (value: unknown): LoginMode => (value === 'mcp' ? 'mcp' : null);
@@ -89,8 +89,8 @@ export function authRoutes(app: AppContext): Router {
 
   router.get(MAGIC_LINK_PATH, route(app, { auth: 'none', query: CallbackQuery }, async ({ ctx, query }) => {
     ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
-    const done = query.token ? await completeMagicLink(db, query.token) : null;
-    if (!done) return { status: 303, headers: { Location: loginUrl({ error: 'invalid_link' }) } };
+    const done = query.token ? await completeMagicLink(db, query.token) : { problem: 'invalid_link' as const };
+    if ('problem' in done) return { status: 303, headers: { Location: loginUrl({ error: done.problem }) } };
     // A new sign-in replaces whatever session this browser had.
     const previous = readCookie(ctx.get('cookie'), SESSION_COOKIE);
     if (previous) await endSession(db, previous);
@@ -101,14 +101,17 @@ export function authRoutes(app: AppContext): Router {
   router.post('/auth/logout', route(app, { auth: 'none' }, async ({ ctx }) => {
     checkOrigin(ctx, config.appUrl);
     const form = isFormPost(ctx);
+    let returnUrl: string | null = null;
     if (form) {
       const fields = (await readBody(ctx, 'form', FORM_LIMIT)) as Record<string, string>;
       checkFormToken(ctx, fields[CSRF_FIELD]);
+      // A page may ask to be shown again after sign-out (an invitation opened while signed in as someone else).
+      if (fields.returnUrl !== undefined) returnUrl = safeReturnUrl(fields.returnUrl);
     }
     const token = readCookie(ctx.get('cookie'), SESSION_COOKIE);
     if (token) await endSession(db, token);
     ctx.append('Set-Cookie', clearedSessionCookie(secure));
-    if (form) return { status: 303, headers: { Location: '/login' } };
+    if (form) return { status: 303, headers: { Location: returnUrl ?? '/login' } };
     return { body: { data: { signedOut: true }, meta: {} } };
   }));
 

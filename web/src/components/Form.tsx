@@ -68,6 +68,11 @@ export function FormAlert({ errors, listDetails = true }: { errors: FormErrors; 
   );
 }
 
+/** A form's errors from a change's error, and the form ref that moves focus to the first invalid field. */
+export function useFormErrors(error: unknown, fields: readonly string[]) {
+  return { errors: formErrors(error, fields), form: useFocusFirstInvalid(error) };
+}
+
 /** Moves the focus to the first invalid field of the form when an error arrives. */
 export function useFocusFirstInvalid(error: unknown) {
   const form = useRef<HTMLFormElement>(null);
@@ -75,6 +80,15 @@ export function useFocusFirstInvalid(error: unknown) {
     if (error) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [error]);
   return form;
+}
+
+/** The header of a table's last column of row buttons: named for screen readers, blank on screen. */
+export function ActionsHeader() {
+  return (
+    <th scope="col">
+      <span className="visually-hidden">Actions</span>
+    </th>
+  );
 }
 
 /**

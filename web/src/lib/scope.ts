@@ -18,3 +18,6 @@ import { useSearch } from '@tanstack/react-router';
 export function useScope(): Scope {
   return useSearch({ strict: false }) as Scope;
 }
+
+/** For a Link between pages that do not use the scope: carry the window and team along unchanged. */
+export const keepScope = ((search: Scope) => search) as never;

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useChange } from '../../api/change';
 import { api, ApiError } from '../../api/client';
 import { onLiveMessage } from '../../api/live';
 import { importJobQuery, registerImportsQuery, type ImportJob, type ImportResult } from '../../api/queries/organisation';
@@ -107,17 +108,13 @@ function JobProgress({ jobId }: { jobId: string }) {
 }
 
 function Upload({ kind }: { kind: 'register' | 'seats' }) {
-  const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
-  const upload = useMutation({
-    mutationFn: async (f: File) => {
-      const text = await f.text();
-      const rows = text.split('\n').filter((l) => l.trim() !== '').length - 1;
-      const path = kind === 'seats' ? '/api/seats/imports' : rows > ASYNC_ROWS ? '/api/register/imports?mode=async' : '/api/register/imports';
-      return api<{ data: ImportResult | { jobId: string; status: string } }>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
-    },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', '/api/register/imports'] }),
-  });
+  const upload = useChange(async (f: File) => {
+    const text = await f.text();
+    const rows = text.split('\n').filter((l) => l.trim() !== '').length - 1;
+    const path = kind === 'seats' ? '/api/seats/imports' : rows > ASYNC_ROWS ? '/api/register/imports?mode=async' : '/api/register/imports';
+    return api<{ data: ImportResult | { jobId: string; status: string } }>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
+  }, [['api', '/api/register/imports']]);
   const id = `${kind}-file`;
   const apiError = upload.error instanceof ApiError ? upload.error : null;
   const problems = apiError?.code === 'validation_failed' ? apiError.details : [];

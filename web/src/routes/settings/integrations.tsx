@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
+import { useChange } from '../../api/change';
 import { apiQuery } from '../../api/cube';
-import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -38,13 +39,8 @@ function Url({ label, value, testId }: { label: string; value: string; testId: s
 }
 
 function LinkInstallation() {
-  const qc = useQueryClient();
-  const link = useMutation({
-    mutationFn: (installationId: string) => api(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', CODEHOST] }),
-  });
-  const errors = formErrors(link.error, ['installationId']);
-  const form = useFocusFirstInvalid(link.error);
+  const link = useChange((installationId: string) => api(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } }), [['api', CODEHOST]]);
+  const { errors, form } = useFormErrors(link.error, ['installationId']);
   return (
     <form
       ref={form}
@@ -70,11 +66,7 @@ function LinkInstallation() {
 }
 
 function InstallationRow({ i, owner }: { i: Installation; owner: boolean }) {
-  const qc = useQueryClient();
-  const unlink = useMutation({
-    mutationFn: () => api(`${CODEHOST}/installations/${i.installationId}`, { method: 'DELETE' }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', CODEHOST] }),
-  });
+  const unlink = useChange(() => api(`${CODEHOST}/installations/${i.installationId}`, { method: 'DELETE' }), [['api', CODEHOST]]);
   const state = i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked';
   return (
     <tr>
@@ -146,11 +138,7 @@ export function IntegrationsPage() {
                       <th scope="col">Account</th>
                       <th scope="col">State</th>
                       <th scope="col">Linked</th>
-                      {owner && (
-                        <th scope="col">
-                          <span className="visually-hidden">Actions</span>
-                        </th>
-                      )}
+                      {owner && <ActionsHeader />}
                     </tr>
                   </thead>
                   <tbody>

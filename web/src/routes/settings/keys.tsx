@@ -1,9 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { meQuery } from '../../api/me';
 import { keysQuery, type ApiKey } from '../../api/queries/keys';
-import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Pager } from '../../components/Pager';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
@@ -31,16 +32,8 @@ function NewKey({ created, role, onDone }: { created: ApiKey & { key: string }; 
 }
 
 function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
-  const qc = useQueryClient();
-  const create = useMutation({
-    mutationFn: (body: { name: string }) => api<{ data: ApiKey & { key: string } }>('/api/keys', { method: 'POST', json: body }),
-    onSuccess: (res) => {
-      void qc.invalidateQueries({ queryKey: ['api', '/api/keys'] });
-      onCreated(res.data);
-    },
-  });
-  const errors = formErrors(create.error, ['name']);
-  const form = useFocusFirstInvalid(create.error);
+  const create = useChange((body: { name: string }) => api<{ data: ApiKey & { key: string } }>('/api/keys', { method: 'POST', json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
+  const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
       ref={form}
@@ -67,11 +60,7 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
 }
 
 function KeyRow({ k, meId }: { k: ApiKey; meId: string | undefined }) {
-  const qc = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: () => api(`/api/keys/${k.id}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/keys'] }),
-  });
+  const revoke = useChange(() => api(`/api/keys/${k.id}`, { method: 'DELETE' }), [['api', '/api/keys']]);
   return (
     <tr>
       <th scope="row">{k.name}</th>
@@ -117,9 +106,7 @@ export function KeysPage() {
                       <th scope="col">Created by</th>
                       <th scope="col">Created</th>
                       <th scope="col">Last used</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
+                      <ActionsHeader />
                     </tr>
                   </thead>
                   <tbody>

@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
 import { meQuery } from '../../api/me';
+import { keepScope } from '../../lib/scope';
 
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
 const PAGES = [
   { to: '/settings/keys', label: 'API keys', owner: false },
+  // Members see who is in the organisation (read only); inviting and roles are the owner's.
+  { to: '/settings/members', label: 'Members', owner: false },
   { to: '/settings/import', label: 'Register and seats', owner: true },
   { to: '/settings/teams', label: 'Teams', owner: false },
   { to: '/settings/people', label: 'People', owner: false },
@@ -31,7 +34,7 @@ export function SettingsLayout() {
         <ul>
           {PAGES.filter((p) => owner || !p.owner).map((p) => (
             <li key={p.to}>
-              <Link to={p.to} search={((prev: unknown) => prev) as never} activeProps={{ 'aria-current': 'page' }}>
+              <Link to={p.to} search={keepScope} activeProps={{ 'aria-current': 'page' }}>
                 {p.label}
               </Link>
             </li>

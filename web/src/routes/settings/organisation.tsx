@@ -1,19 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { meQuery } from '../../api/me';
-import { Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
 function Rename({ tenant }: { tenant: { id: string; name: string } }) {
-  const qc = useQueryClient();
-  const rename = useMutation({
-    mutationFn: (name: string) => api(`/api/tenants/${tenant.id}`, { method: 'PATCH', json: { name } }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', '/api/users/me'] }),
-  });
-  const errors = formErrors(rename.error, ['name']);
-  const form = useFocusFirstInvalid(rename.error);
+  const rename = useChange((name: string) => api(`/api/tenants/${tenant.id}`, { method: 'PATCH', json: { name } }), [['api', '/api/users/me']]);
+  const { errors, form } = useFormErrors(rename.error, ['name']);
   return (
     <form
       ref={form}
@@ -50,8 +46,7 @@ function CreateTenant() {
     // A full load: cached answers and the live socket belong to the previous organisation.
     onSuccess: () => location.assign('/app/settings/import'),
   });
-  const errors = formErrors(create.error, ['name']);
-  const form = useFocusFirstInvalid(create.error);
+  const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
       ref={form}

@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import type { Person } from '../../api/queries/organisation';
 import type { ListMeta } from '../../api/queries/keys';
-import { Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ActionsHeader, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Pager } from '../../components/Pager';
 import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -18,14 +19,9 @@ const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Cod
  * the person; register identities come from the register and are not edited here.
  */
 function IdentityEditor({ person }: { person: Person }) {
-  const qc = useQueryClient();
   const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }));
-  const save = useMutation({
-    mutationFn: (identities: Identity[]) => api(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', '/api/people'] }),
-  });
-  const errors = formErrors(save.error, ['identities']);
-  const form = useFocusFirstInvalid(save.error);
+  const save = useChange((identities: Identity[]) => api(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } }), [['api', '/api/people']]);
+  const { errors, form } = useFormErrors(save.error, ['identities']);
   const formId = `identity-${person.id}`;
   return (
     <div>
@@ -113,11 +109,7 @@ export function PeoplePage() {
                       <th scope="col">External ref</th>
                       <th scope="col">Teams</th>
                       <th scope="col">Identities</th>
-                      {owner && (
-                        <th scope="col">
-                          <span className="visually-hidden">Actions</span>
-                        </th>
-                      )}
+                      {owner && <ActionsHeader />}
                     </tr>
                   </thead>
                   <tbody>

@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery, cubeQuery, num } from '../../api/cube';
 import type { ListMeta } from '../../api/queries/keys';
 import type { Team } from '../../api/queries/organisation';
-import { ConfirmButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Pager } from '../../components/Pager';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatRatio, formatScore } from '../../lib/format';
@@ -26,14 +27,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 function CreateSurvey() {
-  const qc = useQueryClient();
   const teams = useQuery(apiQuery<{ data: Team[] }>('/api/teams', { enabled: 'true', perPage: 100 }));
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api<{ data: Survey }>('/api/surveys', { method: 'POST', json: body }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api', '/api/surveys'] }),
-  });
-  const errors = formErrors(create.error, ['title', 'teams', 'opensOn', 'closesOn']);
-  const form = useFocusFirstInvalid(create.error);
+  const create = useChange((body: Record<string, unknown>) => api<{ data: Survey }>('/api/surveys', { method: 'POST', json: body }), [['api', '/api/surveys']]);
+  const { errors, form } = useFormErrors(create.error, ['title', 'teams', 'opensOn', 'closesOn']);
   return (
     <section className="panel" aria-labelledby="create-survey-title">
       <h2 id="create-survey-title">Start a survey</h2>
@@ -147,15 +143,8 @@ function Results({ survey }: { survey: Survey }) {
 }
 
 function SurveyRow({ survey, owner }: { survey: Survey; owner: boolean }) {
-  const qc = useQueryClient();
   const [open, setOpen] = useState(false);
-  const close = useMutation({
-    mutationFn: () => api(`/api/surveys/${survey.id}/close`, { method: 'POST' }),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['api', '/api/surveys'] });
-      void qc.invalidateQueries({ queryKey: ['cube'] });
-    },
-  });
+  const close = useChange(() => api(`/api/surveys/${survey.id}/close`, { method: 'POST' }), TOUCHES.everything);
   return (
     <>
       <tr>
@@ -221,9 +210,7 @@ export function SurveysSettingsPage() {
                       <th scope="col" className="num">
                         Responses
                       </th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
+                      <ActionsHeader />
                     </tr>
                   </thead>
                   <tbody>

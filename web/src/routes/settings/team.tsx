@@ -1,27 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
+import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import { peopleQuery, type Person, type Team } from '../../api/queries/organisation';
-import { ConfirmButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
+import { keepScope } from '../../lib/scope';
 
-const keep = ((s: unknown) => s) as never;
 
 function Projects({ team }: { team: Team }) {
-  const qc = useQueryClient();
-  const save = useMutation({
-    mutationFn: (projects: string[]) => api<{ data: Team }>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } }),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['api'] });
-      void qc.invalidateQueries({ queryKey: ['cube'] });
-    },
-  });
-  const errors = formErrors(save.error, ['projects']);
-  const form = useFocusFirstInvalid(save.error);
+  const save = useChange((projects: string[]) => api<{ data: Team }>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } }), TOUCHES.everything);
+  const { errors, form } = useFormErrors(save.error, ['projects']);
   return (
     <form
       ref={form}
@@ -47,13 +40,9 @@ function Projects({ team }: { team: Team }) {
 }
 
 function AddMember({ team }: { team: Team }) {
-  const qc = useQueryClient();
   const [q, setQ] = useState('');
   const found = useQuery({ ...apiQuery<{ data: Person[] }>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
-  const add = useMutation({
-    mutationFn: (personId: string) => api(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api'] }),
-  });
+  const add = useChange((personId: string) => api(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } }), TOUCHES.everything);
   return (
     <div>
       <h3>Add a person by hand</h3>
@@ -85,12 +74,8 @@ function AddMember({ team }: { team: Team }) {
 }
 
 function Members({ team, owner }: { team: Team; owner: boolean }) {
-  const qc = useQueryClient();
   const members = useQuery(peopleQuery(1, team.slug));
-  const remove = useMutation({
-    mutationFn: (personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['api'] }),
-  });
+  const remove = useChange((personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }), TOUCHES.everything);
   return (
     <Panel title="Members" id="team-members" query={members}>
       {() => (
@@ -104,11 +89,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
                   <th scope="col">Person</th>
                   <th scope="col">External ref</th>
                   <th scope="col">Source</th>
-                  {owner && (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  )}
+                  {owner && <ActionsHeader />}
                 </tr>
               </thead>
               <tbody>
@@ -158,7 +139,7 @@ export function TeamSettingsPage() {
   return (
     <>
       <p>
-        <Link to="/settings/teams" search={keep}>
+        <Link to="/settings/teams" search={keepScope}>
           ← Teams
         </Link>
       </p>

@@ -1,23 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { teamsQuery, type Team } from '../../api/queries/organisation';
 import { ErrorNote, Panel } from '../../components/states';
 import { Pager } from '../../components/Pager';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
+import { keepScope } from '../../lib/scope';
 
 /** Enabling a team brings it into the baseline export, the dashboards and surveys; the switch says so. */
 function EnabledSwitch({ team }: { team: Team }) {
-  const qc = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => api(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } }),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['api'] });
-      void qc.invalidateQueries({ queryKey: ['cube'] });
-    },
-  });
+  const toggle = useChange((enabled: boolean) => api(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } }), TOUCHES.everything);
   const checked = toggle.isPending ? (toggle.variables ?? team.enabled) : team.enabled;
   return (
     <>
@@ -63,7 +58,7 @@ export function TeamsSettingsPage() {
                     {teams.data.data.map((t) => (
                       <tr key={t.id}>
                         <th scope="row">
-                          <Link to="/settings/teams/$teamId" params={{ teamId: t.id }} search={((s: unknown) => s) as never}>
+                          <Link to="/settings/teams/$teamId" params={{ teamId: t.id }} search={keepScope}>
                             {t.name}
                           </Link>
                         </th>
@@ -82,7 +77,7 @@ export function TeamsSettingsPage() {
             </>
           ) : (
             <p className="empty" data-testid="empty">
-              No team yet: teams come from the register. <Link to="/settings/import" search={((s: unknown) => s) as never}>Import a register</Link>
+              No team yet: teams come from the register. <Link to="/settings/import" search={keepScope}>Import a register</Link>
             </p>
           )
         }

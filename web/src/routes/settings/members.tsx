@@ -1,0 +1,264 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { meQuery } from '../../api/me';
+import { invitationsQuery, membersQuery, ROLES, type Invitation, type Member, type NewInvitation, type Role } from '../../api/queries/members';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
+import { Pager } from '../../components/Pager';
+import { ErrorNote, Panel } from '../../components/states';
+import { formatDateTime } from '../../lib/format';
+import { usePageTitle } from '../../lib/usePageTitle';
+
+const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', member: 'Member' };
+
+/** A change of someone's role or membership can change the caller's own role too. */
+function useInvalidateMembers() {
+  const qc = useQueryClient();
+  return () => Promise.all([qc.invalidateQueries({ queryKey: ['api', '/api/members'] }), qc.invalidateQueries({ queryKey: ['api', '/api/users/me'] })]);
+}
+
+function MemberRow({ m, meId, owner }: { m: Member; meId: string | undefined; owner: boolean }) {
+  const invalidate = useInvalidateMembers();
+  const change = useMutation({
+    mutationFn: (role: Role) => api(`/api/members/${m.userId}`, { method: 'PATCH', json: { role } }),
+    onSuccess: invalidate,
+  });
+  const remove = useMutation({ mutationFn: () => api(`/api/members/${m.userId}`, { method: 'DELETE' }), onSuccess: invalidate });
+  const who = m.displayName ? `${m.displayName} (${m.email})` : m.email;
+  const you = m.userId === meId;
+  return (
+    <tr>
+      <th scope="row">
+        {who}
+        {you && <span className="muted"> · you</span>}
+      </th>
+      <td>
+        {owner ? (
+          <select
+            aria-label={`Role of ${m.email}`}
+            value={change.isPending ? change.variables : m.role}
+            disabled={change.isPending}
+            onChange={(e) => change.mutate(e.currentTarget.value as Role)}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+          </select>
+        ) : (
+          ROLE_LABEL[m.role]
+        )}
+        {change.isError && <ErrorNote error={change.error} />}
+      </td>
+      <td>{formatDateTime(m.joinedAt)}</td>
+      {owner && (
+        <td>
+          <ConfirmButton
+            label="Remove"
+            confirmLabel="Remove member"
+            question={you ? 'Remove yourself from this organisation? You lose access at once.' : `Remove ${m.email}? Their API keys for this organisation stop working at once.`}
+            onConfirm={() => remove.mutate()}
+            disabled={remove.isPending}
+          />
+          {remove.isError && <ErrorNote error={remove.error} />}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function MembersTable({ owner, meId }: { owner: boolean; meId: string | undefined }) {
+  const [page, setPage] = useState(1);
+  const members = useQuery({ ...membersQuery(page), placeholderData: (prev) => prev });
+  return (
+    <Panel title="Members" id="members" query={members} height={160}>
+      {() =>
+        members.data && (
+          <>
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Person</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Joined</th>
+                    {owner && (
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {members.data.data.map((m) => (
+                    <MemberRow key={m.userId} m={m} meId={meId} owner={owner} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager meta={members.data.meta} onPage={setPage} />
+          </>
+        )
+      }
+    </Panel>
+  );
+}
+
+/** How the new invitation travels: e-mailed, or (no mailer on the server) a link to pass on, with why. */
+function Sent({ invitation, onDone }: { invitation: NewInvitation; onDone: () => void }) {
+  const { delivery } = invitation;
+  return (
+    <section className="panel" aria-labelledby="sent-title" data-testid="invitation-sent">
+      <h2 id="sent-title">{invitation.email} is invited</h2>
+      {delivery.method === 'mail' ? (
+        <p>We e-mailed them the invitation link. It works once and expires on {formatDateTime(invitation.expiresAt)}.</p>
+      ) : (
+        <>
+          <p className="notice" data-testid="no-mail-reason">
+            {delivery.reason}
+          </p>
+          <div className="secret">
+            <code data-testid="invitation-link">{delivery.link}</code>
+            <CopyButton text={delivery.link} label="Copy link" />
+          </div>
+          <p>The link works once, only for {invitation.email}, and expires on {formatDateTime(invitation.expiresAt)}.</p>
+        </>
+      )}
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void }) {
+  const qc = useQueryClient();
+  const invite = useMutation({
+    mutationFn: (body: { email: string; role: string }) => api<{ data: NewInvitation }>('/api/invitations', { method: 'POST', json: body }),
+    onSuccess: (res) => {
+      void qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] });
+      onSent(res.data);
+    },
+  });
+  const errors = formErrors(invite.error, ['email', 'role']);
+  const form = useFocusFirstInvalid(invite.error);
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-labelledby="invite-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        invite.mutate({ email: String(data.get('email') ?? ''), role: String(data.get('role') ?? '') }, { onSuccess: () => form.current?.reset() });
+      }}
+    >
+      <h2 id="invite-title">Invite someone</h2>
+      <FormAlert errors={errors} />
+      <div className="form-row">
+        <Field form="invite" name="email" label="E-mail address" errors={errors}>
+          <input {...fieldProps('invite', 'email', errors)} type="email" maxLength={320} autoComplete="off" />
+        </Field>
+        <Field form="invite" name="role" label="Role" errors={errors}>
+          <select {...fieldProps('invite', 'role', errors)} defaultValue="member">
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABEL[r]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button className="primary" disabled={invite.isPending}>
+          {invite.isPending ? 'Inviting…' : 'Invite'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function InvitationRow({ i }: { i: Invitation }) {
+  const qc = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => api(`/api/invitations/${i.id}`, { method: 'DELETE' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] }),
+  });
+  return (
+    <tr>
+      <th scope="row">{i.email}</th>
+      <td>{ROLE_LABEL[i.role]}</td>
+      <td>{i.status === 'expired' ? 'Expired: invite again for a new link' : 'Waiting'}</td>
+      <td>{i.invitedBy?.email ?? '—'}</td>
+      <td>{formatDateTime(i.expiresAt)}</td>
+      <td>
+        <ConfirmButton label="Revoke" confirmLabel="Revoke invitation" question={`Revoke the invitation of ${i.email}? Its link stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+        {revoke.isError && <ErrorNote error={revoke.error} />}
+      </td>
+    </tr>
+  );
+}
+
+function Invitations() {
+  const [page, setPage] = useState(1);
+  const invitations = useQuery({ ...invitationsQuery(page), placeholderData: (prev) => prev });
+  return (
+    <Panel title="Pending invitations" id="invitations" query={invitations} height={120}>
+      {() =>
+        invitations.data && invitations.data.data.length > 0 ? (
+          <>
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">E-mail address</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Invited by</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {invitations.data.data.map((i) => (
+                    <InvitationRow key={i.id} i={i} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager meta={invitations.data.meta} onPage={setPage} />
+          </>
+        ) : (
+          <p className="empty" data-testid="empty">
+            No invitation is waiting for an answer.
+          </p>
+        )
+      }
+    </Panel>
+  );
+}
+
+export function MembersPage() {
+  usePageTitle('Members');
+  const me = useQuery(meQuery);
+  const owner = me.data?.data.activeTenant.role === 'owner';
+  const [sent, setSent] = useState<NewInvitation | null>(null);
+  return (
+    <>
+      <h1>Members</h1>
+      <p>
+        {owner
+          ? 'People who can sign in to this organisation and their roles. Owners manage members, invitations, keys and settings; members use the dashboards and their own keys.'
+          : 'People who can sign in to this organisation. Ask an owner to invite someone or change a role.'}
+      </p>
+      <MembersTable owner={owner} meId={me.data?.data.user.id} />
+      {owner && (
+        <>
+          {sent ? <Sent invitation={sent} onDone={() => setSent(null)} /> : <InviteForm onSent={setSent} />}
+          <Invitations />
+        </>
+      )}
+    </>
+  );
+}
