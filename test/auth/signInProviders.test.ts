@@ -273,6 +273,45 @@ describe('sign-in providers: GitHub, GitLab, Google, Microsoft (fake providers o
     });
   });
 
+  describe('invitations', () => {
+    it('a pending invitation for the verified address admits a new person: user, membership with the invited role, link, session in that tenant', async () => {
+      const tenant = await buildTenant(server.databaseUrl, 'Inviting Org');
+      const email = `${unique('invitee')}@example.com`;
+      const invited = await server.as(tenant.owner.apiKey).post('/api/invitations', { email, role: 'member' });
+      expect(invited.status).to.equal(201);
+      const sub = unique('invitee-sub');
+      fakes.google.account(sub, { email, email_verified: true });
+      fakes.google.as(sub);
+      const before = await rowCounts(server.databaseUrl);
+      const ok = await signInWith(server.baseUrl, 'google', newBrowser(), '?returnUrl=%2Fapp%2F');
+      expect(ok.res.status).to.equal(303);
+      expect(ok.res.headers.get('location')).to.equal('/app/');
+      const session = ok.res.headers.getSetCookie().find((c) => c.startsWith('sessionId='))!.split(';')[0]!.slice('sessionId='.length);
+      const mine = (await me(session)).body.data;
+      expect(mine.user.email).to.equal(email);
+      expect(mine.activeTenant).to.deep.include({ id: tenant.tenantId, role: 'member' });
+      expect(await rowCounts(server.databaseUrl)).to.deep.equal({ ...before, users: before.users! + 1, memberships: before.memberships! + 1, externalIdentities: before.externalIdentities! + 1, loginSessions: before.loginSessions! + 1 });
+      expect((await server.as(tenant.owner.apiKey).get('/api/invitations')).body.data).to.deep.equal([]);
+    });
+
+    it('a revoked invitation admits nobody, and neither does a pending one for an unverified address; nothing is created', async () => {
+      const tenant = await buildTenant(server.databaseUrl);
+      const email = `${unique('revoked')}@example.com`;
+      const invited = await server.as(tenant.owner.apiKey).post('/api/invitations', { email, role: 'owner' });
+      expect((await server.as(tenant.owner.apiKey).delete(`/api/invitations/${invited.body.data.id}`)).status).to.equal(200);
+      const pendingEmail = `${unique('pending')}@example.com`;
+      expect((await server.as(tenant.owner.apiKey).post('/api/invitations', { email: pendingEmail, role: 'member' })).status).to.equal(201);
+      const before = await rowCounts(server.databaseUrl);
+      const sub = unique('revoked-sub');
+      fakes.google.account(sub, { email, email_verified: true });
+      fakes.google.as(sub);
+      expect(loginError((await signInWith(server.baseUrl, 'google')).res).get('error')).to.equal('no_account');
+      fakes.google.account(sub, { email: pendingEmail, email_verified: false });
+      expect(loginError((await signInWith(server.baseUrl, 'google')).res).get('error')).to.equal('unverified_email');
+      expect(await rowCounts(server.databaseUrl)).to.deep.equal(before);
+    });
+  });
+
   describe('GitLab', () => {
     it('links by verified address and records the username (nickname) as a person identity', async () => {
       const tenant = await buildTenant(server.databaseUrl);
