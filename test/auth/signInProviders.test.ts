@@ -136,6 +136,12 @@ describe('sign-in providers: GitHub, GitLab, Google, Microsoft (fake providers o
       const elsewhere = await browse(newBrowser().app, stolen.callback.href);
       expect(loginError(elsewhere).get('error')).to.equal('state_invalid');
       expect(await rowCounts(server.databaseUrl)).to.deep.equal(before);
+      // Neither the code, the state, the flow cookie nor the address reaches the log.
+      for (const secret of [first.callback.searchParams.get('code'), first.callback.searchParams.get('state'), stolen.callback.searchParams.get('code'), tenant.owner.email, sub]) {
+        expect(log.text()).not.to.include(secret as string);
+      }
+      expect(log.text()).not.to.include(first.start.headers.getSetCookie().find((c) => c.startsWith('signInFlow='))!.split(';')[0]!.slice('signInFlow='.length));
+      expect(log.lines().filter((l) => l.problem === 'state_invalid').map((l) => l.reason)).to.include.members(['flow unknown, used or expired', 'state does not match the flow', 'no flow cookie']);
     });
 
     it('an ID token for another nonce is refused; nothing is created', async () => {
