@@ -5,6 +5,7 @@ import { tenantCommands } from './cli/tenants.js';
 import { organisationCommands } from './cli/organisation.js';
 import { baselineCommands } from './cli/baseline.js';
 import { codehostCommands } from './cli/codehost.js';
+import { biCommands } from './cli/bi.js';
 import { loginCommands } from './cli/login.js';
 import { SchemaBehindError } from './db/migrations.js';
 
@@ -15,6 +16,7 @@ const commands: Record<string, Command> = {
   ...organisationCommands,
   ...baselineCommands,
   ...codehostCommands,
+  ...biCommands,
   ...loginCommands,
 };
 

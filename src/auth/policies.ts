@@ -13,6 +13,8 @@ const policies = {
   'member.list': (_p: TenantPrincipal) => true,
   'member.manage': (p: TenantPrincipal) => p.role === 'owner',
   'invitation.manage': (p: TenantPrincipal) => p.role === 'owner',
+  /** BI credentials read the whole tenant's facts: only owners issue, list and revoke them. */
+  'bi.manage': (p: TenantPrincipal) => p.role === 'owner',
   /** AI sessions: any member reads metadata; the transcript and deletion belong to its uploader and owners. */
   'session.readTranscript': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,
   'session.delete': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,

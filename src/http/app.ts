@@ -30,6 +30,7 @@ import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
 import { memberRoutes } from '../members/routes.js';
+import { biRoutes } from '../bi/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -47,6 +48,7 @@ const routeFactories: RouteFactory[] = [
   signInProviderRoutes,
   userRoutes,
   memberRoutes,
+  biRoutes,
   tenantRoutes,
   adminRoutes,
   webhookRoutes,

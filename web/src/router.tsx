@@ -5,8 +5,10 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { cubeQuery } from './api/cube';
+import { deploymentSource, doraTotals } from './api/queries/dora';
 import { Shell } from './components/Shell';
-import { validateScope } from './lib/scope';
+import { validateScope, type Scope } from './lib/scope';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -31,7 +33,18 @@ function lazy<T extends Record<string, unknown>>(load: () => Promise<T>, name: k
 
 const root = createRootRouteWithContext<RouterContext>()({ component: Shell, validateSearch: validateScope });
 
-const overview = createRoute({ getParentRoute: () => root, path: '/', component: lazy(() => import('./routes/dora'), 'DoraPage') });
+const overview = createRoute({
+  getParentRoute: () => root,
+  path: '/',
+  // The tiles' queries start with the navigation, alongside the page's chunk instead of after it
+  // has loaded and rendered; the page's useQuery picks up the same queries (docs/web.md "Performance").
+  loaderDeps: ({ search }) => search as Scope,
+  loader: ({ context: { queryClient }, deps }) => {
+    void queryClient.prefetchQuery(cubeQuery(doraTotals(deps, deps)));
+    void queryClient.prefetchQuery(cubeQuery(deploymentSource(deps)));
+  },
+  component: lazy(() => import('./routes/dora'), 'DoraPage'),
+});
 const teams = createRoute({ getParentRoute: () => root, path: '/teams', component: lazy(() => import('./routes/teams'), 'TeamsPage') });
 const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', component: lazy(() => import('./routes/team'), 'TeamPage') });
 const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
@@ -62,6 +75,7 @@ const settingsPages = [
   settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
   settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
+  settingsPage('bi', () => import('./routes/settings/bi'), 'BiAccessPage'),
   settingsPage('account', () => import('./routes/settings/account'), 'AccountPage'),
 ] as const;
 

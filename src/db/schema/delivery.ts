@@ -57,8 +57,8 @@ export const issues = pgTable(
     // empty could look an issue up by tenant here instead of through the unique index above, and
     // keep doing so as the table grew (measured: 3,000 rows read per webhook; docs/webhooks.md).
     index('issues_tenant_closed_idx').on(t.tenantId, t.closedAt).where(sql`closed_at is not null`),
-    // The incidents that may have been caused by one deployment (cube_deployment_flags, migration
-    // 0020): those naming it, and those of its project opened in the 24 hours after it.
+    // The incidents that may have been caused by one deployment (deployment_facts, migrations 0020
+    // and 0021): those naming it, and those of its project opened in the 24 hours after it.
     index('issues_incident_named_idx').on(t.tenantId, sql`(metadata ->> 'causedByDeployment')`).where(sql`type = 'incident'`),
     index('issues_incident_project_created_idx').on(t.projectId, t.createdAt).where(sql`type = 'incident'`),
   ],
@@ -92,13 +92,14 @@ export const deployments = pgTable(
   (t) => [
     uniqueIndex('deployments_tenant_provider_external').on(t.tenantId, t.provider, t.externalId),
     index('deployments_project_created_idx').on(t.projectId, t.createdAt),
-    // The rollback match of cube_deployment_flags (migration 0007): index lookups from the few
-    // rollbacks instead of hashing every deployment of the tenant.
+    // The deployments a rollback names (migration 0007; since 0021 the facts trigger's lookup from a
+    // written rollback).
     index('deployments_project_sha7_idx').on(t.projectId, sql`left(lower(${t.sha}), 7)`),
-    // The later rollbacks that may name one deployment's sha (cube_deployment_flags, migration 0020).
+    // The later rollbacks that may name one deployment's sha (deployment_facts, migrations 0020 and 0021).
     index('deployments_rollback_sha7_idx').on(t.projectId, sql`left(lower(${t.rollbackFromSha}), 7)`).where(sql`is_rollback`),
     // Successful production deployments in order, per project: the deployment that ships a merged
-    // pull request and the one before it (cube_change_lead_times, migration 0019).
+    // pull request and the one before it, an incident's recent cause (change_lead_times and
+    // deployment_facts, kept by the triggers of migration 0021).
     index('deployments_project_production_success_idx')
       .on(t.projectId, t.createdAt, t.id)
       .where(sql`status = 'success' AND COALESCE(is_production, environment = 'production')`),

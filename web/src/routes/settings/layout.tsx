@@ -14,6 +14,7 @@ const PAGES = [
   { to: '/settings/surveys', label: 'Surveys', owner: false },
   { to: '/settings/integrations', label: 'Integrations', owner: false },
   { to: '/settings/organisation', label: 'Organisation', owner: false },
+  { to: '/settings/bi', label: 'BI access', owner: true },
   { to: '/settings/account', label: 'Account', owner: false },
 ] as const;
 

@@ -1,0 +1,133 @@
+/**
+ * The `bi` schema derived from the Cube models of schema/: what each view exposes and the SQL that
+ * creates it. The migration holds the generated SQL (tools/bi/generate.ts); the tests compare the
+ * database with this derivation so a model change without a new migration is caught.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { SCHEMA_DIR } from '../cube/compiler.js';
+
+interface ModelMember {
+  name: string;
+  title?: string;
+  description?: string;
+  sql?: string;
+  type: string;
+  public?: boolean;
+  primary_key?: boolean;
+  filters?: { sql: string }[];
+}
+
+interface ModelCube {
+  name: string;
+  description?: string;
+  sql: string;
+  dimensions?: ModelMember[];
+  measures?: ModelMember[];
+}
+
+export interface BiColumn {
+  name: string;
+  expression: string;
+  comment: string;
+}
+
+export interface BiView {
+  cube: string;
+  source: string;
+  /** The column of the cube's primary key dimension. */
+  primaryKey: string;
+  comment: string;
+  columns: BiColumn[];
+}
+
+const CUBE_REF = /\{CUBE\}\.([a-z_][a-z0-9_]*)/g;
+const OTHER_REF = /\{(?!CUBE\})[^}]*\}/;
+const SOURCE = /^SELECT \* FROM ([a-z_][a-z0-9_]*) WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
+const AGGREGATE = /\b(sum|avg|count|min|max|percentile_cont|percentile_disc)\s*\(/i;
+const VALUE_TYPES = new Set(['sum', 'avg', 'min', 'max', 'count_distinct', 'count_distinct_approx']);
+
+function columnExpression(sql: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(sql) ? `s.${sql}` : `(${sql.replaceAll('{CUBE}', 's')})`;
+}
+
+function measureComment(measure: ModelMember): string {
+  return `${measure.name}: ${measure.description ?? ''}`.trim();
+}
+
+/** One view per cube, from the YAML models (sorted by cube name). */
+export function biViews(dir = SCHEMA_DIR): BiView[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort();
+  const views: BiView[] = [];
+  for (const file of files) {
+    const doc = parse(readFileSync(`${dir}/${file}`, 'utf8')) as { cubes: ModelCube[] };
+    for (const cube of doc.cubes) views.push(viewOf(cube));
+  }
+  return views.sort((a, b) => a.cube.localeCompare(b.cube));
+}
+
+function viewOf(cube: ModelCube): BiView {
+  const source = SOURCE.exec(cube.sql.trim())?.[1];
+  if (!source) throw new Error(`cube ${cube.name}: sql is not "SELECT * FROM <relation> WHERE <tenant filter>"`);
+  const columns: BiColumn[] = [];
+  const byName = new Map<string, BiColumn>();
+  const add = (column: BiColumn) => {
+    const existing = byName.get(column.name);
+    if (existing) {
+      if (!existing.comment.includes(column.comment)) existing.comment = `${existing.comment}\n${column.comment}`;
+      return;
+    }
+    byName.set(column.name, column);
+    columns.push(column);
+  };
+  for (const d of cube.dimensions ?? []) {
+    // A hidden primary key is still exposed: BI tools need a row key to count distinct rows.
+    if ((d.public === false && !d.primary_key) || !d.sql || OTHER_REF.test(d.sql)) continue;
+    add({ name: d.name, expression: columnExpression(d.sql), comment: d.description ?? d.title ?? '' });
+  }
+  // Measures: a filtered count becomes a boolean `in_<measure>`, a summed expression its value,
+  // and a ratio or percentile the raw columns it reads (the BI tool computes the aggregate).
+  const rawColumns: { name: string; measure: ModelMember }[] = [];
+  for (const m of cube.measures ?? []) {
+    const filters = (m.filters ?? []).map((f) => f.sql);
+    if (filters.some((f) => OTHER_REF.test(f))) continue;
+    if (filters.length > 0) {
+      const expression = filters.map((f) => `(${f.replaceAll('{CUBE}', 's')})`).join(' AND ');
+      add({ name: `in_${m.name}`, expression: `COALESCE(${expression}, false)`, comment: measureComment(m) });
+    }
+    const sql = m.sql ?? '';
+    if (!sql || OTHER_REF.test(sql)) continue;
+    if (VALUE_TYPES.has(m.type) && !AGGREGATE.test(sql)) {
+      add({ name: `${m.name}_value`, expression: columnExpression(sql), comment: measureComment(m) });
+    } else {
+      for (const match of sql.matchAll(CUBE_REF)) rawColumns.push({ name: match[1] as string, measure: m });
+    }
+  }
+  for (const { name, measure } of rawColumns) {
+    add({ name, expression: `s.${name}`, comment: measureComment(measure) });
+  }
+  const primaryKey = cube.dimensions?.find((d) => d.primary_key)?.name;
+  if (!primaryKey || !byName.has(primaryKey)) throw new Error(`cube ${cube.name}: no primary key dimension`);
+  return { cube: cube.name, source, primaryKey, comment: cube.description ?? '', columns };
+}
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The migration's SQL: the views, tenant-filtered through the BI role mapping, and their comments. */
+export function renderBiViews(views: BiView[]): string {
+  const statements: string[] = [];
+  for (const view of views) {
+    const select = view.columns.map((c) => `  ${c.expression} AS "${c.name}"`).join(',\n');
+    statements.push(
+      `CREATE VIEW "bi"."${view.cube}" WITH (security_barrier = true) AS\nSELECT\n${select}\nFROM "public"."${view.source}" s\n` +
+        `WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user);`,
+    );
+    statements.push(`COMMENT ON VIEW "bi"."${view.cube}" IS ${literal(view.comment)};`);
+    for (const c of view.columns) {
+      statements.push(`COMMENT ON COLUMN "bi"."${view.cube}"."${c.name}" IS ${literal(c.comment)};`);
+    }
+  }
+  return statements.join('\n--> statement-breakpoint\n') + '\n';
+}

@@ -1,0 +1,48 @@
+import type { Command } from './commands.js';
+import { withDatabase } from './commands.js';
+import { requireOption, UsageError } from './args.js';
+import { loadDatabaseConfig } from '../config.js';
+import { grantBiCredential, revokeBiCredentialByName } from '../bi/credentials.js';
+import { presentBiConnection } from '../bi/presenters.js';
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function tenantOption(options: Parameters<Command['run']>[0]): string {
+  const tenantId = requireOption(options, 'tenant');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+  return tenantId;
+}
+
+function nameOption(options: Parameters<Command['run']>[0]): string {
+  const name = requireOption(options, 'name').trim();
+  if (name.length < 1 || name.length > 100) throw new UsageError('--name must be 1 to 100 characters');
+  return name;
+}
+
+export const biCommands: Record<string, Command> = {
+  'bi:grant': {
+    summary: "Create a BI credential (a read-only PostgreSQL role on the tenant's bi views); prints {name, user, password, host, port, database, url}.",
+    usage: 'bi:grant --tenant=<id> --name=<name>',
+    run: (options, env) => {
+      const tenantId = tenantOption(options);
+      const name = nameOption(options);
+      return withDatabase(env, async ({ pool }) => {
+        const { credential, password } = await grantBiCredential(pool, { tenantId, name });
+        const c = presentBiConnection(loadDatabaseConfig(env).databaseUrl, credential, password);
+        print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
+      });
+    },
+  },
+  'bi:revoke': {
+    summary: 'Drop a BI credential: its role goes and its open sessions end; prints {name, user, revoked: true}.',
+    usage: 'bi:revoke --tenant=<id> --name=<name>',
+    run: (options, env) => {
+      const tenantId = tenantOption(options);
+      const name = nameOption(options);
+      return withDatabase(env, async ({ pool }) => {
+        const credential = await revokeBiCredentialByName(pool, tenantId, name);
+        print({ name: credential.name, user: credential.user, revoked: true });
+      });
+    },
+  },
+};

@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { biViews } from '../../src/bi/views.js';
+import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
+import { freshDatabase } from '../helpers/database.js';
+import { buildTenant, dbFor } from '../helpers/factories.js';
+import { buildFixture } from '../cube/fixture.js';
+
+/** The PostgreSQL error code a query fails with, or null when it succeeds. */
+async function failsWith(client: pg.Client, sql: string): Promise<string | null> {
+  try {
+    await client.query(sql);
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+describe('bi schema: the tenant floor in the database', function () {
+  this.timeout(120_000);
+  const views = biViews();
+  let databaseUrl: string;
+  let admin: pg.Pool;
+  let tenantA: string;
+  let tenantB: string;
+  let credA: BiCredential;
+  let credB: BiCredential;
+  let passwordA: string;
+  const opened: pg.Client[] = [];
+
+  let shared: pg.Client | null = null;
+  const sharedClient = async () => (shared ??= await connectAs(credA.user, passwordA));
+  const connectAs = async (user: string, password: string): Promise<pg.Client> => {
+    const url = new URL(databaseUrl);
+    url.username = user;
+    url.password = password;
+    const client = new pg.Client({ connectionString: url.toString() });
+    client.on('error', () => {});
+    await client.connect();
+    opened.push(client);
+    return client;
+  };
+
+  before(async () => {
+    databaseUrl = await freshDatabase();
+    admin = dbFor(databaseUrl).pool;
+    tenantA = (await buildTenant(databaseUrl)).tenantId;
+    tenantB = (await buildTenant(databaseUrl)).tenantId;
+    await buildFixture(admin, tenantA);
+    await buildFixture(admin, tenantB);
+    const a = await grantBiCredential(admin, { tenantId: tenantA, name: 'Metabase' }, { connectionLimit: 3, statementTimeoutMs: 1000 });
+    const b = await grantBiCredential(admin, { tenantId: tenantB, name: 'Metabase' });
+    credA = a.credential;
+    credB = b.credential;
+    passwordA = a.password;
+  });
+
+  after(async () => {
+    await Promise.all(opened.map((c) => c.end().catch(() => {})));
+    for (const cred of [credA, credB]) await revokeBiCredential(admin, cred.tenantId, cred.id).catch(() => {});
+  });
+
+  it('has one view per cube, with every column the models define and their descriptions as comments', async () => {
+    const { rows } = await admin.query<{ table_name: string; column_name: string; comment: string | null }>(
+      `select c.table_name, c.column_name, col_description(format('bi.%I', c.table_name)::regclass, c.ordinal_position) as comment
+       from information_schema.columns c where c.table_schema = 'bi' order by c.table_name, c.ordinal_position`,
+    );
+    const actual = new Map<string, string[]>();
+    for (const row of rows) actual.set(row.table_name, [...(actual.get(row.table_name) ?? []), row.column_name]);
+    expect([...actual.keys()]).to.deep.equal(views.map((v) => v.cube));
+    for (const view of views) expect(actual.get(view.cube), view.cube).to.deep.equal(view.columns.map((c) => c.name));
+    expect(rows.filter((r) => !r.comment).map((r) => `${r.table_name}.${r.column_name}`)).to.deep.equal([]);
+    const flags = rows.filter((r) => r.table_name === 'deployments').map((r) => r.column_name);
+    expect(flags).to.include.members(['is_production', 'is_failed', 'in_production_deploys', 'in_finished_production_deploys', 'recovered_at']);
+    expect(rows.filter((r) => r.table_name === 'pull_requests').map((r) => r.column_name)).to.include('ai_assisted');
+  });
+
+  it("shows a BI role exactly its tenant's rows in every view", async () => {
+    const clientA = await sharedClient();
+    for (const view of views) {
+      const column = view.columns.find((c) => c.name === view.primaryKey)!;
+      const expected = async (tenantId: string) =>
+        (await admin.query<{ k: string }>(`select (${column.expression})::text as k from public.${view.source} s where s.tenant_id = $1 order by 1`, [tenantId])).rows.map((r) => r.k);
+      const seen = (await clientA.query<{ k: string }>(`select "${view.primaryKey}"::text as k from bi."${view.cube}" order by 1`)).rows.map((r) => r.k);
+      const ofA = await expected(tenantA);
+      const ofB = await expected(tenantB);
+      expect(ofA.length, `${view.cube} has rows in the fixture`).to.be.greaterThan(0);
+      expect(seen, view.cube).to.deep.equal(ofA);
+      expect(seen.filter((k) => ofB.includes(k)), view.cube).to.deep.equal([]);
+    }
+  });
+
+  it('aggregates a measure from its flags to the same number as the facts', async () => {
+    const clientA = await sharedClient();
+    const { rows: [bi] } = await clientA.query('select count(*) filter (where in_production_deploys)::int as n, count(*) filter (where in_failed_production_deploys)::int as failed from bi.deployments');
+    const { rows: [facts] } = await admin.query(
+      `select count(*) filter (where is_production and status = 'success')::int as n, count(*) filter (where is_failed)::int as failed from cube_deployments where tenant_id = $1`,
+      [tenantA],
+    );
+    expect(bi).to.deep.equal(facts);
+    expect(facts.n).to.be.greaterThan(0);
+  });
+
+  it('refuses reading public.*, the mapping, writes, temporary tables and SET ROLE', async () => {
+    const client = await sharedClient();
+    expect(await failsWith(client, 'select * from public.deployments')).to.equal('42501');
+    expect(await failsWith(client, 'select * from public.cube_deployments')).to.equal('42501');
+    expect(await failsWith(client, 'select * from public.bi_credentials')).to.equal('42501');
+    expect(await failsWith(client, 'select * from drizzle.__drizzle_migrations')).to.equal('42501');
+    expect(await failsWith(client, "select pg_read_file('/etc/hostname')")).to.equal('42501');
+    // The views are not updatable; default_transaction_read_only refuses DDL first and, once the
+    // client turns it off (it may), the missing privileges do.
+    expect(await failsWith(client, 'delete from bi.deployments')).to.equal('55000');
+    expect(await failsWith(client, 'create table bi.t (x int)')).to.equal('25006');
+    await client.query('set default_transaction_read_only = off');
+    expect(await failsWith(client, 'create table bi.t (x int)')).to.equal('42501');
+    expect(await failsWith(client, 'create table public.t (x int)')).to.equal('42501');
+    expect(await failsWith(client, 'create temporary table t (x int)')).to.equal('42501');
+    expect(await failsWith(client, `set role "${credB.user}"`)).to.equal('42501');
+    expect(await failsWith(client, 'set role postgres')).to.equal('42501');
+    expect(await failsWith(client, `set session authorization "${credB.user}"`)).to.equal('42501');
+  });
+
+  it('lists the bi views, and nothing else readable, to the introspection queries of BI tools', async () => {
+    const client = await sharedClient();
+    const cubes = views.map((v) => v.cube);
+    const tables = await client.query(
+      "select table_schema, table_name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') order by 2",
+    );
+    expect(tables.rows).to.deep.equal(cubes.map((name) => ({ table_schema: 'bi', table_name: name })));
+    const columns = await client.query("select distinct table_schema from information_schema.columns where table_schema not in ('pg_catalog', 'information_schema')");
+    expect(columns.rows).to.deep.equal([{ table_schema: 'bi' }]);
+    // What psql's \d and Metabase's sync read from pg_catalog, limited as they do to readable relations.
+    const readable = await client.query(
+      `select n.nspname, c.relname from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where c.relkind in ('r', 'p', 'v', 'm', 'f') and n.nspname not in ('pg_catalog', 'information_schema')
+         and has_table_privilege(c.oid, 'SELECT') order by 2`,
+    );
+    expect(readable.rows).to.deep.equal(cubes.map((name) => ({ nspname: 'bi', relname: name })));
+    const schemas = await client.query(
+      "select nspname from pg_namespace where has_schema_privilege(oid, 'USAGE') and nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1",
+    );
+    expect(schemas.rows).to.deep.equal([{ nspname: 'bi' }]);
+  });
+
+  it('sets a connection limit and a statement_timeout on the role, which cancels a slow query', async () => {
+    const { rows } = await admin.query(
+      `select r.rolconnlimit, r.rolsuper, r.rolcreaterole, r.rolcreatedb, s.setconfig from pg_roles r
+       left join pg_db_role_setting s on s.setrole = r.oid where r.rolname = $1`,
+      [credA.user],
+    );
+    expect(rows[0]).to.deep.include({ rolconnlimit: 3, rolsuper: false, rolcreaterole: false, rolcreatedb: false });
+    expect(rows[0].setconfig).to.include('statement_timeout=1000');
+    const client = await sharedClient();
+    const started = Date.now();
+    expect(await failsWith(client, 'select pg_sleep(5)')).to.equal('57014');
+    expect(await failsWith(client, 'select pg_sleep(5), id from bi.deployments limit 1')).to.equal('57014');
+    expect(Date.now() - started).to.be.lessThan(4000);
+  });
+
+  it('lets a role read a view added to bi after its grant (default privileges), still tenant-filtered', async () => {
+    await admin.query(
+      `create view bi.later with (security_barrier = true) as select t.slug from public.teams t
+       where t.tenant_id = (select r.tenant_id from public.bi_credentials r where r.role_name = current_user)`,
+    );
+    try {
+      const client = await sharedClient();
+      const slugs = (await client.query('select slug from bi.later order by 1')).rows.map((r) => r.slug);
+      const ofA = (await admin.query('select slug from teams where tenant_id = $1 order by 1', [tenantA])).rows.map((r) => r.slug);
+      expect(slugs).to.deep.equal(ofA);
+      expect(slugs.length).to.be.greaterThan(0);
+    } finally {
+      await admin.query('drop view bi.later');
+    }
+  });
+
+  it('refuses a wrong password', async () => {
+    let code: string | null = null;
+    await connectAs(credA.user, 'wrong').catch((error) => (code = (error as { code?: string }).code ?? null));
+    expect(code).to.equal('28P01');
+  });
+
+  it('revoking drops the role and ends its open connection', async () => {
+    const granted = await grantBiCredential(admin, { tenantId: tenantA, name: 'Temporary' });
+    const client = await connectAs(granted.credential.user, granted.password);
+    expect((await client.query('select count(*)::int as n from bi.teams')).rows[0].n).to.be.greaterThan(0);
+    await revokeBiCredential(admin, tenantA, granted.credential.id);
+    expect(await failsWith(client, 'select 1')).to.not.equal(null);
+    const roles = await admin.query('select 1 from pg_roles where rolname = $1', [granted.credential.user]);
+    expect(roles.rowCount).to.equal(0);
+    let code: string | null = null;
+    await connectAs(granted.credential.user, granted.password).catch((error) => (code = (error as { code?: string }).code ?? null));
+    expect(code).to.equal('28P01');
+  });
+});

@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { buildMember, buildTenant, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
+
+const NOT_FOUND = { error: { code: 'not_found', message: 'BI credential not found' } };
+const FORBIDDEN = { error: { code: 'forbidden', message: 'You do not have permission to do this' } };
+
+function printed(result: CliResult): Record<string, unknown> {
+  expect(result.stderr.replace(/^oidc-provider WARNING: Unsupported runtime[^\n]*\n/m, ''), result.stderr).to.equal('');
+  expect(result.code).to.equal(0);
+  const lines = result.stdout.trimEnd().split('\n');
+  expect(lines).to.have.length(1);
+  return JSON.parse(lines[0] as string);
+}
+
+async function countTeams(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query('select count(*)::int as n from bi.teams')).rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('BI credentials: API and CLI', function () {
+  this.timeout(240_000);
+  let api: TestServer;
+  let log: ReturnType<typeof capturedLog>;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  let member: BuiltUser;
+  before(async () => {
+    log = capturedLog('debug');
+    api = await testServer({ logger: log.logger });
+    a = await buildTenant(api.databaseUrl);
+    b = await buildTenant(api.databaseUrl);
+    member = await buildMember(api.databaseUrl, a.tenantId, 'member');
+    const teams = new pg.Pool({ connectionString: api.databaseUrl, max: 1 });
+    await teams.query(`insert into teams (tenant_id, slug, name) values ($1, 'a1', 'A1'), ($1, 'a2', 'A2'), ($2, 'b1', 'B1')`, [a.tenantId, b.tenantId]);
+    await teams.end();
+  });
+  after(() => api.close());
+
+  it('an owner creates a credential, sees its password once, lists it without secrets and revokes it', async () => {
+    const created = await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Power BI' });
+    expect(created.status).to.equal(201);
+    const db = new URL(api.databaseUrl);
+    const data = created.body.data;
+    expect(Object.keys(data).sort()).to.deep.equal(['createdAt', 'database', 'host', 'id', 'name', 'password', 'port', 'sslmode', 'url', 'user']);
+    expect(data).to.deep.include({ name: 'Power BI', host: db.hostname, port: Number(db.port), database: db.pathname.slice(1), sslmode: 'prefer' });
+    expect(data.user).to.match(/^bi_[0-9a-f]{8}_power_bi_[0-9a-f]{8}$/);
+    expect(data.password).to.match(/^[A-Za-z0-9_-]{32}$/);
+    expect(data.url).to.equal(`postgresql://${data.user}:${data.password}@${db.hostname}:${db.port}/${db.pathname.slice(1)}`);
+    expect(await countTeams(data.url)).to.equal(2);
+
+    const listed = await api.as(a.owner.apiKey).get('/api/bi/credentials');
+    expect(listed.status).to.equal(200);
+    expect(listed.body).to.deep.equal({ data: [{ id: data.id, name: 'Power BI', user: data.user, createdAt: data.createdAt }], meta: {} });
+    expect(JSON.stringify(listed.body)).to.not.include(data.password);
+
+    const duplicate = await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Power BI' });
+    expect(duplicate.status).to.equal(409);
+    expect((await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: '' })).status).to.equal(400);
+    expect((await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'x', extra: 1 })).status).to.equal(400);
+
+    // Tenant B: the id is not found, its list is empty, and nothing changed.
+    expect((await api.as(b.owner.apiKey).get('/api/bi/credentials')).body).to.deep.equal({ data: [], meta: {} });
+    const foreign = await api.as(b.owner.apiKey).delete(`/api/bi/credentials/${data.id}`);
+    expect([foreign.status, foreign.body]).to.deep.equal([404, NOT_FOUND]);
+    expect((await api.as(a.owner.apiKey).delete('/api/bi/credentials/not-a-uuid')).status).to.equal(404);
+
+    // Members may not issue, list or revoke.
+    for (const res of [
+      await api.as(member.apiKey).get('/api/bi/credentials'),
+      await api.as(member.apiKey).post('/api/bi/credentials', { name: 'Mine' }),
+      await api.as(member.apiKey).delete(`/api/bi/credentials/${data.id}`),
+    ]) expect([res.status, res.body]).to.deep.equal([403, FORBIDDEN]);
+    expect((await api.get('/api/bi/credentials')).status).to.equal(401);
+
+    const revoked = await api.as(a.owner.apiKey).delete(`/api/bi/credentials/${data.id}`);
+    expect(revoked.status).to.equal(200);
+    expect(revoked.body.data).to.deep.equal({ id: data.id, name: 'Power BI', user: data.user, createdAt: data.createdAt });
+    expect((await api.as(a.owner.apiKey).get('/api/bi/credentials')).body.data).to.deep.equal([]);
+    let code: string | undefined;
+    await countTeams(data.url).catch((error) => (code = error.code));
+    expect(code).to.equal('28P01');
+    expect(log.text()).to.not.include(data.password);
+  });
+
+  it('a name is only a label: quotes and SQL in it change neither the role name nor anything else', async () => {
+    const created = await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: `x"; DROP TABLE teams; --` });
+    expect(created.status).to.equal(201);
+    expect(created.body.data.user).to.match(/^bi_[0-9a-f]{8}_x_drop_table_teams_[0-9a-f]{8}$/);
+    expect(await countTeams(created.body.data.url)).to.equal(2);
+    expect((await api.as(a.owner.apiKey).delete(`/api/bi/credentials/${created.body.data.id}`)).status).to.equal(200);
+  });
+
+  it('bi:grant prints one JSON connection object; bi:revoke drops it', async () => {
+    const env = { DATABASE_URL: api.databaseUrl };
+    const out = printed(await runCli(['bi:grant', `--tenant=${b.tenantId}`, '--name=Metabase'], env));
+    expect(Object.keys(out)).to.deep.equal(['name', 'user', 'password', 'host', 'port', 'database', 'url']);
+    expect(out.name).to.equal('Metabase');
+    expect(await countTeams(out.url as string)).to.equal(1);
+    const listed = await api.as(b.owner.apiKey).get('/api/bi/credentials');
+    expect(listed.body.data.map((c: { user: string }) => c.user)).to.deep.equal([out.user]);
+
+    const bad = await runCli(['bi:grant', '--tenant=nope', '--name=x'], env);
+    expect(bad.code).to.equal(2);
+    const again = await runCli(['bi:revoke', `--tenant=${a.tenantId}`, '--name=Metabase'], env);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.include('BI credential not found');
+
+    expect(printed(await runCli(['bi:revoke', `--tenant=${b.tenantId}`, '--name=Metabase'], env))).to.deep.equal({ name: 'Metabase', user: out.user, revoked: true });
+    let code: string | undefined;
+    await countTeams(out.url as string).catch((error) => (code = error.code));
+    expect(code).to.equal('28P01');
+  });
+});

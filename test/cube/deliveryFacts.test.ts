@@ -1,0 +1,298 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { DEPLOYMENTS, ISSUES } from '../webhooks/helpers.js';
+import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from '../activity/helpers.js';
+import { storedAndReference } from './deliveryFactsReference.js';
+
+const DAY = 86_400;
+
+/**
+ * Migration 0021 stores the facts behind the DORA measures (deployment_facts, change_lead_times)
+ * and keeps them current from triggers. These tests change the facts *after* the rows they affect
+ * (a rollback, an incident, an earlier deployment, a PR synced late) and check the measures of the
+ * earlier month through /cubejs-api/v1/load, with values worked out by hand, and that the stored rows
+ * equal the 0019/0020 rules computed from the facts (deliveryFactsReference.ts).
+ */
+describe('stored delivery facts (migration 0021)', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let pool: pg.Pool;
+
+  before(async () => {
+    api = await testServer({ env: codehostEnv() });
+    pool = dbFor(api.databaseUrl).pool;
+  });
+  after(() => api.close());
+
+  const expectCurrent = async (tenantId: string) => {
+    const { deployments, leadTimes } = await storedAndReference(pool, tenantId);
+    expect(deployments.stored, 'deployments').to.deep.equal(deployments.reference);
+    expect(leadTimes.stored, 'lead times').to.deep.equal(leadTimes.reference);
+  };
+  const load = async (tenant: BuiltTenant, query: object) => {
+    const res = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', { query });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.data as Record<string, unknown>[];
+  };
+
+  describe('deployment measures of an earlier month, through the webhooks', () => {
+    let t: BuiltTenant;
+    const post = async (path: string, body: object) => {
+      const res = await api.as(t.owner.apiKey).post(path, { projectKey: 'acme/shop', ...body });
+      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
+    };
+    const deploy = (externalId: string, createdAt: string, sha: string, more: object = {}) =>
+      post(DEPLOYMENTS, { externalId, createdAt, sha, ref: 'main', environment: 'production', status: 'success', ...more });
+    const incident = (externalId: string, createdAt: string, more: object = {}) =>
+      post(ISSUES, { externalId, createdAt, title: 'Checkout down', type: 'incident', state: 'open', ...more });
+    const march = async () => {
+      const [row] = await load(t, {
+        measures: ['deployments.production_deploys', 'deployments.failed_production_deploys', 'deployments.change_failure_rate',
+          'deployments.recovered_deploys', 'deployments.failed_deployment_recovery_time_p50_seconds'],
+        timeDimensions: [{ dimension: 'deployments.created_at', dateRange: ['2025-03-01', '2025-03-31'] }],
+      });
+      await expectCurrent(t.tenantId);
+      return [row!['deployments.production_deploys'], row!['deployments.failed_production_deploys'], row!['deployments.change_failure_rate'],
+        row!['deployments.recovered_deploys'], row!['deployments.failed_deployment_recovery_time_p50_seconds']];
+    };
+
+    before(async () => {
+      t = await buildTenant(api.databaseUrl);
+      await deploy('d1', '2025-03-10T00:00:00Z', 'aaaaaaa1111111');
+      await deploy('d2', '2025-03-20T00:00:00Z', 'bbbbbbb2222222');
+      await deploy('d3', '2025-04-05T00:00:00Z', 'ccccccc3333333');
+    });
+
+    it('March starts with two good deployments', async () => {
+      expect(await march()).to.deep.equal([2, 0, 0, 0, null]);
+    });
+
+    it('a rollback posted in April fails d2 in March; d3 recovers it (16 days)', async () => {
+      await deploy('r1', '2025-04-06T00:00:00Z', '1234567aaaa', { isRollback: true, rollbackFromSha: 'BBBBBBB' });
+      expect(await march()).to.deep.equal([2, 1, 0.5, 1, 16 * DAY]);
+    });
+
+    it('an incident naming d1 fails it; its recovery skips the rolled-back d2 (26 days)', async () => {
+      await incident('inc-named', '2025-03-12T00:00:00Z', { metadata: { causedByDeployment: 'd1' } });
+      expect(await march()).to.deep.equal([2, 2, 1, 2, 21 * DAY]);
+    });
+
+    it('a rollback of d3 in April moves both March recoveries to the next good deployment, the first rollback (04-06)', async () => {
+      await deploy('r2', '2025-04-07T00:00:00Z', '7654321bbbb', { isRollback: true, rollbackFromSha: 'ccccccc3333333' });
+      expect(await march()).to.deep.equal([2, 2, 1, 2, 22 * DAY]); // d1 27 days, d2 17 days
+    });
+
+    it('the first rollback re-posted as failed is no longer a recovery (it still rolls d2 back)', async () => {
+      await deploy('r1', '2025-04-06T00:00:00Z', '1234567aaaa', { isRollback: true, rollbackFromSha: 'BBBBBBB', status: 'failure' });
+      expect(await march()).to.deep.equal([2, 2, 1, 2, 23 * DAY]); // recovered by r2: 28 and 18 days
+    });
+
+    it('re-posting the incident as a bug, and the first rollback naming another sha, undo the failures', async () => {
+      await incident('inc-named', '2025-03-12T00:00:00Z', { type: 'bug', metadata: { causedByDeployment: 'd1' } });
+      expect(await march()).to.deep.equal([2, 1, 0.5, 1, 18 * DAY]);
+      await deploy('r1', '2025-04-06T00:00:00Z', '1234567aaaa', { isRollback: true, rollbackFromSha: 'eeeeeee', status: 'failure' });
+      expect(await march()).to.deep.equal([2, 0, 0, 0, null]);
+    });
+
+    it('an unnamed incident in the 24 hours after a deployment fails it; moving the deployment after the incident clears it', async () => {
+      await incident('inc-window', '2025-03-20T23:00:00Z');
+      expect(await march()).to.deep.equal([2, 1, 0.5, 1, 18 * DAY]); // d2, recovered by r2 (d3 is rolled back, r1 failed)
+      await deploy('d2', '2025-03-21T00:00:00Z', 'bbbbbbb2222222');
+      expect(await march()).to.deep.equal([2, 0, 0, 0, null]);
+    });
+
+    it('a late deployment with an earlier createdAt becomes the cause of the incident; d2 recovers it', async () => {
+      await deploy('d1b', '2025-03-20T12:00:00Z', 'fffffff5555555');
+      expect(await march()).to.deep.equal([3, 1, 1 / 3, 1, 0.5 * DAY]);
+    });
+  });
+
+  describe('lead time when the deployment arrives before or after the PR sync', () => {
+    let a: BuiltTenant;
+    let b: BuiltTenant;
+    const project = async (tenant: BuiltTenant) =>
+      (await pool.query(`select id from projects where tenant_id = $1 and project_key = 'acme-corp/checkout-service'`, [tenant.tenantId])).rows[0].id as string;
+    const deploy = async (tenant: BuiltTenant, externalId: string, at: string) =>
+      pool.query(
+        `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, created_at)
+         values ($1, $2, 'manual', $3, 'main', md5($3), 'production', 'success', 'deploy', $4)`,
+        [tenant.tenantId, await project(tenant), externalId, at],
+      );
+    const november = async (tenant: BuiltTenant) => {
+      const [row] = await load(tenant, {
+        measures: ['change_lead_times.deployed_changes', 'change_lead_times.lead_time_for_changes_p50_seconds', 'change_lead_times.undeployed_changes'],
+        timeDimensions: [{ dimension: 'change_lead_times.merged_at', dateRange: ['2026-11-01', '2026-11-30'] }],
+      });
+      await expectCurrent(tenant.tenantId);
+      return [row!['change_lead_times.deployed_changes'], row!['change_lead_times.lead_time_for_changes_p50_seconds'], row!['change_lead_times.undeployed_changes']];
+    };
+
+    before(async () => {
+      a = await buildTenant(api.databaseUrl);
+      b = await buildTenant(api.databaseUrl);
+      expect((await api.as(a.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
+      expect((await api.as(b.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000001 })).status).to.equal(201);
+    });
+
+    it('deployment first: commits pushed, then deployed, then the merged PR synced', async () => {
+      expect((await deliver(api, 'push', 'push')).status).to.equal(200);
+      await deploy(a, 'a-deploy', '2026-11-04T00:00:00Z');
+      expect(await november(a)).to.deep.equal([0, null, 0]); // no merged PR yet
+      expect((await deliver(api, 'pull_request', 'pull_request.closed')).status).to.equal(200);
+      // First commit 2026-11-02T09:58:21Z (pushed 10:58:21+01:00) → deployment 2026-11-04T00:00:00Z.
+      expect(await november(a)).to.deep.equal([1, DAY + 14 * 3600 + 1 * 60 + 39, 0]);
+    });
+
+    it('PR first: undeployed until a deployment arrives; a late earlier deployment shortens it; a failed status hands it on', async () => {
+      const installationId = 62000001;
+      expect((await deliver(api, 'pull_request', fixture('pull_request.closed'), { installationId })).status).to.equal(200);
+      expect(await november(b)).to.deep.equal([0, null, 1]);
+      // No commit linked: the change starts at the PR's createdAt, 2026-11-02T09:45:12Z.
+      await deploy(b, 'b-late', '2026-11-05T00:00:00Z');
+      expect(await november(b)).to.deep.equal([1, 2 * DAY + 14 * 3600 + 14 * 60 + 48, 0]);
+      await deploy(b, 'b-early', '2026-11-03T20:00:00Z');
+      expect(await november(b)).to.deep.equal([1, DAY + 10 * 3600 + 14 * 60 + 48, 0]);
+      await pool.query(`update deployments set status = 'failure' where tenant_id = $1 and external_id = 'b-early'`, [b.tenantId]);
+      expect(await november(b)).to.deep.equal([1, 2 * DAY + 14 * 3600 + 14 * 60 + 48, 0]);
+      await pool.query(`delete from deployments where tenant_id = $1 and external_id = 'b-late'`, [b.tenantId]);
+      expect(await november(b)).to.deep.equal([0, null, 1]);
+    });
+
+    it('a commit linked later, or its time corrected, moves the start of the change', async () => {
+      const pr = (await pool.query(`select id, project_id from pull_requests where tenant_id = $1`, [b.tenantId])).rows[0];
+      await deploy(b, 'b-again', '2026-11-05T00:00:00Z');
+      const commit = (await pool.query(
+        `insert into commits (tenant_id, project_id, sha, committed_at, message) values ($1, $2, md5('late'), '2026-11-01T00:00:00Z', 'm') returning id`,
+        [b.tenantId, pr.project_id])).rows[0].id;
+      await pool.query(`insert into pull_request_commits (pull_request_id, commit_id, tenant_id) values ($1, $2, $3)`, [pr.id, commit, b.tenantId]);
+      expect(await november(b)).to.deep.equal([1, 4 * DAY, 0]);
+      await pool.query(`update commits set committed_at = '2026-11-02T00:00:00Z' where id = $1`, [commit]);
+      expect(await november(b)).to.deep.equal([1, 3 * DAY, 0]);
+      await pool.query(`delete from commits where id = $1`, [commit]);
+      expect(await november(b)).to.deep.equal([1, 2 * DAY + 14 * 3600 + 14 * 60 + 48, 0]);
+    });
+  });
+
+  it('stays equal to the rules computed from the facts over a random sequence of writes', async function () {
+    this.timeout(600_000);
+    const t = await buildTenant(api.databaseUrl);
+    let seed = 20251124;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+    const projects: string[] = [];
+    for (const key of ['r/one', 'r/two', 'r/three']) {
+      projects.push((await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id);
+    }
+    const shas = ['a1b2c3d4e5f6', 'a1b2c3d9999', 'b7b7b7b7b7', 'c0ffee00c0ffee', 'deadbeef0001'];
+    // Times on a coarse grid of hours, so that equal times, the 24-hour edge and ties by id all occur.
+    const at = () => new Date(Date.UTC(2025, 0, 1) + Math.floor(rand() * 24) * 6 * 3600_000).toISOString();
+    // One row of the tenant, chosen by the seeded sequence (not by random(): a failure must replay).
+    const any = async (table: string, order: string) =>
+      (await pool.query(`select id from (select ${table === 'pull_request_commits' ? 'x.commit_id' : 'x.id'} as id, ${order} as k from ${table} x
+        where x.tenant_id = $1) s order by k offset floor($2::float8 * (select count(*) from ${table} where tenant_id = $1)) limit 1`, [t.tenantId, rand()])).rows[0]?.id as string | undefined;
+    let n = 0;
+    const steps: (() => Promise<unknown>)[] = [
+      () => pool.query(
+        `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, is_production, is_rollback, rollback_from_sha, created_at)
+         values ($1, $2, 'manual', $3, 'main', $4, $5, $6, 'deploy', $7, $8, $9, $10)`,
+        [t.tenantId, pick(projects), `d${++n}`, pick(shas), pick(['production', 'staging']), pick(['success', 'success', 'failure', 'error', 'pending']),
+          pick([null, null, true, false]), ...(rand() < 0.3 ? [true, pick(shas).slice(0, 7 + Math.floor(rand() * 4))] : [false, null]), at()]),
+      async () => { const id = await any('deployments', 'x.external_id'); if (id) await pool.query(`update deployments set created_at = $2, status = $3 where id = $1`, [id, at(), pick(['success', 'failure'])]); },
+      async () => { const id = await any('deployments', 'x.external_id'); if (id) await pool.query(`update deployments set project_id = $2, sha = $3 where id = $1`, [id, pick(projects), pick(shas)]); },
+      async () => { const id = await any('deployments', 'x.external_id'); if (id) await pool.query(`delete from deployments where id = $1`, [id]); },
+      () => pool.query(
+        `insert into issues (tenant_id, project_id, provider, external_id, number, title, type, state, metadata, created_at)
+         values ($1, $2, 'manual', $3, 1, 'i', 'incident', 'open', $4, $5)`,
+        [t.tenantId, pick(projects), `i${++n}`, rand() < 0.4 ? { causedByDeployment: `d${1 + Math.floor(rand() * n)}` } : null, at()]),
+      async () => { const id = await any('issues', 'x.external_id'); if (id) await pool.query(`update issues set created_at = $2, type = $3 where id = $1`, [id, at(), pick(['incident', 'incident', 'bug'])]); },
+      async () => { const id = await any('issues', 'x.external_id'); if (id) await pool.query(`delete from issues where id = $1`, [id]); },
+      () => pool.query(
+        `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at) values ($1, $2, $3, $4, 'p', 'merged', $5, $6)`,
+        [t.tenantId, pick(projects), `p${++n}`, n, '2024-12-01T00:00:00Z', rand() < 0.8 ? at() : null]),
+      async () => { const id = await any('pull_requests', 'x.external_id'); if (id) await pool.query(`update pull_requests set merged_at = $2 where id = $1`, [id, rand() < 0.8 ? at() : null]); },
+      async () => {
+        const id = await any('pull_requests', 'x.external_id');
+        if (!id) return;
+        const pr = (await pool.query(`select id, project_id from pull_requests where id = $1`, [id])).rows[0];
+        const c = (await pool.query(`insert into commits (tenant_id, project_id, sha, committed_at, message) values ($1, $2, md5($3), $4, 'm') returning id`, [t.tenantId, pr.project_id, `c${++n}`, at()])).rows[0].id;
+        await pool.query(`insert into pull_request_commits (pull_request_id, commit_id, tenant_id) values ($1, $2, $3)`, [pr.id, c, t.tenantId]);
+      },
+      async () => { const id = await any('commits', 'x.sha'); if (id) await pool.query(`update commits set committed_at = $2 where id = $1`, [id, at()]); },
+      async () => { const id = await any('pull_request_commits', '(select c.sha from commits c where c.id = x.commit_id)'); if (id) await pool.query(`delete from pull_request_commits where commit_id = $1`, [id]); },
+    ];
+    // Inserts more often than the rest, so that the tenant grows.
+    const weighted = [0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 9, 10, 11];
+    for (let i = 0; i < 150; i += 1) {
+      const step = pick(weighted);
+      await steps[step]!();
+      const { deployments, leadTimes } = await storedAndReference(pool, t.tenantId);
+      expect(deployments.stored, `deployments after step ${i} (kind ${step})`).to.deep.equal(deployments.reference);
+      expect(leadTimes.stored, `lead times after step ${i} (kind ${step})`).to.deep.equal(leadTimes.reference);
+    }
+    const counts = (await pool.query(
+      `select (select count(*) from deployment_facts f where f.tenant_id = $1 and f.rolled_back)::int as rolled_back,
+              (select count(*) from deployment_facts f where f.tenant_id = $1 and f.caused_incident)::int as caused,
+              (select count(*) from deployment_facts f where f.tenant_id = $1 and f.recovered_at is not null)::int as recovered,
+              (select count(*) from change_lead_times c where c.tenant_id = $1 and c.deployed_at is not null)::int as deployed`, [t.tenantId])).rows[0];
+    // The sequence reaches every kind of fact (a test that compares empty sets proves nothing).
+    for (const [k, v] of Object.entries(counts)) expect(v, k).to.be.greaterThan(0);
+  });
+
+  it('two writers of one tenant at once: the second waits for the first and sees its row', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const projectId = (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'c/one', 'manual') returning id`, [t.tenantId])).rows[0].id;
+    const first = new pg.Client({ connectionString: api.databaseUrl });
+    const second = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      const insert = (c: pg.Client, ext: string, at: string, rollbackFrom: string | null) => c.query(
+        `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, is_rollback, rollback_from_sha, created_at)
+         values ($1, $2, 'manual', $3, 'main', md5($3), 'production', 'success', 'deploy', $4, $5, $6)`,
+        [t.tenantId, projectId, ext, rollbackFrom !== null, rollbackFrom, at]);
+      await first.query('begin');
+      await insert(first, 'target', '2025-05-01T00:00:00Z', null);
+      const sha = (await first.query(`select sha from deployments where external_id = 'target' and tenant_id = $1`, [t.tenantId])).rows[0].sha as string;
+      await second.query('begin');
+      let secondDone = false;
+      const rollback = insert(second, 'rollback', '2025-05-02T00:00:00Z', sha.slice(0, 7)).then(() => { secondDone = true; });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(secondDone, 'the second writer waits for the first').to.equal(false);
+      await first.query('commit');
+      await rollback;
+      await second.query('commit');
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+    const rows = (await pool.query(`select d.external_id, f.rolled_back from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1 order by 1`, [t.tenantId])).rows;
+    expect(rows).to.deep.equal([{ external_id: 'rollback', rolled_back: false }, { external_id: 'target', rolled_back: true }]);
+    await expectCurrent(t.tenantId);
+  });
+
+  it('is rebuilt after a TRUNCATE, and goes with a deleted tenant', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const projectId = (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 't/one', 'manual') returning id`, [t.tenantId])).rows[0].id;
+    await pool.query(`insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, created_at)
+      values ($1, $2, 'manual', 'd', 'main', md5('d'), 'production', 'success', 'deploy', '2025-01-02T00:00:00Z')`, [t.tenantId, projectId]);
+    const pr = (await pool.query(`insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
+      values ($1, $2, 'p', 1, 'p', 'merged', '2024-12-20T00:00:00Z', '2025-01-01T00:00:00Z') returning id`, [t.tenantId, projectId])).rows[0].id;
+    const commit = (await pool.query(`insert into commits (tenant_id, project_id, sha, committed_at, message) values ($1, $2, md5('c'), '2024-12-25T00:00:00Z', 'm') returning id`, [t.tenantId, projectId])).rows[0].id;
+    await pool.query(`insert into pull_request_commits (pull_request_id, commit_id, tenant_id) values ($1, $2, $3)`, [pr, commit, t.tenantId]);
+    const leadTime = async (c: Pick<pg.Pool, 'query'>) => (await c.query(`select lead_time_seconds from cube_change_lead_times where id = $1`, [pr])).rows[0].lead_time_seconds;
+    expect(await leadTime(pool)).to.equal(8 * DAY);
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('truncate pull_request_commits');
+      expect(await leadTime(client)).to.equal(13 * DAY); // from the PR's createdAt
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+    expect(await leadTime(pool)).to.equal(8 * DAY);
+    await pool.query('delete from tenants where id = $1', [t.tenantId]);
+    const left = (await pool.query(`select (select count(*) from deployment_facts where tenant_id = $1)::int + (select count(*) from change_lead_times where tenant_id = $1)::int as n`, [t.tenantId])).rows[0].n;
+    expect(left).to.equal(0);
+  });
+});

@@ -1,0 +1,134 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useChange } from '../../api/change';
+import { api } from '../../api/client';
+import { biCredentialsQuery, type BiCredential, type NewBiCredential } from '../../api/queries/bi';
+import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ErrorNote, Panel } from '../../components/states';
+import { formatDateTime } from '../../lib/format';
+import { usePageTitle } from '../../lib/usePageTitle';
+
+const TOUCHES = [['api', '/api/bi/credentials']];
+
+/** The password lives in this component's state only, shown once (UI.md, Security). */
+function NewCredential({ created, onDone }: { created: NewBiCredential; onDone: () => void }) {
+  const rows: [string, string][] = [
+    ['Host', created.host],
+    ['Port', String(created.port)],
+    ['Database', created.database],
+    ['User', created.user],
+    ['Password', created.password],
+    ['SSL mode', created.sslmode],
+  ];
+  return (
+    <section className="panel" aria-labelledby="new-bi-title" data-testid="new-bi-credential">
+      <h2 id="new-bi-title">Credential “{created.name}” created</h2>
+      <p>Copy the password now: it is shown only this once and cannot be recovered.</p>
+      <dl>
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <code data-testid={`bi-${label.toLowerCase().replace(' ', '-')}`}>{value}</code>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <div className="secret">
+        <code>{created.url}</code>
+        <CopyButton text={created.url} label="Copy connection URL" />
+      </div>
+      <button type="button" onClick={onDone}>
+        Done, I have stored it
+      </button>
+    </section>
+  );
+}
+
+function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential) => void }) {
+  const create = useChange((body: { name: string }) => api<{ data: NewBiCredential }>('/api/bi/credentials', { method: 'POST', json: body }), TOUCHES, (res) => onCreated(res.data));
+  const { errors, form } = useFormErrors(create.error, ['name']);
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-labelledby="create-bi-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        create.mutate({ name: String(data.get('name') ?? '') }, { onSuccess: () => form.current?.reset() });
+      }}
+    >
+      <h2 id="create-bi-title">Create a BI credential</h2>
+      <FormAlert errors={errors} />
+      <div className="form-row">
+        <Field form="bi" name="name" label="Name" errors={errors} hint="The tool it is for, e.g. “Metabase” or “Power BI finance”.">
+          <input {...fieldProps('bi', 'name', errors)} maxLength={100} autoComplete="off" />
+        </Field>
+        <button className="primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create credential'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CredentialRow({ c }: { c: BiCredential }) {
+  const revoke = useChange(() => api(`/api/bi/credentials/${c.id}`, { method: 'DELETE' }), TOUCHES);
+  return (
+    <tr>
+      <th scope="row">{c.name}</th>
+      <td>
+        <code>{c.user}</code>
+      </td>
+      <td>{formatDateTime(c.createdAt)}</td>
+      <td>
+        <ConfirmButton label="Revoke" confirmLabel="Revoke credential" question={`Revoke “${c.name}”? Its open connections end at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+        {revoke.isError && <ErrorNote error={revoke.error} />}
+      </td>
+    </tr>
+  );
+}
+
+export function BiAccessPage() {
+  usePageTitle('BI access');
+  const credentials = useQuery(biCredentialsQuery());
+  const [created, setCreated] = useState<NewBiCredential | null>(null);
+  return (
+    <>
+      <h1>BI access</h1>
+      <p>
+        BI tools (Metabase, Superset, Tableau, Power BI, Excel) connect as a read-only PostgreSQL user that sees this organisation’s <code>bi</code> views only: one per data
+        model, with the same flags the measures count.
+      </p>
+      {created ? <NewCredential created={created} onDone={() => setCreated(null)} /> : <CreateCredential onCreated={setCreated} />}
+      <Panel title="Credentials" id="bi-credentials" query={credentials} height={120}>
+        {() =>
+          credentials.data && credentials.data.data.length > 0 ? (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">User</th>
+                    <th scope="col">Created</th>
+                    <ActionsHeader />
+                  </tr>
+                </thead>
+                <tbody>
+                  {credentials.data.data.map((c) => (
+                    <CredentialRow key={c.id} c={c} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="empty" data-testid="empty">
+              No BI credential yet. Create one above.
+            </p>
+          )
+        }
+      </Panel>
+    </>
+  );
+}
