@@ -247,12 +247,11 @@ function parseSignIn(r: Reader, appUrl: string, production: boolean, email: bool
     return parsed ? parsed.origin + parsed.pathname.replace(/\/+$/, '') : fallback;
   };
   const callback = (provider: string) => `${appUrl}/auth/${provider}/callback`;
-  const app = (g: Record<string, string>, prefix: string, redirectUri: string, overrides: string[]): SignInApp => ({
-    clientId: g[`${prefix}_CLIENT_ID`] as string,
-    clientSecret: g[`${prefix}_CLIENT_SECRET`] as string,
-    redirectUri,
-    overridden: overrides.some((n) => r.get(n) !== null),
-  });
+  // The group's first two names are its client id and secret.
+  const app = (g: Record<string, string>, redirectUri: string, overrides: string[]): SignInApp => {
+    const [clientId, clientSecret] = Object.values(g) as [string, string];
+    return { clientId, clientSecret, redirectUri, overridden: overrides.some((n) => r.get(n) !== null) };
+  };
 
   const github = r.group('codehost (CODEHOST_CLIENT_ID, CODEHOST_CLIENT_SECRET)', ['CODEHOST_CLIENT_ID', 'CODEHOST_CLIENT_SECRET'], ['CODEHOST_BASE_URL', 'CODEHOST_API_URL']);
   const google = r.group('idp1 (IDP1_CLIENT_ID, IDP1_CLIENT_SECRET, IDP1_REDIRECT_URI)', ['IDP1_CLIENT_ID', 'IDP1_CLIENT_SECRET', 'IDP1_REDIRECT_URI'], ['IDP1_ISSUER']);
@@ -268,15 +267,15 @@ function parseSignIn(r: Reader, appUrl: string, production: boolean, email: bool
   return {
     email,
     codehost: github && {
-      ...app(github, 'CODEHOST', callback('github'), ['CODEHOST_BASE_URL', 'CODEHOST_API_URL']),
+      ...app(github, callback('github'), ['CODEHOST_BASE_URL', 'CODEHOST_API_URL']),
       baseUrl: githubBase,
       // GitHub Enterprise Server serves its API under /api/v3 of the same host.
       apiUrl: url('CODEHOST_API_URL', githubBase === 'https://github.com' ? 'https://api.github.com' : `${githubBase}/api/v3`),
     },
-    idp1: google && { ...app(google, 'IDP1', redirect('IDP1_REDIRECT_URI', google), ['IDP1_ISSUER']), issuer: url('IDP1_ISSUER', 'https://accounts.google.com') },
-    codehost2: gitlab && { ...app(gitlab, 'CODEHOST2', redirect('CODEHOST2_REDIRECT_URI', gitlab), ['CODEHOST2_BASE_URL']), issuer: url('CODEHOST2_BASE_URL', 'https://gitlab.com') },
+    idp1: google && { ...app(google, redirect('IDP1_REDIRECT_URI', google), ['IDP1_ISSUER']), issuer: url('IDP1_ISSUER', 'https://accounts.google.com') },
+    codehost2: gitlab && { ...app(gitlab, redirect('CODEHOST2_REDIRECT_URI', gitlab), ['CODEHOST2_BASE_URL']), issuer: url('CODEHOST2_BASE_URL', 'https://gitlab.com') },
     idp2: microsoft && {
-      ...app(microsoft, 'IDP2', callback('microsoft'), ['IDP2_ISSUER']),
+      ...app(microsoft, callback('microsoft'), ['IDP2_ISSUER']),
       tenant,
       issuer: url('IDP2_ISSUER', `https://login.microsoftonline.com/${tenant}/v2.0`),
     },
