@@ -5,7 +5,6 @@
  * code, address or subject.
  */
 import Router from '@koa/router';
-import type Koa from 'koa';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { loginUrl } from '../../http/routes/auth.js';
@@ -17,14 +16,14 @@ import { emailSignInAvailable } from '../../services/mailer.js';
 import { listMyIdentities, presentIdentity, removeMyIdentity } from './identities.js';
 import { accountForProfile, recordCodehostUsername } from './accounts.js';
 import { finishSignIn, FLOW_COOKIE, FLOW_TTL_MS, FlowRefused, SignInRefused, startSignIn, type FlowContext } from './flow.js';
-import { PROVIDER_IDS, type SignInProvider } from './provider.js';
+import type { ProviderId, SignInProvider } from './provider.js';
 import { signInProviders } from './registry.js';
 
 const optionalString = z.string().optional().catch(undefined);
 const StartQuery = z.object({ returnUrl: optionalString, mode: optionalString });
 // A malformed id is simply no identity of the caller's: 404 like any other.
 const IdentityParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
-const ProviderParams = z.object({ provider: z.enum(PROVIDER_IDS) }).catch({ provider: 'github' as const });
+const ProviderParams = z.object({ provider: z.string().max(40) });
 
 /** The flow cookie is sent only to the callbacks under /auth, and only for the flow's 10 minutes. */
 function flowCookie(value: string, secure: boolean): string {
@@ -41,15 +40,15 @@ export function signInProviderRoutes(app: AppContext): Router {
   const { db } = app.database;
   const secure = config.production;
 
-  function providerOf(ctx: Koa.Context, id: string): SignInProvider {
-    const provider = signInProviders(config).get(id as SignInProvider['id']);
-    // An unknown or unconfigured provider is no route at all.
-    if (!provider || ctx.params.provider !== id) throw new AppError('not_found', 'No such sign-in provider');
+  /** An unknown or unconfigured provider is no route at all. */
+  function providerOf(id: string): SignInProvider {
+    const provider = signInProviders(config).get(id as ProviderId);
+    if (!provider) throw new AppError('not_found', 'No such sign-in provider');
     return provider;
   }
 
   router.get('/auth/:provider', route(app, { auth: 'none', params: ProviderParams, query: StartQuery }, async ({ ctx, params, query }) => {
-    const provider = providerOf(ctx, params.provider);
+    const provider = providerOf(params.provider);
     ctx.set({ 'Cache-Control': 'no-store' });
     const context: FlowContext = { returnUrl: safeReturnUrl(query.returnUrl), mode: query.mode === 'mcp' ? 'mcp' : null };
     try {
@@ -64,7 +63,7 @@ export function signInProviderRoutes(app: AppContext): Router {
   }));
 
   router.get('/auth/:provider/callback', route(app, { auth: 'none', params: ProviderParams }, async ({ ctx, params }) => {
-    const provider = providerOf(ctx, params.provider);
+    const provider = providerOf(params.provider);
     ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     ctx.append('Set-Cookie', clearedFlowCookie(secure));
     let context: FlowContext | null = null;
