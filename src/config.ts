@@ -96,6 +96,12 @@ export interface Config {
     /** Open `/api/live` sockets one tenant may hold on one instance. */
     maxConnectionsPerTenant: number;
   };
+  cube: {
+    /** CUBE_QUERY_TIMEOUT_SECONDS: statement timeout of every semantic-layer statement. */
+    queryTimeoutSeconds: number;
+    /** CUBE_CONTINUE_WAIT_SECONDS: a `/cubejs-api/v1/load` still running after this answers Cube's "Continue wait". */
+    continueWaitSeconds: number;
+  };
   jobs: {
     workerEnabled: boolean;
     pollIntervalMs: number;
@@ -419,6 +425,10 @@ export function loadConfig(env: Env): Readonly<Config> {
     shutdownGraceMs: r.integer('JOBS_SHUTDOWN_GRACE_MS', 20000, 0, 3_600_000),
   };
   const live = { maxConnectionsPerTenant: r.integer('LIVE_MAX_CONNECTIONS_PER_TENANT', 200, 1, 100_000) };
+  const cube = {
+    queryTimeoutSeconds: r.integer('CUBE_QUERY_TIMEOUT_SECONDS', 120, 1, 86_400),
+    continueWaitSeconds: r.integer('CUBE_CONTINUE_WAIT_SECONDS', 5, 1, 3600),
+  };
   const port = r.integer('PORT', 3000, 0, 65535);
   const trustedProxies = parseCidrs(r, 'TRUSTED_PROXIES');
   const testHooks = r.boolean('TEST_HOOKS', false);
@@ -457,6 +467,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       promptLogging,
     },
     live,
+    cube,
     jobs,
     testHooks,
   };

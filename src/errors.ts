@@ -17,6 +17,7 @@ export const statusOf = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof statusOf;

@@ -34,7 +34,7 @@ export type MemberKind = 'measure' | 'dimension' | 'segment';
 export interface CompiledCube {
   compiler: Compiler;
   meta: MetaCube[];
-  /** `format` is the dimension's Cube format when it is a name (`id` marks a uuid column). */
+  /** `format` is `id` for a uuid column (the model's `meta: {uuid: true}`), else the dimension's Cube format when it is a name. */
   members: Record<string, { kind: MemberKind; cube: string; type: string; format?: string }>;
 }
 
@@ -53,6 +53,16 @@ function schemaFiles(dir: string): { fileName: string; content: string }[] {
     .filter((name) => /\.ya?ml$/.test(name))
     .sort()
     .map((fileName) => ({ fileName, content: readFileSync(`${dir}/${fileName}`, 'utf8') }));
+}
+
+/**
+ * What kind of value a member holds, for validation and for assistants: `id` for a uuid column
+ * (the model says `meta: {uuid: true}`; Cube's own `format: id` is a numeric format, which its
+ * client would print as NaN for a UUID), else the name of its Cube format.
+ */
+export function memberFormat(member: { [key: string]: unknown }): string | undefined {
+  if ((member.meta as { uuid?: unknown } | undefined)?.uuid === true) return 'id';
+  return formatName(member.format);
 }
 
 /**
@@ -76,7 +86,7 @@ export async function compileCube(dir = SCHEMA_DIR): Promise<CompiledCube> {
   for (const cube of meta) {
     for (const m of cube.measures) members[m.name] = { kind: 'measure', cube: cube.name, type: m.type };
     for (const d of cube.dimensions) {
-      const format = formatName(d.format);
+      const format = memberFormat(d);
       members[d.name] = { kind: 'dimension', cube: cube.name, type: d.type, ...(format ? { format } : {}) };
     }
     for (const s of cube.segments) members[s.name] = { kind: 'segment', cube: cube.name, type: 'segment' };

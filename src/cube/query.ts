@@ -8,47 +8,22 @@ import { AppError, type ErrorDetail } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
 import type { CompiledCube } from './compiler.js';
+import { canonicalZone, resolveRange } from './dates.js';
+import { checkFilter, OPERATORS, type FilterInput } from './filters.js';
 
-export const OPERATORS = [
-  'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith',
-  'gt', 'gte', 'lt', 'lte', 'set', 'notSet', 'inDateRange', 'notInDateRange', 'onTheDate',
-  'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate', 'measureFilter',
-] as const;
+export { OPERATORS };
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
 
 const MEMBER = /^[A-Za-z_][A-Za-z0-9_]{0,99}\.[A-Za-z_][A-Za-z0-9_]{0,99}$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]00:?00)?)?$/;
+const ORDER_MEMBER = /^[A-Za-z_][A-Za-z0-9_]{0,99}\.[A-Za-z_][A-Za-z0-9_]{0,99}(\.[a-z]{1,10})?$/;
 
 const Member = z.string().max(201).regex(MEMBER, 'Not a member name (cube.member)');
-const IsoDate = z
-  .string()
-  .regex(ISO_DATE, 'Not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.sss, UTC)')
-  .refine((value) => !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)) && validCalendarDate(value), 'Not a valid date');
-const Value = z.union([z.string().max(1000), z.number().finite(), z.boolean()]).transform(String);
-
-function validCalendarDate(value: string): boolean {
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
-const DateRange = z
-  .tuple([IsoDate, IsoDate])
-  .refine(([from, to]) => toStart(from) <= toEnd(to), 'The date range is reversed (from after to)');
-
-export const toStart = (value: string) => (value.length === 10 ? `${value}T00:00:00.000` : value.replace(' ', 'T').replace(/Z|[+-]00:?00$/, ''));
-export const toEnd = (value: string) => (value.length === 10 ? `${value}T23:59:59.999` : value.replace(' ', 'T').replace(/Z|[+-]00:?00$/, ''));
-
-interface FilterInput {
-  member?: string;
-  dimension?: string;
-  operator?: string;
-  values?: string[];
-  or?: FilterInput[];
-  and?: FilterInput[];
-}
+const DateText = z.string().min(1).max(100);
+/** A `dateRange`: a relative range (`last 3 months`), one date (that day) or two. */
+const DateRange = z.union([DateText, z.array(DateText).min(1).max(2)]);
+const Value = z.union([z.string().max(1000), z.number().finite(), z.boolean(), z.null()]).transform((v) => (v === null ? null : String(v)));
 
 const MemberFilter = z.strictObject({
   member: Member.optional(),
@@ -60,8 +35,9 @@ const Filter: z.ZodType<FilterInput> = z.lazy(() =>
   z.union([MemberFilter, z.strictObject({ or: z.array(Filter).min(1).max(50) }), z.strictObject({ and: z.array(Filter).min(1).max(50) })]),
 );
 
+const OrderMember = z.string().max(212).regex(ORDER_MEMBER, 'Not a member name (cube.member or cube.time.granularity)');
 const Direction = z.enum(['asc', 'desc', 'none']);
-const Order = z.union([z.record(Member, Direction), z.array(z.tuple([Member, Direction])).max(50)]);
+const Order = z.union([z.record(OrderMember, Direction), z.array(z.tuple([OrderMember, Direction])).max(50)]);
 
 /** The REST query object. Keys outside Cube's documented format (planner options) are rejected. */
 export const CubeQuery = z.strictObject({
@@ -72,8 +48,9 @@ export const CubeQuery = z.strictObject({
     .array(
       z.strictObject({
         dimension: Member,
-        granularity: z.enum(GRANULARITIES).optional(),
+        granularity: z.enum(GRANULARITIES).nullable().optional(),
         dateRange: DateRange.optional(),
+        compareDateRange: z.array(DateRange).min(1).max(10).optional(),
       }),
     )
     .max(5)
@@ -82,27 +59,41 @@ export const CubeQuery = z.strictObject({
   order: Order.optional(),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   offset: z.number().int().min(0).max(1_000_000).optional(),
-  // Months are calendar months in UTC: another zone would give other numbers than the export.
-  timezone: z.literal('UTC').optional(),
-  total: z.literal(false).optional(),
-  ungrouped: z.literal(false).optional(),
+  timezone: z.string().max(64).optional(),
+  total: z.boolean().optional(),
+  ungrouped: z.boolean().optional(),
   renewQuery: z.boolean().optional(),
   responseFormat: z.literal('default').optional(),
 });
 export type CubeQuery = z.infer<typeof CubeQuery>;
 
-/** A query whose members exist and fit where they are used; `order` normalised to a list. */
-export interface ValidQuery extends Omit<CubeQuery, 'order' | 'filters'> {
-  filters: FilterInput[];
-  order: { id: string; desc: boolean }[];
+export interface ValidTimeDimension {
+  dimension: string;
+  granularity?: (typeof GRANULARITIES)[number];
+  /** Two local timestamps of the query's time zone (`YYYY-MM-DDTHH:mm:ss.SSS`). */
+  dateRange?: [string, string];
 }
 
-const NUMERIC = new Set(['number', 'count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'running_total']);
-const DATE_OPERATORS = new Set(['inDateRange', 'notInDateRange', 'onTheDate', 'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate']);
-const TEXT_OPERATORS = new Set(['contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith']);
-/** The only operators of an id (`format: id`, a uuid column) or a boolean: anything else means nothing there. */
-const EQUALITY_OPERATORS = new Set(['equals', 'notEquals', 'set', 'notSet']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A query whose members exist and fit where they are used; dates resolved, `order` normalised to a list. */
+export interface ValidQuery {
+  measures: string[];
+  dimensions: string[];
+  segments: string[];
+  timeDimensions: ValidTimeDimension[];
+  filters: FilterInput[];
+  order: { id: string; desc: boolean }[];
+  limit: number;
+  offset?: number;
+  /** A canonical IANA name; `UTC` unless the query names another. */
+  timezone: string;
+  total: boolean;
+  ungrouped: boolean;
+  /** Measures the query orders by without selecting them: computed, sorted on, then dropped. */
+  hiddenMeasures: string[];
+}
+
+export const toStart = (value: string) => (value.length === 10 ? `${value}T00:00:00.000` : value);
+export const toEnd = (value: string) => (value.length === 10 ? `${value}T23:59:59.999` : value);
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -120,22 +111,45 @@ function preScan(value: unknown, path: string, details: ErrorDetail[]): void {
   }
 }
 
-/** Parses and checks a query against the compiled models; every problem is a 400 naming it. */
-export function validateQuery(cube: CompiledCube, input: unknown): ValidQuery {
+/** A 400 whose message carries every problem (Cube clients show only `error`). */
+export function invalidQuery(details: ErrorDetail[], withPaths = false): AppError {
+  const message = details.map((d) => (withPaths ? `${d.path}: ${d.message}` : d.message)).join('; ');
+  return new AppError('validation_failed', message, details);
+}
+
+/** The query as parsed by the schema (compareDateRange still in it), or a 400 naming every problem. */
+export function parseQuery(input: unknown): CubeQuery {
+  if (input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0)) {
+    throw new AppError('validation_failed', 'Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid', [
+      { path: 'query', message: 'A query needs at least one measure or dimension (or a time dimension with a granularity)' },
+    ]);
+  }
   // Depth first: the scans below and the filter schema recurse.
   const early: ErrorDetail[] = checkJsonValue(input, INPUT_LIMITS.jsonDepth, 'query');
-  if (early.length > 0) throw new AppError('validation_failed', early.map((d) => d.message).join('; '), early);
+  if (early.length > 0) throw invalidQuery(early, true);
   preScan(input, 'query', early);
-  if (early.length > 0) throw new AppError('validation_failed', early.map((d) => d.message).join('; '), early);
+  if (early.length > 0) throw invalidQuery(early);
   const parsed = CubeQuery.safeParse(input);
-  if (!parsed.success) throw new AppError('validation_failed', 'Invalid Cube query', zodDetails(parsed.error, 'query'));
-  const query = parsed.data;
-  if (query.measures.length === 0 && query.dimensions.length === 0 && !query.timeDimensions.some((t) => t.granularity)) {
-    throw new AppError('validation_failed', 'a query needs at least one measure or dimension', [
-      { path: 'query', message: 'a query needs at least one measure or dimension (or a time dimension with a granularity)' },
+  if (!parsed.success) throw invalidQuery(zodDetails(parsed.error, 'query', input), true);
+  return parsed.data;
+}
+
+/** Parses and checks a query against the compiled models; every problem is a 400 naming it. */
+export function validateQuery(cube: CompiledCube, input: unknown, now = new Date()): ValidQuery {
+  return checkQuery(cube, parseQuery(input), now);
+}
+
+/** Checks a parsed query (without compareDateRange) against the models and resolves its dates. */
+export function checkQuery(cube: CompiledCube, query: CubeQuery, now = new Date()): ValidQuery {
+  const withGrain = query.timeDimensions.filter((t) => t.granularity);
+  if (query.measures.length === 0 && query.dimensions.length === 0 && withGrain.length === 0) {
+    throw new AppError('validation_failed', 'Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid', [
+      { path: 'query', message: 'A query needs at least one measure or dimension (or a time dimension with a granularity)' },
     ]);
   }
   const details: ErrorDetail[] = [];
+  const zone = query.timezone === undefined ? 'UTC' : canonicalZone(query.timezone);
+  if (zone === null) details.push({ path: 'query.timezone', message: `Unknown time zone ${query.timezone}: use an IANA name such as Europe/Amsterdam` });
   const kindOf = (name: string) => (Object.hasOwn(cube.members, name) ? cube.members[name] : undefined);
   const expect = (name: string, path: string, kinds: string[], timeOnly = false) => {
     const member = kindOf(name);
@@ -146,51 +160,55 @@ export function validateQuery(cube: CompiledCube, input: unknown): ValidQuery {
   query.measures.forEach((m, i) => expect(m, `query.measures.${i}`, ['measure']));
   query.dimensions.forEach((d, i) => expect(d, `query.dimensions.${i}`, ['dimension']));
   query.segments.forEach((s, i) => expect(s, `query.segments.${i}`, ['segment']));
-  query.timeDimensions.forEach((t, i) => expect(t.dimension, `query.timeDimensions.${i}.dimension`, ['dimension'], true));
-
-  const checkFilter = (f: FilterInput, path: string) => {
-    if (f.or) return f.or.forEach((g, i) => checkFilter(g, `${path}.or.${i}`));
-    if (f.and) return f.and.forEach((g, i) => checkFilter(g, `${path}.and.${i}`));
-    const name = f.member ?? f.dimension;
-    if (!name || (f.member && f.dimension)) return details.push({ path, message: 'A filter names exactly one member' });
-    expect(name, `${path}.member`, ['dimension', 'measure']);
-    const member = kindOf(name);
-    const operator = f.operator as string;
-    const values = f.values ?? [];
-    if (operator !== 'set' && operator !== 'notSet' && values.length === 0) details.push({ path: `${path}.values`, message: `${operator} needs values` });
-    if (!member) return;
-    // Filter values are typed by the member: only a free-text string member binds any string.
-    const typed = member.format === 'id' ? 'an id' : member.type === 'boolean' ? 'a boolean' : null;
-    if (TEXT_OPERATORS.has(operator) && (typed || member.type !== 'string')) {
-      details.push({ path: `${path}.operator`, message: `${operator} applies to text members; ${name} is ${typed ?? `a ${member.type}`}` });
-    } else if (typed && !DATE_OPERATORS.has(operator) && !EQUALITY_OPERATORS.has(operator)) {
-      details.push({ path: `${path}.operator`, message: `${operator} does not apply to ${name}, ${typed} (equals, notEquals, set or notSet)` });
-    }
-    if (DATE_OPERATORS.has(operator) || member.type === 'time') {
-      if (member.type !== 'time' && DATE_OPERATORS.has(operator)) details.push({ path: `${path}.operator`, message: `${operator} applies to time dimensions only` });
-      if (!values.every((v) => IsoDate.safeParse(v).success)) details.push({ path: `${path}.values`, message: 'Values of a time filter are ISO 8601 dates' });
-      if ((operator === 'inDateRange' || operator === 'notInDateRange') && (values.length !== 2 || toStart(values[0] as string) > toEnd(values[1] as string))) {
-        details.push({ path: `${path}.values`, message: 'A date range is two ordered dates' });
+  const timeDimensions: ValidTimeDimension[] = query.timeDimensions.map((t, i) => {
+    expect(t.dimension, `query.timeDimensions.${i}.dimension`, ['dimension'], true);
+    if (t.compareDateRange) details.push({ path: `query.timeDimensions.${i}.compareDateRange`, message: 'compareDateRange is a query type of its own: send it to /load with queryType=multi' });
+    let dateRange: [string, string] | undefined;
+    if (t.dateRange !== undefined && zone) {
+      try {
+        dateRange = resolveRange(t.dateRange, zone, now);
+        if (dateRange[0] > dateRange[1]) details.push({ path: `query.timeDimensions.${i}.dateRange`, message: 'The date range is reversed (from after to)' });
+      } catch (error) {
+        details.push({ path: `query.timeDimensions.${i}.dateRange`, message: (error as Error).message });
       }
-    } else if (member.format === 'id') {
-      if (!values.every((v) => UUID.test(v))) details.push({ path: `${path}.values`, message: `Values of ${name} are UUIDs (8-4-4-4-12 hex digits)` });
-    } else if (member.type === 'boolean') {
-      if (!values.every((v) => v === 'true' || v === 'false')) details.push({ path: `${path}.values`, message: `Values of ${name} are true or false` });
-    } else if (NUMERIC.has(member.type) && !values.every((v) => /^-?\d+(\.\d+)?$/.test(v))) {
-      details.push({ path: `${path}.values`, message: `Values of ${name} are numbers` });
     }
-  };
-  query.filters.forEach((f, i) => checkFilter(f, `query.filters.${i}`));
-
-  const order = Array.isArray(query.order) ? query.order : Object.entries(query.order ?? {});
-  const chosen = new Set([...query.measures, ...query.dimensions, ...query.timeDimensions.map((t) => t.dimension)]);
-  order.forEach(([name], i) => {
-    if (!chosen.has(name)) details.push({ path: `query.order.${i}`, message: `Order by ${name}, which the query does not select` });
+    return { dimension: t.dimension, ...(t.granularity ? { granularity: t.granularity } : {}), ...(dateRange ? { dateRange } : {}) };
   });
-  if (details.length > 0) throw new AppError('validation_failed', details.map((d) => d.message).join('; '), details);
+  const filters = query.filters.map((f, i) => checkFilter(cube, f, `query.filters.${i}`, zone ?? 'UTC', details));
+
+  const orderInput = Array.isArray(query.order) ? query.order : Object.entries(query.order ?? {});
+  const chosen = new Set([...query.measures, ...query.dimensions, ...query.timeDimensions.map((t) => t.dimension)]);
+  const hiddenMeasures: string[] = [];
+  const order = orderInput.flatMap(([name, dir], i) => {
+    const path = `query.order.${i}`;
+    const parts = name.split('.');
+    if (parts.length === 3) {
+      // `cube.time.month`: the time dimension selected with that granularity.
+      const base = `${parts[0]}.${parts[1]}`;
+      if (!query.timeDimensions.some((t) => t.dimension === base && t.granularity === parts[2])) details.push({ path, message: `Order by ${name}, which the query does not select (no time dimension ${base} by ${parts[2]})` });
+      return dir === 'none' ? [] : [{ id: base, desc: dir === 'desc' }];
+    }
+    if (!chosen.has(name)) {
+      const member = kindOf(name);
+      // Cube orders by a measure it does not return; a dimension would change the groups.
+      if (member?.kind === 'measure') hiddenMeasures.push(name);
+      else details.push({ path, message: member ? `Order by ${name}, a dimension the query does not select: add it to dimensions (grouping by it changes the rows)` : `Unknown member ${name}` });
+    }
+    return dir === 'none' ? [] : [{ id: name, desc: dir === 'desc' }];
+  });
+  if (details.length > 0) throw invalidQuery(details);
   return {
-    ...query,
-    filters: query.filters,
-    order: order.filter(([, dir]) => dir !== 'none').map(([id, dir]) => ({ id, desc: dir === 'desc' })),
+    measures: query.measures,
+    dimensions: query.dimensions,
+    segments: query.segments,
+    timeDimensions,
+    filters,
+    order,
+    limit: query.limit,
+    ...(query.offset !== undefined ? { offset: query.offset } : {}),
+    timezone: zone as string,
+    total: query.total === true,
+    ungrouped: query.ungrouped === true,
+    hiddenMeasures: [...new Set(hiddenMeasures)],
   };
 }

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { loadCube } from './compiler.js';
 import { monthIndex, monthOf, monthRange } from './months.js';
 import { currentMonths, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
-import { execute, plan, type Row } from './run.js';
+import { execute, plan, type Row } from './plan.js';
 
 export interface RefreshResult {
   /** Months (re)computed, per cube. */
@@ -46,7 +46,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
       const stale = months.filter((m) => !current.has(m));
       for (const run of monthRuns(stale)) {
         const byMonth = new Map<string, Row[]>(run.map((m) => [m, []]));
-        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run), rollup.cube, null, undefined, []));
+        const result = await execute(client, plan(cube, tenantId, rollupQuery(rollup, run), rollup.cube, []));
         for (const row of result) byMonth.get(rowMonth(rollup, row))?.push(row);
         // JSON has no Infinity or NaN (they would come back as null): such a month is not stored
         // (an older row of it goes), so it is read from the facts.

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { SCHEMA_DIR } from './compiler.js';
 import { lastDay, monthIndex, monthOf, monthRange } from './months.js';
 import { toEnd, toStart, type ValidQuery } from './query.js';
-import type { Queryable, Row } from './run.js';
+import type { Queryable, Row } from './plan.js';
 
 export interface RollupDefinition {
   cube: string;
@@ -108,7 +108,10 @@ export function forMonths(q: ValidQuery, run: readonly string[], whole = false):
 /** The planner query a rollup stores, for a run of months: each month whole (see forMonths). */
 export function rollupQuery(rollup: RollupDefinition, run: readonly string[]): ValidQuery {
   return forMonths(
-    { measures: [...rollup.measures], dimensions: [rollup.dimension], segments: [], timeDimensions: [{ dimension: rollup.time, granularity: 'month' }], filters: [], order: [], limit: Number.MAX_SAFE_INTEGER },
+    {
+      measures: [...rollup.measures], dimensions: [rollup.dimension], segments: [], timeDimensions: [{ dimension: rollup.time, granularity: 'month' }],
+      filters: [], order: [], limit: Number.MAX_SAFE_INTEGER, timezone: 'UTC', total: false, ungrouped: false, hiddenMeasures: [],
+    },
     run,
     true,
   );
@@ -133,10 +136,12 @@ export async function factsAfterRangeEnd(db: Queryable, tenantId: string, month:
 /**
  * The rollup that can answer a single-cube query, and the months it covers: exactly the rollup's
  * dimension, its time dimension by month over whole months, a subset of its measures, no filters
- * or segments. (Medians and distinct counts cannot be combined from finer or coarser groups, so
+ * or segments, in UTC. (Medians and distinct counts cannot be combined from finer or coarser groups, so
  * only this exact shape qualifies, as in Cube's own rollup matching for non-additive measures.)
  */
 export function matchRollup(q: ValidQuery): { rollup: RollupDefinition; months: string[] } | null {
+  // Stored months are UTC calendar months of grouped rows.
+  if (q.timezone !== 'UTC' || q.ungrouped) return null;
   if (q.filters.length > 0 || q.segments.length > 0 || q.dimensions.length !== 1 || q.timeDimensions.length !== 1 || q.measures.length === 0) return null;
   const rollup = ROLLUPS.find((r) => r.dimension === q.dimensions[0]);
   const time = q.timeDimensions[0];

@@ -5,8 +5,12 @@
 import type pg from 'pg';
 import { AppError } from '../errors.js';
 import { loadCube, type CompiledCube, type MetaCube } from './compiler.js';
-import { toEnd, toStart, validateQuery, type ValidQuery } from './query.js';
-import { planQueries, runQuery, type Row } from './run.js';
+import { canUseForm, planQueries, type Row } from './plan.js';
+import { validateQuery, type ValidQuery } from './query.js';
+import { labelRows, normalizedQuery, parseLoadRequest, parseQueryInput, pivotQuery, type LoadRequest, type QueryType } from './request.js';
+import { loadRows, type UsedRollup } from './run.js';
+
+export { normalizedQuery, parseQueryInput };
 
 /** Only the tenant matters here: the planner's security context is built from it and nothing else. */
 export interface CubeScope {
@@ -15,15 +19,38 @@ export interface CubeScope {
 
 type Annotation = Record<'measures' | 'dimensions' | 'segments' | 'timeDimensions', Record<string, Record<string, unknown>>>;
 
+/** Which stored rollups answered (Cube's `usedPreAggregations`, keyed by the table read). */
+export type UsedPreAggregations = Record<string, { preAggregationId: string; type: 'rollup'; months: string[] }>;
+
 export interface LoadResult {
   query: Record<string, unknown>;
   data: Row[];
   annotation: Annotation;
   lastRefreshTime: string;
+  /** Rows without limit or offset when the query asked for `total`, else null. */
+  total: number | null;
+  requestId?: string;
+  /** Present only when a rollup answered some months, as in Cube. */
+  usedPreAggregations?: UsedPreAggregations;
+  /** Cube's description of the query for rollup matching (leaf measures, additivity, dimensions). */
+  transformedQuery: Record<string, unknown> | null;
   dataSource: 'default';
   dbType: 'postgres';
   external: false;
   slowQuery: false;
+}
+
+export interface MultiLoadResult {
+  queryType: QueryType;
+  results: LoadResult[];
+  pivotQuery: Record<string, unknown>;
+  slowQuery: false;
+}
+
+export interface LoadOptions {
+  requestId?: string;
+  /** `queryType=multi`: the client takes compare and blending answers (Cube's multi-result body). */
+  multi?: boolean;
 }
 
 /** Cube's `/v1/meta`: every cube with its measures and dimensions, titles and descriptions. */
@@ -32,33 +59,12 @@ export async function cubeMeta(): Promise<{ cubes: MetaCube[] }> {
   return { cubes: cube.meta };
 }
 
-/** Cube's normalised form of the query, echoed in `/load` and `/dry-run` (what the client pivots on). */
-export function normalizedQuery(q: ValidQuery): Record<string, unknown> {
-  return {
-    measures: q.measures,
-    dimensions: q.dimensions,
-    segments: q.segments,
-    timeDimensions: q.timeDimensions.map((t) => ({
-      dimension: t.dimension,
-      ...(t.granularity ? { granularity: t.granularity } : {}),
-      ...(t.dateRange ? { dateRange: [toStart(t.dateRange[0]), toEnd(t.dateRange[1])] } : {}),
-    })),
-    filters: q.filters,
-    order: q.order.map((o) => [o.id, o.desc ? 'desc' : 'asc']),
-    limit: q.limit,
-    ...(q.offset !== undefined ? { offset: q.offset } : {}),
-    timezone: 'UTC',
-    rowLimit: q.limit,
-    queryType: 'regularQuery',
-  };
-}
-
 function annotate(cube: CompiledCube, q: ValidQuery): Annotation {
   const byName = new Map<string, Record<string, unknown>>();
   for (const c of cube.meta) for (const m of [...c.measures, ...c.dimensions, ...c.segments]) byName.set(m.name, m);
   const pick = (name: string) => {
     const m = byName.get(name) ?? {};
-    return { title: m.title, shortTitle: m.shortTitle, type: m.type, ...(m.description ? { description: m.description } : {}) };
+    return { title: m.title, shortTitle: m.shortTitle, type: m.type, ...(m.description ? { description: m.description } : {}), ...(m.format ? { format: m.format } : {}), ...(m.meta ? { meta: m.meta } : {}) };
   };
   const annotation: Annotation = { measures: {}, dimensions: {}, segments: {}, timeDimensions: {} };
   for (const m of q.measures) annotation.measures[m] = pick(m);
@@ -72,26 +78,21 @@ function annotate(cube: CompiledCube, q: ValidQuery): Annotation {
   return annotation;
 }
 
-/** Parses a query from a REST request: an object, or the JSON text of one (GET `?query=`). */
-export function parseQueryInput(input: unknown): unknown {
-  if (typeof input !== 'string') return input;
-  try {
-    return JSON.parse(input);
-  } catch {
-    throw new AppError('validation_failed', 'query is not valid JSON', [{ path: 'query', message: 'Not valid JSON' }]);
-  }
-}
+const usedPreAggregations = (used: UsedRollup[]): UsedPreAggregations | undefined =>
+  used.length === 0 ? undefined : Object.fromEntries(used.map((u) => [`cube_rollups.${u.cube}`, { preAggregationId: `${u.cube}.by_team_month`, type: 'rollup' as const, months: u.months }]));
 
-/** Validates and runs a Cube query for the scope's tenant (Cube's `/v1/load` result). */
-export async function cubeLoad(pool: pg.Pool, scope: CubeScope, input: unknown): Promise<LoadResult> {
-  const cube = await loadCube();
-  const q = validateQuery(cube, parseQueryInput(input));
-  const data = await runQuery(pool, cube, scope.tenantId, q);
+async function loadOne(pool: pg.Pool, cube: CompiledCube, scope: CubeScope, queryType: QueryType, q: ValidQuery, requestId?: string): Promise<LoadResult> {
+  const { rows, total, rollups } = await loadRows(pool, cube, scope.tenantId, q);
+  const used = usedPreAggregations(rollups);
   return {
     query: normalizedQuery(q),
-    data,
+    data: labelRows(queryType, q, rows),
     annotation: annotate(cube, q),
     lastRefreshTime: new Date().toISOString(),
+    total: q.total ? total : null,
+    ...(requestId ? { requestId } : {}),
+    ...(used ? { usedPreAggregations: used } : {}),
+    transformedQuery: canUseForm(cube, scope.tenantId, q),
     dataSource: 'default',
     dbType: 'postgres',
     external: false,
@@ -99,10 +100,37 @@ export async function cubeLoad(pool: pg.Pool, scope: CubeScope, input: unknown):
   };
 }
 
-/** The SQL and bound parameters the query runs as (one statement per measure cube). */
-export async function cubeSql(scope: CubeScope, input: unknown): Promise<{ sql: Record<string, unknown>; statements: { cube: string | null; sql: string; params: unknown[] }[] }> {
+/** Validates and runs one regular Cube query for the scope's tenant (Cube's `/v1/load` result). */
+export async function cubeLoad(pool: pg.Pool, scope: CubeScope, input: unknown, options: { requestId?: string } = {}): Promise<LoadResult> {
   const cube = await loadCube();
   const q = validateQuery(cube, parseQueryInput(input));
+  return loadOne(pool, cube, scope, 'regularQuery', q, options.requestId);
+}
+
+function checkClient(request: LoadRequest, multi: boolean): void {
+  if (request.queryType !== 'regularQuery' && !multi) {
+    const message = `'${request.queryType}' query type is not supported by the client. Please update the client (send queryType=multi).`;
+    throw new AppError('validation_failed', message, [{ path: 'queryType', message }]);
+  }
+}
+
+/**
+ * A whole `/load` request: one query, a compareDateRange query or a data blending array. With
+ * `multi`, Cube's multi-result body (`{queryType, results, pivotQuery}`); else the single result.
+ */
+export async function cubeLoadRequest(pool: pg.Pool, scope: CubeScope, input: unknown, options: LoadOptions = {}): Promise<LoadResult | MultiLoadResult> {
+  const cube = await loadCube();
+  const request = parseLoadRequest(cube, input);
+  checkClient(request, options.multi === true);
+  for (const q of request.queries) planQueries(cube, scope.tenantId, q);
+  const results = await Promise.all(request.queries.map((q) => loadOne(pool, cube, scope, request.queryType, q, options.requestId)));
+  if (!options.multi) return results[0] as LoadResult;
+  return { queryType: request.queryType, results, pivotQuery: pivotQuery(request), slowQuery: false };
+}
+
+type SqlAnswer = { sql: Record<string, unknown>; statements: { cube: string | null; sql: string; params: unknown[] }[] };
+
+function sqlOf(cube: CompiledCube, scope: CubeScope, q: ValidQuery): SqlAnswer {
   const plans = planQueries(cube, scope.tenantId, q);
   const first = plans[0] as (typeof plans)[number];
   return {
@@ -111,13 +139,32 @@ export async function cubeSql(scope: CubeScope, input: unknown): Promise<{ sql: 
   };
 }
 
-/** Cube's `/v1/dry-run`: the normalised query, validated and planned but not run. */
+/** The SQL and bound parameters the query runs as (one statement per measure cube). */
+export async function cubeSql(scope: CubeScope, input: unknown): Promise<SqlAnswer> {
+  const cube = await loadCube();
+  return sqlOf(cube, scope, validateQuery(cube, parseQueryInput(input)));
+}
+
+/** `/v1/sql` for any request: one answer for a regular query, a list for compare and blending queries (as Cube). */
+export async function cubeSqlRequest(scope: CubeScope, input: unknown): Promise<SqlAnswer | SqlAnswer[]> {
+  const cube = await loadCube();
+  const request = parseLoadRequest(cube, input);
+  const answers = request.queries.map((q) => sqlOf(cube, scope, q));
+  return request.queryType === 'regularQuery' ? (answers[0] as SqlAnswer) : answers;
+}
+
+/** Cube's `/v1/dry-run`: the normalised queries, validated and planned but not run. */
 export async function cubeDryRun(scope: CubeScope, input: unknown): Promise<Record<string, unknown>> {
   const cube = await loadCube();
-  const q = validateQuery(cube, parseQueryInput(input));
-  planQueries(cube, scope.tenantId, q);
-  const normalized = normalizedQuery(q);
-  return { queryType: 'regularQuery', normalizedQueries: [normalized], pivotQuery: normalized, queryOrder: q.order.map((o) => ({ [o.id]: o.desc ? 'desc' : 'asc' })), transformedQueries: [null] };
+  const request = parseLoadRequest(cube, input);
+  for (const q of request.queries) planQueries(cube, scope.tenantId, q);
+  return {
+    queryType: request.queryType,
+    normalizedQueries: request.queries.map(normalizedQuery),
+    pivotQuery: pivotQuery(request),
+    queryOrder: request.queries.map((q) => Object.fromEntries(q.order.map((o) => [o.id, o.desc ? 'desc' : 'asc']))),
+    transformedQueries: request.queries.map((q) => canUseForm(cube, scope.tenantId, q)),
+  };
 }
 
 export type { Row, ValidQuery };

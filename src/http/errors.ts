@@ -21,6 +21,7 @@ const WEBHOOK_MESSAGES: Record<string, string> = {
   unsupported_media_type: 'Validation failed',
   rate_limited: 'Too many requests',
   unavailable: 'Service unavailable',
+  timeout: 'Gateway timeout',
   internal: 'Internal server error',
 };
 
@@ -70,7 +71,7 @@ function loggedPath(ctx: Koa.Context): string {
 }
 
 /** Koa and body-parser errors carry an HTTP status; anything else is internal. */
-function toAppError(caught: unknown): AppError {
+export function toAppError(caught: unknown): AppError {
   if (caught instanceof AppError) return caught;
   if (isDatabaseUnavailable(caught)) {
     return new AppError('unavailable', 'The database is unreachable; retry later', undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });

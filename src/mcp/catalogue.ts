@@ -6,7 +6,7 @@
  * compiled model set.
  */
 import type { CompiledCube, MetaMember } from '../cube/compiler.js';
-import { formatName } from '../cube/compiler.js';
+import { memberFormat } from '../cube/compiler.js';
 
 export const UNITS = ['count', 'people', 'seconds', 'ratio', 'score', 'lines', 'effort_units'] as const;
 export type Unit = (typeof UNITS)[number];
@@ -83,7 +83,7 @@ export function catalogueOf(cube: CompiledCube): Catalogue {
         title: shortTitle(d),
         description: d.description ?? '',
         type: d.type as DimensionInfo['type'],
-        ...(formatName(d.format) === 'id' ? { format: 'id' as const } : {}),
+        ...(memberFormat(d) === 'id' ? { format: 'id' as const } : {}),
         ...(Array.isArray(meta.values) ? { values: meta.values.map(String) } : {}),
       });
     }

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { loadCube } from '../cube/compiler.js';
 import { cubeLoad, cubeMeta, cubeSql } from '../cube/service.js';
-import { formatName, type MetaMember } from '../cube/compiler.js';
+import { memberFormat, type MetaMember } from '../cube/compiler.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../services/baseline.js';
@@ -58,7 +58,7 @@ function checkedWindow(window: { from?: string; to?: string }) {
 }
 
 function member(m: MetaMember): CubeMember {
-  const format = formatName(m.format);
+  const format = memberFormat(m);
   return {
     name: m.name,
     type: m.type,

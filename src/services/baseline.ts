@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type pg from 'pg';
 import { z } from 'zod';
-import { loadCube } from '../cube/compiler.js';
+import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { lastDay, monthIndex, monthOf, monthRange } from '../cube/months.js';
 import { validateQuery } from '../cube/query.js';
 import { runQuery, type Row } from '../cube/run.js';
@@ -102,6 +102,9 @@ function format(value: number | null, kind: Kind): number | null {
   return round(value, kind === 'ratio' ? 4 : 2);
 }
 
+/** Rows a query of the grid may return; far above any tenant's teams × 36 months. */
+const GRID_LIMIT = 10_000_000;
+
 interface TeamInfo {
   id: string;
   slug: string;
@@ -113,43 +116,72 @@ interface TeamInfo {
   supplier_name: string | null;
   delivery_model: string | null;
   location_country: string | null;
+}
+
+interface Headcount {
   headcount: number;
   internal_headcount: number;
   external_headcount: number;
-  by_supplier: Record<string, number> | null;
+  by_supplier: Record<string, number>;
 }
 
-/**
- * Enabled teams in slug order (byte order, like the roster) with their register columns: the
- * `register`-sourced memberships, which are exactly what the last register import left (METRICS.md
- * "Register columns"); manual memberships added since do not change headcount. No history is kept.
- */
+/** Enabled teams in slug order (byte order, like the roster) with their register attributes. */
 async function teamsOf(pool: pg.Pool, tenantId: string): Promise<TeamInfo[]> {
   const result = await pool.query<TeamInfo>(
     `select t.id, t.slug, t.name, t.external_ref, t.cost_centre_code, t.org_unit_id, o.slug as org_unit_slug, t.supplier_name,
-            t.delivery_model, t.location_country,
-            count(p.id)::int as headcount,
-            count(p.id) filter (where p.employment_type = 'employee')::int as internal_headcount,
-            count(p.id) filter (where p.employment_type = 'supplier')::int as external_headcount,
-            (select jsonb_object_agg(s.name, s.n) from (
-               select coalesce(p2.supplier_name, 'unknown') as name, count(*)::int as n
-               from team_memberships m2 join people p2 on p2.id = m2.person_id and p2.tenant_id = $1
-               where m2.tenant_id = $1 and m2.team_id = t.id and m2.membership_source = 'register' and p2.employment_type = 'supplier'
-               group by 1) s) as by_supplier
+            t.delivery_model, t.location_country
      from teams t
      left join org_units o on o.id = t.org_unit_id and o.tenant_id = $1
-     left join team_memberships m on m.team_id = t.id and m.tenant_id = $1 and m.membership_source = 'register'
-     left join people p on p.id = m.person_id and p.tenant_id = $1
      where t.tenant_id = $1 and t.enabled
-     group by t.id, o.slug
      order by t.slug collate "C"`,
     [tenantId],
   );
   return result.rows;
 }
 
-const sortedObject = (value: Record<string, number> | null) =>
-  Object.fromEntries(Object.entries(value ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/**
+ * The register columns of every team, read from the memberships cube (METRICS.md "Register
+ * columns"): `register_headcount` and its splits, and the supplier members by supplier name
+ * (`unknown` when the register names none). Manual memberships added since the last import count
+ * for attribution, not here. No history is kept.
+ */
+async function headcounts(pool: pg.Pool, cube: CompiledCube, tenantId: string): Promise<Map<string, Headcount>> {
+  const grid = (query: object) => {
+    const q = validateQuery(cube, query);
+    q.limit = GRID_LIMIT;
+    return runQuery(pool, cube, tenantId, q);
+  };
+  const [totals, suppliers] = await Promise.all([
+    grid({ measures: ['memberships.register_headcount', 'memberships.internal_headcount', 'memberships.external_headcount'], dimensions: ['memberships.team_id'] }),
+    grid({
+      measures: ['memberships.external_headcount'],
+      dimensions: ['memberships.team_id', 'people.supplier_name'],
+      filters: [{ member: 'memberships.membership_source', operator: 'equals', values: ['register'] }, { member: 'people.employment_type', operator: 'equals', values: ['supplier'] }],
+    }),
+  ]);
+  const byTeam = new Map<string, Headcount>();
+  for (const row of totals) {
+    byTeam.set(String(row['memberships.team_id']), {
+      headcount: Number(row['memberships.register_headcount']),
+      internal_headcount: Number(row['memberships.internal_headcount']),
+      external_headcount: Number(row['memberships.external_headcount']),
+      by_supplier: {},
+    });
+  }
+  for (const row of suppliers) {
+    const team = byTeam.get(String(row['memberships.team_id']));
+    const count = Number(row['memberships.external_headcount']);
+    if (!team || count === 0) continue;
+    const name = (row['people.supplier_name'] as string | null) ?? 'unknown';
+    team.by_supplier[name] = (team.by_supplier[name] ?? 0) + count;
+  }
+  return byTeam;
+}
+
+const NO_MEMBERS: Headcount = { headcount: 0, internal_headcount: 0, external_headcount: 0, by_supplier: {} };
+
+const sortedObject = (value: Record<string, number>) =>
+  Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** AI value assessment (light): mean of the components with data in the month. */
 function aiva(headcount: number, activeUsers: number, share: number | null, score: number | null): { overall: number | null; scope: string | null } {
@@ -161,8 +193,6 @@ function aiva(headcount: number, activeUsers: number, share: number | null, scor
   return { overall: round(parts.reduce((sum, [, v]) => sum + v, 0) / parts.length, 2), scope: parts.map(([name]) => name).join('+') };
 }
 
-/** Rows a fact query of the grid may return; far above any tenant's teams × 36 months. */
-const GRID_LIMIT = 10_000_000;
 
 /** Every enabled team × every month of the window, in (team slug, month) order. */
 export async function baselineRows(
@@ -177,8 +207,9 @@ export async function baselineRows(
   const dateRange = [`${window.from}-01`, lastDay(window.to)];
   const values = new Map<string, Map<string, Row>>();
   // The register and every fact cube are read at once: the grid needs them all.
-  const [allTeams] = await Promise.all([
+  const [allTeams, register] = await Promise.all([
     teamsOf(pool, tenantId),
+    headcounts(pool, cube, tenantId),
     ...FACTS.map(async (fact) => {
       const query = validateQuery(cube, {
         measures: fact.measures.map(([m]) => m),
@@ -201,20 +232,21 @@ export async function baselineRows(
   const teams = allTeams.filter((t) => teamSlug === undefined || t.slug === teamSlug);
   const rows: BaselineRow[] = [];
   for (const team of teams) {
+    const members = register.get(team.id) ?? NO_MEMBERS;
     for (const month of months) {
       const cells = values.get(`${team.id}|${month}`);
       const row = {
         team_id: team.id, month, team_slug: team.slug, team_name: team.name, team_external_ref: team.external_ref,
         cost_centre_code: team.cost_centre_code, org_unit_id: team.org_unit_id, org_unit_slug: team.org_unit_slug,
         supplier_name: team.supplier_name, delivery_model: team.delivery_model, location_country: team.location_country,
-        headcount: team.headcount, internal_headcount: team.internal_headcount, external_headcount: team.external_headcount,
-        headcount_by_supplier: sortedObject(team.by_supplier),
+        headcount: members.headcount, internal_headcount: members.internal_headcount, external_headcount: members.external_headcount,
+        headcount_by_supplier: sortedObject(members.by_supplier),
       } as BaselineRow;
       for (const fact of FACTS) {
         const source = cells?.get(fact.time);
         for (const [measure, column, kind] of fact.measures) row[column] = format((source?.[measure] as number | null | undefined) ?? null, kind);
       }
-      const score = aiva(team.headcount, row.ai_active_users as number, row.ai_assisted_pr_share as number | null, row.team_experience_score as number | null);
+      const score = aiva(members.headcount, row.ai_active_users as number, row.ai_assisted_pr_share as number | null, row.team_experience_score as number | null);
       row.aiva_light_overall = score.overall;
       row.aiva_scope = score.scope;
       rows.push(Object.fromEntries(BASELINE_COLUMNS.map((c) => [c, row[c] ?? null])) as BaselineRow);

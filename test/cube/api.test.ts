@@ -69,18 +69,19 @@ describe('semantic cube', function () {
       }
     });
 
-    it('every dimension on a uuid column, and only those, has format: id', async () => {
+    it('every dimension on a uuid column, and only those, has meta.uuid (never Cube\'s numeric format: id)', async () => {
       const { pool } = dbFor(api.databaseUrl);
       const { rows } = await pool.query(`select table_name, column_name, data_type from information_schema.columns where table_schema = current_schema()`);
       const typeOf = new Map(rows.map((r: Record<string, string>) => [`${r.table_name}.${r.column_name}`, r.data_type]));
       const ids: string[] = [];
       for (const c of cubes) {
         const table = /FROM ([a-z_]+) WHERE/.exec(String(c.sql))?.[1];
-        for (const d of c.dimensions as { name: string; sql: string; type: string; format?: string }[]) {
+        for (const d of c.dimensions as { name: string; sql: string; type: string; format?: string; meta?: { uuid?: boolean } }[]) {
           const column = /^[a-z_]+$/.test(d.sql) ? typeOf.get(`${table}.${d.sql}`) : 'expression';
           expect(column, `${c.name}.${d.name}`).to.be.a('string');
-          expect(d.format === 'id', `${c.name}.${d.name} is ${column}`).to.equal(column === 'uuid');
-          if (d.format === 'id') ids.push(`${c.name}.${d.name}`);
+          expect(d.meta?.uuid === true, `${c.name}.${d.name} is ${column}`).to.equal(column === 'uuid');
+          expect(d.format, `${c.name}.${d.name}`).to.equal(undefined);
+          if (d.meta?.uuid === true) ids.push(`${c.name}.${d.name}`);
         }
       }
       expect(ids).to.include.members(['teams.id', 'pull_requests.team_id', 'memberships.person_id', 'projects.owning_team_id', 'incidents.caused_by_deployment_id']);
@@ -111,8 +112,10 @@ describe('semantic cube', function () {
       expect(meta.status).to.equal(200);
       const prs = meta.body.cubes.find((c: { name: string }) => c.name === 'pull_requests');
       expect(prs.measures.find((m: { name: string }) => m.name === 'pull_requests.prs_merged')).to.deep.include({ shortTitle: 'Pull requests merged', type: 'number' });
-      // Cube 1.7 shows `format: id` as its named numeric format `id`.
-      expect(prs.dimensions.find((d: { name: string }) => d.name === 'pull_requests.team_id')).to.deep.include({ type: 'string', format: { type: 'custom-numeric', value: '.0f', alias: 'id' } });
+      // A uuid is marked in `meta`: Cube's `format: id` is numeric, and its client prints a UUID under it as NaN.
+      const teamId = prs.dimensions.find((d: { name: string }) => d.name === 'pull_requests.team_id');
+      expect(teamId).to.deep.include({ type: 'string', meta: { uuid: true } });
+      expect(teamId).not.to.have.property('format');
     });
 
     it('@cubejs-client/core loads time series through ResultSet, scoped to the tenant', async () => {
@@ -125,15 +128,15 @@ describe('semantic cube', function () {
       };
       const result = await client.load(query);
       expect(result.rawData()).to.deep.equal([
-        { 'teams.slug': 'alpha', 'pull_requests.merged_at.month': '2025-03-01T00:00:00.000', 'pull_requests.merged_at': '2025-03-01T00:00:00.000', 'pull_requests.prs_merged': 3, 'pull_requests.pr_cycle_time_p50_seconds': 36000 },
+        { 'teams.slug': 'alpha', 'pull_requests.merged_at.month': '2025-03-01T00:00:00.000', 'pull_requests.merged_at': '2025-03-01T00:00:00.000', 'pull_requests.prs_merged': '3', 'pull_requests.pr_cycle_time_p50_seconds': '36000' },
       ]);
       // The client fills the months without rows from the query's date range.
       expect(result.chartPivot().map((p) => [p.x, p['alpha,pull_requests.prs_merged']])).to.deep.equal([
         ['2025-02-01T00:00:00.000', 0], ['2025-03-01T00:00:00.000', 3], ['2025-04-01T00:00:00.000', 0],
       ]);
-      expect(result.tablePivot()).to.deep.equal([{ 'teams.slug': 'alpha', 'pull_requests.merged_at.month': '2025-03-01T00:00:00.000', 'pull_requests.prs_merged': 3, 'pull_requests.pr_cycle_time_p50_seconds': 36000 }]);
+      expect(result.tablePivot()).to.deep.equal([{ 'teams.slug': 'alpha', 'pull_requests.merged_at.month': '2025-03-01T00:00:00.000', 'pull_requests.prs_merged': '3', 'pull_requests.pr_cycle_time_p50_seconds': '36000' }]);
       const other = await cube(b.owner.apiKey, { apiUrl: `${api.baseUrl}/cubejs-api/v1` }).load(query);
-      expect(other.rawData()[0]?.['pull_requests.prs_merged']).to.equal(4);
+      expect(other.rawData()[0]?.['pull_requests.prs_merged']).to.equal('4');
       const sql = await client.sql(query);
       expect(sql.sql()).to.contain('(SELECT * FROM cube_pull_requests WHERE tenant_id = $1)');
       const dry = await client.dryRun(query);
@@ -147,7 +150,7 @@ describe('semantic cube', function () {
         query: { measures: ['pull_requests.prs_merged', 'deployments.change_failure_rate'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-03-01', '2025-03-31'] }, { dimension: 'deployments.created_at', dateRange: ['2025-03-01', '2025-03-31'] }] },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body.data).to.deep.equal([{ 'pull_requests.prs_merged': 5, 'deployments.change_failure_rate': 0.8 }]);
+      expect(res.body.data).to.deep.equal([{ 'pull_requests.prs_merged': '5', 'deployments.change_failure_rate': '0.8' }]);
     });
 
     it('splits a multi-fact query by fact cube and merges on team and month', async () => {
@@ -164,9 +167,9 @@ describe('semantic cube', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const rows = res.body.results[0].data.map((r: Record<string, unknown>) => [r['teams.slug'], r['pull_requests.merged_at.month'], r['pull_requests.prs_merged'], r['deployments.production_deploys'], r['ai_sessions.ai_sessions']]);
       expect(rows).to.deep.include.members([
-        ['alpha', '2025-03-01T00:00:00.000', 3, 4, 2],
-        ['alpha', '2025-04-01T00:00:00.000', null, 2, null],
-        ['beta', '2025-03-01T00:00:00.000', null, null, 3],
+        ['alpha', '2025-03-01T00:00:00.000', '3', '4', '2'],
+        ['alpha', '2025-04-01T00:00:00.000', null, '2', null],
+        ['beta', '2025-03-01T00:00:00.000', null, null, '3'],
       ]);
       const sql = await api.as(a.owner.apiKey).post('/cubejs-api/v1/sql', { query: { measures: ['pull_requests.prs_merged', 'deployments.production_deploys'], dimensions: ['teams.slug'] } });
       expect(sql.body.statements.map((s: { cube: string }) => s.cube)).to.deep.equal(['pull_requests', 'deployments']);
@@ -185,8 +188,9 @@ describe('semantic cube', function () {
       ['unknown operator', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'teams.slug', operator: 'raw', values: ['1'] }] }],
       ['reversed date range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-04-01', '2025-03-01'] }] }],
       ['malformed date', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-02-30', '2025-03-01'] }] }],
-      ['one-element range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-02-01'] }] }],
-      ['relative range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: 'last week' }] }],
+      ['three-element range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2025-02-01', '2025-02-02', '2025-02-03'] }] }],
+      ['a sentence as a relative range', { measures: ['pull_requests.prs_merged'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: 'last week, more or less' }] }],
+      ['an unknown time zone', { measures: ['pull_requests.prs_merged'], timezone: 'Mars/Olympus_Mons' }],
       ['SQL in a date value', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.merged_at', operator: 'afterDate', values: ["2025-01-01'; drop table teams; --"] }] }],
       ['SQL in a numeric filter', { measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.prs_merged', operator: 'gt', values: ['0) or (1=1'] }] }],
       ['SQL in a time zone', { measures: ['pull_requests.prs_merged'], timezone: "UTC') or 1=1 --" }],
@@ -220,7 +224,7 @@ describe('semantic cube', function () {
       const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['pull_requests.nope'] } });
       expect(res.body.error).to.equal('Unknown member pull_requests.nope');
       const op = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'raw', values: ['1'] }] } });
-      expect(op.body).to.deep.equal({ error: 'Unknown operator raw', code: 'validation_failed', details: [{ path: 'query.filters.0.operator', message: 'Unknown operator raw' }] });
+      expect(op.body).to.deep.equal({ error: 'Unknown operator raw', code: 'validation_failed', details: [{ path: 'query.filters.0.operator', message: 'Unknown operator raw' }], requestId: op.headers.get('x-request-id') });
     });
 
     it('refuses SQL in id and boolean values with the path, and the process stays healthy', async () => {
@@ -231,6 +235,7 @@ describe('semantic cube', function () {
         error: 'Values of pull_requests.team_id are UUIDs (8-4-4-4-12 hex digits)',
         code: 'validation_failed',
         details: [{ path: 'query.filters.0.values', message: 'Values of pull_requests.team_id are UUIDs (8-4-4-4-12 hex digits)' }],
+        requestId: id.headers.get('x-request-id'),
       });
       const bool = await load({ measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'set' }, { and: [{ member: 'teams.enabled', operator: 'equals', values: ["true' OR '1'='1"] }] }] });
       expect(bool.status).to.equal(400);
@@ -238,6 +243,7 @@ describe('semantic cube', function () {
         error: 'Values of teams.enabled are true or false',
         code: 'validation_failed',
         details: [{ path: 'query.filters.1.and.0.values', message: 'Values of teams.enabled are true or false' }],
+        requestId: bool.headers.get('x-request-id'),
       });
       const op = await load({ measures: ['pull_requests.prs_merged'], filters: [{ member: 'pull_requests.team_id', operator: 'startsWith', values: ["x' OR '1'='1"] }] });
       expect(op.status).to.equal(400);
@@ -247,7 +253,7 @@ describe('semantic cube', function () {
       ]);
       const after = await load({ measures: ['teams.count'] });
       expect(after.status).to.equal(200);
-      expect(after.body.data).to.deep.equal([{ 'teams.count': 3 }]);
+      expect(after.body.data).to.deep.equal([{ 'teams.count': '3' }]);
     });
 
     it('filters ids by UUID (either case) and booleans by true or false', async () => {
@@ -255,7 +261,7 @@ describe('semantic cube', function () {
       const merged = async (filters: unknown[]) => {
         const res = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['pull_requests.prs_merged'], timeDimensions: [march], filters } });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        return res.body.data[0]['pull_requests.prs_merged'];
+        return Number(res.body.data[0]['pull_requests.prs_merged']);
       };
       const alpha = fa.teams.alpha;
       expect(await merged([{ member: 'pull_requests.team_id', operator: 'equals', values: [alpha] }])).to.equal(3);
@@ -271,7 +277,7 @@ describe('semantic cube', function () {
         query: { measures: ['teams.count'], dimensions: ['teams.slug'], filters: [{ member: 'teams.enabled', operator: 'equals', values: [false] }, { member: 'teams.id', operator: 'equals', values: [fa.teams.gamma] }] },
       });
       expect(teams.status, JSON.stringify(teams.body)).to.equal(200);
-      expect(teams.body.data).to.deep.equal([{ 'teams.slug': 'gamma', 'teams.count': 1 }]);
+      expect(teams.body.data).to.deep.equal([{ 'teams.slug': 'gamma', 'teams.count': '1' }]);
     });
 
     it('binds SQL in string values and leaves the process healthy', async () => {
@@ -279,11 +285,11 @@ describe('semantic cube', function () {
         query: { measures: ['teams.count'], filters: [{ member: 'teams.slug', operator: 'equals', values: ["alpha' or '1'='1"] }] },
       });
       expect(res.status).to.equal(200);
-      expect(res.body.data).to.deep.equal([{ 'teams.count': 0 }]);
+      expect(res.body.data).to.deep.equal([{ 'teams.count': '0' }]);
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
       expect(Object.keys(Object.prototype)).to.deep.equal([]);
       const after = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['teams.count'] } });
-      expect(after.body.data).to.deep.equal([{ 'teams.count': 3 }]);
+      expect(after.body.data).to.deep.equal([{ 'teams.count': '3' }]);
       expect(fa.teams.alpha).to.be.a('string');
     });
   });

@@ -32,7 +32,7 @@ describe('stored delivery facts (migration 0021)', function () {
     expect(leadTimes.stored, 'lead times').to.deep.equal(leadTimes.reference);
   };
   const load = async (tenant: BuiltTenant, query: object) => {
-    const res = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', { query });
+    const res = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', { query, castNumerics: true });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.data as Record<string, unknown>[];
   };

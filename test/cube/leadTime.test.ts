@@ -105,7 +105,7 @@ describe('lead time for changes (cube change_lead_times)', function () {
   after(() => api.close());
 
   const load = async (tenant: BuiltTenant, query: object) => {
-    const res = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', { query });
+    const res = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', { query, castNumerics: true });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.data as Record<string, unknown>[];
   };

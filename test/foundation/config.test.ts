@@ -29,6 +29,15 @@ describe('configuration', () => {
     expect(config.objectStore).to.deep.equal({ kind: 'none' });
   });
 
+  it('reads the semantic layer\'s query timeout and Continue-wait time, within bounds', () => {
+    expect(loadConfig(VALID).cube).to.deep.equal({ queryTimeoutSeconds: 120, continueWaitSeconds: 5 });
+    expect(loadConfig({ ...VALID, CUBE_QUERY_TIMEOUT_SECONDS: '30', CUBE_CONTINUE_WAIT_SECONDS: '2' }).cube).to.deep.equal({ queryTimeoutSeconds: 30, continueWaitSeconds: 2 });
+    expect(problems({ ...VALID, CUBE_QUERY_TIMEOUT_SECONDS: '0', CUBE_CONTINUE_WAIT_SECONDS: '1.5' })).to.deep.equal([
+      'CUBE_QUERY_TIMEOUT_SECONDS must be a whole number from 1 to 86400',
+      'CUBE_CONTINUE_WAIT_SECONDS must be a whole number from 1 to 3600',
+    ]);
+  });
+
   it('turns every integration off when its settings are absent', () => {
     const config = loadConfig(VALID);
     expect(config.codehostApp).to.equal(null);

@@ -18,6 +18,8 @@ export function baseEnv(databaseUrl: string, port = 0): Env {
     PORT: String(port),
     // Tests speak as a proxy on loopback would: X-Forwarded-For names the client (test/auth/helpers.ts).
     TRUSTED_PROXIES: '127.0.0.1,::1',
+    // Test clients read answers, not Cube's "Continue wait" (test/cube/continueWait.test.ts sets its own).
+    CUBE_CONTINUE_WAIT_SECONDS: '600',
   };
 }
 

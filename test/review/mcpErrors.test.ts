@@ -29,10 +29,10 @@ describe('review: MCP tools answer internal failures without their message', () 
     const client = new Client({ name: 'review', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${t.owner.apiKey}` } } }));
     try {
-      const result = await client.callTool({ name: 'cube_query', arguments: { query } });
+      const result = await client.callTool({ name: 'cube_query', arguments: query });
       expect(result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Internal server error' }] });
       // A correctable mistake still says what is wrong.
-      const unknown = await client.callTool({ name: 'cube_query', arguments: { query: { measures: ['issues.nope'] } } });
+      const unknown = await client.callTool({ name: 'cube_query', arguments: { measures: ['issues.nope'] } });
       expect(unknown.isError).to.equal(true);
       expect((unknown.content as { text: string }[])[0]!.text).to.include('issues.nope');
     } finally {

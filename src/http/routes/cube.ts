@@ -1,22 +1,32 @@
 /**
  * Cube's REST protocol (`/cubejs-api/v1/*`), served by us so that `@cubejs-client/core` and other
  * Cube clients work against the service. Authenticated like the general API; the tenant is the
- * principal's. Errors use Cube's body (`{error: <message>}`, plus our code and details).
+ * principal's. Every error, whatever its status, is Cube's body `{error: <the reason>}` (plus our
+ * `code`, `details` and `requestId`). What is and is not supported: docs/cube.md.
  */
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { cubeDryRun, cubeLoad, cubeMeta, cubeSql, type LoadResult } from '../../cube/service.js';
+import { continueWait } from '../../cube/continueWait.js';
+import { cubeDryRun, cubeLoadRequest, cubeMeta, cubeSqlRequest, type LoadResult, type MultiLoadResult } from '../../cube/service.js';
 import { loadCube } from '../../cube/compiler.js';
+import { configureCube, cubeSettings } from '../../cube/settings.js';
+import { toAppError } from '../errors.js';
 import { route } from '../route.js';
 
 const BASE = '/cubejs-api/v1';
 
 // GET carries the query as JSON text in `?query=`; POST as an object (or text) in the body.
-const QueryParams = z.object({ query: z.string().max(100_000).optional(), queryType: z.enum(['multi']).optional() });
-export const QueryBody = z.object({ query: z.unknown(), queryType: z.enum(['multi']).optional() });
+// `castNumerics` asks for JSON numbers instead of Cube's numeric strings.
+const QueryParams = z.object({
+  query: z.string().max(100_000).optional(),
+  queryType: z.enum(['multi']).optional(),
+  castNumerics: z.enum(['true', 'false']).optional(),
+});
+export const QueryBody = z.object({ query: z.unknown().optional(), queryType: z.enum(['multi']).optional(), castNumerics: z.boolean().optional() });
 
 /** Cube clients send the token bare (`Authorization: gai_…`); the general API expects a Bearer. */
 const bearerCompat: Koa.Middleware = async (ctx, next) => {
@@ -25,46 +35,76 @@ const bearerCompat: Koa.Middleware = async (ctx, next) => {
   await next();
 };
 
-const cubeErrors: Koa.Middleware = async (ctx, next) => {
-  try {
-    await next();
-  } catch (caught) {
-    if (!(caught instanceof AppError) || caught.code === 'internal') throw caught;
-    ctx.status = caught.status;
-    for (const [name, value] of Object.entries(caught.headers ?? {})) ctx.set(name, value);
-    ctx.body = { error: caught.message, code: caught.code, ...(caught.details ? { details: caught.details } : {}) };
-  }
-};
+/** The reason a client shows: a route's "Validation failed" says which fields and why. */
+function reason(error: AppError): string {
+  if (error.message === 'Validation failed' && error.details?.length) return error.details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return error.message;
+}
 
-function loadBody(result: LoadResult, multi: boolean): unknown {
-  if (!multi) return result;
-  return { queryType: 'regularQuery', results: [result], pivotQuery: result.query, slowQuery: false };
+function cubeErrors(app: AppContext): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (caught) {
+      const error = toAppError(caught);
+      const requestId = ctx.state.requestId as string;
+      if (error.code === 'internal') app.log.error({ err: caught, requestId, path: ctx.path }, 'unhandled error');
+      ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+      const message = error.code === 'internal' ? `Internal server error (request ${requestId})` : reason(error);
+      ctx.body = { error: message, code: error.code, ...(error.details ? { details: error.details } : {}), requestId };
+    }
+  };
+}
+
+/** Numbers as Cube sends them: measures and numeric dimensions as strings, unless castNumerics. */
+function present(result: LoadResult, requestId: string, castNumerics: boolean): LoadResult {
+  const numeric = Object.entries({ ...result.annotation.measures, ...result.annotation.dimensions }).filter(([, a]) => a.type === 'number').map(([k]) => k);
+  const data =
+    castNumerics || numeric.length === 0
+      ? result.data
+      : result.data.map((row) => {
+          const out = { ...row };
+          for (const key of numeric) {
+            const value = out[key];
+            if (typeof value === 'number') out[key] = Number.isFinite(value) ? String(value) : null;
+          }
+          return out;
+        });
+  return { ...result, data, requestId };
 }
 
 export function cubeRoutes(app: AppContext): Router {
+  configureCube({ queryTimeoutMs: app.config.cube.queryTimeoutSeconds * 1000, continueWaitMs: app.config.cube.continueWaitSeconds * 1000 });
   // Compile the models while the server starts, not on the first request.
   loadCube().catch((error) => app.log.error({ err: error }, 'cube models failed to compile'));
-  const router = new Router({ prefix: BASE });
+  const router = new Router();
   const { pool } = app.database;
-  router.use(cubeErrors, bearerCompat);
+  router.use(cubeErrors(app), bearerCompat);
 
-  router.get('/meta', route(app, { auth: 'required' }, async () => ({ body: await cubeMeta() })));
+  router.get(`${BASE}/meta`, route(app, { auth: 'required' }, async () => ({ body: await cubeMeta() })));
 
-  router.get('/load', route(app, { auth: 'required', query: QueryParams }, async ({ principal, query }) => {
-    if (query.query === undefined) throw new AppError('validation_failed', 'query is required', [{ path: 'query', message: 'Required' }]);
-    return { body: loadBody(await cubeLoad(pool, principal, query.query), query.queryType === 'multi') };
-  }));
-  router.post('/load', route(app, { auth: 'required', body: QueryBody }, async ({ principal, body }) => {
-    return { body: loadBody(await cubeLoad(pool, principal, body.query), body.queryType === 'multi') };
-  }));
+  const load = async (ctx: Koa.Context, tenantId: string, input: unknown, multi: boolean, castNumerics: boolean) => {
+    const requestId = ctx.state.requestId as string;
+    // A digest: a held query costs its key, and a query may be 100 kB of text.
+    const key = createHash('sha256').update(JSON.stringify([tenantId, input, multi])).digest('base64');
+    const outcome = await continueWait(key, cubeSettings().continueWaitMs, () => cubeLoadRequest(pool, { tenantId }, input, { multi }));
+    if (!outcome.done) return { body: { error: 'Continue wait', requestId } };
+    const answer = outcome.value;
+    if ('results' in answer) return { body: { ...answer, results: answer.results.map((r) => present(r, requestId, castNumerics)) } satisfies MultiLoadResult };
+    return { body: present(answer, requestId, castNumerics) };
+  };
+  router.get(`${BASE}/load`, route(app, { auth: 'required', query: QueryParams }, async ({ ctx, principal, query }) => load(ctx, principal.tenantId, query.query, query.queryType === 'multi', query.castNumerics === 'true')));
+  router.post(`${BASE}/load`, route(app, { auth: 'required', body: QueryBody }, async ({ ctx, principal, body }) => load(ctx, principal.tenantId, body.query, body.queryType === 'multi', body.castNumerics === true)));
 
   for (const path of ['/sql', '/dry-run'] as const) {
-    const answer = async (tenantId: string, raw: unknown) => (path === '/sql' ? cubeSql({ tenantId }, raw) : cubeDryRun({ tenantId }, raw));
-    router.get(path, route(app, { auth: 'required', query: QueryParams }, async ({ principal, query }) => {
-      if (query.query === undefined) throw new AppError('validation_failed', 'query is required', [{ path: 'query', message: 'Required' }]);
-      return { body: await answer(principal.tenantId, query.query) };
-    }));
-    router.post(path, route(app, { auth: 'required', body: QueryBody }, async ({ principal, body }) => ({ body: await answer(principal.tenantId, body.query) })));
+    const answer = async (tenantId: string, raw: unknown) => (path === '/sql' ? cubeSqlRequest({ tenantId }, raw) : cubeDryRun({ tenantId }, raw));
+    router.get(`${BASE}${path}`, route(app, { auth: 'required', query: QueryParams }, async ({ principal, query }) => ({ body: await answer(principal.tenantId, query.query) })));
+    router.post(`${BASE}${path}`, route(app, { auth: 'required', body: QueryBody }, async ({ principal, body }) => ({ body: await answer(principal.tenantId, body.query) })));
   }
+  // Everything else under the prefix is a 404 in Cube's body too (never the general API's).
+  router.all(/^\/cubejs-api(\/.*)?$/, (ctx) => {
+    throw new AppError('not_found', `Not found: ${ctx.method} ${ctx.path} is not served (Cube's REST API here: /cubejs-api/v1/meta, load, sql, dry-run)`);
+  });
   return router;
 }

@@ -16,12 +16,22 @@ export interface CubeResult {
   lastRefreshTime: string;
 }
 
-/** Every number on a page comes through here: the Cube REST protocol of the server. */
+/**
+ * Every number on a page comes through here: the Cube REST protocol of the server, with JSON
+ * numbers (`castNumerics`). A long query answers Cube's "Continue wait" and is asked again, as
+ * Cube's own client does, until its rows are there.
+ */
 export const cubeQuery = (query: CubeQuery) =>
   queryOptions({
     queryKey: ['cube', query],
     staleTime: 60_000,
-    queryFn: ({ signal }) => api<CubeResult>(`/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`, { signal }),
+    queryFn: async ({ signal }) => {
+      const path = `/cubejs-api/v1/load?castNumerics=true&query=${encodeURIComponent(JSON.stringify(query))}`;
+      for (;;) {
+        const body = await api<CubeResult | { error: string }>(path, { signal });
+        if (!('error' in body && body.error === 'Continue wait')) return body as CubeResult;
+      }
+    },
   });
 
 export const apiQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) => {
