@@ -31,6 +31,29 @@ export interface Cidr {
 
 type Credentials = Readonly<Record<string, string>>;
 
+/** One sign-in provider's application: the credentials, where the provider sends people back, and whether an endpoint override is set. */
+export interface SignInApp {
+  clientId: string;
+  clientSecret: string;
+  /** The provider's redirect URI for this server: the group's REDIRECT_URI, else APP_URL/auth/<provider>/callback. */
+  redirectUri: string;
+  /** An issuer or base-URL override is set (tests, self-managed installations). */
+  overridden: boolean;
+}
+
+/** The four sign-in providers (docs/auth.md "Sign-in providers"). */
+export interface SignInConfig {
+  email: boolean;
+  /** First code host: GitHub (CODEHOST_BASE_URL for the web, CODEHOST_API_URL for its REST API). */
+  codehost: (SignInApp & { baseUrl: string; apiUrl: string }) | null;
+  /** First identity provider: Google (IDP1_ISSUER). */
+  idp1: (SignInApp & { issuer: string }) | null;
+  /** Second code host: GitLab, gitlab.com unless CODEHOST2_BASE_URL names a self-managed one. */
+  codehost2: (SignInApp & { issuer: string }) | null;
+  /** Second identity provider: Microsoft Entra ID, `organizations` unless IDP2_TENANT narrows it (IDP2_ISSUER replaces the authority). */
+  idp2: (SignInApp & { issuer: string; tenant: string }) | null;
+}
+
 export interface Config {
   nodeEnv: string;
   production: boolean;
@@ -45,13 +68,7 @@ export interface Config {
   oauthEncryptionKey: Buffer;
   objectStore: ObjectStoreConfig;
   codehostApp: { appId: string; privateKey: string; webhookSecret: string | null; name: string | null } | null;
-  signIn: {
-    email: boolean;
-    codehost: Credentials | null;
-    idp1: Credentials | null;
-    codehost2: Credentials | null;
-    idp2: Credentials | null;
-  };
+  signIn: SignInConfig;
   integrations: {
     tracker1: Credentials | null;
     tracker2: Credentials | null;
@@ -108,12 +125,8 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Pairs and triples of sign-in providers and integrations: all present or all absent. */
+/** Pairs and triples of integrations: all present or all absent. */
 const CREDENTIAL_GROUPS = {
-  codehost: ['CODEHOST_CLIENT_ID', 'CODEHOST_CLIENT_SECRET'],
-  idp1: ['IDP1_CLIENT_ID', 'IDP1_CLIENT_SECRET', 'IDP1_REDIRECT_URI'],
-  codehost2: ['CODEHOST2_CLIENT_ID', 'CODEHOST2_CLIENT_SECRET', 'CODEHOST2_REDIRECT_URI'],
-  idp2: ['IDP2_CLIENT_ID', 'IDP2_CLIENT_SECRET'],
   tracker1: ['TRACKER1_CLIENT_ID', 'TRACKER1_SECRET', 'TRACKER1_REDIRECT_URI'],
   tracker2: ['TRACKER2_CLIENT_ID', 'TRACKER2_CLIENT_SECRET'],
   docs: ['DOCS_CLIENT_ID', 'DOCS_CLIENT_SECRET'],
@@ -226,6 +239,53 @@ function parseHttpUrl(r: Reader, name: string, value: string | null): URL | null
   }
   r.problems.push(`${name} must be an http(s) URL`);
   return null;
+}
+
+/**
+ * The sign-in providers' groups. The optional overrides belong to their group: set without the
+ * credentials they make it partial (a boot error), like any other member. Production refuses a
+ * plain-http override (tokens and codes would cross the network in clear).
+ */
+function parseSignIn(r: Reader, appUrl: string, production: boolean, email: boolean): SignInConfig {
+  const url = (name: string, fallback: string): string => {
+    const parsed = parseHttpUrl(r, name, r.get(name));
+    if (parsed && production && parsed.protocol !== 'https:') r.problems.push(`${name} must use https when NODE_ENV is production`);
+    return parsed ? parsed.origin + parsed.pathname.replace(/\/+$/, '') : fallback;
+  };
+  const callback = (provider: string) => `${appUrl}/auth/${provider}/callback`;
+  // The group's first two names are its client id and secret.
+  const app = (g: Record<string, string>, redirectUri: string, overrides: string[]): SignInApp => {
+    const [clientId, clientSecret] = Object.values(g) as [string, string];
+    return { clientId, clientSecret, redirectUri, overridden: overrides.some((n) => r.get(n) !== null) };
+  };
+
+  const github = r.group('codehost (CODEHOST_CLIENT_ID, CODEHOST_CLIENT_SECRET)', ['CODEHOST_CLIENT_ID', 'CODEHOST_CLIENT_SECRET'], ['CODEHOST_BASE_URL', 'CODEHOST_API_URL']);
+  const google = r.group('idp1 (IDP1_CLIENT_ID, IDP1_CLIENT_SECRET, IDP1_REDIRECT_URI)', ['IDP1_CLIENT_ID', 'IDP1_CLIENT_SECRET', 'IDP1_REDIRECT_URI'], ['IDP1_ISSUER']);
+  const gitlab = r.group('codehost2 (CODEHOST2_CLIENT_ID, CODEHOST2_CLIENT_SECRET, CODEHOST2_REDIRECT_URI)', ['CODEHOST2_CLIENT_ID', 'CODEHOST2_CLIENT_SECRET', 'CODEHOST2_REDIRECT_URI'], ['CODEHOST2_BASE_URL']);
+  const microsoft = r.group('idp2 (IDP2_CLIENT_ID, IDP2_CLIENT_SECRET)', ['IDP2_CLIENT_ID', 'IDP2_CLIENT_SECRET'], ['IDP2_TENANT', 'IDP2_ISSUER']);
+
+  const tenant = r.get('IDP2_TENANT') ?? 'organizations';
+  // A directory GUID, a verified domain, or one of Entra's multi-tenant names: never a path.
+  if (!/^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/.test(tenant)) r.problems.push('IDP2_TENANT must be a tenant id, a domain, organizations, common or consumers');
+  const redirect = (name: string, g: Record<string, string> | null) => (g ? (parseHttpUrl(r, name, g[name] as string)?.href ?? '') : '');
+
+  const githubBase = url('CODEHOST_BASE_URL', 'https://github.com');
+  return {
+    email,
+    codehost: github && {
+      ...app(github, callback('github'), ['CODEHOST_BASE_URL', 'CODEHOST_API_URL']),
+      baseUrl: githubBase,
+      // GitHub Enterprise Server serves its API under /api/v3 of the same host.
+      apiUrl: url('CODEHOST_API_URL', githubBase === 'https://github.com' ? 'https://api.github.com' : `${githubBase}/api/v3`),
+    },
+    idp1: google && { ...app(google, redirect('IDP1_REDIRECT_URI', google), ['IDP1_ISSUER']), issuer: url('IDP1_ISSUER', 'https://accounts.google.com') },
+    codehost2: gitlab && { ...app(gitlab, redirect('CODEHOST2_REDIRECT_URI', gitlab), ['CODEHOST2_BASE_URL']), issuer: url('CODEHOST2_BASE_URL', 'https://gitlab.com') },
+    idp2: microsoft && {
+      ...app(microsoft, callback('microsoft'), ['IDP2_ISSUER']),
+      tenant,
+      issuer: url('IDP2_ISSUER', `https://login.microsoftonline.com/${tenant}/v2.0`),
+    },
+  };
 }
 
 function checkDatabaseUrl(r: Reader, name: string, value: string | null): void {
@@ -349,6 +409,10 @@ export function loadConfig(env: Env): Readonly<Config> {
   const mailerApiUrl = parseHttpUrl(r, 'MAILER_API_URL', r.get('MAILER_API_URL'));
   const mailerFrom = r.get('MAILER_FROM');
 
+  const mailerApiKey = r.get('MAILER_API_KEY');
+  const normalisedAppUrl = appUrl ? appUrl.origin + appUrl.pathname.replace(/\/+$/, '') : '';
+  const signIn = parseSignIn(r, normalisedAppUrl, production, mailerApiKey !== null);
+
   const promptLogging = r.boolean('AI_PROMPT_LOGGING', false);
   if (promptLogging && production) r.problems.push('AI_PROMPT_LOGGING is refused when NODE_ENV is production');
 
@@ -372,11 +436,10 @@ export function loadConfig(env: Env): Readonly<Config> {
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
 
-  const mailerApiKey = r.get('MAILER_API_KEY');
   const config: Config = {
     nodeEnv,
     production,
-    appUrl: (appUrl as URL).origin + (appUrl as URL).pathname.replace(/\/+$/, ''),
+    appUrl: normalisedAppUrl,
     port,
     host: r.get('HOST') ?? '0.0.0.0',
     trustedProxies,
@@ -386,13 +449,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     oauthEncryptionKey: key as Buffer,
     objectStore,
     codehostApp,
-    signIn: {
-      email: mailerApiKey !== null,
-      codehost: groups.codehost,
-      idp1: groups.idp1,
-      codehost2: groups.codehost2,
-      idp2: groups.idp2,
-    },
+    signIn,
     integrations: { tracker1: groups.tracker1, tracker2: groups.tracker2, docs: groups.docs, chat: groups.chat },
     billing,
     llmObservability,

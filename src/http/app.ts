@@ -14,6 +14,7 @@ import { baselineRoutes } from './routes/baseline.js';
 import { cubeRoutes } from './routes/cube.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { authRoutes } from './routes/auth.js';
+import { signInProviderRoutes } from '../auth/providers/routes.js';
 import { userRoutes } from './routes/users.js';
 import { tenantRoutes } from './routes/tenants.js';
 import { adminRoutes } from './routes/admin.js';
@@ -44,6 +45,7 @@ const routeFactories: RouteFactory[] = [
   metricsRoutes,
   cubeRoutes,
   authRoutes,
+  signInProviderRoutes,
   userRoutes,
   memberRoutes,
   biRoutes,

@@ -13,19 +13,44 @@ export interface LoginPageInput {
   sent: boolean;
   error: string | null;
   signedInAs: string | null;
+  /** The configured sign-in providers, in button order. */
+  providers: { id: string; label: string }[];
 }
 
 const ERRORS: Record<string, string> = {
   invalid_link: 'That sign-in link is invalid, was already used, or has expired. Ask for a new one below.',
   invitation_unavailable: 'That invitation was revoked, already used, or has expired, so you were not signed in or added to the tenant. Ask an owner of the tenant for a new invitation.',
+  // Sign-in with a provider (src/auth/providers/flow.ts); nothing was created in any of these cases.
+  provider_denied: 'The sign-in was cancelled or refused at the provider, so you were not signed in. Try again, or choose another way below.',
+  state_invalid: 'That sign-in attempt has expired, was already used, or was started in another browser, so you were not signed in. Start again below.',
+  verification_failed: "The provider's answer could not be verified, so you were not signed in. Start again below.",
+  unverified_email: 'Your provider did not confirm that this e-mail address is yours, so it cannot be matched to an account here. Confirm the address with the provider, or sign in another way below.',
+  no_account: 'There is no account here for you yet. Ask an owner of your organisation for an invitation, then sign in again.',
+  provider_unavailable: 'The sign-in provider could not be reached. Try again in a few minutes, or choose another way below.',
 };
 
 export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.4rem}label{display:block;margin:1rem 0 .3rem}input[type=email]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.note{background:#eef4ff;padding:.75rem;border-radius:4px}.error{background:#fdecea;padding:.75rem;border-radius:4px}`;
+button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.providers{display:flex;flex-direction:column;gap:.5rem;margin:1rem 0}
+.provider{display:block;padding:.5rem 1rem;border:1px solid #555;border-radius:4px;color:#1a1a1a;text-decoration:none;text-align:center}.provider:hover,.provider:focus{background:#eef4ff}.note{background:#eef4ff;padding:.75rem;border-radius:4px}.error{background:#fdecea;padding:.75rem;border-radius:4px}`;
 
 function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+}
+
+/**
+ * One link per provider, carrying the return path and mode through the flow. Links, not forms: a
+ * form's redirect to the provider would be blocked by this page's `form-action 'self'`.
+ */
+function providerLinks(p: LoginPageInput): string {
+  const links = p.providers.map((provider) => {
+    const query = new URLSearchParams();
+    if (p.returnUrl !== '/') query.set('returnUrl', p.returnUrl);
+    if (p.mode) query.set('mode', p.mode);
+    const href = `/auth/${provider.id}${query.size > 0 ? `?${query}` : ''}`;
+    return `<a class="provider" id="provider-${provider.id}" href="${escapeHtml(href)}">Sign in with ${escapeHtml(provider.label)}</a>`;
+  });
+  return `<nav class="providers" aria-label="Sign-in providers">${links.join('')}</nav>`;
 }
 
 /** The minimal sign-in page: e-mail form, the MCP notice, and a sign-out form when signed in. */
@@ -45,10 +70,11 @@ export function renderLoginPage(p: LoginPageInput): string {
       '<p class="note" id="sent">Check your e-mail. If an account exists for that address, a sign-in link is on its way; it works once and expires in 15 minutes.</p>',
     );
     if (p.linkInLog) parts.push('<p id="dev-log">Development mode without a mailer: the link is written to the server log.</p>');
-  } else if (!p.emailAvailable) {
+  } else if (!p.emailAvailable && p.providers.length === 0) {
     parts.push('<p class="error" id="unavailable">E-mail sign-in is not available on this server: no mailer is configured (MAILER_API_KEY).</p>');
   } else {
-    parts.push(
+    if (p.providers.length > 0) parts.push(providerLinks(p));
+    if (p.emailAvailable) parts.push(
       '<form method="post" action="/auth/email">',
       hidden('csrf', p.csrfToken),
       hidden('returnUrl', p.returnUrl),

@@ -1,4 +1,7 @@
-import type { Config } from '../config.js';
+import type { Config, SignInApp } from '../config.js';
+
+/** A sign-in provider: which one the group is, whether it is on, and whether an endpoint override is set (never which). */
+const provider = (name: string, app: SignInApp | null) => ({ provider: name, configured: app !== null, customEndpoint: app?.overridden ?? false });
 
 /**
  * What the global administrator may learn about this deployment's configuration: which groups and
@@ -24,10 +27,10 @@ export function configReport(config: Readonly<Config>) {
     },
     signIn: {
       email: on(config.mailerApiKey),
-      codehost: on(config.signIn.codehost),
-      idp1: on(config.signIn.idp1),
-      codehost2: on(config.signIn.codehost2),
-      idp2: on(config.signIn.idp2),
+      codehost: provider('github', config.signIn.codehost),
+      idp1: provider('google', config.signIn.idp1),
+      codehost2: provider('gitlab', config.signIn.codehost2),
+      idp2: provider('microsoft', config.signIn.idp2),
     },
     integrations: {
       tracker1: on(config.integrations.tracker1),

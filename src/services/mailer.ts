@@ -22,6 +22,11 @@ export function mailerConfigured(config: Readonly<Config>): boolean {
   return config.mailerApiKey !== null;
 }
 
+/** E-mail sign-in can be used: a mailer, or development with the links in the log (docs/auth.md). */
+export function emailSignInAvailable(config: Readonly<Config>): boolean {
+  return mailerConfigured(config) || !config.production;
+}
+
 /** Sends one message; throws MailerError (never carrying the message body or the key) on failure. */
 export async function sendMail(config: Readonly<Config>, mail: Mail): Promise<{ messageId: string }> {
   if (config.mailerApiKey === null) throw new MailerError('no mailer configured (MAILER_API_KEY is unset)');

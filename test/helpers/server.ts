@@ -80,9 +80,10 @@ export interface TestServer extends HttpClient {
  * one is given (two servers on one database are two instances). `logger`: a test that reads the
  * log passes one (see `capturedLog`).
  */
-export async function testServer(options: { env?: Env; databaseUrl?: string; logger?: Logger } = {}): Promise<TestServer> {
+export async function testServer(options: { env?: Env; databaseUrl?: string; logger?: Logger; port?: number } = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await freshDatabase());
-  const port = await freePort();
+  // A caller that must know APP_URL before the start (a fake provider's redirect URIs) picks the port.
+  const port = options.port ?? (await freePort());
   const config = loadConfig({ ...baseEnv(databaseUrl, port), ...options.env });
   const running = await startServer(config, options.logger ?? createLogger(config.logLevel));
   const client = new HttpClient(running.url.replace('localhost', '127.0.0.1')) as TestServer;

@@ -76,6 +76,7 @@ const settingsPages = [
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
   settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
   settingsPage('bi', () => import('./routes/settings/bi'), 'BiAccessPage'),
+  settingsPage('account', () => import('./routes/settings/account'), 'AccountPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

@@ -130,3 +130,47 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: bigint('expire', { mode: 'number' }),
 });
+
+/**
+ * A person's account at a sign-in provider (GitHub, GitLab, Google, Microsoft), linked to a user.
+ * Keyed by (provider, subject), the provider's immutable id of the account, never by e-mail: an
+ * address may change or be claimed elsewhere. `email` and `username` are as the provider last
+ * reported them, for display.
+ */
+export const externalIdentities = pgTable(
+  'external_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['github', 'gitlab', 'google', 'microsoft'] }).notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    username: text('username'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('external_identities_provider_subject_key').on(t.provider, t.subject), index('external_identities_user_idx').on(t.userId)],
+);
+
+/**
+ * A sign-in with a provider in progress: the browser holds a random id in a short-lived cookie,
+ * this row (found by the id's hash) holds what the callback must check. Consumed once, by one
+ * conditional UPDATE, so a replayed callback finds it used on every instance.
+ */
+export const signInFlows = pgTable(
+  'sign_in_flows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    cookieHash: text('cookie_hash').notNull(),
+    provider: text('provider').notNull(),
+    state: text('state').notNull(),
+    nonce: text('nonce'),
+    codeVerifier: text('code_verifier').notNull(),
+    returnUrl: text('return_url').notNull(),
+    mode: text('mode'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sign_in_flows_cookie_hash_key').on(t.cookieHash), index('sign_in_flows_expiry_idx').on(t.expiresAt)],
+);

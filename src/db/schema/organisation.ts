@@ -5,6 +5,9 @@ export const EMPLOYMENT_TYPES = ['employee', 'contractor', 'supplier', 'unknown'
 export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 export const MEMBERSHIP_SOURCES = ['register', 'manual'] as const;
 export type MembershipSource = (typeof MEMBERSHIP_SOURCES)[number];
+/** Where a person identity came from: the register, an owner, or the person's own sign-in with a code host. */
+export const IDENTITY_SOURCES = ['register', 'manual', 'signin'] as const;
+export type IdentitySource = (typeof IDENTITY_SOURCES)[number];
 export const IDENTITY_KINDS = ['codehost_username', 'email'] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
@@ -66,7 +69,8 @@ export const people = pgTable(
  * How a person is recognised in other data: code-host usernames and e-mail addresses, stored
  * lower-cased so matching is case-insensitive. One value belongs to at most one person per tenant.
  * `source` 'register' rows (the person's register e-mail) are rewritten by each register import;
- * 'manual' rows are left alone.
+ * 'manual' rows are left alone, and so are 'signin' rows (a code-host username the person proved
+ * by signing in with it; docs/auth.md).
  */
 export const personIdentities = pgTable(
   'person_identities',
@@ -76,7 +80,7 @@ export const personIdentities = pgTable(
     personId: uuid('person_id').notNull().references(() => people.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: IDENTITY_KINDS }).notNull(),
     value: text('value').notNull(),
-    source: text('source', { enum: MEMBERSHIP_SOURCES }).notNull().default('manual'),
+    source: text('source', { enum: IDENTITY_SOURCES }).notNull().default('manual'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { checkFormToken, checkOrigin, CSRF_FIELD, isFormPost, issueCsrfToken } from '../../auth/csrf.js';
+import { signInProviders } from '../../auth/providers/registry.js';
 import { safeReturnUrl } from '../../auth/returnUrl.js';
 import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCookie } from '../../auth/sessions.js';
 import { sha256 } from '../../auth/secrets.js';
 import { AppError } from '../../errors.js';
 import { renderLoginPage, type LoginMode } from '../../presenters/loginPage.js';
-import { mailerConfigured } from '../../services/mailer.js';
+import { emailSignInAvailable, mailerConfigured } from '../../services/mailer.js';
 import { completeMagicLink, MAGIC_LINK_PATH, requestMagicLink } from '../../services/signIn.js';
 import { normaliseEmail } from '../../services/tenants.js';
 import { userEmail } from '../../services/users.js';
@@ -30,7 +31,7 @@ const FORM_LIMIT = 16 * 1024;
 
 const modeOf = (value: unknown): LoginMode => (value === 'mcp' ? 'mcp' : null);
 
-function loginUrl(params: Record<string, string | null>): string {
+export function loginUrl(params: Record<string, string | null>): string {
   const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== null && e[1] !== ''));
   const query = search.toString();
   return query ? `/login?${query}` : '/login';
@@ -56,11 +57,12 @@ export function authRoutes(app: AppContext): Router {
       mode,
       returnUrl: safeReturnUrl(query.returnUrl),
       csrfToken: issueCsrfToken(ctx, secure),
-      emailAvailable: mailerConfigured(config) || !config.production,
+      emailAvailable: emailSignInAvailable(config),
       linkInLog: !mailerConfigured(config) && !config.production,
       sent: query.sent === '1',
       error: query.error ?? null,
       signedInAs,
+      providers: [...signInProviders(config).values()].map((p) => ({ id: p.id, label: p.label })),
     });
     sendHtml(ctx, 200, html);
   }));

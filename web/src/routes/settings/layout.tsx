@@ -15,6 +15,7 @@ const PAGES = [
   { to: '/settings/integrations', label: 'Integrations', owner: false },
   { to: '/settings/organisation', label: 'Organisation', owner: false },
   { to: '/settings/bi', label: 'BI access', owner: true },
+  { to: '/settings/account', label: 'Account', owner: false },
 ] as const;
 
 /** The caller's role in the active organisation; undefined until known (show no control, and no refusal, meanwhile). */
