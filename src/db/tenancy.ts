@@ -1,0 +1,45 @@
+/**
+ * The tenant of the current unit of work (a request, a job, a CLI command), carried through async
+ * calls, so that the database connection of that work reads and writes as that tenant only
+ * (row-level security, docs/tenancy.md). The code that knows the principal sets it once; the
+ * code below it never passes it around for the floor's sake.
+ *
+ * Work that spans tenants by design runs `asSystem` with one of the reasons below: the list is the
+ * one place that says which work may see every tenant.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export const SYSTEM_REASONS = [
+  /** Finding the principal: API key by hash, session by token, OAuth grants, sign-in identities. */
+  'authentication',
+  /** Finding the tenant an inbound vendor request belongs to (installation id, signature secret). */
+  'inbound-routing',
+  /** Schedules that fan out per tenant, the job queue's own tables, maintenance jobs. */
+  'schedule',
+  /** Rollup refresh, retention and cleanup, which sweep every tenant. */
+  'maintenance',
+  /** Operator commands and the configuration report. */
+  'operator',
+  /** Creating a tenant (no tenant exists yet) and listing a user's organisations. */
+  'tenant-directory',
+  /** Test fixtures that seed several tenants. */
+  'test-fixture',
+] as const;
+export type SystemReason = (typeof SYSTEM_REASONS)[number];
+
+export type TenantScope = { kind: 'tenant'; tenantId: string } | { kind: 'system'; reason: SystemReason };
+
+const storage = new AsyncLocalStorage<TenantScope>();
+
+export function withTenant<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+  return storage.run({ kind: 'tenant', tenantId }, work);
+}
+
+export function asSystem<T>(reason: SystemReason, work: () => Promise<T>): Promise<T> {
+  return storage.run({ kind: 'system', reason }, work);
+}
+
+/** The scope of the caller, or undefined outside any unit of work (then the database sees no tenant). */
+export function currentScope(): TenantScope | undefined {
+  return storage.getStore();
+}
