@@ -12,6 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export const SYSTEM_REASONS = [
   /** Finding the principal: API key by hash, session by token, OAuth grants, sign-in identities. */
   'authentication',
+  /** The webhook batch statement: rows of several API keys, each admitted by its own key in SQL. */
+  'ingest-batch',
   /** Finding the tenant an inbound vendor request belongs to (installation id, signature secret). */
   'inbound-routing',
   /** Schedules that fan out per tenant, the job queue's own tables, maintenance jobs. */
@@ -37,6 +39,11 @@ export function withTenant<T>(tenantId: string, work: () => Promise<T>): Promise
 
 export function asSystem<T>(reason: SystemReason, work: () => Promise<T>): Promise<T> {
   return storage.run({ kind: 'system', reason }, work);
+}
+
+/** Runs `work` outside any scope (what follows a system middleware must not inherit it). */
+export function outsideScope<T>(work: () => T): T {
+  return storage.exit(work);
 }
 
 /** The scope of the caller, or undefined outside any unit of work (then the database sees no tenant). */

@@ -12,6 +12,7 @@ import { AppError, type ErrorDetail } from '../errors.js';
 import { checkJsonValue } from '../schemas/limits.js';
 import { readBody, type BodyKind } from './body.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
+import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
 
 export type AuthRule = 'none' | 'optional' | 'required' | 'owner' | 'admin';
 
@@ -30,6 +31,11 @@ export interface RouteSpec<A extends AuthRule, Q, B, P> {
   bodyKind?: BodyKind;
   /** Bytes; default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * The handler's work spans tenants by design (signing in, a personal token link, an inbound
+   * vendor call): it runs as system work for this reason, whatever the principal (docs/tenancy.md).
+   */
+  system?: SystemReason;
 }
 
 export interface RouteResult {
@@ -134,7 +140,16 @@ export function route<A extends AuthRule, Q extends z.ZodType | undefined = unde
       body = spec.body ? parse(spec.body as B, raw, 'body') : (raw as Infer<B>);
     }
 
-    const result = await handler({ ctx, principal: principal as PrincipalFor<A>, query, body, params });
+    // The handler's database work is the principal's tenant's, and nobody else's (docs/tenancy.md);
+    // the global administrator has no tenant, so its routes are operator work by definition.
+    const work = () => Promise.resolve(handler({ ctx, principal: principal as PrincipalFor<A>, query, body, params }));
+    const result = spec.system
+      ? await asSystem(spec.system, work)
+      : principal?.tenantId
+        ? await withTenant(principal.tenantId, work)
+        : principal?.kind === 'admin'
+          ? await asSystem('operator', work)
+          : await work();
     if (!result) return;
     if (result.headers) ctx.set(result.headers);
     if (result.type) ctx.type = result.type;

@@ -35,7 +35,7 @@ export function codehostRoutes(app: AppContext): Router {
   const linkedUrl = (installationId: number) => `${app.config.appUrl}/app/settings/integrations?codehost=linked&installation=${installationId}`;
 
   // Authenticated by its signature, not by a principal; unsigned floods are refused before any query.
-  router.post('/api/integrations/codehost/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => {
+  router.post('/api/integrations/codehost/webhook', route(app, { auth: 'none', system: 'inbound-routing', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => {
     const deliveryId = ctx.get('x-github-delivery');
     const event = ctx.get('x-github-event');
     const outcome = await receiveCodehostWebhook(app, { event, deliveryId, signature: ctx.get('x-hub-signature-256'), body: body as unknown as Buffer });
