@@ -4,6 +4,7 @@
  * SCRAM verifier computed here, so the password never reaches the server (nor its statement log),
  * and every identifier is quoted by pg's escapeIdentifier: no SQL is built from the caller's text.
  */
+import { inTransaction } from '../db/transaction.js';
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
 import { authorize } from '../auth/policies.js';
@@ -57,21 +58,6 @@ export function scramVerifier(password: string, salt = randomBytes(16), iteratio
   const storedKey = createHash('sha256').update(clientKey).digest();
   const serverKey = createHmac('sha256', salted).update('Server Key').digest();
   return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
-}
-
-async function inTransaction<T>(pool: Pool, body: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await body(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 export async function listBiCredentials(pool: Pool, tenantId: string): Promise<BiCredential[]> {
