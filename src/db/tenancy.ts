@@ -20,6 +20,8 @@ export const SYSTEM_REASONS = [
   'schedule',
   /** Rollup refresh, retention and cleanup, which sweep every tenant. */
   'maintenance',
+  /** Creating and dropping the BI login roles: DDL that the tenant's role may not run (docs/bi.md). */
+  'bi-roles',
   /** Operator commands and the configuration report. */
   'operator',
   /** Creating a tenant (no tenant exists yet) and listing a user's organisations. */
