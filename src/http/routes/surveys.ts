@@ -90,7 +90,7 @@ export function surveyRoutes(app: AppContext): Router {
 
   // The signed token is the credential: no login, and no per-address limit (a whole office may
   // share one address); a forged token is refused before any table is read.
-  router.get('/s/:token', route(app, { auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
+  router.get('/s/:token', route(app, { system: 'authentication', auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
     try {
       const opened = await openInvitation(deps, params.token);
       sendHtml(ctx, 200, renderSurveyForm({
@@ -103,7 +103,7 @@ export function surveyRoutes(app: AppContext): Router {
     }
   }));
 
-  router.post('/s/:token', route(app, { auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
+  router.post('/s/:token', route(app, { system: 'authentication', auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
     try {
       // A dead link says so whatever the form carries; only a live one gets to the CSRF check.
       await openInvitation(deps, params.token);
