@@ -31,6 +31,7 @@ import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
 import { memberRoutes } from '../members/routes.js';
 import { biRoutes } from '../bi/routes.js';
+import { slackRoutes } from '../integrations/slack/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -55,6 +56,7 @@ const routeFactories: RouteFactory[] = [
   surveyRoutes,
   sessionRoutes,
   codehostRoutes,
+  slackRoutes,
   testHookRoutes,
   oauthRoutes,
   cliLoginRoutes,

@@ -12,6 +12,7 @@ import { registerImportWorkflow } from './handlers/register.js';
 import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { testJobs, testSchedules } from './testHooks.js';
+import { slashCommandJob } from '../integrations/slack/command.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,
@@ -24,6 +25,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   registerImportWorkflow,
   sendSurveyInvitations,
   cubeRollupsRefresh,
+  slashCommandJob,
 ];
 
 const MINUTE = 60;
