@@ -5,7 +5,8 @@
  * - production deployments: success 03-05, failure 03-06, success 03-07: 2 successful, change
  *   failure rate 1/3 = 33% (n = 3); every PR ships with the 03-05 deployment, lead times 4, 3 and
  *   2 days: p50 3.0 d (n = 3);
- * - no incident, no issue. In February: one PR merged (cycle 1 h), one successful deployment.
+ * - no incident, no issue. In February: one PR merged (cycle 1 h), shipped by the one successful
+ *   deployment two days later (lead time 2.0 d, n = 1).
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
