@@ -220,6 +220,31 @@ describe('Slack (chat tool)', function () {
     });
   });
 
+  describe('survey by direct message', () => {
+    it('sends each member the same personal signed link by Slack DM; the link opens the survey; no chat workspace, no chat sending', async () => {
+      const closesOn = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      const before = slack.messages.length;
+      const created = await api.as(a.owner.apiKey).post('/api/surveys', { title: 'Spring pulse', teams: ['alpha'], closesOn, sendBy: 'chat' });
+      expect(created.status).to.equal(201);
+      await slack.waitForMessages(before + 2);
+      const dms = slack.messages.slice(before).sort((x, y) => x.channel.localeCompare(y.channel));
+      expect(dms.map((m) => m.channel)).to.deep.equal(['U1', 'U2']);
+      const links = dms.map((m) => /<(http[^|]+)\|Open the survey>/.exec(m.text)?.[1] as string);
+      expect(new Set(links).size).to.equal(2);
+      for (const [i, m] of dms.entries()) {
+        expect(m.text).to.equal(`*Survey: Spring pulse*\n5 short questions about how your team delivers software; answers are anonymous.\n<${links[i]}|Open the survey> (until ${closesOn}). The link is yours alone: please do not forward it.`);
+        expect(links[i]!.startsWith(`${api.baseUrl}/s/`)).to.equal(true);
+        const page = await fetch(links[i]!);
+        expect(page.status).to.equal(200);
+        expect(await page.text()).to.contain('Spring pulse');
+      }
+      const sent = await dbFor(api.databaseUrl).pool.query(`select count(*)::int as n from survey_invitations where survey_id = $1 and chat_sent_at is not null and emailed_at is null`, [created.body.data.id]);
+      expect(sent.rows[0].n).to.equal(2);
+      const refused = await api.as(b.owner.apiKey).post('/api/surveys', { title: 'x', teams: ['alpha'], closesOn, sendBy: 'chat' });
+      expect(refused.status).to.equal(400);
+    });
+  });
+
   describe('uninstall', () => {
     it('tokens_revoked for user tokens only changes nothing; app_uninstalled removes the connection and its token', async () => {
       const event = (type: string, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'event_callback', team_id: slack.workspace.id, event: { type, ...extra } });

@@ -135,8 +135,8 @@ export async function fakeSlack(workspace = { id: `T${randomBytes(4).toString('h
     return { code, token };
   };
   fake.responseUrl = () => `${fake.url}/hooks/commands/${randomBytes(6).toString('hex')}`;
-  fake.waitForResponses = (count, timeoutMs = 10_000) => waitUntil(() => fake.responses.length >= count, `${count} responses`, timeoutMs);
-  fake.waitForMessages = (count, timeoutMs = 10_000) => waitUntil(() => fake.messages.length >= count, `${count} messages`, timeoutMs);
+  fake.waitForResponses = (count, timeoutMs = 30_000) => waitUntil(() => fake.responses.length >= count, `${count} responses`, timeoutMs);
+  fake.waitForMessages = (count, timeoutMs = 30_000) => waitUntil(() => fake.messages.length >= count, `${count} messages`, timeoutMs);
   fake.close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
   return fake;
 }
