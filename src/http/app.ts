@@ -32,6 +32,8 @@ import { webApp } from './web.js';
 import { asSystem, outsideScope, type SystemReason } from '../db/tenancy.js';
 import { memberRoutes } from '../members/routes.js';
 import { biRoutes } from '../bi/routes.js';
+import { slackRoutes } from '../integrations/slack/routes.js';
+import { notionRoutes } from '../integrations/notion/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -56,6 +58,8 @@ const routeFactories: RouteFactory[] = [
   surveyRoutes,
   sessionRoutes,
   codehostRoutes,
+  slackRoutes,
+  notionRoutes,
   testHookRoutes,
   oauthRoutes,
   cliLoginRoutes,

@@ -8,6 +8,7 @@ import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
+import { NotionPanel, SlackPanel } from './integrations/chatDocs';
 
 interface Installation {
   installationId: number;
@@ -153,6 +154,8 @@ export function IntegrationsPage() {
           );
         }}
       </Panel>
+      <SlackPanel owner={owner} />
+      <NotionPanel owner={owner} />
     </>
   );
 }
