@@ -31,6 +31,7 @@ import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
 import { memberRoutes } from '../members/routes.js';
 import { biRoutes } from '../bi/routes.js';
+import { aiRoutes } from '../ai/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -54,6 +55,7 @@ const routeFactories: RouteFactory[] = [
   webhookRoutes,
   surveyRoutes,
   sessionRoutes,
+  aiRoutes,
   codehostRoutes,
   testHookRoutes,
   oauthRoutes,

@@ -11,6 +11,7 @@ import { cubeRollupsRefresh } from './handlers/cube.js';
 import { registerImportWorkflow } from './handlers/register.js';
 import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
+import { sessionAssessmentJob, sessionSummaryJob } from '../ai/jobs.js';
 import { testJobs, testSchedules } from './testHooks.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
@@ -24,6 +25,8 @@ export const jobCatalog: readonly JobDefinition[] = [
   registerImportWorkflow,
   sendSurveyInvitations,
   cubeRollupsRefresh,
+  sessionSummaryJob,
+  sessionAssessmentJob,
 ];
 
 const MINUTE = 60;
