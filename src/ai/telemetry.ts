@@ -38,6 +38,7 @@ function runtimeOf(config: Config): Runtime | null {
       environment: config.nodeEnv,
       ...(config.releaseVersion !== 'dev' ? { release: config.releaseVersion } : {}),
       mediaUploadEnabled: false,
+      flushInterval: 2,
       // Our own attempt spans and the AI SDK's spans, nothing else.
       shouldExportSpan: ({ otelSpan }) => otelSpan.name.startsWith('ai.'),
     });
