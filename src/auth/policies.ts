@@ -15,6 +15,10 @@ const policies = {
   'invitation.manage': (p: TenantPrincipal) => p.role === 'owner',
   /** BI credentials read the whole tenant's facts: only owners issue, list and revoke them. */
   'bi.manage': (p: TenantPrincipal) => p.role === 'owner',
+  /** The organisation's AI provider, key and token budget: owners only. */
+  'ai.manage': (p: TenantPrincipal) => p.role === 'owner',
+  /** A notebook: its author changes it; shared, any member reads and re-runs it. */
+  'notebook.change': (p: TenantPrincipal, notebook: { userId: string }) => notebook.userId === p.userId,
   /** AI sessions: any member reads metadata; the transcript and deletion belong to its uploader and owners. */
   'session.readTranscript': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,
   'session.delete': (p: TenantPrincipal, session: { userId: string }) => p.role === 'owner' || session.userId === p.userId,

@@ -34,6 +34,7 @@ import { memberRoutes } from '../members/routes.js';
 import { biRoutes } from '../bi/routes.js';
 import { slackRoutes } from '../integrations/slack/routes.js';
 import { notionRoutes } from '../integrations/notion/routes.js';
+import { aiRoutes } from '../ai/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -57,6 +58,7 @@ const routeFactories: RouteFactory[] = [
   webhookRoutes,
   surveyRoutes,
   sessionRoutes,
+  aiRoutes,
   codehostRoutes,
   slackRoutes,
   notionRoutes,

@@ -11,6 +11,7 @@ import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './handlers/cube.js';
 import { registerImportWorkflow } from './handlers/register.js';
 import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
+import { sessionAssessmentJob, sessionSummaryJob } from '../ai/jobs.js';
 import { testJobs, testSchedules } from './testHooks.js';
 import { slashCommandJob } from '../integrations/slack/command.js';
 import { notionPublish, notionPublishDue } from '../integrations/notion/jobs.js';
@@ -32,6 +33,8 @@ export const jobCatalog: readonly JobDefinition[] = [
   slackDigest,
   notionPublishDue,
   notionPublish,
+  sessionSummaryJob,
+  sessionAssessmentJob,
 ];
 
 const MINUTE = 60;

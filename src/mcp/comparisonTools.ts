@@ -1,14 +1,13 @@
 /** Comparisons an analyst asks for: a team against the median of all teams and the DORA 2023 bands. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BENCHMARK_MEASURES } from '../services/benchmark.js';
 import { DORA_SOURCE, TIERS } from '../shared/doraBands.js';
-import { guarded, type ToolContext } from './tools.js';
+import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Band = z.enum(TIERS as [string, ...string[]]).nullable();
 
-export function registerComparisonTools(server: McpServer, { tenantId, service, log }: ToolContext): void {
+export function registerComparisonTools(server: ToolRegistry, { tenantId, service, log }: ToolContext): void {
   server.registerTool(
     'team_benchmark',
     {

@@ -3,11 +3,10 @@
  * list_dimensions (those that can group a given measure), list_dimension_values (the values a
  * dimension takes, bounded), then cube_query. cube_metadata gives everything at once.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { UNITS } from './catalogue.js';
 import { memberEnum } from './querySchema.js';
-import { guarded, type ToolContext } from './tools.js';
+import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
 
 const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ? (names as [string, ...string[]]) : ['none']);
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -34,7 +33,7 @@ const Dimension = z.object({
 });
 const Member = z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional(), type: z.string(), format: z.string().optional() });
 
-export function registerDiscoveryTools(server: McpServer, { tenantId, service, catalogue, log }: ToolContext): void {
+export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service, catalogue, log }: ToolContext): void {
   const textDimensions = catalogue.dimensions.filter((d) => d.type === 'string' && d.format !== 'id').map((d) => d.name);
 
   server.registerTool(

@@ -1,14 +1,13 @@
 /** The query tools: cube_query (run), cube_sql (dry run) and team_baseline (the export's grid). */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MCP_ROW_CAP, querySchema, toCubeQuery } from './querySchema.js';
-import { guarded, type ToolContext } from './tools.js';
+import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-export function registerQueryTools(server: McpServer, { tenantId, service, catalogue, log }: ToolContext): void {
+export function registerQueryTools(server: ToolRegistry, { tenantId, service, catalogue, log }: ToolContext): void {
   const Query = querySchema(catalogue);
 
   server.registerTool(

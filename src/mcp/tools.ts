@@ -6,6 +6,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Catalogue } from './catalogue.js';
@@ -20,6 +21,19 @@ export interface ToolContext {
   service: AnalyticsService;
   catalogue: Catalogue;
   log?: Logger;
+}
+
+/** How a tool is declared: the MCP server's `registerTool`, or the notebook agent's collector (src/ai/notebook/tools.ts). */
+export interface ToolConfig<S extends z.ZodType> {
+  title: string;
+  description: string;
+  inputSchema: S;
+  outputSchema: z.ZodType;
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+}
+
+export interface ToolRegistry {
+  registerTool<S extends z.ZodType>(name: string, config: ToolConfig<S>, handler: (input: z.infer<S>) => Promise<CallToolResult>): unknown;
 }
 
 /**
@@ -41,8 +55,17 @@ export async function guarded(body: () => Promise<Record<string, unknown>>, log?
   }
 }
 
+/**
+ * Every cube tool, bound to `context.tenantId`. The MCP server and the notebook agent register the
+ * same set, so an analyst's assistant and the notebook answer with the same functions.
+ */
+export function registerCubeTools(registry: ToolRegistry, context: ToolContext): void {
+  registerDiscoveryTools(registry, context);
+  registerQueryTools(registry, context);
+  registerComparisonTools(registry, context);
+}
+
 export function registerTools(server: McpServer, context: ToolContext): void {
-  registerDiscoveryTools(server, context);
-  registerQueryTools(server, context);
-  registerComparisonTools(server, context);
+  // The SDK's registerTool is generic over its own schema types; at run time it is this interface.
+  registerCubeTools(server as unknown as ToolRegistry, context);
 }

@@ -12,7 +12,8 @@ export interface OAuthKeys {
   csrf: Buffer;
 }
 
-const derive = (master: Buffer, purpose: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `delivery-analytics/${purpose}`, 32));
+/** A 32-byte key for one purpose, derived from OAUTH_ENCRYPTION_KEY (never the master key itself). */
+export const derive = (master: Buffer, purpose: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `delivery-analytics/${purpose}`, 32));
 
 const cache = new WeakMap<Buffer, OAuthKeys>();
 

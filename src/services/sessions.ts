@@ -15,6 +15,7 @@ import type { Paging } from '../http/route.js';
 import { objectStoreFor, transcriptKey } from '../storage/objectStore.js';
 import { linkSessions } from './activityLinks.js';
 import { parseTranscript } from './transcripts.js';
+import { enqueueSessionReview } from '../ai/jobs.js';
 
 export type SessionRow = typeof aiSessions.$inferSelect;
 
@@ -94,6 +95,7 @@ export async function createSession(app: AppContext, principal: TenantPrincipal,
       await linkSessions(tx, principal.tenantId, { sessionId: id });
       return row as SessionRow;
     });
+    if (session.transcriptKey) await enqueueSessionReview(app, principal.tenantId, session.id);
     return { session, transcript: outcome };
   } catch (error) {
     if (key && store) {

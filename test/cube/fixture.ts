@@ -123,6 +123,9 @@ export async function buildFixture(pool: pg.Pool, tenantId: string): Promise<Fix
   await session(eve, '2025-03-07T00:00:00');
   await pool.query(`insert into ai_session_links (tenant_id, session_id, pull_request_id, linked_by) values ($1, $2, $3, 'pr_number')`, [t, s1, pr3]);
   await pool.query(`insert into ai_session_links (tenant_id, session_id, commit_id, linked_by) values ($1, $2, $3, 'commit_sha')`, [t, s1, c1]);
+  // The AI features' cubes (issue 25): one assessed session, one model call.
+  await pool.query(`insert into session_assessments (session_id, tenant_id, model, task_completed, tests_run, rework_needed, risky_actions, score, rationale) values ($1, $2, 'gpt-a', true, true, false, false, 100, 'ok')`, [s1, t]);
+  await pool.query(`insert into ai_calls (tenant_id, feature, provider, model, outcome, input_tokens, output_tokens, duration_ms, created_at) values ($1, 'summary', 'openai', 'gpt-a', 'ok', 10, 5, 100, '2025-03-05T01:00:00Z')`, [t]);
 
   await pool.query(`insert into seats (tenant_id, person_id, tool, assigned_on, revoked_on) values ($1, $2, 'copilot', '2025-02-15', '2025-03-10'), ($1, $3, 'copilot', '2025-04-01', null)`, [t, p1, p2]);
 

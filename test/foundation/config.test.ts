@@ -282,12 +282,23 @@ describe('configuration', () => {
       expect(loadConfig({ ...VALID, BILLING_API_KEY: 'k' }).billing).to.equal(null);
     });
 
+    it('AI: AI_MODELS entries name their provider (or AI_PROVIDER\'s), whose key must be set; a base URL belongs to its key', () => {
+      expect(problems({ ...VALID, AI_MODELS: 'openai:gpt-a,llama3:8b', LLM_A_BASE_URL: 'http://127.0.0.1:1/v1' })).to.deep.equal([
+        'LLM_A group (LLM_A_API_KEY) is partially configured: missing LLM_A_API_KEY (set: LLM_A_BASE_URL)',
+        'AI_MODELS names openai (openai:gpt-a) but LLM_A_API_KEY is not set',
+        'AI_MODELS entry llama3:8b names no provider: write openai:, anthropic:, google:, compatible: before it, or set AI_PROVIDER',
+      ]);
+      const config = loadConfig({ ...VALID, AI_PROVIDER: 'compatible', AI_MODELS: 'llama3:8b,anthropic:claude-b', LLM_B_API_KEY: 'b', LLM_D_API_KEY: 'd' });
+      expect(config.ai.models).to.deep.equal([{ provider: 'compatible', model: 'llama3:8b' }, { provider: 'anthropic', model: 'claude-b' }]);
+      expect(config.ai.timeoutMs).to.equal(60_000);
+    });
+
     it('LLM observability: the flag requires both keys; the base URL is optional', () => {
       expect(problems({ ...VALID, LLMOBS_ENABLED: 'true', LLMOBS_PUBLIC_KEY: 'p' })).to.deep.equal([
         'LLM observability group (LLMOBS_ENABLED) is partially configured: missing LLMOBS_SECRET_KEY',
       ]);
       expect(loadConfig({ ...VALID, LLMOBS_ENABLED: 'true', LLMOBS_PUBLIC_KEY: 'p', LLMOBS_SECRET_KEY: 's' }).llmObservability)
-        .to.deep.equal({ publicKey: 'p', secretKey: 's', baseUrl: null });
+        .to.deep.equal({ publicKey: 'p', secretKey: 's', baseUrl: null, recordContent: false });
     });
   });
 

@@ -51,6 +51,8 @@ const flow = createRoute({ getParentRoute: () => root, path: '/flow', component:
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
 const perception = createRoute({ getParentRoute: () => root, path: '/perception', component: lazy(() => import('./routes/surveys'), 'SurveysPage') });
 const downloads = createRoute({ getParentRoute: () => root, path: '/downloads', component: lazy(() => import('./routes/downloads'), 'DownloadsPage') });
+const notebooks = createRoute({ getParentRoute: () => root, path: '/notebook', component: lazy(() => import('./routes/notebook/index'), 'NotebooksPage') });
+const notebook = createRoute({ getParentRoute: () => root, path: '/notebook/$notebookId', component: lazy(() => import('./routes/notebook/notebook'), 'NotebookPage') });
 const help = createRoute({ getParentRoute: () => root, path: '/help', component: lazy(() => import('./routes/help'), 'HelpPage') });
 
 // Settings: one layout with its own menu; each page is its own chunk. The window and team of the
@@ -77,9 +79,10 @@ const settingsPages = [
   settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
   settingsPage('bi', () => import('./routes/settings/bi'), 'BiAccessPage'),
   settingsPage('account', () => import('./routes/settings/account'), 'AccountPage'),
+  settingsPage('ai', () => import('./routes/settings/ai'), 'AiSettingsPage'),
 ] as const;
 
-const routeTree = root.addChildren([overview, teams, team, flow, ai, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
+const routeTree = root.addChildren([overview, teams, team, flow, ai, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
 
 export function makeRouter(queryClient: QueryClient) {
   return createRouter({

@@ -5,5 +5,6 @@ export * from './activity.js';
 export * from './jobs.js';
 export * from './surveys.js';
 export * from './oauth.js';
+export * from './ai.js';
 export * from './integrations.js';
 export * from './chatDocs.js';

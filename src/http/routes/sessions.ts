@@ -5,6 +5,8 @@ import { int32, pgDate, pgTimestamp } from '../../schemas/limits.js';
 import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from '../../presenters/sessions.js';
 import { createSession, deleteSession, findSession, listSessions, readTranscript, sessionLinks, sessionMetrics } from '../../services/sessions.js';
 import { listEnvelope, Paging, route } from '../route.js';
+import { sessionReview } from '../../ai/routes.js';
+import { presentAssessment, presentSummary } from '../../ai/presenters.js';
 
 /** Request body limit of POST /api/sessions (after gunzip): the 10 MiB transcript plus JSON escaping and metadata. */
 export const SESSION_BODY_LIMIT = 16 * 1024 * 1024;
@@ -63,7 +65,9 @@ export function sessionRoutes(app: AppContext): Router {
   router.get('/api/sessions/:id', route(app, { auth: 'required', params: SessionParams, query: DetailQuery }, async ({ principal, params, query }) => {
     const session = await findSession(db, principal, params.id);
     const transcript = query.include === 'transcript' ? await readTranscript(app, principal, session) : undefined;
-    return { body: { data: presentSessionDetails(session, await sessionLinks(db, session), transcript), meta: {} } };
+    const { summary, assessment } = await sessionReview(app, principal.tenantId, session.id);
+    const details = presentSessionDetails(session, await sessionLinks(db, session), transcript);
+    return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment) }, meta: {} } };
   }));
 
   router.get('/api/sessions/:id/metrics', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {

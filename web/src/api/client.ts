@@ -48,3 +48,23 @@ export async function api<T>(path: string, { json, signInOn401 = true, ...init }
   const e = typeof body?.error === 'string' ? { ...body, message: body.error } : (body?.error ?? {});
   throw new ApiError(res.status, e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e.details ?? [], res.headers.get('x-request-id') ?? '');
 }
+
+/** A POST answered with JSON lines (a notebook run): each line is handed to `onLine` as it arrives. */
+export async function apiLines(path: string, onLine: (value: unknown) => void, signal?: AbortSignal): Promise<void> {
+  const res = await fetch(path, { method: 'POST', headers: { Accept: 'application/x-ndjson', [CSRF_HEADER]: csrfToken() }, credentials: 'same-origin', signal });
+  if (res.status === 401) location.assign(signInUrl());
+  if (!res.ok || !res.body) {
+    const body = await res.json().catch(() => null);
+    throw new ApiError(res.status, body?.error?.code ?? 'internal', body?.error?.message ?? `HTTP ${res.status}`, [], res.headers.get('x-request-id') ?? '');
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') onLine(JSON.parse(line));
+  }
+}

@@ -14,6 +14,7 @@ const NAV = [
   { to: '/teams', label: 'Teams' },
   { to: '/flow', label: 'Flow' },
   { to: '/ai', label: 'AI adoption' },
+  { to: '/notebook', label: 'Notebook' },
   { to: '/perception', label: 'Perception' },
   { to: '/downloads', label: 'Downloads' },
   { to: '/settings', label: 'Settings' },

@@ -15,6 +15,7 @@ const PAGES = [
   { to: '/settings/integrations', label: 'Integrations', owner: false },
   { to: '/settings/organisation', label: 'Organisation', owner: false },
   { to: '/settings/bi', label: 'BI access', owner: true },
+  { to: '/settings/ai', label: 'AI', owner: false },
   { to: '/settings/account', label: 'Account', owner: false },
 ] as const;
 

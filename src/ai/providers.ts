@@ -1,0 +1,39 @@
+/**
+ * One language model of the Vercel AI SDK per candidate: providers A–C are OpenAI (chat
+ * completions), Anthropic and Google; D is any OpenAI-compatible endpoint (a vendor or a local
+ * model server). A base URL replaces the vendor's API root (`…/v1`, `…/v1beta`).
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { AiProvider } from '../config.js';
+
+/** A model to try, with the credentials it is called with. */
+export interface Candidate {
+  provider: AiProvider;
+  model: string;
+  apiKey: string;
+  baseUrl: string | null;
+  /** Whose choice it is: the organisation's (Settings › AI) or the environment's. */
+  source: 'organisation' | 'environment';
+}
+
+/** OpenAI's own API root, where LLM_D_BASE_URL is unset. */
+const OPENAI_ROOT = 'https://api.openai.com/v1';
+
+export function languageModel(candidate: Candidate): LanguageModel {
+  const { apiKey, model } = candidate;
+  const baseURL = candidate.baseUrl ?? undefined;
+  switch (candidate.provider) {
+    case 'openai':
+      return createOpenAI({ apiKey, baseURL }).chat(model);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL })(model);
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, baseURL })(model);
+    case 'compatible':
+      return createOpenAICompatible({ name: 'compatible', apiKey, baseURL: baseURL ?? OPENAI_ROOT, includeUsage: true }).chatModel(model);
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Env } from '../../src/config.js';
+import { startFakeAnthropic, startFakeGoogle, startFakeOpenAI, type FakeProvider, type FakeRequest } from './fakes/server.js';
+
+export interface Fakes {
+  a: FakeProvider;
+  b: FakeProvider;
+  c: FakeProvider;
+  d: FakeProvider;
+  close(): Promise<void>;
+}
+
+export async function startFakes(): Promise<Fakes> {
+  const [a, b, c, d] = await Promise.all([startFakeOpenAI(), startFakeAnthropic(), startFakeGoogle(), startFakeOpenAI()]);
+  return { a, b, c, d, close: async () => void (await Promise.all([a, b, c, d].map((f) => f.close()))) };
+}
+
+/** Providers A, B and C tried in that order for the session reviews; D (compatible) for the notebook. */
+export function aiEnv(fakes: Fakes, extra: Env = {}): Env {
+  return {
+    LOCAL_OBJECT_STORE_DIR: mkdtempSync(join(tmpdir(), 'ai-objects-')),
+    AI_MODELS: 'openai:gpt-a,anthropic:claude-b,google:gemini-c,compatible:local-d',
+    LLM_A_API_KEY: 'env-key-a',
+    LLM_A_BASE_URL: fakes.a.url,
+    LLM_B_API_KEY: 'env-key-b',
+    LLM_B_BASE_URL: fakes.b.url,
+    LLM_C_API_KEY: 'env-key-c',
+    LLM_C_BASE_URL: fakes.c.url,
+    LLM_D_API_KEY: 'env-key-d',
+    LLM_D_BASE_URL: fakes.d.url,
+    AI_TIMEOUT_SECONDS: '3',
+    JOBS_POLL_INTERVAL_MS: '200',
+    ...extra,
+  };
+}
+
+export const isAssessment = (request: FakeRequest) => JSON.stringify(request.body).includes('assess an AI coding session');
+
+export const GOOD_ASSESSMENT = { taskCompleted: true, testsRun: true, reworkNeeded: false, riskyActions: false, rationale: 'Tests pass.' };
+
+export const SECRET_LINE = 'TRANSCRIPT-SECRET-7f3a: the password is hunter2';
+
+/** A session upload with a transcript that holds a line no trace or log may carry. */
+export function sessionBody(extra: Record<string, unknown> = {}) {
+  return {
+    tool: 'claude-code',
+    startedAt: '2026-03-10T09:00:00Z',
+    endedAt: '2026-03-10T09:30:00Z',
+    transcript: [
+      { type: 'user', message: { role: 'user', content: `Fix the failing login test. ${SECRET_LINE}` } },
+      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'I ran npm test and fixed src/login.ts.' }] } },
+    ],
+    ...extra,
+  };
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(100);
+  }
+}

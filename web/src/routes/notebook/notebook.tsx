@@ -1,0 +1,113 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useChange } from '../../api/change';
+import { api, apiLines } from '../../api/client';
+import { apiQuery } from '../../api/cube';
+import { ErrorNote, Panel } from '../../components/states';
+import { usePageTitle } from '../../lib/usePageTitle';
+
+type ToolOutput = { ok: true; value: { rows?: Record<string, unknown>[] } & Record<string, unknown> } | { ok: false; error: string };
+interface Step { id: string; tool: string; input: unknown; output?: ToolOutput }
+interface Cell { id: string; question: string; status: string; steps: Step[]; answer: string | null; error: string | null; model: string | null }
+interface Notebook { id: string; title: string; shared: boolean; mine: boolean; cells: Cell[] }
+
+/** A tool's rows as a table: the numbers as the cube returned them. */
+function Rows({ rows, label }: { rows: Record<string, unknown>[]; label: string }) {
+  if (rows.length === 0) return <p className="empty">No rows.</p>;
+  const columns = Object.keys(rows[0] ?? {});
+  return (
+    <div className="table-wrap">
+      <table aria-label={label}>
+        <thead><tr>{columns.map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
+        <tbody>{rows.slice(0, 50).map((r, i) => <tr key={i}>{columns.map((c) => <td key={c}>{r[c] === null ? '—' : String(r[c])}</td>)}</tr>)}</tbody>
+      </table>
+    </div>
+  );
+}
+
+function StepView({ step }: { step: Step }) {
+  return (
+    <li data-testid="notebook-step">
+      <details open={step.tool === 'cube_query'}>
+        <summary><code>{step.tool}</code> {step.output ? (step.output.ok ? '' : '· failed') : '· running…'}</summary>
+        <pre>{JSON.stringify(step.input, null, 2)}</pre>
+        {step.output && !step.output.ok && <p role="note">{step.output.error}</p>}
+        {step.output?.ok && Array.isArray(step.output.value.rows) && <Rows rows={step.output.value.rows} label={`Result of ${step.tool}`} />}
+      </details>
+    </li>
+  );
+}
+
+function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
+  const qc = useQueryClient();
+  const [live, setLive] = useState<{ steps: Step[]; text: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const run = async () => {
+    setError(null);
+    const state = { steps: [] as Step[], text: '' };
+    setLive({ ...state });
+    try {
+      await apiLines(`/api/notebooks/${notebookId}/cells/${cell.id}/run`, (event) => {
+        const e = event as { type: string; id: string; tool: string; input: unknown; output: ToolOutput; delta: string };
+        if (e.type === 'tool-call') state.steps = [...state.steps, { id: e.id, tool: e.tool, input: e.input }];
+        if (e.type === 'tool-result') state.steps = state.steps.map((s) => (s.id === e.id ? { ...s, output: e.output } : s));
+        if (e.type === 'text') state.text += e.delta;
+        setLive({ ...state });
+      });
+    } catch (err) {
+      setError(err);
+    }
+    await qc.invalidateQueries({ queryKey: ['api', `/api/notebooks/${notebookId}`] });
+    setLive(null);
+  };
+  const steps = live ? live.steps : cell.steps;
+  const answer = live ? live.text : cell.answer;
+  return (
+    <article className="panel" aria-label={cell.question} data-testid="notebook-cell">
+      <h2>{cell.question}</h2>
+      <button type="button" onClick={() => void run()} disabled={live !== null}>{live ? 'Running…' : cell.status === 'new' ? 'Run' : 'Run again'}</button>
+      {steps.length > 0 && <ol aria-label="Steps">{steps.map((s) => <StepView key={s.id} step={s} />)}</ol>}
+      {answer ? <p data-testid="notebook-answer" aria-live="polite">{answer}</p> : null}
+      {!live && cell.status === 'failed' && <p role="alert">{cell.error}</p>}
+      {!live && cell.model && <p className="muted">Answered by {cell.model}</p>}
+      {error ? <ErrorNote error={error} /> : null}
+    </article>
+  );
+}
+
+export function NotebookPage() {
+  const { notebookId } = useParams({ strict: false }) as { notebookId: string };
+  const notebook = useQuery(apiQuery<{ data: Notebook }>(`/api/notebooks/${notebookId}`));
+  usePageTitle(notebook.data?.data.title ?? 'Notebook');
+  const touches = [['api', `/api/notebooks/${notebookId}`], ['api', '/api/notebooks']];
+  const ask = useChange((question: string) => api(`/api/notebooks/${notebookId}/cells`, { method: 'POST', json: { question } }), touches);
+  const share = useChange((shared: boolean) => api(`/api/notebooks/${notebookId}`, { method: 'PATCH', json: { shared } }), touches);
+  const n = notebook.data?.data;
+  return (
+    <>
+      <h1>{n?.title ?? 'Notebook'}</h1>
+      {n?.mine && (
+        <label>
+          <input type="checkbox" checked={n.shared} onChange={(e) => share.mutate(e.currentTarget.checked)} /> Shared with the organisation
+        </label>
+      )}
+      <Panel title="Questions" id="cells" query={notebook} height={120}>
+        {() => <>{n?.cells.map((c) => <CellView key={c.id} notebookId={notebookId} cell={c} />)}</>}
+      </Panel>
+      {n?.mine && (
+        <form noValidate aria-labelledby="ask-title" onSubmit={(e) => {
+          e.preventDefault();
+          const el = e.currentTarget;
+          ask.mutate(String(new FormData(el).get('question') ?? ''), { onSuccess: () => el.reset() });
+        }}>
+          <h2 id="ask-title">Ask a question</h2>
+          <label htmlFor="question">Question</label>
+          <textarea id="question" name="question" rows={3} maxLength={4000} />
+          <button className="primary" disabled={ask.isPending}>Add question</button>
+          {ask.isError ? <ErrorNote error={ask.error} /> : null}
+        </form>
+      )}
+    </>
+  );
+}
