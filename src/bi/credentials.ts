@@ -101,8 +101,9 @@ export async function grantBiCredential(
     const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
     if (taken.rowCount !== 0) throw new AppError('conflict', 'A BI credential with this name exists');
     const { rows } = await client.query<CredentialRow>(
-      'INSERT INTO bi_credentials (tenant_id, name, role_name) VALUES ($1, $2, $3) RETURNING id, tenant_id, name, role_name, created_at',
-      [input.tenantId, input.name, role],
+      // The limit the bi views hold the session to (bi_session_within_limits, migration 0037).
+      'INSERT INTO bi_credentials (tenant_id, name, role_name, statement_timeout_ms) VALUES ($1, $2, $3, $4) RETURNING id, tenant_id, name, role_name, created_at',
+      [input.tenantId, input.name, role, Math.trunc(limits.statementTimeoutMs)],
     );
     const id = escapeIdentifier(role);
     const { rows: [db] } = await client.query<{ name: string; me: string }>('SELECT current_database() AS name, current_user AS me');
