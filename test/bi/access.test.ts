@@ -183,6 +183,29 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(Date.now() - started).to.be.lessThan(4000);
   });
 
+  it('refuses to read the views once the session raises or switches off a timeout (the role default is only a default)', async () => {
+    const client = await sharedClient();
+    try {
+      for (const setting of ['statement_timeout = 0', "statement_timeout = '10min'", 'idle_in_transaction_session_timeout = 0', 'idle_in_transaction_session_timeout = 5000']) {
+        await client.query(`set ${setting}`);
+        let error: { code?: string; message?: string } | null = null;
+        await client.query('select count(*) from bi.deployments').catch((e) => (error = e));
+        expect(error, setting).to.include({ code: '42501' });
+        expect(error!.message).to.match(/^(statement_timeout|idle_in_transaction_session_timeout) is \d+ ms; this BI credential allows at most 1000 ms$/);
+        await client.query('select count(*) from bi.team_month').catch((e) => (error = e));
+        expect(error, setting).to.include({ code: '42501' });
+        await client.query('reset all');
+      }
+      // Lower is allowed, and so is the limit itself.
+      await client.query('set statement_timeout = 500');
+      expect((await client.query('select count(*)::int as n from bi.deployments')).rows[0].n).to.be.greaterThan(0);
+      await client.query('set statement_timeout = 1000');
+      expect((await client.query('select count(*)::int as n from bi.team_month')).rows[0].n).to.be.greaterThan(0);
+    } finally {
+      await client.query('reset all');
+    }
+  });
+
   it('lets a role read a view added to bi after its grant (default privileges), still tenant-filtered', async () => {
     await admin.query(
       `create view bi.later with (security_barrier = true) as select t.slug from public.teams t
