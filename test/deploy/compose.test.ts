@@ -4,7 +4,7 @@
  * values the compose file sets over the env file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
@@ -276,6 +276,32 @@ describe('compose stack: PostgreSQL for BI tools (BI_PORT)', () => {
     // The image's healthcheck and data volume are untouched.
     expect(model.services.postgres!.healthcheck.test.join(' ')).to.include('pg_isready');
     expect(model.services.postgres!.volumes).to.deep.equal(['database:/var/lib/postgresql/data']);
+  });
+});
+
+describe('compose stack: the optional full Cube (profile cube)', () => {
+  it('runs only with the profile: the official image at the schema compiler\'s version, on schema/ with cube/cube.js', () => {
+    expect(Object.keys(composeModel(['compose.yaml'], REQUIRED).services)).not.to.include('cube');
+    const model = composeModel(['compose.yaml'], { ...REQUIRED, DB_PASSWORD: 'Zq8', CUBE_API_SECRET: 's3cret' }, ['cube']);
+    const cube = model.services.cube!;
+    const compiler = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/@cubejs-backend/schema-compiler'].version;
+    expect(cube.image).to.equal(`cubejs/cube:v${compiler}`);
+    expect(cube.volumes).to.deep.equal(['./schema:/cube/conf/model:ro', './cube/cube.js:/cube/conf/cube.js:ro']);
+    expect(cube.ports).to.deep.equal(['4000:4000', '15432:15432']);
+    expect(cube.environment).to.deep.equal({
+      CUBEJS_DB_TYPE: 'postgres', CUBEJS_DB_HOST: 'postgres', CUBEJS_DB_PORT: '5432', CUBEJS_DB_NAME: 'delivery_analytics', CUBEJS_DB_USER: 'delivery_analytics',
+      CUBEJS_DB_PASS: 'Zq8', CUBEJS_API_SECRET: 's3cret', CUBEJS_PG_SQL_PORT: '15432', CUBEJS_DEV_MODE: 'false',
+      DATABASE_URL: 'postgresql://delivery_analytics:Zq8@postgres:5432/delivery_analytics',
+    });
+    expect(dependencies(model, 'cube')).to.deep.equal({ migrate: 'service_completed_successfully' });
+    expect(cube.env_file).to.equal(undefined);
+  });
+
+  it('with an external database, reads it through the CUBEJS_DB_* values and looks keys up in DATABASE_URL', () => {
+    const env = { ...REQUIRED, DATABASE_URL: EXTERNAL_DB, CUBEJS_DB_HOST: 'db.internal', CUBEJS_DB_NAME: 'analytics', CUBEJS_DB_USER: 'app', CUBEJS_DB_PASS: 'secret' };
+    const model = composeModel(['compose.yaml', 'deploy/external-database.yaml'], env, ['cube']);
+    expect(Object.keys(model.services)).not.to.include('postgres');
+    expect(model.services.cube!.environment).to.include({ CUBEJS_DB_HOST: 'db.internal', CUBEJS_DB_NAME: 'analytics', DATABASE_URL: EXTERNAL_DB });
   });
 });
 
