@@ -5,3 +5,4 @@ export * from './activity.js';
 export * from './jobs.js';
 export * from './surveys.js';
 export * from './oauth.js';
+export * from './integrations.js';
