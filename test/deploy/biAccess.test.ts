@@ -36,7 +36,7 @@ describe('deploy/bi.yaml: who the bundled database admits through Traefik', func
     const connect = socket.connect.bind(socket) as (options: net.TcpNetConnectOpts) => net.Socket;
     // pg calls stream.connect(port, host): bind the client side to `from`, as Traefik's address.
     (socket as unknown as { connect: (port: number, host: string) => net.Socket }).connect = (port, host) => connect({ port, host, localAddress: from });
-    const client = new pg.Client({ host: url.hostname, port: Number(url.port), user, password, database: 'postgres', stream: socket } as pg.ClientConfig);
+    const client = new pg.Client({ host: url.hostname, port: Number(url.port), user, password, database: 'postgres', stream: () => socket });
     client.on('error', () => {});
     try {
       await client.connect();
