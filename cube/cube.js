@@ -53,9 +53,10 @@ module.exports = {
     return { password, superuser: false, securityContext: { tenant_id: tenantId } };
   },
 
-  // Caches and query queues per tenant: one tenant's cached result is never another's.
-  contextToAppId: ({ securityContext }) => `tenant_${securityContext.tenant_id}`,
-  contextToOrchestratorId: ({ securityContext }) => `tenant_${securityContext.tenant_id}`,
+  // Caches and query queues per tenant: one tenant's cached result is never another's. A context
+  // without a tenant (none is expected: the models have no pre-aggregations to refresh) gets its own.
+  contextToAppId: ({ securityContext }) => `tenant_${(securityContext && securityContext.tenant_id) || 'none'}`,
+  contextToOrchestratorId: ({ securityContext }) => `tenant_${(securityContext && securityContext.tenant_id) || 'none'}`,
 
   /** For tests and clean shutdown. */
   closeDatabase: async () => {

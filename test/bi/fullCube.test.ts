@@ -124,6 +124,7 @@ describe('full Cube: the models, the team_monthly view and cube.js', function ()
       const apps = [a, b].map((t) => config.contextToAppId({ securityContext: { tenant_id: t.tenantId } }));
       expect(apps).to.deep.equal([`tenant_${a.tenantId}`, `tenant_${b.tenantId}`]);
       expect(config.contextToOrchestratorId({ securityContext: { tenant_id: a.tenantId } })).to.equal(`tenant_${a.tenantId}`);
+      expect(config.contextToAppId({ securityContext: undefined as never })).to.equal('tenant_none');
     });
 
     it('refuses a missing, malformed, unknown or revoked key, and the key of a removed member', async () => {

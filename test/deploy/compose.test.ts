@@ -290,7 +290,7 @@ describe('compose stack: the optional full Cube (profile cube)', () => {
     expect(cube.ports).to.deep.equal(['4000:4000', '15432:15432']);
     expect(cube.environment).to.deep.equal({
       CUBEJS_DB_TYPE: 'postgres', CUBEJS_DB_HOST: 'postgres', CUBEJS_DB_PORT: '5432', CUBEJS_DB_NAME: 'delivery_analytics', CUBEJS_DB_USER: 'delivery_analytics',
-      CUBEJS_DB_PASS: 'Zq8', CUBEJS_API_SECRET: 's3cret', CUBEJS_PG_SQL_PORT: '15432', CUBEJS_DEV_MODE: 'false',
+      CUBEJS_DB_PASS: 'Zq8', CUBEJS_API_SECRET: 's3cret', CUBEJS_PG_SQL_PORT: '15432', CUBEJS_DEV_MODE: 'false', CUBEJS_SCHEDULED_REFRESH_DEFAULT: 'false',
       DATABASE_URL: 'postgresql://delivery_analytics:Zq8@postgres:5432/delivery_analytics',
     });
     expect(dependencies(model, 'cube')).to.deep.equal({ migrate: 'service_completed_successfully' });
