@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import type { JobDefinition } from './define.js';
-import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
+import { biWatchdog, integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
 import { codehostDeliveriesRetention } from './handlers/codehost.js';
 import { cubeRollupsRefresh } from './handlers/cube.js';
@@ -24,6 +24,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   registerImportWorkflow,
   sendSurveyInvitations,
   cubeRollupsRefresh,
+  biWatchdog,
 ];
 
 const MINUTE = 60;
@@ -37,6 +38,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'surveys.close-due', job: 'surveys.close-due', everySeconds: MINUTE, summary: 'Every minute: close surveys past their close date.' },
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
   { name: 'cube.rollups-refresh', job: 'cube.rollups-refresh', everySeconds: MINUTE, offsetSeconds: 30, summary: 'Every minute at :30: rollup months missing or changed since they were computed.' },
+  { name: 'bi.watchdog', job: 'bi.watchdog', everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 
