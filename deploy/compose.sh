@@ -2,6 +2,7 @@
 # Runs `docker compose` on this stack with each half bundled or external:
 #   DATABASE_URL set -> no bundled database, nothing waits for it  (adds deploy/external-database.yaml)
 #   S3_ENDPOINT set  -> no bundled object store and no bucket job  (adds deploy/external-object-store.yaml)
+#   BI_PORT set      -> PostgreSQL for BI tools through Traefik (TLS) on BI_PORT (adds deploy/bi.yaml)
 # A variable is set when it has a non-empty value in the environment or, failing that, in the env
 # file (.env next to compose.yaml, or the one named by --env-file): the same precedence compose uses
 # to fill in compose.yaml. Every argument goes to `docker compose` unchanged:
@@ -57,13 +58,18 @@ if is_set S3_ENDPOINT; then
   files="$files deploy/external-object-store.yaml"
   object_store="external (S3_ENDPOINT)"
 fi
+bi=off
+if is_set BI_PORT; then
+  files="$files deploy/bi.yaml"
+  bi="on (BI_PORT)"
+fi
 
 if [ "$command" = "files" ]; then
   echo "COMPOSE_FILE=$(echo "$files" | tr ' ' ':')"
   exit 0
 fi
 
-echo "delivery-analytics: database $database, object store $object_store" >&2
+echo "delivery-analytics: database $database, object store $object_store, BI access $bi" >&2
 # Prepend `-f <file>` for each file, keeping their order (compose.yaml first: it sets the project
 # directory, so .env and ./traefik are found next to it).
 reversed=""

@@ -65,6 +65,8 @@ export interface Config {
   releaseVersion: string;
   logLevel: string;
   database: { url: string; directUrl: string | null };
+  /** BI access (docs/bi.md): where BI roles read, and the address BI tools are given. */
+  bi: BiConfig;
   oauthEncryptionKey: Buffer;
   objectStore: ObjectStoreConfig;
   codehostApp: { appId: string; privateKey: string; webhookSecret: string | null; name: string | null } | null;
@@ -164,6 +166,15 @@ const BILLING_VARIABLES = [
   'BILLING_LARGE_TEAM_PRICE_ID',
   'BILLING_ENTERPRISE_PRICE_ID',
 ];
+
+export interface BiConfig {
+  /** DATABASE_URL_BI: a read replica where BI sessions run (roles are created on DATABASE_URL and replicate). */
+  databaseUrl: string | null;
+  /** BI_PORT: the load balancer's TLS entry point for PostgreSQL; when set, BI tools are given it. */
+  publicPort: number | null;
+  /** BI_HOST: the host name BI tools connect to with BI_PORT (default: APP_URL's host). */
+  publicHost: string | null;
+}
 
 class Reader {
   readonly problems: string[] = [];
@@ -464,6 +475,8 @@ export function loadConfig(env: Env): Readonly<Config> {
   const directUrl = r.get('DATABASE_URL_DIRECT');
   checkDatabaseUrl(r, 'DATABASE_URL_DIRECT', directUrl);
 
+  const bi = parseBi(r, appUrl);
+
   const logLevel = r.get('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) r.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -536,6 +549,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     releaseVersion: r.get('RELEASE_VERSION') ?? 'dev',
     logLevel,
     database: { url: databaseUrl as string, directUrl },
+    bi,
     oauthEncryptionKey: key as Buffer,
     objectStore,
     codehostApp,
@@ -566,6 +580,28 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** DATABASE_URL_BI, BI_PORT and BI_HOST (docs/bi.md "Deployment"). */
+function parseBi(r: Reader, appUrl: URL | null): BiConfig {
+  const databaseUrl = r.get('DATABASE_URL_BI');
+  checkDatabaseUrl(r, 'DATABASE_URL_BI', databaseUrl);
+  const publicPort = r.get('BI_PORT') === null ? null : r.integer('BI_PORT', 0, 1, 65535);
+  const host = r.get('BI_HOST');
+  if (host !== null && !/^[A-Za-z0-9.-]+$/.test(host)) r.problems.push('BI_HOST must be a host name (letters, digits, dots and hyphens)');
+  return { databaseUrl, publicPort, publicHost: host ?? appUrl?.hostname ?? null };
+}
+
+/**
+ * For the BI commands (bi:grant, bi:revoke): DATABASE_URL and LOG_LEVEL as loadDatabaseConfig,
+ * plus the BI variables, so the printed connection is the one the web app shows.
+ */
+export function loadBiCommandConfig(env: Env): { databaseUrl: string; logLevel: string; bi: BiConfig } {
+  const base = loadDatabaseConfig(env);
+  const r = new Reader(env);
+  const bi = parseBi(r, parseHttpUrl(r, 'APP_URL', r.get('APP_URL')));
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return { ...base, bi };
 }
 
 /**

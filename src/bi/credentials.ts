@@ -7,7 +7,7 @@
 import { asSystem } from '../db/tenancy.js';
 import { inTransaction } from '../db/transaction.js';
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
-import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
+import pg, { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
@@ -89,8 +89,9 @@ export async function grantBiCredential(
     const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
     if (taken.rowCount !== 0) throw new AppError('conflict', 'A BI credential with this name exists');
     const { rows } = await client.query<CredentialRow>(
-      'INSERT INTO bi_credentials (tenant_id, name, role_name) VALUES ($1, $2, $3) RETURNING id, tenant_id, name, role_name, created_at',
-      [input.tenantId, input.name, role],
+      // The limit the bi views hold the session to (bi_session_within_limits, migration 0037).
+      'INSERT INTO bi_credentials (tenant_id, name, role_name, statement_timeout_ms) VALUES ($1, $2, $3, $4) RETURNING id, tenant_id, name, role_name, created_at',
+      [input.tenantId, input.name, role, Math.trunc(limits.statementTimeoutMs)],
     );
     const id = escapeIdentifier(role);
     const { rows: [db] } = await client.query<{ name: string; me: string }>('SELECT current_database() AS name, current_user AS me');
@@ -115,12 +116,17 @@ export async function grantBiCredential(
   return { credential, password };
 }
 
-function revokeWhere(pool: Pool, where: string, values: unknown[]): Promise<BiCredential> {
-  // Dropping a login role is DDL the tenant's role may not run.
-  return asSystem('bi-roles', () => revokeAsOwner(pool, where, values));
+/** DATABASE_URL_BI: a read replica whose BI sessions must end too (the role's drop replicates, its sessions there do not end by it). */
+export interface RevokeOptions {
+  replicaUrl?: string | null;
 }
 
-async function revokeAsOwner(pool: Pool, where: string, values: unknown[]): Promise<BiCredential> {
+function revokeWhere(pool: Pool, where: string, values: unknown[], options: RevokeOptions): Promise<BiCredential> {
+  // Dropping a login role is DDL the tenant's role may not run.
+  return asSystem('bi-roles', () => revokeAsOwner(pool, where, values, options));
+}
+
+async function revokeAsOwner(pool: Pool, where: string, values: unknown[], options: RevokeOptions): Promise<BiCredential> {
   // First, committed: the mapping goes (a session still open reads no row from then on) and the
   // role may no longer log in, so no client reconnects between the terminate and the drop.
   const row = await inTransaction(pool, async (client) => {
@@ -134,8 +140,21 @@ async function revokeAsOwner(pool: Pool, where: string, values: unknown[]): Prom
     if (role.rowCount !== 0) await client.query(`ALTER ROLE ${escapeIdentifier(deleted.role_name)} NOLOGIN`);
     return deleted;
   });
+  if (options.replicaUrl) await terminateOn(options.replicaUrl, row.role_name);
   await dropRole(pool, row.role_name);
   return present(row);
+}
+
+/** Ends the role's sessions on another server (the replica); pg_terminate_backend works on a standby. */
+async function terminateOn(url: string, role: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** Ends the role's sessions, then drops its privileges (here and on the database) and the role. */
@@ -151,20 +170,20 @@ async function dropRole(pool: Pool, role: string): Promise<void> {
 }
 
 /** Drops the role, ending its open sessions, and its mapping; another tenant's id is not found. */
-export function revokeBiCredential(pool: Pool, tenantId: string, id: string): Promise<BiCredential> {
-  return revokeWhere(pool, 'tenant_id = $1 AND id = $2', [tenantId, id]);
+export function revokeBiCredential(pool: Pool, tenantId: string, id: string, options: RevokeOptions = {}): Promise<BiCredential> {
+  return revokeWhere(pool, 'tenant_id = $1 AND id = $2', [tenantId, id], options);
 }
 
-export function revokeBiCredentialByName(pool: Pool, tenantId: string, name: string): Promise<BiCredential> {
-  return revokeWhere(pool, 'tenant_id = $1 AND name = $2', [tenantId, name]);
+export function revokeBiCredentialByName(pool: Pool, tenantId: string, name: string, options: RevokeOptions = {}): Promise<BiCredential> {
+  return revokeWhere(pool, 'tenant_id = $1 AND name = $2', [tenantId, name], options);
 }
 
 /** The web app's and API's entry points: the principal's own tenant, owners only. */
-export const biCredentialsFor = (pool: Pool, principal: TenantPrincipal) => {
+export const biCredentialsFor = (pool: Pool, principal: TenantPrincipal, options: RevokeOptions = {}) => {
   authorize(principal, 'bi.manage');
   return {
     list: () => listBiCredentials(pool, principal.tenantId),
     grant: (name: string, limits?: BiLimits) => grantBiCredential(pool, { tenantId: principal.tenantId, name }, limits),
-    revoke: (id: string) => revokeBiCredential(pool, principal.tenantId, id),
+    revoke: (id: string) => revokeBiCredential(pool, principal.tenantId, id, options),
   };
 };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { biCredentialsFor } from './credentials.js';
-import { presentBiConnection, presentBiCredential } from './presenters.js';
+import { biEndpoint, presentBiConnection, presentBiCredential } from './presenters.js';
 
 export const CreateBiCredentialBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
 // A malformed id is an id that matches nothing: 404, like another tenant's.
@@ -13,7 +13,8 @@ const IdParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000
 export function biRoutes(app: AppContext): Router {
   const router = new Router();
   const { pool } = app.database;
-  const databaseUrl = app.config.database.url;
+  const endpoint = biEndpoint(app.config.database.url, app.config.bi);
+  const revokeOptions = { replicaUrl: app.config.bi.databaseUrl };
 
   router.get('/api/bi/credentials', route(app, { auth: 'required' }, async ({ principal }) => {
     const rows = await biCredentialsFor(pool, principal).list();
@@ -22,12 +23,12 @@ export function biRoutes(app: AppContext): Router {
 
   router.post('/api/bi/credentials', route(app, { auth: 'required', body: CreateBiCredentialBody }, async ({ principal, body }) => {
     const { credential, password } = await biCredentialsFor(pool, principal).grant(body.name);
-    const { id: _id, ...connection } = presentBiConnection(databaseUrl, credential, password);
+    const { id: _id, ...connection } = presentBiConnection(endpoint, credential, password);
     return { status: 201, body: { data: { ...presentBiCredential(credential), ...connection }, meta: {} } };
   }));
 
   router.delete('/api/bi/credentials/:id', route(app, { auth: 'required', params: IdParams }, async ({ principal, params }) => {
-    const credential = await biCredentialsFor(pool, principal).revoke(params.id);
+    const credential = await biCredentialsFor(pool, principal, revokeOptions).revoke(params.id);
     return { body: { data: presentBiCredential(credential), meta: {} } };
   }));
 

@@ -41,6 +41,15 @@ export interface BiView {
   columns: BiColumn[];
 }
 
+/**
+ * The tenant of the connected BI role, NULL (no rows) for any other role. The guard function
+ * (migration 0037) raises an error instead when the session has raised its statement_timeout or
+ * idle_in_transaction_session_timeout above the credential's limit, or switched one off: a client
+ * may SET them, PostgreSQL cannot forbid it, so reading a view is what refuses it.
+ */
+export const BI_TENANT =
+  '(SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms))';
+
 const CUBE_REF = /\{CUBE\}\.([a-z_][a-z0-9_]*)/g;
 const OTHER_REF = /\{(?!CUBE\})[^}]*\}/;
 const SOURCE = /^SELECT \* FROM ([a-z_][a-z0-9_]*) WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
@@ -60,8 +69,9 @@ export function biViews(dir = SCHEMA_DIR): BiView[] {
   const files = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort();
   const views: BiView[] = [];
   for (const file of files) {
-    const doc = parse(readFileSync(`${dir}/${file}`, 'utf8')) as { cubes: ModelCube[] };
-    for (const cube of doc.cubes) views.push(viewOf(cube));
+    // Files that hold only Cube `views` (for a real Cube's join paths) add no relation of their own.
+    const doc = parse(readFileSync(`${dir}/${file}`, 'utf8')) as { cubes?: ModelCube[] };
+    for (const cube of doc.cubes ?? []) views.push(viewOf(cube));
   }
   return views.sort((a, b) => a.cube.localeCompare(b.cube));
 }
@@ -122,7 +132,7 @@ export function renderBiViews(views: BiView[]): string {
     const select = view.columns.map((c) => `  ${c.expression} AS "${c.name}"`).join(',\n');
     statements.push(
       `CREATE VIEW "bi"."${view.cube}" WITH (security_barrier = true) AS\nSELECT\n${select}\nFROM "public"."${view.source}" s\n` +
-        `WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user);`,
+        `WHERE s.tenant_id = ${BI_TENANT};`,
     );
     statements.push(`COMMENT ON VIEW "bi"."${view.cube}" IS ${literal(view.comment)};`);
     for (const c of view.columns) {

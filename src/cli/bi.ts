@@ -1,9 +1,9 @@
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
-import { loadDatabaseConfig } from '../config.js';
+import { loadBiCommandConfig } from '../config.js';
 import { grantBiCredential, revokeBiCredentialByName } from '../bi/credentials.js';
-import { presentBiConnection } from '../bi/presenters.js';
+import { biEndpoint, presentBiConnection } from '../bi/presenters.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -26,9 +26,10 @@ export const biCommands: Record<string, Command> = {
     run: (options, env) => {
       const tenantId = tenantOption(options);
       const name = nameOption(options);
+      const config = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
         const { credential, password } = await grantBiCredential(pool, { tenantId, name });
-        const c = presentBiConnection(loadDatabaseConfig(env).databaseUrl, credential, password);
+        const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
         print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
       });
     },
@@ -39,8 +40,9 @@ export const biCommands: Record<string, Command> = {
     run: (options, env) => {
       const tenantId = tenantOption(options);
       const name = nameOption(options);
+      const { bi } = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
-        const credential = await revokeBiCredentialByName(pool, tenantId, name);
+        const credential = await revokeBiCredentialByName(pool, tenantId, name, { replicaUrl: bi.databaseUrl });
         print({ name: credential.name, user: credential.user, revoked: true });
       });
     },

@@ -81,7 +81,9 @@ export async function compileCube(dir = SCHEMA_DIR): Promise<CompiledCube> {
   const repo = { localPath: () => dir, dataSchemaFiles: async () => files };
   const compiler = prepareCompiler(repo as never, { nativeInstance: nativeInstance as never, standalone: true });
   await compiler.compiler.compile();
-  const meta = (compiler.metaTransformer.cubes as unknown as { config: MetaCube }[]).map((c) => c.config);
+  // Cube `views` (schema/team_months.yml) are for a real Cube, which cannot join two fact cubes:
+  // this server answers such queries on the cubes themselves, so its surfaces list cubes only.
+  const meta = (compiler.metaTransformer.cubes as unknown as { config: MetaCube & { type?: string } }[]).map((c) => c.config).filter((c) => c.type !== 'view');
   const members: CompiledCube['members'] = Object.create(null);
   for (const cube of meta) {
     for (const m of cube.measures) members[m.name] = { kind: 'measure', cube: cube.name, type: m.type };

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import type { JobDefinition } from './define.js';
-import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
+import { biWatchdog, integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
 import { codehostDeliveriesRetention } from './handlers/codehost.js';
 import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './handlers/cube.js';
@@ -35,6 +35,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   notionPublish,
   sessionSummaryJob,
   sessionAssessmentJob,
+  biWatchdog,
 ];
 
 const MINUTE = 60;
@@ -51,6 +52,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: ROLLUPS_SWEEP, job: 'cube.rollups-refresh', everySeconds: HOUR, offsetSeconds: 25 * MINUTE, summary: 'Hourly at :25: every tenant’s rollups, whatever the change records say.' },
   DIGEST_SCHEDULE,
   { name: 'notion.publish-due', job: 'notion.publish-due', everySeconds: 24 * HOUR, offsetSeconds: 4 * HOUR, summary: 'Daily at 04:00 UTC: publish the last closed month to Notion where it is not published yet (in effect monthly, on the 1st).' },
+  { name: 'bi.watchdog', job: 'bi.watchdog', everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 

@@ -59,8 +59,9 @@ export function resolveWindow(q: { from?: string; to?: string }, now = new Date(
 }
 
 /** Which cube measures fill which columns, per fact cube: [measure, column, kind]. */
-type Kind = 'count' | 'seconds' | 'ratio' | 'score';
-const FACTS: { team: string; time: string; measures: [string, BaselineColumn, Kind][] }[] = [
+export type Kind = 'count' | 'seconds' | 'ratio' | 'score';
+/** Also the source of `bi.team_month` (src/bi/teamMonth.ts), which must equal the export. */
+export const BASELINE_FACTS: { team: string; time: string; measures: [string, BaselineColumn, Kind][] }[] = [
   { team: 'author_activity.team_id', time: 'author_activity.happened_at', measures: [['author_activity.active_authors', 'active_authors', 'count']] },
   {
     team: 'projects.owning_team_id', time: 'issues.closed_at',
@@ -139,6 +140,16 @@ async function teamsOf(pool: pg.Pool, tenantId: string): Promise<TeamInfo[]> {
   return result.rows;
 }
 
+/** The memberships cube's queries behind the register columns (also read by `bi.team_month`). */
+export const HEADCOUNT_QUERIES = {
+  totals: { measures: ['memberships.register_headcount', 'memberships.internal_headcount', 'memberships.external_headcount'], dimensions: ['memberships.team_id'] },
+  bySupplier: {
+    measures: ['memberships.external_headcount'],
+    dimensions: ['memberships.team_id', 'people.supplier_name'],
+    filters: [{ member: 'memberships.membership_source', operator: 'equals', values: ['register'] }, { member: 'people.employment_type', operator: 'equals', values: ['supplier'] }],
+  },
+} as const;
+
 /**
  * The register columns of every team, read from the memberships cube (METRICS.md "Register
  * columns"): `register_headcount` and its splits, and the supplier members by supplier name
@@ -151,14 +162,7 @@ async function headcounts(pool: pg.Pool, cube: CompiledCube, tenantId: string): 
     q.limit = GRID_LIMIT;
     return runQuery(pool, cube, tenantId, q);
   };
-  const [totals, suppliers] = await Promise.all([
-    grid({ measures: ['memberships.register_headcount', 'memberships.internal_headcount', 'memberships.external_headcount'], dimensions: ['memberships.team_id'] }),
-    grid({
-      measures: ['memberships.external_headcount'],
-      dimensions: ['memberships.team_id', 'people.supplier_name'],
-      filters: [{ member: 'memberships.membership_source', operator: 'equals', values: ['register'] }, { member: 'people.employment_type', operator: 'equals', values: ['supplier'] }],
-    }),
-  ]);
+  const [totals, suppliers] = await Promise.all([grid(HEADCOUNT_QUERIES.totals), grid(HEADCOUNT_QUERIES.bySupplier)]);
   const byTeam = new Map<string, Headcount>();
   for (const row of totals) {
     byTeam.set(String(row['memberships.team_id']), {
@@ -210,7 +214,7 @@ export async function baselineRows(
   const [allTeams, register] = await Promise.all([
     teamsOf(pool, tenantId),
     headcounts(pool, cube, tenantId),
-    ...FACTS.map(async (fact) => {
+    ...BASELINE_FACTS.map(async (fact) => {
       const query = validateQuery(cube, {
         measures: fact.measures.map(([m]) => m),
         dimensions: [fact.team],
@@ -242,7 +246,7 @@ export async function baselineRows(
         headcount: members.headcount, internal_headcount: members.internal_headcount, external_headcount: members.external_headcount,
         headcount_by_supplier: sortedObject(members.by_supplier),
       } as BaselineRow;
-      for (const fact of FACTS) {
+      for (const fact of BASELINE_FACTS) {
         const source = cells?.get(fact.time);
         for (const [measure, column, kind] of fact.measures) row[column] = format((source?.[measure] as number | null | undefined) ?? null, kind);
       }

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { biViews } from '../../src/bi/views.js';
+import { biViews, renderBiViews } from '../../src/bi/views.js';
+import { renderTeamMonth } from '../../src/bi/teamMonth.js';
+import { loadCube } from '../../src/cube/compiler.js';
+import { BASELINE_COLUMNS } from '../../src/services/baseline.js';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
@@ -67,12 +70,33 @@ describe('bi schema: the tenant floor in the database', function () {
     );
     const actual = new Map<string, string[]>();
     for (const row of rows) actual.set(row.table_name, [...(actual.get(row.table_name) ?? []), row.column_name]);
-    expect([...actual.keys()]).to.deep.equal(views.map((v) => v.cube));
+    expect([...actual.keys()]).to.deep.equal([...views.map((v) => v.cube), 'team_month'].sort());
+    expect(actual.get('team_month')).to.deep.equal([...BASELINE_COLUMNS, 'month_start']);
     for (const view of views) expect(actual.get(view.cube), view.cube).to.deep.equal(view.columns.map((c) => c.name));
     expect(rows.filter((r) => !r.comment).map((r) => `${r.table_name}.${r.column_name}`)).to.deep.equal([]);
     const flags = rows.filter((r) => r.table_name === 'deployments').map((r) => r.column_name);
     expect(flags).to.include.members(['is_production', 'is_failed', 'in_production_deploys', 'in_finished_production_deploys', 'recovered_at']);
     expect(rows.filter((r) => r.table_name === 'pull_requests').map((r) => r.column_name)).to.include('ai_assisted');
+  });
+
+  it('holds the views tools/bi/generate.ts writes from the models today (a model change needs a new migration)', async () => {
+    const generated = [...renderBiViews(views).split('--> statement-breakpoint'), ...renderTeamMonth(await loadCube())]
+      .filter((statement) => statement.includes('CREATE VIEW'))
+      .map((statement) => statement.replaceAll('"bi".', '"bi_check".'));
+    const client = await admin.connect();
+    try {
+      await client.query('begin');
+      await client.query('create schema bi_check');
+      for (const statement of generated) await client.query(statement);
+      const { rows } = await client.query(
+        `select c.relname, pg_get_viewdef(c.oid) = pg_get_viewdef(format('bi_check.%I', c.relname)::regclass) as same
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'bi' and c.relkind = 'v' order by 1`,
+      );
+      expect(rows).to.deep.equal([...views.map((v) => v.cube), 'team_month'].sort().map((relname) => ({ relname, same: true })));
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 
   it("shows a BI role exactly its tenant's rows in every view", async () => {
@@ -127,7 +151,8 @@ describe('bi schema: the tenant floor in the database', function () {
     const tables = await client.query(
       "select table_schema, table_name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') order by 2",
     );
-    expect(tables.rows).to.deep.equal(cubes.map((name) => ({ table_schema: 'bi', table_name: name })));
+    const all = [...cubes, 'team_month'].sort();
+    expect(tables.rows).to.deep.equal(all.map((name) => ({ table_schema: 'bi', table_name: name })));
     const columns = await client.query("select distinct table_schema from information_schema.columns where table_schema not in ('pg_catalog', 'information_schema')");
     expect(columns.rows).to.deep.equal([{ table_schema: 'bi' }]);
     // What psql's \d and Metabase's sync read from pg_catalog, limited as they do to readable relations.
@@ -136,7 +161,7 @@ describe('bi schema: the tenant floor in the database', function () {
        where c.relkind in ('r', 'p', 'v', 'm', 'f') and n.nspname not in ('pg_catalog', 'information_schema')
          and has_table_privilege(c.oid, 'SELECT') order by 2`,
     );
-    expect(readable.rows).to.deep.equal(cubes.map((name) => ({ nspname: 'bi', relname: name })));
+    expect(readable.rows).to.deep.equal(all.map((name) => ({ nspname: 'bi', relname: name })));
     const schemas = await client.query(
       "select nspname from pg_namespace where has_schema_privilege(oid, 'USAGE') and nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1",
     );
@@ -156,6 +181,29 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(await failsWith(client, 'select pg_sleep(5)')).to.equal('57014');
     expect(await failsWith(client, 'select pg_sleep(5), id from bi.deployments limit 1')).to.equal('57014');
     expect(Date.now() - started).to.be.lessThan(4000);
+  });
+
+  it('refuses to read the views once the session raises or switches off a timeout (the role default is only a default)', async () => {
+    const client = await sharedClient();
+    try {
+      for (const setting of ['statement_timeout = 0', "statement_timeout = '10min'", 'idle_in_transaction_session_timeout = 0', 'idle_in_transaction_session_timeout = 5000']) {
+        await client.query(`set ${setting}`);
+        let error: { code?: string; message?: string } | null = null;
+        await client.query('select count(*) from bi.deployments').catch((e) => (error = e));
+        expect(error, setting).to.include({ code: '42501' });
+        expect(error!.message).to.match(/^(statement_timeout|idle_in_transaction_session_timeout) is \d+ ms; this BI credential allows at most 1000 ms$/);
+        await client.query('select count(*) from bi.team_month').catch((e) => (error = e));
+        expect(error, setting).to.include({ code: '42501' });
+        await client.query('reset all');
+      }
+      // Lower is allowed, and so is the limit itself.
+      await client.query('set statement_timeout = 500');
+      expect((await client.query('select count(*)::int as n from bi.deployments')).rows[0].n).to.be.greaterThan(0);
+      await client.query('set statement_timeout = 1000');
+      expect((await client.query('select count(*)::int as n from bi.team_month')).rows[0].n).to.be.greaterThan(0);
+    } finally {
+      await client.query('reset all');
+    }
   });
 
   it('lets a role read a view added to bi after its grant (default privileges), still tenant-filtered', async () => {

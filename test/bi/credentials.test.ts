@@ -118,4 +118,56 @@ describe('BI credentials: API and CLI', function () {
     await countTeams(out.url as string).catch((error) => (code = error.code));
     expect(code).to.equal('28P01');
   });
+
+  it('behind the load balancer (BI_PORT), gives BI_HOST or APP_URL\'s host, that port and sslmode=require', async () => {
+    const db = new URL(api.databaseUrl);
+    const database = db.pathname.slice(1);
+    const behind = await testServer({ databaseUrl: api.databaseUrl, env: { BI_PORT: '6432', BI_HOST: 'bi.acme.example' } });
+    try {
+      const created = await behind.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Tableau' });
+      expect(created.status).to.equal(201);
+      const data = created.body.data;
+      expect(data).to.deep.include({ host: 'bi.acme.example', port: 6432, database, sslmode: 'require' });
+      expect(data.url).to.equal(`postgresql://${data.user}:${data.password}@bi.acme.example:6432/${database}?sslmode=require`);
+      expect((await behind.as(a.owner.apiKey).delete(`/api/bi/credentials/${data.id}`)).status).to.equal(200);
+    } finally {
+      await behind.close();
+    }
+
+    const env = { DATABASE_URL: api.databaseUrl, APP_URL: 'https://analytics.acme.example', BI_PORT: '15432' };
+    const out = printed(await runCli(['bi:grant', `--tenant=${b.tenantId}`, '--name=Excel'], env));
+    expect(out).to.deep.include({ host: 'analytics.acme.example', port: 15432, database });
+    expect(out.url).to.equal(`postgresql://${out.user}:${out.password}@analytics.acme.example:15432/${database}?sslmode=require`);
+    expect(printed(await runCli(['bi:revoke', `--tenant=${b.tenantId}`, '--name=Excel'], env))).to.include({ revoked: true });
+
+    // A bad value is refused before any role is created.
+    const bad = await runCli(['bi:grant', `--tenant=${b.tenantId}`, '--name=Excel'], { ...env, BI_PORT: '99999' });
+    expect(bad.code).to.not.equal(0);
+    expect(bad.stderr).to.include('BI_PORT must be a whole number from 1 to 65535');
+    expect((await api.as(b.owner.apiKey).get('/api/bi/credentials')).body.data).to.deep.equal([]);
+  });
+
+  it('with DATABASE_URL_BI (a replica), gives its address and ends the sessions there on revoke', async () => {
+    // The replica here is the same server under another address: what the test shows is that the
+    // address comes from DATABASE_URL_BI and that revoking with it configured ends an open session.
+    const replica = new URL(api.databaseUrl);
+    replica.hostname = replica.hostname === '127.0.0.1' ? 'localhost' : '127.0.0.1';
+    const server = await testServer({ databaseUrl: api.databaseUrl, env: { DATABASE_URL_BI: replica.toString() } });
+    try {
+      const created = await server.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Superset' });
+      const data = created.body.data;
+      expect(data).to.deep.include({ host: replica.hostname, port: Number(replica.port), sslmode: 'prefer' });
+      const session = new pg.Client({ connectionString: data.url });
+      session.on('error', () => {});
+      await session.connect();
+      expect((await session.query('select count(*)::int as n from bi.teams')).rows[0].n).to.equal(2);
+      expect((await server.as(a.owner.apiKey).delete(`/api/bi/credentials/${data.id}`)).status).to.equal(200);
+      let failed = false;
+      await session.query('select 1').catch(() => (failed = true));
+      expect(failed).to.equal(true);
+      await session.end().catch(() => {});
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -4,7 +4,7 @@
  * values the compose file sets over the env file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
@@ -57,9 +57,10 @@ function dependencies(model: Model, service: string): Record<string, string> {
 
 const envFileOf = (env: Env) => Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n';
 
-describe('compose stack: each half bundled or external', () => {
-  after(() => rmSync(fakeBin.dir, { recursive: true, force: true }));
+// At the root: the stand-in is used by the suites below until the last one.
+after(() => rmSync(fakeBin.dir, { recursive: true, force: true }));
 
+describe('compose stack: each half bundled or external', () => {
   const mixes = [
     { label: 'both bundled', extra: {}, files: ['compose.yaml'], services: ['migrate', 'objstore', 'objstore-bucket', 'postgres', 'server', 'traefik'] },
     { label: 'external database', extra: { DATABASE_URL: EXTERNAL_DB }, files: ['compose.yaml', 'deploy/external-database.yaml'], services: ['migrate', 'objstore', 'objstore-bucket', 'server', 'traefik'] },
@@ -238,3 +239,69 @@ describe('compose stack: what the compose file sets over the env file', () => {
     }
   });
 });
+
+describe('compose stack: PostgreSQL for BI tools (BI_PORT)', () => {
+  const BI = { ...REQUIRED, BI_PORT: '5433' };
+  const files = ['compose.yaml', 'deploy/bi.yaml'];
+
+  it('the launcher adds deploy/bi.yaml when BI_PORT is set, after the halves it leaves out', () => {
+    expect(launch({}, envFileOf(BI)).files).to.deep.equal(files);
+    expect(launch({ ...BI, DATABASE_URL: EXTERNAL_DB }, '').files).to.deep.equal(['compose.yaml', 'deploy/external-database.yaml', 'deploy/bi.yaml']);
+    expect(launch({}, envFileOf({ ...REQUIRED, BI_PORT: '' })).files).to.deep.equal(['compose.yaml']);
+  });
+
+  it('publishes BI_PORT on Traefik only (never the database port), towards the bundled database by default', () => {
+    const model = composeModel(files, BI);
+    const published = Object.fromEntries(Object.entries(model.services).filter(([, v]) => v.ports).map(([k, v]) => [k, v.ports]));
+    expect(published).to.deep.equal({ traefik: ['3000:80', '5433:5432'], objstore: ['9001:9001'] });
+    expect(model.services.traefik!.environment).to.deep.equal({ BI_UPSTREAM: 'postgres:5432' });
+    expect(model.services.traefik!.networks).to.deep.equal({ default: { ipv4_address: '172.30.57.250' } });
+    // Without BI_PORT nothing is published for BI (the entry point exists but is unreachable from outside).
+    expect(composeModel(['compose.yaml'], REQUIRED).services.traefik!.ports).to.deep.equal(['3000:80']);
+  });
+
+  it('with an external database, forwards to BI_UPSTREAM (the replica or database address)', () => {
+    const model = composeModel(['compose.yaml', 'deploy/external-database.yaml', 'deploy/bi.yaml'], { ...BI, DATABASE_URL: EXTERNAL_DB, BI_UPSTREAM: 'replica.internal:5432' });
+    expect(Object.keys(model.services).sort()).to.deep.equal(['migrate', 'objstore', 'objstore-bucket', 'server', 'traefik']);
+    expect(model.services.traefik!.environment.BI_UPSTREAM).to.equal('replica.internal:5432');
+    expect(model.services.traefik!.ports).to.deep.equal(['3000:80', '5433:5432']);
+  });
+
+  it("the bundled database refuses every role but BI roles from Traefik's address, which BI_PROXY_ADDRESS moves", () => {
+    const model = composeModel(files, { ...BI, STACK_SUBNET: '10.77.0.0/24', BI_PROXY_ADDRESS: '10.77.0.250' });
+    expect(model.services.traefik!.networks.default.ipv4_address).to.equal('10.77.0.250');
+    const script = (model.services.postgres!.entrypoint as string[]).join(' ');
+    expect(script).to.include('host all /^bi_[0-9a-f]{8}_ 10.77.0.250/32 scram-sha-256\nhost all all 10.77.0.250/32 reject\n');
+    expect(script).to.match(/exec docker-entrypoint\.sh postgres -c hba_file=\/tmp\/pg_hba_bi\.conf\n$/);
+    // The image's healthcheck and data volume are untouched.
+    expect(model.services.postgres!.healthcheck.test.join(' ')).to.include('pg_isready');
+    expect(model.services.postgres!.volumes).to.deep.equal(['database:/var/lib/postgresql/data']);
+  });
+});
+
+describe('compose stack: the optional full Cube (profile cube)', () => {
+  it('runs only with the profile: the official image at the schema compiler\'s version, on schema/ with cube/cube.js', () => {
+    expect(Object.keys(composeModel(['compose.yaml'], REQUIRED).services)).not.to.include('cube');
+    const model = composeModel(['compose.yaml'], { ...REQUIRED, DB_PASSWORD: 'Zq8', CUBE_API_SECRET: 's3cret' }, ['cube']);
+    const cube = model.services.cube!;
+    const compiler = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/@cubejs-backend/schema-compiler'].version;
+    expect(cube.image).to.equal(`cubejs/cube:v${compiler}`);
+    expect(cube.volumes).to.deep.equal(['./schema:/cube/conf/model:ro', './cube/cube.js:/cube/conf/cube.js:ro']);
+    expect(cube.ports).to.deep.equal(['4000:4000', '15432:15432']);
+    expect(cube.environment).to.deep.equal({
+      CUBEJS_DB_TYPE: 'postgres', CUBEJS_DB_HOST: 'postgres', CUBEJS_DB_PORT: '5432', CUBEJS_DB_NAME: 'delivery_analytics', CUBEJS_DB_USER: 'delivery_analytics',
+      CUBEJS_DB_PASS: 'Zq8', CUBEJS_API_SECRET: 's3cret', CUBEJS_PG_SQL_PORT: '15432', CUBEJS_DEV_MODE: 'false', CUBEJS_SCHEDULED_REFRESH_DEFAULT: 'false',
+      DATABASE_URL: 'postgresql://delivery_analytics:Zq8@postgres:5432/delivery_analytics',
+    });
+    expect(dependencies(model, 'cube')).to.deep.equal({ migrate: 'service_completed_successfully' });
+    expect(cube.env_file).to.equal(undefined);
+  });
+
+  it('with an external database, reads it through the CUBEJS_DB_* values and looks keys up in DATABASE_URL', () => {
+    const env = { ...REQUIRED, DATABASE_URL: EXTERNAL_DB, CUBEJS_DB_HOST: 'db.internal', CUBEJS_DB_NAME: 'analytics', CUBEJS_DB_USER: 'app', CUBEJS_DB_PASS: 'secret' };
+    const model = composeModel(['compose.yaml', 'deploy/external-database.yaml'], env, ['cube']);
+    expect(Object.keys(model.services)).not.to.include('postgres');
+    expect(model.services.cube!.environment).to.include({ CUBEJS_DB_HOST: 'db.internal', CUBEJS_DB_NAME: 'analytics', DATABASE_URL: EXTERNAL_DB });
+  });
+});
+

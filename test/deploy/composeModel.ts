@@ -85,11 +85,18 @@ function interpolateTree(node: Node, env: Env): Node {
   return node;
 }
 
-/** Compose's merge of a later file into an earlier one, for what our files use: maps merge, the rest is replaced. */
-function mergeInto(base: Node, override: Node): Node {
+/** Sequences compose appends across files instead of replacing (its merge rules). */
+const APPENDED = new Set(['ports', 'expose', 'dns', 'dns_search', 'tmpfs', 'external_links']);
+
+/**
+ * Compose's merge of a later file into an earlier one, for what our files use: maps merge, the
+ * sequences of APPENDED are appended, the rest is replaced.
+ */
+function mergeInto(base: Node, override: Node, key = ''): Node {
+  if (APPENDED.has(key) && Array.isArray(base) && Array.isArray(override)) return [...base, ...override.filter((v) => !base.includes(v))];
   if (base && override && typeof base === 'object' && typeof override === 'object' && !Array.isArray(base) && !Array.isArray(override)) {
     const out: Record<string, Node> = { ...(base as Record<string, Node>) };
-    for (const [key, value] of Object.entries(override)) out[key] = key in out ? mergeInto(out[key], value) : value;
+    for (const [key, value] of Object.entries(override)) out[key] = key in out ? mergeInto(out[key], value, key) : value;
     return out;
   }
   return override;

@@ -102,7 +102,21 @@ describe('Traefik configuration', () => {
   it('publishes no dashboard or API and has a container healthcheck on an unpublished ping entry point', () => {
     expect(staticConfig.api).to.equal(undefined);
     expect(staticConfig.ping.entryPoint).to.equal('ping');
-    expect(Object.keys(staticConfig.entryPoints).sort()).to.deep.equal(['ping', 'web']);
+    expect(Object.keys(staticConfig.entryPoints).sort()).to.deep.equal(['bi', 'ping', 'web']);
     expect(traefik.healthcheck.test).to.deep.equal(['CMD', 'traefik', 'healthcheck', '--ping']);
   });
+
+  it('routes the `bi` entry point (PostgreSQL STARTTLS, TLS terminated) to BI_UPSTREAM, published as BI_PORT', () => {
+    expect(staticConfig.entryPoints.bi).to.deep.equal({ address: ':5432' });
+    expect(dynamic.tcp.routers).to.deep.equal({ bi: { entryPoints: ['bi'], rule: 'HostSNI(`*`)', service: 'bi-database', tls: {} } });
+    // The file is a Go template for Traefik: the upstream is the container's BI_UPSTREAM.
+    const servers = dynamic.tcp.services['bi-database'].loadBalancer.servers;
+    expect(servers).to.deep.equal([{ address: '{{ env "BI_UPSTREAM" }}' }]);
+    const env = composeModel(['compose.yaml', 'deploy/bi.yaml'], { ...REQUIRED, BI_PORT: '15432' }).services.traefik!;
+    expect(env.environment.BI_UPSTREAM).to.equal('postgres:5432');
+    expect(env.ports).to.include(`15432${staticConfig.entryPoints.bi.address}`);
+    // TLS is terminated (no passthrough), so the database sees the plain protocol from Traefik's address.
+    expect(JSON.stringify(dynamic.tcp)).not.to.match(/passthrough/);
+  });
 });
+

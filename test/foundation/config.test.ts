@@ -88,6 +88,18 @@ describe('configuration', () => {
     expect(loadConfig({ ...VALID, DATABASE_URL: 'postgres://u:p@h:5432/d' }).database.url).to.equal('postgres://u:p@h:5432/d');
   });
 
+  it('BI access: DATABASE_URL_BI, BI_PORT and BI_HOST (default: APP_URL\'s host) are optional and checked', () => {
+    expect(loadConfig(VALID).bi).to.deep.equal({ databaseUrl: null, publicPort: null, publicHost: 'analytics.example.com' });
+    const replica = 'postgresql://app:secret@replica.internal:5432/analytics';
+    expect(loadConfig({ ...VALID, DATABASE_URL_BI: replica, BI_PORT: '6432', BI_HOST: 'bi.example.com' }).bi)
+      .to.deep.equal({ databaseUrl: replica, publicPort: 6432, publicHost: 'bi.example.com' });
+    expect(problems({ ...VALID, DATABASE_URL_BI: 'nonsense', BI_PORT: '0', BI_HOST: 'bi.example.com/x' })).to.deep.equal([
+      'DATABASE_URL_BI must have the shape postgresql://<user>:<password>@<host>:<port>/<database>',
+      'BI_PORT must be a whole number from 1 to 65535',
+      'BI_HOST must be a host name (letters, digits, dots and hyphens)',
+    ]);
+  });
+
   describe('TRUSTED_PROXIES', () => {
     it('trusts no proxy when unset', () => {
       expect(loadConfig(VALID).trustedProxies).to.deep.equal([]);

@@ -5,6 +5,7 @@
  */
 import { inTransaction } from '../../db/transaction.js';
 import { defineJob } from '../define.js';
+import { stopOverrunningBiSessions, stopOverrunningBiSessionsAt } from '../../bi/watchdog.js';
 import { scheduled } from './maintenance.js';
 
 export const loginSessionsCleanup = defineJob({
@@ -78,5 +79,18 @@ export const integrationsFlagStale = defineJob({
     const flagged = stale.rows.filter((r: { flagged_now: boolean }) => r.flagged_now).length;
     if (flagged > 0) ctx.app.log.warn({ flagged, stale: stale.rows.length }, 'integrations flagged stale');
     return { stale: stale.rows.length, flagged, cleared: cleared.rowCount ?? 0 };
+  },
+});
+
+export const biWatchdog = defineJob({
+  ...scheduled,
+  name: 'bi.watchdog',
+  summary: "Cancels BI roles' statements running past their credential's statement timeout and ends their sessions idle in a transaction past it, on the database and on DATABASE_URL_BI (docs/bi.md).",
+  idempotency: 'Signals only sessions over the limit at the time of the run; a second run finds them gone.',
+  async run(ctx) {
+    const stopped = await stopOverrunningBiSessions(ctx.app.database.pool);
+    const replica = ctx.app.config.bi.databaseUrl;
+    if (replica) stopped.push(...(await stopOverrunningBiSessionsAt(replica)));
+    return { stopped };
   },
 });

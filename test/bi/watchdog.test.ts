@@ -1,0 +1,88 @@
+/**
+ * The BI watchdog (job bi.watchdog): what the views' timeout check leaves open is a session that
+ * switched its timeouts off and then reads no view (a long computation, an open transaction). The
+ * job stops exactly those past their credential's limit, and nothing else.
+ */
+import { expect } from 'chai';
+import pg from 'pg';
+import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
+import { loadConfig } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
+import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
+import { createJobQueue } from '../../src/jobs/index.js';
+import { createLivePublisher } from '../../src/live/publisher.js';
+import { createLogger } from '../../src/log.js';
+import { freshDatabase } from '../helpers/database.js';
+import { buildTenant } from '../helpers/factories.js';
+import { baseEnv } from '../helpers/server.js';
+
+describe('bi.watchdog: BI sessions past their limit are stopped', function () {
+  this.timeout(60_000);
+  let url: string;
+  let database: Database;
+  let app: AppContext;
+  let tenantId: string;
+  const credentials: BiCredential[] = [];
+  const clients: pg.Client[] = [];
+
+  const run = () => {
+    const ctx: JobContext = { app, job: { id: '00000000-0000-0000-0000-000000000000', name: 'bi.watchdog', retryCount: 0 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
+    return (jobCatalog.find((d) => d.name === 'bi.watchdog') as JobDefinition).run(ctx, { schedule: 'manual', windowStart: new Date().toISOString() });
+  };
+
+  /** A session of a new credential with this limit, its timeouts switched off by the client. */
+  async function session(name: string, limitMs: number): Promise<{ client: pg.Client; user: string; errors: string[] }> {
+    const { credential, password } = await grantBiCredential(database.pool, { tenantId, name }, { connectionLimit: 2, statementTimeoutMs: limitMs });
+    credentials.push(credential);
+    const address = new URL(url);
+    address.username = credential.user;
+    address.password = password;
+    const client = new pg.Client({ connectionString: address.toString() });
+    const errors: string[] = [];
+    client.on('error', (e: Error & { code?: string }) => errors.push(e.code ?? e.message));
+    await client.connect();
+    clients.push(client);
+    await client.query('set statement_timeout = 0');
+    await client.query('set idle_in_transaction_session_timeout = 0');
+    return { client, user: credential.user, errors };
+  }
+
+  before(async () => {
+    url = await freshDatabase();
+    database = openDatabase(url, { max: 4 });
+    tenantId = (await buildTenant(url)).tenantId;
+    app = { config: loadConfig(baseEnv(url)), database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
+  });
+  after(async () => {
+    for (const c of clients) await c.end().catch(() => {});
+    for (const c of credentials) await revokeBiCredential(database.pool, tenantId, c.id).catch(() => {});
+    await database.close();
+  });
+
+  it('runs every 30 s', () => {
+    expect(scheduleCatalog.find((s) => s.job === 'bi.watchdog')).to.include({ everySeconds: 30 });
+  });
+
+  it('cancels a statement and ends a transaction left open past the limit, and leaves sessions within it alone', async () => {
+    const slow = await session('Slow', 500);
+    const idle = await session('Idle', 500);
+    const patient = await session('Patient', 60_000);
+    const running = slow.client.query('select pg_sleep(30)').then(() => null, (e: { code?: string }) => e.code ?? 'error');
+    await idle.client.query('begin');
+    await idle.client.query('select 1');
+    const within = patient.client.query('select pg_sleep(3)').then(() => 'done', (e: { code?: string }) => e.code ?? 'error');
+    await new Promise((resolve) => setTimeout(resolve, 1800));
+
+    const result = (await run()) as { stopped: { user: string; action: string }[] };
+    expect(result.stopped).to.have.deep.members([{ user: slow.user, action: 'cancel' }, { user: idle.user, action: 'terminate' }]);
+    expect(await running).to.equal('57014');
+    expect(await slow.client.query('select 1 as ok').then((r) => r.rows[0].ok)).to.equal(1);
+    let ended = false;
+    await idle.client.query('select 1').catch(() => (ended = true));
+    expect(ended).to.equal(true);
+    expect(await within).to.equal('done');
+    expect(((await run()) as { stopped: unknown[] }).stopped).to.deep.equal([]);
+  });
+});
