@@ -12,6 +12,8 @@ import { registerImportWorkflow } from './handlers/register.js';
 import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { testJobs, testSchedules } from './testHooks.js';
+import { trackerSyncWorkflow } from '../integrations/trackers/syncJob.js';
+import { trackersSyncDue } from '../integrations/trackers/dueJob.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,
@@ -24,6 +26,8 @@ export const jobCatalog: readonly JobDefinition[] = [
   registerImportWorkflow,
   sendSurveyInvitations,
   cubeRollupsRefresh,
+  trackerSyncWorkflow,
+  trackersSyncDue,
 ];
 
 const MINUTE = 60;
@@ -37,6 +41,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'surveys.close-due', job: 'surveys.close-due', everySeconds: MINUTE, summary: 'Every minute: close surveys past their close date.' },
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
   { name: 'cube.rollups-refresh', job: 'cube.rollups-refresh', everySeconds: MINUTE, offsetSeconds: 30, summary: 'Every minute at :30: rollup months missing or changed since they were computed.' },
+  { name: 'trackers.sync-due', job: 'trackers.sync-due', everySeconds: 30 * MINUTE, offsetSeconds: 11 * MINUTE, summary: 'Every 30 minutes at :11 and :41: incremental sync of every issue-tracker connection (the safety net under webhooks).' },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 

@@ -6,3 +6,4 @@ export * from './jobs.js';
 export * from './surveys.js';
 export * from './oauth.js';
 export * from './integrations.js';
+export * from './trackers.js';
