@@ -106,4 +106,97 @@ describe('issue tracker: Jira Cloud', function () {
     expect((await q('select last_sync_at is not null as synced, last_error from integration_connections where id = $1', [connectionId])).rows[0]).to.deep.equal({ synced: true, last_error: null });
     expect(jira.webhooks.map((w) => w.url)).to.deep.equal([`${api.baseUrl}/api/integrations/jira/webhook?site=${jira.cloudId}`]);
   });
+
+  it('webhooks: a signed update changes the issue, a delete removes it from the measures and keeps a mark; bad or expired signatures are 401', async () => {
+    const hook = (body: unknown, authorization: string, site = jira.cloudId) => api.post(`/api/integrations/jira/webhook?site=${site}`, JSON.stringify(body), { authorization, 'content-type': 'application/json' });
+    const issue = jira.issue(42, { summary: 'Renamed at Jira', status: { name: 'Done', statusCategory: { key: 'done' } }, resolutiondate: '2026-11-02T10:00:00.000+0000', issuetype: { name: 'Bug' } });
+    const updated = await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization());
+    expect([updated.status, updated.body]).to.deep.equal([200, { data: { applied: 1, event: 'jira:issue_updated' }, meta: {} }]);
+    const row = (await q(`select title, type, state, closed_at from issues where tenant_id = $1 and external_id = $2`, [a.tenantId, `${jira.cloudId}:10042`])).rows[0];
+    expect(row).to.deep.equal({ title: 'Renamed at Jira', type: 'bug', state: 'closed', closed_at: new Date('2026-11-02T10:00:00Z') });
+
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization('wrong-secret'))).body).to.deep.equal({ error: { code: 'unauthorized', message: 'Invalid webhook signature' } });
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, -60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, '')).status).to.equal(401);
+
+    const deleted = await hook({ webhookEvent: 'jira:issue_deleted', issue: { id: '10042', key: 'ENG-42' } }, await jira.deliveryAuthorization());
+    expect(deleted.body.data).to.deep.equal({ applied: 1, event: 'jira:issue_deleted' });
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and external_id = $2`, [a.tenantId, `${jira.cloudId}:10042`])).rows[0].n).to.equal(0);
+    expect((await q(`select provider, external_id from tracker_deleted_issues where tenant_id = $1`, [a.tenantId])).rows).to.deep.equal([{ provider: 'jira', external_id: `${jira.cloudId}:10042` }]);
+    // A later sync page that still has the issue does not bring it back.
+    await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' });
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(1999);
+  });
+
+  it('refreshes an expired access token (Jira rotates the refresh token), and marks the connection needs-reconnect once the grant is revoked', async () => {
+    jira.grants.expireAll();
+    const before = jira.grants.refreshes;
+    jira.issues = [jira.issue(5000, { updated: new Date().toISOString() })];
+    await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' });
+    expect(jira.grants.refreshes).to.equal(before + 1);
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and external_id = $2`, [a.tenantId, `${jira.cloudId}:15000`])).rows[0].n).to.equal(1);
+    jira.grants.revoked = true;
+    jira.grants.expireAll();
+    const run = await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' });
+    expect((run.result as { state: { outcome: string } }).state.outcome).to.equal('needs reconnect');
+    const shown = (await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.jira.connections[0];
+    expect([shown.state, shown.stateDetail]).to.deep.equal(['needs_reconnect', 'Jira refused the grant (expired or revoked): an owner must connect again.']);
+    expect(shown.lastError).to.match(/refused/);
+    // Reconnecting repairs it.
+    jira.grants.revoked = false;
+    await connectThroughVendor(api.as(a.owner.apiKey), 'jira');
+    expect((await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.jira.connections[0].state).to.equal('active');
+  });
+
+  it('keeps tenants apart: B cannot see, map, backfill or disconnect A’s connection, nor see its issues', async () => {
+    const asB = api.as(b.owner.apiKey);
+    expect((await asB.get('/api/integrations/trackers')).body.data.jira.connections).to.deep.equal([]);
+    const notFound = { error: { code: 'not_found', message: 'Connection not found' } };
+    expect([(await asB.patch(`/api/integrations/jira/connections/${connectionId}`, { backfillMonths: 3 })).status, (await asB.patch(`/api/integrations/jira/connections/${connectionId}`, { backfillMonths: 3 })).body]).to.deep.equal([404, notFound]);
+    expect((await asB.post(`/api/integrations/jira/connections/${connectionId}/backfill`)).status).to.equal(404);
+    expect((await asB.delete(`/api/integrations/jira?connection=${connectionId}`)).status).to.equal(404);
+    expect((await asB.delete('/api/integrations/jira')).body.data).to.deep.equal({ removed: 0, revoked: 0 });
+    expect((await q('select count(*)::int as n from integration_connections where id = $1', [connectionId])).rows[0].n).to.equal(1);
+    const cube = await asB.post('/cubejs-api/v1/load', { query: { measures: ['issues.issues_closed'] } });
+    expect(cube.body.data).to.deep.equal([{ 'issues.issues_closed': '0' }]);
+    const own = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['issues.issues_closed'] } });
+    expect(own.body.data).to.deep.equal([{ 'issues.issues_closed': '0' }]);
+  });
+
+  it('maps projects, types and states as the owner chose (a bad mapping is 400), then disconnects: webhooks removed, tokens gone, issues kept', async () => {
+    const bad = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { projects: { ENG: 'not a key' }, types: { Story: 'epic' } } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).to.deep.equal(['mapping.projects.ENG', 'mapping.types.Story']);
+    const ok = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { projects: { ENG: 'acme/api' }, types: { Story: 'chore' }, states: { 'To Do': 'in_progress' } } });
+    expect(ok.status).to.equal(200);
+    expect(ok.body.data.settings.mapping).to.deep.equal({ projects: { ENG: 'acme/api' }, types: { Story: 'chore' }, states: { 'To Do': 'in_progress' } });
+    jira.issues = [jira.issue(7)];
+    await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'backfill' });
+    const row = (await q(`select i.type, i.state, p.project_key from issues i join projects p on p.id = i.project_id where i.tenant_id = $1 and i.external_id = $2`, [a.tenantId, `${jira.cloudId}:10007`])).rows[0];
+    expect(row).to.deep.equal({ type: 'chore', state: 'in_progress', project_key: 'acme/api' });
+    expect(jira.webhooks.length).to.be.greaterThan(0);
+    const gone = await api.as(a.owner.apiKey).delete('/api/integrations/jira');
+    expect(gone.body.data).to.deep.equal({ removed: 1, revoked: 0 });
+    expect(jira.webhooks).to.deep.equal([]);
+    expect((await q('select count(*)::int as n from integration_connections where tenant_id = $1', [a.tenantId])).rows[0].n).to.equal(0);
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(2000);
+  });
+});
+
+describe('issue tracker: an unconfigured Jira', function () {
+  this.timeout(60_000);
+  it('answers 404 on every path of the tracker', async () => {
+    const bare = await testServer();
+    try {
+      const t = await buildTenant(bare.databaseUrl);
+      const notFound = { error: { code: 'not_found', message: 'Not found' } };
+      for (const [method, path] of [['GET', '/api/integrations/jira/connect'], ['GET', '/api/integrations/jira/callback'], ['DELETE', '/api/integrations/jira'], ['POST', '/api/integrations/jira/webhook'], ['GET', '/api/integrations/linear/connect']] as const) {
+        const res = await bare.as(t.owner.apiKey).request(method, path);
+        expect([path, res.status, res.body]).to.deep.equal([path, 404, notFound]);
+      }
+      expect((await bare.as(t.owner.apiKey).get('/api/integrations/trackers')).body.data).to.deep.equal({ jira: { configured: false, callbackUrl: null, connections: [] }, linear: { configured: false, callbackUrl: null, connections: [] } });
+    } finally {
+      await bare.close();
+    }
+  });
 });
