@@ -8,6 +8,7 @@ import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
+import { TrackersPanel } from './integrations/trackers';
 
 interface Installation {
   installationId: number;
@@ -153,6 +154,7 @@ export function IntegrationsPage() {
           );
         }}
       </Panel>
+      <TrackersPanel owner={owner} />
     </>
   );
 }
