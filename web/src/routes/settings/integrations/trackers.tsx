@@ -61,7 +61,8 @@ function useSyncProgress(connectionId: string): number | null {
 
 function ProjectMapping({ kind, c }: { kind: Kind; c: Connection }) {
   const save = useChange((projects: Record<string, string>) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { ...c.settings.mapping, projects } } }), [['api', TRACKERS]]);
-  const { errors, form } = useFormErrors(save.error, ['mapping']);
+  // The API names `mapping.projects.<key>`: no single field of this form, so the alert lists it.
+  const { errors, form } = useFormErrors(save.error, []);
   const form_ = `map-${c.id}`;
   const projects = c.settings.mapping.projects;
   return (
