@@ -10,6 +10,9 @@ import { testServer, type TestServer } from '../helpers/server.js';
 import { fakeJira, type FakeJira } from './fakes/fakeJira.js';
 import { connectThroughVendor, runSync } from './trackerHelpers.js';
 
+const ADMIN = 'admin-secret-for-the-tracker-tests-0123456789';
+const staleCounts = async (api: TestServer) => (await api.with({ 'x-admin-secret': ADMIN }).get('/api/config-report')).body.data.staleIntegrations;
+
 describe('issue tracker: Jira Cloud', function () {
   this.timeout(120_000);
   let jira: FakeJira;
@@ -31,6 +34,7 @@ describe('issue tracker: Jira Cloud', function () {
         JIRA_AUTH_BASE_URL: jira.url,
         JIRA_API_BASE_URL: jira.url,
         JOBS_WORKER_ENABLED: 'false',
+        ADMIN_SECRET: ADMIN,
       },
     });
     a = await buildTenant(api.databaseUrl);
@@ -142,10 +146,12 @@ describe('issue tracker: Jira Cloud', function () {
     const shown = (await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.jira.connections[0];
     expect([shown.state, shown.stateDetail]).to.deep.equal(['needs_reconnect', 'Jira refused the grant (expired or revoked): an owner must connect again.']);
     expect(shown.lastError).to.match(/refused/);
+    expect(await staleCounts(api)).to.deep.equal({ codehost_installation: 0, jira_connection: 1, linear_connection: 0 });
     // Reconnecting repairs it.
     jira.grants.revoked = false;
     await connectThroughVendor(api.as(a.owner.apiKey), 'jira');
     expect((await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.jira.connections[0].state).to.equal('active');
+    expect(await staleCounts(api)).to.deep.equal({ codehost_installation: 0, jira_connection: 0, linear_connection: 0 });
   });
 
   it('keeps tenants apart: B cannot see, map, backfill or disconnect A’s connection, nor see its issues', async () => {

@@ -9,6 +9,7 @@ import type { TrackerApp } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { integrationConnections } from '../../db/schema/index.js';
 import { replaceTokens, setConnectionState, tokensOf, type Connection } from '../shared/connections.js';
+import { flagStale } from './store.js';
 import { TrackerGrantRefused, type TrackerVendor } from './types.js';
 
 const EARLY_MS = 60_000;
@@ -56,6 +57,7 @@ export async function withAccess<T>(db: Db, master: Buffer, vendor: TrackerVendo
   } catch (error) {
     if (error instanceof TrackerGrantRefused) {
       await setConnectionState(db, connection.id, 'needs_reconnect', `${NAMES[vendor.kind]} refused the grant (expired or revoked): an owner must connect again.`);
+      await flagStale(db, connection, true);
     }
     throw error;
   }

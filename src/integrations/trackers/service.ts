@@ -9,7 +9,7 @@ import { AppError } from '../../errors.js';
 import { connectionById, connectionsOf, deleteConnection, presentConnection, saveConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { createState, stateValid } from '../shared/oauthState.js';
 import { settingsOf, TrackerMapping } from './mapping.js';
-import { syncRowOf } from './store.js';
+import { flagStale, syncRowOf } from './store.js';
 import { trackerSyncWorkflow } from './syncJob.js';
 import { TrackerGrantRefused, type TrackerKind } from './types.js';
 import { requireTrackerApp, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
@@ -45,6 +45,7 @@ export async function completeConnect(app: AppContext, principal: TenantPrincipa
         tenantId: principal.tenantId, kind, externalId: site.externalId, displayName: site.displayName, scopes: grant.scopes,
         connectedBy: principal.userId, accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: grant.expiresAt, settings,
       });
+      await flagStale(app.database.db, connection, false);
       await enqueueSync(app, connection, 'backfill');
     }
     return settingsPage(app, kind, 'connected');
@@ -82,6 +83,7 @@ export async function disconnect(app: AppContext, principal: TenantPrincipal, ki
     } catch {
       // Tokens that no longer open, a vendor that is down: the local delete still happens.
     }
+    await flagStale(app.database.db, c, false);
     await deleteConnection(app.database.db, principal.tenantId, c.id);
   }
   return { removed: targets.length, revoked };

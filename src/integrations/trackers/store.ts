@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.js';
-import { integrationConnections, issues, trackerDeletedIssues, trackerSyncs } from '../../db/schema/index.js';
+import { integrationConnections, issues, staleIntegrations, trackerDeletedIssues, trackerSyncs } from '../../db/schema/index.js';
 import { upsertTrackerIssues } from '../../services/webhooks.js';
 import type { Connection } from '../shared/connections.js';
 import { settingsOf, toIssueWebhook } from './mapping.js';
@@ -93,4 +93,21 @@ export async function syncRowOf(db: Db, connectionId: string): Promise<SyncRow |
 /** Every tenant's connections of a tracker whose site or workspace is this one (inbound webhooks; asSystem('inbound-routing')). */
 export async function connectionsForSite(db: Db, kind: TrackerKind, externalId: string): Promise<Connection[]> {
   return db.select().from(integrationConnections).where(and(eq(integrationConnections.kind, kind), eq(integrationConnections.externalId, externalId)));
+}
+
+/**
+ * The stale-integration flag (table stale_integrations, kind `<tracker>_connection`, ref the
+ * connection id) of a connection whose grant the vendor refused; cleared by a reconnect or a
+ * disconnect. The configuration report counts these flags.
+ */
+export async function flagStale(db: Db, connection: Connection, stale: boolean): Promise<void> {
+  const kind = `${connection.kind}_connection`;
+  if (!stale) {
+    await db.delete(staleIntegrations).where(and(eq(staleIntegrations.kind, kind), eq(staleIntegrations.ref, connection.id)));
+    return;
+  }
+  await db
+    .insert(staleIntegrations)
+    .values({ kind, ref: connection.id, tenantId: connection.tenantId, lastActivityAt: connection.lastSyncAt })
+    .onConflictDoUpdate({ target: [staleIntegrations.kind, staleIntegrations.ref], set: { lastActivityAt: connection.lastSyncAt } });
 }
