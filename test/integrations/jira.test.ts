@@ -3,7 +3,9 @@
  * backfill over 20 pages with a 429 in the middle and a worker dying after page 7, webhooks
  * (update, delete, refused signatures), a revoked grant, disconnect, and tenant isolation.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { trackersSyncDue } from '../../src/integrations/trackers/dueJob.js';
 import { freePort } from '../../src/dev.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -152,6 +154,13 @@ describe('issue tracker: Jira Cloud', function () {
     await connectThroughVendor(api.as(a.owner.apiKey), 'jira');
     expect((await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.jira.connections[0].state).to.equal('active');
     expect(await staleCounts(api)).to.deep.equal({ codehost_installation: 0, jira_connection: 0, linear_connection: 0 });
+  });
+
+  it('the 30-minute sweep enqueues one incremental sync per active connection, with its tenant', async () => {
+    await q(`delete from pgboss.job where name = 'trackers.sync'`);
+    const ctx = { app: api.running.app, job: { id: randomUUID(), name: 'trackers.sync-due', retryCount: 0 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
+    expect(await trackersSyncDue.run(ctx, {} as never)).to.deep.equal({ enqueued: 1 });
+    expect((await q(`select data from pgboss.job where name = 'trackers.sync'`)).rows.map((r) => r.data)).to.deep.equal([{ tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' }]);
   });
 
   it('keeps tenants apart: B cannot see, map, backfill or disconnect A’s connection, nor see its issues', async () => {
