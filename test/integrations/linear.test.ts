@@ -80,6 +80,24 @@ describe('issue tracker: Linear', function () {
     expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and external_id = $2`, [a.tenantId, issue.id])).rows[0].n).to.equal(0);
   });
 
+  it('an outage at Linear fails the sync (recorded, retried by the job system) and blocks nothing else: webhooks still apply', async () => {
+    linear.down = true;
+    const failed = await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'linear', mode: 'incremental' }).catch((e: Error) => e);
+    expect((failed as Error).name).to.equal('TrackerUnavailable');
+    const shown = (await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.linear.connections[0];
+    expect([shown.state, shown.lastError, shown.sync.running]).to.deep.equal(['active', 'Linear answered HTTP 503', true]);
+    const issue = linear.issue(12, { title: 'Changed during the outage' });
+    const update = linear.signed({ type: 'Issue', action: 'update', organizationId: linear.organizationId, data: { ...issue, labels: [] } });
+    expect((await hook(update.body, update.signature)).status).to.equal(200);
+    expect((await q(`select title from issues where tenant_id = $1 and external_id = $2`, [a.tenantId, issue.id])).rows[0].title).to.equal('Changed during the outage');
+    linear.down = false;
+    // The failed run's retries keep its lease; another run takes over once that lapses.
+    await q(`update tracker_syncs set lease_until = now() - interval '1 second' where connection_id = $1`, [connectionId]);
+    const retried = await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'linear', mode: 'incremental' });
+    expect((retried.result as { state: { outcome: string } }).state.outcome).to.equal('synced');
+    expect((await api.as(a.owner.apiKey).get('/api/integrations/trackers')).body.data.linear.connections[0].lastError).to.equal(null);
+  });
+
   it('keeps tenants apart, and disconnect revokes the grant at Linear and deletes the webhook and the tokens', async () => {
     const asB = api.as(b.owner.apiKey);
     expect((await asB.get('/api/integrations/trackers')).body.data.linear.connections).to.deep.equal([]);

@@ -37,6 +37,8 @@ export interface FakeLinear {
   revocations: number;
   webhooks: { id: string; url: string; secret: string }[];
   queries: number;
+  /** The API answers 503 (an outage). */
+  down: boolean;
   limitAt: Set<number>;
   issue(n: number, overrides?: Partial<FakeLinearIssue>): FakeLinearIssue;
   /** Signs `payload` (with `webhookTimestamp` added unless given) with the webhook's secret. */
@@ -69,6 +71,7 @@ export async function fakeLinear(): Promise<FakeLinear> {
       return send(res, 200, {});
     }
     if (req.method !== 'POST' || path !== '/graphql') return send(res, 404, {});
+    if (fake.down) return send(res, 503, { errors: [{ message: 'Service unavailable' }] });
     if (!fake.grants.valid(req.headers.authorization)) {
       return send(res, 401, { errors: [{ message: 'Authentication required, not authenticated', extensions: { type: 'authentication error', code: 'AUTHENTICATION_ERROR' } }] });
     }
@@ -109,6 +112,7 @@ export async function fakeLinear(): Promise<FakeLinear> {
     revocations: 0,
     webhooks: [],
     queries: 0,
+    down: false,
     limitAt: new Set<number>(),
     close: http.close,
     issue(n: number, overrides: Partial<FakeLinearIssue> = {}): FakeLinearIssue {
