@@ -114,7 +114,10 @@ function ConnectionRow({ kind, c, owner }: { kind: Kind; c: Connection; owner: b
         {c.stateDetail && <div className="muted">{c.stateDetail}</div>}
       </td>
       <td>{c.lastSyncAt ? formatDateTime(c.lastSyncAt) : 'never'}</td>
-      <td role="status">{running ? `syncing: ${done ?? c.sync.done ?? 0} issues so far` : (c.lastError ?? '—')}</td>
+      <td role="status">
+        {running ? `syncing: ${done ?? c.sync.done ?? 0} issues so far` : c.lastError ? null : '—'}
+        {c.lastError && <div className={running ? 'muted' : undefined}>{c.lastError}</div>}
+      </td>
       {owner && (
         <td>
           {c.state === 'needs_reconnect' ? (
