@@ -23,18 +23,6 @@ ALTER TABLE "tracker_deleted_issues" ADD CONSTRAINT "tracker_deleted_issues_tena
 ALTER TABLE "tracker_syncs" ADD CONSTRAINT "tracker_syncs_connection_id_integration_connections_id_fk" FOREIGN KEY ("connection_id") REFERENCES "public"."integration_connections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tracker_syncs" ADD CONSTRAINT "tracker_syncs_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "tracker_syncs_tenant_idx" ON "tracker_syncs" USING btree ("tenant_id");--> statement-breakpoint
--- The tenant floor (docs/tenancy.md): app_tenant_floor() where the floor's migration has made it,
--- else row-level security switched on (the floor's policies come with that migration).
-DO $$
-BEGIN
-  IF to_regproc('app_tenant_floor') IS NOT NULL THEN
-    PERFORM app_tenant_floor('tracker_syncs');
-    PERFORM app_tenant_floor('tracker_deleted_issues');
-  ELSE
-    ALTER TABLE "tracker_syncs" ENABLE ROW LEVEL SECURITY;
-    ALTER TABLE "tracker_syncs" FORCE ROW LEVEL SECURITY;
-    ALTER TABLE "tracker_deleted_issues" ENABLE ROW LEVEL SECURITY;
-    ALTER TABLE "tracker_deleted_issues" FORCE ROW LEVEL SECURITY;
-  END IF;
-END
-$$;
+-- The tenant floor (docs/tenancy.md "Adding a table").
+SELECT app_tenant_floor('tracker_syncs');--> statement-breakpoint
+SELECT app_tenant_floor('tracker_deleted_issues');

@@ -88,6 +88,12 @@ export interface Config {
   };
   /** The issue trackers of the tracker1/tracker2 groups (docs/integrations-trackers.md); null when the group is absent. */
   trackers: { jira: TrackerApp | null; linear: TrackerApp | null };
+  /**
+   * Where the chat tool (Slack) and the document workspace (Notion) are reached: their public
+   * endpoints unless SLACK_API_BASE_URL, SLACK_AUTHORIZE_URL or NOTION_API_BASE_URL (tests, an
+   * egress proxy) say otherwise. docs/integrations-chat-docs.md.
+   */
+  vendorUrls: { slackApi: string; slackAuthorize: string; notionApi: string };
   billing: Credentials | null;
   llmObservability: { publicKey: string; secretKey: string; baseUrl: string | null } | null;
   mailerApiKey: string | null;
@@ -335,6 +341,25 @@ function parseTrackers(r: Reader, appUrl: string, production: boolean, jira: Cre
   };
 }
 
+/**
+ * The optional endpoint overrides of the chat and document-workspace groups. They belong to their
+ * group: one set without the group's credentials is a boot error, like a partial group.
+ */
+function parseVendorUrls(r: Reader, groups: { chat: Credentials | null; docs: Credentials | null }, production: boolean): Config['vendorUrls'] {
+  const url = (name: string, group: keyof typeof groups, fallback: string): string => {
+    const parsed = parseHttpUrl(r, name, r.get(name));
+    if (!parsed) return fallback;
+    if (groups[group] === null) r.problems.push(`${name} is set but the ${group} group (${CREDENTIAL_GROUPS[group].join(', ')}) is not`);
+    if (production && parsed.protocol !== 'https:') r.problems.push(`${name} must use https when NODE_ENV is production`);
+    return parsed.origin + parsed.pathname.replace(/\/+$/, '');
+  };
+  return {
+    slackApi: url('SLACK_API_BASE_URL', 'chat', 'https://slack.com/api'),
+    slackAuthorize: url('SLACK_AUTHORIZE_URL', 'chat', 'https://slack.com/oauth/v2/authorize'),
+    notionApi: url('NOTION_API_BASE_URL', 'docs', 'https://api.notion.com'),
+  };
+}
+
 function checkDatabaseUrl(r: Reader, name: string, value: string | null): void {
   if (value === null) return;
   let ok = false;
@@ -442,6 +467,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     Object.entries(CREDENTIAL_GROUPS).map(([label, names]) => [label, r.group(`${label} (${names.join(', ')})`, names, GROUP_OVERRIDES[label as keyof typeof CREDENTIAL_GROUPS])]),
   ) as Record<keyof typeof CREDENTIAL_GROUPS, Credentials | null>;
 
+  const vendorUrls = parseVendorUrls(r, groups, production);
+
   const billing = r.boolean('BILLING_ENABLED', false) ? r.enabledGroup('billing group (BILLING_ENABLED)', BILLING_VARIABLES) : null;
 
   let llmObservability: Config['llmObservability'] = null;
@@ -501,6 +528,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     signIn,
     integrations: { tracker1: groups.tracker1, tracker2: groups.tracker2, docs: groups.docs, chat: groups.chat },
     trackers,
+    vendorUrls,
     billing,
     llmObservability,
     mailerApiKey,

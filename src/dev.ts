@@ -75,7 +75,7 @@ async function startDatabase(env: Env, log: ReturnType<typeof createLogger>): Pr
 
 /** Migrates, creates the first tenant on an empty database; returns the owner to sign in as, if any. */
 async function prepareDatabase(env: Env): Promise<string | null> {
-  const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2 });
+  const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2, unscoped: 'operator' });
   try {
     await runMigrations(database.pool);
     await bootstrapFirstTenant(database.db);

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/client.js';
+import { asSystem } from './db/tenancy.js';
 import { SchemaBehindError, schemaStatus } from './db/migrations.js';
 import { createApp } from './http/app.js';
 import { checkJobQueues, installJobQueues } from './jobs/boss.js';
@@ -49,12 +50,14 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
   const jobDefs = jobsFor(config);
   let app: AppContext;
   try {
-    const status = await schemaStatus(database.pool);
-    if (status.missing.length > 0) throw new SchemaBehindError(status.missing);
-    if (status.ahead) log.warn({ applied: status.applied, bundled: status.bundled }, 'database schema is ahead of this server');
-    // Test queues are not part of `migrate`; only a test instance (TEST_HOOKS) creates them.
-    if (config.testHooks) await installJobQueues(database.pool, testJobs);
-    await checkJobQueues(database.pool, jobDefs);
+    await asSystem('operator', async () => {
+      const status = await schemaStatus(database.pool);
+      if (status.missing.length > 0) throw new SchemaBehindError(status.missing);
+      if (status.ahead) log.warn({ applied: status.applied, bundled: status.bundled }, 'database schema is ahead of this server');
+      // Test queues are not part of `migrate`; only a test instance (TEST_HOOKS) creates them.
+      if (config.testHooks) await installJobQueues(database.pool, testJobs);
+      await checkJobQueues(database.pool, jobDefs);
+    });
     app = { config, database, log, jobs: createJobQueue(database.pool, jobDefs), live: createLivePublisher(database.pool) };
   } catch (error) {
     await database.close();

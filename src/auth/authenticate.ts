@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
+import { asSystem } from '../db/tenancy.js';
 import { principalFromApiKey } from './apiKeys.js';
 import type { Principal } from './principal.js';
 import { safeEqual } from './secrets.js';
@@ -15,7 +16,12 @@ export interface RequestLike {
  * Credentials that are present but wrong resolve to null: a bad bearer never falls back to a cookie.
  * When `res` is given and the session id rotates, the new cookie is set on it.
  */
-export async function authenticate(app: AppContext, req: RequestLike, res?: ServerResponse): Promise<Principal | null> {
+export function authenticate(app: AppContext, req: RequestLike, res?: ServerResponse): Promise<Principal | null> {
+  // The principal is not known yet, so its lookups (key by hash, session by token) span tenants.
+  return asSystem('authentication', () => resolvePrincipal(app, req, res));
+}
+
+async function resolvePrincipal(app: AppContext, req: RequestLike, res?: ServerResponse): Promise<Principal | null> {
   const adminHeader = req.headers['x-admin-secret'];
   if (typeof adminHeader === 'string') {
     const secret = app.config.adminSecret;

@@ -13,7 +13,7 @@ export interface Command {
 /** Opens the database named by DATABASE_URL for the length of one command. */
 export async function withDatabase<T>(env: Env, body: (database: Database) => Promise<T>): Promise<T> {
   const { databaseUrl } = loadDatabaseConfig(env);
-  const database = openDatabase(databaseUrl, { max: 4, applicationName: 'delivery-analytics-cli' });
+  const database = openDatabase(databaseUrl, { max: 4, applicationName: 'delivery-analytics-cli', unscoped: 'operator' });
   try {
     return await body(database);
   } finally {

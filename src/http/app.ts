@@ -30,8 +30,11 @@ import { oauthRoutes } from '../oauth/routes.js';
 import { cliLoginRoutes } from '../cliLogin/routes.js';
 import { mcpRoutes } from '../mcp/server.js';
 import { webApp } from './web.js';
+import { asSystem, outsideScope, type SystemReason } from '../db/tenancy.js';
 import { memberRoutes } from '../members/routes.js';
 import { biRoutes } from '../bi/routes.js';
+import { slackRoutes } from '../integrations/slack/routes.js';
+import { notionRoutes } from '../integrations/notion/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -57,11 +60,29 @@ const routeFactories: RouteFactory[] = [
   sessionRoutes,
   codehostRoutes,
   trackerRoutes,
+  slackRoutes,
+  notionRoutes,
   testHookRoutes,
   oauthRoutes,
   cliLoginRoutes,
   mcpRoutes,
 ];
+
+/**
+ * Routers whose every route is work across tenants by design (docs/tenancy.md): the OAuth
+ * server and the CLI login find grants and users before any tenant is known; health reads the
+ * migration journal. Every other route runs as its principal's tenant (route.ts).
+ */
+const SYSTEM_ROUTERS = new Map<RouteFactory, SystemReason>([
+  [oauthRoutes, 'authentication'],
+  [cliLoginRoutes, 'authentication'],
+  [healthRoutes, 'operator'],
+]);
+
+/** `middleware` runs as system work; whatever it passes on to (`next`) does not. */
+function asSystemMiddleware<C>(reason: SystemReason, middleware: (ctx: C, next: Koa.Next) => unknown): (ctx: C, next: Koa.Next) => Promise<unknown> {
+  return (ctx, next) => asSystem(reason, () => Promise.resolve(middleware(ctx, () => outsideScope(next))));
+}
 
 export function createApp(app: AppContext): Koa {
   // X-Forwarded-* count only from TRUSTED_PROXIES: clientAddress() drops them from anyone else
@@ -81,12 +102,13 @@ export function createApp(app: AppContext): Koa {
 
   for (const factory of routeFactories) {
     const router = factory(app);
-    koa.use(router.routes()).use(router.allowedMethods());
+    const reason = SYSTEM_ROUTERS.get(factory);
+    koa.use(reason ? asSystemMiddleware(reason, router.routes()) : router.routes()).use(router.allowedMethods());
   }
   // The web app: `/`, `/app` and its assets (GET only; everything else falls through).
   koa.use(webApp(app));
   // The OAuth authorization server last: it answers only its own routes and has no body parser before it.
-  koa.use(mount(providerFor(app)));
+  koa.use(asSystemMiddleware('authentication', mount(providerFor(app))));
 
   koa.use((ctx) => {
     if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'Not found');

@@ -13,6 +13,7 @@
  *   counts, and writes nothing else;
  * - 401 counts the caller's address against the anonymous limit, as route() does.
  */
+import { asSystem } from '../db/tenancy.js';
 import type Koa from 'koa';
 import type { Pool } from 'pg';
 import { API_KEY_PREFIX } from '../auth/apiKeys.js';
@@ -115,6 +116,6 @@ export async function admit(app: AppContext, ctx: Koa.Context, row: GateRow | un
 /** Authentication and limits alone (a request whose body is refused still answers 401/429 first). */
 export async function webhookGate(app: AppContext, ctx: Koa.Context, pool: Pool = app.database.pool): Promise<TenantPrincipal> {
   const secret = bearerKey(ctx.headers);
-  const row = secret === null ? undefined : (await pool.query<GateRow>({ name: 'webhook-gate', text: GATE_ONLY, values: [keyHash(secret)] })).rows[0];
+  const row = secret === null ? undefined : (await asSystem('authentication', () => pool.query<GateRow>({ name: 'webhook-gate', text: GATE_ONLY, values: [keyHash(secret)] }))).rows[0];
   return admit(app, ctx, row);
 }

@@ -7,13 +7,16 @@ import type { JobDefinition } from './define.js';
 import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
 import { codehostDeliveriesRetention } from './handlers/codehost.js';
-import { cubeRollupsRefresh } from './handlers/cube.js';
+import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './handlers/cube.js';
 import { registerImportWorkflow } from './handlers/register.js';
 import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { testJobs, testSchedules } from './testHooks.js';
 import { trackerSyncWorkflow } from '../integrations/trackers/syncJob.js';
 import { trackersSyncDue } from '../integrations/trackers/dueJob.js';
+import { slashCommandJob } from '../integrations/slack/command.js';
+import { notionPublish, notionPublishDue } from '../integrations/notion/jobs.js';
+import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from '../integrations/slack/digest.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,
@@ -28,6 +31,11 @@ export const jobCatalog: readonly JobDefinition[] = [
   cubeRollupsRefresh,
   trackerSyncWorkflow,
   trackersSyncDue,
+  slashCommandJob,
+  slackDigestsDue,
+  slackDigest,
+  notionPublishDue,
+  notionPublish,
 ];
 
 const MINUTE = 60;
@@ -42,6 +50,9 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
   { name: 'cube.rollups-refresh', job: 'cube.rollups-refresh', everySeconds: MINUTE, offsetSeconds: 30, summary: 'Every minute at :30: rollup months missing or changed since they were computed.' },
   { name: 'trackers.sync-due', job: 'trackers.sync-due', everySeconds: 30 * MINUTE, offsetSeconds: 11 * MINUTE, summary: 'Every 30 minutes at :11 and :41: incremental sync of every issue-tracker connection (the safety net under webhooks).' },
+  { name: ROLLUPS_SWEEP, job: 'cube.rollups-refresh', everySeconds: HOUR, offsetSeconds: 25 * MINUTE, summary: 'Hourly at :25: every tenant’s rollups, whatever the change records say.' },
+  DIGEST_SCHEDULE,
+  { name: 'notion.publish-due', job: 'notion.publish-due', everySeconds: 24 * HOUR, offsetSeconds: 4 * HOUR, summary: 'Daily at 04:00 UTC: publish the last closed month to Notion where it is not published yet (in effect monthly, on the 1st).' },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 

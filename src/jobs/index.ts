@@ -52,7 +52,7 @@ export function startJobWorker(
   const { config, log } = app;
   // Claims, completions and schedule windows use a small pool of their own, so a burst of jobs
   // never takes the connections HTTP requests need (handlers use the app's pool).
-  const database = openDatabase(config.database.url, { max: 5, applicationName: 'delivery-analytics-jobs' });
+  const database = openDatabase(config.database.url, { max: 5, applicationName: 'delivery-analytics-jobs', unscoped: 'schedule' });
   const runner = new JobRunner({
     app,
     boss: bossOver(database.pool),

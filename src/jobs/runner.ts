@@ -14,6 +14,7 @@ import type PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../log.js';
 import { describeError } from '../db/errors.js';
+import { asSystem, withTenant } from '../db/tenancy.js';
 import { returnJobs, type Executor } from './boss.js';
 import type { JobContext, JobDefinition } from './define.js';
 
@@ -138,7 +139,9 @@ export class JobRunner {
           },
         };
         const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
-        const output = await Promise.race([def.run(ctx, payload), aborted]);
+        // The job's database work is its tenant's; a job without one is maintenance across tenants.
+        const work = () => def.run(ctx, payload);
+        const output = await Promise.race([tenantId ? withTenant(tenantId, work) : asSystem('maintenance', work), aborted]);
         if (entry.returned) return;
         await boss.complete(def.name, job.id, isObject(output) ? output : undefined);
         if (tenantId) await app.live.publish(tenantId, { kind: 'job.finished', job: ref, outcome: 'completed' }).catch(() => {});

@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type Koa from 'koa';
 import { API_KEY_PREFIX, principalFromApiKey } from '../auth/apiKeys.js';
 import type { TenantPrincipal } from '../auth/principal.js';
+import { asSystem, withTenant } from '../db/tenancy.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { readBody } from '../http/body.js';
@@ -107,7 +108,7 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
   router.all(MCP_PATH, (ctx) => jsonRpcErrors(ctx, async () => {
     cors(ctx);
     checkMcpOrigin(ctx, app.config.appUrl);
-    const principal = await mcpPrincipal(app, ctx.get('authorization') || undefined);
+    const principal = await asSystem('authentication', () => mcpPrincipal(app, ctx.get('authorization') || undefined));
     if (!principal) throw new AppError('unauthorized', 'Missing or invalid bearer token', undefined, { 'WWW-Authenticate': challenge });
     const key = principal.kind === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.tenantId}:${principal.userId}`;
 
@@ -142,7 +143,8 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
     });
     await server.connect(transport);
     ctx.respond = false;
-    await transport.handleRequest(ctx.req, ctx.res, body);
+    // Every tool call of this request reads the principal's tenant and nothing else.
+    await withTenant(principal.tenantId, () => transport.handleRequest(ctx.req, ctx.res, body));
   }));
 
   return router;

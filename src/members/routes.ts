@@ -78,7 +78,7 @@ export function memberRoutes(app: AppContext): Router {
   };
   const sessionOf = (principal: Principal | null) => (principal?.kind === 'session' ? principal : null);
 
-  router.get(`${INVITE_PATH}/:token`, route(app, { auth: 'optional', params: TokenParams, query: InviteQuery }, async ({ ctx, principal, params, query }) => {
+  router.get(`${INVITE_PATH}/:token`, route(app, { system: 'authentication', auth: 'optional', params: TokenParams, query: InviteQuery }, async ({ ctx, principal, params, query }) => {
     const invitation = await invitationByToken(db, params.token);
     const dead = deadView(invitation);
     if (dead || !invitation) return show(ctx, dead ?? { kind: 'unknown' });
@@ -99,7 +99,7 @@ export function memberRoutes(app: AppContext): Router {
 
   // Joining is a deliberate POST (CSRF token and Origin checked): a page another site makes the
   // browser open cannot add the person to a tenant.
-  router.post(`${INVITE_PATH}/:token`, route(app, { auth: 'optional', params: TokenParams }, async ({ ctx, principal, params }) => {
+  router.post(`${INVITE_PATH}/:token`, route(app, { system: 'authentication', auth: 'optional', params: TokenParams }, async ({ ctx, principal, params }) => {
     checkOrigin(ctx, app.config.appUrl);
     const form = (await readBody(ctx, 'form', FORM_LIMIT)) as Record<string, string>;
     checkFormToken(ctx, form[CSRF_FIELD]);
@@ -114,7 +114,7 @@ export function memberRoutes(app: AppContext): Router {
     return { status: 303, headers: { Location: '/app/' } };
   }));
 
-  router.post(`${INVITE_PATH}/:token/sign-in`, route(app, { auth: 'none', params: TokenParams }, async ({ ctx, params }) => {
+  router.post(`${INVITE_PATH}/:token/sign-in`, route(app, { system: 'authentication', auth: 'none', params: TokenParams }, async ({ ctx, params }) => {
     checkOrigin(ctx, app.config.appUrl);
     const form = (await readBody(ctx, 'form', FORM_LIMIT)) as Record<string, string>;
     checkFormToken(ctx, form[CSRF_FIELD]);

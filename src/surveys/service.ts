@@ -44,8 +44,15 @@ async function findSurvey(db: Db, principal: TenantPrincipal, id: string): Promi
 export async function createSurvey(
   deps: SurveyDeps,
   principal: TenantPrincipal,
-  input: { title: string; teams: string[]; opensOn: string; closesOn: string },
+  input: { title: string; teams: string[]; opensOn: string; closesOn: string; sendBy?: 'email' | 'chat' | 'both' },
 ): Promise<SurveyRow> {
+  const sendBy = input.sendBy ?? 'email';
+  if (sendBy !== 'email') {
+    const { activeSlack } = await import('../integrations/slack/surveyDm.js');
+    if (!(await activeSlack(deps.db, principal.tenantId))) {
+      throw new AppError('validation_failed', 'Validation failed', [{ path: 'sendBy', message: 'No chat workspace is connected (Settings › Integrations); send by email' }]);
+    }
+  }
   if (input.closesOn < input.opensOn) {
     throw new AppError('validation_failed', 'Validation failed', [{ path: 'closesOn', message: 'Must not be before opensOn' }]);
   }
@@ -70,7 +77,7 @@ export async function createSurvey(
   const survey = await deps.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(surveys)
-      .values({ tenantId: principal.tenantId, title: input.title, opensOn: input.opensOn, closesOn: input.closesOn, createdBy: principal.userId })
+      .values({ tenantId: principal.tenantId, title: input.title, opensOn: input.opensOn, closesOn: input.closesOn, sendBy, createdBy: principal.userId })
       .returning();
     const row = created as SurveyRow;
     const teamIds = found.map((f) => f.id);

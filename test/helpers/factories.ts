@@ -13,7 +13,7 @@ const pools = new Map<string, Database>();
 /** One small pool per database URL, closed when the run ends. */
 export function dbFor(databaseUrl: string): Database {
   let database = pools.get(databaseUrl);
-  if (!database) pools.set(databaseUrl, (database = openDatabase(databaseUrl, { max: 4, applicationName: 'tests' })));
+  if (!database) pools.set(databaseUrl, (database = openDatabase(databaseUrl, { max: 4, applicationName: 'tests', unscoped: 'test-fixture' })));
   return database;
 }
 

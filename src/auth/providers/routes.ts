@@ -47,7 +47,7 @@ export function signInProviderRoutes(app: AppContext): Router {
     return provider;
   }
 
-  router.get('/auth/:provider', route(app, { auth: 'none', params: ProviderParams, query: StartQuery }, async ({ ctx, params, query }) => {
+  router.get('/auth/:provider', route(app, { system: 'authentication', auth: 'none', params: ProviderParams, query: StartQuery }, async ({ ctx, params, query }) => {
     const provider = providerOf(params.provider);
     ctx.set({ 'Cache-Control': 'no-store' });
     const context: FlowContext = { returnUrl: safeReturnUrl(query.returnUrl), mode: query.mode === 'mcp' ? 'mcp' : null };
@@ -62,7 +62,7 @@ export function signInProviderRoutes(app: AppContext): Router {
     }
   }));
 
-  router.get('/auth/:provider/callback', route(app, { auth: 'none', params: ProviderParams }, async ({ ctx, params }) => {
+  router.get('/auth/:provider/callback', route(app, { system: 'authentication', auth: 'none', params: ProviderParams }, async ({ ctx, params }) => {
     const provider = providerOf(params.provider);
     ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     ctx.append('Set-Cookie', clearedFlowCookie(secure));

@@ -7,3 +7,4 @@ export * from './surveys.js';
 export * from './oauth.js';
 export * from './integrations.js';
 export * from './trackers.js';
+export * from './chatDocs.js';

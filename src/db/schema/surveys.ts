@@ -14,6 +14,8 @@ export const surveys = pgTable(
     closesOn: date('closes_on', { mode: 'string' }).notNull(),
     status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** How the personal links go out: e-mail, a direct message in the connected chat tool, or both. */
+    sendBy: text('send_by', { enum: ['email', 'chat', 'both'] }).notNull().default('email'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -43,6 +45,8 @@ export const surveyInvitations = pgTable(
     teamId: uuid('team_id').notNull().references(() => teams.id, { onDelete: 'cascade' }),
     personId: uuid('person_id').notNull().references(() => people.id, { onDelete: 'cascade' }),
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    /** When the link went out by chat direct message (surveys sent by chat). */
+    chatSentAt: timestamp('chat_sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('survey_invitations_unique').on(t.surveyId, t.teamId, t.personId), index('survey_invitations_team_idx').on(t.surveyId, t.teamId)],

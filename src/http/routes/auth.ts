@@ -50,7 +50,7 @@ export function authRoutes(app: AppContext): Router {
   const secure = config.production;
 
   // The page itself touches no table (beyond the caller's own session), so it is not rate limited.
-  router.get('/login', route(app, { auth: 'optional', limit: 'none', query: LoginQuery }, async ({ ctx, principal, query }) => {
+  router.get('/login', route(app, { system: 'authentication', auth: 'optional', limit: 'none', query: LoginQuery }, async ({ ctx, principal, query }) => {
     const mode = modeOf(query.mode);
     const signedInAs = principal && principal.kind === 'session' ? await userEmail(db, principal.userId) : null;
     const html = renderLoginPage({
@@ -67,7 +67,7 @@ export function authRoutes(app: AppContext): Router {
     sendHtml(ctx, 200, html);
   }));
 
-  router.post('/auth/email', route(app, { auth: 'none' }, async ({ ctx }) => {
+  router.post('/auth/email', route(app, { system: 'authentication', auth: 'none' }, async ({ ctx }) => {
     checkOrigin(ctx, config.appUrl);
     const form = isFormPost(ctx);
     const body = form
@@ -87,7 +87,7 @@ export function authRoutes(app: AppContext): Router {
     };
   }));
 
-  router.get(MAGIC_LINK_PATH, route(app, { auth: 'none', query: CallbackQuery }, async ({ ctx, query }) => {
+  router.get(MAGIC_LINK_PATH, route(app, { system: 'authentication', auth: 'none', query: CallbackQuery }, async ({ ctx, query }) => {
     ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     const done = query.token ? await completeMagicLink(db, query.token) : { problem: 'invalid_link' as const };
     if ('problem' in done) return { status: 303, headers: { Location: loginUrl({ error: done.problem }) } };
@@ -98,7 +98,7 @@ export function authRoutes(app: AppContext): Router {
     return { status: 303, headers: { Location: done.returnUrl } };
   }));
 
-  router.post('/auth/logout', route(app, { auth: 'none' }, async ({ ctx }) => {
+  router.post('/auth/logout', route(app, { system: 'authentication', auth: 'none' }, async ({ ctx }) => {
     checkOrigin(ctx, config.appUrl);
     const form = isFormPost(ctx);
     let returnUrl: string | null = null;

@@ -23,6 +23,8 @@ export const CreateSurveyBody = z.strictObject({
   teams: z.array(z.string().min(1).max(100)).min(1, 'Choose at least one team').max(500),
   opensOn: Day.optional(),
   closesOn: Day,
+  /** E-mail (default), a chat direct message through the connected Slack workspace, or both. */
+  sendBy: z.enum(['email', 'chat', 'both']).default('email'),
 });
 // An id that is not a UUID cannot name a survey: "not found", like any other unknown id.
 const SurveyParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
@@ -58,9 +60,9 @@ export function surveyRoutes(app: AppContext): Router {
   const deps = { db, config: app.config, log: app.log };
 
   router.post('/api/surveys', route(app, { auth: 'owner', body: CreateSurveyBody }, async ({ principal, body }) => {
-    const survey = await createSurvey(deps, principal, { title: body.title, teams: body.teams, opensOn: body.opensOn ?? new Date().toISOString().slice(0, 10), closesOn: body.closesOn });
+    const survey = await createSurvey(deps, principal, { title: body.title, teams: body.teams, opensOn: body.opensOn ?? new Date().toISOString().slice(0, 10), closesOn: body.closesOn, sendBy: body.sendBy });
     // Hundreds of messages do not belong in the request: a job sends them, retrying failures.
-    if (mailerConfigured(app.config)) await app.jobs.send(SEND_INVITATIONS_JOB, { tenantId: principal.tenantId, surveyId: survey.id });
+    if (body.sendBy !== 'email' || mailerConfigured(app.config)) await app.jobs.send(SEND_INVITATIONS_JOB, { tenantId: principal.tenantId, surveyId: survey.id });
     const { teams } = await getSurvey(db, principal, survey.id);
     return { status: 201, body: { data: presentSurvey(survey, teams), meta: {} } };
   }));
@@ -90,7 +92,7 @@ export function surveyRoutes(app: AppContext): Router {
 
   // The signed token is the credential: no login, and no per-address limit (a whole office may
   // share one address); a forged token is refused before any table is read.
-  router.get('/s/:token', route(app, { auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
+  router.get('/s/:token', route(app, { system: 'authentication', auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
     try {
       const opened = await openInvitation(deps, params.token);
       sendHtml(ctx, 200, renderSurveyForm({
@@ -103,7 +105,7 @@ export function surveyRoutes(app: AppContext): Router {
     }
   }));
 
-  router.post('/s/:token', route(app, { auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
+  router.post('/s/:token', route(app, { system: 'authentication', auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
     try {
       // A dead link says so whatever the form carries; only a live one gets to the CSRF check.
       await openInvitation(deps, params.token);

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Pool } from 'pg';
 import type { TenantPrincipal } from '../../auth/principal.js';
+import { withTenant } from '../../db/tenancy.js';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
@@ -86,7 +87,7 @@ function webhook<S extends z.ZodType<{ externalId: string }>>(app: AppContext, e
     const principal = await admit(app, ctx, row);
     const result: UpsertResult = row?.record_id
       ? { action: row.created ? 'created' : 'updated', id: row.record_id, externalId: input.externalId }
-      : await endpoint.upsert(pool, principal, input);
+      : await withTenant(principal.tenantId, () => endpoint.upsert(pool, principal, input as z.infer<S>));
     endpoint.changes.changed(principal.tenantId, endpoint.fact);
     const { status, body } = presentWebhookResult(result);
     ctx.status = status;

@@ -9,6 +9,7 @@ import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 import { TrackersPanel } from './integrations/trackers';
+import { NotionPanel, SlackPanel } from './integrations/chatDocs';
 
 interface Installation {
   installationId: number;
@@ -155,6 +156,8 @@ export function IntegrationsPage() {
         }}
       </Panel>
       <TrackersPanel owner={owner} />
+      <SlackPanel owner={owner} />
+      <NotionPanel owner={owner} />
     </>
   );
 }

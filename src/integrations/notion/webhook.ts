@@ -1,0 +1,70 @@
+/**
+ * Notion's webhooks, signed with the subscription's verification token (DOCS_WEBHOOK_SECRET):
+ * X-Notion-Signature is `sha256=` HMAC-SHA256 of the raw body. Without the secret every delivery
+ * is refused (503). A deleted or moved parent page pauses publishing (needs attention) until the
+ * owner chooses a parent again; a page restored from the trash resumes it.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { asSystem, withTenant } from '../../db/tenancy.js';
+import { AppError } from '../../errors.js';
+import { connectionByExternalId, setConnectionState } from '../shared/connections.js';
+import { sameNotionId } from './client.js';
+
+export function verifyNotionSignature(secret: string, body: Buffer, header: string): boolean {
+  const match = /^sha256=([0-9a-f]{64})$/.exec(header.trim());
+  if (!match) return false;
+  return timingSafeEqual(createHmac('sha256', secret).update(body).digest(), Buffer.from(match[1] as string, 'hex'));
+}
+
+const NotionEvent = z.union([
+  z.object({ verification_token: z.string().max(500) }),
+  z.object({ type: z.string().max(100), workspace_id: z.string().max(100), entity: z.object({ id: z.string().max(100), type: z.string().max(50) }) }).loose(),
+]);
+
+const PAUSING: Record<string, string> = {
+  'page.deleted': 'The parent page was deleted in Notion; publishing is paused until a parent page is chosen again',
+  'page.moved': 'The parent page was moved in Notion; publishing is paused until the parent page is confirmed again',
+};
+
+export async function receiveNotionWebhook(app: AppContext, body: Buffer, signature: string): Promise<{ handled: string }> {
+  const secret = app.config.docsWebhookSecret;
+  if (!secret) throw new AppError('unavailable', 'Notion webhooks are refused: DOCS_WEBHOOK_SECRET is not set on this server');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError('validation_failed', 'Invalid request body', [{ path: 'body', message: 'Body is not valid JSON' }]);
+  }
+  const parsed = NotionEvent.safeParse(payload);
+  // The subscription's one unsigned request carries the token itself: it is accepted only when it is
+  // the configured secret, and never logged.
+  if (parsed.success && 'verification_token' in parsed.data) {
+    const given = Buffer.from(String((parsed.data as { verification_token: string }).verification_token));
+    const want = Buffer.from(secret);
+    if (given.length !== want.length || !timingSafeEqual(given, want)) throw new AppError('unauthorized', 'Invalid Notion webhook signature');
+    return { handled: 'verification' };
+  }
+  if (!verifyNotionSignature(secret, body, signature)) {
+    app.log.warn({ vendor: 'notion' }, 'notion webhook refused: bad signature');
+    throw new AppError('unauthorized', 'Invalid Notion webhook signature');
+  }
+  if (!parsed.success) return { handled: 'ignored' };
+  const event = parsed.data as { type: string; workspace_id: string; entity: { id: string } };
+  const connection = await asSystem('inbound-routing', () => connectionByExternalId(app.database.db, 'notion', event.workspace_id));
+  if (!connection) return { handled: 'unknown workspace' };
+  const parent = connection.settings.parentPageId as string | null | undefined;
+  if (!parent || !sameNotionId(parent, event.entity.id)) return { handled: 'ignored' };
+  return withTenant(connection.tenantId, async () => {
+    if (PAUSING[event.type]) {
+      await setConnectionState(app.database.db, connection.id, 'needs_attention', PAUSING[event.type] as string);
+      return { handled: 'paused' };
+    }
+    if (event.type === 'page.undeleted' && connection.state === 'needs_attention') {
+      await setConnectionState(app.database.db, connection.id, 'active', null);
+      return { handled: 'resumed' };
+    }
+    return { handled: 'ignored' };
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * Slack's paths. Without CHAT_CLIENT_ID and CHAT_CLIENT_SECRET every path but the status is a 404
+ * (the integration is off); with them but without CHAT_SIGNING_SECRET, Slack's inbound requests
+ * are refused with 503, since nothing could prove they come from Slack.
+ */
+import Router from '@koa/router';
+import { and, eq } from 'drizzle-orm';
+import type Koa from 'koa';
+import { z } from 'zod';
+import type { TenantPrincipal } from '../../auth/principal.js';
+import type { AppContext } from '../../context.js';
+import { teams } from '../../db/schema/index.js';
+import { AppError } from '../../errors.js';
+import { readRawBody } from '../../http/body.js';
+import { route, zodDetails } from '../../http/route.js';
+import { connectionById, connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings } from '../shared/connections.js';
+import { receiveSlashCommand, SlashCommandForm } from './command.js';
+import { slackClient, slackErrorCode } from './client.js';
+import { receiveSlackEvent } from './events.js';
+import { BOT_SCOPES, completeSlackInstall, requireSlack, settingsUrl, slackAuthorizeUrl } from './install.js';
+import { verifySlackRequest } from './verify.js';
+
+const INBOUND_LIMIT = 64 * 1024;
+const ConnectionParams = z.object({ id: z.uuid() });
+const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
+const DigestBody = z.strictObject({ teamId: z.uuid(), channel: z.string().regex(/^[CG][A-Z0-9]{2,30}$/, 'A Slack channel id (C… or G…)').nullable() });
+
+/** Verifies Slack's signature over the raw body; the body is returned only when it is Slack's. */
+async function signedBody(app: AppContext, ctx: Koa.Context): Promise<Buffer> {
+  requireSlack(app);
+  const secret = app.config.chatSigningSecret;
+  if (!secret) throw new AppError('unavailable', 'Slack requests are refused: CHAT_SIGNING_SECRET is not set on this server');
+  const body = await readRawBody(ctx, INBOUND_LIMIT);
+  const verdict = verifySlackRequest(secret, { timestamp: ctx.get('x-slack-request-timestamp'), signature: ctx.get('x-slack-signature') }, body);
+  if (!verdict.ok) {
+    app.log.warn({ vendor: 'slack', reason: verdict.reason }, 'slack request refused');
+    throw new AppError('unauthorized', 'Invalid Slack request signature');
+  }
+  return body;
+}
+
+async function ownConnection(app: AppContext, principal: TenantPrincipal, id: string) {
+  const connection = await connectionById(app.database.db, principal.tenantId, id);
+  if (!connection || connection.kind !== 'slack') throw new AppError('not_found', 'Slack connection not found');
+  return connection;
+}
+
+export function slackRoutes(app: AppContext): Router {
+  const router = new Router();
+  const { db } = app.database;
+
+  router.get('/api/integrations/slack', route(app, { auth: 'required' }, async ({ principal }) => {
+    const enabled = app.config.integrations.chat !== null;
+    const connections = enabled ? (await connectionsOf(db, principal.tenantId, 'slack')).map(presentConnection) : [];
+    return { body: { data: { enabled, requestsAccepted: enabled && app.config.chatSigningSecret !== null, scopes: BOT_SCOPES, commandUrl: `${app.config.appUrl}/api/integrations/slack/commands`, eventsUrl: `${app.config.appUrl}/api/integrations/slack/events`, connections }, meta: {} } };
+  }));
+
+  router.get('/api/integrations/slack/connect', route(app, { auth: 'owner' }, async ({ principal }) => ({ status: 302, headers: { location: slackAuthorizeUrl(app, principal) } })));
+
+  router.get('/api/integrations/slack/callback', route(app, { auth: 'owner', query: CallbackQuery }, async ({ principal, query }) => {
+    requireSlack(app);
+    if (query.error || !query.code || !query.state) return { status: 302, headers: { location: settingsUrl(app, query.error === 'access_denied' ? 'denied' : 'failed') } };
+    await completeSlackInstall(app, principal, query.code, query.state);
+    return { status: 302, headers: { location: settingsUrl(app, 'connected') } };
+  }));
+
+  router.post('/api/integrations/slack/commands', route(app, { auth: 'none', limit: 'none' }, async ({ ctx }) => {
+    const body = await signedBody(app, ctx);
+    const form = SlashCommandForm.safeParse(Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
+    if (!form.success) throw new AppError('validation_failed', 'Validation failed', zodDetails(form.error));
+    return { body: await receiveSlashCommand(app, form.data) };
+  }));
+
+  router.post('/api/integrations/slack/events', route(app, { auth: 'none', limit: 'none' }, async ({ ctx }) => {
+    const body = await signedBody(app, ctx);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new AppError('validation_failed', 'Invalid request body', [{ path: 'body', message: 'Body is not valid JSON' }]);
+    }
+    const answer = await receiveSlackEvent(app, payload);
+    if (!answer) throw new AppError('validation_failed', 'Invalid request body', [{ path: 'type', message: 'Not a Slack event' }]);
+    return { body: answer };
+  }));
+
+  router.get('/api/integrations/slack/connections/:id/channels', route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => {
+    requireSlack(app);
+    const connection = await ownConnection(app, principal, params.id);
+    const client = slackClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken);
+    try {
+      const answer = await client.conversations.list({ types: 'public_channel', exclude_archived: true, limit: 500 });
+      const channels = (answer.channels ?? []).map((c) => ({ id: c.id as string, name: c.name as string }));
+      return { body: { data: channels, meta: { page: 1, perPage: channels.length, total: channels.length } } };
+    } catch (error) {
+      throw new AppError('unavailable', `Slack did not list the channels (${slackErrorCode(error)})`);
+    }
+  }));
+
+  // One digest channel per team; null stops that team's digest.
+  router.put('/api/integrations/slack/connections/:id/digests', route(app, { auth: 'owner', params: ConnectionParams, body: DigestBody }, async ({ principal, params, body }) => {
+    requireSlack(app);
+    const connection = await ownConnection(app, principal, params.id);
+    const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, principal.tenantId), eq(teams.id, body.teamId)));
+    if (!team) throw new AppError('validation_failed', 'Validation failed', [{ path: 'teamId', message: 'Unknown team' }]);
+    const channels = { ...((connection.settings.digestChannels as Record<string, string> | undefined) ?? {}) };
+    if (body.channel === null) delete channels[body.teamId];
+    else channels[body.teamId] = body.channel;
+    await updateSettings(db, connection.id, { ...connection.settings, digestChannels: channels });
+    return { body: { data: presentConnection({ ...connection, settings: { ...connection.settings, digestChannels: channels } }), meta: {} } };
+  }));
+
+  router.delete('/api/integrations/slack/connections/:id', route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => {
+    requireSlack(app);
+    const connection = await ownConnection(app, principal, params.id);
+    // Revoked at Slack too, so the bot token dies with the row; an unreachable Slack does not keep it here.
+    await slackClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).auth.revoke().catch(() => {});
+    await deleteConnection(db, principal.tenantId, connection.id);
+    return { status: 204 };
+  }));
+
+  return router;
+}
