@@ -54,6 +54,17 @@ export interface SignInConfig {
   idp2: (SignInApp & { issuer: string; tenant: string }) | null;
 }
 
+/** An issue tracker's OAuth application and the vendor's endpoints (overridable for tests and proxies). */
+export interface TrackerApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  /** Where the owner is sent to consent, and where codes and refresh tokens are exchanged. */
+  authBaseUrl: string;
+  /** The vendor's API origin (Jira: api.atlassian.com, Linear: api.linear.app). */
+  apiBaseUrl: string;
+}
+
 export interface Config {
   nodeEnv: string;
   production: boolean;
@@ -77,6 +88,8 @@ export interface Config {
     docs: Credentials | null;
     chat: Credentials | null;
   };
+  /** The issue trackers of the tracker1/tracker2 groups (docs/integrations-trackers.md); null when the group is absent. */
+  trackers: { jira: TrackerApp | null; linear: TrackerApp | null };
   /**
    * Where the chat tool (Slack) and the document workspace (Notion) are reached: their public
    * endpoints unless SLACK_API_BASE_URL, SLACK_AUTHORIZE_URL or NOTION_API_BASE_URL (tests, an
@@ -156,6 +169,12 @@ const CREDENTIAL_GROUPS = {
   docs: ['DOCS_CLIENT_ID', 'DOCS_CLIENT_SECRET'],
   chat: ['CHAT_CLIENT_ID', 'CHAT_CLIENT_SECRET'],
 } as const;
+
+/** Endpoint overrides that belong to a credential group: set without its credentials, the group is partial. */
+const GROUP_OVERRIDES: Partial<Record<keyof typeof CREDENTIAL_GROUPS, string[]>> = {
+  tracker1: ['JIRA_AUTH_BASE_URL', 'JIRA_API_BASE_URL'],
+  tracker2: ['LINEAR_AUTH_BASE_URL', 'LINEAR_API_BASE_URL'],
+};
 
 const BILLING_VARIABLES = [
   'BILLING_API_KEY',
@@ -317,6 +336,34 @@ function parseSignIn(r: Reader, appUrl: string, production: boolean, email: bool
       ...app(microsoft, callback('microsoft'), ['IDP2_ISSUER']),
       tenant,
       issuer: url('IDP2_ISSUER', `https://login.microsoftonline.com/${tenant}/v2.0`),
+    },
+  };
+}
+
+/**
+ * Jira Cloud (tracker1) and Linear (tracker2). Linear's group has no redirect variable: its
+ * callback is APP_URL/api/integrations/linear/callback. Production refuses a plain-http override.
+ */
+function parseTrackers(r: Reader, appUrl: string, production: boolean, jira: Credentials | null, linear: Credentials | null): Config['trackers'] {
+  const url = (name: string, fallback: string): string => {
+    const parsed = parseHttpUrl(r, name, r.get(name));
+    if (parsed && production && parsed.protocol !== 'https:') r.problems.push(`${name} must use https when NODE_ENV is production`);
+    return parsed ? parsed.origin + parsed.pathname.replace(/\/+$/, '') : fallback;
+  };
+  return {
+    jira: jira && {
+      clientId: jira.TRACKER1_CLIENT_ID as string,
+      clientSecret: jira.TRACKER1_SECRET as string,
+      redirectUri: parseHttpUrl(r, 'TRACKER1_REDIRECT_URI', jira.TRACKER1_REDIRECT_URI as string)?.href ?? '',
+      authBaseUrl: url('JIRA_AUTH_BASE_URL', 'https://auth.atlassian.com'),
+      apiBaseUrl: url('JIRA_API_BASE_URL', 'https://api.atlassian.com'),
+    },
+    linear: linear && {
+      clientId: linear.TRACKER2_CLIENT_ID as string,
+      clientSecret: linear.TRACKER2_CLIENT_SECRET as string,
+      redirectUri: `${appUrl}/api/integrations/linear/callback`,
+      authBaseUrl: url('LINEAR_AUTH_BASE_URL', 'https://linear.app'),
+      apiBaseUrl: url('LINEAR_API_BASE_URL', 'https://api.linear.app'),
     },
   };
 }
@@ -491,7 +538,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   };
 
   const groups = Object.fromEntries(
-    Object.entries(CREDENTIAL_GROUPS).map(([label, names]) => [label, r.group(`${label} (${names.join(', ')})`, names)]),
+    Object.entries(CREDENTIAL_GROUPS).map(([label, names]) => [label, r.group(`${label} (${names.join(', ')})`, names, GROUP_OVERRIDES[label as keyof typeof CREDENTIAL_GROUPS])]),
   ) as Record<keyof typeof CREDENTIAL_GROUPS, Credentials | null>;
 
   const vendorUrls = parseVendorUrls(r, groups, production);
@@ -514,6 +561,8 @@ export function loadConfig(env: Env): Readonly<Config> {
   const mailerApiKey = r.get('MAILER_API_KEY');
   const normalisedAppUrl = appUrl ? appUrl.origin + appUrl.pathname.replace(/\/+$/, '') : '';
   const signIn = parseSignIn(r, normalisedAppUrl, production, mailerApiKey !== null);
+
+  const trackers = parseTrackers(r, normalisedAppUrl, production, groups.tracker1, groups.tracker2);
 
   const promptLogging = r.boolean('AI_PROMPT_LOGGING', false);
   if (promptLogging && production) r.problems.push('AI_PROMPT_LOGGING is refused when NODE_ENV is production');
@@ -555,6 +604,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     codehostApp,
     signIn,
     integrations: { tracker1: groups.tracker1, tracker2: groups.tracker2, docs: groups.docs, chat: groups.chat },
+    trackers,
     vendorUrls,
     billing,
     llmObservability,

@@ -21,6 +21,7 @@ import { adminRoutes } from './routes/admin.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { codehostRoutes } from './routes/codehost.js';
+import { trackerRoutes } from '../integrations/trackers/routes.js';
 import { testHookRoutes } from '../jobs/testRoutes.js';
 import mount from 'koa-mount';
 import { oauthKeys } from '../oauth/crypto.js';
@@ -60,6 +61,7 @@ const routeFactories: RouteFactory[] = [
   sessionRoutes,
   aiRoutes,
   codehostRoutes,
+  trackerRoutes,
   slackRoutes,
   notionRoutes,
   testHookRoutes,

@@ -1,4 +1,7 @@
+import { count } from 'drizzle-orm';
 import type { Config, SignInApp } from '../config.js';
+import type { Db } from '../db/client.js';
+import { staleIntegrations } from '../db/schema/index.js';
 
 /** A sign-in provider: which one the group is, whether it is on, and whether an endpoint override is set (never which). */
 const provider = (name: string, app: SignInApp | null) => ({ provider: name, configured: app !== null, customEndpoint: app?.overridden ?? false });
@@ -55,4 +58,16 @@ export function configReport(config: Readonly<Config>) {
     },
     jobs: { workerEnabled: config.jobs.workerEnabled },
   };
+}
+
+/** Kinds of the stale-integration flag; each is reported, 0 when none is flagged. */
+export const STALE_KINDS = ['codehost_installation', 'jira_connection', 'linear_connection'] as const;
+
+/**
+ * How many integrations are flagged stale, per kind (silent code-host installations; tracker
+ * connections whose grant was refused and need a reconnect). Counts only: no tenant or id.
+ */
+export async function staleIntegrationCounts(db: Db): Promise<Record<string, number>> {
+  const rows = await db.select({ kind: staleIntegrations.kind, n: count() }).from(staleIntegrations).groupBy(staleIntegrations.kind);
+  return Object.fromEntries([...STALE_KINDS.map((k) => [k, 0] as const), ...rows.map((r) => [r.kind, r.n] as const)]);
 }

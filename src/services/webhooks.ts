@@ -18,6 +18,9 @@ import { AppError } from '../errors.js';
 import type { DeploymentWebhook, IssueWebhook } from '../schemas/webhooks.js';
 
 export const WEBHOOK_PROVIDER = 'manual';
+/** Where issue records come from: the webhook API, or an issue tracker's sync (src/integrations/trackers). */
+export const ISSUE_PROVIDERS = ['manual', 'jira', 'linear'] as const;
+export type IssueProvider = (typeof ISSUE_PROVIDERS)[number];
 
 export interface UpsertResult {
   action: 'created' | 'updated';
@@ -82,9 +85,11 @@ RETURNING id, tenant_id, external_id, (xmax = 0) AS created
 // project) takes the next numbers after max(counter, explicit numbers of the batch), in request
 // order. The counter is read again after its row lock (the UPDATE), so two batches never hand out
 // the same number; a batch that loses a race for a new project creates nothing and is run again.
-const ISSUES = `${PROJECTS}, prior AS MATERIALIZED (
+// `provider` is the issue records' source (a literal from ISSUE_PROVIDERS, never input); their
+// project is always the `manual` one of the key, the project webhook deployments land in.
+const issuesCtes = (provider: IssueProvider) => `${PROJECTS}, prior AS MATERIALIZED (
   SELECT ok.tenant_id, ok.external_id, i.project_id, i.number FROM ok
-  CROSS JOIN LATERAL (SELECT project_id, number FROM issues i WHERE i.tenant_id = ok.tenant_id AND i.provider = 'manual' AND i.external_id = ok.external_id LIMIT 1) i
+  CROSS JOIN LATERAL (SELECT project_id, number FROM issues i WHERE i.tenant_id = ok.tenant_id AND i.provider = '${provider}' AND i.external_id = ok.external_id LIMIT 1) i
 ), placed AS MATERIALIZED (
   SELECT ok.*, e.id AS existing_id, p.number AS prior_number,
     ok.number IS NULL AND (e.id IS NULL OR p.project_id IS DISTINCT FROM e.id) AS generate
@@ -117,7 +122,7 @@ const ISSUES = `${PROJECTS}, prior AS MATERIALIZED (
 ), rec AS (
 INSERT INTO issues AS i (tenant_id, project_id, provider, external_id, number, title, type, state, body, url,
   author_username, assignee_username, labels, metadata, created_at, closed_at)
-SELECT n.tenant_id, n.project_id, 'manual', n.external_id, n.final_number, n.title, n.type, n.state, n.body, n.url,
+SELECT n.tenant_id, n.project_id, '${provider}', n.external_id, n.final_number, n.title, n.type, n.state, n.body, n.url,
   n.author_username, n.assignee_username, ARRAY(SELECT jsonb_array_elements_text(n.labels)), n.metadata, COALESCE(n.created_at, now()),
   CASE WHEN n.closed_given THEN n.closed_at WHEN n.state = 'closed' THEN now() END
 FROM numbered n
@@ -157,7 +162,7 @@ export const ISSUE_KIND: Kind<IssueWebhook> = {
     orNull(input.url), orNull(input.authorUsername), orNull(input.assigneeUsername), json(input.labels ?? []),
     json(input.metadata), orNull(input.createdAt), orNull(input.closedAt), input.closedAt !== undefined,
   ],
-  ctes: ISSUES,
+  ctes: issuesCtes('manual'),
 };
 
 export const DEPLOYMENT_KIND: Kind<DeploymentWebhook> = {
@@ -207,6 +212,25 @@ const PLAIN_ISSUE = plainSql(ISSUE_KIND as Kind<never>);
 const PLAIN_DEPLOYMENT = plainSql(DEPLOYMENT_KIND as Kind<never>);
 
 const ATTEMPTS = 3;
+
+const TRACKER_ISSUES = Object.fromEntries(
+  (['jira', 'linear'] as const).map((provider) => [provider, plainSql({ ...ISSUE_KIND, ctes: issuesCtes(provider) } as Kind<never>).replace('SELECT rec.id, rec.created FROM rec', 'SELECT rec.id, rec.external_id, rec.created FROM rec')]),
+) as Record<'jira' | 'linear', string>;
+
+/**
+ * Creates or replaces a page of issues synced from an issue tracker, with the webhook API's rules
+ * (same statement, same project by key, so every measure counts them alike) under the tracker's
+ * provider, so its externalIds never meet a webhook's. One externalId at most once per call.
+ */
+export async function upsertTrackerIssues(db: Queryable, tenantId: string, provider: 'jira' | 'linear', inputs: IssueWebhook[]): Promise<UpsertResult[]> {
+  if (inputs.length === 0) return [];
+  const values = [...batchValues(ISSUE_KIND, inputs.map((input) => ({ keyHash: '', input }))), tenantId];
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const { rows } = await db.query<{ id: string; external_id: string; created: boolean }>({ name: `tracker-upsert-issues-${provider}`, text: TRACKER_ISSUES[provider], values });
+    if (rows.length === inputs.length) return rows.map((r) => ({ action: r.created ? 'created' : 'updated', id: r.id, externalId: r.external_id }));
+  }
+  throw new AppError('internal', 'project could not be found or created');
+}
 
 async function runUpsert<I extends { externalId: string }>(db: Queryable, name: string, text: string, kind: Kind<I>, tenantId: string, input: I): Promise<UpsertResult> {
   const values = [...batchValues(kind, [{ keyHash: '', input }]), tenantId];

@@ -78,6 +78,7 @@ describe('GET /api/config-report (global administrator)', () => {
           secrets: { docsWebhookSecret: true, chatSigningSecret: false, codehostPublicToken: false, adminSecret: true },
           ai: { provider: false, models: true, keys: { llmA: false, llmB: true, llmC: false, llmD: false }, promptLogging: false },
           jobs: { workerEnabled: res.body.data.jobs.workerEnabled },
+          staleIntegrations: { codehost_installation: 0, jira_connection: 0, linear_connection: 0 },
         },
         meta: {},
       });

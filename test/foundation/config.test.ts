@@ -330,4 +330,25 @@ describe('configuration', () => {
       expect(result.stderr + result.stdout).not.to.include('s3cr3t');
     });
   });
+
+  describe('issue trackers (Jira, Linear)', () => {
+    const jira = { TRACKER1_CLIENT_ID: 'jira-id', TRACKER1_SECRET: 'jira-secret', TRACKER1_REDIRECT_URI: 'https://analytics.example.com/api/integrations/jira/callback' };
+    const linear = { TRACKER2_CLIENT_ID: 'linear-id', TRACKER2_CLIENT_SECRET: 'linear-secret' };
+
+    it('reads each group with the vendors\' endpoints, or the overrides; Linear\'s callback is under APP_URL', () => {
+      const config = loadConfig({ ...VALID, ...jira, ...linear, LINEAR_API_BASE_URL: 'http://127.0.0.1:4010/' });
+      expect(config.trackers).to.deep.equal({
+        jira: { clientId: 'jira-id', clientSecret: 'jira-secret', redirectUri: 'https://analytics.example.com/api/integrations/jira/callback', authBaseUrl: 'https://auth.atlassian.com', apiBaseUrl: 'https://api.atlassian.com' },
+        linear: { clientId: 'linear-id', clientSecret: 'linear-secret', redirectUri: `${config.appUrl}/api/integrations/linear/callback`, authBaseUrl: 'https://linear.app', apiBaseUrl: 'http://127.0.0.1:4010' },
+      });
+      expect(loadConfig(VALID).trackers).to.deep.equal({ jira: null, linear: null });
+    });
+
+    it('an override set without its credentials makes the group partial; production refuses a plain-http one', () => {
+      expect(problems({ ...VALID, JIRA_API_BASE_URL: 'https://jira.example.com' })).to.deep.equal([
+        'tracker1 (TRACKER1_CLIENT_ID, TRACKER1_SECRET, TRACKER1_REDIRECT_URI) is partially configured: missing TRACKER1_CLIENT_ID, TRACKER1_SECRET, TRACKER1_REDIRECT_URI (set: JIRA_API_BASE_URL)',
+      ]);
+      expect(problems({ ...VALID, ...linear, NODE_ENV: 'production', APP_URL: 'https://analytics.example.com', LINEAR_AUTH_BASE_URL: 'http://linear.internal' })).to.include('LINEAR_AUTH_BASE_URL must use https when NODE_ENV is production');
+    });
+  });
 });

@@ -7,4 +7,5 @@ export * from './surveys.js';
 export * from './oauth.js';
 export * from './ai.js';
 export * from './integrations.js';
+export * from './trackers.js';
 export * from './chatDocs.js';

@@ -8,6 +8,7 @@ import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
+import { TrackersPanel } from './integrations/trackers';
 import { NotionPanel, SlackPanel } from './integrations/chatDocs';
 
 interface Installation {
@@ -154,6 +155,7 @@ export function IntegrationsPage() {
           );
         }}
       </Panel>
+      <TrackersPanel owner={owner} />
       <SlackPanel owner={owner} />
       <NotionPanel owner={owner} />
     </>

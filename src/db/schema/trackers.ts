@@ -1,0 +1,52 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenants } from './identity.js';
+import { integrationConnections } from './integrations.js';
+
+/**
+ * Sync bookkeeping of one issue-tracker connection (Jira site, Linear workspace): the watermark of
+ * the incremental sync, the page a running backfill has reached (so a crashed run resumes there),
+ * and a lease so two syncs of one connection never run at once. Machine state, kept apart from the
+ * owner's settings on the connection row, so neither overwrites the other.
+ */
+export const trackerSyncs = pgTable(
+  'tracker_syncs',
+  {
+    connectionId: uuid('connection_id')
+      .primaryKey()
+      .references(() => integrationConnections.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Issues updated at or after this were not all seen yet; the next incremental sync starts here. */
+    updatedSince: timestamp('updated_since', { withTimezone: true }),
+    /** The sync job holding the connection, until `leaseUntil`. */
+    leaseJobId: text('lease_job_id'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** The job whose page cursor `cursor` is; a retry of that job resumes there. */
+    cursorJobId: text('cursor_job_id'),
+    cursor: jsonb('cursor').$type<Record<string, unknown>>(),
+    /** Issues written by the job `cursorJobId` so far (live progress counts from here after a resume). */
+    done: integer('done').notNull().default(0),
+    /** Vendor webhook registration (Jira dynamic webhook ids, their expiry; Linear webhook id). */
+    webhook: jsonb('webhook').$type<Record<string, unknown>>(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tracker_syncs_tenant_idx').on(t.tenantId)],
+);
+
+/**
+ * Issues deleted at the tracker: the mark stays after the issue row is removed from `issues` (so it
+ * leaves every measure), and a sync page fetched before the delete cannot bring it back.
+ */
+export const trackerDeletedIssues = pgTable(
+  'tracker_deleted_issues',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.provider, t.externalId] })],
+);

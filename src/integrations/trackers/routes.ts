@@ -1,0 +1,67 @@
+/**
+ * `/api/integrations/jira/*` and `/api/integrations/linear/*` (docs/integrations-trackers.md). The
+ * paths are spelled out per tracker rather than as `/:kind`, so they never catch another
+ * integration's paths; an unconfigured tracker answers 404 on all of them.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { route } from '../../http/route.js';
+import { changeSettings, completeConnect, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from './service.js';
+import { syncRowOf } from './store.js';
+import { TRACKER_KINDS } from './types.js';
+import { requireTrackerApp } from './vendors.js';
+import { receiveJiraWebhook, receiveLinearWebhook } from './webhooks.js';
+
+const CallbackQuery = z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional(), error: z.string().max(200).optional() });
+const ConnectionParams = z.object({ id: z.uuid() });
+const DisconnectQuery = z.object({ connection: z.uuid().optional() });
+const WebhookQuery = z.object({ site: z.string().max(200).optional() });
+const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
+
+export function trackerRoutes(app: AppContext): Router {
+  const router = new Router();
+
+  router.get('/api/integrations/trackers', route(app, { auth: 'required' }, async ({ principal }) => ({ body: { data: await trackerOverview(app, principal), meta: {} } })));
+
+  for (const kind of TRACKER_KINDS) {
+    const base = `/api/integrations/${kind}`;
+    // Checked before authentication too, so an unconfigured tracker is 404 for everyone.
+    const configured = async (_ctx: unknown, next: () => Promise<unknown>) => {
+      requireTrackerApp(app.config, kind);
+      await next();
+    };
+
+    router.get(`${base}/connect`, configured, route(app, { auth: 'owner' }, ({ ctx, principal }) => {
+      ctx.redirect(connectUrl(app, principal, kind));
+    }));
+
+    router.get(`${base}/callback`, configured, route(app, { auth: 'owner', query: CallbackQuery }, async ({ ctx, principal, query }) => {
+      ctx.redirect(await completeConnect(app, principal, kind, query));
+    }));
+
+    router.delete(base, configured, route(app, { auth: 'owner', query: DisconnectQuery }, async ({ principal, query }) => ({
+      body: { data: await disconnect(app, principal, kind, query.connection), meta: {} },
+    })));
+
+    router.patch(`${base}/connections/:id`, configured, route(app, { auth: 'owner', params: ConnectionParams, body: SettingsChange }, async ({ principal, params, body }) => {
+      const connection = await changeSettings(app, principal, kind, params.id, body);
+      return { body: { data: presentTrackerConnection(connection, await syncRowOf(app.database.db, connection.id)), meta: {} } };
+    }));
+
+    router.post(`${base}/connections/:id/backfill`, configured, route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => ({
+      status: 202,
+      body: { data: { jobId: await startBackfill(app, principal, kind, params.id) }, meta: {} },
+    })));
+  }
+
+  // Authenticated by their signatures, not by a principal.
+  router.post('/api/integrations/jira/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT, query: WebhookQuery }, async ({ ctx, body, query }) => ({
+    body: { data: await receiveJiraWebhook(app, { authorization: ctx.get('authorization'), site: query.site, body: body as unknown as Buffer }), meta: {} },
+  })));
+  router.post('/api/integrations/linear/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => ({
+    body: { data: await receiveLinearWebhook(app, { signature: ctx.get('linear-signature'), body: body as unknown as Buffer }), meta: {} },
+  })));
+
+  return router;
+}

@@ -1,0 +1,144 @@
+/**
+ * `trackers.sync`: one connection's issues updated since a time, page by page. A backfill reaches
+ * back `backfillMonths` (default 12); an incremental run starts at the previous run's start, less
+ * an overlap. After every page the cursor is saved, so a retry of the job after a crash resumes at
+ * the next page; a 429 waits the vendor's Retry-After and asks again. A refused grant marks the
+ * connection needs-reconnect and ends the run without retries; any other vendor failure is
+ * recorded on the connection and retried by the job system, never touching other work.
+ */
+import { z } from 'zod';
+import { defineWorkflow, type JobContext } from '../../jobs/define.js';
+import { connectionById, recordSync, type Connection } from '../shared/connections.js';
+import { settingsOf } from './mapping.js';
+import { applyPage, finishSync, releaseLease, saveCursor, setWebhook, syncRowOf, takeLease } from './store.js';
+import { TrackerGrantRefused, TrackerRateLimited, TrackerUnavailable, TRACKER_KINDS, type TrackerKind } from './types.js';
+import { TRACKER_NAMES, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
+import { withAccess } from './grant.js';
+
+export const SyncPayload = z.object({
+  tenantId: z.uuid(),
+  connectionId: z.uuid(),
+  kind: z.enum(TRACKER_KINDS),
+  mode: z.enum(['backfill', 'incremental']),
+});
+export type SyncPayload = z.infer<typeof SyncPayload>;
+
+const LEASE_SECONDS = 15 * 60;
+/** Incremental runs look back this much before the previous run's start (clock skew, slow indexing). */
+const OVERLAP_MS = 10 * 60_000;
+/** Longest Retry-After honoured in place, and how many 429s in a row one page may meet. */
+const MAX_WAIT_SECONDS = 120;
+const MAX_RATE_LIMITS = 8;
+
+type State = { outcome?: string; written?: number };
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+/** A vendor call, again after the vendor's Retry-After when it answers 429. */
+async function patiently<T>(ctx: JobContext, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof TrackerRateLimited) || attempt >= MAX_RATE_LIMITS) throw error;
+      await sleep(Math.min(error.retryAfterSeconds, MAX_WAIT_SECONDS) * 1000, ctx.signal);
+    }
+  }
+}
+
+async function loadConnection(ctx: JobContext, p: SyncPayload): Promise<Connection | null> {
+  const connection = await connectionById(ctx.app.database.db, p.tenantId, p.connectionId);
+  return connection && connection.kind === p.kind && connection.state === 'active' ? connection : null;
+}
+
+async function runPages(ctx: JobContext, p: SyncPayload): Promise<State> {
+  const { db } = ctx.app.database;
+  const master = ctx.app.config.oauthEncryptionKey;
+  const app = trackerAppOf(ctx.app.config, p.kind);
+  let connection = await loadConnection(ctx, p);
+  if (!app || !connection) return { outcome: 'skipped: not connected' };
+  const lease = await takeLease(db, connection, ctx.job.id, LEASE_SECONDS);
+  if (!lease) {
+    if (p.mode === 'incremental') return { outcome: 'skipped: another sync of this connection is running' };
+    throw new TrackerUnavailable('another sync of this connection is running; the backfill waits for it');
+  }
+  const vendor = VENDORS[p.kind];
+  const subject = { type: 'backfill', id: connection.id };
+  const resumed = lease.cursorJobId === ctx.job.id && lease.cursor !== null;
+  const saved = (resumed ? lease.cursor : {}) as { startedAt?: string; since?: string; page?: Record<string, unknown> | null };
+  const startedAt = saved.startedAt ?? new Date().toISOString();
+  const months = settingsOf(connection.settings).backfillMonths;
+  const since = saved.since ?? (p.mode === 'incremental' && lease.updatedSince
+    ? new Date(lease.updatedSince.getTime() - OVERLAP_MS).toISOString()
+    : new Date(Date.parse(startedAt) - months * 30.44 * 24 * 3600_000).toISOString());
+  let page: Record<string, unknown> | null = saved.page ?? null;
+  let done = resumed ? lease.done : 0;
+  const siteUrl = settingsOf(connection.settings).siteUrl;
+  try {
+    do {
+      ctx.signal.throwIfAborted();
+      const current: Connection = connection;
+      const result = await patiently(ctx, () => withAccess(db, master, vendor, app, current, (token) => vendor.page(app, { externalId: current.externalId, url: siteUrl }, token, new Date(since), page)));
+      done += await applyPage(ctx.app.database, connection, result.issues, result.deleted);
+      page = result.next;
+      await saveCursor(db, connection.id, ctx.job.id, { startedAt, since, page }, done, LEASE_SECONDS);
+      await ctx.progress({ subject, done, message: `${done} issues synced from ${TRACKER_NAMES[p.kind]}` });
+      // The owner may change the mapping while a long backfill runs: later pages use the new one.
+      connection = (await loadConnection(ctx, p)) ?? connection;
+    } while (page !== null);
+    await finishSync(db, connection.id, ctx.job.id, new Date(startedAt));
+    await recordSync(db, connection.id, null);
+    return { outcome: 'synced', written: done };
+  } catch (error) {
+    const known = error instanceof TrackerGrantRefused || error instanceof TrackerUnavailable || error instanceof TrackerRateLimited;
+    await recordSync(db, connection.id, known ? (error as Error).message : 'The sync failed unexpectedly; it is retried.');
+    if (error instanceof TrackerGrantRefused) {
+      await releaseLease(db, connection.id, ctx.job.id);
+      return { outcome: 'needs reconnect', written: done };
+    }
+    throw error;
+  }
+}
+
+/** Registers or renews the vendor's webhooks; a failure is noted on the connection, the sync already succeeded. */
+async function ensureWebhook(ctx: JobContext, p: SyncPayload, state: State): Promise<State> {
+  const { db } = ctx.app.database;
+  const app = trackerAppOf(ctx.app.config, p.kind);
+  const connection = await loadConnection(ctx, p);
+  if (!app || !connection) return state;
+  const vendor = VENDORS[p.kind];
+  const row = await syncRowOf(db, connection.id);
+  try {
+    const webhook = await withAccess(db, ctx.app.config.oauthEncryptionKey, vendor, app, connection, (accessToken) =>
+      vendor.ensureWebhook({ app, url: webhookUrlOf(ctx.app.config, p.kind, connection.externalId), site: connection.externalId, accessToken, current: row?.webhook ?? null, secret: webhookSecretOf(ctx.app.config.oauthEncryptionKey, connection.id) }),
+    );
+    await setWebhook(db, connection, webhook);
+  } catch (error) {
+    await recordSync(db, connection.id, `Webhooks could not be registered (${error instanceof Error ? error.message : 'unknown error'}); the scheduled sync keeps issues current.`);
+  }
+  return state;
+}
+
+export const trackerSyncWorkflow = defineWorkflow<SyncPayload, State>({
+  name: 'trackers.sync',
+  summary: 'Syncs one issue-tracker connection (Jira, Linear): issues updated since the last run, or the last N months for a backfill, page by page; then registers or renews its webhooks.',
+  idempotency: 'Issues are upserted by (tenant, provider, externalId); the cursor after each page lets a retry resume at the next page, and a page applied twice writes the same rows.',
+  payload: SyncPayload,
+  tenantOf: (p) => p.tenantId,
+  subjectOf: (p) => ({ type: 'backfill', id: p.connectionId }),
+  retryLimit: 5,
+  retryDelaySeconds: 30,
+  expireInSeconds: LEASE_SECONDS,
+  initialState: {},
+  steps: [
+    { name: 'pages', run: (ctx, p) => runPages(ctx, p) },
+    { name: 'webhooks', run: (ctx, p, state) => (state.outcome === 'synced' ? ensureWebhook(ctx, p, state) : Promise.resolve(state)) },
+  ],
+});
+
+export const syncKinds = (config: JobContext['app']['config']): TrackerKind[] => TRACKER_KINDS.filter((k) => config.trackers[k] !== null);

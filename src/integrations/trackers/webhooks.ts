@@ -1,0 +1,105 @@
+/**
+ * Inbound tracker webhooks. The delivery names the site or workspace, not the tenant: its
+ * connections are found across tenants (`asSystem('inbound-routing')`) only after the signature
+ * holds, and each is then updated as its own tenant.
+ * - Jira (dynamic webhooks of an OAuth 2.0 app) signs with a JWT (HS256, the app's client
+ *   secret) in `Authorization`; its `exp` is the replay window. The site rides in `?site=`.
+ * - Linear signs the raw body (HMAC-SHA256, header `linear-signature`) with the secret we gave the
+ *   webhook when we created it (one per connection); `webhookTimestamp` in the signed body must be
+ *   within a minute (`@linear/sdk`'s LinearWebhookClient checks both).
+ */
+import { LinearWebhookClient } from '@linear/sdk/webhooks';
+import { jwtVerify } from 'jose';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { asSystem, withTenant } from '../../db/tenancy.js';
+import { AppError } from '../../errors.js';
+import { jiraIssue } from '../jira/vendor.js';
+import { linearIssue } from '../linear/vendor.js';
+import type { Connection } from '../shared/connections.js';
+import { settingsOf } from './mapping.js';
+import { applyPage, connectionsForSite, markDeleted } from './store.js';
+import { requireTrackerApp, webhookSecretOf } from './vendors.js';
+
+export interface WebhookOutcome {
+  applied: number;
+  event: string;
+}
+
+const JiraEvent = z.object({
+  webhookEvent: z.string(),
+  issue: z.object({ id: z.union([z.string(), z.number()]), key: z.string().optional(), fields: z.record(z.string(), z.unknown()).optional() }).optional(),
+});
+
+const bad = (message: string) => new AppError('validation_failed', 'Validation failed', [{ path: 'body', message }]);
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw bad('Body is not valid JSON');
+  }
+}
+
+async function forEachConnection(app: AppContext, kind: 'jira' | 'linear', site: string, work: (c: Connection) => Promise<void>): Promise<number> {
+  const { db } = app.database;
+  const connections = await asSystem('inbound-routing', () => connectionsForSite(db, kind, site));
+  const active = connections.filter((c) => c.state === 'active');
+  for (const c of active) await withTenant(c.tenantId, () => work(c));
+  return active.length;
+}
+
+export async function receiveJiraWebhook(app: AppContext, input: { authorization: string; site: string | undefined; body: Buffer }): Promise<WebhookOutcome> {
+  const tracker = requireTrackerApp(app.config, 'jira');
+  const token = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(input.authorization)?.[1];
+  if (!token) throw new AppError('unauthorized', 'Invalid webhook signature');
+  try {
+    await jwtVerify(token, new TextEncoder().encode(tracker.clientSecret), { algorithms: ['HS256'], requiredClaims: ['exp'] });
+  } catch {
+    throw new AppError('unauthorized', 'Invalid webhook signature');
+  }
+  if (!input.site) throw new AppError('validation_failed', 'Validation failed', [{ path: 'query.site', message: 'Required' }]);
+  const parsed = JiraEvent.safeParse(parseJson(input.body));
+  if (!parsed.success || !parsed.data.issue) return { applied: 0, event: parsed.success ? parsed.data.webhookEvent : 'unknown' };
+  const { webhookEvent, issue } = parsed.data;
+  const { db } = app.database;
+  const applied = await forEachConnection(app, 'jira', input.site, async (c) => {
+    if (webhookEvent === 'jira:issue_deleted') return markDeleted(db, c, [String(issue.id)]);
+    await applyPage(app.database, c, [jiraIssue({ ...issue, id: String(issue.id) }, settingsOf(c.settings).siteUrl)]);
+  });
+  return { applied, event: webhookEvent };
+}
+
+const LinearEvent = z.object({
+  type: z.string(),
+  action: z.string(),
+  organizationId: z.string().min(1),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export async function receiveLinearWebhook(app: AppContext, input: { signature: string; body: Buffer }): Promise<WebhookOutcome> {
+  requireTrackerApp(app.config, 'linear');
+  if (!input.signature) throw new AppError('unauthorized', 'Invalid webhook signature');
+  const peek = LinearEvent.safeParse(parseJson(input.body));
+  if (!peek.success) throw new AppError('unauthorized', 'Invalid webhook signature');
+  const { db } = app.database;
+  const master = app.config.oauthEncryptionKey;
+  // Each connection's webhook has its own secret: the delivery belongs to the one whose secret signed it.
+  const candidates = await asSystem('inbound-routing', () => connectionsForSite(db, 'linear', peek.data.organizationId));
+  const signer = candidates.find((c) => {
+    try {
+      return new LinearWebhookClient(webhookSecretOf(master, c.id)).verify(input.body, input.signature);
+    } catch {
+      return false;
+    }
+  });
+  if (!signer) throw new AppError('unauthorized', 'Invalid webhook signature');
+  const { type, action, data } = peek.data;
+  const event = `${type}.${action}`;
+  if (type !== 'Issue' || signer.state !== 'active') return { applied: 0, event };
+  await withTenant(signer.tenantId, async () => {
+    if (action === 'remove' || data.trashed === true) await markDeleted(db, signer, [String(data.id)]);
+    else await applyPage(app.database, signer, [linearIssue(data)]);
+  });
+  return { applied: 1, event };
+}

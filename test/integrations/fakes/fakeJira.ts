@@ -1,0 +1,141 @@
+/**
+ * A Jira Cloud on loopback speaking what src/integrations/jira uses: `/authorize` (consents at
+ * once, or denies), `/oauth/token` (code and rotating refresh tokens, JSON), the API origin's
+ * `/oauth/token/accessible-resources`, and per site `/ex/jira/<cloudId>/rest/api/3/search/jql`
+ * (enhanced search: `updated >= "-Nm"`, ordered by update, `nextPageToken` paging) and the
+ * dynamic webhook endpoints. Pages can be slowed and a 429 put in the middle.
+ */
+import { SignJWT } from 'jose';
+import { Grants, listen, send } from './http.js';
+
+export interface FakeJiraIssue {
+  id: string;
+  key: string;
+  fields: Record<string, any>;
+}
+
+export interface FakeJira {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  cloudId: string;
+  siteUrl: string;
+  grants: Grants;
+  issues: FakeJiraIssue[];
+  deny: boolean;
+  /** Search requests answered (429s included), and the 429s sent. */
+  searches: number;
+  rateLimited: number;
+  /** The search request numbers (1-based) answered with 429 and Retry-After: 1. */
+  limitAt: Set<number>;
+  /** Milliseconds each search page waits before answering. */
+  pageDelayMs: number;
+  webhooks: { id: number; url: string }[];
+  issue(n: number, overrides?: Partial<Record<string, any>>): FakeJiraIssue;
+  /** A webhook delivery as Jira sends it: JWT signed with the client secret. */
+  deliveryAuthorization(secret?: string, expiresIn?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function fakeJira(): Promise<FakeJira> {
+  let nextWebhook = 1;
+  const state = { searches: 0 };
+  const fake = {} as FakeJira;
+  const http = await listen(async (req, url, body, res) => {
+    const path = url.pathname;
+    if (req.method === 'GET' && path === '/authorize') {
+      const redirect = new URL(url.searchParams.get('redirect_uri')!);
+      redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
+      if (fake.deny) redirect.searchParams.set('error', 'access_denied');
+      else redirect.searchParams.set('code', fake.grants.code(url.searchParams.get('redirect_uri')!));
+      res.writeHead(302, { location: redirect.href }).end();
+      return;
+    }
+    if (req.method === 'POST' && path === '/oauth/token') {
+      const params = JSON.parse(body.toString()) as Record<string, string>;
+      if (params.client_id !== fake.clientId || params.client_secret !== fake.clientSecret) return send(res, 401, { error: 'access_denied' });
+      const grant = fake.grants.token(params);
+      return grant ? send(res, 200, grant) : send(res, 403, { error: 'invalid_grant', error_description: 'Unknown or invalid refresh token.' });
+    }
+    if (!fake.grants.valid(req.headers.authorization)) return send(res, 401, { code: 401, message: 'Unauthorized' });
+    if (req.method === 'GET' && path === '/oauth/token/accessible-resources') {
+      return send(res, 200, [{ id: fake.cloudId, name: 'Acme Jira', url: fake.siteUrl, scopes: ['read:jira-work'] }]);
+    }
+    const site = `/ex/jira/${fake.cloudId}/rest/api/3`;
+    if (req.method === 'GET' && path === `${site}/search/jql`) {
+      fake.searches = ++state.searches;
+      if (fake.pageDelayMs > 0) await new Promise((r) => setTimeout(r, fake.pageDelayMs));
+      if (fake.limitAt.has(state.searches)) {
+        fake.rateLimited++;
+        return send(res, 429, { errorMessages: ['Rate limit exceeded'] }, { 'retry-after': '1' });
+      }
+      const jql = url.searchParams.get('jql') ?? '';
+      const minutes = Number(/updated >= "-(\d+)m"/.exec(jql)?.[1] ?? '0');
+      const since = Date.now() - minutes * 60_000;
+      const matching = fake.issues
+        .filter((i) => Date.parse(i.fields.updated) >= since)
+        .sort((a, b) => Date.parse(a.fields.updated) - Date.parse(b.fields.updated) || a.key.localeCompare(b.key));
+      const start = Number(url.searchParams.get('nextPageToken') ? Buffer.from(url.searchParams.get('nextPageToken')!, 'base64url').toString() : '0');
+      const size = Number(url.searchParams.get('maxResults') ?? '50');
+      const page = matching.slice(start, start + size);
+      const more = start + size < matching.length;
+      return send(res, 200, { issues: page, isLast: !more, ...(more ? { nextPageToken: Buffer.from(String(start + size)).toString('base64url') } : {}) });
+    }
+    if (req.method === 'POST' && path === `${site}/webhook`) {
+      const { url: target } = JSON.parse(body.toString()) as { url: string };
+      const id = nextWebhook++;
+      fake.webhooks.push({ id, url: target });
+      return send(res, 200, { webhookRegistrationResult: [{ createdWebhookId: id }] });
+    }
+    if (req.method === 'DELETE' && path === `${site}/webhook`) {
+      const { webhookIds } = JSON.parse(body.toString()) as { webhookIds: number[] };
+      fake.webhooks = fake.webhooks.filter((w) => !webhookIds.includes(w.id));
+      res.writeHead(202).end();
+      return;
+    }
+    if (req.method === 'PUT' && path === `${site}/webhook/refresh`) return send(res, 200, { expirationDate: new Date(Date.now() + 30 * 86400_000).toISOString() });
+    send(res, 404, { errorMessages: ['not found'] });
+  });
+  Object.assign(fake, {
+    url: http.url,
+    clientId: 'fake-jira-client',
+    clientSecret: 'fake-jira-secret-0123456789',
+    cloudId: '11111111-2222-4333-8444-555555555555',
+    siteUrl: 'https://acme.atlassian.net',
+    grants: new Grants(),
+    issues: [],
+    deny: false,
+    searches: 0,
+    rateLimited: 0,
+    limitAt: new Set<number>(),
+    pageDelayMs: 0,
+    webhooks: [],
+    close: http.close,
+    issue(n: number, overrides: Partial<Record<string, any>> = {}) {
+      const created = new Date(Date.now() - (30 + (n % 200)) * 86400_000).toISOString();
+      return {
+        id: String(10000 + n),
+        key: `ENG-${n}`,
+        fields: {
+          summary: `Issue ${n}`,
+          issuetype: { name: 'Story' },
+          status: { name: 'To Do', statusCategory: { key: 'new' } },
+          labels: [],
+          project: { key: 'ENG' },
+          reporter: { accountId: 'acc-1', displayName: 'Ada', emailAddress: 'ada@example.com' },
+          assignee: null,
+          created: created.replace('Z', '+0000'),
+          updated: new Date(Date.now() - (1000 - (n % 1000)) * 60_000).toISOString(),
+          resolutiondate: null,
+          description: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: `Body ${n}` }] }] },
+          ...overrides,
+        },
+      };
+    },
+    async deliveryAuthorization(secret?: string, expiresIn = 300) {
+      const jwt = await new SignJWT({ iss: fake.clientId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(Math.floor(Date.now() / 1000) + expiresIn).sign(new TextEncoder().encode(secret ?? fake.clientSecret));
+      return `Bearer ${jwt}`;
+    },
+  });
+  return fake;
+}
