@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   const output = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   try {
     await migrate(env);
-    const db = openDatabase(database.url, { max: 2 });
+    const db = openDatabase(database.url, { max: 2, unscoped: 'test-fixture' });
     const tenant = await createTenant(db.db, { name: 'Conformance', ownerEmail: 'conformance@example.com', apiKey: true });
     await db.pool.end();
     server = await startServerProcess(env);

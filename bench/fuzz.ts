@@ -52,7 +52,7 @@ async function target(): Promise<{ url: string; databaseUrl: string; stop: () =>
 
 async function main(): Promise<number> {
   const { url, databaseUrl, stop } = await target();
-  const database = openDatabase(databaseUrl, { max: LANES + 2 });
+  const database = openDatabase(databaseUrl, { max: LANES + 2, unscoped: 'test-fixture' });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: LANES + 2 });
   try {
     const stamp = Date.now().toString(36);

@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   pool.on('error', () => {});
   await runMigrations(pool);
   console.log('database migrated');
-  const db = openDatabase(url, { max: 2 });
+  const db = openDatabase(url, { max: 2, unscoped: 'test-fixture' });
   let tenantId = process.env.BENCH_TENANT;
   const owner = `bench-owner-${Date.now()}@example.com`;
   let user: string;

@@ -96,7 +96,7 @@ interface Key {
 }
 
 async function makeKeys(url: string): Promise<Key[]> {
-  const database = openDatabase(url, { max: 8 });
+  const database = openDatabase(url, { max: 8, unscoped: 'test-fixture' });
   const keys: Key[] = [];
   try {
     for (let t = 0; t < TENANTS; t += 1) {
