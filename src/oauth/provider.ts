@@ -2,6 +2,7 @@
  * The OAuth 2.1 authorization server for MCP clients: oidc-provider, configured so that its
  * defaults cannot silently break an MCP client (see ../shared/notes/mcp-oauth.md and docs/mcp.md).
  */
+import { asSystem } from '../db/tenancy.js';
 import { createPrivateKey } from 'node:crypto';
 import { errors, interactionPolicy, Provider, type Configuration, type KoaContextWithOIDC } from './oidc.js';
 import type { AppContext } from '../context.js';
@@ -202,7 +203,8 @@ function createProvider(app: AppContext): Provider {
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     extraTokenClaims: async (_ctx, token) => {
       const grantId = (token as { grantId?: string }).grantId;
-      const props = grantId ? await propsOfGrant(db, grantId) : null;
+      // Issuing a token finds the tenant of its grant: no tenant is known yet.
+      const props = grantId ? await asSystem('authentication', () => propsOfGrant(db, grantId)) : null;
       if (!props) throw new errors.InvalidGrant('the user is no longer a member of the tenant chosen at consent');
       return { ...props };
     },

@@ -2,6 +2,7 @@
  * The asynchronous register import: validate in the request, enqueue the `register.import`
  * workflow (src/jobs/handlers/register.ts), and read a job's outcome back, tenant-scoped.
  */
+import { asSystem } from '../db/tenancy.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { REGISTER_IMPORT_JOB, type RegisterImportState } from '../jobs/handlers/register.js';
@@ -29,14 +30,15 @@ const STATUS: Record<string, RegisterJobStatus> = { created: 'queued', retry: 'q
 /** A register import job of the tenant; another tenant's job (or none) is a 404. */
 export async function getRegisterImportJob(app: AppContext, tenantId: string, jobId: string): Promise<RegisterJobOutcome> {
   const { pool } = app.database;
-  // Finished jobs move to pgboss.archive after an hour; the payload names the tenant.
-  const found = await pool.query<{ state: string }>(
+  // Finished jobs move to pgboss.archive after an hour; the payload names the tenant. The queue
+  // holds every tenant's jobs and is not readable as a tenant: this lookup is the tenant check.
+  const found = await asSystem('schedule', () => pool.query<{ state: string }>(
     `select state::text from pgboss.job where id = $1 and name = $2 and data->>'tenantId' = $3
      union all
      select state::text from pgboss.archive where id = $1 and name = $2 and data->>'tenantId' = $3
      limit 1`,
     [jobId, REGISTER_IMPORT_JOB, tenantId],
-  );
+  ));
   const row = found.rows[0];
   if (!row) throw new AppError('not_found', 'Job not found');
   const checkpoint = await pool.query<{ state: RegisterImportState }>('select state from workflow_checkpoints where job_id = $1 and tenant_id = $2', [jobId, tenantId]);
