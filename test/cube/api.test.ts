@@ -39,8 +39,10 @@ describe('semantic cube', function () {
 
     it('every measure has a title and a description, and is defined once', async () => {
       const names = new Map<string, string>();
+      let checked = 0;
       for (const c of cubes) {
         for (const m of c.measures as { name: string; title?: string; description?: string }[]) {
+          checked += 1;
           expect(m.title, `${c.name}.${m.name}`).to.be.a('string').and.not.empty;
           expect(m.description, `${c.name}.${m.name}`).to.be.a('string').and.not.empty;
           if (!['count'].includes(m.name)) {
@@ -51,14 +53,17 @@ describe('semantic cube', function () {
       }
       const compiled = await loadCube();
       expect(compiled.meta.map((c) => c.name).sort()).to.deep.equal(cubes.map((c) => String(c.name)).sort());
+      expect(checked).to.equal(compiled.meta.flatMap((c) => c.measures).length);
     });
 
     it("the tenant is a bound parameter of every cube's SQL, joined cubes included", async () => {
       const compiled = await loadCube();
+      expect(compiled.meta).to.have.length(cubes.length);
       for (const c of compiled.meta) {
         const measure = c.measures[0]?.name as string;
         const dims = c.name === 'teams' ? [] : ['teams.slug'];
         const { statements } = await cubeSql({ tenantId: a.tenantId }, { measures: [measure], dimensions: c.name === 'people' || c.name === 'issues' ? [] : dims });
+        expect(statements.length, c.name).to.be.greaterThan(0);
         for (const s of statements) {
           expect(s.sql).not.to.contain(a.tenantId);
           const tables = s.sql.match(/\(SELECT \* FROM [a-z_]+ WHERE tenant_id = \$\d+\)/g) ?? [];

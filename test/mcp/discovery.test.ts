@@ -80,6 +80,7 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     for (const m of medians) expect(m.unit, m.name).to.equal('seconds');
     for (const m of medians) expect(m.n, m.name).to.be.a('string');
     const all = structured(await client.callTool({ name: 'list_measures', arguments: {} })).measures;
+    expect(all.map((m: { name: string }) => m.name)).to.include.members([...medians.map((m: { name: string }) => m.name), 'deployments.change_failure_rate', 'issues.issues_closed']);
     for (const m of all) expect(m.description, m.name).to.not.equal('');
     const byCube = structured(await client.callTool({ name: 'list_measures', arguments: { cube: 'issues' } })).measures;
     expect(byCube.map((m: { name: string }) => m.name)).to.deep.equal(['issues.issues_closed', 'issues.issue_lead_time_p50_seconds']);

@@ -111,6 +111,7 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
     // Stored tokens: hashed ids, encrypted payloads.
     const { rows } = await dbFor(api.databaseUrl).pool.query(`select model, id, payload from oauth_records where model in ('AccessToken', 'RefreshToken')`);
+    expect(rows.map((r) => r.model)).to.include.members(['AccessToken', 'RefreshToken']);
     for (const row of rows) {
       expect(row.id).to.match(/^[0-9a-f]{64}$/);
       expect(row.id).to.not.equal(tokens.access_token);
