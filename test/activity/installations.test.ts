@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
 import { codehostEnv, deliver } from './helpers.js';
@@ -15,9 +15,8 @@ describe('code-host installations and tenants', function () {
 
   before(async () => {
     api = await testServer({ env: codehostEnv() });
-    a = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId);
-    b = await buildTenant(api.databaseUrl);
   });
   after(() => api.close());
 
@@ -106,8 +105,7 @@ describe('codehost:link (operators)', function () {
   it('links an installation to a tenant and refuses one linked elsewhere', async () => {
     const api = await testServer({ env: codehostEnv() });
     try {
-      const a = await buildTenant(api.databaseUrl);
-      const b = await buildTenant(api.databaseUrl);
+      const { a, b } = await twoTenants(api.databaseUrl);
       const env = { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' };
       const linked = await runCli(['codehost:link', `--tenant=${a.tenantId}`, '--installation=4004'], env);
       expect(linked.code, linked.stderr).to.equal(0);

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { expect } from 'chai';
 import { freePort } from '../../src/dev.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { startS3, type FakeS3 } from './helpers.js';
 
@@ -40,9 +40,8 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
     s3 = await startS3();
     await s3.createBucket('transcripts');
     api = await testServer({ env: s3.env('transcripts') });
-    a = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId);
-    b = await buildTenant(api.databaseUrl);
   });
   after(async () => {
     await api.close();

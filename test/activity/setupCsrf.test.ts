@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
 
@@ -29,8 +29,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
   before(async () => {
     api = await testServer({ env: codehostEnv() });
     appUrl = api.running.app.config.appUrl;
-    a = await buildTenant(api.databaseUrl, 'Acme <Delivery> & Co');
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Acme <Delivery> & Co' }));
     ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
   });
   after(() => api.close());

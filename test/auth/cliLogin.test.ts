@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { sha256hex } from '../../src/oauth/crypto.js';
 import { runCli, startCli, type CliResult } from '../helpers/cli.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn } from '../web/browser.js';
@@ -56,8 +56,7 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
     mail = await fakePostmark();
     api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>', LOG_LEVEL: 'debug' }, logger: log.logger });
     browser = await launch();
-    alpha = await buildTenant(api.databaseUrl, 'Alpha');
-    beta = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     // Alpha's owner is a member of Beta too: the approval page offers both.
     await buildMember(api.databaseUrl, beta.tenantId, 'member', alpha.owner.email);
     await seedTenant(api, alpha.owner.apiKey, alpha.tenantId);
@@ -185,8 +184,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
 
   before(async () => {
     api = await testServer({ env: { LOG_LEVEL: 'debug' }, logger: log.logger });
-    alpha = await buildTenant(api.databaseUrl, 'Alpha');
-    beta = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     await buildMember(api.databaseUrl, beta.tenantId, 'member', alpha.owner.email);
     cookie = await buildSessionCookie(api.databaseUrl, alpha.owner.userId);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { externalIdentities } from '../../src/db/schema/index.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 async function link(databaseUrl: string, userId: string, provider: 'github' | 'gitlab' | 'google' | 'microsoft', subject: string, extra: { email?: string; username?: string } = {}) {
@@ -36,8 +36,7 @@ describe('GET and DELETE /api/users/me/identities (linked sign-in accounts)', ()
   });
 
   it('removes one of the caller\'s accounts; another user\'s id (same tenant or another tenant) and a malformed id are 404 and change nothing', async () => {
-    const a = await buildTenant(server.databaseUrl);
-    const b = await buildTenant(server.databaseUrl);
+    const { a, b } = await twoTenants(server.databaseUrl);
     const mine = await link(server.databaseUrl, a.owner.userId, 'gitlab', 'gl-1', { username: 'me' });
     const colleague = await buildMember(server.databaseUrl, a.tenantId);
     const colleagues = await link(server.databaseUrl, colleague.userId, 'gitlab', 'gl-2');

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { invitations, tenantMemberships, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { cookieValue, fromNewAddress, hiddenField, setCookies } from './helpers.js';
@@ -37,8 +37,7 @@ describe('invitations', () => {
     mail = await fakePostmark();
     plain = await testServer({ logger: plainLog.logger });
     mailed = await testServer({ databaseUrl: plain.databaseUrl, logger: mailedLog.logger, env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <invites@example.com>' } });
-    a = await buildTenant(plain.databaseUrl, 'Acme Invitations');
-    b = await buildTenant(plain.databaseUrl);
+    ({ a, b } = await twoTenants(plain.databaseUrl, { a: 'Acme Invitations' }));
     member = await buildMember(plain.databaseUrl, a.tenantId, 'member');
   });
   after(async () => {
@@ -198,8 +197,7 @@ describe('invitations', () => {
   });
 
   it('signed in as the invited address: the page offers to join; joining adds the role and acts in the tenant', async () => {
-    const t = await buildTenant(plain.databaseUrl, 'Joinable Co');
-    const elsewhere = await buildTenant(plain.databaseUrl);
+    const { a: t, b: elsewhere } = await twoTenants(plain.databaseUrl, { a: 'Joinable Co' });
     const person = await buildMember(plain.databaseUrl, elsewhere.tenantId, 'member');
     const { id, token } = await invite(t, person.email.toUpperCase(), 'owner');
     const cookie = await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId);
@@ -304,8 +302,7 @@ describe('invitations', () => {
   });
 
   it('expired: the page says so (410), joining and asking for a sign-in link are refused, a link asked before does not join', async () => {
-    const t = await buildTenant(plain.databaseUrl, 'Expiring Co');
-    const elsewhere = await buildTenant(plain.databaseUrl);
+    const { a: t, b: elsewhere } = await twoTenants(plain.databaseUrl, { a: 'Expiring Co' });
     const person = await buildMember(plain.databaseUrl, elsewhere.tenantId, 'member');
     const { id, token } = await invite(t, person.email);
     const cookie = await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId);

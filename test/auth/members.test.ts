@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, loginSessions, tenantMemberships } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'Member not found' } };
@@ -17,8 +17,7 @@ describe('members API', () => {
   let member: BuiltUser;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId, 'member');
   });
   after(() => api.close());

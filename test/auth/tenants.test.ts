@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 describe('tenants from the web app: create and rename', function () {
@@ -9,8 +9,7 @@ describe('tenants from the web app: create and rename', function () {
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Acme');
-    b = await buildTenant(api.databaseUrl, 'Beta Corp');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Acme', b: 'Beta Corp' }));
   });
   after(() => api.close());
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { loginSessions, tenants, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 describe('GET and PATCH /api/users/me', () => {
@@ -12,8 +12,7 @@ describe('GET and PATCH /api/users/me', () => {
   const slugOf = async (id: string) => (await dbFor(api.databaseUrl).db.select().from(tenants).where(eq(tenants.id, id)))[0]!.slug;
   before(async () => {
     api = await testServer({ env: { ADMIN_SECRET: 'admin-secret-for-tests' } });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
   });
   after(() => api.close());
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { buildMember, buildTenant, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'BI credential not found' } };
@@ -35,8 +35,7 @@ describe('BI credentials: API and CLI', function () {
   before(async () => {
     log = capturedLog('debug');
     api = await testServer({ logger: log.logger });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId, 'member');
     const teams = new pg.Pool({ connectionString: api.databaseUrl, max: 1 });
     await teams.query(`insert into teams (tenant_id, slug, name) values ($1, 'a1', 'A1'), ($1, 'a2', 'A2'), ($2, 'b1', 'B1')`, [a.tenantId, b.tenantId]);

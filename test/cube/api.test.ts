@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import cube from '@cubejs-client/core';
 import { parse } from 'yaml';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
 import { cubeSql } from '../../src/cube/service.js';
 import { buildFixture, type Fixture } from './fixture.js';
@@ -19,8 +19,7 @@ describe('semantic cube', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     const { pool } = dbFor(api.databaseUrl);
     fa = await buildFixture(pool, a.tenantId);
     await buildFixture(pool, b.tenantId);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { runCli } from '../helpers/cli.js';
 import { BASELINE_COLUMNS } from '../../src/services/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
@@ -67,8 +67,7 @@ describe('team-baseline export', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     const { pool } = dbFor(api.databaseUrl);
     fa = await buildFixture(pool, a.tenantId);
     await buildFixture(pool, b.tenantId);

@@ -13,7 +13,7 @@ import { bossOver } from '../../src/jobs/boss.js';
 import { freePort } from '../../src/dev.js';
 import { spawnServe } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
-import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildTenant, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -92,7 +92,7 @@ describe('jobs, schedules and live progress across three instances', function ()
     pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     pool.on('error', () => {});
     await pool.query(TEST_TABLES);
-    [tenant, other] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
+    ({ a: tenant, b: other } = await twoTenants(databaseUrl));
     drainUrl = await freshDatabase();
     drainDb = new pg.Pool({ connectionString: drainUrl, max: 2 });
     drainDb.on('error', () => {});

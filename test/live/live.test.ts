@@ -11,7 +11,7 @@ import { freePort } from '../../src/dev.js';
 import { createLogger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
-import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
 
 interface Live {
@@ -66,7 +66,7 @@ describe('live progress websocket /api/live', function () {
 
   before(async () => {
     databaseUrl = await freshDatabase();
-    [a, b] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
+    ({ a, b } = await twoTenants(databaseUrl));
     const port = await freePort();
     const config = loadConfig({ ...baseEnv(databaseUrl, port), JOBS_WORKER_ENABLED: 'false' });
     server = await startServer(config, createLogger('silent'), { live: { pingIntervalMs: 200, listenerHealthCheckMs: 500 } });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { errorText, mcpClients, seedTeams, structured } from './mcpClient.js';
 
@@ -16,8 +16,7 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Alpha');
-    b = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     await seedTeams(api.databaseUrl, a, [['payments', 2, 1], ['search', 1, 0]]);
     await seedTeams(api.databaseUrl, b, [['hidden-team', 1, 0]]);
     client = await mcp.connect(a.owner.apiKey);

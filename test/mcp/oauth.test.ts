@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, startConsent, tenantOptions } from './oauthFlow.js';
 
@@ -15,8 +15,7 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Alpha');
-    b = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     // The owner of Alpha is also a member of Beta: the consent page offers both.
     await buildMember(api.databaseUrl, b.tenantId, 'member', a.owner.email);
     session = await buildSessionCookie(api.databaseUrl, a.owner.userId);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { providerFor } from '../../src/oauth/provider.js';
 import { approve, approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, nextIp, REDIRECT_URI, startConsent, type Started } from './oauthFlow.js';
@@ -42,8 +42,7 @@ describe('MCP OAuth: refused requests', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Alpha');
-    b = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     session = await buildSessionCookie(api.databaseUrl, a.owner.userId);
   });
   after(() => api.close());

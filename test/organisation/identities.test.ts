@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, REGISTER_HEADER } from './helpers.js';
 
@@ -12,8 +12,7 @@ describe('Person identities: register usernames and manual identities', function
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
   });
   after(() => api.close());
 

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { registerImportWorkflow } from '../../src/jobs/handlers/register.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, register, snapshot } from './helpers.js';
 
@@ -68,8 +68,7 @@ describe('Organisation register import through the register.import workflow', fu
   let b: BuiltTenant;
   before(async () => {
     api = await testServer({ env: { JOBS_POLL_INTERVAL_MS: '100' } });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
   });
   after(() => api.close());
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { people, seats } from '../../src/db/schema/index.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, EXAMPLE_SEATS, EXAMPLE_SEATS_PATH, ownStderr, snapshot } from './helpers.js';
 
@@ -13,8 +13,7 @@ describe('AI seat import', function () {
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     await api.as(b.owner.apiKey).post('/api/register/imports', 'external_ref,email,display_name,employment_type,supplier_name,cost_centre_code,location_country,team_slug,team_name,team_external_ref,team_cost_centre_code,org_unit_slug\nB1,b1@example.com,B One,employee,,,,bteam,B Team,,,\n', CSV);
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { projects } from '../../src/db/schema/index.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, ownStderr } from './helpers.js';
 
@@ -14,8 +14,7 @@ describe('Teams API and project ownership', function () {
   let ids: Record<string, string>;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     ids = Object.fromEntries((await api.as(a.owner.apiKey).get('/api/teams')).body.data.map((x: any) => [x.slug, x.id]));
   });

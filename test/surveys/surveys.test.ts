@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { surveyInvitations, surveyResponses, surveys } from '../../src/db/schema/index.js';
 import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
 import { closeDueSurveys, emailInvitations } from '../../src/surveys/service.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
 import { answer, buildTeam, linksOf, openForm } from './helpers.js';
@@ -53,8 +53,7 @@ describe('surveys', () => {
   let beta: { id: string; slug: string; personIds: string[] };
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     alpha = await buildTeam(api.databaseUrl, a.tenantId, 'alpha', 4);
     beta = await buildTeam(api.databaseUrl, a.tenantId, 'beta', 2);
   });
