@@ -4,6 +4,7 @@ import { loginSessions, loginTokens } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
+import { expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { cookieValue, fromNewAddress, hiddenField, insertLoginToken, setCookies, tokenOf } from './helpers.js';
 
@@ -136,7 +137,7 @@ describe('e-mail sign-in by magic link (Postmark mailer)', () => {
     expect(bad.body.error.code).to.equal('validation_failed');
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).to.deep.equal(['body', 'email']);
     const text = await client.post('/auth/email', 'email=a@example.com', { 'content-type': 'text/plain' });
-    expect(text.status).to.equal(400);
+    expectRefusal(text, 400, { error: { code: 'validation_failed', message: 'Invalid request body', details: [{ path: 'body', message: 'Content-Type must be application/json' }] } });
   });
 
   it('limits links per address to 5 in 15 minutes, whoever asks and whether or not it is known', async () => {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { loginSessions, tenants, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 describe('GET and PATCH /api/users/me', () => {
@@ -85,8 +86,8 @@ describe('GET and PATCH /api/users/me', () => {
   });
 
   it('401 without credentials, 403 for the global administrator (no tenant)', async () => {
-    expect((await api.get('/api/users/me')).status).to.equal(401);
-    expect((await api.patch('/api/users/me', { displayName: 'x' })).status).to.equal(401);
+    expectRefusal(await api.get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+    expectRefusal(await api.patch('/api/users/me', { displayName: 'x' }), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     const admin = await api.with({ 'x-admin-secret': 'admin-secret-for-tests' }).get('/api/users/me');
     expect(admin.status).to.equal(403);
     expect(admin.body.error.code).to.equal('forbidden');

@@ -4,6 +4,7 @@ import cube from '@cubejs-client/core';
 import { parse } from 'yaml';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { expectCubeRefusal } from '../helpers/refusals.js';
 import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
 import { cubeSql } from '../../src/cube/service.js';
 import { buildFixture, type Fixture } from './fixture.js';
@@ -108,7 +109,7 @@ describe('semantic cube', function () {
 
   describe('Cube REST protocol', () => {
     it('needs credentials: API key (bare or Bearer) or session', async () => {
-      expect((await api.get('/cubejs-api/v1/meta')).status).to.equal(401);
+      expectCubeRefusal(await api.get('/cubejs-api/v1/meta'), 401, { error: 'Missing or invalid credentials', code: 'unauthorized' });
       expect((await api.get('/cubejs-api/v1/meta')).body.error).to.be.a('string');
       expect((await api.with({ authorization: a.owner.apiKey }).get('/cubejs-api/v1/meta')).status).to.equal(200);
       const cookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);

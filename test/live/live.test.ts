@@ -75,7 +75,7 @@ describe('live progress websocket /api/live', function () {
 
   it('refuses an upgrade without credentials, with a wrong key, and for another path', async () => {
     expect(await refused(server, {})).to.deep.include({ status: 401, body: { error: { code: 'unauthorized', message: 'Missing or invalid credentials' } } });
-    expect(await refused(server, { authorization: 'Bearer gai_wrong' })).to.deep.include({ status: 401 });
+    expect(await refused(server, { authorization: 'Bearer gai_wrong' })).to.deep.include({ status: 401, body: { error: { code: 'unauthorized', message: 'Missing or invalid credentials' } } });
     const other = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`${server.url.replace('http', 'ws').replace('localhost', '127.0.0.1')}/api/elsewhere`, { headers: { authorization: `Bearer ${a.owner.apiKey}` } });
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode as number));

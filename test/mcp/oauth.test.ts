@@ -3,6 +3,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, startConsent, tenantOptions } from './oauthFlow.js';
 
@@ -49,13 +50,13 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
   it('answers 401 with the resource metadata address, and CORS preflight without credentials', async () => {
     const res = await api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect(res.status).to.equal(401);
+    expectRefusal(res, 401, { jsonrpc: '2.0', error: { code: -32000, message: 'Missing or invalid bearer token' }, id: null });
     expect(res.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${api.baseUrl}/.well-known/oauth-protected-resource"`);
     const get = await api.as(a.owner.apiKey).get('/mcp', { accept: 'text/event-stream' });
-    expect(get.status).to.equal(405);
+    expectRefusal(get, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send requests with POST' }, id: null });
     expect(get.headers.get('allow')).to.equal('POST, OPTIONS');
     const authorize = await api.get('/mcp/authorize');
-    expect(authorize.status).to.equal(400);
+    expectRefusalPage(authorize, 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
     expect(authorize.headers.get('ratelimit-limit')).to.equal('60');
     const pre = await api.request('OPTIONS', '/mcp', undefined, { origin: api.baseUrl, 'access-control-request-method': 'POST' });
     expect(pre.status).to.equal(204);

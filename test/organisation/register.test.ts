@@ -4,6 +4,7 @@ import { people, personIdentities, teamMemberships, teams } from '../../src/db/s
 import { NO_LINE_BREAKS } from '../../src/services/csvImport.js';
 import { runCli } from '../helpers/cli.js';
 import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, EXAMPLE_REGISTER_PATH, ownStderr, register, REGISTER_HEADER, snapshot } from './helpers.js';
 
@@ -193,7 +194,7 @@ describe('Organisation register import', function () {
     const res = await api.as(member.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     expect(res.status).to.equal(403);
     expect(res.body).to.deep.equal({ error: { code: 'forbidden', message: 'Only an owner of the tenant can do this' } });
-    expect((await api.post('/api/register/imports', EXAMPLE_REGISTER, CSV)).status).to.equal(401);
+    expectRefusal(await api.post('/api/register/imports', EXAMPLE_REGISTER, CSV), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     expect(await snapshot(api.databaseUrl, t.tenantId)).to.deep.equal(await emptySnapshot());
   });
 

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { registerImportWorkflow } from '../../src/jobs/handlers/register.js';
 import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, register, snapshot } from './helpers.js';
 
@@ -200,7 +201,7 @@ describe('Organisation register import through the register.import workflow', fu
     const other = await api.as(b.owner.apiKey).get(`/api/register/imports/jobs/${jobId}`);
     expect(other.status).to.equal(404);
     expect(other.body.error.code).to.equal('not_found');
-    expect((await api.as(a.owner.apiKey).get('/api/register/imports/jobs/not-a-uuid')).status).to.equal(404);
-    expect((await api.as(a.owner.apiKey).get('/api/register/imports/jobs/7b0c9a62-8e4f-4a38-9d55-1f0e6d4b2c11')).status).to.equal(404);
+    expectRefusal(await api.as(a.owner.apiKey).get('/api/register/imports/jobs/not-a-uuid'), 404, apiError('not_found', 'Job not found'));
+    expectRefusal(await api.as(a.owner.apiKey).get('/api/register/imports/jobs/7b0c9a62-8e4f-4a38-9d55-1f0e6d4b2c11'), 404, apiError('not_found', 'Job not found'));
   });
 });
