@@ -63,3 +63,8 @@ BEGIN
   END LOOP;
 END
 $$;
+--> statement-breakpoint
+-- The cube layer names the stored rollups' model after the latest migration (src/cube/rollups.ts).
+GRANT USAGE ON SCHEMA drizzle TO app_tenant;
+--> statement-breakpoint
+GRANT SELECT ON drizzle.__drizzle_migrations TO app_tenant;

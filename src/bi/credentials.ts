@@ -4,6 +4,8 @@
  * SCRAM verifier computed here, so the password never reaches the server (nor its statement log),
  * and every identifier is quoted by pg's escapeIdentifier: no SQL is built from the caller's text.
  */
+import { asSystem } from '../db/tenancy.js';
+import { inTransaction } from '../db/transaction.js';
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
 import { authorize } from '../auth/policies.js';
@@ -59,21 +61,6 @@ export function scramVerifier(password: string, salt = randomBytes(16), iteratio
   return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
 }
 
-async function inTransaction<T>(pool: Pool, body: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await body(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 export async function listBiCredentials(pool: Pool, tenantId: string): Promise<BiCredential[]> {
   const { rows } = await pool.query<CredentialRow>(
     'SELECT id, tenant_id, name, role_name, created_at FROM bi_credentials WHERE tenant_id = $1 ORDER BY created_at, id',
@@ -95,7 +82,8 @@ export async function grantBiCredential(
 ): Promise<{ credential: BiCredential; password: string }> {
   const password = randomBytes(24).toString('base64url');
   const role = roleNameFor(input.tenantId, input.name);
-  const credential = await inTransaction(pool, async (client) => {
+  // Creating a login role and granting it is DDL the tenant's role may not run.
+  const credential = await asSystem('bi-roles', () => inTransaction(pool, async (client) => {
     const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1', [input.tenantId]);
     if (tenant.rowCount === 0) throw notFound('Tenant');
     const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
@@ -123,11 +111,16 @@ export async function grantBiCredential(
     // Views a later migration adds to `bi` (created by this same role) are readable at once.
     await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA bi GRANT SELECT ON TABLES TO ${id}`);
     return present(rows[0] as CredentialRow);
-  });
+  }));
   return { credential, password };
 }
 
-async function revokeWhere(pool: Pool, where: string, values: unknown[]): Promise<BiCredential> {
+function revokeWhere(pool: Pool, where: string, values: unknown[]): Promise<BiCredential> {
+  // Dropping a login role is DDL the tenant's role may not run.
+  return asSystem('bi-roles', () => revokeAsOwner(pool, where, values));
+}
+
+async function revokeAsOwner(pool: Pool, where: string, values: unknown[]): Promise<BiCredential> {
   // First, committed: the mapping goes (a session still open reads no row from then on) and the
   // role may no longer log in, so no client reconnects between the terminate and the drop.
   const row = await inTransaction(pool, async (client) => {

@@ -3,6 +3,7 @@
  * records every stored month has seen. Run by the `cube.rollups-refresh` schedule; safe to run
  * twice or on two instances at once (a per-tenant advisory lock serialises them).
  */
+import { transactionOn } from '../db/transaction.js';
 import type pg from 'pg';
 import { loadCube } from './compiler.js';
 import { monthIndex, monthOf, monthRange } from './months.js';
@@ -36,8 +37,7 @@ async function wantedMonths(client: pg.PoolClient, tenantId: string, now: Date):
 async function build(client: pg.PoolClient, tenantId: string, months: string[]): Promise<Record<string, number>> {
   const cube = await loadCube();
   const built: Record<string, number> = {};
-  await client.query('begin isolation level repeatable read');
-  try {
+  await transactionOn(client, async () => {
     // The first statement fixes the transaction's snapshot: the facts below are read in it.
     const { rows } = await client.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot');
     const snapshot = (rows[0] as { snapshot: string }).snapshot;
@@ -66,11 +66,7 @@ async function build(client: pg.PoolClient, tenantId: string, months: string[]):
         if (byMonth.size > 0) built[rollup.cube] = (built[rollup.cube] ?? 0) + byMonth.size;
       }
     }
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  }
+  }, 'begin isolation level repeatable read');
   return built;
 }
 
@@ -118,11 +114,11 @@ export async function refreshRollups(pool: pg.Pool, tenantId: string, now = new 
 /**
  * The tenants whose rollups may need work: a change recorded since, no current row for this month
  * (a new month, an upgrade, a first build) while it has facts, or a month stored in a snapshot
- * ahead of this cluster (a restored dump). Once an hour every tenant is visited, whatever else may
- * have happened to its stored months.
+ * ahead of this cluster (a restored dump). The hourly sweep (a schedule window of its own, so a
+ * late tick still runs it) visits every tenant, whatever else may have happened to its months.
  */
-async function tenantsToRefresh(pool: pg.Pool, now: Date): Promise<string[]> {
-  if (now.getUTCMinutes() === 0) return (await pool.query<{ id: string }>('select id from tenants order by id')).rows.map((r) => r.id);
+async function tenantsToRefresh(pool: pg.Pool, now: Date, everyTenant: boolean): Promise<string[]> {
+  if (everyTenant) return (await pool.query<{ id: string }>('select id from tenants order by id')).rows.map((r) => r.id);
   const { rows } = await pool.query<{ id: string }>(
     `select t.id from tenants t
      where exists (select 1 from cube_rollup_changes c where c.tenant_id = t.id)
@@ -139,10 +135,10 @@ async function tenantsToRefresh(pool: pg.Pool, now: Date): Promise<string[]> {
 }
 
 /** The rollups of every tenant that may need work (tenantsToRefresh); rows of deleted tenants go. */
-export async function refreshAllRollups(pool: pg.Pool, now = new Date()): Promise<{ tenants: number; built: number }> {
+export async function refreshAllRollups(pool: pg.Pool, now = new Date(), options: { everyTenant?: boolean } = {}): Promise<{ tenants: number; built: number }> {
   await pool.query('delete from cube_rollups p where not exists (select 1 from tenants t where t.id = p.tenant_id)');
   await pool.query('delete from cube_rollup_changes c where not exists (select 1 from tenants t where t.id = c.tenant_id)');
-  const tenants = await tenantsToRefresh(pool, now);
+  const tenants = await tenantsToRefresh(pool, now, options.everyTenant ?? false);
   let built = 0;
   for (const id of tenants) {
     const result = await refreshRollups(pool, id, now);

@@ -3,6 +3,7 @@
  * `statement_timeout` is the configured query timeout, a (sub-)query that a rollup can answer
  * partly from its stored months, several fact cubes merged, then one page of the rows.
  */
+import { inTransaction } from '../db/transaction.js';
 import type pg from 'pg';
 import { AppError } from '../errors.js';
 import type { CompiledCube } from './compiler.js';
@@ -38,24 +39,23 @@ const QUERY_CANCELED = '57014';
  * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it.
  */
 async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let result: T;
   try {
-    await client.query('begin isolation level repeatable read read only');
-    // An integer from the configuration, never client input.
-    await client.query(`set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`);
-    result = await work(client);
-    await client.query('commit');
+    return await inTransaction(
+      pool,
+      async (client) => {
+        // An integer from the configuration, never client input.
+        await client.query(`set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`);
+        return work(client);
+      },
+      'begin isolation level repeatable read read only',
+    );
   } catch (error) {
-    await client.query('rollback').then(() => client.release(), (e: Error) => client.release(e));
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;
       throw new AppError('timeout', `The query ran longer than ${seconds} s (CUBE_QUERY_TIMEOUT_SECONDS) and was cancelled; narrow its date range or its members`);
     }
     throw error;
   }
-  client.release();
-  return result;
 }
 
 /** The query with the measures it only orders by, so they are computed and sorted on. */

@@ -1,9 +1,12 @@
 import pg from 'pg';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
 import { currentScope, type SystemReason, type TenantScope } from './tenancy.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+/** The pool's database or a transaction on it: every domain function takes either. */
+export type Db = PgDatabase<NodePgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 
 export interface Database {
   pool: pg.Pool;

@@ -20,6 +20,8 @@ export const SYSTEM_REASONS = [
   'schedule',
   /** Rollup refresh, retention and cleanup, which sweep every tenant. */
   'maintenance',
+  /** Creating and dropping the BI login roles: DDL that the tenant's role may not run (docs/bi.md). */
+  'bi-roles',
   /** Operator commands and the configuration report. */
   'operator',
   /** Creating a tenant (no tenant exists yet) and listing a user's organisations. */
@@ -33,12 +35,14 @@ export type TenantScope = { kind: 'tenant'; tenantId: string } | { kind: 'system
 
 const storage = new AsyncLocalStorage<TenantScope>();
 
-export function withTenant<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
-  return storage.run({ kind: 'tenant', tenantId }, work);
+// `await` inside the scope: drizzle's query builders are thenables that run their query only
+// when awaited, and an await outside `run` would run it outside the scope.
+export function withTenant<T>(tenantId: string, work: () => PromiseLike<T>): Promise<T> {
+  return storage.run({ kind: 'tenant', tenantId }, async () => await work());
 }
 
-export function asSystem<T>(reason: SystemReason, work: () => Promise<T>): Promise<T> {
-  return storage.run({ kind: 'system', reason }, work);
+export function asSystem<T>(reason: SystemReason, work: () => PromiseLike<T>): Promise<T> {
+  return storage.run({ kind: 'system', reason }, async () => await work());
 }
 
 /** Runs `work` outside any scope (what follows a system middleware must not inherit it). */

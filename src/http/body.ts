@@ -4,6 +4,13 @@ import { AppError } from '../errors.js';
 import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
 
 export type BodyKind = 'json' | 'text' | 'form' | 'raw';
+/** What `readBody` returns for each kind (JSON is validated by the route's schema afterwards). */
+export interface BodyOf {
+  json: unknown;
+  text: string;
+  form: Record<string, string>;
+  raw: Buffer;
+}
 
 const TYPES: Record<Exclude<BodyKind, 'raw'>, string[]> = {
   json: ['application/json', 'application/*+json'],
@@ -56,6 +63,7 @@ function decodeUtf8(raw: Buffer): string {
  * `INPUT_LIMITS.jsonDepth` nor hold a string PostgreSQL cannot store (NUL, lone surrogates),
  * wherever it is: the detail names the field.
  */
+export async function readBody<K extends BodyKind>(ctx: Koa.Context, kind: K, limitBytes: number): Promise<BodyOf[K]>;
 export async function readBody(ctx: Koa.Context, kind: BodyKind, limitBytes: number): Promise<unknown> {
   if (kind !== 'raw' && !ctx.is(...TYPES[kind])) {
     throw invalid(`Content-Type must be ${TYPES[kind][0]}`);

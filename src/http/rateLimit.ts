@@ -33,6 +33,8 @@ function limiterFor(app: AppContext, limit: Limit): RateLimiterPostgres {
   if (!limiter) {
     limiter = new RateLimiterPostgres({
       storeClient: app.database.pool,
+      // Named, since the pool's class is ours (src/db/client.ts), not pg's Pool the library recognises.
+      storeType: 'pool',
       tableName: 'rate_limits',
       // The table comes from our migrations: the server never runs DDL.
       tableCreated: true,

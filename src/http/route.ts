@@ -10,7 +10,7 @@ import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { checkJsonValue } from '../schemas/limits.js';
-import { readBody, type BodyKind } from './body.js';
+import { readBody, type BodyKind, type BodyOf } from './body.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
 
@@ -18,8 +18,10 @@ export type AuthRule = 'none' | 'optional' | 'required' | 'owner' | 'admin';
 
 type PrincipalFor<A extends AuthRule> = A extends 'required' | 'owner' ? TenantPrincipal : A extends 'admin' ? Principal : Principal | null;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+/** A body with a schema is what the schema parses; without one, what its kind reads (text, form, bytes). */
+type BodyInput<B, K> = B extends z.ZodType ? z.infer<B> : K extends BodyKind ? BodyOf[K] : undefined;
 
-export interface RouteSpec<A extends AuthRule, Q, B, P> {
+export interface RouteSpec<A extends AuthRule, Q, B, P, K extends BodyKind | undefined = undefined> {
   auth: A;
   /** Only `Authorization: Bearer gai_…` is accepted (no cookie): the webhook and export APIs. */
   apiKeyOnly?: boolean;
@@ -28,7 +30,7 @@ export interface RouteSpec<A extends AuthRule, Q, B, P> {
   query?: Q;
   params?: P;
   body?: B;
-  bodyKind?: BodyKind;
+  bodyKind?: K;
   /** Bytes; default 1 MiB. */
   bodyLimit?: number;
   /**
@@ -45,11 +47,11 @@ export interface RouteResult {
   type?: string;
 }
 
-export interface RouteInput<A extends AuthRule, Q, B, P> {
+export interface RouteInput<A extends AuthRule, Q, B, P, K extends BodyKind | undefined = undefined> {
   ctx: Koa.Context;
   principal: PrincipalFor<A>;
   query: Infer<Q>;
-  body: Infer<B>;
+  body: BodyInput<B, K>;
   params: Infer<P>;
 }
 
@@ -78,14 +80,14 @@ export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown):
   });
 }
 
-function parse<S>(schema: S, value: unknown, where: 'query' | 'params' | 'body'): Infer<S> {
+function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, where: 'query' | 'params' | 'body'): Infer<S> {
   if (!schema) return undefined as Infer<S>;
   // Bodies are checked as they are read (body.ts); query strings and path segments here.
   if (where !== 'body') {
     const details = checkJsonValue(value, 2, where);
     if (details.length > 0) throw new AppError('validation_failed', 'Validation failed', details);
   }
-  const result = (schema as unknown as z.ZodType).safeParse(value);
+  const result = schema.safeParse(value);
   if (!result.success) {
     throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, where === 'body' ? undefined : where, value));
   }
@@ -99,10 +101,16 @@ function limitsFor(spec: { limit?: string }, principal: Principal | null): { key
   return { key, limits: [LIMITS.general] };
 }
 
-export function route<A extends AuthRule, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function route<
+  A extends AuthRule,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  K extends BodyKind | undefined = undefined,
+>(
   app: AppContext,
-  spec: RouteSpec<A, Q, B, P>,
-  handler: (input: RouteInput<A, Q, B, P>) => Promise<RouteResult | void> | RouteResult | void,
+  spec: RouteSpec<A, Q, B, P, K>,
+  handler: (input: RouteInput<A, Q, B, P, K>) => Promise<RouteResult | void> | RouteResult | void,
 ): Koa.Middleware {
   return async (ctx) => {
     let principal: Principal | null = null;
@@ -134,10 +142,10 @@ export function route<A extends AuthRule, Q extends z.ZodType | undefined = unde
 
     const params = parse(spec.params as P, ctx.params, 'params');
     const query = parse(spec.query as Q, ctx.query, 'query');
-    let body = undefined as Infer<B>;
+    let body = undefined as BodyInput<B, K>;
     if (spec.body || spec.bodyKind) {
       const raw = await readBody(ctx, spec.bodyKind ?? 'json', spec.bodyLimit ?? DEFAULT_BODY_LIMIT);
-      body = spec.body ? parse(spec.body as B, raw, 'body') : (raw as Infer<B>);
+      body = (spec.body ? parse(spec.body, raw, 'body') : raw) as BodyInput<B, K>;
     }
 
     // The handler's database work is the principal's tenant's, and nobody else's (docs/tenancy.md);

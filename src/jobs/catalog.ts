@@ -7,7 +7,7 @@ import type { JobDefinition } from './define.js';
 import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
 import { expireJobs, jobRetention } from './handlers/maintenance.js';
 import { codehostDeliveriesRetention } from './handlers/codehost.js';
-import { cubeRollupsRefresh } from './handlers/cube.js';
+import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './handlers/cube.js';
 import { registerImportWorkflow } from './handlers/register.js';
 import { sendSurveyInvitations } from './handlers/surveys.js';
 import type { ScheduleDefinition } from './scheduler.js';
@@ -37,6 +37,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'surveys.close-due', job: 'surveys.close-due', everySeconds: MINUTE, summary: 'Every minute: close surveys past their close date.' },
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
   { name: 'cube.rollups-refresh', job: 'cube.rollups-refresh', everySeconds: MINUTE, offsetSeconds: 30, summary: 'Every minute at :30: rollup months missing or changed since they were computed.' },
+  { name: ROLLUPS_SWEEP, job: 'cube.rollups-refresh', everySeconds: HOUR, offsetSeconds: 25 * MINUTE, summary: 'Hourly at :25: every tenant’s rollups, whatever the change records say.' },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 

@@ -14,6 +14,7 @@
  * schedule. A window in which no instance was running is skipped: every scheduled job is a sweep
  * whose next run covers what a skipped one would have done.
  */
+import { inTransaction } from '../db/transaction.js';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
@@ -114,30 +115,19 @@ export class Scheduler {
 
   /** Returns the enqueued job id when this instance won the window, else null. */
   async claim(schedule: ScheduleDefinition, windowStartMs: number): Promise<string | null> {
-    const client = await this.options.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.options.pool, async (client) => {
       const won = await client.query(
         `insert into schedule_runs (schedule, window_start, claimed_by) values ($1, $2, $3)
          on conflict do nothing returning schedule`,
         [schedule.name, new Date(windowStartMs), this.options.instanceId],
       );
-      if (won.rowCount === 0) {
-        await client.query('rollback');
-        return null;
-      }
+      if (won.rowCount === 0) return null;
       const windowStart = new Date(windowStartMs).toISOString();
       const boss: PgBoss = bossOver(client);
       const jobId = await boss.send(schedule.job, { schedule: schedule.name, windowStart });
       if (!jobId) throw new Error(`queue ${schedule.job} refused the job`);
       await client.query('update schedule_runs set job_id = $3 where schedule = $1 and window_start = $2', [schedule.name, new Date(windowStartMs), jobId]);
-      await client.query('commit');
       return jobId;
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 }

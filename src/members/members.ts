@@ -64,8 +64,7 @@ function refuseLastOwner(owners: string[], userId: string, action: 'remove' | 'd
 
 /** Sets a member's role (owner only); demoting the last owner is a 409 `last_owner`. */
 export async function changeMemberRole(db: Db, principal: TenantPrincipal, userId: string, role: Role): Promise<MemberRow> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     const member = await findMember(t, principal.tenantId, userId);
     authorize(principal, 'member.manage');
     if (member.role === role) return member;
@@ -81,8 +80,7 @@ export async function changeMemberRole(db: Db, principal: TenantPrincipal, userI
  * back to life; their sessions move to another tenant of theirs, or end when they have none.
  */
 export async function removeMember(db: Db, principal: TenantPrincipal, userId: string): Promise<MemberRow> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  return db.transaction(async (t) => {
     const member = await findMember(t, principal.tenantId, userId);
     authorize(principal, 'member.manage');
     if (member.role === 'owner') refuseLastOwner(await lockOwners(t, principal.tenantId), userId, 'remove');

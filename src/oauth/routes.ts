@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Interaction } from './oidc.js';
-import { permissionsOf } from '../auth/principal.js';
+import { permissionsOf, type Role } from '../auth/principal.js';
 import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie, type ResolvedSession } from '../auth/sessions.js';
 import type { AppContext } from '../context.js';
 import { readBody } from '../http/body.js';
@@ -191,41 +191,54 @@ export function oauthRoutes(app: AppContext): Router {
     );
   });
 
-  router.post(APPROVE_PATH, async (ctx) => {
-    const form = await readApprovalForm(app, ctx);
-    if (!form) return;
+  /** Step 1 of an approval: the refusal page to send, or the signed-in session and its interaction. */
+  async function checkApproval(ctx: Koa.Context, form: Record<string, string>) {
     const session = await sessionOf(app, ctx);
-    if (!session) return sendPage(ctx, 401, renderMessagePage('Signed out', 'Sign in again, then start again from your MCP client.'));
+    if (!session) return { refusal: [401, renderMessagePage('Signed out', 'Sign in again, then start again from your MCP client.')] as const };
     const interaction = await interactionOf(app, ctx);
-    if (!interaction) return expired(ctx);
+    if (!interaction) return { expired: true as const };
     if (form.interaction !== interaction.uid) {
-      return sendPage(ctx, 409, renderMessagePage('Another authorization is in progress', 'This page belongs to an older authorization request. Start again from your MCP client.'));
+      return { refusal: [409, renderMessagePage('Another authorization is in progress', 'This page belongs to an older authorization request. Start again from your MCP client.')] as const };
     }
     if (!csrfValid(keys.csrf, session.principal.sessionId as string, interaction.uid, form.csrf)) {
-      return sendPage(ctx, 403, renderMessagePage('Forbidden', 'The form token is missing or invalid. Reload the page and try again.'));
+      return { refusal: [403, renderMessagePage('Forbidden', 'The form token is missing or invalid. Reload the page and try again.')] as const };
     }
+    return { session, interaction };
+  }
+
+  /** Step 2: the grant the user approved, for the tenant chosen (a member's), stored with its permissions. */
+  async function grantFor(interaction: Interaction, userId: string, tenantId: string, role: Role): Promise<string> {
     const provider = providerFor(app);
-    if (form.action === 'deny') {
-      await provider.interactionFinished(ctx.req, ctx.res, { error: 'access_denied', error_description: 'the user cancelled the authorization' }, { mergeWithLastSubmission: false });
-      ctx.respond = false;
-      return;
-    }
-
-    const userId = session.principal.userId;
-    const tenantId = form.tenantId ?? '';
-    const role = UUID.test(tenantId) ? await roleIn(db, tenantId, userId) : null;
-    if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'));
-
     const clientId = String(interaction.params.client_id);
     const requested = String(interaction.params.scope ?? '').split(' ').filter((s) => OIDC_SCOPES.has(s));
     const grant = new provider.Grant({ accountId: userId, clientId });
     grant.addOIDCScope([...new Set([...requested, MCP_SCOPE])].join(' '));
     grant.addResourceScope(resource, MCP_SCOPE);
     const grantId = await grant.save();
-    await recordGrant(db, {
-      grantId, tenantId, userId, clientId, permissions: permissionsOf(role), expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL * 1000),
-    });
-    await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: userId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    await recordGrant(db, { grantId, tenantId, userId, clientId, permissions: permissionsOf(role), expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL * 1000) });
+    return grantId;
+  }
+
+  router.post(APPROVE_PATH, async (ctx) => {
+    const form = await readApprovalForm(app, ctx);
+    if (!form) return;
+    const checked = await checkApproval(ctx, form);
+    if ('expired' in checked) return expired(ctx);
+    if (checked.refusal) return sendPage(ctx, checked.refusal[0], checked.refusal[1]);
+    const { session, interaction } = checked;
+
+    const provider = providerFor(app);
+    let result: Parameters<typeof provider.interactionFinished>[2];
+    if (form.action === 'deny') {
+      result = { error: 'access_denied', error_description: 'the user cancelled the authorization' };
+    } else {
+      const userId = session.principal.userId;
+      const tenantId = form.tenantId ?? '';
+      const role = UUID.test(tenantId) ? await roleIn(db, tenantId, userId) : null;
+      if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'));
+      result = { login: { accountId: userId }, consent: { grantId: await grantFor(interaction, userId, tenantId, role) } };
+    }
+    await provider.interactionFinished(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
     ctx.respond = false;
   });
 

@@ -3,6 +3,7 @@
  * installation for their tenant (through the setup callback or the API); the first claim wins and
  * an installation linked to another tenant is a conflict, never a silent move.
  */
+import { asSystem } from '../db/tenancy.js';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
@@ -65,7 +66,9 @@ export async function previewSetup(db: Db, principal: TenantPrincipal, installat
  * The row lock makes two simultaneous claims of one installation resolve to one winner.
  */
 export async function claimInstallation(db: Db, by: { tenantId: string; userId: string | null }, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
-  return db.transaction(async (tx) => {
+  // An installation belongs to no tenant until claimed (the code host announces it first), and
+  // one claimed by another tenant must be seen to be refused: the claim spans tenants.
+  return asSystem('inbound-routing', () => db.transaction(async (tx) => {
     await tx.insert(codehostInstallations).values({ installationId }).onConflictDoNothing();
     const [current] = await tx.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId)).for('update');
     if (!current) throw notFound('Installation');
@@ -77,17 +80,20 @@ export async function claimInstallation(db: Db, by: { tenantId: string; userId: 
       .where(eq(codehostInstallations.installationId, installationId))
       .returning();
     return { row: row as InstallationRow, created: true };
-  });
+  }));
 }
 
 /** Stops an installation feeding the tenant; facts already stored stay. */
 export async function unlinkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<InstallationRow> {
   authorize(principal, 'tenant.manage');
-  const [row] = await db
-    .update(codehostInstallations)
-    .set({ tenantId: null, linkedByUserId: null, linkedAt: null, updatedAt: sql`now()` })
-    .where(and(eq(codehostInstallations.installationId, installationId), eq(codehostInstallations.tenantId, principal.tenantId)))
-    .returning();
+  // The row leaves the tenant (tenant_id null), which the tenant's own scope may not write.
+  const [row] = await asSystem('inbound-routing', () =>
+    db
+      .update(codehostInstallations)
+      .set({ tenantId: null, linkedByUserId: null, linkedAt: null, updatedAt: sql`now()` })
+      .where(and(eq(codehostInstallations.installationId, installationId), eq(codehostInstallations.tenantId, principal.tenantId)))
+      .returning(),
+  );
   if (!row) throw notFound('Installation');
   return row;
 }

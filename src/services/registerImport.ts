@@ -144,84 +144,107 @@ export async function checkRegister(db: Db, tenantId: string, csvText: string) {
   return { rows, columns, claims, personMap, teamMap, orgUnitMap, memberships };
 }
 
-/** Validates and applies a register file for a tenant. Throws a 400 AppError listing every problem. */
-export async function importRegister(db: Db, tenantId: string, csvText: string, importedBy: string): Promise<RegisterImportResult> {
-  const { rows, columns, claims, personMap, teamMap, orgUnitMap, memberships } = await checkRegister(db, tenantId, csvText);
-  const has = (c: string) => columns.has(c);
-  const hash = sha256Hex(csvText);
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+/** Rows a statement changed: an import that changes nothing and repeats the last file is not recorded again. */
+const changed = async (tx: Tx, query: ReturnType<typeof sql>) => (await tx.execute(query)).rowCount ?? 0;
 
+/** Step 1: org units by slug; a name is changed only when the file has the column. */
+export function upsertOrgUnits(tx: Tx, tenantId: string, register: CheckedRegister): Promise<number> {
+  return changed(tx, sql`
+    insert into org_units (tenant_id, slug, name)
+    select ${tenantId}::uuid, x.slug, coalesce(x.name, x.slug)
+    from jsonb_to_recordset(${asJson([...register.orgUnitMap].map(([slug, name]) => ({ slug, name })))}) as x(slug text, name text)
+    on conflict (tenant_id, slug) do update set name = excluded.name, updated_at = now()
+    where ${register.columns.has('org_unit_name')} and org_units.name is distinct from excluded.name`);
+}
+
+/** Step 2: teams by slug; optional columns absent from the file keep their stored values. */
+export function upsertTeams(tx: Tx, tenantId: string, register: CheckedRegister): Promise<number> {
+  const keep = (column: string, optional: string) => sql.raw(register.columns.has(optional) ? `excluded.${column}` : `teams.${column}`);
+  return changed(tx, sql`
+    insert into teams (tenant_id, slug, name, external_ref, cost_centre_code, org_unit_id, supplier_name, delivery_model, location_country)
+    select ${tenantId}::uuid, x.slug, x.name, x.external_ref, x.cost_centre_code, o.id, x.supplier_name, x.delivery_model, x.location_country
+    from jsonb_to_recordset(${asJson([...register.teamMap.values()])})
+      as x(slug text, name text, external_ref text, cost_centre_code text, org_unit_slug text, supplier_name text, delivery_model text, location_country text)
+    left join org_units o on o.tenant_id = ${tenantId}::uuid and o.slug = x.org_unit_slug
+    on conflict (tenant_id, slug) do update set
+      name = excluded.name, external_ref = excluded.external_ref, cost_centre_code = excluded.cost_centre_code, org_unit_id = excluded.org_unit_id,
+      supplier_name = ${keep('supplier_name', 'team_supplier_name')}, delivery_model = ${keep('delivery_model', 'team_delivery_model')},
+      location_country = ${keep('location_country', 'team_location_country')}, updated_at = now()
+    where (teams.name, teams.external_ref, teams.cost_centre_code, teams.org_unit_id, teams.supplier_name, teams.delivery_model, teams.location_country)
+      is distinct from (excluded.name, excluded.external_ref, excluded.cost_centre_code, excluded.org_unit_id,
+        ${keep('supplier_name', 'team_supplier_name')}, ${keep('delivery_model', 'team_delivery_model')}, ${keep('location_country', 'team_location_country')})`);
+}
+
+/** Step 3: people by external_ref. */
+export function upsertPeople(tx: Tx, tenantId: string, register: CheckedRegister): Promise<number> {
+  return changed(tx, sql`
+    insert into people (tenant_id, external_ref, email, display_name, employment_type, supplier_name, cost_centre_code, location_country)
+    select ${tenantId}::uuid, x.external_ref, x.email, x.display_name, x.employment_type, x.supplier_name, x.cost_centre_code, x.location_country
+    from jsonb_to_recordset(${asJson([...register.personMap.values()])})
+      as x(external_ref text, email text, display_name text, employment_type text, supplier_name text, cost_centre_code text, location_country text)
+    on conflict (tenant_id, external_ref) do update set
+      email = excluded.email, display_name = excluded.display_name, employment_type = excluded.employment_type,
+      supplier_name = excluded.supplier_name, cost_centre_code = excluded.cost_centre_code, location_country = excluded.location_country, updated_at = now()
+    where (people.email, people.display_name, people.employment_type, people.supplier_name, people.cost_centre_code, people.location_country)
+      is distinct from (excluded.email, excluded.display_name, excluded.employment_type, excluded.supplier_name, excluded.cost_centre_code, excluded.location_country)`);
+}
+
+/** Step 4: the identities the register speaks for: e-mail always, usernames when it has the column. */
+export function applyIdentities(tx: Tx, tenantId: string, register: CheckedRegister): Promise<number> {
+  const kinds: IdentityKind[] = register.columns.has('codehost_usernames') ? ['email', 'codehost_username'] : ['email'];
+  const wanted: WantedIdentity[] = [...register.claims].map(([key, c]) => ({ external_ref: c.ref, kind: key.split('\u0000')[0] as IdentityKind, value: key.split('\u0000')[1] as string }));
+  return applyRegisterIdentities(tx, tenantId, kinds, [...register.personMap.keys()], wanted);
+}
+
+/** Step 5: register memberships become exactly the file's; manual ones on the same pair become register ones. */
+export async function replaceRegisterMemberships(tx: Tx, tenantId: string, register: CheckedRegister): Promise<number> {
+  // A keyed temporary table, not a CTE: the planner cannot size a JSON recordset, and a
+  // nested-loop anti-join over 50,000 memberships took minutes.
+  await tx.execute(sql`create temp table reg_memberships (team_id uuid, person_id uuid, primary key (team_id, person_id)) on commit drop`);
+  await tx.execute(sql`
+    insert into reg_memberships (team_id, person_id)
+    select t.id, p.id from jsonb_to_recordset(${asJson(register.memberships)}) as x(external_ref text, team_slug text)
+    join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref
+    join teams t on t.tenant_id = ${tenantId}::uuid and t.slug = x.team_slug
+    on conflict do nothing`);
+  await tx.execute(sql`analyze reg_memberships`);
+  const removed = await changed(tx, sql`
+    delete from team_memberships m
+    where m.tenant_id = ${tenantId}::uuid and m.membership_source = 'register'
+      and not exists (select 1 from reg_memberships w where w.team_id = m.team_id and w.person_id = m.person_id)`);
+  const added = await changed(tx, sql`
+    insert into team_memberships (tenant_id, team_id, person_id, membership_source)
+    select ${tenantId}::uuid, w.team_id, w.person_id, 'register' from reg_memberships w
+    on conflict (team_id, person_id) do update set membership_source = 'register'
+    where team_memberships.membership_source <> 'register'`);
+  return removed + added;
+}
+
+/** Step 6: the import is recorded, unless it changed nothing and repeats the latest file. */
+async function recordImport(tx: Tx, tenantId: string, register: CheckedRegister, importedBy: string, hash: string, changes: number): Promise<RegisterImportResult> {
+  const { rows, orgUnitMap, teamMap, personMap } = register;
+  const counts = { rows: rows.length, orgUnits: orgUnitMap.size, teams: teamMap.size, people: personMap.size, memberships: rows.length };
+  const [latest] = await tx.select().from(registerImports).where(eq(registerImports.tenantId, tenantId)).orderBy(desc(registerImports.importedAt)).limit(1);
+  if (latest && changes === 0 && latest.fileSha256 === hash) return { recorded: false, import: latest, counts };
+  const [recorded] = await tx.insert(registerImports).values({ tenantId, rowCount: rows.length, importedBy, fileSha256: hash }).returning();
+  return { recorded: true, import: recorded as RegisterImportRecord, counts };
+}
+
+/**
+ * Validates and applies a register file for a tenant. Throws a 400 AppError listing every problem.
+ * The tenant's import lock is taken first: validation reads the stored identities, so it must see
+ * what a concurrent import of the same tenant committed, not what was there before it.
+ */
+export async function importRegister(db: Db, tenantId: string, csvText: string, importedBy: string): Promise<RegisterImportResult> {
   return db.transaction(async (tx) => {
     // Two imports of one tenant at once would interleave their membership replacement.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`register:${tenantId}`}, 0))`);
+    const register = await checkRegister(tx, tenantId, csvText);
     let changes = 0;
-    const run = async (query: ReturnType<typeof sql>) => {
-      changes += (await tx.execute(query)).rowCount ?? 0;
-    };
-    const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
-
-    await run(sql`
-      insert into org_units (tenant_id, slug, name)
-      select ${tenantId}::uuid, x.slug, coalesce(x.name, x.slug)
-      from jsonb_to_recordset(${json([...orgUnitMap].map(([slug, name]) => ({ slug, name })))}) as x(slug text, name text)
-      on conflict (tenant_id, slug) do update set name = excluded.name, updated_at = now()
-      where ${has('org_unit_name')} and org_units.name is distinct from excluded.name`);
-
-    const keep = (column: string, optional: string) => sql.raw(has(optional) ? `excluded.${column}` : `teams.${column}`);
-    await run(sql`
-      insert into teams (tenant_id, slug, name, external_ref, cost_centre_code, org_unit_id, supplier_name, delivery_model, location_country)
-      select ${tenantId}::uuid, x.slug, x.name, x.external_ref, x.cost_centre_code, o.id, x.supplier_name, x.delivery_model, x.location_country
-      from jsonb_to_recordset(${json([...teamMap.values()])})
-        as x(slug text, name text, external_ref text, cost_centre_code text, org_unit_slug text, supplier_name text, delivery_model text, location_country text)
-      left join org_units o on o.tenant_id = ${tenantId}::uuid and o.slug = x.org_unit_slug
-      on conflict (tenant_id, slug) do update set
-        name = excluded.name, external_ref = excluded.external_ref, cost_centre_code = excluded.cost_centre_code, org_unit_id = excluded.org_unit_id,
-        supplier_name = ${keep('supplier_name', 'team_supplier_name')}, delivery_model = ${keep('delivery_model', 'team_delivery_model')},
-        location_country = ${keep('location_country', 'team_location_country')}, updated_at = now()
-      where (teams.name, teams.external_ref, teams.cost_centre_code, teams.org_unit_id, teams.supplier_name, teams.delivery_model, teams.location_country)
-        is distinct from (excluded.name, excluded.external_ref, excluded.cost_centre_code, excluded.org_unit_id,
-          ${keep('supplier_name', 'team_supplier_name')}, ${keep('delivery_model', 'team_delivery_model')}, ${keep('location_country', 'team_location_country')})`);
-
-    await run(sql`
-      insert into people (tenant_id, external_ref, email, display_name, employment_type, supplier_name, cost_centre_code, location_country)
-      select ${tenantId}::uuid, x.external_ref, x.email, x.display_name, x.employment_type, x.supplier_name, x.cost_centre_code, x.location_country
-      from jsonb_to_recordset(${json([...personMap.values()])})
-        as x(external_ref text, email text, display_name text, employment_type text, supplier_name text, cost_centre_code text, location_country text)
-      on conflict (tenant_id, external_ref) do update set
-        email = excluded.email, display_name = excluded.display_name, employment_type = excluded.employment_type,
-        supplier_name = excluded.supplier_name, cost_centre_code = excluded.cost_centre_code, location_country = excluded.location_country, updated_at = now()
-      where (people.email, people.display_name, people.employment_type, people.supplier_name, people.cost_centre_code, people.location_country)
-        is distinct from (excluded.email, excluded.display_name, excluded.employment_type, excluded.supplier_name, excluded.cost_centre_code, excluded.location_country)`);
-
-    // The register speaks for e-mail identities always, and for usernames when it has the column.
-    const kinds: IdentityKind[] = has('codehost_usernames') ? ['email', 'codehost_username'] : ['email'];
-    const wanted: WantedIdentity[] = [...claims].map(([key, c]) => ({ external_ref: c.ref, kind: key.split('\u0000')[0] as IdentityKind, value: key.split('\u0000')[1] as string }));
-    changes += await applyRegisterIdentities(tx, tenantId, kinds, [...personMap.keys()], wanted);
-
-    // A keyed temporary table, not a CTE: the planner cannot size a JSON recordset, and a
-    // nested-loop anti-join over 50,000 memberships took minutes.
-    await tx.execute(sql`create temp table reg_memberships (team_id uuid, person_id uuid, primary key (team_id, person_id)) on commit drop`);
-    await tx.execute(sql`
-      insert into reg_memberships (team_id, person_id)
-      select t.id, p.id from jsonb_to_recordset(${json(memberships)}) as x(external_ref text, team_slug text)
-      join people p on p.tenant_id = ${tenantId}::uuid and p.external_ref = x.external_ref
-      join teams t on t.tenant_id = ${tenantId}::uuid and t.slug = x.team_slug
-      on conflict do nothing`);
-    await tx.execute(sql`analyze reg_memberships`);
-    await run(sql`
-      delete from team_memberships m
-      where m.tenant_id = ${tenantId}::uuid and m.membership_source = 'register'
-        and not exists (select 1 from reg_memberships w where w.team_id = m.team_id and w.person_id = m.person_id)`);
-    await run(sql`
-      insert into team_memberships (tenant_id, team_id, person_id, membership_source)
-      select ${tenantId}::uuid, w.team_id, w.person_id, 'register' from reg_memberships w
-      on conflict (team_id, person_id) do update set membership_source = 'register'
-      where team_memberships.membership_source <> 'register'`);
-
-    const counts = { rows: rows.length, orgUnits: orgUnitMap.size, teams: teamMap.size, people: personMap.size, memberships: rows.length };
-    const [latest] = await tx.select().from(registerImports).where(eq(registerImports.tenantId, tenantId)).orderBy(desc(registerImports.importedAt)).limit(1);
-    if (latest && changes === 0 && latest.fileSha256 === hash) return { recorded: false, import: latest, counts };
-    const [recorded] = await tx.insert(registerImports).values({ tenantId, rowCount: rows.length, importedBy, fileSha256: hash }).returning();
-    return { recorded: true, import: recorded as RegisterImportRecord, counts };
+    for (const step of [upsertOrgUnits, upsertTeams, upsertPeople, applyIdentities, replaceRegisterMemberships]) changes += await step(tx, tenantId, register);
+    return recordImport(tx, tenantId, register, importedBy, sha256Hex(csvText), changes);
   });
 }
 

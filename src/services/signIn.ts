@@ -148,8 +148,8 @@ export async function completeMagicLink(db: Db, token: string): Promise<MagicLin
   if (consumed.invitationId !== null) {
     const invitationId = consumed.invitationId;
     const joined = await db.transaction(async (tx) => {
-      const userId = await findOrCreateUser(tx as unknown as Db, consumed.email);
-      const accepted = await acceptInvitation(tx as unknown as Db, { id: invitationId }, { id: userId, email: consumed.email });
+      const userId = await findOrCreateUser(tx, consumed.email);
+      const accepted = await acceptInvitation(tx, { id: invitationId }, { id: userId, email: consumed.email });
       // Not accepted: a user created just now would be a row without any membership; undo it.
       if (!accepted) tx.rollback();
       return { userId, tenantId: (accepted as { tenantId: string }).tenantId };

@@ -76,7 +76,7 @@ export async function updateTeam(db: Db, tenantId: string, id: string, patch: { 
       const keys = [...new Set(patch.projects)];
       await tx.update(projects).set({ owningTeamId: null })
         .where(and(eq(projects.tenantId, tenantId), eq(projects.owningTeamId, id), keys.length ? notInArray(projects.projectKey, keys) : undefined));
-      await ensureProjects(tx as unknown as Db, tenantId, keys);
+      await ensureProjects(tx, tenantId, keys);
       if (keys.length) await tx.update(projects).set({ owningTeamId: id }).where(and(eq(projects.tenantId, tenantId), inArray(projects.projectKey, keys)));
     }
   });
@@ -99,7 +99,7 @@ export async function assignProject(db: Db, tenantId: string, projectKey: string
   const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.slug, teamSlug)));
   if (!team) throw notFound(`Team "${teamSlug}"`);
   await db.transaction(async (tx) => {
-    await ensureProjects(tx as unknown as Db, tenantId, [projectKey]);
+    await ensureProjects(tx, tenantId, [projectKey]);
     await tx.update(projects).set({ owningTeamId: team.id }).where(and(eq(projects.tenantId, tenantId), eq(projects.projectKey, projectKey)));
   });
   return { projectKey, teamId: team.id, teamSlug };

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { asSystem } from '../db/tenancy.js';
 import type { Db } from '../db/client.js';
 import { apiKeys, tenantMemberships, tenants, users } from '../db/schema/index.js';
 import { generateApiKey } from '../auth/apiKeys.js';
@@ -42,12 +43,12 @@ export async function createTenant(db: Db, input: { name: string; ownerEmail: st
   const name = input.name.trim();
   if (name === '') throw new AppError('validation_failed', 'A tenant name is required', [{ path: 'name', message: 'Required' }]);
   return db.transaction(async (tx) => {
-    const [tenant] = await tx.insert(tenants).values({ name, slug: await uniqueSlug(tx as unknown as Db, name) }).returning({ id: tenants.id });
+    const [tenant] = await tx.insert(tenants).values({ name, slug: await uniqueSlug(tx, name) }).returning({ id: tenants.id });
     const tenantId = (tenant as { id: string }).id;
-    const userId = await findOrCreateUser(tx as unknown as Db, input.ownerEmail);
+    const userId = await findOrCreateUser(tx, input.ownerEmail);
     await tx.insert(tenantMemberships).values({ tenantId, userId, role: 'owner' });
     const result: Bootstrapped = { tenantId, userId };
-    if (input.apiKey) result.apiKey = await insertKey(tx as unknown as Db, tenantId, userId, 'bootstrap');
+    if (input.apiKey) result.apiKey = await insertKey(tx, tenantId, userId, 'bootstrap');
     return result;
   });
 }
@@ -57,13 +58,13 @@ export async function addUser(db: Db, input: { tenantId: string; email: string; 
   return db.transaction(async (tx) => {
     const [tenant] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, input.tenantId));
     if (!tenant) throw new AppError('not_found', 'Tenant not found');
-    const userId = await findOrCreateUser(tx as unknown as Db, input.email);
+    const userId = await findOrCreateUser(tx, input.email);
     await tx
       .insert(tenantMemberships)
       .values({ tenantId: input.tenantId, userId, role: input.role })
       .onConflictDoUpdate({ target: [tenantMemberships.tenantId, tenantMemberships.userId], set: { role: input.role } });
     const result: Bootstrapped = { tenantId: input.tenantId, userId };
-    if (input.apiKey) result.apiKey = await insertKey(tx as unknown as Db, input.tenantId, userId, 'cli');
+    if (input.apiKey) result.apiKey = await insertKey(tx, input.tenantId, userId, 'cli');
     return result;
   });
 }
@@ -90,12 +91,13 @@ export interface TenantView {
 
 /** A tenant created by a signed-in user from the web app; the creator becomes its owner. */
 export async function createTenantForUser(db: Db, userId: string, name: string): Promise<TenantView> {
-  return db.transaction(async (tx) => {
-    const [tenant] = await tx.insert(tenants).values({ name, slug: await uniqueSlug(tx as unknown as Db, name) }).returning({ id: tenants.id, name: tenants.name, slug: tenants.slug });
+  // The new tenant is not the caller's current one: its first rows are written before anyone acts in it.
+  return asSystem('tenant-directory', () => db.transaction(async (tx) => {
+    const [tenant] = await tx.insert(tenants).values({ name, slug: await uniqueSlug(tx, name) }).returning({ id: tenants.id, name: tenants.name, slug: tenants.slug });
     const created = tenant as TenantView;
     await tx.insert(tenantMemberships).values({ tenantId: created.id, userId, role: 'owner' });
     return created;
-  });
+  }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { asSystem } from '../db/tenancy.js';
 import type { Db } from '../db/client.js';
 import { loginSessions, tenantMemberships, tenants, users } from '../db/schema/index.js';
 import type { Role, TenantPrincipal } from '../auth/principal.js';
@@ -27,7 +28,12 @@ export async function userEmail(db: Db, userId: string): Promise<string | null> 
  * tenant of the user (it can switch between them); an API key or access token is bound to one
  * tenant, so it sees only that one and reveals nothing about the user's other tenants.
  */
-export async function getMe(db: Db, principal: TenantPrincipal, activeTenantId = principal.tenantId): Promise<Me> {
+export function getMe(db: Db, principal: TenantPrincipal, activeTenantId = principal.tenantId): Promise<Me> {
+  // The user's own memberships, in every tenant: the tenant switcher lists them.
+  return asSystem('tenant-directory', () => readMe(db, principal, activeTenantId));
+}
+
+async function readMe(db: Db, principal: TenantPrincipal, activeTenantId: string): Promise<Me> {
   const [user] = await db.select({ id: users.id, email: users.email, displayName: users.displayName }).from(users).where(eq(users.id, principal.userId));
   if (!user) throw notFound('User');
   const rows = await db
@@ -48,7 +54,12 @@ export async function getMe(db: Db, principal: TenantPrincipal, activeTenantId =
  * Updates the caller's display name (null clears it) and, for a login session, which tenant the
  * session acts in; a tenant the user does not belong to is "not found".
  */
-export async function updateMe(db: Db, principal: TenantPrincipal, input: { displayName?: string | null; activeTenantId?: string }): Promise<Me> {
+export function updateMe(db: Db, principal: TenantPrincipal, input: { displayName?: string | null; activeTenantId?: string }): Promise<Me> {
+  // Switching checks the user's membership of the tenant switched to, which is not the current one.
+  return asSystem('tenant-directory', () => applyMe(db, principal, input));
+}
+
+async function applyMe(db: Db, principal: TenantPrincipal, input: { displayName?: string | null; activeTenantId?: string }): Promise<Me> {
   let activeTenantId = principal.tenantId;
   if (input.activeTenantId !== undefined) {
     if (principal.kind !== 'session' || !principal.sessionId) {

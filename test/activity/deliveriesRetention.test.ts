@@ -16,7 +16,7 @@ describe('code-host delivery retention', function () {
   let app: AppContext;
   before(async () => {
     const url = await freshDatabase();
-    database = openDatabase(url, { max: 2 });
+    database = openDatabase(url, { max: 2, unscoped: 'test-fixture' });
     app = { config: loadConfig(baseEnv(url)), database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
   });
   after(() => database?.close());

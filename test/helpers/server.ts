@@ -13,7 +13,7 @@ export function baseEnv(databaseUrl: string, port = 0): Env {
     APP_URL: `http://127.0.0.1:${port}`,
     OAUTH_ENCRYPTION_KEY: TEST_KEY,
     DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',
     PORT: String(port),
     // Tests speak as a proxy on loopback would: X-Forwarded-For names the client (test/auth/helpers.ts).

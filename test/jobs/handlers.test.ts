@@ -9,6 +9,8 @@ import { openDatabase, type Database } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrations.js';
 import { bossOver, JobSchemaBehindError } from '../../src/jobs/boss.js';
 import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
+import { ROLLUPS_SWEEP } from '../../src/jobs/handlers/cube.js';
+import { asSystem } from '../../src/db/tenancy.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';
 import { createLivePublisher } from '../../src/live/publisher.js';
@@ -25,15 +27,16 @@ describe('scheduled job handlers', function () {
   let tenant: BuiltTenant;
   const payload = { schedule: 'manual', windowStart: new Date().toISOString() };
   const byName = (name: string) => jobCatalog.find((d) => d.name === name) as JobDefinition;
-  const run = (name: string) => {
+  // As the runner runs them: a job without a tenant is maintenance across tenants.
+  const run = (name: string, with_: typeof payload = payload) => {
     const ctx: JobContext = { app, job: { id: '00000000-0000-0000-0000-000000000000', name, retryCount: 0 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
-    return byName(name).run(ctx, payload);
+    return asSystem('maintenance', () => byName(name).run(ctx, with_));
   };
   const q = (text: string, values: unknown[] = []) => database.pool.query(text, values);
 
   before(async () => {
     const url = await freshDatabase();
-    database = openDatabase(url, { max: 4 });
+    database = openDatabase(url, { max: 4, unscoped: 'test-fixture' });
     tenant = await buildTenant(url);
     const config = loadConfig(baseEnv(url));
     app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
@@ -46,6 +49,15 @@ describe('scheduled job handlers', function () {
     expect(scheduleCatalog.length).to.be.greaterThan(0);
     for (const schedule of scheduleCatalog) expect(jobs.has(schedule.job), schedule.name).to.equal(true);
     expect(new Set(scheduleCatalog.map((s) => s.name)).size).to.equal(scheduleCatalog.length);
+  });
+
+  it('cube.rollups-refresh visits every tenant in the hourly sweep’s window, whatever minute it runs at, and only tenants with work otherwise', async () => {
+    const sweep = scheduleCatalog.find((s) => s.name === ROLLUPS_SWEEP);
+    expect(sweep).to.deep.include({ job: 'cube.rollups-refresh', everySeconds: 3600 });
+    const tenants = (await q('select count(*)::int as n from tenants')).rows[0].n;
+    expect(tenants).to.be.greaterThan(0);
+    expect(await run('cube.rollups-refresh', { schedule: 'cube.rollups-refresh', windowStart: payload.windowStart })).to.deep.equal({ tenants: 0, built: 0 });
+    expect(await run('cube.rollups-refresh', { schedule: ROLLUPS_SWEEP, windowStart: payload.windowStart })).to.deep.equal({ tenants, built: 0 });
   });
 
   it('identity.sessions-cleanup deletes sessions past either expiry and sign-in links a day past theirs', async () => {
@@ -110,7 +122,7 @@ describe('job queue installation', function () {
 
   it('serve refuses to start without a catalog queue; migrate puts it back', async () => {
     const url = await freshDatabase();
-    const database = openDatabase(url, { max: 2 });
+    const database = openDatabase(url, { max: 2, unscoped: 'test-fixture' });
     try {
       await database.pool.query(`select pgboss.delete_queue('surveys.close-due')`);
       const config = loadConfig(baseEnv(url));

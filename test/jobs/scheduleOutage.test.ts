@@ -27,7 +27,7 @@ describe('schedules across a database outage', function () {
 
   before(async () => {
     database = await stoppableDatabase();
-    pool = openDatabase(database.url, { max: 2 });
+    pool = openDatabase(database.url, { max: 2, unscoped: 'test-fixture' });
   });
   after(async () => {
     await scheduler?.stop();

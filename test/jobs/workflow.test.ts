@@ -59,7 +59,7 @@ describe('workflows', function () {
 
   before(async () => {
     const url = await freshDatabase();
-    database = openDatabase(url, { max: 6 });
+    database = openDatabase(url, { max: 6, unscoped: 'test-fixture' });
     tenantId = (await buildTenant(url)).tenantId;
     await installJobQueues(database.pool, [importFlow, backfillFlow]);
     const config = loadConfig({ ...baseEnv(url), JOBS_WORKFLOW_CONCURRENCY: '2', JOBS_QUEUE_CONCURRENCY: '2', JOBS_POLL_INTERVAL_MS: '100' });

@@ -79,10 +79,10 @@ async function joinByInvitation(db: Db, emails: string[], userId: string | null)
   if (email === undefined) return null;
   return db
     .transaction(async (tx) => {
-      const id = userId ?? (await findOrCreateUser(tx as unknown as Db, email));
+      const id = userId ?? (await findOrCreateUser(tx, email));
       let tenantId: string | null = null;
       for (const invitation of pending.filter((p) => p.email === email)) {
-        const accepted = await acceptInvitation(tx as unknown as Db, { id: invitation.id }, { id, email });
+        const accepted = await acceptInvitation(tx, { id: invitation.id }, { id, email });
         tenantId ??= accepted?.tenantId ?? null;
       }
       if (tenantId === null) tx.rollback();

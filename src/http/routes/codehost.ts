@@ -38,7 +38,7 @@ export function codehostRoutes(app: AppContext): Router {
   router.post('/api/integrations/codehost/webhook', route(app, { auth: 'none', system: 'inbound-routing', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => {
     const deliveryId = ctx.get('x-github-delivery');
     const event = ctx.get('x-github-event');
-    const outcome = await receiveCodehostWebhook(app, { event, deliveryId, signature: ctx.get('x-hub-signature-256'), body: body as unknown as Buffer });
+    const outcome = await receiveCodehostWebhook(app, { event, deliveryId, signature: ctx.get('x-hub-signature-256'), body });
     const { status, ...rest } = outcome;
     return { status, body: { data: { delivery: deliveryId, event, ...rest }, meta: {} } };
   }));
@@ -88,7 +88,7 @@ export function codehostRoutes(app: AppContext): Router {
     if (!principal) throw new AppError('unauthorized', 'Missing or invalid credentials');
     const owner = setupOwner(principal);
     checkOrigin(ctx, app.config.appUrl);
-    const form = body as unknown as Record<string, string>;
+    const form = body;
     checkFormToken(ctx, form[CSRF_FIELD]);
     const parsed = SetupForm.safeParse(form);
     if (!parsed.success) throw new AppError('validation_failed', 'Validation failed', zodDetails(parsed.error, undefined, form));

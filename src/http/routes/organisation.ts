@@ -43,10 +43,10 @@ export function organisationRoutes(app: AppContext): Router {
   router.post('/api/register/imports', route(app, { auth: 'owner', query: ImportQuery, bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, query, body }) => {
     if (query.mode === 'async') {
       // Validated here in full, applied by the `register.import` workflow (docs/register.md).
-      const jobId = await enqueueRegisterImport(app, principal.tenantId, body as unknown as string, principal.userId);
+      const jobId = await enqueueRegisterImport(app, principal.tenantId, body, principal.userId);
       return { status: 202, body: { data: { jobId, status: 'queued' }, meta: {} } };
     }
-    const result = await importRegister(db, principal.tenantId, body as unknown as string, principal.userId);
+    const result = await importRegister(db, principal.tenantId, body, principal.userId);
     if (result.recorded) await announce(principal.tenantId, 'register');
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
   }));
@@ -61,7 +61,7 @@ export function organisationRoutes(app: AppContext): Router {
   }));
 
   router.post('/api/seats/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
-    const result = await importSeats(db, principal.tenantId, body as unknown as string, principal.userId);
+    const result = await importSeats(db, principal.tenantId, body, principal.userId);
     if (result.recorded) await announce(principal.tenantId, 'seats');
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
   }));

@@ -3,6 +3,7 @@
  * functions where they have one. Each is set-based and keyed on time or state, so running it
  * twice has the effect of running it once.
  */
+import { inTransaction } from '../../db/transaction.js';
 import { defineJob } from '../define.js';
 import { scheduled } from './maintenance.js';
 
@@ -52,9 +53,7 @@ export const integrationsFlagStale = defineJob({
   summary: `Flags integrations with no activity for ${STALE_AFTER_DAYS} days in stale_integrations and unflags those active again. Today: code-host installations linked to a tenant, not suspended or deleted, linked over ${STALE_AFTER_DAYS} days ago, with no webhook delivery in ${STALE_AFTER_DAYS} days.`,
   idempotency: 'Upserts the current set of stale integrations and deletes the rest; a second run finds the same set.',
   async run(ctx) {
-    const client = await ctx.app.database.pool.connect();
-    try {
-      await client.query('begin');
+    const { stale, cleared } = await inTransaction(ctx.app.database.pool, async (client) => {
       const stale = await client.query(
         `with activity as (
            select i.installation_id, i.tenant_id,
@@ -74,15 +73,10 @@ export const integrationsFlagStale = defineJob({
         `delete from stale_integrations where kind = 'codehost_installation' and not (ref = any($1::text[]))`,
         [refs],
       );
-      await client.query('commit');
-      const flagged = stale.rows.filter((r: { flagged_now: boolean }) => r.flagged_now).length;
-      if (flagged > 0) ctx.app.log.warn({ flagged, stale: refs.length }, 'integrations flagged stale');
-      return { stale: refs.length, flagged, cleared: cleared.rowCount ?? 0 };
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+      return { stale, cleared };
+    });
+    const flagged = stale.rows.filter((r: { flagged_now: boolean }) => r.flagged_now).length;
+    if (flagged > 0) ctx.app.log.warn({ flagged, stale: stale.rows.length }, 'integrations flagged stale');
+    return { stale: stale.rows.length, flagged, cleared: cleared.rowCount ?? 0 };
   },
 });

@@ -1,6 +1,9 @@
 import { defineJob } from '../define.js';
 import { scheduled } from './maintenance.js';
 
+/** The hourly schedule whose window visits every tenant (catalog.ts); the minutely one visits those that may need work. */
+export const ROLLUPS_SWEEP = 'cube.rollups-sweep';
+
 export const cubeRollupsRefresh = defineJob({
   ...scheduled,
   name: 'cube.rollups-refresh',
@@ -9,8 +12,8 @@ export const cubeRollupsRefresh = defineJob({
     'Recomputes only months that are missing or not current, in one snapshot per tenant under a per-tenant advisory lock; a second run finds every month current and computes nothing.',
   // A first build of a large tenant reads its whole history once.
   expireInSeconds: 1800,
-  async run(ctx) {
+  async run(ctx, payload) {
     const { refreshAllRollups } = await import('../../cube/rollupRefresh.js');
-    return refreshAllRollups(ctx.app.database.pool);
+    return refreshAllRollups(ctx.app.database.pool, new Date(), { everyTenant: payload.schedule === ROLLUPS_SWEEP });
   },
 });
