@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { codehostEnv, deliver, fixture, fixtureBytes, FIXTURE_INSTALLATION, recordedSignature, sign, WEBHOOK } from './helpers.js';
 
@@ -209,7 +210,7 @@ describe('code-host application webhooks', function () {
       expect(refused.body.error.details).to.deep.equal([{ path: 'pull_request.title', message: 'Must not contain the NUL character (U+0000)' }]);
       const huge = fixture('pull_request.opened');
       huge.pull_request.additions = 2_147_483_648;
-      expect((await deliver(api, 'pull_request', huge)).status).to.equal(400);
+      expectRefusal(await deliver(api, 'pull_request', huge), 400, { error: { code: 'validation_failed', message: 'A value cannot be stored', details: [{ path: 'body', message: 'A value is outside what the database can store (SQLSTATE 22003)' }] } });
       expect(await countOf('pull_requests')).to.equal(before);
     });
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { codehostEnv, deliver } from './helpers.js';
 
 const LINK = '/api/integrations/codehost/installations';
@@ -15,9 +16,8 @@ describe('code-host installations and tenants', function () {
 
   before(async () => {
     api = await testServer({ env: codehostEnv() });
-    a = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId);
-    b = await buildTenant(api.databaseUrl);
   });
   after(() => api.close());
 
@@ -35,12 +35,12 @@ describe('code-host installations and tenants', function () {
       },
       meta: {},
     });
-    expect((await api.get('/api/integrations/codehost')).status).to.equal(401);
+    expectRefusal(await api.get('/api/integrations/codehost'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it('only an owner links; linking again is idempotent; another tenant gets 409', async () => {
     const byMember = await api.as(member.apiKey).post(LINK, { installationId: 1001 });
-    expect(byMember.status).to.equal(403);
+    expectRefusal(byMember, 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     const linked = await api.as(a.owner.apiKey).post(LINK, { installationId: 1001 });
     expect(linked.status).to.equal(201);
     expect(linked.body.data).to.deep.include({ installationId: 1001, accountLogin: null, linkedByUserId: a.owner.userId, suspended: false, removed: false });
@@ -50,7 +50,7 @@ describe('code-host installations and tenants', function () {
     expect(stolen.status).to.equal(409);
     expect(stolen.body.error.code).to.equal('conflict');
     const invalid = await api.as(a.owner.apiKey).post(LINK, { installationId: 'abc' });
-    expect(invalid.status).to.equal(400);
+    expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'installationId', message: 'Invalid input: expected number, received NaN' }] } });
   });
 
   it('each tenant lists only its own installations; unlinking is the owner\'s, in its own tenant', async () => {
@@ -58,8 +58,8 @@ describe('code-host installations and tenants', function () {
     expect(listA.body.data.installations.map((i: { installationId: number }) => i.installationId)).to.deep.equal([1001]);
     const listB = await api.as(b.owner.apiKey).get('/api/integrations/codehost');
     expect(listB.body.data.installations).to.deep.equal([]);
-    expect((await api.as(b.owner.apiKey).delete(`${LINK}/1001`)).status).to.equal(404);
-    expect((await api.as(member.apiKey).delete(`${LINK}/1001`)).status).to.equal(403);
+    expectRefusal(await api.as(b.owner.apiKey).delete(`${LINK}/1001`), 404, apiError('not_found', 'Installation not found'));
+    expectRefusal(await api.as(member.apiKey).delete(`${LINK}/1001`), 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     const unlinked = await api.as(a.owner.apiKey).delete(`${LINK}/1001`);
     expect(unlinked.status).to.equal(200);
     expect(unlinked.body.data).to.include({ installationId: 1001, linkedAt: null, linkedByUserId: null });
@@ -72,7 +72,7 @@ describe('code-host installations and tenants', function () {
     expect(anonymous.status).to.equal(302);
     expect(anonymous.headers.get('location')).to.equal(`${appUrl}/login?returnUrl=${encodeURIComponent('/api/integrations/codehost/setup?installation_id=2002&setup_action=install')}`);
     const memberCookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
-    expect((await api.get('/api/integrations/codehost/setup?installation_id=2002', { cookie: memberCookie })).status).to.equal(403);
+    expectRefusal(await api.get('/api/integrations/codehost/setup?installation_id=2002', { cookie: memberCookie }), 403, apiError('forbidden', 'Only an owner of the tenant can link a code-host installation'));
     const ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
     const page = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install', { cookie: ownerCookie });
     expect(page.status).to.equal(200);
@@ -106,8 +106,7 @@ describe('codehost:link (operators)', function () {
   it('links an installation to a tenant and refuses one linked elsewhere', async () => {
     const api = await testServer({ env: codehostEnv() });
     try {
-      const a = await buildTenant(api.databaseUrl);
-      const b = await buildTenant(api.databaseUrl);
+      const { a, b } = await twoTenants(api.databaseUrl);
       const env = { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' };
       const linked = await runCli(['codehost:link', `--tenant=${a.tenantId}`, '--installation=4004'], env);
       expect(linked.code, linked.stderr).to.equal(0);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from './helpers.js';
 
@@ -44,8 +44,7 @@ describe('linking AI sessions to pull requests and commits', function () {
 
   before(async () => {
     api = await testServer({ env: codehostEnv() });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     expect((await api.as(a.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
     expect((await api.as(b.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000000 })).status).to.equal(201);
   });

@@ -5,7 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { expect } from 'chai';
 import { freePort } from '../../src/dev.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { startS3, type FakeS3 } from './helpers.js';
 
@@ -40,9 +41,8 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
     s3 = await startS3();
     await s3.createBucket('transcripts');
     api = await testServer({ env: s3.env('transcripts') });
-    a = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId);
-    b = await buildTenant(api.databaseUrl);
   });
   after(async () => {
     await api.close();
@@ -137,7 +137,7 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
     const byDate = await api.as(a.owner.apiKey).get('/api/sessions?from=2026-10-01&to=2026-11-01');
     expect(byDate.body.data.map((s: { tool: string }) => s.tool)).to.deep.equal(['aider']);
     const bad = await api.as(a.owner.apiKey).get('/api/sessions?from=october');
-    expect(bad.status).to.equal(400);
+    expectRefusal(bad, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.from', message: 'Invalid input' }] } });
   });
 
   it('GET /api/sessions/:id shows metadata and links; the transcript only to its uploader and owners', async () => {
@@ -149,7 +149,7 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
     expect(withTranscript.status).to.equal(200);
     expect(withTranscript.body.data.transcript.content).to.equal(`${TRANSCRIPT}\n`);
     const forbidden = await api.as(member.apiKey).get(`/api/sessions/${sessionId}?include=transcript`);
-    expect(forbidden.status).to.equal(403);
+    expectRefusal(forbidden, 403, apiError('forbidden', 'You do not have permission to do this'));
   });
 
   it('GET /api/sessions/:id/metrics gives duration, messages, tool calls, tokens and link counts', async () => {
@@ -183,19 +183,19 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
       expect(res.status, path).to.equal(404);
       expect(res.body).to.deep.equal({ error: { code: 'not_found', message: 'Session not found' } });
     }
-    expect((await api.as(b.owner.apiKey).delete(`/api/sessions/${sessionId}`)).status).to.equal(404);
-    expect((await api.get('/api/sessions')).status).to.equal(401);
+    expectRefusal(await api.as(b.owner.apiKey).delete(`/api/sessions/${sessionId}`), 404, apiError('not_found', 'Session not found'));
+    expectRefusal(await api.get('/api/sessions'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     expect(await objectText(s3, `tenants/${a.tenantId}/sessions/${sessionId}.jsonl`)).to.equal(`${TRANSCRIPT}\n`);
   });
 
   it('DELETE: a member cannot delete another user\'s session; the owner deletes the row and the object', async () => {
-    expect((await api.as(member.apiKey).delete(`/api/sessions/${sessionId}`)).status).to.equal(403);
+    expectRefusal(await api.as(member.apiKey).delete(`/api/sessions/${sessionId}`), 403, apiError('forbidden', 'You do not have permission to do this'));
     const res = await api.as(a.owner.apiKey).delete(`/api/sessions/${sessionId}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ data: { id: sessionId, deleted: true, transcriptDeleted: true }, meta: {} });
     expect(await objectText(s3, `tenants/${a.tenantId}/sessions/${sessionId}.jsonl`)).to.equal(null);
-    expect((await api.as(a.owner.apiKey).get(`/api/sessions/${sessionId}`)).status).to.equal(404);
-    expect((await api.as(a.owner.apiKey).get('/api/sessions/not-a-uuid')).status).to.equal(404);
+    expectRefusal(await api.as(a.owner.apiKey).get(`/api/sessions/${sessionId}`), 404, apiError('not_found', 'Session not found'));
+    expectRefusal(await api.as(a.owner.apiKey).get('/api/sessions/not-a-uuid'), 404, apiError('not_found', 'Session not found'));
   });
 
   it('a member deletes their own session', async () => {

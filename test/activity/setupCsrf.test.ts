@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
 
@@ -29,8 +30,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
   before(async () => {
     api = await testServer({ env: codehostEnv() });
     appUrl = api.running.app.config.appUrl;
-    a = await buildTenant(api.databaseUrl, 'Acme <Delivery> & Co');
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Acme <Delivery> & Co' }));
     ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
   });
   after(() => api.close());
@@ -64,10 +64,10 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     const missing = await confirm(both, { installation_id: '7001' });
     expect(missing.status).to.equal(403);
     expect(missing.body).to.deep.equal({ error: { code: 'forbidden', message: 'Invalid or missing CSRF token; reload the page and try again' } });
-    expect((await confirm(both, { installation_id: '7001', csrf: 'x'.repeat(43) })).status).to.equal(403);
-    expect((await confirm(both, { installation_id: '7001', csrf: '' })).status).to.equal(403);
+    expectRefusal(await confirm(both, { installation_id: '7001', csrf: 'x'.repeat(43) }), 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
+    expectRefusal(await confirm(both, { installation_id: '7001', csrf: '' }), 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
     // An attacker's page can send the field but not our cookie.
-    expect((await confirm(ownerCookie, { installation_id: '7001', csrf: token })).status).to.equal(403);
+    expectRefusal(await confirm(ownerCookie, { installation_id: '7001', csrf: token }), 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
     expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
   });
 
@@ -113,10 +113,10 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
   it('a member gets 403 on both steps; an invalid id with a valid token is 400', async () => {
     const member = await buildMember(api.databaseUrl, a.tenantId);
     const memberCookie = await buildSessionCookie(api.databaseUrl, member.userId, a.tenantId);
-    expect((await api.get(`${SETUP}?installation_id=7002`, { cookie: memberCookie })).status).to.equal(403);
+    expectRefusal(await api.get(`${SETUP}?installation_id=7002`, { cookie: memberCookie }), 403, apiError('forbidden', 'Only an owner of the tenant can link a code-host installation'));
     const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7002`, { cookie: ownerCookie }));
     const byMember = await confirm(`${memberCookie}; ${cookie}`, { installation_id: '7002', csrf: token });
-    expect(byMember.status).to.equal(403);
+    expectRefusal(byMember, 403, apiError('forbidden', 'Only an owner of the tenant can link a code-host installation'));
     expect(await q('select * from codehost_installations where installation_id = 7002')).to.deep.equal([]);
     const invalid = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: 'abc', csrf: token });
     expect(invalid.status).to.equal(400);
@@ -128,7 +128,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     expect(anonymous.status).to.equal(302);
     expect(anonymous.headers.get('location')).to.equal(`${appUrl}/login?returnUrl=${encodeURIComponent(`${SETUP}?installation_id=7003&setup_action=install`)}`);
     const post = await api.post(SETUP, 'installation_id=7003&csrf=abc', { ...FORM, cookie: 'csrfToken=abc' });
-    expect(post.status).to.equal(401);
+    expectRefusal(post, 401, apiError('unauthorized', 'Missing or invalid credentials'));
     expect(await q('select * from codehost_installations where installation_id = 7003')).to.deep.equal([]);
   });
 });

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 describe('API keys', () => {
@@ -11,8 +12,7 @@ describe('API keys', () => {
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
   });
   after(() => api.close());
 
@@ -73,8 +73,8 @@ describe('API keys', () => {
 
   it('401 without or with invalid credentials', async () => {
     expect((await api.get('/api/keys')).body).to.deep.equal({ error: { code: 'unauthorized', message: 'Missing or invalid credentials' } });
-    expect((await api.as('gai_nottherightkey').get('/api/keys')).status).to.equal(401);
-    expect((await api.with({ authorization: 'Basic abc' }).get('/api/keys')).status).to.equal(401);
+    expectRefusal(await api.as('gai_nottherightkey').get('/api/keys'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+    expectRefusal(await api.with({ authorization: 'Basic abc' }).get('/api/keys'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it("404 for another tenant's key, and nothing is revoked", async () => {
@@ -83,7 +83,7 @@ describe('API keys', () => {
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ error: { code: 'not_found', message: 'API key not found' } });
     expect((await api.as(created.body.data.key).get('/api/keys')).status).to.equal(200);
-    expect((await api.as(a.owner.apiKey).delete('/api/keys/not-a-uuid')).status).to.equal(404);
+    expectRefusal(await api.as(a.owner.apiKey).delete('/api/keys/not-a-uuid'), 404, apiError('not_found', 'API key not found'));
   });
 
   it("a member cannot revoke another member's key; an owner can revoke any", async () => {

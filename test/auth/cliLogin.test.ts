@@ -7,8 +7,9 @@ import type { Browser } from 'playwright-core';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { sha256hex } from '../../src/oauth/crypto.js';
 import { runCli, startCli, type CliResult } from '../helpers/cli.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
+import { apiError, expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn } from '../web/browser.js';
 import { seedTenant } from '../web/seed.js';
@@ -56,8 +57,7 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
     mail = await fakePostmark();
     api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>', LOG_LEVEL: 'debug' }, logger: log.logger });
     browser = await launch();
-    alpha = await buildTenant(api.databaseUrl, 'Alpha');
-    beta = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     // Alpha's owner is a member of Beta too: the approval page offers both.
     await buildMember(api.databaseUrl, beta.tenantId, 'member', alpha.owner.email);
     await seedTenant(api, alpha.owner.apiKey, alpha.tenantId);
@@ -152,7 +152,7 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
     const logout = await runCli(['logout', `--url=${api.baseUrl}`], here.env);
     expect(stderrOf(logout), logout.stderr).to.equal('');
     expect(logout.stdout).to.equal(`Logged out of ${api.baseUrl}: the API key "${hostname()}" revoked and is removed from ${here.credentials}.\n`);
-    expect((await api.as(entry.apiKey).get('/api/users/me')).status).to.equal(401);
+    expectRefusal(await api.as(entry.apiKey).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     const [revoked] = await db.select().from(apiKeys).where(eq(apiKeys.id, entry.keyId));
     expect(revoked!.revokedAt).to.be.an.instanceOf(Date);
     await stat(here.credentials).then(() => expect.fail('credentials file still there'), (e) => expect(e.code).to.equal('ENOENT'));
@@ -185,8 +185,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
 
   before(async () => {
     api = await testServer({ env: { LOG_LEVEL: 'debug' }, logger: log.logger });
-    alpha = await buildTenant(api.databaseUrl, 'Alpha');
-    beta = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     await buildMember(api.databaseUrl, beta.tenantId, 'member', alpha.owner.email);
     cookie = await buildSessionCookie(api.databaseUrl, alpha.owner.userId);
   });
@@ -254,7 +253,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     expect(crossSite.status).to.equal(403);
     expect(crossSite.text).to.include('This form can only be sent from this site.');
     const signedOut = await api.with(FORM).post('/cli/login/approve', form({ user_code: started.body.user_code, csrf, action: 'approve', tenantId: alpha.tenantId }));
-    expect(signedOut.status).to.equal(401);
+    expectRefusalPage(signedOut, 401, 'Signed out', 'Sign in again, then open the link the CLI shows once more.');
 
     expect((await exchange(started.body.device_code)).body.error).to.equal('authorization_pending');
     // Only the key the factory made for the member exists: none in Beta, none from this login.
@@ -274,7 +273,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     expect(done.code).to.equal(1);
     expect(stderrOf(done)).to.equal('login: the login was denied in the browser; no key was issued\n');
     await stat(here.credentials).then(() => expect.fail('credentials stored'), (e) => expect(e.code).to.equal('ENOENT'));
-    expect((await api.with({ cookie }).get(`/cli/login?user_code=${userCode}`)).status).to.equal(404);
+    expectRefusalPage(await api.with({ cookie }).get(`/cli/login?user_code=${userCode}`), 404, 'CLI login', 'This code is unknown, has expired (a CLI login waits 10 minutes) or was already used.');
   });
 
   it('expiry: an expired code is refused by the page, and the CLI stops', async () => {
@@ -331,10 +330,10 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     expect(page.headers.get('x-frame-options')).to.equal('DENY');
     expect(page.headers.get('cache-control')).to.equal('no-store');
     const unknown = await api.with({ cookie }).get('/cli/login?user_code=BCDF-GHJK');
-    expect(unknown.status).to.equal(404);
+    expectRefusalPage(unknown, 404, 'CLI login', 'This code is unknown, has expired (a CLI login waits 10 minutes) or was already used.');
     for (const [method, path] of [['POST', '/cli/login'], ['GET', '/cli/login/some-uid'], ['GET', '/cli/login/approve']] as const) {
       const res = await api.request(method, path);
-      expect(res.status, `${method} ${path}`).to.equal(404);
+      expectRefusal(res, 404, apiError('not_found', 'Not found'), `${method} ${path}`);
     }
     const discovery = await api.get('/.well-known/oauth-authorization-server');
     expect(discovery.body.device_authorization_endpoint).to.equal(`${api.baseUrl}/oauth/device`);
@@ -358,7 +357,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     const session = await api.with({ cookie }).get('/api/keys/current');
     expect(session.status).to.equal(404);
     expect(session.body).to.deep.equal({ error: { code: 'not_found', message: 'API key not found' } });
-    expect((await api.get('/api/keys/current')).status).to.equal(401);
+    expectRefusal(await api.get('/api/keys/current'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 });
 

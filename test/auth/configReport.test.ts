@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { buildTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer } from '../helpers/server.js';
 import { fromNewAddress } from './helpers.js';
 
@@ -15,7 +16,7 @@ describe('GET /api/config-report (global administrator)', () => {
       expect(none.status).to.equal(401);
       expect(none.body).to.deep.equal({ error: { code: 'unauthorized', message: 'Missing or invalid credentials' } });
       for (const value of ['', 'anything', SECRET]) {
-        expect((await client.get('/api/config-report', { 'x-admin-secret': value })).status, value).to.equal(401);
+        expectRefusal(await client.get('/api/config-report', { 'x-admin-secret': value }), 401, apiError('unauthorized', 'Missing or invalid credentials'), value);
       }
       const tenant = await api.as(t.owner.apiKey).get('/api/config-report');
       expect(tenant.status).to.equal(403);
@@ -50,9 +51,9 @@ describe('GET /api/config-report (global administrator)', () => {
     try {
       const t = await buildTenant(api.databaseUrl);
       const client = fromNewAddress(api);
-      expect((await client.get('/api/config-report', { 'x-admin-secret': `${SECRET}x` })).status).to.equal(401);
-      expect((await client.get('/api/config-report', { 'x-admin-secret': SECRET.slice(1) })).status).to.equal(401);
-      expect((await api.as(t.owner.apiKey).get('/api/config-report')).status).to.equal(403);
+      expectRefusal(await client.get('/api/config-report', { 'x-admin-secret': `${SECRET}x` }), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+      expectRefusal(await client.get('/api/config-report', { 'x-admin-secret': SECRET.slice(1) }), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+      expectRefusal(await api.as(t.owner.apiKey).get('/api/config-report'), 403, apiError('forbidden', 'Only the global administrator can do this'));
       // Admin credentials win over a bearer: the header decides.
       const res = await api.with({ 'x-admin-secret': SECRET }).get('/api/config-report');
       expect(res.status).to.equal(200);

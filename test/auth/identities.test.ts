@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { externalIdentities } from '../../src/db/schema/index.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 async function link(databaseUrl: string, userId: string, provider: 'github' | 'gitlab' | 'google' | 'microsoft', subject: string, extra: { email?: string; username?: string } = {}) {
@@ -36,8 +37,7 @@ describe('GET and DELETE /api/users/me/identities (linked sign-in accounts)', ()
   });
 
   it('removes one of the caller\'s accounts; another user\'s id (same tenant or another tenant) and a malformed id are 404 and change nothing', async () => {
-    const a = await buildTenant(server.databaseUrl);
-    const b = await buildTenant(server.databaseUrl);
+    const { a, b } = await twoTenants(server.databaseUrl);
     const mine = await link(server.databaseUrl, a.owner.userId, 'gitlab', 'gl-1', { username: 'me' });
     const colleague = await buildMember(server.databaseUrl, a.tenantId);
     const colleagues = await link(server.databaseUrl, colleague.userId, 'gitlab', 'gl-2');
@@ -51,7 +51,7 @@ describe('GET and DELETE /api/users/me/identities (linked sign-in accounts)', ()
     }
     const bCookie = await buildSessionCookie(server.databaseUrl, b.owner.userId);
     expect((await server.with({ cookie: bCookie }).get('/api/users/me/identities')).body.data.map((i: { id: string }) => i.id)).to.deep.equal([tenantB.id]);
-    expect((await server.with({ cookie: bCookie }).delete(`/api/users/me/identities/${mine.id}`)).status).to.equal(404);
+    expectRefusal(await server.with({ cookie: bCookie }).delete(`/api/users/me/identities/${mine.id}`), 404, apiError('not_found', 'Linked account not found'));
 
     const removed = await api.delete(`/api/users/me/identities/${mine.id}`);
     expect(removed.status).to.equal(200);
@@ -65,7 +65,7 @@ describe('GET and DELETE /api/users/me/identities (linked sign-in accounts)', ()
     const res = await server.as(tenant.owner.apiKey).get('/api/users/me/identities');
     expect(res.status).to.equal(403);
     expect(res.body.error.code).to.equal('forbidden');
-    expect((await server.with({ 'x-forwarded-for': '10.77.0.1' }).get('/api/users/me/identities')).status).to.equal(401);
+    expectRefusal(await server.with({ 'x-forwarded-for': '10.77.0.1' }).get('/api/users/me/identities'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it('without e-mail sign-in (production, no mailer) the last linked account cannot be removed (409)', async () => {

@@ -6,8 +6,9 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { invitations, tenantMemberships, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
+import { apiError, expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { cookieValue, fromNewAddress, hiddenField, setCookies } from './helpers.js';
 
@@ -37,8 +38,7 @@ describe('invitations', () => {
     mail = await fakePostmark();
     plain = await testServer({ logger: plainLog.logger });
     mailed = await testServer({ databaseUrl: plain.databaseUrl, logger: mailedLog.logger, env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <invites@example.com>' } });
-    a = await buildTenant(plain.databaseUrl, 'Acme Invitations');
-    b = await buildTenant(plain.databaseUrl);
+    ({ a, b } = await twoTenants(plain.databaseUrl, { a: 'Acme Invitations' }));
     member = await buildMember(plain.databaseUrl, a.tenantId, 'member');
   });
   after(async () => {
@@ -173,7 +173,7 @@ describe('invitations', () => {
     expect(res.body.error.details.map((d: any) => d.path)).to.deep.equal(['email', 'role']);
     const empty = await plain.as(a.owner.apiKey).post('/api/invitations', {});
     expect(empty.body.error.details).to.deep.equal([{ path: 'email', message: 'Required' }, { path: 'role', message: 'Required' }]);
-    expect((await plain.as(a.owner.apiKey).post('/api/invitations', { email: newAddress(), role: 'member', token: 'x' })).status).to.equal(400);
+    expectRefusal(await plain.as(a.owner.apiKey).post('/api/invitations', { email: newAddress(), role: 'member', token: 'x' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unrecognized key: "token"' }] } });
   });
 
   it('someone already in the tenant is a 409 already_member, with the problem under email', async () => {
@@ -193,13 +193,12 @@ describe('invitations', () => {
     expect(Date.parse(again.body.data.expiresAt) - Date.now()).to.be.within(7 * DAY - 60_000, 7 * DAY + 5000);
     const listed = await plain.as(t.owner.apiKey).get('/api/invitations');
     expect(listed.body.data.map((i: any) => i.id)).to.deep.equal([first.id]);
-    expect((await open(first.token)).status).to.equal(404);
+    expectRefusalPage(await open(first.token), 404, 'Invitation not found · Delivery Analytics', 'This invitation link is not valid.');
     expect((await open(again.token)).status).to.equal(200);
   });
 
   it('signed in as the invited address: the page offers to join; joining adds the role and acts in the tenant', async () => {
-    const t = await buildTenant(plain.databaseUrl, 'Joinable Co');
-    const elsewhere = await buildTenant(plain.databaseUrl);
+    const { a: t, b: elsewhere } = await twoTenants(plain.databaseUrl, { a: 'Joinable Co' });
     const person = await buildMember(plain.databaseUrl, elsewhere.tenantId, 'member');
     const { id, token } = await invite(t, person.email.toUpperCase(), 'owner');
     const cookie = await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId);
@@ -215,9 +214,9 @@ describe('invitations', () => {
 
     // Without the CSRF field, or from another origin: refused, nothing changes.
     const noToken = await fromNewAddress(plain).post(`/invite/${token}`, '', { ...FORM, cookie });
-    expect(noToken.status).to.equal(403);
+    expectRefusal(noToken, 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
     const foreign = await fromNewAddress(plain).post(`/invite/${token}`, 'csrf=x', { ...FORM, cookie, origin: 'https://evil.example' });
-    expect(foreign.status).to.equal(403);
+    expectRefusal(foreign, 403, apiError('forbidden', 'Cross-origin request refused'));
     expect(await roleIn(t.tenantId, person.userId)).to.equal(null);
 
     const joined = await submit(page, `/invite/${token}`, cookie);
@@ -236,7 +235,7 @@ describe('invitations', () => {
     expect(reused.status).to.equal(410);
     expect(reused.text).to.include('This invitation to Joinable Co has already been accepted; each link works once.');
     const resubmitted = await submit(page, `/invite/${token}`, cookie);
-    expect(resubmitted.status).to.equal(410);
+    expectRefusalPage(resubmitted, 410, 'Invitation already used · Delivery Analytics', 'This invitation to Joinable Co has already been accepted; each link works once.');
   });
 
   it('signed in as another address: a clear 403 page with a sign-out that comes back to the link', async () => {
@@ -289,7 +288,7 @@ describe('invitations', () => {
     expect(me.status).to.equal(200);
     expect(me.body.data.user.email).to.equal(email);
     expect(me.body.data.activeTenant).to.deep.include({ id: a.tenantId, role: 'member' });
-    expect((await open(token)).status).to.equal(410);
+    expectRefusalPage(await open(token), 410, 'Invitation already used · Delivery Analytics', 'This invitation to Acme Invitations has already been accepted; each link works once.');
     // The sign-in link itself is single use too.
     expect((await fromNewAddress(plain).get(link.pathname + link.search)).headers.get('location')).to.equal('/login?error=invalid_link');
   });
@@ -304,8 +303,7 @@ describe('invitations', () => {
   });
 
   it('expired: the page says so (410), joining and asking for a sign-in link are refused, a link asked before does not join', async () => {
-    const t = await buildTenant(plain.databaseUrl, 'Expiring Co');
-    const elsewhere = await buildTenant(plain.databaseUrl);
+    const { a: t, b: elsewhere } = await twoTenants(plain.databaseUrl, { a: 'Expiring Co' });
     const person = await buildMember(plain.databaseUrl, elsewhere.tenantId, 'member');
     const { id, token } = await invite(t, person.email);
     const cookie = await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId);
@@ -320,8 +318,8 @@ describe('invitations', () => {
     expect(page.status).to.equal(410);
     expect(page.text).to.include('<title>Invitation expired · Delivery Analytics</title>');
     expect(page.text).to.include('This invitation to Expiring Co has expired (invitations are valid for 7 days).');
-    expect((await submit(joinPage, `/invite/${token}`, cookie)).status).to.equal(410);
-    expect((await submit(signInPage, `/invite/${token}/sign-in`)).status).to.equal(410);
+    expectRefusalPage(await submit(joinPage, `/invite/${token}`, cookie), 410, 'Invitation expired · Delivery Analytics', 'This invitation to Expiring Co has expired (invitations are valid for 7 days).');
+    expectRefusalPage(await submit(signInPage, `/invite/${token}/sign-in`), 410, 'Invitation expired · Delivery Analytics', 'This invitation to Expiring Co has expired (invitations are valid for 7 days).');
 
     const link = new URL(line.link as string);
     const opened = await fromNewAddress(plain).get(link.pathname + link.search);
@@ -361,7 +359,7 @@ describe('invitations', () => {
       expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
       expect(res.text).to.include('This invitation link is not valid.');
     }
-    expect((await open('x'.repeat(301))).status).to.equal(400);
+    expectRefusal(await open('x'.repeat(301)), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'params.token', message: 'Too big: expected string to have <=300 characters' }] } });
   });
 
   it('another tenant’s invitation id is 404 for every endpoint and stays untouched', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { buildTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer } from '../helpers/server.js';
 
 describe('general API rate limits', () => {
@@ -35,9 +36,9 @@ describe('general API rate limits', () => {
   it('unauthenticated callers get 10 a minute per address', async () => {
     const api = await testServer();
     try {
-      for (let i = 0; i < 10; i += 1) expect((await api.get('/api/keys')).status).to.equal(401);
+      for (let i = 0; i < 10; i += 1) expectRefusal(await api.get('/api/keys'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
       const refused = await api.get('/api/keys');
-      expect(refused.status).to.equal(429);
+      expectRefusal(refused, 429, apiError('rate_limited', 'Too many requests; retry after the time given in Retry-After'));
       expect(refused.headers.get('ratelimit-limit')).to.equal('10');
     } finally {
       await api.close();

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { loginSessions } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { cookieValue, fromNewAddress, hiddenField, setCookies } from './helpers.js';
 
@@ -57,8 +58,8 @@ describe('login sessions', () => {
     const absolute = await signIn();
     await db.update(loginSessions).set({ absoluteExpiresAt: new Date(Date.now() - 1000) }).where(eq(loginSessions.tokenHash, sha256(tokenOf(absolute))));
     for (const cookie of [idle, absolute]) {
-      expect((await fromNewAddress(one).with({ cookie }).get('/api/users/me')).status).to.equal(401);
-      expect((await fromNewAddress(two).with({ cookie }).get('/api/users/me')).status).to.equal(401);
+      expectRefusal(await fromNewAddress(one).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+      expectRefusal(await fromNewAddress(two).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     }
   });
 
@@ -74,8 +75,8 @@ describe('login sessions', () => {
     expect((await me(two, `sessionId=${rotated}`)).status).to.equal(200);
     expect((await me(two, cookie)).status).to.equal(200);
     await endGrace(`sessionId=${rotated}`);
-    expect((await fromNewAddress(two).with({ cookie }).get('/api/users/me')).status).to.equal(401);
-    expect((await fromNewAddress(one).with({ cookie }).get('/api/users/me')).status).to.equal(401);
+    expectRefusal(await fromNewAddress(two).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+    expectRefusal(await fromNewAddress(one).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     expect((await me(one, `sessionId=${rotated}`)).status).to.equal(200);
   });
 
@@ -173,7 +174,7 @@ describe('login sessions', () => {
       await endGrace(rotated);
       for (const server of [one, two]) {
         const res = await fromNewAddress(server).with({ cookie }).get('/api/users/me');
-        expect(res.status).to.equal(401);
+        expectRefusal(res, 401, apiError('unauthorized', 'Missing or invalid credentials'));
         expect(setCookies(res)).to.deep.equal([]);
         expect((await me(server, rotated)).status).to.equal(200);
       }
@@ -185,8 +186,8 @@ describe('login sessions', () => {
         const rotated = await rotate(cookie);
         await db().execute(sql`update login_sessions set ${sql.identifier(column)} = now() - interval '1 second' where user_id = ${userId}`);
         for (const value of [cookie, rotated]) {
-          expect((await fromNewAddress(one).with({ cookie: value }).get('/api/users/me')).status, column).to.equal(401);
-          expect((await fromNewAddress(two).with({ cookie: value }).get('/api/users/me')).status, column).to.equal(401);
+          expectRefusal(await fromNewAddress(one).with({ cookie: value }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'), column);
+          expectRefusal(await fromNewAddress(two).with({ cookie: value }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'), column);
         }
       }
     });
@@ -200,8 +201,8 @@ describe('login sessions', () => {
         expect(setCookies(res)).to.deep.equal([CLEARED]);
         expect(await rowsOf(userId), logoutWith).to.deep.equal([]);
         for (const value of [cookie, rotated]) {
-          expect((await fromNewAddress(one).with({ cookie: value }).get('/api/users/me')).status, logoutWith).to.equal(401);
-          expect((await fromNewAddress(two).with({ cookie: value }).get('/api/users/me')).status, logoutWith).to.equal(401);
+          expectRefusal(await fromNewAddress(one).with({ cookie: value }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'), logoutWith);
+          expectRefusal(await fromNewAddress(two).with({ cookie: value }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'), logoutWith);
         }
       }
     });
@@ -223,8 +224,8 @@ describe('login sessions', () => {
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ data: { signedOut: true }, meta: {} });
     expect(setCookies(res)).to.deep.equal([CLEARED]);
-    expect((await fromNewAddress(one).with({ cookie }).get('/api/users/me')).status).to.equal(401);
-    expect((await fromNewAddress(two).with({ cookie }).get('/api/users/me')).status).to.equal(401);
+    expectRefusal(await fromNewAddress(one).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+    expectRefusal(await fromNewAddress(two).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     expect(await dbFor(one.databaseUrl).db.select().from(loginSessions).where(eq(loginSessions.tokenHash, sha256(tokenOf(cookie))))).to.deep.equal([]);
     // Without a session (or a second time) logout still answers 200 and clears the cookie.
     const again = await fromNewAddress(two).with({ cookie }).post('/auth/logout');
@@ -243,18 +244,18 @@ describe('login sessions', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
     const forged = await client.post('/auth/logout', '', { ...form });
-    expect(forged.status).to.equal(403);
+    expectRefusal(forged, 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
     const wrong = await client.post('/auth/logout', `csrf=${csrf}`, { ...form, cookie: `${cookie}; csrfToken=${csrf.slice(1)}A` });
-    expect(wrong.status).to.equal(403);
+    expectRefusal(wrong, 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
     const foreign = await client.post('/auth/logout', {}, { origin: 'https://evil.example' });
-    expect(foreign.status).to.equal(403);
+    expectRefusal(foreign, 403, apiError('forbidden', 'Cross-origin request refused'));
     expect((await me(two, cookie)).status).to.equal(200);
 
     const done = await client.post('/auth/logout', `csrf=${csrf}`, { ...form, cookie: `${cookie}; csrfToken=${csrf}` });
     expect(done.status).to.equal(303);
     expect(done.headers.get('location')).to.equal('/login');
     expect(setCookies(done)).to.deep.equal([CLEARED]);
-    expect((await fromNewAddress(two).with({ cookie }).get('/api/users/me')).status).to.equal(401);
+    expectRefusal(await fromNewAddress(two).with({ cookie }).get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it('a bearer API key is not a session: logout with it ends nothing', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { externalIdentities, people, personIdentities } from '../../src/db/schema/index.js';
 import { buildMember, buildTenant, dbFor } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { browse } from '../mcp/oauthFlow.js';
 import { newBrowser, rowCounts, signInWith, startFakes, type Fakes } from './providerFlow.js';
@@ -48,11 +49,11 @@ describe('sign-in providers: GitHub, GitLab, Google, Microsoft (fake providers o
       try {
         const bare = await plain.get('/login');
         expect(bare.text).not.to.include('class="provider"');
-        expect((await plain.get('/auth/google')).status).to.equal(404);
+        expectRefusal(await plain.get('/auth/google'), 404, apiError('not_found', 'No such sign-in provider'));
       } finally {
         await plain.close();
       }
-      expect((await server.get('/auth/facebook')).status).to.equal(404);
+      expectRefusal(await server.get('/auth/facebook'), 404, apiError('not_found', 'No such sign-in provider'));
     });
   });
 

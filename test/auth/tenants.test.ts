@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 describe('tenants from the web app: create and rename', function () {
@@ -9,8 +10,7 @@ describe('tenants from the web app: create and rename', function () {
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Acme');
-    b = await buildTenant(api.databaseUrl, 'Beta Corp');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Acme', b: 'Beta Corp' }));
   });
   after(() => api.close());
 
@@ -28,8 +28,8 @@ describe('tenants from the web app: create and rename', function () {
     const empty = await api.as(member.apiKey).post('/api/tenants', { name: '   ' });
     expect(empty.status).to.equal(400);
     expect(empty.body.error.details).to.deep.equal([{ path: 'name', message: 'A name is required' }]);
-    expect((await api.as(member.apiKey).post('/api/tenants', { name: 'x', slug: 'mine' })).status).to.equal(400);
-    expect((await api.post('/api/tenants', { name: 'Nobody' })).status).to.equal(401);
+    expectRefusal(await api.as(member.apiKey).post('/api/tenants', { name: 'x', slug: 'mine' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unrecognized key: "slug"' }] } });
+    expectRefusal(await api.post('/api/tenants', { name: 'Nobody' }), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it('PATCH /api/tenants/:id renames the active tenant (owner only); the slug stays; another tenant’s or a malformed id is 404 and changes nothing', async () => {
@@ -38,12 +38,12 @@ describe('tenants from the web app: create and rename', function () {
     expect(renamed.body.data).to.deep.equal({ id: a.tenantId, name: 'Acme Group', slug: 'acme' });
     const member = await buildMember(api.databaseUrl, a.tenantId);
     const refused = await api.as(member.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: 'Mine now' });
-    expect(refused.status).to.equal(403);
+    expectRefusal(refused, 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     const cross = await api.as(b.owner.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: 'Taken over' });
     expect(cross.status).to.equal(404);
     expect(cross.body).to.deep.equal({ error: { code: 'not_found', message: 'Tenant not found' } });
-    expect((await api.as(b.owner.apiKey).patch('/api/tenants/not-a-uuid', { name: 'x' })).status).to.equal(404);
-    expect((await api.as(a.owner.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: '' })).status).to.equal(400);
+    expectRefusal(await api.as(b.owner.apiKey).patch('/api/tenants/not-a-uuid', { name: 'x' }), 404, apiError('not_found', 'Tenant not found'));
+    expectRefusal(await api.as(a.owner.apiKey).patch(`/api/tenants/${a.tenantId}`, { name: '' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'name', message: 'A name is required' }] } });
     const cookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
     expect((await api.get('/api/users/me', { cookie })).body.data.activeTenant.name).to.equal('Acme Group');
   });

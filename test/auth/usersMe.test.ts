@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { loginSessions, tenants, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 describe('GET and PATCH /api/users/me', () => {
@@ -12,8 +13,7 @@ describe('GET and PATCH /api/users/me', () => {
   const slugOf = async (id: string) => (await dbFor(api.databaseUrl).db.select().from(tenants).where(eq(tenants.id, id)))[0]!.slug;
   before(async () => {
     api = await testServer({ env: { ADMIN_SECRET: 'admin-secret-for-tests' } });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
   });
   after(() => api.close());
 
@@ -86,8 +86,8 @@ describe('GET and PATCH /api/users/me', () => {
   });
 
   it('401 without credentials, 403 for the global administrator (no tenant)', async () => {
-    expect((await api.get('/api/users/me')).status).to.equal(401);
-    expect((await api.patch('/api/users/me', { displayName: 'x' })).status).to.equal(401);
+    expectRefusal(await api.get('/api/users/me'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
+    expectRefusal(await api.patch('/api/users/me', { displayName: 'x' }), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     const admin = await api.with({ 'x-admin-secret': 'admin-secret-for-tests' }).get('/api/users/me');
     expect(admin.status).to.equal(403);
     expect(admin.body.error.code).to.equal('forbidden');

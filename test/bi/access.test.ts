@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { biViews, renderBiViews } from '../../src/bi/views.js';
 import { renderTeamMonth } from '../../src/bi/teamMonth.js';
@@ -101,6 +102,9 @@ describe('bi schema: the tenant floor in the database', function () {
 
   it("shows a BI role exactly its tenant's rows in every view", async () => {
     const clientA = await sharedClient();
+    // One view per model file: the loop below covers every one of them.
+    const models = readdirSync(new URL('../../schema/', import.meta.url)).filter((f) => f.endsWith('.yml')).map((f) => f.replace('.yml', '')).sort();
+    expect(views.map((v) => v.cube)).to.deep.equal(models);
     for (const view of views) {
       const column = view.columns.find((c) => c.name === view.primaryKey)!;
       const expected = async (tenantId: string) =>

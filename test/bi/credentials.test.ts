@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { buildMember, buildTenant, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'BI credential not found' } };
@@ -35,8 +36,7 @@ describe('BI credentials: API and CLI', function () {
   before(async () => {
     log = capturedLog('debug');
     api = await testServer({ logger: log.logger });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     member = await buildMember(api.databaseUrl, a.tenantId, 'member');
     const teams = new pg.Pool({ connectionString: api.databaseUrl, max: 1 });
     await teams.query(`insert into teams (tenant_id, slug, name) values ($1, 'a1', 'A1'), ($1, 'a2', 'A2'), ($2, 'b1', 'B1')`, [a.tenantId, b.tenantId]);
@@ -62,15 +62,15 @@ describe('BI credentials: API and CLI', function () {
     expect(JSON.stringify(listed.body)).to.not.include(data.password);
 
     const duplicate = await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Power BI' });
-    expect(duplicate.status).to.equal(409);
-    expect((await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: '' })).status).to.equal(400);
-    expect((await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'x', extra: 1 })).status).to.equal(400);
+    expectRefusal(duplicate, 409, apiError('conflict', 'A BI credential with this name exists'));
+    expectRefusal(await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: '' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'name', message: 'Too small: expected string to have >=1 characters' }] } });
+    expectRefusal(await api.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'x', extra: 1 }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unrecognized key: "extra"' }] } });
 
     // Tenant B: the id is not found, its list is empty, and nothing changed.
     expect((await api.as(b.owner.apiKey).get('/api/bi/credentials')).body).to.deep.equal({ data: [], meta: {} });
     const foreign = await api.as(b.owner.apiKey).delete(`/api/bi/credentials/${data.id}`);
     expect([foreign.status, foreign.body]).to.deep.equal([404, NOT_FOUND]);
-    expect((await api.as(a.owner.apiKey).delete('/api/bi/credentials/not-a-uuid')).status).to.equal(404);
+    expectRefusal(await api.as(a.owner.apiKey).delete('/api/bi/credentials/not-a-uuid'), 404, apiError('not_found', 'BI credential not found'));
 
     // Members may not issue, list or revoke.
     for (const res of [
@@ -78,7 +78,7 @@ describe('BI credentials: API and CLI', function () {
       await api.as(member.apiKey).post('/api/bi/credentials', { name: 'Mine' }),
       await api.as(member.apiKey).delete(`/api/bi/credentials/${data.id}`),
     ]) expect([res.status, res.body]).to.deep.equal([403, FORBIDDEN]);
-    expect((await api.get('/api/bi/credentials')).status).to.equal(401);
+    expectRefusal(await api.get('/api/bi/credentials'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
 
     const revoked = await api.as(a.owner.apiKey).delete(`/api/bi/credentials/${data.id}`);
     expect(revoked.status).to.equal(200);

@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import cube from '@cubejs-client/core';
 import { parse } from 'yaml';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { expectCubeRefusal } from '../helpers/refusals.js';
 import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
 import { cubeSql } from '../../src/cube/service.js';
 import { buildFixture, type Fixture } from './fixture.js';
@@ -19,8 +20,7 @@ describe('semantic cube', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     const { pool } = dbFor(api.databaseUrl);
     fa = await buildFixture(pool, a.tenantId);
     await buildFixture(pool, b.tenantId);
@@ -39,8 +39,10 @@ describe('semantic cube', function () {
 
     it('every measure has a title and a description, and is defined once', async () => {
       const names = new Map<string, string>();
+      let checked = 0;
       for (const c of cubes) {
         for (const m of c.measures as { name: string; title?: string; description?: string }[]) {
+          checked += 1;
           expect(m.title, `${c.name}.${m.name}`).to.be.a('string').and.not.empty;
           expect(m.description, `${c.name}.${m.name}`).to.be.a('string').and.not.empty;
           if (!['count'].includes(m.name)) {
@@ -51,14 +53,17 @@ describe('semantic cube', function () {
       }
       const compiled = await loadCube();
       expect(compiled.meta.map((c) => c.name).sort()).to.deep.equal(cubes.map((c) => String(c.name)).sort());
+      expect(checked).to.equal(compiled.meta.flatMap((c) => c.measures).length);
     });
 
     it("the tenant is a bound parameter of every cube's SQL, joined cubes included", async () => {
       const compiled = await loadCube();
+      expect(compiled.meta).to.have.length(cubes.length);
       for (const c of compiled.meta) {
         const measure = c.measures[0]?.name as string;
         const dims = c.name === 'teams' ? [] : ['teams.slug'];
         const { statements } = await cubeSql({ tenantId: a.tenantId }, { measures: [measure], dimensions: ['people', 'issues', 'ai_usage'].includes(c.name) ? [] : dims });
+        expect(statements.length, c.name).to.be.greaterThan(0);
         for (const s of statements) {
           expect(s.sql).not.to.contain(a.tenantId);
           const tables = s.sql.match(/\(SELECT \* FROM [a-z_]+ WHERE tenant_id = \$\d+\)/g) ?? [];
@@ -104,7 +109,7 @@ describe('semantic cube', function () {
 
   describe('Cube REST protocol', () => {
     it('needs credentials: API key (bare or Bearer) or session', async () => {
-      expect((await api.get('/cubejs-api/v1/meta')).status).to.equal(401);
+      expectCubeRefusal(await api.get('/cubejs-api/v1/meta'), 401, { error: 'Missing or invalid credentials', code: 'unauthorized' });
       expect((await api.get('/cubejs-api/v1/meta')).body.error).to.be.a('string');
       expect((await api.with({ authorization: a.owner.apiKey }).get('/cubejs-api/v1/meta')).status).to.equal(200);
       const cookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);

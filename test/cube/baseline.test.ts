@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { runCli } from '../helpers/cli.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { BASELINE_COLUMNS } from '../../src/services/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
 
@@ -67,8 +68,7 @@ describe('team-baseline export', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     const { pool } = dbFor(api.databaseUrl);
     fa = await buildFixture(pool, a.tenantId);
     await buildFixture(pool, b.tenantId);
@@ -112,7 +112,8 @@ describe('team-baseline export', function () {
     expect(res.body.rows.map((r: { team_slug: string; prs_merged: number }) => [r.team_slug, r.prs_merged])).to.deep.equal([['alpha', 4], ['beta', 0]]);
     const mine = await api.as(a.owner.apiKey).get('/api/exports/team-baseline?from=2025-03&to=2025-03&format=json');
     expect(mine.body.rows[0].prs_merged).to.equal(3);
-    expect(mine.body.rows.every((r: { team_id: string }) => Object.values(fa.teams).includes(r.team_id))).to.equal(true);
+    // Its own enabled teams, as B sees its own (gamma is disabled in the fixture).
+    expect(mine.body.rows.map((r: { team_id: string }) => r.team_id)).to.deep.equal([fa.teams.alpha, fa.teams.beta]);
   });
 
   it('needs authentication and nothing more: a member key or a session works', async () => {
@@ -137,14 +138,14 @@ describe('team-baseline export', function () {
     const reversed = await key.get('/api/exports/team-baseline?from=2025-05&to=2025-04');
     expect(reversed.status).to.equal(400);
     expect(reversed.body.error.details).to.deep.equal([{ path: 'query.from', message: 'Must not be after to (2025-04)' }]);
-    expect((await key.get('/api/exports/team-baseline?from=2025-13')).status).to.equal(400);
-    expect((await key.get('/api/exports/team-baseline?format=xml')).status).to.equal(400);
+    expectRefusal(await key.get('/api/exports/team-baseline?from=2025-13'), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.from', message: 'Must be a month YYYY-MM' }] } });
+    expectRefusal(await key.get('/api/exports/team-baseline?format=xml'), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.format', message: 'Must be csv or json' }] } });
     expect((await key.get('/api/exports/team-baseline?from=2022-01&to=2024-12&format=json')).body.rows).to.have.length(72);
     const now = new Date().toISOString().slice(0, 7);
     const def = await key.get('/api/exports/team-baseline?format=json');
     expect(def.body.to).to.equal(now);
     expect(def.body.rows).to.have.length(26); // 13 months (to and the twelve before) × 2 enabled teams
-    expect((await api.get('/api/exports/team-baseline')).status).to.equal(401);
+    expectRefusal(await api.get('/api/exports/team-baseline'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it('the CLI writes the endpoint bytes and refuses the same windows', async function () {
@@ -175,6 +176,6 @@ describe('team-baseline export', function () {
     expect(res.body.data[0]).to.deep.include({ team_id: fa.teams.alpha, team_slug: 'alpha', month: '2025-03' });
     expect(res.body.data[0].measures).to.deep.equal(Object.fromEntries(Object.keys(res.body.data[0].measures).map((k) => [k, march[k]])));
     expect(Object.keys(res.body.data[0].measures)).to.include.members(['prs_merged', 'change_failure_rate', 'aiva_scope']);
-    expect((await api.as(a.owner.apiKey).get('/api/metrics?from=2020-01&to=2025-01')).status).to.equal(400);
+    expectRefusal(await api.as(a.owner.apiKey).get('/api/metrics?from=2020-01&to=2025-01'), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.to', message: 'The window is at most 36 months (2020-01 to 2025-01 is 61)' }] } });
   });
 });

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import cube from '@cubejs-client/core';
 import pg from 'pg';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { DEFAULT_CUBE_SETTINGS, configureCube } from '../../src/cube/settings.js';
 import { buildRestFixture } from './restFixture.js';
 
@@ -24,8 +24,7 @@ describe('Cube REST: long queries', function () {
 
   before(async () => {
     api = await testServer({ env: { CUBE_CONTINUE_WAIT_SECONDS: '1', CUBE_QUERY_TIMEOUT_SECONDS: '3' } });
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     await buildRestFixture(dbFor(api.databaseUrl).pool, a.tenantId);
     // Compiled and warm before any timing below (compiling alone may take longer than the wait).
     let warm = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: QUERY });

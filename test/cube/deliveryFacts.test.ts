@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { DEPLOYMENTS, ISSUES } from '../webhooks/helpers.js';
 import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from '../activity/helpers.js';
@@ -130,8 +130,7 @@ describe('stored delivery facts (migration 0021)', function () {
     };
 
     before(async () => {
-      a = await buildTenant(api.databaseUrl);
-      b = await buildTenant(api.databaseUrl);
+      ({ a, b } = await twoTenants(api.databaseUrl));
       expect((await api.as(a.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
       expect((await api.as(b.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000001 })).status).to.equal(201);
     });

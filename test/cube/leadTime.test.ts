@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type pg from 'pg';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { ROLLUPS } from '../../src/cube/rollups.js';
 
 const DAY = 86_400;
@@ -66,8 +66,7 @@ describe('lead time for changes (cube change_lead_times)', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     pool = dbFor(api.databaseUrl).pool;
     const t = a.tenantId;
     const alpha = (await team(t, 'alpha')).id;

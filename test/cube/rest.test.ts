@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import cube, { type Query } from '@cubejs-client/core';
 import { formatValue } from '@cubejs-client/core/format';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { refreshRollups } from '../../src/cube/rollupRefresh.js';
 import { buildRestFixture, MERGED, type RestFixture } from './restFixture.js';
 
@@ -25,8 +25,7 @@ describe('Cube REST protocol', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     fa = await buildRestFixture(dbFor(api.databaseUrl).pool, a.tenantId);
   });
   after(() => api.close());

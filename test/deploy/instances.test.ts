@@ -11,6 +11,7 @@ import { freshDatabase } from '../helpers/database.js';
 import { baseEnv } from '../helpers/server.js';
 import { spawnServe } from '../helpers/cli.js';
 import { buildTenant, closeFactoryPools } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { roundRobinProxy, type RoundRobin } from './roundRobin.js';
 
 describe('three instances behind a round-robin balancer', function () {
@@ -102,7 +103,7 @@ describe('three instances behind a round-robin balancer', function () {
   it('without the cookie every instance refuses the same request', async () => {
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${proxy.url}/api/keys`);
-      expect(res.status).to.equal(401);
+      expectRefusal({ status: res.status, body: await res.json() }, 401, apiError('unauthorized', 'Missing or invalid credentials'));
     }
   });
 });

@@ -55,7 +55,9 @@ describe('Traefik configuration', () => {
     expect(staticConfig.providers.docker.exposedByDefault).to.equal(false);
     expect(staticConfig.providers.docker.constraints).to.equal('Label(`delivery-analytics.role`,`server`)');
     expect(labels['delivery-analytics.role']).to.equal('server');
-    for (const [name, s] of Object.entries(model.services)) if (name !== 'server') expect(s.labels, name).to.equal(undefined);
+    const others = Object.entries(model.services).filter(([name]) => name !== 'server');
+    expect(others.map(([name]) => name)).to.have.members(['migrate', 'objstore', 'objstore-bucket', 'postgres', 'traefik']);
+    for (const [name, s] of others) expect(s.labels, name).to.equal(undefined);
   });
 
   it('keeps the read timeout above the 30 s websocket ping interval', () => {

@@ -6,6 +6,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { expectRefusal } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { CSV, register, snapshot } from '../organisation/helpers.js';
 import { ISSUES, issue } from '../webhooks/helpers.js';
@@ -64,7 +65,7 @@ describe('failing requests: alone in their batch, logged without personal data',
 
     // NUL in a cell: refused in validation (it used to reach the insert and log every row).
     const withNul = register(`E1,${SEEDED_EMAIL},Seeded\u0000Person,employee,,CC1,GB,web,Web,T1,CC1,`);
-    expect((await api.as(t.owner.apiKey).post('/api/register/imports', withNul, CSV)).status).to.equal(400);
+    expectRefusal(await api.as(t.owner.apiKey).post('/api/register/imports', withNul, CSV), 400, { error: { code: 'validation_failed', message: 'Register rejected: 1 error; nothing was imported', details: [{ path: 'line 2, display_name', line: 2, column: 'display_name', message: 'Must not contain the NUL character (U+0000)' }] } });
 
     // Refused by the database: a 500, logged as the constraint.
     const blocked = register(`E1,${SEEDED_EMAIL},Seeded Person,employee,,CC1,GB,web,Web,T1,CC1,`, `E2,other.4711@example.com,${BLOCKED_NAME},employee,,CC1,GB,web,Web,T1,CC1,`);

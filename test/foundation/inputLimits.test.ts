@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { expectCubeRefusal, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, register, snapshot } from '../organisation/helpers.js';
 import { DEPLOYMENTS, ISSUES, deployment, issue } from '../webhooks/helpers.js';
@@ -106,9 +107,15 @@ describe('input limits: what PostgreSQL cannot store is a 400 naming the field',
     });
 
     it('refuses NUL and year 0000 in list filters', async () => {
-      for (const query of ['projectKey=acme%00%2Fweb', 'tool=%00', 'from=0000-01-01', 'to=10000-01-01']) {
+      const NUL = 'Must not contain the NUL character (U+0000)';
+      for (const [query, path, message] of [
+        ['projectKey=acme%00%2Fweb', 'query.projectKey', NUL],
+        ['tool=%00', 'query.tool', NUL],
+        ['from=0000-01-01', 'query.from', 'Must be between 1970-01-01 and 9999-12-31'],
+        ['to=10000-01-01', 'query.to', 'Invalid input'],
+      ] as const) {
         const res = await api.as(t.owner.apiKey).get(`/api/sessions?${query}`);
-        expect(res.status, `${query}: ${res.text}`).to.equal(400);
+        expectRefusal(res, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path, message }] } }, query);
       }
     });
   });
@@ -153,17 +160,22 @@ describe('input limits: what PostgreSQL cannot store is a 400 naming the field',
     });
 
     it('refuses export windows and dates outside 1970–9999', async () => {
-      for (const path of ['/api/exports/team-baseline?from=0000-01&to=0000-12', '/api/exports/team-baseline?to=10000-01', '/api/exports/team-roster?asOf=0000-01-01']) {
+      const MONTH = 'Must be a month YYYY-MM';
+      for (const [path, details] of [
+        ['/api/exports/team-baseline?from=0000-01&to=0000-12', [{ path: 'query.from', message: MONTH }, { path: 'query.to', message: MONTH }]],
+        ['/api/exports/team-baseline?to=10000-01', [{ path: 'query.to', message: MONTH }]],
+        ['/api/exports/team-roster?asOf=0000-01-01', [{ path: 'query.asOf', message: 'Must be a date YYYY-MM-DD' }]],
+      ] as const) {
         const res = await api.as(t.owner.apiKey).get(path);
-        expect(res.status, `${path}: ${res.text}`).to.equal(400);
+        expectRefusal(res, 400, { error: { code: 'validation_failed', message: 'Validation failed', details } }, path);
       }
     });
 
     it('refuses NUL in an API key name and in a path segment', async () => {
       const res = await api.as(t.owner.apiKey).post('/api/keys', { name: 'ci\u0000' });
-      expect(res.status).to.equal(400);
+      expectRefusal(res, 400, { error: { code: 'validation_failed', message: 'Invalid request body', details: [{ path: 'name', message: 'Must not contain the NUL character (U+0000)' }] } });
       expect(paths(res)).to.deep.equal(['name']);
-      expect((await api.as(t.owner.apiKey).get('/api/teams/%00')).status).to.equal(400);
+      expectRefusal(await api.as(t.owner.apiKey).get('/api/teams/%00'), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'params.id', message: 'Must not contain the NUL character (U+0000)' }] } });
     });
   });
 
@@ -181,7 +193,10 @@ describe('input limits: what PostgreSQL cannot store is a 400 naming the field',
         expect(get.body.error).to.equal(NO_MEMBER);
       }
       for (const path of ['/cubejs-api/v1/sql', '/cubejs-api/v1/dry-run']) {
-        expect((await api.as(t.owner.apiKey).post(path, { query: {} })).status).to.equal(400);
+        expectCubeRefusal(await api.as(t.owner.apiKey).post(path, { query: {} }), 400, {
+          error: NO_MEMBER, code: 'validation_failed',
+          details: [{ path: 'query', message: 'A query needs at least one measure or dimension (or a time dimension with a granularity)' }],
+        }, path);
       }
     });
 

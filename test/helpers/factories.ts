@@ -42,6 +42,21 @@ export async function buildTenant(databaseUrl: string, name = `Tenant ${unique()
   return { tenantId: made.tenantId, name, owner: { userId: made.userId, email, apiKey: made.apiKey as string } };
 }
 
+export interface TwoTenants {
+  a: BuiltTenant;
+  b: BuiltTenant;
+}
+
+/**
+ * Tenants A and B on one database, A built first: the pair of every test that B never sees nor
+ * changes what belongs to A.
+ */
+export async function twoTenants(databaseUrl: string, names: { a?: string; b?: string } = {}): Promise<TwoTenants> {
+  const a = await buildTenant(databaseUrl, names.a);
+  const b = await buildTenant(databaseUrl, names.b);
+  return { a, b };
+}
+
 export async function buildMember(databaseUrl: string, tenantId: string, role: Role = 'member', email = `member-${unique()}@example.com`): Promise<BuiltUser> {
   const made = await addUser(dbFor(databaseUrl).db, { tenantId, email, role, apiKey: true });
   return { userId: made.userId, email, apiKey: made.apiKey as string };

@@ -2,7 +2,8 @@
  * A local server speaking Postmark's send API (`POST /email`, header `X-Postmark-Server-Token`),
  * enough to test our mailer end to end: it checks the token and the JSON message, answers like
  * Postmark (200 with ErrorCode 0, 401 for a bad token, 422 for an invalid message) and keeps every
- * accepted message.
+ * accepted message, and every attempt with the status it was answered (so a test can wait for a
+ * refused send instead of sleeping).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,24 +17,34 @@ export interface PostmarkMessage {
   MessageStream?: string;
 }
 
+/** One `POST /email` as received: its recipient (when the body parsed) and the status answered. */
+export interface PostmarkAttempt {
+  to: string | null;
+  status: number;
+}
+
 export interface FakePostmark {
   url: string;
   token: string;
   messages: PostmarkMessage[];
+  attempts: PostmarkAttempt[];
   /** Answer every request with this status and Postmark error code instead (null: behave). */
   failWith: { status: number; errorCode: number } | null;
   /** Waits until a message to `to` arrives (the mail is sent after the HTTP answer). */
   waitFor(to: string, timeoutMs?: number): Promise<PostmarkMessage>;
+  /** Waits until a send to `to` was attempted, accepted or not. */
+  waitForAttempt(to: string, timeoutMs?: number): Promise<PostmarkAttempt>;
   close(): Promise<void>;
 }
 
 export async function fakePostmark(token = 'postmark-test-token'): Promise<FakePostmark> {
-  const fake = { token, messages: [] as PostmarkMessage[], failWith: null } as unknown as FakePostmark;
+  const fake = { token, messages: [] as PostmarkMessage[], attempts: [] as PostmarkAttempt[], failWith: null } as unknown as FakePostmark;
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       const reply = (status: number, body: unknown) => {
+        if (req.url === '/email') fake.attempts.push({ to: recipientOf(raw), status });
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
@@ -56,15 +67,26 @@ export async function fakePostmark(token = 'postmark-test-token'): Promise<FakeP
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.waitFor = async (to, timeoutMs = 5000) => {
+  const waitUntil = async <T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = fake.messages.find((m) => m.To === to);
+      const found = find();
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
+      if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  fake.waitFor = (to, timeoutMs = 5000) => waitUntil(() => fake.messages.find((m) => m.To === to), `no e-mail to ${to}`, timeoutMs);
+  fake.waitForAttempt = (to, timeoutMs = 5000) => waitUntil(() => fake.attempts.find((a) => a.to === to), `no attempt to send to ${to}`, timeoutMs);
   fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return fake;
+}
+
+function recipientOf(raw: string): string | null {
+  try {
+    const to = (JSON.parse(raw) as { To?: unknown }).To;
+    return typeof to === 'string' ? to : null;
+  } catch {
+    return null;
+  }
 }

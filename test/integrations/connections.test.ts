@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connectionByExternalId, connectionsOf, deleteConnection, replaceTokens, saveConnection, setConnectionState, tokensOf } from '../../src/integrations/shared/connections.js';
 import { createState, stateValid, STATE_TTL_SECONDS } from '../../src/integrations/shared/oauthState.js';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { freshDatabase } from '../helpers/database.js';
 import { TEST_KEY } from '../helpers/server.js';
 
@@ -14,8 +14,7 @@ describe('integration connections (shared base of the vendor integrations)', () 
   let b: BuiltTenant;
   before(async () => {
     url = await freshDatabase();
-    a = await buildTenant(url);
-    b = await buildTenant(url);
+    ({ a, b } = await twoTenants(url));
   });
 
   const connect = (tenant: BuiltTenant, externalId = 'site-1') =>

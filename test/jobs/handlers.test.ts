@@ -46,6 +46,7 @@ describe('scheduled job handlers', function () {
   it('every schedule names a job of the catalog, and every name is unique', () => {
     const jobs = new Set(jobCatalog.map((d) => d.name));
     expect(jobs.size).to.equal(jobCatalog.length);
+    expect(scheduleCatalog.length).to.be.greaterThan(0);
     for (const schedule of scheduleCatalog) expect(jobs.has(schedule.job), schedule.name).to.equal(true);
     expect(new Set(scheduleCatalog.map((s) => s.name)).size).to.equal(scheduleCatalog.length);
   });

@@ -13,7 +13,7 @@ import { bossOver } from '../../src/jobs/boss.js';
 import { freePort } from '../../src/dev.js';
 import { spawnServe } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
-import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildTenant, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -92,7 +92,7 @@ describe('jobs, schedules and live progress across three instances', function ()
     pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     pool.on('error', () => {});
     await pool.query(TEST_TABLES);
-    [tenant, other] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
+    ({ a: tenant, b: other } = await twoTenants(databaseUrl));
     drainUrl = await freshDatabase();
     drainDb = new pg.Pool({ connectionString: drainUrl, max: 2 });
     drainDb.on('error', () => {});
@@ -138,8 +138,16 @@ describe('jobs, schedules and live progress across three instances', function ()
     }
     const latencies = [...pings(onB), ...pings(onC)].map((m) => m.at - m.data.sentAt).sort((x, y) => x - y);
     console.log(`      live fan-out A → B, C: ${latencies.length} deliveries, p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
-    await delay(200);
-    expect(pings(stranger)).to.have.length(0);
+    // NOTIFY keeps the order events were raised in: once one raised afterwards for the other
+    // tenant reached its client on B, any of the hundred sent there would have arrived before it.
+    const marker = await fetch(`${a.url}/api/test/live`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.owner.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sentAt: Date.now(), seq: -1 }),
+    });
+    expect(marker.status).to.equal(202);
+    await until('the other tenant\'s own event', async () => pings(stranger).length > 0);
+    expect(pings(stranger).map((m) => m.data.seq)).to.deep.equal([-1]);
     for (const client of [onB, onC, stranger]) client.ws.close();
   });
 
@@ -184,25 +192,34 @@ describe('jobs, schedules and live progress across three instances', function ()
   it('JOBS_WORKER_ENABLED=false: the instance serves but claims no job and no schedule window', async () => {
     const url = await freshDatabase();
     const db = new pg.Pool({ connectionString: url, max: 2 });
+    const env = async (extra: Record<string, string>) => ({ ...baseEnv(url, await freePort()), TEST_HOOKS: 'true', JOBS_POLL_INTERVAL_MS: '100', ...extra });
     try {
       await db.query(TEST_TABLES);
-      const config = loadConfig({ ...baseEnv(url, await freePort()), TEST_HOOKS: 'true', JOBS_WORKER_ENABLED: 'false', JOBS_POLL_INTERVAL_MS: '100' });
-      const idle = await startServer(config, createLogger('silent'));
+      const idle = await startServer(loadConfig(await env({ JOBS_WORKER_ENABLED: 'false' })), createLogger('silent'));
       try {
         expect(idle.worker).to.equal(null);
         const ready = await fetch(`${idle.url.replace('localhost', '127.0.0.1')}/health/ready`).then((r) => r.json());
         expect(ready.jobs).to.deep.equal({ workerEnabled: false });
-        await bossOver(db).insert(Array.from({ length: 20 }, (_, i) => ({ name: 'test.effect', data: { key: `idle-${i}` } })));
-        await delay(2500);
-        const states = await db.query(`select state::text, count(*)::int as n from pgboss.job where name = 'test.effect' group by state`);
-        expect(states.rows).to.deep.equal([{ state: 'created', n: 20 }]);
-        expect((await db.query('select count(*)::int as n from test_job_attempts')).rows[0].n).to.equal(0);
-        expect((await db.query('select count(*)::int as n from schedule_runs')).rows[0].n).to.equal(0);
+        await bossOver(db).insert(Array.from({ length: 20 }, (_, i) => ({ name: 'test.effect', data: { key: `idle-${i}`, sleepMs: 50 } })));
+        // A worker beside it does all the work: jobs and windows were claimable all along, and the
+        // idle instance, polling as often, took none of them.
+        const busy = await startServer(loadConfig(await env({ JOBS_QUEUE_CONCURRENCY: '2' })), createLogger('silent'));
+        try {
+          await until('the worker to finish the jobs and run three windows', async () => {
+            const done = await db.query(`select count(*)::int as n from pgboss.job where name = 'test.effect' and state = 'completed'`);
+            const windows = await db.query(`select count(*)::int as n from schedule_runs where schedule = 'test.tick'`);
+            return done.rows[0].n === 20 && windows.rows[0].n >= 3;
+          });
+        } finally {
+          await busy.close();
+        }
+        const attempts = await db.query(`select instance, count(*)::int as n from test_job_attempts where key like 'idle-%' group by instance`);
+        expect(attempts.rows).to.deep.equal([{ instance: busy.instanceId, n: 20 }]);
+        const claimers = await db.query(`select distinct claimed_by from schedule_runs`);
+        expect(claimers.rows).to.deep.equal([{ claimed_by: busy.instanceId }]);
       } finally {
         await idle.close();
       }
-      // They were claimable all along.
-      expect(await bossOver(db).fetch('test.effect', { batchSize: 50 })).to.have.length(20);
     } finally {
       await db.end();
     }

@@ -11,21 +11,21 @@ import { freePort } from '../../src/dev.js';
 import { createLogger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
-import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
 
 interface Live {
   ws: WebSocket;
   messages: any[];
-  pings: number;
+  pingTimes: number[];
   closed: Promise<number>;
 }
 
 function connect(server: RunningServer, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<Live> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws').replace('localhost', '127.0.0.1')}/api/live`, { headers, ...options });
-    const live: Live = { ws, messages: [], pings: 0, closed: new Promise((done) => ws.on('close', (code) => done(code))) };
-    ws.on('ping', () => live.pings++);
+    const live: Live = { ws, messages: [], pingTimes: [], closed: new Promise((done) => ws.on('close', (code) => done(code))) };
+    ws.on('ping', () => live.pingTimes.push(Date.now()));
     ws.on('message', (raw) => {
       const data = JSON.parse(raw.toString());
       live.messages.push(data);
@@ -66,7 +66,7 @@ describe('live progress websocket /api/live', function () {
 
   before(async () => {
     databaseUrl = await freshDatabase();
-    [a, b] = await Promise.all([buildTenant(databaseUrl), buildTenant(databaseUrl)]);
+    ({ a, b } = await twoTenants(databaseUrl));
     const port = await freePort();
     const config = loadConfig({ ...baseEnv(databaseUrl, port), JOBS_WORKER_ENABLED: 'false' });
     server = await startServer(config, createLogger('silent'), { live: { pingIntervalMs: 200, listenerHealthCheckMs: 500 } });
@@ -75,7 +75,7 @@ describe('live progress websocket /api/live', function () {
 
   it('refuses an upgrade without credentials, with a wrong key, and for another path', async () => {
     expect(await refused(server, {})).to.deep.include({ status: 401, body: { error: { code: 'unauthorized', message: 'Missing or invalid credentials' } } });
-    expect(await refused(server, { authorization: 'Bearer gai_wrong' })).to.deep.include({ status: 401 });
+    expect(await refused(server, { authorization: 'Bearer gai_wrong' })).to.deep.include({ status: 401, body: { error: { code: 'unauthorized', message: 'Missing or invalid credentials' } } });
     const other = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`${server.url.replace('http', 'ws').replace('localhost', '127.0.0.1')}/api/elsewhere`, { headers: { authorization: `Bearer ${a.owner.apiKey}` } });
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode as number));
@@ -103,8 +103,12 @@ describe('live progress websocket /api/live', function () {
     await until('the event', () => mine.messages.length === 2);
     expect(mine.messages[1]).to.deep.equal({ ...event, at: mine.messages[1].at });
     expect(Date.parse(mine.messages[1].at)).to.be.closeTo(Date.now(), 5000);
-    await delay(100);
-    expect(theirs.messages.map((m) => m.kind)).to.deep.equal(['live.ready']);
+    // Notifications arrive in the order they were raised: once one raised afterwards for B is
+    // there, A's event would have reached B's client before it.
+    const marker = { kind: 'progress', subject: { type: 'job', id: 'marker' }, phase: 'marker' } as const;
+    await server.app.live.publish(b.tenantId, marker);
+    await until('the event for B', () => theirs.messages.length === 2);
+    expect(theirs.messages.map(({ at, ...m }) => m)).to.deep.equal([{ kind: 'live.ready', pingIntervalMs: 200 }, marker]);
     mine.ws.close();
     theirs.ws.close();
   });
@@ -120,10 +124,11 @@ describe('live progress websocket /api/live', function () {
   it('pings every interval and drops a client that stopped answering', async () => {
     const healthy = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` });
     const silent = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` }, { autoPong: false });
-    await delay(1100);
-    expect(healthy.pings).to.be.within(3, 7);
     // The silent client missed a pong: the server terminates it (1006: no close frame).
     expect(await silent.closed).to.equal(1006);
+    await until('five pings', () => healthy.pingTimes.length >= 5);
+    // Four intervals of 200 ms, give or take a busy machine.
+    expect((healthy.pingTimes[4]! - healthy.pingTimes[0]!) / 4).to.be.within(150, 400);
     expect(healthy.ws.readyState).to.equal(WebSocket.OPEN);
     healthy.ws.close();
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { errorText, mcpClients, seedTeams, structured } from './mcpClient.js';
 
@@ -16,8 +16,7 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Alpha');
-    b = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     await seedTeams(api.databaseUrl, a, [['payments', 2, 1], ['search', 1, 0]]);
     await seedTeams(api.databaseUrl, b, [['hidden-team', 1, 0]]);
     client = await mcp.connect(a.owner.apiKey);
@@ -80,6 +79,7 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     for (const m of medians) expect(m.unit, m.name).to.equal('seconds');
     for (const m of medians) expect(m.n, m.name).to.be.a('string');
     const all = structured(await client.callTool({ name: 'list_measures', arguments: {} })).measures;
+    expect(all.map((m: { name: string }) => m.name)).to.include.members([...medians.map((m: { name: string }) => m.name), 'deployments.change_failure_rate', 'issues.issues_closed']);
     for (const m of all) expect(m.description, m.name).to.not.equal('');
     const byCube = structured(await client.callTool({ name: 'list_measures', arguments: { cube: 'issues' } })).measures;
     expect(byCube.map((m: { name: string }) => m.name)).to.deep.equal(['issues.issues_closed', 'issues.issue_lead_time_p50_seconds']);

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, startConsent, tenantOptions } from './oauthFlow.js';
 
@@ -15,8 +16,7 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Alpha');
-    b = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     // The owner of Alpha is also a member of Beta: the consent page offers both.
     await buildMember(api.databaseUrl, b.tenantId, 'member', a.owner.email);
     session = await buildSessionCookie(api.databaseUrl, a.owner.userId);
@@ -50,13 +50,13 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
   it('answers 401 with the resource metadata address, and CORS preflight without credentials', async () => {
     const res = await api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect(res.status).to.equal(401);
+    expectRefusal(res, 401, { jsonrpc: '2.0', error: { code: -32000, message: 'Missing or invalid bearer token' }, id: null });
     expect(res.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${api.baseUrl}/.well-known/oauth-protected-resource"`);
     const get = await api.as(a.owner.apiKey).get('/mcp', { accept: 'text/event-stream' });
-    expect(get.status).to.equal(405);
+    expectRefusal(get, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send requests with POST' }, id: null });
     expect(get.headers.get('allow')).to.equal('POST, OPTIONS');
     const authorize = await api.get('/mcp/authorize');
-    expect(authorize.status).to.equal(400);
+    expectRefusalPage(authorize, 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
     expect(authorize.headers.get('ratelimit-limit')).to.equal('60');
     const pre = await api.request('OPTIONS', '/mcp', undefined, { origin: api.baseUrl, 'access-control-request-method': 'POST' });
     expect(pre.status).to.equal(204);
@@ -111,6 +111,7 @@ describe('MCP over OAuth: the SDK client end to end', function () {
 
     // Stored tokens: hashed ids, encrypted payloads.
     const { rows } = await dbFor(api.databaseUrl).pool.query(`select model, id, payload from oauth_records where model in ('AccessToken', 'RefreshToken')`);
+    expect(rows.map((r) => r.model)).to.include.members(['AccessToken', 'RefreshToken']);
     for (const row of rows) {
       expect(row.id).to.match(/^[0-9a-f]{64}$/);
       expect(row.id).to.not.equal(tokens.access_token);

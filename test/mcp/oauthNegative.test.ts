@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { expectRefusal, expectRefusalPage, pageOf } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { providerFor } from '../../src/oauth/provider.js';
 import { approve, approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, nextIp, REDIRECT_URI, startConsent, type Started } from './oauthFlow.js';
@@ -42,8 +43,7 @@ describe('MCP OAuth: refused requests', function () {
 
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl, 'Alpha');
-    b = await buildTenant(api.databaseUrl, 'Beta');
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     session = await buildSessionCookie(api.databaseUrl, a.owner.userId);
   });
   after(() => api.close());
@@ -107,7 +107,7 @@ describe('MCP OAuth: refused requests', function () {
       expect(res.status).to.equal(302);
       expect(res.headers.get('location')).to.equal('/login?mode=mcp&returnUrl=%2Fmcp%2Fauthorize');
       const odd = await browse(jar, `${api.baseUrl}/mcp/authorize?interaction=${encodeURIComponent('//evil.example')}`);
-      expect(odd.status).to.equal(400);
+      expectRefusalPage(await pageOf(odd), 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
       expect(odd.headers.get('location')).to.equal(null);
       // The login page keeps only same-site return URLs: a forged mcp link cannot leave the site.
       const login = await browse(jar, `${api.baseUrl}/login?mode=mcp&returnUrl=${encodeURIComponent('https://evil.example/')}`);
@@ -124,7 +124,7 @@ describe('MCP OAuth: refused requests', function () {
       expect(res.status).to.equal(403);
       expect(await res.text()).to.include('not a member of that tenant');
       const bogus = await approve(api.baseUrl, started, { ...started.fields, tenantId: 'not-a-uuid' });
-      expect(bogus.status).to.equal(403);
+      expectRefusalPage(await pageOf(bogus), 403, 'Forbidden', 'You are not a member of that tenant.');
       const { rows } = await dbFor(api.databaseUrl).pool.query('select count(*)::int as n from mcp_grants where tenant_id = $1', [b.tenantId]);
       expect(rows[0].n).to.equal(0);
       const code = await approveAndGetCode(api.baseUrl, started, a.tenantId);
@@ -134,14 +134,14 @@ describe('MCP OAuth: refused requests', function () {
     it('refuses approve without the CSRF token, with another session\'s token, or from another origin', async () => {
       const started = await startConsent(api.baseUrl, session);
       const missing = await approve(api.baseUrl, started, { interaction: started.fields.interaction as string, tenantId: a.tenantId });
-      expect(missing.status).to.equal(403);
+      expectRefusalPage(await pageOf(missing), 403, 'Forbidden', 'The form token is missing or invalid. Reload the page and try again.');
       const other = await buildMember(api.databaseUrl, a.tenantId);
       const otherSession = await buildSessionCookie(api.databaseUrl, other.userId);
       const theirs = await startConsent(api.baseUrl, otherSession);
       const swapped = await approve(api.baseUrl, started, { ...started.fields, csrf: theirs.fields.csrf as string, tenantId: a.tenantId });
-      expect(swapped.status).to.equal(403);
+      expectRefusalPage(await pageOf(swapped), 403, 'Forbidden', 'The form token is missing or invalid. Reload the page and try again.');
       const crossSite = await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId }, { origin: 'https://evil.example' });
-      expect(crossSite.status).to.equal(403);
+      expectRefusalPage(await pageOf(crossSite), 403, 'Forbidden', 'This form can only be sent from this site.');
       // None of these used the request up.
       expect(await approveAndGetCode(api.baseUrl, started, a.tenantId)).to.be.a('string');
     });
@@ -150,7 +150,7 @@ describe('MCP OAuth: refused requests', function () {
       const started = await startConsent(api.baseUrl, session);
       started.jar.cookies = started.jar.cookies.filter((c) => c.name !== 'sessionId');
       const res = await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId });
-      expect(res.status).to.equal(401);
+      expectRefusalPage(await pageOf(res), 401, 'Signed out', 'Sign in again, then start again from your MCP client.');
     });
 
     it('refuses an expired stored request (interaction older than 10 minutes)', async () => {
@@ -160,7 +160,7 @@ describe('MCP OAuth: refused requests', function () {
       expect(res.status).to.equal(400);
       expect(await res.text()).to.include('expired');
       const page = await browse(started.jar, `${api.baseUrl}/mcp/authorize`);
-      expect(page.status).to.equal(400);
+      expectRefusalPage(await pageOf(page), 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
     });
 
     it('sets the interaction cookie for 10 minutes, HttpOnly, on /mcp/authorize', async () => {
@@ -179,11 +179,11 @@ describe('MCP OAuth: refused requests', function () {
       const started = await startConsent(api.baseUrl, session);
       const original = started.jar.get('_interaction')!;
       started.jar.add('_interaction', `${original.value.slice(0, -1)}x`, original.path);
-      expect((await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId })).status).to.equal(400);
+      expectRefusalPage(await pageOf(await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId })), 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
       const sig = started.jar.get('_interaction.sig')!;
       started.jar.add('_interaction', original.value, original.path);
       started.jar.add('_interaction.sig', `${sig.value.slice(0, -2)}AA`, sig.path);
-      expect((await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId })).status).to.equal(400);
+      expectRefusalPage(await pageOf(await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId })), 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
     });
 
     it('refuses a form from an older request (two tabs)', async () => {
@@ -191,7 +191,7 @@ describe('MCP OAuth: refused requests', function () {
       const newer = await startConsent(api.baseUrl, session);
       older.jar.cookies = newer.jar.cookies;
       const res = await approve(api.baseUrl, older, { ...older.fields, tenantId: a.tenantId });
-      expect(res.status).to.equal(409);
+      expectRefusalPage(await pageOf(res), 409, 'Another authorization is in progress', 'This page belongs to an older authorization request.');
     });
 
     it('gives a second user of the same browser their own consent and tokens', async () => {
@@ -226,7 +226,7 @@ describe('MCP OAuth: refused requests', function () {
       expect(wrongUri).to.deep.include({ status: 400 });
       expect(wrongUri.body.error).to.equal('invalid_grant');
       const noVerifier = await token({ ...codeRequest(started, code), code_verifier: '' });
-      expect(noVerifier.status).to.equal(400);
+      expectRefusal(noVerifier, 400, { error: 'invalid_grant', error_description: 'grant request is invalid' });
       const wrongVerifier = await token(codeRequest(started, code, { code_verifier: 'x'.repeat(43) }));
       expect(wrongVerifier.status).to.equal(400);
       expect(wrongVerifier.body.error).to.equal('invalid_grant');
@@ -333,8 +333,8 @@ describe('MCP OAuth: refused requests', function () {
       const http = await register({ ...base, redirect_uris: ['http://client.example/cb'] });
       expect(http.status).to.equal(400);
       expect(http.body.error).to.equal('invalid_redirect_uri');
-      expect((await register({ ...base, redirect_uris: ['javascript://x/%0aalert(1)'] })).status).to.equal(400);
-      expect((await register({ ...base, redirect_uris: ['https://client.example/cb'], scope: 'admin' })).status).to.equal(400);
+      expectRefusal(await register({ ...base, redirect_uris: ['javascript://x/%0aalert(1)'] }), 400, { error: 'invalid_redirect_uri', error_description: "redirect_uri did not match any of the client's registered redirect_uris" });
+      expectRefusal(await register({ ...base, redirect_uris: ['https://client.example/cb'], scope: 'admin' }), 400, { error: 'invalid_client_metadata', error_description: 'scope must only contain Authorization Server supported scope values' });
       const pre = await fetch(`${api.baseUrl}/oauth/register`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } });
       expect(pre.status).to.equal(204);
       expect(pre.headers.get('access-control-allow-methods')).to.include('POST');

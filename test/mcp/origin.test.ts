@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { LIMITS } from '../../src/http/rateLimit.js';
 import { buildTenant } from '../helpers/factories.js';
+import { expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
@@ -27,9 +28,9 @@ describe('/mcp: Origin check and JSON-RPC refusals', () => {
     }
     // A rebound host name sends its own Host: matching it must not be enough.
     const rebound = await api.as(key).post('/mcp', LIST, { ...ACCEPT, origin: 'http://rebound.example', host: 'rebound.example' });
-    expect(rebound.status).to.equal(403);
+    expectRefusal(rebound, 403, { jsonrpc: '2.0', error: { code: -32000, message: 'Origin not allowed' }, id: null });
     const pre = await api.request('OPTIONS', '/mcp', undefined, { origin: 'https://evil.example', 'access-control-request-method': 'POST' });
-    expect(pre.status).to.equal(403);
+    expectRefusal(pre, 403, { jsonrpc: '2.0', error: { code: -32000, message: 'Origin not allowed' }, id: null });
   });
 
   it("serves APP_URL's own origin and requests without Origin", async () => {
@@ -52,7 +53,7 @@ describe('/mcp: Origin check and JSON-RPC refusals', () => {
     this.timeout(60_000);
     const own = (await buildTenant(api.databaseUrl)).owner.apiKey;
     // Only JSON-RPC requests count (GET is a 405 and costs nothing): pings use up the minute.
-    expect((await api.as(own).get('/mcp')).status).to.equal(405);
+    expectRefusal(await api.as(own).get('/mcp'), 405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send requests with POST' }, id: null });
     for (let i = 0; i < LIMITS.general.points; i++) expect((await api.as(own).post('/mcp', { jsonrpc: '2.0', id: `p${i}`, method: 'ping' }, ACCEPT)).status).to.equal(200);
     const res = await api.as(own).post('/mcp', LIST, ACCEPT);
     expect(res.status).to.equal(429);

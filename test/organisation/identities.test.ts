@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, REGISTER_HEADER } from './helpers.js';
 
@@ -12,8 +13,7 @@ describe('Person identities: register usernames and manual identities', function
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
   });
   after(() => api.close());
 
@@ -64,7 +64,7 @@ describe('Person identities: register usernames and manual identities', function
     expect(taken.status).to.equal(409);
     expect(taken.body).to.deep.equal({ error: { code: 'conflict', message: '"octo-cat" already identifies person "P1"' } });
     const invalid = await owner.patch(`/api/people/${p2.id}`, { identities: [{ kind: 'slack', value: 'x' }, { kind: 'email', value: 'nope' }] });
-    expect(invalid.status).to.equal(400);
+    expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'identities.0.kind', message: "Invalid discriminator value. Expected 'email' | 'codehost_username'" }, { path: 'identities.1.value', message: 'Must be an e-mail address' }] } });
   });
 
   it('PATCH /api/people/:id is owner-only; another tenant gets 404 for GET and PATCH', async () => {
@@ -72,9 +72,9 @@ describe('Person identities: register usernames and manual identities', function
     const q1 = await person('Q1');
     const member = await buildMember(api.databaseUrl, a.tenantId);
     expect((await api.as(member.apiKey).get(`/api/people/${q1.id}`)).body.data.externalRef).to.equal('Q1');
-    expect((await api.as(member.apiKey).patch(`/api/people/${q1.id}`, { identities: [] })).status).to.equal(403);
+    expectRefusal(await api.as(member.apiKey).patch(`/api/people/${q1.id}`, { identities: [] }), 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     expect((await api.as(b.owner.apiKey).get(`/api/people/${q1.id}`)).body).to.deep.equal({ error: { code: 'not_found', message: 'Person not found' } });
-    expect((await api.as(b.owner.apiKey).patch(`/api/people/${q1.id}`, { identities: [{ kind: 'email', value: 'steal@example.com' }] })).status).to.equal(404);
+    expectRefusal(await api.as(b.owner.apiKey).patch(`/api/people/${q1.id}`, { identities: [{ kind: 'email', value: 'steal@example.com' }] }), 404, apiError('not_found', 'Person not found'));
     expect(ids(await person('Q1'))).to.deep.equal(['register:email:q1@example.com']);
   });
 });

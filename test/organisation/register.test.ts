@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { people, personIdentities, teamMemberships, teams } from '../../src/db/schema/index.js';
 import { NO_LINE_BREAKS } from '../../src/services/csvImport.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, EXAMPLE_REGISTER_PATH, ownStderr, register, REGISTER_HEADER, snapshot } from './helpers.js';
 
@@ -193,13 +194,12 @@ describe('Organisation register import', function () {
     const res = await api.as(member.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     expect(res.status).to.equal(403);
     expect(res.body).to.deep.equal({ error: { code: 'forbidden', message: 'Only an owner of the tenant can do this' } });
-    expect((await api.post('/api/register/imports', EXAMPLE_REGISTER, CSV)).status).to.equal(401);
+    expectRefusal(await api.post('/api/register/imports', EXAMPLE_REGISTER, CSV), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     expect(await snapshot(api.databaseUrl, t.tenantId)).to.deep.equal(await emptySnapshot());
   });
 
   it("keeps tenants apart: B sees none of A's teams or people, and the same slugs live in both", async () => {
-    const ta = await buildTenant(api.databaseUrl);
-    const tb = await buildTenant(api.databaseUrl);
+    const { a: ta, b: tb } = await twoTenants(api.databaseUrl);
     await api.as(ta.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     expect((await api.as(tb.owner.apiKey).get('/api/teams')).body).to.deep.equal({ data: [], meta: { page: 1, perPage: 25, total: 0 } });
     expect((await api.as(tb.owner.apiKey).get('/api/people')).body).to.deep.equal({ data: [], meta: { page: 1, perPage: 25, total: 0 } });

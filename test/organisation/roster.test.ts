@@ -3,7 +3,7 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, ownStderr, todayUtc } from './helpers.js';
 
@@ -35,8 +35,7 @@ describe('Team roster export', function () {
   before(async () => {
     api = await testServer();
     env = { DATABASE_URL: api.databaseUrl };
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     expect((await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV)).status).to.equal(201);
   });
   after(() => api.close());

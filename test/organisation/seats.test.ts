@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { people, seats } from '../../src/db/schema/index.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, EXAMPLE_SEATS, EXAMPLE_SEATS_PATH, ownStderr, snapshot } from './helpers.js';
 
@@ -13,8 +14,7 @@ describe('AI seat import', function () {
   let b: BuiltTenant;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     await api.as(b.owner.apiKey).post('/api/register/imports', 'external_ref,email,display_name,employment_type,supplier_name,cost_centre_code,location_country,team_slug,team_name,team_external_ref,team_cost_centre_code,org_unit_slug\nB1,b1@example.com,B One,employee,,,,bteam,B Team,,,\n', CSV);
   });
@@ -76,7 +76,7 @@ describe('AI seat import', function () {
 
   it("is owner-only, and a tenant cannot name another tenant's people", async () => {
     const member = await buildMember(api.databaseUrl, a.tenantId);
-    expect((await api.as(member.apiKey).post('/api/seats/imports', EXAMPLE_SEATS, CSV)).status).to.equal(403);
+    expectRefusal(await api.as(member.apiKey).post('/api/seats/imports', EXAMPLE_SEATS, CSV), 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     const cross = await api.as(b.owner.apiKey).post('/api/seats/imports', 'external_ref,tool,assigned_on\nE1001,copilot,2026-01-05\n', CSV);
     expect(cross.status).to.equal(400);
     expect(cross.body.error.details[0].message).to.equal('No person with external_ref "E1001"');

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { projects } from '../../src/db/schema/index.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, ownStderr } from './helpers.js';
 
@@ -14,8 +15,7 @@ describe('Teams API and project ownership', function () {
   let ids: Record<string, string>;
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     ids = Object.fromEntries((await api.as(a.owner.apiKey).get('/api/teams')).body.data.map((x: any) => [x.slug, x.id]));
   });
@@ -37,9 +37,9 @@ describe('Teams API and project ownership', function () {
     expect(one.body.meta).to.deep.equal({});
     expect((await api.as(a.owner.apiKey).get('/api/teams/00000000-0000-4000-8000-000000000000')).body)
       .to.deep.equal({ error: { code: 'not_found', message: 'Team not found' } });
-    expect((await api.as(a.owner.apiKey).get('/api/teams/nope')).status).to.equal(404);
+    expectRefusal(await api.as(a.owner.apiKey).get('/api/teams/nope'), 404, apiError('not_found', 'Team not found'));
     expect((await api.as(a.owner.apiKey).get('/api/teams?enabled=false')).body.meta.total).to.equal(0);
-    expect((await api.as(a.owner.apiKey).get('/api/teams?enabled=maybe')).status).to.equal(400);
+    expectRefusal(await api.as(a.owner.apiKey).get('/api/teams?enabled=maybe'), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.enabled', message: 'Invalid option: expected one of "true"|"false"' }] } });
   });
 
   it('GET /api/people?q= finds people by external_ref, name or e-mail, case-insensitively, with LIKE wildcards taken literally; another tenant finds none', async () => {
@@ -54,7 +54,7 @@ describe('Teams API and project ownership', function () {
     expect(await refs('%')).to.deep.equal([]);
     expect(await refs('_')).to.deep.equal([]);
     expect(await refs('grace', b.owner.apiKey)).to.deep.equal([]);
-    expect((await api.as(a.owner.apiKey).get(`/api/people?q=${'x'.repeat(101)}`)).status).to.equal(400);
+    expectRefusal(await api.as(a.owner.apiKey).get(`/api/people?q=${'x'.repeat(101)}`), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.q', message: 'Too big: expected string to have <=100 characters' }] } });
   });
 
   it('PATCH projects sets exactly the owned projects: creates missing ones as manual, takes them from other teams, releases the rest', async () => {
@@ -78,13 +78,13 @@ describe('Teams API and project ownership', function () {
     const bad = await api.as(a.owner.apiKey).patch(`/api/teams/${ids.payments}`, { projects: ['not a key'], colour: 'red' });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.details.map((d: any) => d.path).sort()).to.deep.equal(['body', 'projects.0']);
-    expect((await api.as(a.owner.apiKey).patch(`/api/teams/${ids.payments}`, {})).status).to.equal(400);
+    expectRefusal(await api.as(a.owner.apiKey).patch(`/api/teams/${ids.payments}`, {}), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Give enabled and/or projects' }] } });
     const member = await buildMember(api.databaseUrl, a.tenantId);
-    expect((await api.as(member.apiKey).patch(`/api/teams/${ids.payments}`, { enabled: false })).status).to.equal(403);
+    expectRefusal(await api.as(member.apiKey).patch(`/api/teams/${ids.payments}`, { enabled: false }), 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     expect((await api.as(member.apiKey).get(`/api/teams/${ids.payments}`)).status).to.equal(200);
     const cross = await api.as(b.owner.apiKey).patch(`/api/teams/${ids.payments}`, { enabled: false, projects: ['b/steal'] });
-    expect(cross.status).to.equal(404);
-    expect((await api.as(b.owner.apiKey).get(`/api/teams/${ids.payments}`)).status).to.equal(404);
+    expectRefusal(cross, 404, apiError('not_found', 'Team not found'));
+    expectRefusal(await api.as(b.owner.apiKey).get(`/api/teams/${ids.payments}`), 404, apiError('not_found', 'Team not found'));
     expect((await api.as(a.owner.apiKey).get(`/api/teams/${ids.payments}`)).body.data.enabled).to.equal(true);
     expect(await owners(b.tenantId)).to.deep.equal([]);
   });
@@ -104,14 +104,14 @@ describe('Teams API and project ownership', function () {
     expect(registerOne.status).to.equal(409);
     expect(registerOne.body.error.code).to.equal('conflict');
     const member = await buildMember(api.databaseUrl, a.tenantId);
-    expect((await api.as(member.apiKey).delete(`/api/teams/${ids.platform}/members/${ada.id}`)).status).to.equal(403);
+    expectRefusal(await api.as(member.apiKey).delete(`/api/teams/${ids.platform}/members/${ada.id}`), 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     expect((await api.as(b.owner.apiKey).delete(`/api/teams/${ids.platform}/members/${ada.id}`)).body)
       .to.deep.equal({ error: { code: 'not_found', message: 'Team not found' } });
-    expect((await api.as(b.owner.apiKey).post(`/api/teams/${ids.platform}/members`, { personId: ada.id })).status).to.equal(404);
+    expectRefusal(await api.as(b.owner.apiKey).post(`/api/teams/${ids.platform}/members`, { personId: ada.id }), 404, apiError('not_found', 'Team not found'));
     const removed = await owner.delete(`/api/teams/${ids.platform}/members/${ada.id}`);
     expect(removed.status).to.equal(200);
     expect(removed.body.data.memberCount).to.equal(2);
-    expect((await owner.delete(`/api/teams/${ids.platform}/members/${ada.id}`)).status).to.equal(404);
+    expectRefusal(await owner.delete(`/api/teams/${ids.platform}/members/${ada.id}`), 404, apiError('not_found', 'Membership not found'));
   });
 
   it('project:assign makes a team the owner from the command line (existing project of any provider, or a new manual one)', async () => {

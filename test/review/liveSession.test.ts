@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { sha256 } from '../../src/auth/secrets.js';
 import { loginSessions } from '../../src/db/schema/index.js';
 import { buildSessionCookie, buildTenant, dbFor } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -56,7 +57,7 @@ describe('review: a session rotated by the /api/live upgrade reaches the browser
     expect((await server.get('/api/users/me', { cookie: `sessionId=${rotated}` })).status).to.equal(200);
     await dbFor(server.databaseUrl).db.update(loginSessions).set({ rotatedAt: new Date(Date.now() - 61_000) })
       .where(eq(loginSessions.tokenHash, sha256(rotated as string)));
-    expect((await server.get('/api/users/me', { cookie })).status).to.equal(401);
+    expectRefusal(await server.get('/api/users/me', { cookie }), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
   it('a refused cross-origin upgrade still returns the rotated id', async () => {

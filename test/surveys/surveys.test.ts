@@ -3,9 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import { surveyInvitations, surveyResponses, surveys } from '../../src/db/schema/index.js';
 import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
 import { closeDueSurveys, emailInvitations } from '../../src/surveys/service.js';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
+import { apiError, expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { answer, buildTeam, linksOf, openForm } from './helpers.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -53,8 +54,7 @@ describe('surveys', () => {
   let beta: { id: string; slug: string; personIds: string[] };
   before(async () => {
     api = await testServer();
-    a = await buildTenant(api.databaseUrl);
-    b = await buildTenant(api.databaseUrl);
+    ({ a, b } = await twoTenants(api.databaseUrl));
     alpha = await buildTeam(api.databaseUrl, a.tenantId, 'alpha', 4);
     beta = await buildTeam(api.databaseUrl, a.tenantId, 'beta', 2);
   });
@@ -75,7 +75,7 @@ describe('surveys', () => {
 
   it('refuses members, unknown or disabled teams, and bad windows', async () => {
     const member = await buildMember(api.databaseUrl, a.tenantId);
-    expect((await create(member.apiKey, { title: 't', teams: ['alpha'], closesOn: day(5) })).status).to.equal(403);
+    expectRefusal(await create(member.apiKey, { title: 't', teams: ['alpha'], closesOn: day(5) }), 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     await buildTeam(api.databaseUrl, a.tenantId, 'off', 1, false);
     const bad = await create(a.owner.apiKey, { title: 't', teams: ['alpha', 'nope', 'off'], closesOn: day(5) });
     expect(bad.status).to.equal(400);
@@ -140,11 +140,11 @@ describe('surveys', () => {
     expect(noToken.status).to.equal(403);
     expect(noToken.text).to.include('This form has expired or was sent from another site.');
     const wrong = await api.with({ cookie }).post(path, new URLSearchParams({ ...answers, csrf: 'x'.repeat(43) }).toString(), form);
-    expect(wrong.status).to.equal(403);
+    expectRefusalPage(wrong, 403, 'Form expired', 'This form has expired or was sent from another site.');
     const noCookie = await api.post(path, new URLSearchParams({ ...answers, csrf }).toString(), form);
-    expect(noCookie.status).to.equal(403);
+    expectRefusalPage(noCookie, 403, 'Form expired', 'This form has expired or was sent from another site.');
     const crossSite = await api.with({ cookie, origin: 'https://evil.example' }).post(path, new URLSearchParams({ ...answers, csrf }).toString(), form);
-    expect(crossSite.status).to.equal(403);
+    expectRefusalPage(crossSite, 403, 'Form expired', 'This form has expired or was sent from another site.');
     const rows = await dbFor(api.databaseUrl).db.select().from(surveyResponses).where(eq(surveyResponses.surveyId, created.body.data.id));
     expect(rows).to.have.length(0);
   });
@@ -169,7 +169,7 @@ describe('surveys', () => {
     const afterClose = await api.get(path);
     expect(afterClose.status).to.equal(410);
     expect(afterClose.text).to.include('This survey is closed');
-    expect((await answer(api, link!, [3, 3, 3, 3, 3])).status).to.equal(410);
+    expectRefusalPage(await answer(api, link!, [3, 3, 3, 3, 3]), 410, 'Survey closed', 'This survey is closed and no longer accepts answers.');
 
     const future = await create(a.owner.apiKey, { title: 'Later', teams: ['beta'], opensOn: day(2), closesOn: day(4) });
     const [futureLink] = await linksOf(api, a.owner.apiKey, future.body.data.id);
@@ -245,9 +245,9 @@ describe('surveys', () => {
   it('tenant separation: another tenant sees none of it', async () => {
     const created = await create(a.owner.apiKey, { title: 'Private', teams: ['alpha'], closesOn: day(3) });
     const id = created.body.data.id;
-    expect((await api.as(b.owner.apiKey).get(`/api/surveys/${id}`)).status).to.equal(404);
-    expect((await api.as(b.owner.apiKey).post(`/api/surveys/${id}/close`)).status).to.equal(404);
-    expect((await api.as(b.owner.apiKey).get(`/api/surveys/${id}/links`)).status).to.equal(404);
+    expectRefusal(await api.as(b.owner.apiKey).get(`/api/surveys/${id}`), 404, apiError('not_found', 'Survey not found'));
+    expectRefusal(await api.as(b.owner.apiKey).post(`/api/surveys/${id}/close`), 404, apiError('not_found', 'Survey not found'));
+    expectRefusal(await api.as(b.owner.apiKey).get(`/api/surveys/${id}/links`), 404, apiError('not_found', 'Survey not found'));
     expect((await api.as(b.owner.apiKey).get('/api/surveys')).body.meta.total).to.equal(0);
     expect((await create(b.owner.apiKey, { title: 'x', teams: ['alpha'], closesOn: day(3) })).body.error.details).to.deep.equal([{ path: 'teams', message: 'Unknown team: alpha' }]);
     const [survey] = await dbFor(api.databaseUrl).db.select().from(surveys).where(eq(surveys.id, id));

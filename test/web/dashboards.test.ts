@@ -48,7 +48,8 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     expect(js.status).to.equal(200);
     expect(js.headers.get('cache-control')).to.equal('max-age=31536000,immutable');
     expect(js.headers.get('content-encoding')).to.equal('gzip');
-    expect((await server.get('/app/assets/nope-123.js')).status).to.equal(404);
+    const missing = await server.get('/app/assets/nope-123.js');
+    expect({ status: missing.status, type: missing.headers.get('content-type'), text: missing.text }).to.deep.equal({ status: 404, type: 'text/plain; charset=utf-8', text: 'Not found' });
   });
 
   it('sends a signed-out visitor of a deep link to sign in, and back to the same page after the magic link', async () => {

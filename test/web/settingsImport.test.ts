@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import type { TestServer } from '../helpers/server.js';
 import { pageAs, screenshot, serverAndBrowser, text, until } from './browser.js';
 
@@ -81,6 +82,6 @@ describe('web app: Settings › Register and seats (Chromium)', function () {
     expect(await memberPage.getByText('Only an owner of the organisation imports the register and seats.').count()).to.equal(1);
     expect(await memberPage.locator('input[type="file"]').count()).to.equal(0);
     const refused = await server.as(member.apiKey).post('/api/register/imports', csv([row(9)]).toString(), { 'content-type': 'text/csv' });
-    expect(refused.status).to.equal(403);
+    expectRefusal(refused, 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { apiError, expectRefusal } from '../helpers/refusals.js';
 import type { TestServer } from '../helpers/server.js';
 import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
 
@@ -61,7 +62,7 @@ describe('web app: Settings › API keys (Chromium)', function () {
     await row.getByRole('button', { name: 'Revoke' }).click();
     await row.getByRole('button', { name: 'Revoke key' }).click();
     await until(async () => (await rowNames(page)).includes('CI deployments'), false);
-    expect((await server.as(secret).get('/api/keys')).status).to.equal(401);
+    expectRefusal(await server.as(secret).get('/api/keys'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     await context.close();
   });
 

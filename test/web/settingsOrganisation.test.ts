@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER } from '../organisation/helpers.js';
 import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
@@ -19,8 +19,7 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
 
   before(async () => {
     ({ server } = suite);
-    tenant = await buildTenant(server.databaseUrl, 'Teams Org');
-    other = await buildTenant(server.databaseUrl, 'Other Org');
+    ({ a: tenant, b: other } = await twoTenants(server.databaseUrl, { a: 'Teams Org', b: 'Other Org' }));
     await server.as(tenant.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     await server.as(other.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     teamIds = Object.fromEntries((await server.as(tenant.owner.apiKey).get('/api/teams')).body.data.map((t: { slug: string; id: string }) => [t.slug, t.id]));

@@ -38,6 +38,7 @@ describe('webhook API v1: OpenAPI document and key ownership', () => {
     expect(deploymentSchema.properties).to.deep.equal(generated.$defs.DeploymentWebhook.properties);
     // Every $ref points into the document's own components.
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).to.be.greaterThan(0);
     for (const ref of refs) expect(doc.components.schemas).to.have.property(ref.split('/').pop()!.replace('"', ''));
 
     // Each request example is valid and accepted by the live API.

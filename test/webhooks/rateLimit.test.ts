@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sha256 } from '../../src/auth/secrets.js';
 import { buildMember, buildTenant } from '../helpers/factories.js';
+import { expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { DEPLOYMENTS, deployment, ISSUES, issue, rows } from './helpers.js';
 
@@ -76,7 +77,7 @@ describe('webhook API v1: rate limits per API key', () => {
     try {
       for (let i = 0; i < 10; i += 1) {
         const res = await fresh.post(DEPLOYMENTS, deployment(), i % 2 ? { authorization: 'Bearer gai_nope' } : {});
-        expect(res.status).to.equal(401);
+        expectRefusal(res, 401, { error: 'Unauthorized' });
         expect(res.headers.get('ratelimit-limit')).to.equal('10');
       }
       const refused = await fresh.post(DEPLOYMENTS, deployment(), { authorization: 'Bearer gai_nope' });
@@ -94,7 +95,7 @@ describe('webhook API v1: rate limits per API key', () => {
     const t = await buildTenant(api.databaseUrl);
     const id = await keyId(api, t.owner.apiKey);
     const bad = await api.post(ISSUES, '{not json', { 'content-type': 'application/json', authorization: 'Bearer gai_unknown' });
-    expect(bad.status).to.equal(401);
+    expectRefusal(bad, 401, { error: 'Unauthorized' });
     await rows(api, `update api_keys set webhook_minute_points = 100, webhook_minute_resets_at = now() + interval '30 seconds' where id = $1`, [id]);
     const limited = await api.as(t.owner.apiKey).post(ISSUES, '{not json', { 'content-type': 'application/json' });
     expect(limited.status).to.equal(429);
