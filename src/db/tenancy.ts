@@ -14,6 +14,8 @@ export const SYSTEM_REASONS = [
   'authentication',
   /** The webhook batch statement: rows of several API keys, each admitted by its own key in SQL. */
   'ingest-batch',
+  /** Publishing live events (NOTIFY): no table is read; the event names its tenant, and the hub filters by it. */
+  'live-events',
   /** Finding the tenant an inbound vendor request belongs to (installation id, signature secret). */
   'inbound-routing',
   /** Schedules that fan out per tenant, the job queue's own tables, maintenance jobs. */
