@@ -45,7 +45,7 @@ describe('GET /api/config-report (global administrator)', () => {
       IDP2_CLIENT_ID: 'entra-client-id',
       IDP2_CLIENT_SECRET: 'entra-client-secret',
       LLM_B_API_KEY: 'llm-b-key-value',
-      AI_MODELS: 'model-one,model-two',
+      AI_MODELS: 'anthropic:model-one,anthropic:model-two',
     };
     const api = await testServer({ env });
     try {
