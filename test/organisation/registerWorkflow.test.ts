@@ -4,6 +4,7 @@
  * service function, progress reaches the tenant's websocket clients only, and
  * `GET /api/register/imports/jobs/:jobId` reads the outcome.
  */
+import { withTenant } from '../../src/db/tenancy.js';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
@@ -142,7 +143,8 @@ describe('Organisation register import through the register.import workflow', fu
     const published: unknown[] = [];
     const app = { ...api.running.app, live: { publish: async (_t: string, e: unknown) => void published.push(e) } };
     const ctx = { app, job: { id: randomUUID(), name: 'register.import', retryCount: 1 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
-    const output = (await registerImportWorkflow.run(ctx, { tenantId: a.tenantId, importedBy: a.owner.userId, csv: EXAMPLE_REGISTER })) as any;
+    // As the runner runs it: as the job's tenant.
+    const output = (await withTenant(a.tenantId, () => registerImportWorkflow.run(ctx, { tenantId: a.tenantId, importedBy: a.owner.userId, csv: EXAMPLE_REGISTER }))) as any;
     const latest = before.register_imports![0] as { id: string };
     expect(output).to.deep.equal({ steps: 3, state: { rows: 6, importId: latest.id, rowCount: 6, recorded: false } });
     expect(published).to.deep.equal([
