@@ -56,7 +56,9 @@ export async function previewSetup(db: Db, principal: TenantPrincipal, installat
   authorize(principal, 'tenant.manage');
   const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, principal.tenantId));
   if (!tenant) throw notFound('Tenant');
-  const [row] = await db.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId));
+  // An unclaimed installation (or another tenant's) is no tenant's row: the preview spans tenants,
+  // and shows another tenant's installation only as `linked_elsewhere`, without its account.
+  const [row] = await asSystem('inbound-routing', () => db.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId)));
   const state = !row?.tenantId ? 'unlinked' : row.tenantId === principal.tenantId ? 'linked_here' : 'linked_elsewhere';
   return { installationId, tenantName: tenant.name, accountLogin: state === 'linked_elsewhere' ? null : (row?.accountLogin ?? null), state };
 }
