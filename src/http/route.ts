@@ -101,6 +101,14 @@ function limitsFor(spec: { limit?: string }, principal: Principal | null): { key
   return { key, limits: [LIMITS.general] };
 }
 
+/** Runs a handler's work in the scope its route and principal give it (docs/tenancy.md). */
+function inScopeOf<T>(spec: { system?: SystemReason }, principal: Principal | null, work: () => Promise<T>): Promise<T> {
+  if (spec.system) return asSystem(spec.system, work);
+  if (principal?.tenantId) return withTenant(principal.tenantId, work);
+  if (principal?.kind === 'admin') return asSystem('operator', work);
+  return work();
+}
+
 export function route<
   A extends AuthRule,
   Q extends z.ZodType | undefined = undefined,
@@ -151,13 +159,7 @@ export function route<
     // The handler's database work is the principal's tenant's, and nobody else's (docs/tenancy.md);
     // the global administrator has no tenant, so its routes are operator work by definition.
     const work = () => Promise.resolve(handler({ ctx, principal: principal as PrincipalFor<A>, query, body, params }));
-    const result = spec.system
-      ? await asSystem(spec.system, work)
-      : principal?.tenantId
-        ? await withTenant(principal.tenantId, work)
-        : principal?.kind === 'admin'
-          ? await asSystem('operator', work)
-          : await work();
+    const result = await inScopeOf(spec, principal, work);
     if (!result) return;
     if (result.headers) ctx.set(result.headers);
     if (result.type) ctx.type = result.type;
