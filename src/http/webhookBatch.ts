@@ -1,6 +1,6 @@
 /**
  * Webhook requests that arrive together are written together: requests of one kind waiting for the
- * database go as ONE statement (gate + upsert, src/services/webhooks.ts `batchSql`), each still
+ * database go as ONE statement (gate + upsert, src/services/upsertStatement.ts), each still
  * answered on its own (its own 401/429, counts, created/updated). A statement's fixed cost (round
  * trip, executor start-up, locks, commit) is most of a single-row upsert's, so under load the
  * database does a fraction of the work per request; alone, a request is sent at once, with no wait.
@@ -45,7 +45,7 @@ export class WebhookBatcher<I extends { externalId: string }> {
     private readonly kind: Kind<I>,
     private readonly options: { inFlight: number; maxBatch: number } = { inFlight: 1, maxBatch: 64 },
   ) {
-    this.text = batchSql(kind, GATE_CTES, TAIL);
+    this.text = batchSql(kind, [GATE_CTES], TAIL);
   }
 
   /** The request's gate row with its record (`record_id` null: admitted, but its project was being created by another statement); undefined: unknown key. */
