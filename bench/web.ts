@@ -69,19 +69,28 @@ async function main(): Promise<number> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([cookie]);
     const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
     page.on('request', (r) => { if (r.url().includes('/cubejs-api/v1/load')) cubeUrls.push(r.url()); });
+    // A load that never becomes interactive says what the page showed and what failed, not only "timeout".
+    const explain = async (error: unknown): Promise<never> => {
+      const tiles = await page.$$eval('[data-testid$="-value"]', (els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.textContent}`)).catch(() => []);
+      const heading = await page.locator('h1').first().textContent().catch(() => null);
+      throw new Error(`${(error as Error).message}\n  at ${page.url()} (h1: ${heading})\n  tiles: ${tiles.join(' | ') || 'none'}\n  ${problems.slice(0, 10).join('\n  ') || 'no failed request'}`);
+    };
     const t0 = Date.now();
     await page.goto(`${base}/app/?from=${WINDOW.from}&to=${WINDOW.to}`);
     await page.waitForFunction(() => {
       const values = [...document.querySelectorAll('[data-testid$="-value"]')];
       return values.length === 5 && values.every((v) => !v.textContent?.includes('…'));
-    }, undefined, { timeout: 60_000, polling: 20 });
+    }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
     const tiles = Date.now() - t0;
     // Complete: the previous window beside every tile and every trend chart drawn.
     await page.waitForFunction(() => {
       const previous = [...document.querySelectorAll('[data-testid$="-previous"]')];
       return previous.length === 5 && previous.every((v) => !v.textContent?.includes('…')) && document.querySelectorAll('figure.trend').length === 5 && !document.querySelector('[aria-busy="true"]');
-    }, undefined, { timeout: 60_000, polling: 20 });
+    }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
     const complete = Date.now() - t0;
     await context.close();
     return { tiles, complete };
