@@ -74,7 +74,7 @@ export function subscriptionJson(sub: FakeSubscription): Record<string, unknown>
     current_billing_period: sub.next_billed_at ? { starts_at: now, ends_at: sub.next_billed_at } : null,
     billing_cycle: { interval: 'month', frequency: 1 },
     scheduled_change: null,
-    items: [{ status: 'active', quantity: 1, recurring: true, created_at: now, updated_at: now, previously_billed_at: now, next_billed_at: sub.next_billed_at, trial_dates: null, price: { id: sub.priceId, product_id: 'pro_01', description: 'Plan', billing_cycle: { interval: 'month', frequency: 1 }, unit_price: { amount: '1000', currency_code: 'EUR' }, status: 'active' } }],
+    items: [{ status: 'active', quantity: 1, recurring: true, created_at: now, updated_at: now, previously_billed_at: now, next_billed_at: sub.next_billed_at, trial_dates: null, price: { id: sub.priceId, product_id: 'pro_01', description: 'Plan', type: 'standard', tax_mode: 'account_setting', billing_cycle: { interval: 'month', frequency: 1 }, trial_period: null, unit_price: { amount: '1000', currency_code: 'EUR' }, unit_price_overrides: [], quantity: { minimum: 1, maximum: 1 }, status: 'active', created_at: now, updated_at: now }, product: { id: 'pro_01', name: 'Delivery analytics', type: 'standard', tax_category: 'saas', description: null, image_url: null, status: 'active', created_at: now, updated_at: now } }],
     custom_data: sub.custom_data,
     management_urls: null,
     discount: null,
