@@ -96,7 +96,8 @@ export interface Config {
    * egress proxy) say otherwise. docs/integrations-chat-docs.md.
    */
   vendorUrls: { slackApi: string; slackAuthorize: string; notionApi: string };
-  billing: Credentials | null;
+  /** Paddle Billing (docs/billing.md); null while BILLING_ENABLED is off, and then nothing of billing exists. */
+  billing: BillingConfig | null;
   /** LLM observability (Langfuse over OpenTelemetry, docs/ai.md); `recordContent` (LLMOBS_RECORD_CONTENT) lets prompts and answers go along. */
   llmObservability: { publicKey: string; secretKey: string; baseUrl: string | null; recordContent: boolean } | null;
   mailerApiKey: string | null;
@@ -143,6 +144,20 @@ export interface Config {
    * (src/jobs/testHooks.ts). Refused unless NODE_ENV is test, so production can never enable them.
    */
   testHooks: boolean;
+}
+
+/** The four plans, by seat band (src/billing/plans.ts). */
+export const BILLING_PLANS = ['individual', 'small_team', 'large_team', 'enterprise'] as const;
+export type BillingPlan = (typeof BILLING_PLANS)[number];
+
+export interface BillingConfig {
+  apiKey: string;
+  webhookSecret: string;
+  /** Paddle.js's client-side token; sandbox tokens begin `test_`. */
+  clientToken: string;
+  priceIds: Record<BillingPlan, string>;
+  /** BILLING_API_URL: Paddle's API origin (default https://api.paddle.com; the sandbox, or a fake in tests). */
+  apiUrl: string;
 }
 
 export const AI_PROVIDERS = ['openai', 'anthropic', 'google', 'compatible'] as const;
@@ -543,7 +558,7 @@ export function loadConfig(env: Env): Readonly<Config> {
 
   const vendorUrls = parseVendorUrls(r, groups, production);
 
-  const billing = r.boolean('BILLING_ENABLED', false) ? r.enabledGroup('billing group (BILLING_ENABLED)', BILLING_VARIABLES) : null;
+  const billing = parseBilling(r, production);
 
   let llmObservability: Config['llmObservability'] = null;
   if (r.boolean('LLMOBS_ENABLED', false)) {
@@ -630,6 +645,27 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** The billing group: every variable once BILLING_ENABLED is on; BILLING_API_URL is an optional override. */
+function parseBilling(r: Reader, production: boolean): BillingConfig | null {
+  const apiUrl = parseHttpUrl(r, 'BILLING_API_URL', r.get('BILLING_API_URL'));
+  if (!r.boolean('BILLING_ENABLED', false)) return null;
+  if (apiUrl && production && apiUrl.protocol !== 'https:') r.problems.push('BILLING_API_URL must use https when NODE_ENV is production');
+  const g = r.enabledGroup('billing group (BILLING_ENABLED)', BILLING_VARIABLES);
+  if (!g) return null;
+  return {
+    apiKey: g.BILLING_API_KEY as string,
+    webhookSecret: g.BILLING_WEBHOOK_SECRET as string,
+    clientToken: g.BILLING_CLIENT_TOKEN as string,
+    priceIds: {
+      individual: g.BILLING_INDIVIDUAL_PRICE_ID as string,
+      small_team: g.BILLING_SMALL_TEAM_PRICE_ID as string,
+      large_team: g.BILLING_LARGE_TEAM_PRICE_ID as string,
+      enterprise: g.BILLING_ENTERPRISE_PRICE_ID as string,
+    },
+    apiUrl: apiUrl ? apiUrl.origin + apiUrl.pathname.replace(/\/+$/, '') : 'https://api.paddle.com',
+  };
 }
 
 /** DATABASE_URL_BI, BI_PORT and BI_HOST (docs/bi.md "Deployment"). */

@@ -6,6 +6,8 @@ export const statusOf = {
   validation_failed: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** The tenant's subscription lapsed past its grace period: reads, exports and ingest still work (docs/billing.md). */
+  read_only: 403,
   not_found: 404,
   conflict: 409,
   /** A tenant always keeps an owner: removing or demoting its last one is refused. */

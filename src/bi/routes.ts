@@ -27,7 +27,7 @@ export function biRoutes(app: AppContext): Router {
     return { status: 201, body: { data: { ...presentBiCredential(credential), ...connection }, meta: {} } };
   }));
 
-  router.delete('/api/bi/credentials/:id', route(app, { auth: 'required', params: IdParams }, async ({ principal, params }) => {
+  router.delete('/api/bi/credentials/:id', route(app, { auth: 'required', params: IdParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     const credential = await biCredentialsFor(pool, principal, revokeOptions).revoke(params.id);
     return { body: { data: presentBiCredential(credential), meta: {} } };
   }));

@@ -36,6 +36,7 @@ import { biRoutes } from '../bi/routes.js';
 import { slackRoutes } from '../integrations/slack/routes.js';
 import { notionRoutes } from '../integrations/notion/routes.js';
 import { aiRoutes } from '../ai/routes.js';
+import { billingRoutes } from '../billing/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -64,6 +65,7 @@ const routeFactories: RouteFactory[] = [
   trackerRoutes,
   slackRoutes,
   notionRoutes,
+  billingRoutes,
   testHookRoutes,
   oauthRoutes,
   cliLoginRoutes,

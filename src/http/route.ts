@@ -13,6 +13,7 @@ import { checkJsonValue } from '../schemas/limits.js';
 import { readBody, type BodyKind, type BodyOf } from './body.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
+import { assertWritable } from '../billing/entitlements.js';
 
 export type AuthRule = 'none' | 'optional' | 'required' | 'owner' | 'admin';
 
@@ -38,6 +39,12 @@ export interface RouteSpec<A extends AuthRule, Q, B, P, K extends BodyKind | und
    * vendor call): it runs as system work for this reason, whatever the principal (docs/tenancy.md).
    */
   system?: SystemReason;
+  /**
+   * A change that stays open while the tenant is read-only for billing (docs/billing.md): a read
+   * sent as a POST (the Cube API), ingest (no data may be lost), the caller's own account, and
+   * revoking a credential. Every other change of a tenant's principal is checked once, here.
+   */
+  whenReadOnly?: 'allowed';
 }
 
 export interface RouteResult {
@@ -147,6 +154,11 @@ export function route<
     // change must therefore come from our own origin (browsers always send Origin on a
     // cross-origin POST, PATCH or DELETE). API keys are not ambient and need nothing.
     if (principal?.kind === 'session' && !SAFE_METHODS.has(ctx.method)) checkOrigin(ctx, app.config.appUrl);
+    // A lapsed subscription makes the tenant's own changes read-only; system routes are not the tenant's.
+    if (principal?.tenantId && !spec.system && !spec.whenReadOnly && !SAFE_METHODS.has(ctx.method) && app.config.billing) {
+      const tenantId = principal.tenantId;
+      await withTenant(tenantId, () => assertWritable(app, tenantId));
+    }
 
     const params = parse(spec.params as P, ctx.params, 'params');
     const query = parse(spec.query as Q, ctx.query, 'query');

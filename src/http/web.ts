@@ -35,6 +35,18 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Settings › Billing only, and only with billing on: Paddle.js from Paddle's CDN, and its checkout
+ * frame from Paddle's checkout hosts (live and sandbox). Every other page keeps APP_CSP. The page
+ * is reached by a full load (web/src/routes/settings/layout.tsx), so this header is the one in force.
+ */
+export const BILLING_PAGE = '/app/settings/billing';
+export const BILLING_PAGE_CSP = APP_CSP.replace("script-src 'self'", "script-src 'self' https://cdn.paddle.com")
+  .replace("style-src 'self'", "style-src 'self' https://cdn.paddle.com")
+  .replace("img-src 'self' data:", "img-src 'self' data: https://cdn.paddle.com")
+  .replace("connect-src 'self'", "connect-src 'self' https://*.paddle.com")
+  .replace("object-src 'none'", "frame-src https://buy.paddle.com https://sandbox-buy.paddle.com; object-src 'none'");
+
 const CSRF_PLACEHOLDER = '__CSRF_TOKEN__';
 
 interface Shell {
@@ -80,7 +92,7 @@ export function webApp(app: AppContext, options: { dist?: string } = {}): Koa.Mi
 
   const page = async (ctx: Koa.Context) => {
     ctx.set({
-      'Content-Security-Policy': APP_CSP,
+      'Content-Security-Policy': app.config.billing && ctx.path.replace(/\/+$/, '') === BILLING_PAGE ? BILLING_PAGE_CSP : APP_CSP,
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'same-origin',

@@ -80,6 +80,7 @@ const settingsPages = [
   settingsPage('bi', () => import('./routes/settings/bi'), 'BiAccessPage'),
   settingsPage('account', () => import('./routes/settings/account'), 'AccountPage'),
   settingsPage('ai', () => import('./routes/settings/ai'), 'AiSettingsPage'),
+  settingsPage('billing', () => import('./routes/settings/billing'), 'BillingPage'),
 ] as const;
 
 const routeTree = root.addChildren([overview, teams, team, flow, ai, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);

@@ -92,7 +92,7 @@ export function signInProviderRoutes(app: AppContext): Router {
     return { body: { data: identities.map(presentIdentity), meta: { emailSignIn: emailSignInAvailable(config) } } };
   }));
 
-  router.delete('/api/users/me/identities/:id', route(app, { auth: 'required', params: IdentityParams }, async ({ principal, params }) => {
+  router.delete('/api/users/me/identities/:id', route(app, { auth: 'required', params: IdentityParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     const removed = await removeMyIdentity(db, principal, params.id, emailSignInAvailable(config));
     return { body: { data: presentIdentity(removed), meta: {} } };
   }));

@@ -27,7 +27,7 @@ export function apiKeyRoutes(app: AppContext): Router {
     return { status: 201, body: { data: presentNewApiKey(key, secret), meta: {} } };
   }));
 
-  router.delete('/api/keys/:id', route(app, { auth: 'required', params: KeyParams.catch({ id: '00000000-0000-0000-0000-000000000000' }) }, async ({ principal, params }) => {
+  router.delete('/api/keys/:id', route(app, { auth: 'required', whenReadOnly: 'allowed', params: KeyParams.catch({ id: '00000000-0000-0000-0000-000000000000' }) }, async ({ principal, params }) => {
     const key = await revokeApiKey(db, principal, params.id);
     return { body: { data: presentApiKey(key), meta: {} } };
   }));

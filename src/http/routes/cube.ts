@@ -95,12 +95,12 @@ export function cubeRoutes(app: AppContext): Router {
     return { body: present(answer, requestId, castNumerics) };
   };
   router.get(`${BASE}/load`, route(app, { auth: 'required', query: QueryParams }, async ({ ctx, principal, query }) => load(ctx, principal.tenantId, query.query, query.queryType === 'multi', query.castNumerics === 'true')));
-  router.post(`${BASE}/load`, route(app, { auth: 'required', body: QueryBody }, async ({ ctx, principal, body }) => load(ctx, principal.tenantId, body.query, body.queryType === 'multi', body.castNumerics === true)));
+  router.post(`${BASE}/load`, route(app, { auth: 'required', body: QueryBody, whenReadOnly: 'allowed' }, async ({ ctx, principal, body }) => load(ctx, principal.tenantId, body.query, body.queryType === 'multi', body.castNumerics === true)));
 
   for (const path of ['/sql', '/dry-run'] as const) {
     const answer = async (tenantId: string, raw: unknown) => (path === '/sql' ? cubeSqlRequest({ tenantId }, raw) : cubeDryRun({ tenantId }, raw));
     router.get(`${BASE}${path}`, route(app, { auth: 'required', query: QueryParams }, async ({ principal, query }) => ({ body: await answer(principal.tenantId, query.query) })));
-    router.post(`${BASE}${path}`, route(app, { auth: 'required', body: QueryBody }, async ({ principal, body }) => ({ body: await answer(principal.tenantId, body.query) })));
+    router.post(`${BASE}${path}`, route(app, { auth: 'required', body: QueryBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => ({ body: await answer(principal.tenantId, body.query) })));
   }
   // Everything else under the prefix is a 404 in Cube's body too (never the general API's).
   router.all(/^\/cubejs-api(\/.*)?$/, (ctx) => {

@@ -52,7 +52,7 @@ export function sessionRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
 
-  router.post('/api/sessions', route(app, { auth: 'required', body: SessionBody, bodyLimit: SESSION_BODY_LIMIT }, async ({ principal, body }) => {
+  router.post('/api/sessions', route(app, { auth: 'required', body: SessionBody, bodyLimit: SESSION_BODY_LIMIT, whenReadOnly: 'allowed' }, async ({ principal, body }) => {
     const { session, transcript } = await createSession(app, principal, body);
     return { status: 201, body: { data: presentCreatedSession(session, transcript), meta: {} } };
   }));

@@ -13,7 +13,7 @@ export function tenantRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
 
-  router.post('/api/tenants', route(app, { auth: 'required', body: TenantBody }, async ({ principal, body }) => {
+  router.post('/api/tenants', route(app, { auth: 'required', body: TenantBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => {
     const tenant = await createTenantForUser(db, principal.userId, body.name);
     return { status: 201, body: { data: { ...tenant, role: 'owner' }, meta: {} } };
   }));

@@ -21,7 +21,7 @@ export function userRoutes(app: AppContext): Router {
     return { body: { data: presentMe(await getMe(db, principal)), meta: {} } };
   }));
 
-  router.patch('/api/users/me', route(app, { auth: 'required', body: UpdateMeBody }, async ({ principal, body }) => {
+  router.patch('/api/users/me', route(app, { auth: 'required', body: UpdateMeBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => {
     return { body: { data: presentMe(await updateMe(db, principal, body)), meta: {} } };
   }));
 

@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { cubeQuery } from '../api/cube';
 import { liveState, subscribeLive } from '../api/live';
 import { meQuery } from '../api/me';
+import { billingNoticeQuery } from '../api/queries/billing';
 import { TEAMS_QUERY } from '../api/queries/common';
 import { defaultWindow, MAX_MONTHS, monthCount } from '../lib/window';
 import { ErrorNote } from './states';
@@ -127,6 +128,18 @@ function UserMenu() {
   );
 }
 
+/** What billing asks of this organisation (read-only, grace period, seats over the band); nothing when billing is off. */
+function BillingBanner() {
+  const notice = useQuery(billingNoticeQuery);
+  const message = notice.data?.data.message;
+  if (!message) return null;
+  return (
+    <p className={`notice${notice.data?.data.readOnly ? ' error' : ''}`} role={notice.data?.data.readOnly ? 'alert' : 'status'} data-testid="billing-banner">
+      {message}
+    </p>
+  );
+}
+
 export function Shell() {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const inSettings = useRouterState({ select: (s) => /^(\/app)?\/settings(\/|$)/.test(s.location.pathname) });
@@ -152,6 +165,7 @@ export function Shell() {
         <LiveBadge />
         <UserMenu />
       </header>
+      <BillingBanner />
       {!inSettings && <ScopeBar />}
       <main id="main" tabIndex={-1}>
         <Outlet />

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
 import { meQuery } from '../../api/me';
+import { billingNoticeQuery } from '../../api/queries/billing';
 import { keepScope } from '../../lib/scope';
 
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
@@ -30,6 +31,8 @@ export function useIsOwner(): boolean {
 
 export function SettingsLayout() {
   const owner = useIsOwner();
+  // Billing exists only when the server has it on (the notice answers 404 otherwise).
+  const billing = useQuery(billingNoticeQuery);
   return (
     <div className="settings">
       <nav aria-label="Settings" className="subnav">
@@ -41,6 +44,14 @@ export function SettingsLayout() {
               </Link>
             </li>
           ))}
+          {owner && billing.isSuccess && (
+            <li>
+              {/* A full load: the billing page's Content-Security-Policy comes with its document. */}
+              <Link to="/settings/billing" search={keepScope} reloadDocument activeProps={{ 'aria-current': 'page' }}>
+                Billing
+              </Link>
+            </li>
+          )}
         </ul>
       </nav>
       <div className="settings-page">
