@@ -114,6 +114,12 @@ export async function seedBaseline(pool: pg.Pool, tenantId: string, start: strin
     await client.query(`set session_replication_role = replica`);
     for (const step of steps) await client.query(step);
     await client.query(`set session_replication_role = default`);
+    // The replica role also skipped the triggers that keep the delivery facts (deployment outcomes,
+    // recoveries, lead times: migration 0021); without this the DORA measures of the bench tenant
+    // read nothing, and every figure measured on it is of an empty Overview.
+    await client.query(`select delivery_facts_rebuild()`);
+    await client.query(`analyze deployment_facts`);
+    await client.query(`analyze change_lead_times`);
   } finally {
     client.release();
   }
