@@ -1,16 +1,16 @@
 /**
- * The notebook's scripted model on the fake OpenAI-compatible server (provider D): it finds the
- * measure, queries it, then answers with the number the tool returned. `inject` makes it obey a
- * prompt injection: it tries to read another tenant by a `tenantId` argument and by that tenant's team id.
+ * The notebook's scripted model, on any of the fake vendors (provider D, or an organisation's
+ * Anthropic or Google): it finds the measure, queries it, then answers with the number the tool
+ * returned. `inject` makes it obey a prompt injection: it tries to read another tenant by a
+ * `tenantId` argument and by that tenant's team id.
  */
-import type { FakeRequest, Reply } from './fakes/server.js';
+import { toolResults, type FakeRequest, type Reply } from './fakes/server.js';
 
 const QUERY = { measures: ['ai_sessions.ai_sessions'], timeDimensions: [{ dimension: 'ai_sessions.started_at', dateRange: ['2026-03-01', '2026-03-31'] }] };
 
 export function notebookModel(options: { inject?: { tenantId: string; teamId: string } } = {}) {
   return (request: FakeRequest): Reply => {
-    const messages = (request.body.messages ?? []) as { role: string; content: unknown }[];
-    const results = messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const results = toolResults(request);
     if (options.inject) {
       if (results.length === 0) return { toolCalls: [{ name: 'cube_query', args: { ...QUERY, tenantId: options.inject.tenantId } }] };
       if (results.length === 1) return { toolCalls: [{ name: 'cube_query', args: { ...QUERY, filters: [{ member: 'ai_sessions.team_id', operator: 'equals', values: [options.inject.teamId] }] } }] };
