@@ -23,3 +23,43 @@ export function notebookModel(options: { inject?: { tenantId: string; teamId: st
     return { text: `There were ${count} AI sessions in March 2026.` };
   };
 }
+
+export interface Script {
+  /** Matches the question (the request's first user message). */
+  question: RegExp;
+  /** The tool calls it makes, one per model step. */
+  calls: { name: string; args: unknown }[];
+  /** The final answer, from the tools' results (JSON text, in call order). */
+  answer: (results: string[]) => string;
+  /** The answer starts this late, so that a test sees the steps before it. */
+  answerDelayMs?: number;
+}
+
+/** The first user message of a request, whichever vendor's shape it has. */
+function question(request: FakeRequest): string {
+  const body = request.body ?? {};
+  const first = (body.messages ?? body.contents ?? []).find((m: { role: string }) => m.role === 'user');
+  return JSON.stringify(first ?? '');
+}
+
+/** A model that answers each known question by its script: one tool call per step, then the answer. */
+export function scriptedModel(scripts: Script[]) {
+  return (request: FakeRequest): Reply => {
+    const text = question(request);
+    const script = scripts.find((s) => s.question.test(text));
+    if (!script) return { text: 'I have no script for this question.' };
+    const results = toolResults(request);
+    const call = script.calls[results.length];
+    return call ? { toolCalls: [call] } : { text: script.answer(results), ...(script.answerDelayMs ? { delayMs: script.answerDelayMs } : {}) };
+  };
+}
+
+/** The rows of a cube_query result as the fake model reads them. */
+export function rowsOf(result: string | undefined): Record<string, unknown>[] {
+  try {
+    const parsed = JSON.parse(result ?? '');
+    return (parsed.value ?? parsed).rows ?? [];
+  } catch {
+    return [];
+  }
+}

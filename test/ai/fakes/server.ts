@@ -15,8 +15,9 @@ export interface FakeRequest {
 }
 
 export type Reply =
-  | { text: string; inputTokens?: number; outputTokens?: number }
-  | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number }
+  /** `delayMs`: the answer starts this late (a slow model, so a page can be seen mid-run). */
+  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   | { status: number; message?: string }
   /** Answers nothing for this long (a timeout). */
   | { hangMs: number }
@@ -71,11 +72,15 @@ async function start(root: string, write: Writer, errorBody: (status: number, me
         res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(reply.status, reply.message ?? `fake error ${reply.status}`)));
         return;
       }
-      try {
-        write(request, reply, res);
-      } catch (error) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(500, String(error))));
-      }
+      const answer = () => {
+        try {
+          write(request, reply, res);
+        } catch (error) {
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(500, String(error))));
+        }
+      };
+      if ('delayMs' in reply && reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs);
+      else answer();
     });
   });
   server.on('connection', (s) => {

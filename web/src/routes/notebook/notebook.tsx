@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useChange } from '../../api/change';
 import { api, apiLines } from '../../api/client';
 import { apiQuery } from '../../api/cube';
@@ -39,7 +39,8 @@ function StepView({ step }: { step: Step }) {
   );
 }
 
-function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
+/** A question with its steps and answer; `runNow` runs it once on mount (a question just asked). */
+function CellView({ notebookId, cell, runNow = false }: { notebookId: string; cell: Cell; runNow?: boolean }) {
   const qc = useQueryClient();
   const [live, setLive] = useState<{ steps: Step[]; text: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -61,6 +62,13 @@ function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
     await qc.invalidateQueries({ queryKey: ['api', `/api/notebooks/${notebookId}`] });
     setLive(null);
   };
+  const started = useRef(false);
+  useEffect(() => {
+    if (runNow && !started.current) {
+      started.current = true;
+      void run();
+    }
+  });
   const steps = live ? live.steps : cell.steps;
   const answer = live ? live.text : cell.answer;
   return (
@@ -81,7 +89,9 @@ export function NotebookPage() {
   const notebook = useQuery(apiQuery<{ data: Notebook }>(`/api/notebooks/${notebookId}`));
   usePageTitle(notebook.data?.data.title ?? 'Notebook');
   const touches = [['api', `/api/notebooks/${notebookId}`], ['api', '/api/notebooks']];
-  const ask = useChange((question: string) => api(`/api/notebooks/${notebookId}/cells`, { method: 'POST', json: { question } }), touches);
+  // A question asked is run at once; "Run again" re-runs a stored one.
+  const [justAsked, setJustAsked] = useState<string | null>(null);
+  const ask = useChange((question: string) => api<{ data: Cell }>(`/api/notebooks/${notebookId}/cells`, { method: 'POST', json: { question } }), touches, (res) => setJustAsked(res.data.id));
   const share = useChange((shared: boolean) => api(`/api/notebooks/${notebookId}`, { method: 'PATCH', json: { shared } }), touches);
   const n = notebook.data?.data;
   return (
@@ -89,11 +99,12 @@ export function NotebookPage() {
       <h1>{n?.title ?? 'Notebook'}</h1>
       {n?.mine && (
         <label>
-          <input type="checkbox" checked={n.shared} onChange={(e) => share.mutate(e.currentTarget.checked)} /> Shared with the organisation
+          {/* The box shows the choice while it is saved, then the stored value. */}
+          <input type="checkbox" checked={share.isPending ? Boolean(share.variables) : n.shared} disabled={share.isPending} onChange={(e) => share.mutate(e.currentTarget.checked)} /> Shared with the organisation
         </label>
       )}
       <Panel title="Questions" id="cells" query={notebook} height={120}>
-        {() => <>{n?.cells.map((c) => <CellView key={c.id} notebookId={notebookId} cell={c} />)}</>}
+        {() => <>{n?.cells.map((c) => <CellView key={c.id} notebookId={notebookId} cell={c} runNow={c.id === justAsked} />)}</>}
       </Panel>
       {n?.mine && (
         <form noValidate aria-labelledby="ask-title" onSubmit={(e) => {
@@ -104,7 +115,7 @@ export function NotebookPage() {
           <h2 id="ask-title">Ask a question</h2>
           <label htmlFor="question">Question</label>
           <textarea id="question" name="question" rows={3} maxLength={4000} />
-          <button className="primary" disabled={ask.isPending}>Add question</button>
+          <button className="primary" disabled={ask.isPending}>Ask</button>
           {ask.isError ? <ErrorNote error={ask.error} /> : null}
         </form>
       )}
