@@ -15,6 +15,7 @@ import { CSV, register } from '../organisation/helpers.js';
 import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
 
 const MARCH = ['2026-03-01', '2026-03-31'];
+const Q1 = ['2026-01-01', '2026-03-31'];
 const sessionsQuery = (extra: Record<string, unknown> = {}) => ({ measures: ['ai_sessions.ai_sessions'], timeDimensions: [{ dimension: 'ai_sessions.started_at', dateRange: MARCH }], ...extra });
 
 const COUNT_QUESTION = 'How many AI sessions in March 2026?';
@@ -27,6 +28,16 @@ const SCRIPTS = (b: { tenantId: string; teamId: string }): Script[] => [
     ],
     answer: (results) => `There were ${rowsOf(results[1])[0]?.['ai_sessions.ai_sessions'] ?? 'no'} AI sessions in March 2026.`,
     answerDelayMs: 1500,
+  },
+  {
+    question: /AI sessions per month in Q1 2026/,
+    calls: [{ name: 'cube_query', args: { measures: ['ai_sessions.ai_sessions'], timeDimensions: [{ dimension: 'ai_sessions.started_at', granularity: 'month', dateRange: Q1 }] } }],
+    answer: (results) => `Per month: ${rowsOf(results[0]).map((r) => r['ai_sessions.ai_sessions']).join(', ')}.`,
+  },
+  {
+    question: /AI sessions by tool in Q1 2026/,
+    calls: [{ name: 'cube_query', args: { measures: ['ai_sessions.ai_sessions'], dimensions: ['ai_sessions.tool'], timeDimensions: [{ dimension: 'ai_sessions.started_at', dateRange: Q1 }], order: [{ member: 'ai_sessions.tool', direction: 'asc' }] } }],
+    answer: (results) => `By tool: ${rowsOf(results[0]).map((r) => `${r['ai_sessions.tool']} ${r['ai_sessions.ai_sessions']}`).join(', ')}.`,
   },
   {
     question: /ignore all rules/,
@@ -104,6 +115,9 @@ describe('web app: the notebook (Chromium)', function () {
     expect(await cell.getByTestId('notebook-answer').count()).to.equal(0);
     await until(() => cell.getByTestId('notebook-answer').innerText(), 'There were 3 AI sessions in March 2026.', 15_000);
     await until(() => cell.getByText('Answered by local-d').count(), 1);
+    // One number, no group: the answer's result is a table, not a chart.
+    expect(await tableRows(page, "Answer's result")).to.deep.equal([['ai_sessions.ai_sessions'], ['3']]);
+    expect(await cell.getByTestId('answer-chart').count()).to.equal(0);
     await screenshot(page, 'notebook');
 
     // Saved: a reload shows the stored steps and answer.
@@ -174,5 +188,58 @@ describe('web app: the notebook (Chromium)', function () {
     // B's 5 March sessions appear nowhere in the cell.
     expect(await cell.locator('td', { hasText: /^5$/ }).count()).to.equal(0);
     await screenshot(page, 'notebook-injection');
+  });
+
+  describe('the answer\'s chart', () => {
+    let page: Page;
+    before(async () => {
+      page = await pageAs(suite, a.owner.userId, a.tenantId);
+      await page.goto('/app/notebook');
+      await page.getByLabel('Title').fill('Charts');
+      await page.getByRole('button', { name: 'Create notebook' }).click();
+      await page.getByRole('link', { name: 'Charts', exact: true }).click();
+      await page.getByRole('heading', { name: 'Charts', level: 1 }).waitFor();
+    });
+
+    async function ask(question: string, answer: string) {
+      await page.getByLabel('Question', { exact: true }).fill(question);
+      await page.getByRole('button', { name: 'Ask' }).click();
+      const cell = page.getByRole('article', { name: question });
+      await until(() => cell.getByTestId('notebook-answer').innerText(), answer, 15_000);
+      const chart = cell.getByTestId('answer-chart');
+      await chart.waitFor();
+      return chart;
+    }
+    const attrs = (chart: ReturnType<Page['getByTestId']>, testId: string, name: string) => chart.getByTestId(testId).evaluateAll((els, n) => els.map((e) => Number(e.getAttribute(n))), name);
+
+    it('draws a line with one point per month when the result has a time dimension', async () => {
+      const chart = await ask('AI sessions per month in Q1 2026?', 'Per month: 1, 2, 3.');
+      expect(await chart.locator('svg').getAttribute('data-kind')).to.equal('line');
+      expect(await chart.locator('figcaption span').innerText()).to.equal('ai_sessions.ai_sessions by month');
+      expect(await chart.getByTestId('chart-point').count()).to.equal(3);
+      expect(await chart.getByTestId('chart-label').allTextContents()).to.deep.equal(['Jan 2026', 'Feb 2026', 'Mar 2026']);
+      expect(await chart.locator('[data-testid="chart-point"] title').allTextContents()).to.deep.equal(['Jan 2026: 1', 'Feb 2026: 2', 'Mar 2026: 3']);
+      // 1, 2, 3 on a 0-based axis: evenly spaced heights, rising left to right.
+      const ys = await attrs(chart, 'chart-point', 'cy');
+      expect(ys[0]! > ys[1]! && ys[1]! > ys[2]!).to.equal(true);
+      expect(Math.abs((ys[0]! - ys[1]!) - (ys[1]! - ys[2]!))).to.be.lessThan(0.01);
+      expect(await chart.locator('polyline').count()).to.equal(1);
+      await screenshot(page, 'notebook-chart-line');
+      await chart.getByRole('button', { name: 'Show as table' }).click();
+      expect(await chart.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => (c.textContent ?? '').trim())))).to.deep.equal([['Jan 2026', '1'], ['Feb 2026', '2'], ['Mar 2026', '3']]);
+      expect(await chart.locator('svg').count()).to.equal(0);
+    });
+
+    it('draws one bar per category when the result is grouped by a dimension', async () => {
+      const chart = await ask('AI sessions by tool in Q1 2026?', 'By tool: claude-code 2, cursor 4.');
+      expect(await chart.locator('svg').getAttribute('data-kind')).to.equal('bar');
+      expect(await chart.getByTestId('chart-bar').count()).to.equal(2);
+      expect(await chart.getByTestId('chart-label').allTextContents()).to.deep.equal(['claude-code', 'cursor']);
+      expect(await chart.locator('.value-label').allTextContents()).to.deep.equal(['2', '4']);
+      const heights = await attrs(chart, 'chart-bar', 'height');
+      expect(heights[1]! / heights[0]!).to.be.closeTo(2, 0.001);
+      expect(await chart.locator('svg').getAttribute('aria-label')).to.equal('ai_sessions.ai_sessions by ai_sessions.tool, bar chart of 2 bars; use Show as table for the values');
+      await screenshot(page, 'notebook-chart-bar');
+    });
   });
 });

@@ -6,25 +6,10 @@ import { api, apiLines } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { AnswerResult, Rows, type Step } from './result';
 
-type ToolOutput = { ok: true; value: { rows?: Record<string, unknown>[] } & Record<string, unknown> } | { ok: false; error: string };
-interface Step { id: string; tool: string; input: unknown; output?: ToolOutput }
 interface Cell { id: string; question: string; status: string; steps: Step[]; answer: string | null; error: string | null; model: string | null }
 interface Notebook { id: string; title: string; shared: boolean; mine: boolean; cells: Cell[] }
-
-/** A tool's rows as a table: the numbers as the cube returned them. */
-function Rows({ rows, label }: { rows: Record<string, unknown>[]; label: string }) {
-  if (rows.length === 0) return <p className="empty">No rows.</p>;
-  const columns = Object.keys(rows[0] ?? {});
-  return (
-    <div className="table-wrap">
-      <table aria-label={label}>
-        <thead><tr>{columns.map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
-        <tbody>{rows.slice(0, 50).map((r, i) => <tr key={i}>{columns.map((c) => <td key={c}>{r[c] === null ? '—' : String(r[c])}</td>)}</tr>)}</tbody>
-      </table>
-    </div>
-  );
-}
 
 function StepView({ step }: { step: Step }) {
   return (
@@ -50,7 +35,7 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
     setLive({ ...state });
     try {
       await apiLines(`/api/notebooks/${notebookId}/cells/${cell.id}/run`, (event) => {
-        const e = event as { type: string; id: string; tool: string; input: unknown; output: ToolOutput; delta: string };
+        const e = event as { type: string; id: string; tool: string; input: unknown; output: Step['output']; delta: string };
         if (e.type === 'tool-call') state.steps = [...state.steps, { id: e.id, tool: e.tool, input: e.input }];
         if (e.type === 'tool-result') state.steps = state.steps.map((s) => (s.id === e.id ? { ...s, output: e.output } : s));
         if (e.type === 'text') state.text += e.delta;
@@ -77,6 +62,7 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
       <button type="button" onClick={() => void run()} disabled={live !== null}>{live ? 'Running…' : cell.status === 'new' ? 'Run' : 'Run again'}</button>
       {steps.length > 0 && <ol aria-label="Steps">{steps.map((s) => <StepView key={s.id} step={s} />)}</ol>}
       {answer ? <p data-testid="notebook-answer" aria-live="polite">{answer}</p> : null}
+      {!live && cell.status === 'done' && <AnswerResult steps={cell.steps} />}
       {!live && cell.status === 'failed' && <p role="alert">{cell.error}</p>}
       {!live && cell.model && <p className="muted">Answered by {cell.model}</p>}
       {error ? <ErrorNote error={error} /> : null}
