@@ -4,6 +4,7 @@
  * then the answer with the seeded number. Notebooks are saved, re-runnable and shareable within the
  * tenant; another tenant's person gets "not found". A prompt injection shows only tenant A's numbers.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { Env } from '../../src/config.js';
@@ -65,6 +66,12 @@ async function seed(server: TestServer, tenant: BuiltTenant, sessions: [string, 
 const A_SESSIONS: [string, string][] = [['2026-01-15', 'cursor'], ['2026-02-10', 'cursor'], ['2026-02-11', 'claude-code'], ['2026-03-01', 'cursor'], ['2026-03-02', 'cursor'], ['2026-03-03', 'claude-code']];
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
 /** The page's error note: the API's message and code (without the request id). */
 const alertText = (page: Page) => page.getByRole('alert').locator('p').first().innerText().then((t) => norm(t).replace(/ · request \S+$/, ''));
 /** A result table's rows as text, header first. */
@@ -240,6 +247,7 @@ describe('web app: the notebook (Chromium)', function () {
       expect(heights[1]! / heights[0]!).to.be.closeTo(2, 0.001);
       expect(await chart.locator('svg').getAttribute('aria-label')).to.equal('ai_sessions.ai_sessions by ai_sessions.tool, bar chart of 2 bars; use Show as table for the values');
       await screenshot(page, 'notebook-chart-bar');
+      expect(await axeViolations(page)).to.deep.equal([]);
     });
   });
 });

@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { Env } from '../../src/config.js';
@@ -15,6 +16,12 @@ import type { TestServer } from '../helpers/server.js';
 import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
 const summaryText = (page: Page) => page.getByTestId('session-summary').locator('p').first().innerText().then(norm);
 const alertText = (page: Page) => page.getByRole('alert').locator('p').first().innerText().then((t) => norm(t).replace(/ · request \S+$/, ''));
 
@@ -66,6 +73,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     expect(await page.getByTestId('summary-date').innerText()).to.equal(await page.evaluate((iso) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }), stored.createdAt));
     await until(() => page.getByTestId('assessment').innerText().then(norm), '100 / 100 · Tests pass. (gpt-a)');
     await screenshot(page, 'ai-session');
+    expect(await axeViolations(page)).to.deep.equal([]);
 
     answer('Attempted: a newer summary.');
     const asked = fakes.a.requests.length;
