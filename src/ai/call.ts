@@ -55,6 +55,40 @@ interface Verdict {
 
 const INVALID_OUTPUT = new Set(['AI_NoObjectGeneratedError', 'AI_JSONParseError', 'AI_TypeValidationError', 'AI_InvalidResponseDataError', 'AI_NoContentGeneratedError', 'AI_NoOutputGeneratedError', 'AI_EmptyResponseBodyError']);
 
+/**
+ * The status a provider's error type stands for when it arrives inside a streamed answer (HTTP 200
+ * already sent): Anthropic's `error` event (`overloaded_error` is its 529), or an OpenAI-style
+ * `{error: {type}}` chunk. The same error as an HTTP status would get the same verdict.
+ */
+const STREAM_ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  rate_limit_exceeded: 429,
+  api_error: 500,
+  server_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/**
+ * An `error` part of a model's stream as a failure `callModels` judges. The SDK hands the vendor's
+ * error object through as it came; an unknown one counts as the provider's 500 (it said the answer failed).
+ */
+export function streamError(error: unknown): unknown {
+  if (error instanceof Error) return error;
+  const type = typeof error === 'object' && error !== null && 'type' in error ? String((error as { type: unknown }).type) : '';
+  return new APICallError({
+    message: 'The model\'s stream reported an error',
+    url: '',
+    requestBodyValues: {},
+    statusCode: STREAM_ERROR_STATUS[type] ?? 500,
+  });
+}
+
 function verdictOf(error: unknown, timedOut: boolean): Verdict | null {
   if (timedOut) return { outcome: 'timeout', status: null, next: 'any' };
   if (error instanceof InvalidAnswerError) return { outcome: 'invalid_output', status: null, next: 'any' };

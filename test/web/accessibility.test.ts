@@ -32,7 +32,7 @@ describe('web app: accessibility rules (axe, Chromium)', function () {
     const page = await context.newPage();
     const found: string[] = [];
     const settings = ['keys', 'members', 'import', 'teams', `teams/${seeded.teams.alpha}`, 'people', 'surveys', 'integrations', 'organisation', 'account'].map((p) => `/app/settings/${p}`);
-    for (const path of ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/ai', '/app/perception', '/app/downloads', '/app/help', ...settings]) {
+    for (const path of ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/ai', '/app/ai/sessions', '/app/notebook', '/app/perception', '/app/downloads', '/app/help', ...settings]) {
       await page.goto(`${path}?${SCOPE}`);
       await until(async () => (await page.locator('[aria-busy="true"]').count()) === 0 && (await page.getByText('…', { exact: true }).count()) === 0, true);
       const result = await new AxeBuilder({ page }).analyze();

@@ -49,6 +49,8 @@ const teams = createRoute({ getParentRoute: () => root, path: '/teams', componen
 const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', component: lazy(() => import('./routes/team'), 'TeamPage') });
 const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
+const sessions = createRoute({ getParentRoute: () => root, path: '/ai/sessions', component: lazy(() => import('./routes/sessions/index'), 'SessionsPage') });
+const session = createRoute({ getParentRoute: () => root, path: '/ai/sessions/$sessionId', component: lazy(() => import('./routes/sessions/session'), 'SessionPage') });
 const perception = createRoute({ getParentRoute: () => root, path: '/perception', component: lazy(() => import('./routes/surveys'), 'SurveysPage') });
 const downloads = createRoute({ getParentRoute: () => root, path: '/downloads', component: lazy(() => import('./routes/downloads'), 'DownloadsPage') });
 const notebooks = createRoute({ getParentRoute: () => root, path: '/notebook', component: lazy(() => import('./routes/notebook/index'), 'NotebooksPage') });
@@ -83,7 +85,7 @@ const settingsPages = [
   settingsPage('billing', () => import('./routes/settings/billing'), 'BillingPage'),
 ] as const;
 
-const routeTree = root.addChildren([overview, teams, team, flow, ai, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
+const routeTree = root.addChildren([overview, teams, team, flow, ai, sessions, session, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
 
 export function makeRouter(queryClient: QueryClient) {
   return createRouter({

@@ -8,7 +8,7 @@ import { stepCountIs, streamText, type StopCondition, type ToolSet } from 'ai';
 import type { TenantPrincipal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { callModels, StreamedFailure } from '../call.js';
+import { callModels, StreamedFailure, streamError } from '../call.js';
 import type { Candidate } from '../providers.js';
 import { telemetrySettings } from '../telemetry.js';
 import { notebookTools, type ToolOutput } from './tools.js';
@@ -73,7 +73,7 @@ export async function runCell(app: AppContext, principal: TenantPrincipal, cell:
       });
       try {
         for await (const part of result.fullStream) {
-          if (part.type === 'error') throw part.error;
+          if (part.type === 'error') throw streamError(part.error);
           if (part.type === 'tool-call') {
             steps.push({ id: part.toolCallId, tool: part.toolName, input: part.input });
             emit({ type: 'tool-call', id: part.toolCallId, tool: part.toolName, input: part.input });

@@ -1,7 +1,9 @@
 /**
- * Fake model providers on loopback, speaking each vendor's wire format (OpenAI chat completions
- * with SSE streaming, Anthropic messages, Google generateContent). A test scripts the answers with
- * `respond` and reads what arrived in `requests`.
+ * Fake model providers on loopback, speaking each vendor's wire format, streaming included: OpenAI
+ * chat completions (`stream: true` → `data:` chunks and `[DONE]`), Anthropic messages (`stream: true`
+ * → the `message_start`, `content_block_*`, `message_delta`, `message_stop` events) and Google
+ * generateContent (`:streamGenerateContent?alt=sse` → `data:` chunks of GenerateContentResponse).
+ * A test scripts the answers with `respond` and reads what arrived in `requests`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,11 +15,17 @@ export interface FakeRequest {
 }
 
 export type Reply =
-  | { text: string; inputTokens?: number; outputTokens?: number }
-  | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number }
+  /** `delayMs`: the answer starts this late (a slow model, so a page can be seen mid-run). */
+  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   | { status: number; message?: string }
   /** Answers nothing for this long (a timeout). */
-  | { hangMs: number };
+  | { hangMs: number }
+  /**
+   * Anthropic only: a streamed answer that fails in the stream (HTTP 200, then an `error` event, as
+   * the API does when overloaded); `afterStart` sends `message_start` first.
+   */
+  | { streamError: 'overloaded_error' | 'api_error' | 'rate_limit_error'; afterStart?: boolean };
 
 export interface FakeProvider {
   /** The API root the SDK is given (LLM_<X>_BASE_URL). */
@@ -27,7 +35,8 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-type Writer = (request: FakeRequest, reply: Exclude<Reply, { status: number } | { hangMs: number }>, res: ServerResponse) => void;
+type Answer = Extract<Reply, { text: string } | { toolCalls: unknown }>;
+type Writer = (request: FakeRequest, reply: Answer | Extract<Reply, { streamError: string }>, res: ServerResponse) => void;
 
 async function start(root: string, write: Writer, errorBody: (status: number, message: string) => unknown): Promise<FakeProvider> {
   const sockets = new Set<import('node:net').Socket>();
@@ -63,7 +72,15 @@ async function start(root: string, write: Writer, errorBody: (status: number, me
         res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(reply.status, reply.message ?? `fake error ${reply.status}`)));
         return;
       }
-      write(request, reply, res);
+      const answer = () => {
+        try {
+          write(request, reply, res);
+        } catch (error) {
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(500, String(error))));
+        }
+      };
+      if ('delayMs' in reply && reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs);
+      else answer();
     });
   });
   server.on('connection', (s) => {
@@ -81,6 +98,7 @@ let counter = 0;
 /** OpenAI chat completions (also provider D, the OpenAI-compatible endpoint), streamed when asked. */
 export function startFakeOpenAI(): Promise<FakeProvider> {
   return start('/v1', (request, reply, res) => {
+    if ('streamError' in reply) throw new Error('streamError is scripted for the Anthropic fake only');
     const { input, output } = usage(reply);
     const id = `chatcmpl-${++counter}`;
     const model = request.body.model;
@@ -98,7 +116,7 @@ export function startFakeOpenAI(): Promise<FakeProvider> {
     const send = (delta: unknown, finishReason: string | null = null) =>
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
     send({ role: 'assistant', content: '' });
-    if (content !== null) for (const piece of content.match(/.{1,12}/gs) ?? []) send({ content: piece });
+    if (content !== null) for (const piece of pieces(content)) send({ content: piece });
     toolCalls?.forEach((call, index) => send({ tool_calls: [{ index, ...call }] }));
     send({}, finish);
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: usageBody })}\n\n`);
@@ -106,12 +124,25 @@ export function startFakeOpenAI(): Promise<FakeProvider> {
   }, (status, message) => ({ error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'invalid_request_error', code: null } }));
 }
 
-/** Anthropic messages; a structured answer asked through the `json` tool comes back as that tool's input. */
+/**
+ * Anthropic messages; a structured answer asked through the `json` tool comes back as that tool's
+ * input. Streamed (`stream: true`) as the API's server-sent events: text in `text_delta`s, a tool's
+ * input in `input_json_delta`s, the stop reason and output tokens in `message_delta`.
+ */
 export function startFakeAnthropic(): Promise<FakeProvider> {
   return start('/v1', (request, reply, res) => {
+    const id = `msg_${++counter}`;
+    const model = request.body.model;
+    if ('streamError' in reply) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (reply.afterStart) res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } } }));
+      res.end(sse('error', { type: 'error', error: { type: reply.streamError, message: reply.streamError === 'overloaded_error' ? 'Overloaded' : 'fake stream error' } }));
+      return;
+    }
     const { input, output } = usage(reply);
     const jsonTool = (request.body.tools ?? []).some((t: { name: string }) => t.name === 'json');
-    let content: unknown[];
+    type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+    let content: Block[];
     if ('toolCalls' in reply) content = reply.toolCalls.map((c, i) => ({ type: 'tool_use', id: `toolu_${++counter}_${i}`, name: c.name, input: c.args }));
     else if (jsonTool) {
       let parsed: unknown;
@@ -122,25 +153,82 @@ export function startFakeAnthropic(): Promise<FakeProvider> {
       }
       content = [{ type: 'tool_use', id: `toolu_${++counter}`, name: 'json', input: parsed }];
     } else content = [{ type: 'text', text: reply.text }];
-    const stop = content.some((c) => (c as { type: string }).type === 'tool_use') ? 'tool_use' : 'end_turn';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ id: `msg_${++counter}`, type: 'message', role: 'assistant', model: request.body.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: input, output_tokens: output } }),
-    );
+    const stop = content.some((c) => c.type === 'tool_use') ? 'tool_use' : 'end_turn';
+    if (!request.body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: input, output_tokens: output } }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: input, output_tokens: 1 } } }));
+    res.write(sse('ping', { type: 'ping' }));
+    content.forEach((block, index) => {
+      if (block.type === 'text') {
+        res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+        for (const piece of pieces(block.text)) res.write(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }));
+      } else {
+        res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
+        for (const piece of pieces(JSON.stringify(block.input))) res.write(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      }
+      res.write(sse('content_block_stop', { type: 'content_block_stop', index }));
+    });
+    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } }));
+    res.end(sse('message_stop', { type: 'message_stop' }));
   }, (status, message) => ({ type: 'error', error: { type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message } }));
 }
 
-/** Google generateContent. */
+/**
+ * Google generateContent; `:streamGenerateContent?alt=sse` streams the same response in `data:`
+ * chunks (text in pieces, each function call whole, as Gemini sends them), the last one with the
+ * finish reason and the usage.
+ */
 export function startFakeGoogle(): Promise<FakeProvider> {
-  return start('/v1beta', (_request, reply, res) => {
+  return start('/v1beta', (request, reply, res) => {
+    if ('streamError' in reply) throw new Error('streamError is scripted for the Anthropic fake only');
     const { input, output } = usage(reply);
-    const parts = 'toolCalls' in reply ? reply.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.args } })) : [{ text: reply.text }];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output } }),
-    );
-  }, (status, message) => ({ error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INVALID_ARGUMENT' } }));
+    // Gemini 3 signs each function call; the SDK must send the signature back with the call.
+    const parts = 'toolCalls' in reply ? reply.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.args }, thoughtSignature: 'fake-signature' })) : [{ text: reply.text }];
+    const usageMetadata = { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output };
+    if (!request.path.includes(':streamGenerateContent')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunks = 'text' in reply ? pieces(reply.text).map((text) => [{ text }]) : parts.map((part) => [part]);
+    chunks.forEach((chunkParts, i) => {
+      const last = i === chunks.length - 1;
+      const candidate = { content: { role: 'model', parts: chunkParts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) };
+      res.write(`data: ${JSON.stringify({ candidates: [candidate], ...(last ? { usageMetadata } : {}), modelVersion: request.path.split('/models/')[1]?.split(':')[0] })}\r\n\r\n`);
+    });
+    res.end();
+  }, (status, message) => ({ error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : status >= 500 ? 'UNAVAILABLE' : 'INVALID_ARGUMENT' } }));
 }
+
+/** A server-sent event as Anthropic names them. */
+const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** Streamed text arrives in small pieces, so that a test sees more than one delta. */
+const pieces = (text: string) => text.match(/.{1,12}/gs) ?? [''];
 
 /** The text of a request's prompt, whichever vendor's shape it has. */
 export function promptText(request: FakeRequest): string {
   return JSON.stringify(request.body.messages ?? request.body.contents ?? request.body);
+}
+
+/**
+ * What the tools answered so far in a conversation, whichever vendor's shape carries it: OpenAI's
+ * `tool` messages, Anthropic's `tool_result` blocks, Google's `functionResponse` parts.
+ */
+export function toolResults(request: FakeRequest): string[] {
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const body = request.body ?? {};
+  if (Array.isArray(body.contents)) {
+    return body.contents.flatMap((c: { parts?: { functionResponse?: { response?: { content?: unknown } } }[] }) =>
+      (c.parts ?? []).flatMap((p) => (p.functionResponse ? [text(p.functionResponse.response?.content)] : [])));
+  }
+  return (body.messages ?? []).flatMap((m: { role: string; content: unknown }) => {
+    if (m.role === 'tool') return [text(m.content)];
+    if (m.role === 'user' && Array.isArray(m.content)) return m.content.filter((b: { type?: string }) => b.type === 'tool_result').map((b: { content: unknown }) => text(b.content));
+    return [];
+  });
 }

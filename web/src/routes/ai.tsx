@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
 import { factQuery, TEAMS_QUERY, type Fact } from '../api/queries/common';
 import { teamWindow } from '../api/queries/teams';
@@ -8,7 +9,7 @@ import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
-import { useScope } from '../lib/scope';
+import { keepScope, useScope } from '../lib/scope';
 import { withTeamRows } from '../lib/teamRows';
 import { countCell, medianCell, ratioCell, teamColumn, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
@@ -47,6 +48,7 @@ export function AiPage() {
   return (
     <>
       <h1>AI adoption</h1>
+      <p><Link to="/ai/sessions" search={keepScope}>The sessions</Link>, each with its summary and quality assessment.</p>
       <Panel id="ai-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
       </Panel>

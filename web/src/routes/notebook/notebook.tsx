@@ -1,30 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useChange } from '../../api/change';
 import { api, apiLines } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { AnswerResult, Rows, type Step } from './result';
 
-type ToolOutput = { ok: true; value: { rows?: Record<string, unknown>[] } & Record<string, unknown> } | { ok: false; error: string };
-interface Step { id: string; tool: string; input: unknown; output?: ToolOutput }
 interface Cell { id: string; question: string; status: string; steps: Step[]; answer: string | null; error: string | null; model: string | null }
 interface Notebook { id: string; title: string; shared: boolean; mine: boolean; cells: Cell[] }
-
-/** A tool's rows as a table: the numbers as the cube returned them. */
-function Rows({ rows, label }: { rows: Record<string, unknown>[]; label: string }) {
-  if (rows.length === 0) return <p className="empty">No rows.</p>;
-  const columns = Object.keys(rows[0] ?? {});
-  return (
-    <div className="table-wrap">
-      <table aria-label={label}>
-        <thead><tr>{columns.map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
-        <tbody>{rows.slice(0, 50).map((r, i) => <tr key={i}>{columns.map((c) => <td key={c}>{r[c] === null ? '—' : String(r[c])}</td>)}</tr>)}</tbody>
-      </table>
-    </div>
-  );
-}
 
 function StepView({ step }: { step: Step }) {
   return (
@@ -39,7 +24,8 @@ function StepView({ step }: { step: Step }) {
   );
 }
 
-function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
+/** A question with its steps and answer; `runNow` runs it once on mount (a question just asked). */
+function CellView({ notebookId, cell, runNow = false }: { notebookId: string; cell: Cell; runNow?: boolean }) {
   const qc = useQueryClient();
   const [live, setLive] = useState<{ steps: Step[]; text: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -49,7 +35,7 @@ function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
     setLive({ ...state });
     try {
       await apiLines(`/api/notebooks/${notebookId}/cells/${cell.id}/run`, (event) => {
-        const e = event as { type: string; id: string; tool: string; input: unknown; output: ToolOutput; delta: string };
+        const e = event as { type: string; id: string; tool: string; input: unknown; output: Step['output']; delta: string };
         if (e.type === 'tool-call') state.steps = [...state.steps, { id: e.id, tool: e.tool, input: e.input }];
         if (e.type === 'tool-result') state.steps = state.steps.map((s) => (s.id === e.id ? { ...s, output: e.output } : s));
         if (e.type === 'text') state.text += e.delta;
@@ -61,6 +47,13 @@ function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
     await qc.invalidateQueries({ queryKey: ['api', `/api/notebooks/${notebookId}`] });
     setLive(null);
   };
+  const started = useRef(false);
+  useEffect(() => {
+    if (runNow && !started.current) {
+      started.current = true;
+      void run();
+    }
+  });
   const steps = live ? live.steps : cell.steps;
   const answer = live ? live.text : cell.answer;
   return (
@@ -69,6 +62,7 @@ function CellView({ notebookId, cell }: { notebookId: string; cell: Cell }) {
       <button type="button" onClick={() => void run()} disabled={live !== null}>{live ? 'Running…' : cell.status === 'new' ? 'Run' : 'Run again'}</button>
       {steps.length > 0 && <ol aria-label="Steps">{steps.map((s) => <StepView key={s.id} step={s} />)}</ol>}
       {answer ? <p data-testid="notebook-answer" aria-live="polite">{answer}</p> : null}
+      {!live && cell.status === 'done' && <AnswerResult steps={cell.steps} />}
       {!live && cell.status === 'failed' && <p role="alert">{cell.error}</p>}
       {!live && cell.model && <p className="muted">Answered by {cell.model}</p>}
       {error ? <ErrorNote error={error} /> : null}
@@ -81,7 +75,9 @@ export function NotebookPage() {
   const notebook = useQuery(apiQuery<{ data: Notebook }>(`/api/notebooks/${notebookId}`));
   usePageTitle(notebook.data?.data.title ?? 'Notebook');
   const touches = [['api', `/api/notebooks/${notebookId}`], ['api', '/api/notebooks']];
-  const ask = useChange((question: string) => api(`/api/notebooks/${notebookId}/cells`, { method: 'POST', json: { question } }), touches);
+  // A question asked is run at once; "Run again" re-runs a stored one.
+  const [justAsked, setJustAsked] = useState<string | null>(null);
+  const ask = useChange((question: string) => api<{ data: Cell }>(`/api/notebooks/${notebookId}/cells`, { method: 'POST', json: { question } }), touches, (res) => setJustAsked(res.data.id));
   const share = useChange((shared: boolean) => api(`/api/notebooks/${notebookId}`, { method: 'PATCH', json: { shared } }), touches);
   const n = notebook.data?.data;
   return (
@@ -89,11 +85,12 @@ export function NotebookPage() {
       <h1>{n?.title ?? 'Notebook'}</h1>
       {n?.mine && (
         <label>
-          <input type="checkbox" checked={n.shared} onChange={(e) => share.mutate(e.currentTarget.checked)} /> Shared with the organisation
+          {/* The box shows the choice while it is saved, then the stored value. */}
+          <input type="checkbox" checked={share.isPending ? Boolean(share.variables) : n.shared} disabled={share.isPending} onChange={(e) => share.mutate(e.currentTarget.checked)} /> Shared with the organisation
         </label>
       )}
       <Panel title="Questions" id="cells" query={notebook} height={120}>
-        {() => <>{n?.cells.map((c) => <CellView key={c.id} notebookId={notebookId} cell={c} />)}</>}
+        {() => <>{n?.cells.map((c) => <CellView key={c.id} notebookId={notebookId} cell={c} runNow={c.id === justAsked} />)}</>}
       </Panel>
       {n?.mine && (
         <form noValidate aria-labelledby="ask-title" onSubmit={(e) => {
@@ -104,7 +101,7 @@ export function NotebookPage() {
           <h2 id="ask-title">Ask a question</h2>
           <label htmlFor="question">Question</label>
           <textarea id="question" name="question" rows={3} maxLength={4000} />
-          <button className="primary" disabled={ask.isPending}>Add question</button>
+          <button className="primary" disabled={ask.isPending}>Ask</button>
           {ask.isError ? <ErrorNote error={ask.error} /> : null}
         </form>
       )}

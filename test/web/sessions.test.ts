@@ -1,0 +1,135 @@
+/**
+ * The AI session page in Chromium: the summary with its model and date, "Summary pending" until the
+ * job has answered, a re-run for the uploader and owners (not for another member), no transcript,
+ * another tenant's session not found, and "AI features are off" on a server without a model.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import type { Env } from '../../src/config.js';
+import { aiEnv, isAssessment, GOOD_ASSESSMENT, sessionBody, startFakes, until as untilValue, type Fakes } from '../ai/helpers.js';
+import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+const summaryText = (page: Page) => page.getByTestId('session-summary').locator('p').first().innerText().then(norm);
+const alertText = (page: Page) => page.getByRole('alert').locator('p').first().innerText().then((t) => norm(t).replace(/ · request \S+$/, ''));
+
+async function upload(server: TestServer, key: string, body = sessionBody()): Promise<string> {
+  const created = await server.as(key).post('/api/sessions', body);
+  expect(created.status).to.equal(201);
+  return created.body.data.id;
+}
+
+describe('web app: an AI session\'s summary (Chromium)', function () {
+  this.timeout(120_000);
+  const options: { env: Env } = { env: {} };
+  let fakes: Fakes;
+  before(async () => {
+    fakes = await startFakes();
+    // A slow model (6 s) within the timeout, so that the page is seen before the summary exists.
+    Object.assign(options.env, aiEnv(fakes, { AI_TIMEOUT_SECONDS: '20' }));
+  });
+  const suite = serverAndBrowser(options);
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  after(async () => {
+    await fakes?.close();
+  });
+  before(async () => {
+    ({ a, b } = await twoTenants(suite.server.databaseUrl, { a: 'Sessions A', b: 'Sessions B' }));
+  });
+  const answer = (summary: string, delayMs = 0) => {
+    fakes.a.respond = (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT) } : { text: summary, ...(delayMs ? { delayMs } : {}) });
+  };
+
+  it('shows "Summary pending" until the job has answered, then the summary with its model and date; an owner re-runs it', async () => {
+    answer('Attempted: fix the login test.', 6000);
+    const id = await upload(suite.server, a.owner.apiKey);
+    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    await page.goto('/app/ai');
+    await page.getByRole('link', { name: 'The sessions' }).click();
+    await page.getByRole('heading', { name: 'AI sessions', level: 1 }).waitFor();
+    const row = page.getByTestId('sessions').locator('tbody tr');
+    await until(() => row.locator('td').allInnerTexts(), ['claude-code', '—', '—', 'stored']);
+    await row.getByRole('link').click();
+    expect(new URL(page.url()).pathname).to.equal(`/app/ai/sessions/${id}`);
+    await until(() => summaryText(page), 'Summary pending: it appears here when the model has answered.');
+    // The page asks again by itself until the summary is stored.
+    await until(() => summaryText(page), 'Attempted: fix the login test.', 20_000);
+    const stored = (await suite.server.as(a.owner.apiKey).get(`/api/sessions/${id}`)).body.data.summary;
+    expect(await page.getByTestId('summary-model').innerText()).to.equal('gpt-a');
+    expect(await page.getByTestId('summary-date').getAttribute('datetime')).to.equal(stored.createdAt);
+    expect(await page.getByTestId('summary-date').innerText()).to.equal(await page.evaluate((iso) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }), stored.createdAt));
+    await until(() => page.getByTestId('assessment').innerText().then(norm), '100 / 100 · Tests pass. (gpt-a)');
+    await screenshot(page, 'ai-session');
+    expect(await axeViolations(page)).to.deep.equal([]);
+
+    answer('Attempted: a newer summary.');
+    const asked = fakes.a.requests.length;
+    await page.getByRole('button', { name: 'Re-run summary' }).click();
+    await until(() => page.getByRole('status').filter({ hasText: 'Re-run requested' }).count(), 1);
+    await until(() => summaryText(page), 'Attempted: a newer summary.', 20_000);
+    expect(fakes.a.requests.slice(asked).filter((r) => !isAssessment(r))).to.have.length(1);
+    const newer = (await suite.server.as(a.owner.apiKey).get(`/api/sessions/${id}`)).body.data.summary;
+    expect(newer.createdAt > stored.createdAt).to.equal(true);
+    expect(await page.getByTestId('summary-date').getAttribute('datetime')).to.equal(newer.createdAt);
+  });
+
+  it('offers the re-run to the uploader, not to another member; another tenant gets not found', async () => {
+    answer('Attempted: the member\'s own work.');
+    const uploader = await buildMember(suite.server.databaseUrl, a.tenantId);
+    const other = await buildMember(suite.server.databaseUrl, a.tenantId);
+    const id = await upload(suite.server, uploader.apiKey);
+    await untilValue('the summary', async () => (await suite.server.as(uploader.apiKey).get(`/api/sessions/${id}`)).body.data.summary);
+
+    const mine = await pageAs(suite, uploader.userId, a.tenantId);
+    await mine.goto(`/app/ai/sessions/${id}`);
+    await until(() => summaryText(mine), 'Attempted: the member\'s own work.');
+    expect(await mine.getByRole('button', { name: 'Re-run summary' }).count()).to.equal(1);
+
+    const theirs = await pageAs(suite, other.userId, a.tenantId);
+    await theirs.goto(`/app/ai/sessions/${id}`);
+    await until(() => summaryText(theirs), 'Attempted: the member\'s own work.');
+    expect(await theirs.getByRole('button', { name: /Re-run/ }).count()).to.equal(0);
+
+    const outsider = await pageAs(suite, b.owner.userId, b.tenantId);
+    await outsider.goto(`/app/ai/sessions/${id}`);
+    await until(() => alertText(outsider), 'Session not found · not_found');
+    expect(await outsider.getByTestId('session-summary').count()).to.equal(0);
+  });
+
+  it('says there is nothing to summarise without a transcript', async () => {
+    const id = await upload(suite.server, a.owner.apiKey, { tool: 'cursor', startedAt: '2026-03-11T09:00:00Z' } as never);
+    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    await page.goto(`/app/ai/sessions/${id}`);
+    await until(() => summaryText(page), 'No transcript was uploaded with this session, so there is nothing to summarise.');
+    expect(await page.getByRole('button', { name: /Re-run/ }).count()).to.equal(0);
+  });
+});
+
+describe('web app: an AI session without a model (Chromium)', function () {
+  this.timeout(120_000);
+  // Transcripts are stored (a local object store), but no model is configured.
+  const suite = serverAndBrowser({ env: { LOCAL_OBJECT_STORE_DIR: mkdtempSync(join(tmpdir(), 'sessions-web-')) } });
+
+  it('says "AI features are off" and offers no re-run', async () => {
+    const { a } = await twoTenants(suite.server.databaseUrl);
+    const created = await suite.server.as(a.owner.apiKey).post('/api/sessions', sessionBody());
+    expect(created.status).to.equal(201);
+    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    await page.goto(`/app/ai/sessions/${created.body.data.id}`);
+    await until(() => summaryText(page), 'AI features are off: no model provider is configured (Settings › AI).');
+    expect(await page.getByRole('button', { name: /Re-run/ }).count()).to.equal(0);
+  });
+});

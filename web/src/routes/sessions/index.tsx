@@ -1,0 +1,63 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { apiQuery } from '../../api/cube';
+import { Pager } from '../../components/Pager';
+import { Panel } from '../../components/states';
+import { formatDateTime } from '../../lib/format';
+import { keepScope } from '../../lib/scope';
+import { usePageTitle } from '../../lib/usePageTitle';
+
+export interface SessionItem {
+  id: string;
+  userId: string;
+  tool: string;
+  model: string | null;
+  startedAt: string;
+  durationSeconds: number | null;
+  projectKey: string | null;
+  transcript: { stored: boolean };
+}
+
+/** The organisation's AI sessions, newest first (`GET /api/sessions`); a row opens the session with its summary. */
+export function SessionsPage() {
+  usePageTitle('AI sessions');
+  const [page, setPage] = useState(1);
+  const list = useQuery({ ...apiQuery<{ data: SessionItem[]; meta: { page: number; perPage: number; total: number } }>('/api/sessions', { page, perPage: 25 }), placeholderData: (previous) => previous });
+  return (
+    <>
+      <h1>AI sessions</h1>
+      <p>Coding sessions uploaded by the organisation’s members. A session with a transcript gets a summary and a quality assessment when the AI features are on.</p>
+      <Panel title="Sessions" id="sessions" query={list} height={240}>
+        {() =>
+          list.data && list.data.data.length > 0 ? (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">AI sessions, newest first</caption>
+                  <thead>
+                    <tr><th scope="col">Started</th><th scope="col">Tool</th><th scope="col">Model</th><th scope="col">Project</th><th scope="col">Transcript</th></tr>
+                  </thead>
+                  <tbody>
+                    {list.data.data.map((s) => (
+                      <tr key={s.id}>
+                        <th scope="row"><Link to="/ai/sessions/$sessionId" params={{ sessionId: s.id }} search={keepScope}>{formatDateTime(s.startedAt)}</Link></th>
+                        <td>{s.tool}</td>
+                        <td>{s.model ?? '—'}</td>
+                        <td>{s.projectKey ?? '—'}</td>
+                        <td>{s.transcript.stored ? 'stored' : 'none'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager meta={list.data.meta} onPage={setPage} />
+            </>
+          ) : (
+            <p className="empty" data-testid="empty">No AI session uploaded yet.</p>
+          )
+        }
+      </Panel>
+    </>
+  );
+}
