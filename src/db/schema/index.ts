@@ -9,3 +9,4 @@ export * from './ai.js';
 export * from './integrations.js';
 export * from './trackers.js';
 export * from './chatDocs.js';
+export * from './benchmarks.js';
