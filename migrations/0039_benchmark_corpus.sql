@@ -52,7 +52,7 @@ CREATE TABLE "benchmark_corpus_staging" (
 );
 --> statement-breakpoint
 ALTER TABLE "benchmark_corpus_staging" ADD CONSTRAINT "benchmark_corpus_staging_run_id_benchmark_corpus_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."benchmark_corpus_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "benchmark_corpus_runs_window_idx" ON "benchmark_corpus_runs" USING btree ("window_from","window_to");--> statement-breakpoint
+CREATE UNIQUE INDEX "benchmark_corpus_runs_window_idx" ON "benchmark_corpus_runs" USING btree ("window_from","window_to");--> statement-breakpoint
 -- The corpus is global public data (docs/benchmarks.md): no tenant_id, so no floor. Tenant work
 -- (the cube layer runs as app_tenant) reads it; only system work (the corpus workflow, the
 -- snapshot load after migrate) writes it. The default privileges of migration 0031 granted

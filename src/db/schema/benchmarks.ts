@@ -5,7 +5,7 @@
  * the writes from app_tenant). Rows are aggregates only: no login, name or title is ever stored.
  */
 import { sql } from 'drizzle-orm';
-import { check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, date, doublePrecision, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const measures = {
   /** Opaque key of the repository: the first 16 hex digits of sha256("owner/name"). */
@@ -41,7 +41,7 @@ export const benchmarkCorpusSource = pgTable(
   (t) => [check('benchmark_corpus_source_one_row', sql`${t.id} = 1`), check('benchmark_corpus_source_kind_check', sql`${t.kind} in ('snapshot', 'live')`)],
 );
 
-/** One refresh of the corpus: its window, the cursor it resumes from, the job holding it. */
+/** One refresh of the corpus per 12-month window: its window, the cursor it resumes from, the job holding it. */
 export const benchmarkCorpusRuns = pgTable(
   'benchmark_corpus_runs',
   {
@@ -59,7 +59,7 @@ export const benchmarkCorpusRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     outcome: text('outcome'),
   },
-  (t) => [index('benchmark_corpus_runs_window_idx').on(t.windowFrom, t.windowTo)],
+  (t) => [uniqueIndex('benchmark_corpus_runs_window_idx').on(t.windowFrom, t.windowTo)],
 );
 
 /** A run's repository-months until the run completes and swaps them into benchmark_corpus. */
