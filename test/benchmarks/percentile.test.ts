@@ -16,25 +16,7 @@ import { mcpClients, seedTeams, structured } from '../mcp/mcpClient.js';
 import { seedTenant } from '../web/seed.js';
 import { snapshotFromRecording, type Recording } from '../../tools/benchmarks/build.js';
 import { readFileSync } from 'node:fs';
-
-/** Four repository months; the seeded team's March 2026 is cycle 21 h, 2 PRs per author, 2 deployments, 0 failures. */
-export const SEEDED_CORPUS = `
-  insert into benchmark_corpus values
-    ('r1', '2025-01-01', 3, 3, 36000, 1, 0, 0, 0),
-    ('r1', '2025-02-01', 10, 5, 75600, 2, 2, 1, 0.1),
-    ('r2', '2025-01-01', 2, 4, 200000, 0.5, 1, 0, 0),
-    ('r2', '2025-02-01', 0, 0, null, null, 3, 0, null)`;
-
-export async function seedCorpus(url: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`delete from benchmark_corpus; ${SEEDED_CORPUS};
-      update benchmark_corpus_source set kind = 'live', generated_at = '2025-03-01T00:00:00Z', window_from = '2025-01-01', window_to = '2025-02-01', repositories = 2`);
-  } finally {
-    await admin.end();
-  }
-}
+import { seedCorpus } from './helpers.js';
 
 describe('benchmark corpus: percentiles through the cube, REST and MCP', function () {
   this.timeout(120_000);
