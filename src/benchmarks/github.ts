@@ -118,6 +118,3 @@ export function graphqlClient(options: ClientOptions): GraphqlClient {
     },
   };
 }
-
-/** The instant the client will wait for before its next request, if any (for a clean pause). */
-export type { RateLimit as CodeHostRateLimit };
