@@ -108,6 +108,8 @@ export interface Config {
   docsWebhookSecret: string | null;
   chatSigningSecret: string | null;
   codehostPublicToken: string | null;
+  /** The code host's GraphQL endpoint for the benchmark corpus (CODEHOST_PUBLIC_GRAPHQL_URL; an addition, for tests and GitHub Enterprise). docs/benchmarks.md. */
+  codehostPublicGraphqlUrl: string;
   adminSecret: string | null;
   /** The AI features (docs/ai.md): providers A–C are openai, anthropic, google; D (compatible) serves the notebook only. */
   ai: {
@@ -571,6 +573,9 @@ export function loadConfig(env: Env): Readonly<Config> {
   }
 
   const mailerApiUrl = parseHttpUrl(r, 'MAILER_API_URL', r.get('MAILER_API_URL'));
+  const publicGraphqlUrl = parseHttpUrl(r, 'CODEHOST_PUBLIC_GRAPHQL_URL', r.get('CODEHOST_PUBLIC_GRAPHQL_URL'));
+  // The read-only token crosses to this URL: never in clear in production.
+  if (publicGraphqlUrl && production && publicGraphqlUrl.protocol !== 'https:') r.problems.push('CODEHOST_PUBLIC_GRAPHQL_URL must use https when NODE_ENV is production');
   const mailerFrom = r.get('MAILER_FROM');
 
   const mailerApiKey = r.get('MAILER_API_KEY');
@@ -629,6 +634,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     docsWebhookSecret: r.get('DOCS_WEBHOOK_SECRET'),
     chatSigningSecret: r.get('CHAT_SIGNING_SECRET'),
     codehostPublicToken: r.get('CODEHOST_PUBLIC_TOKEN'),
+    codehostPublicGraphqlUrl: publicGraphqlUrl ? publicGraphqlUrl.href : 'https://api.github.com/graphql',
     adminSecret: r.get('ADMIN_SECRET'),
     ai,
     live,

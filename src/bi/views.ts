@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { SCHEMA_DIR } from '../cube/compiler.js';
+import { isPublicCube } from '../cube/publicCubes.js';
 
 interface ModelMember {
   name: string;
@@ -71,7 +72,8 @@ export function biViews(dir = SCHEMA_DIR): BiView[] {
   for (const file of files) {
     // Files that hold only Cube `views` (for a real Cube's join paths) add no relation of their own.
     const doc = parse(readFileSync(`${dir}/${file}`, 'utf8')) as { cubes?: ModelCube[] };
-    for (const cube of doc.cubes ?? []) views.push(viewOf(cube));
+    // A public cube (the open-source corpus) is no tenant's data: BI tools are given tenant views only.
+    for (const cube of doc.cubes ?? []) if (!isPublicCube(cube.name, cube.sql)) views.push(viewOf(cube));
   }
   return views.sort((a, b) => a.cube.localeCompare(b.cube));
 }

@@ -18,6 +18,7 @@ import { trackersSyncDue } from '../integrations/trackers/dueJob.js';
 import { slashCommandJob } from '../integrations/slack/command.js';
 import { notionPublish, notionPublishDue } from '../integrations/notion/jobs.js';
 import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from '../integrations/slack/digest.js';
+import { CORPUS_SCHEDULE, corpusWorkflow } from '../benchmarks/workflow.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,
@@ -40,6 +41,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   sessionSummaryJob,
   sessionAssessmentJob,
   biWatchdog,
+  corpusWorkflow,
 ];
 
 const MINUTE = 60;
@@ -56,6 +58,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'trackers.sync-due', job: 'trackers.sync-due', everySeconds: 30 * MINUTE, offsetSeconds: 11 * MINUTE, summary: 'Every 30 minutes at :11 and :41: incremental sync of every issue-tracker connection (the safety net under webhooks).' },
   { name: ROLLUPS_SWEEP, job: 'cube.rollups-refresh', everySeconds: HOUR, offsetSeconds: 25 * MINUTE, summary: 'Hourly at :25: every tenant’s rollups, whatever the change records say.' },
   DIGEST_SCHEDULE,
+  CORPUS_SCHEDULE,
   { name: 'notion.publish-due', job: 'notion.publish-due', everySeconds: 24 * HOUR, offsetSeconds: 4 * HOUR, summary: 'Daily at 04:00 UTC: publish the last closed month to Notion where it is not published yet (in effect monthly, on the 1st).' },
   { name: 'bi.watchdog', job: 'bi.watchdog', everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { BENCHMARK_MEASURES } from '../services/benchmark.js';
 import { DORA_SOURCE, TIERS } from '../shared/doraBands.js';
+import { OSS_LABEL, OSS_MEASURES } from '../shared/ossPercentile.js';
 import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
@@ -40,5 +41,48 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ team, from, to }) => guarded(async () => ({ ...(await service.teamBenchmark(tenantId, team, { from, to })) }), log),
+  );
+
+  server.registerTool(
+    'team_open_source_benchmark',
+    {
+      title: 'Compare a team with open-source repositories (open-source proxy)',
+      description: `Month by month, a team's value of ${OSS_MEASURES.map((m) => m.title).join(', ')} and its percentile among the repository months of the open-source benchmark corpus (sampled public repositories; the same measures computed from their merged pull requests and releases; an ${OSS_LABEL}, not a like-for-like comparison: releases stand for production deployments, the revert or hotfix share of merged PRs for the change failure rate). Percentile: mid-rank, 0–100, 100 = better than every repository month. The DORA 2023 band is given beside the two DORA measures. corpus.source says whether the corpus is the snapshot shipped with the server or a live run.`,
+      inputSchema: z.strictObject({
+        team: z.string().min(1).max(100).describe('The team\'s slug (list_dimension_values with teams.slug lists them)'),
+        from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
+        to: Month.optional().describe('Last month, YYYY-MM (default: the current month, UTC)'),
+      }),
+      outputSchema: z.object({
+        team: z.object({ slug: z.string(), name: z.string() }),
+        window: z.object({ from: z.string(), to: z.string() }),
+        label: z.literal(OSS_LABEL),
+        percentile_definition: z.string(),
+        dora_source: z.string(),
+        corpus: z.object({
+          source: z.enum(['snapshot', 'live']).nullable(),
+          generated_at: z.string().nullable(),
+          window: z.object({ from: z.string(), to: z.string() }).nullable(),
+          repositories: z.number().int(),
+          repository_months: z.number().int(),
+        }),
+        rows: z.array(
+          z.object({
+            month: z.string(),
+            measure: z.string(),
+            title: z.string(),
+            team_value: z.number().nullable(),
+            oss_percentile: z.number().nullable(),
+            oss_repository_months: z.number().int(),
+            oss_median: z.number().nullable(),
+            lower_is_better: z.boolean(),
+            dora_measure: z.string().nullable(),
+            team_dora_band: Band,
+          }),
+        ),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ team, from, to }) => guarded(async () => ({ ...(await service.teamOssBenchmark(tenantId, team, { from, to })) }), log),
   );
 }

@@ -11,6 +11,7 @@ import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../services/baseline.js';
 import { teamBenchmark, type Benchmark } from '../services/benchmark.js';
+import { teamOssBenchmark, type OssBenchmark } from '../benchmarks/service.js';
 import { catalogueOf, type Catalogue } from './catalogue.js';
 
 export interface CubeMember {
@@ -47,6 +48,8 @@ export interface AnalyticsService {
   /** Distinct non-empty values of a dimension in the tenant's data, in order; `match` keeps those containing (or starting with) it. */
   dimensionValues(tenantId: string, dimension: string, options: { match?: string; prefix?: boolean; limit: number }): Promise<{ values: string[]; truncated: boolean }>;
   teamBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<Benchmark>;
+  /** The team's percentile among open-source repositories (docs/benchmarks.md). */
+  teamOssBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<OssBenchmark>;
 }
 
 const Window = BaselineWindow.superRefine(checkWindow);
@@ -119,6 +122,9 @@ export function cubeAnalytics(pool: pg.Pool): AnalyticsService {
     },
     async teamBenchmark(tenantId, team, window) {
       return teamBenchmark(pool, tenantId, team, checkedWindow(window));
+    },
+    async teamOssBenchmark(tenantId, team, window) {
+      return teamOssBenchmark(pool, tenantId, team, checkedWindow(window));
     },
   };
 }

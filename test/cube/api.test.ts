@@ -7,6 +7,7 @@ import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../help
 import { expectCubeRefusal } from '../helpers/refusals.js';
 import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
 import { cubeSql } from '../../src/cube/service.js';
+import { PUBLIC_CUBES } from '../../src/cube/publicCubes.js';
 import { buildFixture, type Fixture } from './fixture.js';
 
 const REQUIRED = /^SELECT \* FROM [a-z_]+ WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
@@ -32,9 +33,15 @@ describe('semantic cube', function () {
     const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.yml'));
     const cubes = files.flatMap((f) => (parse(readFileSync(`${SCHEMA_DIR}/${f}`, 'utf8')) as { cubes: Record<string, unknown>[] }).cubes);
 
-    it('every cube reads its table through the tenant requiredFilter', () => {
+    it('every cube reads its table through the tenant requiredFilter, except the listed public cubes with their exact SQL', () => {
       expect(cubes.map((c) => c.name)).to.include.members(['issues', 'pull_requests', 'commits', 'deployments', 'ai_sessions', 'seats', 'survey_responses', 'survey_results', 'teams', 'people', 'memberships', 'projects']);
-      for (const c of cubes) expect(String(c.sql), String(c.name)).to.match(REQUIRED);
+      expect(Object.keys(PUBLIC_CUBES)).to.deep.equal(['benchmarks']);
+      for (const c of cubes) {
+        if (Object.hasOwn(PUBLIC_CUBES, String(c.name))) expect(String(c.sql).trim(), String(c.name)).to.equal(PUBLIC_CUBES[String(c.name)]);
+        else expect(String(c.sql), String(c.name)).to.match(REQUIRED);
+      }
+      // A public cube joins nothing: no join path leads from it to a tenant's rows.
+      for (const c of cubes.filter((c) => Object.hasOwn(PUBLIC_CUBES, String(c.name)))) expect(c.joins, String(c.name)).to.equal(undefined);
     });
 
     it('every measure has a title and a description, and is defined once', async () => {
@@ -59,7 +66,12 @@ describe('semantic cube', function () {
     it("the tenant is a bound parameter of every cube's SQL, joined cubes included", async () => {
       const compiled = await loadCube();
       expect(compiled.meta).to.have.length(cubes.length);
+      // The public cube's SQL binds no tenant and reads no tenant table.
+      const corpus = await cubeSql({ tenantId: a.tenantId }, { measures: ['benchmarks.repository_months'] });
+      expect(corpus.statements.map((s) => s.params)).to.deep.equal([[]]);
+      expect(corpus.statements[0]!.sql).to.match(/FROM benchmark_corpus\)/);
       for (const c of compiled.meta) {
+        if (Object.hasOwn(PUBLIC_CUBES, c.name)) continue;
         const measure = c.measures[0]?.name as string;
         const dims = c.name === 'teams' ? [] : ['teams.slug'];
         const { statements } = await cubeSql({ tenantId: a.tenantId }, { measures: [measure], dimensions: ['people', 'issues', 'ai_usage'].includes(c.name) ? [] : dims });
@@ -80,9 +92,10 @@ describe('semantic cube', function () {
       const typeOf = new Map(rows.map((r: Record<string, string>) => [`${r.table_name}.${r.column_name}`, r.data_type]));
       const ids: string[] = [];
       for (const c of cubes) {
-        const table = /FROM ([a-z_]+) WHERE/.exec(String(c.sql))?.[1];
+        const table = /FROM ([a-z_]+)( WHERE|$)/.exec(String(c.sql))?.[1];
         for (const d of c.dimensions as { name: string; sql: string; type: string; format?: string; meta?: { uuid?: boolean } }[]) {
-          const column = /^[a-z_]+$/.test(d.sql) ? typeOf.get(`${table}.${d.sql}`) : 'expression';
+          // The public corpus cube adds month_start, an expression, to its table's columns.
+          const column = /^[a-z_]+$/.test(d.sql) ? typeOf.get(`${table}.${d.sql}`) ?? (d.sql === 'month_start' ? 'expression' : undefined) : 'expression';
           expect(column, `${c.name}.${d.name}`).to.be.a('string');
           expect(d.meta?.uuid === true, `${c.name}.${d.name} is ${column}`).to.equal(column === 'uuid');
           expect(d.format, `${c.name}.${d.name}`).to.equal(undefined);

@@ -10,3 +10,4 @@ export * from './integrations.js';
 export * from './trackers.js';
 export * from './chatDocs.js';
 export * from './billing.js';
+export * from './benchmarks.js';

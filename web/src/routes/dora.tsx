@@ -11,6 +11,7 @@ import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
 import { dayCount, previousWindow } from '../lib/window';
+import { OssProxy } from './benchmarks/OssProxy';
 
 interface Measure {
   id: string;
@@ -92,6 +93,7 @@ export function DoraPage() {
           );
         })}
       </div>
+      <OssProxy scope={scope} hasDeploymentSource={hasDeploymentSource} />
       <h2 className="section">Monthly trend</h2>
       {trend.isError && <ErrorNote error={trend.error} onRetry={() => void trend.refetch()} />}
       {trend.data ? (

@@ -1,0 +1,139 @@
+/**
+ * A team beside the open-source corpus (docs/benchmarks.md): month by month, its value of each
+ * measure of src/shared/ossPercentile.ts (from the team-baseline export's cube queries) and its
+ * percentile among the corpus's repository months (from the `benchmarks` cube), labelled as an
+ * open-source proxy, with the DORA 2023 band where the measure has one.
+ */
+import type pg from 'pg';
+import { cubeLoad } from '../cube/service.js';
+import { AppError } from '../errors.js';
+import { baselineRows, resolveWindow } from '../services/baseline.js';
+import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
+import { corpusSize, distributionOf, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
+
+export const PERCENTILE_DEFINITION =
+  'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time and the change failure proxy, lower for the others. 100: better than every repository month.';
+
+/** The baseline export's columns under the cube members the measures name. */
+const BASELINE_COLUMN: Record<string, string> = {
+  'pull_requests.pr_cycle_time_p50_seconds': 'pr_cycle_time_p50_seconds',
+  'pull_requests.prs_merged': 'prs_merged',
+  'author_activity.active_authors': 'active_authors',
+  'deployments.production_deploys': 'production_deploys',
+  'deployments.change_failure_rate': 'change_failure_rate',
+};
+
+const MEDIAN: Record<OssMeasure['key'], string> = {
+  pr_cycle_time: 'benchmarks.pr_cycle_time_p50_seconds_median',
+  prs_per_author: 'benchmarks.prs_merged_per_active_author_median',
+  release_frequency: 'benchmarks.releases_median',
+  change_failure: 'benchmarks.change_failure_proxy_median',
+};
+
+export interface CorpusSummary {
+  /** snapshot: the corpus shipped with the server; live: a completed run of benchmarks.corpus. null: no corpus at all. */
+  source: 'snapshot' | 'live' | null;
+  generated_at: string | null;
+  window: { from: string; to: string } | null;
+  repositories: number;
+  repository_months: number;
+}
+
+export interface OssRow {
+  month: string;
+  measure: OssMeasure['key'];
+  title: string;
+  team_value: number | null;
+  /** 0–100, unrounded; null when the team has no value or the corpus none. */
+  oss_percentile: number | null;
+  /** Repository months with a value of the measure (the N of the percentile). */
+  oss_repository_months: number;
+  oss_median: number | null;
+  lower_is_better: boolean;
+  dora_measure: string | null;
+  team_dora_band: Tier | null;
+}
+
+export interface OssBenchmark {
+  team: { slug: string; name: string };
+  window: { from: string; to: string };
+  label: typeof OSS_LABEL;
+  percentile_definition: string;
+  dora_source: string;
+  corpus: CorpusSummary;
+  rows: OssRow[];
+}
+
+/** Every measure's distribution over the corpus, read through the `benchmarks` cube. */
+export async function corpusDistributions(pool: pg.Pool, tenantId: string): Promise<Map<OssMeasure['key'], Distribution>> {
+  const entries = await Promise.all(
+    OSS_MEASURES.map(async (m) => {
+      const { data } = await cubeLoad(pool, { tenantId }, { measures: ['benchmarks.repository_months'], dimensions: [m.corpus], filters: [{ member: m.corpus, operator: 'set' }], limit: 50_000 });
+      return [m.key, distributionOf(data, m.corpus)] as const;
+    }),
+  );
+  return new Map(entries);
+}
+
+async function corpusSummary(pool: pg.Pool, tenantId: string): Promise<{ summary: CorpusSummary; medians: Record<string, number | null> }> {
+  const { data } = await cubeLoad(pool, { tenantId }, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', ...Object.values(MEDIAN)] });
+  const row = data[0] ?? {};
+  // Which corpus it is (not a measure): the source row, readable by tenant work.
+  const { rows } = await pool.query(`select kind, generated_at, to_char(window_from, 'YYYY-MM') as "from", to_char(window_to, 'YYYY-MM') as "to" from benchmark_corpus_source where id = 1`);
+  const source = rows[0] as { kind: 'snapshot' | 'live'; generated_at: Date; from: string; to: string } | undefined;
+  const number = (v: unknown) => (typeof v === 'number' ? v : null);
+  return {
+    summary: {
+      source: source?.kind ?? null,
+      generated_at: source ? source.generated_at.toISOString() : null,
+      window: source ? { from: source.from, to: source.to } : null,
+      repositories: number(row['benchmarks.repositories']) ?? 0,
+      repository_months: number(row['benchmarks.repository_months']) ?? 0,
+    },
+    medians: Object.fromEntries(Object.entries(MEDIAN).map(([key, member]) => [key, number(row[member])])),
+  };
+}
+
+const daysIn = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+
+/**
+ * Month by month, the team's value of each open-source measure and its percentile among the
+ * corpus's repository months. A team slug of another tenant, or of a disabled team, is not found.
+ */
+export async function teamOssBenchmark(pool: pg.Pool, tenantId: string, teamSlug: string, window: { from?: string; to?: string }): Promise<OssBenchmark> {
+  const resolved = resolveWindow(window);
+  const rows = (await baselineRows(pool, tenantId, resolved, teamSlug)).filter((r) => r.team_slug === teamSlug);
+  const own = rows[0];
+  if (!own) throw new AppError('not_found', `No enabled team with slug ${teamSlug} (list_dimension_values on teams.slug lists them)`);
+  const [distributions, { summary, medians }] = await Promise.all([corpusDistributions(pool, tenantId), corpusSummary(pool, tenantId)]);
+  const out: OssRow[] = [];
+  for (const r of rows) {
+    const month = r.month as string;
+    const members = Object.fromEntries(Object.entries(BASELINE_COLUMN).map(([member, column]) => [member, r[column as keyof typeof r]]));
+    for (const m of OSS_MEASURES) {
+      const value = teamValue(m, members);
+      const distribution = distributions.get(m.key) ?? [];
+      out.push({
+        month,
+        measure: m.key,
+        title: m.title,
+        team_value: value,
+        oss_percentile: ossPercentile(value, distribution, m.lowerIsBetter),
+        oss_repository_months: corpusSize(distribution),
+        oss_median: medians[m.key] ?? null,
+        lower_is_better: m.lowerIsBetter,
+        dora_measure: m.dora,
+        team_dora_band: m.dora && isDoraMeasure(m.dora) ? doraTier(m.dora, value, daysIn(month)) : null,
+      });
+    }
+  }
+  return {
+    team: { slug: teamSlug, name: own.team_name as string },
+    window: resolved,
+    label: OSS_LABEL,
+    percentile_definition: PERCENTILE_DEFINITION,
+    dora_source: DORA_SOURCE,
+    corpus: summary,
+    rows: out,
+  };
+}

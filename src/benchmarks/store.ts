@@ -1,0 +1,70 @@
+/**
+ * Writing the corpus: the swap of a finished run and the shipped snapshot
+ * (src/benchmarks/snapshot.json, written by tools/benchmarks/snapshot.ts), both whole, in one
+ * transaction, under one advisory lock, as system work. The snapshot is loaded after migrate when
+ * the corpus is empty or holds an older snapshot; a corpus from a live run is never replaced by it.
+ */
+import { readFileSync } from 'node:fs';
+import type pg from 'pg';
+import { transactionOn } from '../db/transaction.js';
+
+// Any constant: the same in every instance, the migration step and the workflow.
+export const CORPUS_LOCK = 4_127_301_611;
+
+export const SNAPSHOT_FILE = new URL('./snapshot.json', import.meta.url);
+
+/** A row as stored (snake_case columns of benchmark_corpus). */
+export type StoredRow = Record<string, string | number | null>;
+
+export interface CorpusSource {
+  kind: 'snapshot' | 'live';
+  generatedAt: Date;
+  /** YYYY-MM-DD, first days of the first and last month. */
+  windowFrom: string;
+  windowTo: string;
+}
+
+export interface Snapshot {
+  about: string;
+  generatedAt: string;
+  windowFrom: string;
+  windowTo: string;
+  rows: StoredRow[];
+}
+
+export function readSnapshot(file: URL = SNAPSHOT_FILE): Snapshot {
+  return JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
+}
+
+/** Replaces every corpus row and the source row; the caller holds the transaction and CORPUS_LOCK. Returns the repositories. */
+export async function replaceCorpus(tx: pg.ClientBase, rows: StoredRow[], source: CorpusSource): Promise<number> {
+  await tx.query('delete from benchmark_corpus');
+  // json_populate_recordset maps the snake_case keys onto the columns and ignores any other key.
+  await tx.query('insert into benchmark_corpus select * from json_populate_recordset(null::benchmark_corpus, $1::json)', [JSON.stringify(rows)]);
+  const repositories = new Set(rows.map((r) => r.repository_key)).size;
+  await tx.query(
+    `insert into benchmark_corpus_source (id, kind, generated_at, window_from, window_to, repositories) values (1, $1, $2, $3, $4, $5)
+     on conflict (id) do update set kind = excluded.kind, generated_at = excluded.generated_at, window_from = excluded.window_from,
+       window_to = excluded.window_to, repositories = excluded.repositories`,
+    [source.kind, source.generatedAt, source.windowFrom, source.windowTo, repositories],
+  );
+  return repositories;
+}
+
+export type SnapshotOutcome = 'loaded' | 'current' | 'live';
+
+/**
+ * Loads the shipped snapshot when the corpus has none or an older one. Several instances starting
+ * at once serialise on CORPUS_LOCK: the first loads, the others find it current.
+ */
+export async function loadShippedSnapshot(client: pg.ClientBase, snapshot: Snapshot = readSnapshot()): Promise<SnapshotOutcome> {
+  return transactionOn(client, async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [CORPUS_LOCK]);
+    const { rows } = await tx.query<{ kind: string; generated_at: Date }>('select kind, generated_at from benchmark_corpus_source where id = 1');
+    const current = rows[0];
+    if (current?.kind === 'live') return 'live';
+    if (current && current.generated_at.getTime() >= Date.parse(snapshot.generatedAt)) return 'current';
+    await replaceCorpus(tx, snapshot.rows, { kind: 'snapshot', generatedAt: new Date(snapshot.generatedAt), windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo });
+    return 'loaded';
+  });
+}

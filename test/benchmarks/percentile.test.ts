@@ -1,0 +1,169 @@
+/**
+ * The corpus as a cube: a team's percentile among open-source repository months, computed exactly
+ * on a seeded corpus, through the Cube REST API and the MCP tool; tenant B's answer never carries
+ * tenant A's data; tenant work reads the corpus but cannot write it; the shipped snapshot makes it
+ * work with no token, loads once however many instances start, and is what the tool builds.
+ */
+import { expect } from 'chai';
+import pg from 'pg';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { loadShippedSnapshot, readSnapshot, type Snapshot } from '../../src/benchmarks/store.js';
+import { OSS_LABEL } from '../../src/shared/ossPercentile.js';
+import { freshDatabase } from '../helpers/database.js';
+import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { mcpClients, seedTeams, structured } from '../mcp/mcpClient.js';
+import { seedTenant } from '../web/seed.js';
+import { snapshotFromRecording, type Recording } from '../../tools/benchmarks/build.js';
+import { readFileSync } from 'node:fs';
+import { seedCorpus } from './helpers.js';
+
+describe('benchmark corpus: percentiles through the cube, REST and MCP', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let a: BuiltTenant;
+  let b: BuiltTenant;
+  const mcp = mcpClients(() => api.baseUrl);
+
+  before(async () => {
+    api = await testServer();
+    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
+    await seedTenant(api, a.owner.apiKey, a.tenantId);
+    await seedTeams(api.databaseUrl, b, [['alpha', 30, 0]]);
+  });
+  after(async () => {
+    await mcp.closeAll();
+    await api.close();
+  });
+
+  describe('with no token: the shipped snapshot', () => {
+    it('is loaded after migrate, so the comparison works without CODEHOST_PUBLIC_TOKEN', async () => {
+      const snapshot = readSnapshot();
+      const client = await mcp.connect(a.owner.apiKey);
+      const result = structured(await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } }));
+      expect(result.label).to.equal(OSS_LABEL);
+      expect(result.corpus).to.deep.equal({
+        source: 'snapshot', generated_at: snapshot.generatedAt, window: { from: snapshot.windowFrom.slice(0, 7), to: snapshot.windowTo.slice(0, 7) },
+        repositories: new Set(snapshot.rows.map((r) => r.repository_key)).size, repository_months: snapshot.rows.length,
+      });
+      expect(result.rows).to.have.length(4);
+      for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+    });
+  });
+
+  describe('on a seeded corpus', () => {
+    before(() => seedCorpus(api.databaseUrl));
+
+    it('MCP: the team\'s percentile per measure, exactly (mid-rank), beside the DORA band, labelled as an open-source proxy', async () => {
+      const client = await mcp.connect(a.owner.apiKey);
+      const result = structured(await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } }));
+      expect(result.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
+      expect(result.label).to.equal('open-source proxy');
+      expect(result.percentile_definition).to.include('100 × (W + E/2) ÷ N');
+      expect(result.corpus).to.deep.equal({ source: 'live', generated_at: '2025-03-01T00:00:00.000Z', window: { from: '2025-01', to: '2025-02' }, repositories: 2, repository_months: 4 });
+      const base = { month: '2026-03' };
+      expect(result.rows).to.deep.equal([
+        // 75600 among 36000, 75600, 200000 (lower is better): 1 worse, 1 equal → 1.5 / 3.
+        { ...base, measure: 'pr_cycle_time', title: 'PR cycle time p50', team_value: 75600, oss_percentile: 50, oss_repository_months: 3, oss_median: 75600, lower_is_better: true, dora_measure: null, team_dora_band: null },
+        // 2 among 1, 2, 0.5: 2 worse, 1 equal → 2.5 / 3.
+        { ...base, measure: 'prs_per_author', title: 'PRs merged per active author', team_value: 2, oss_percentile: (100 * 2.5) / 3, oss_repository_months: 3, oss_median: 1, lower_is_better: false, dora_measure: null, team_dora_band: null },
+        // 2 among 0, 2, 1, 3: 2 worse, 1 equal → 2.5 / 4.
+        { ...base, measure: 'release_frequency', title: 'Release frequency (production deployments a month)', team_value: 2, oss_percentile: 62.5, oss_repository_months: 4, oss_median: 1.5, lower_is_better: false, dora_measure: 'deployments.production_deploys', team_dora_band: 'medium' },
+        // 0 among 0, 0.1, 0 (lower is better): 1 worse, 2 equal → 2 / 3.
+        { ...base, measure: 'change_failure', title: 'Change failure rate (revert or hotfix share)', team_value: 0, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 0, lower_is_better: true, dora_measure: 'deployments.change_failure_rate', team_dora_band: 'elite' },
+      ]);
+    });
+
+    it('Cube REST: the corpus values and medians a percentile is computed from, for any tenant, with no join to tenant cubes', async () => {
+      const load = (key: string, query: unknown) => api.as(key).post('/cubejs-api/v1/load', { query, castNumerics: true });
+      const histogram = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.releases'], order: [['benchmarks.releases', 'asc']] });
+      expect(histogram.status).to.equal(200);
+      expect(histogram.body.data).to.deep.equal([0, 1, 2, 3].map((v) => ({ 'benchmarks.releases': v, 'benchmarks.repository_months': 1 })));
+      const medians = await load(b.owner.apiKey, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', 'benchmarks.pr_cycle_time_p50_seconds_median', 'benchmarks.change_failure_proxy_median', 'benchmarks.corpus_prs_merged'] });
+      expect(medians.body.data).to.deep.equal([{ 'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 0, 'benchmarks.corpus_prs_merged': 15 }]);
+      const byMonth = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], timeDimensions: [{ dimension: 'benchmarks.month', granularity: 'month', dateRange: ['2025-01-01', '2025-12-31'] }] });
+      expect(byMonth.body.data.map((r: Record<string, unknown>) => [r['benchmarks.month.month'], r['benchmarks.repository_months']])).to.deep.equal([['2025-01-01T00:00:00.000', 2], ['2025-02-01T00:00:00.000', 2]]);
+      const joined = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['teams.slug'] });
+      expect(joined.status).to.equal(400);
+      expect(joined.body.error).to.match(/join path/i);
+      const unauthenticated = await api.post('/cubejs-api/v1/load', { query: { measures: ['benchmarks.repository_months'] } });
+      expect(unauthenticated.status).to.equal(401);
+    });
+
+    it("tenant B's percentile is computed from B's team and the corpus only, never A's data", async () => {
+      const forA = structured(await (await mcp.connect(a.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2025-03', to: '2025-03' } }));
+      const forB = structured(await (await mcp.connect(b.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2025-03', to: '2025-03' } }));
+      const pick = (r: { rows: { measure: string; team_value: number | null; oss_percentile: number | null }[] }) => Object.fromEntries(r.rows.map((x) => [x.measure, [x.team_value, x.oss_percentile]]));
+      // B's alpha: 30 successful deployments in 2025-03, no PR. A's alpha: nothing in 2025-03.
+      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], change_failure: [0, (100 * 2) / 3] });
+      expect(pick(forA)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [0, 12.5], change_failure: [null, null] });
+      expect(forB.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
+      expect(forB.corpus).to.deep.equal(forA.corpus);
+      // A's team values of 2026-03 appear nowhere in B's answer for the same month.
+      const bMarch = structured(await (await mcp.connect(b.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } }));
+      expect(bMarch.rows.map((r: { team_value: number | null }) => r.team_value)).to.deep.equal([null, null, 0, null]);
+    });
+  });
+
+  describe('in the database', () => {
+    let url: string;
+    let admin: pg.Pool;
+    before(async () => {
+      url = await freshDatabase();
+      admin = new pg.Pool({ connectionString: url, max: 6 });
+    });
+    after(() => admin.end());
+
+    it('tenant work (app_tenant) reads the corpus and its source, and can neither write them nor touch the runs', async () => {
+      const client = await admin.connect();
+      const as = async (statement: string) => {
+        await client.query('begin');
+        try {
+          await client.query(`select set_config('role', 'app_tenant', true), set_config('app.tenant_id', gen_random_uuid()::text, true)`);
+          await client.query(statement);
+          return 'ok';
+        } catch (error) {
+          return (error as { code?: string }).code;
+        } finally {
+          await client.query('rollback');
+        }
+      };
+      try {
+        expect(await as('select count(*) from benchmark_corpus')).to.equal('ok');
+        expect(await as('select kind from benchmark_corpus_source')).to.equal('ok');
+        for (const statement of [
+          `insert into benchmark_corpus values ('x', '2025-01-01', 1, 1, 1, 1, 1, 0, 0)`, 'update benchmark_corpus set releases = 99', 'delete from benchmark_corpus', 'truncate benchmark_corpus',
+          `update benchmark_corpus_source set kind = 'live'`, 'select * from benchmark_corpus_runs', 'select * from benchmark_corpus_staging',
+        ]) expect(await as(statement), statement).to.equal('42501');
+      } finally {
+        client.release();
+      }
+    });
+
+    it('the snapshot loads once when three instances start at once, replaces an older snapshot, never a live corpus', async () => {
+      const snapshot = readSnapshot();
+      expect((await admin.query('select kind, generated_at from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'snapshot', generated_at: new Date(snapshot.generatedAt) }]);
+      await admin.query('delete from benchmark_corpus; delete from benchmark_corpus_source');
+      const clients = await Promise.all([admin.connect(), admin.connect(), admin.connect()]);
+      try {
+        const outcomes = await Promise.all(clients.map((c) => loadShippedSnapshot(c)));
+        expect(outcomes.sort()).to.deep.equal(['current', 'current', 'loaded']);
+        const newer: Snapshot = { ...snapshot, generatedAt: '2099-01-01T00:00:00.000Z', rows: snapshot.rows.slice(0, 5) };
+        expect(await loadShippedSnapshot(clients[0]!, newer)).to.equal('loaded');
+        expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(5);
+        expect(await loadShippedSnapshot(clients[1]!)).to.equal('current');
+        await admin.query(`update benchmark_corpus_source set kind = 'live'`);
+        expect(await loadShippedSnapshot(clients[2]!, { ...newer, generatedAt: '2100-01-01T00:00:00.000Z' })).to.equal('live');
+        expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(5);
+      } finally {
+        for (const c of clients) c.release();
+      }
+    });
+
+    it('the shipped snapshot is exactly what the workflow computes from the recorded answers (tools/benchmarks)', async () => {
+      const recording = JSON.parse(readFileSync(new URL('../../tools/benchmarks/recording.json', import.meta.url), 'utf8')) as Recording;
+      const built = await snapshotFromRecording(await freshDatabase(), recording);
+      expect(JSON.parse(JSON.stringify(built))).to.deep.equal(readSnapshot());
+    });
+  });
+});

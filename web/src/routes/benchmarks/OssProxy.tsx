@@ -1,0 +1,68 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { cubeQuery } from '../../api/cube';
+import { OSS_MEASURES, ossDistribution, ossTeamMonth } from '../../api/queries/benchmarks';
+import { ErrorNote } from '../../components/states';
+import { doraTier, isDoraMeasure } from '../../../../src/shared/doraBands';
+import { corpusSize, distributionOf, OSS_LABEL, ossPercentile, percentileText, teamValue, type OssMeasure } from '../../../../src/shared/ossPercentile';
+import { formatCount, formatMonth, formatRatio, formatSeconds } from '../../lib/format';
+import type { Scope } from '../../lib/scope';
+import { dayCount } from '../../lib/window';
+
+const perAuthor = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+const format = (m: OssMeasure, v: number) => (m.unit === 'seconds' ? formatSeconds(v) : m.key === 'prs_per_author' ? perAuthor.format(v) : m.unit === 'ratio' ? formatRatio(v) : formatCount(v));
+
+/**
+ * The window's last month beside the open-source corpus (docs/benchmarks.md): the scope's value of
+ * each measure, its percentile among the corpus's repository months and, for the DORA measures,
+ * the band. Both numbers come from cube queries; src/shared/ossPercentile.ts only ranks them.
+ */
+export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDeploymentSource: boolean | undefined }) {
+  const team = useQuery(cubeQuery(ossTeamMonth(scope)));
+  const corpus = useQueries({ queries: OSS_MEASURES.map((m) => cubeQuery(ossDistribution(m))) });
+  const failed = team.isError ? team : corpus.find((q) => q.isError);
+  const loading = !team.data || corpus.some((q) => !q.data);
+  const row = team.data?.data[0];
+  const days = dayCount({ from: scope.to, to: scope.to });
+  return (
+    <section aria-labelledby="oss-proxy-title" data-testid="oss-proxy">
+      <h2 className="section" id="oss-proxy-title" data-testid="oss-proxy-title">Open-source benchmark ({OSS_LABEL})</h2>
+      <p className="muted" data-testid="oss-proxy-note">
+        {formatMonth(scope.to)}: {scope.team ? 'this team' : 'the whole organisation'} ranked among the repository months of sampled open-source repositories.
+        Releases stand for production deployments and the revert or hotfix share of merged pull requests for the change failure rate: a proxy, not a like-for-like comparison.
+      </p>
+      {failed && <ErrorNote error={failed.error} onRetry={() => { void team.refetch(); for (const q of corpus) void q.refetch(); }} />}
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">Percentile among open-source repositories ({OSS_LABEL}) for {formatMonth(scope.to)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Measure</th>
+              <th scope="col">{formatMonth(scope.to)}</th>
+              <th scope="col">Open-source percentile</th>
+              <th scope="col">DORA 2023</th>
+            </tr>
+          </thead>
+          <tbody>
+            {OSS_MEASURES.map((m, i) => {
+              const noSource = m.dora !== null && hasDeploymentSource === false;
+              const value = noSource ? null : teamValue(m, row);
+              const distribution = distributionOf(corpus[i]?.data?.data ?? [], m.corpus);
+              const percentile = ossPercentile(value, distribution, m.lowerIsBetter);
+              const tier = m.dora && isDoraMeasure(m.dora) ? doraTier(m.dora, value, days) : null;
+              return (
+                <tr key={m.key} data-testid={`oss-${m.key}`}>
+                  <th scope="row">{m.title}</th>
+                  <td data-testid={`oss-${m.key}-value`}>{loading ? '…' : noSource ? 'no deployment source' : value === null ? 'no value' : format(m, value)}</td>
+                  <td data-testid={`oss-${m.key}-percentile`}>
+                    {loading ? '…' : percentile === null ? 'no percentile' : `${percentileText(percentile)} of ${corpusSize(distribution)} repository months · ${OSS_LABEL}`}
+                  </td>
+                  <td data-testid={`oss-${m.key}-tier`}>{loading || !tier ? '—' : tier}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
