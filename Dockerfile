@@ -36,6 +36,7 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
 COPY migrations ./migrations
+COPY corpus ./corpus
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/schema ./schema

@@ -1,10 +1,10 @@
 /**
- * The sampled repositories (src/benchmarks/repositories.json, chosen by the criteria of
+ * The sampled repositories (corpus/repositories.json, chosen by the criteria of
  * docs/benchmarks.md "Sample") and the criteria the workflow re-checks on every run.
  */
 import { readFileSync } from 'node:fs';
 
-export const REPOSITORIES_FILE = new URL('./repositories.json', import.meta.url);
+export const REPOSITORIES_FILE = new URL('../../corpus/repositories.json', import.meta.url);
 
 export const NAME_WITH_OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
 

@@ -1,6 +1,6 @@
 /**
  * Writing the corpus: the swap of a finished run and the shipped snapshot
- * (src/benchmarks/snapshot.json, written by tools/benchmarks/snapshot.ts), both whole, in one
+ * (corpus/snapshot.json, written by tools/benchmarks/snapshot.ts), both whole, in one
  * transaction, under one advisory lock, as system work. The snapshot is loaded after migrate when
  * the corpus is empty or holds an older snapshot; a corpus from a live run is never replaced by it.
  */
@@ -11,7 +11,7 @@ import { transactionOn } from '../db/transaction.js';
 // Any constant: the same in every instance, the migration step and the workflow.
 export const CORPUS_LOCK = 4_127_301_611;
 
-export const SNAPSHOT_FILE = new URL('./snapshot.json', import.meta.url);
+export const SNAPSHOT_FILE = new URL('../../corpus/snapshot.json', import.meta.url);
 
 /** A row as stored (snake_case columns of benchmark_corpus). */
 export type StoredRow = Record<string, string | number | null>;

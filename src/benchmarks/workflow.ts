@@ -40,7 +40,7 @@ export const CorpusPayload = z.object({
   /** The day the window is counted back from (YYYY-MM-DD, default today UTC): tests and tools/benchmarks. */
   asOf: z.iso.date().optional(),
   pageSize: z.number().int().min(1).max(100).optional(),
-  /** Another sample than src/benchmarks/repositories.json (tools/benchmarks, tests). */
+  /** Another sample than corpus/repositories.json (tools/benchmarks, tests). */
   repositories: z.array(z.string().regex(NAME_WITH_OWNER)).min(1).max(500).optional(),
 });
 export type CorpusPayload = z.infer<typeof CorpusPayload>;

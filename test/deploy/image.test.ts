@@ -4,8 +4,8 @@
  * healthcheck; and an env file example that names every variable the server and compose read.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../src/dev.js';
 import { testServer } from '../helpers/server.js';
@@ -74,7 +74,34 @@ describe('container image (Dockerfile)', () => {
     expect(scripts.build).to.include('npm run build:web');
     expect(scripts['build:web']).to.equal('vite build web && node web/scripts/budget.mjs');
     expect(build).to.include('mkdir -p web/dist schema');
-    expect(step('COPY')).to.include.members(['bin ./bin', 'migrations ./migrations', '--from=build /app/dist ./dist', '--from=build /app/web/dist ./web/dist', '--from=build /app/schema ./schema']);
+    expect(step('COPY')).to.include.members(['bin ./bin', 'migrations ./migrations', 'corpus ./corpus', '--from=build /app/dist ./dist', '--from=build /app/web/dist ./web/dist', '--from=build /app/schema ./schema']);
+  });
+
+  it('ships every file the server reads beside its own code (a path from import.meta.url), as the compiled server finds it', () => {
+    // Paths are resolved from where the compiled file runs (dist/<same folder>): tsc emits only
+    // code there, so a data file must live in a folder the runtime stage copies.
+    const shipped = step('COPY').map((c) => c.split(/\s+/).pop()!.replace(/^\.\//, ''));
+    const reads: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(path);
+        else if (path.endsWith('.ts')) {
+          for (const m of readFileSync(join(ROOT, path), 'utf8').matchAll(/new URL\('([^']+)', import\.meta\.url\)/g)) {
+            const target = posix.normalize(posix.join(posix.dirname(path.replace(/^src\//, 'dist/')), m[1]!));
+            reads.push(target);
+          }
+        }
+      }
+    };
+    walk('src');
+    expect(reads).to.include.members(['schema', 'migrations', 'corpus/snapshot.json', 'corpus/repositories.json']);
+    for (const target of reads) {
+      const top = target.split('/')[0]!;
+      expect(top, target).to.not.equal('dist');
+      expect(shipped, target).to.include(top);
+      expect(existsSync(join(ROOT, target)), target).to.equal(true);
+    }
   });
 
   it('runs as the unprivileged `node` user, `serve` by default, with a liveness healthcheck on /health', () => {

@@ -1,5 +1,5 @@
 /**
- * Writes src/benchmarks/snapshot.json, the corpus that ships with the server (docs/benchmarks.md):
+ * Writes corpus/snapshot.json, the corpus that ships with the server (docs/benchmarks.md):
  *
  *   npx tsx tools/benchmarks/snapshot.ts               replay tools/benchmarks/recording.json
  *   npx tsx tools/benchmarks/snapshot.ts --synthesize  first record the synthetic sample
