@@ -122,8 +122,19 @@ describe('issue tracker: Jira Cloud', function () {
     expect(row).to.deep.equal({ title: 'Renamed at Jira', type: 'bug', state: 'closed', closed_at: new Date('2026-11-02T10:00:00Z') });
 
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization('wrong-secret'))).body).to.deep.equal({ error: { code: 'unauthorized', message: 'Invalid webhook signature' } });
-    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, -60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, -120))).status).to.equal(401);
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, '')).status).to.equal(401);
+    // Another algorithm than the documented HS256, even under the right secret: refused.
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, 300, 0, 'HS512'))).status).to.equal(401);
+    // Without exp the replay window is iat: ten minutes; a token with neither has no window.
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, 60))).status).to.equal(200);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, 11 * 60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, -5 * 60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, null))).status).to.equal(401);
+    // The admin-webhook scheme (X-Hub-Signature HMAC of the body) is not what our webhooks send: refused, even correctly computed.
+    const raw = JSON.stringify({ webhookEvent: 'jira:issue_updated', issue });
+    const hub = await api.post(`/api/integrations/jira/webhook?site=${jira.cloudId}`, raw, { 'x-hub-signature': jira.hubSignature(raw), 'content-type': 'application/json' });
+    expect([hub.status, hub.body]).to.deep.equal([401, { error: { code: 'unauthorized', message: 'Invalid webhook signature' } }]);
 
     const deleted = await hook({ webhookEvent: 'jira:issue_deleted', issue: { id: '10042', key: 'ENG-42' } }, await jira.deliveryAuthorization());
     expect(deleted.body.data).to.deep.equal({ applied: 1, event: 'jira:issue_deleted' });

@@ -5,6 +5,7 @@
  * (enhanced search: `updated >= "-Nm"`, ordered by update, `nextPageToken` paging) and the
  * dynamic webhook endpoints. Pages can be slowed and a 429 put in the middle.
  */
+import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Grants, listen, send } from './http.js';
 
@@ -32,8 +33,15 @@ export interface FakeJira {
   pageDelayMs: number;
   webhooks: { id: number; url: string }[];
   issue(n: number, overrides?: Partial<Record<string, any>>): FakeJiraIssue;
-  /** A webhook delivery as Jira sends it: JWT signed with the client secret. */
-  deliveryAuthorization(secret?: string, expiresIn?: number): Promise<string>;
+  /**
+   * The `Authorization` of a delivery to a dynamic webhook of an OAuth 2.0 app, as Atlassian
+   * documents it: `Bearer <JWT>` signed (HS256) with the app's client secret. The claims are not
+   * documented; by default the token carries `iss`, `iat` and `exp` (5 minutes) like Atlassian's
+   * other JWTs. `expiresIn: null` leaves `exp` out, `issuedAgo` moves `iat` back (null: no `iat`).
+   */
+  deliveryAuthorization(secret?: string, expiresIn?: number | null, issuedAgo?: number | null, alg?: 'HS256' | 'HS512'): Promise<string>;
+  /** What an admin webhook registered with a secret sends instead (`X-Hub-Signature: sha256=<hex HMAC of the body>`). */
+  hubSignature(body: string, secret?: string): string;
   close(): Promise<void>;
 }
 
@@ -132,9 +140,15 @@ export async function fakeJira(): Promise<FakeJira> {
         },
       };
     },
-    async deliveryAuthorization(secret?: string, expiresIn = 300) {
-      const jwt = await new SignJWT({ iss: fake.clientId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(Math.floor(Date.now() / 1000) + expiresIn).sign(new TextEncoder().encode(secret ?? fake.clientSecret));
-      return `Bearer ${jwt}`;
+    async deliveryAuthorization(secret?: string, expiresIn: number | null = 300, issuedAgo: number | null = 0, alg: 'HS256' | 'HS512' = 'HS256') {
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = new SignJWT({ iss: fake.clientId }).setProtectedHeader({ alg, typ: 'JWT' });
+      if (issuedAgo !== null) jwt.setIssuedAt(now - issuedAgo);
+      if (expiresIn !== null) jwt.setExpirationTime(now + expiresIn);
+      return `Bearer ${await jwt.sign(new TextEncoder().encode(secret ?? fake.clientSecret))}`;
+    },
+    hubSignature(body: string, secret?: string) {
+      return `sha256=${createHmac('sha256', secret ?? fake.clientSecret).update(body).digest('hex')}`;
     },
   });
   return fake;
