@@ -221,6 +221,15 @@ describe('issue tracker: Jira Cloud', function () {
     const bad = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { projects: { ENG: 'not a key' }, types: { Story: 'epic' } } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.details.map((d: { path: string }) => d.path)).to.deep.equal(['mapping.projects.ENG', 'mapping.types.Story']);
+    // Type and status names are looked up without case: two that differ only in case are refused where the second is; an empty name says so.
+    const twice = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { types: { Bug: 'bug' }, states: { 'In Review': 'in_progress', 'in review': 'closed', ' ': 'open' } } });
+    expect([twice.status, twice.body.error.details]).to.deep.equal([400, [
+      { path: 'mapping.states. ', message: 'Enter a name' },
+    ]]);
+    const cased = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { types: { Bug: 'bug' }, states: { 'In Review': 'in_progress', 'in review': 'closed' } } });
+    expect([cased.status, cased.body.error.details]).to.deep.equal([400, [
+      { path: 'mapping.states.in review', message: 'Already mapped as “In Review”: names are compared without case' },
+    ]]);
     const ok = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { projects: { ENG: 'acme/api' }, types: { Story: 'chore' }, states: { 'To Do': 'in_progress' } } });
     expect(ok.status).to.equal(200);
     expect(ok.body.data.settings.mapping).to.deep.equal({ projects: { ENG: 'acme/api' }, types: { Story: 'chore' }, states: { 'To Do': 'in_progress' } });
