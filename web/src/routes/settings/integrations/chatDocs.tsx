@@ -280,7 +280,9 @@ export function NotionPanel({ owner }: { owner: boolean }) {
         return (
           <>
             <p className="muted">
-              Webhook URL <code>{s.webhookUrl}</code> — {s.webhooksAccepted ? 'webhooks are accepted.' : 'webhooks are refused until the operator sets DOCS_WEBHOOK_SECRET.'}
+              Webhook URL <code>{s.webhookUrl}</code> — {s.webhooksAccepted
+                ? 'webhooks are accepted.'
+                : 'webhooks are refused until the operator sets DOCS_WEBHOOK_SECRET to the verification token Notion sends when the subscription is created (the operator reads it with the CLI, README “Chat tool and document workspace”).'}
             </p>
             {s.connections.map((c) => (
               <NotionConnection key={c.id} c={c} owner={owner} />
