@@ -4,8 +4,9 @@
  * parent page among the pages Notion's search shows the integration; both saved, still shown after
  * a reload; a page that Notion no longer opens is refused under the field. Members see no picker.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -13,6 +14,12 @@ import { fakeNotion, type FakeNotion, type FakePage } from '../integrations/fake
 import { fakeSlack, type FakeSlack } from '../integrations/fakes/slack.js';
 import { installSlack, slackEnv } from '../integrations/slackHelpers.js';
 import { launch, screenshot, signedIn, text, until } from './browser.js';
+
+/** Serious or critical axe findings on the page as it is now. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
 
 describe('web app: Settings › Integrations › Slack digests and Notion parent page (Chromium)', function () {
   this.timeout(120_000);
@@ -109,6 +116,7 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
     await until(() => text(page, 'notion-parent'), 'Monthly team pages are written under “Delivery reports”.');
     expect((await settingsOf('notion')).parentPageId).to.equal(reports.id);
     await screenshot(page, 'settings-integrations-notion-parent');
+    expect(await axeFindings(page), 'accessibility of both pickers').to.deep.equal([]);
 
     await page.reload();
     await until(() => page.getByRole('form', { name: 'Parent page' }).getByLabel('Parent page').inputValue(), reports.id);

@@ -1,11 +1,18 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../../src/dev.js';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakeJira, type FakeJira } from '../integrations/fakes/fakeJira.js';
 import { launch, screenshot, signedIn, text, until } from './browser.js';
+
+/** Serious or critical axe findings on the page as it is now. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
 
 describe('web app: Settings › Integrations › Issue trackers (Chromium)', function () {
   this.timeout(120_000);
@@ -111,6 +118,7 @@ describe('web app: Settings › Integrations › Issue trackers (Chromium)', fun
     expect(await form.getByRole('alert').count(), 'a field error is not repeated in the alert').to.equal(0);
     expect((await stored()).states).to.deep.equal({ 'In Review': 'in_progress' });
     await screenshot(page, 'settings-integrations-tracker-types');
+    expect(await axeFindings(page), 'accessibility of the mapping form with an error shown').to.deep.equal([]);
 
     // Removing the row and one type, then saving, stores exactly what is shown.
     await form.getByRole('button', { name: 'Remove in review', exact: true }).click();
