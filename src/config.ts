@@ -710,6 +710,17 @@ export function loadDatabaseConfig(env: Env): { databaseUrl: string; logLevel: s
   return { databaseUrl: databaseUrl as string, logLevel };
 }
 
+/** DATABASE_URL and OAUTH_ENCRYPTION_KEY: for commands that open what the server sealed. */
+export function loadSealingConfig(env: Env): { databaseUrl: string; oauthEncryptionKey: Buffer } {
+  const { databaseUrl } = loadDatabaseConfig(env);
+  const r = new Reader(env);
+  const raw = r.required('OAUTH_ENCRYPTION_KEY');
+  const key = raw === null ? null : decodeEncryptionKey(raw);
+  if (raw !== null && key === null) r.problems.push('OAUTH_ENCRYPTION_KEY must be exactly 32 bytes (64 hex characters, base64 of 32 bytes, or a 32-byte string)');
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return { databaseUrl, oauthEncryptionKey: key as Buffer };
+}
+
 /** LOG_LEVEL alone: the `npm start` launcher logs before the rest of the environment is complete. */
 export function loadLogLevel(env: Env): string {
   const logLevel = new Reader(env).get('LOG_LEVEL') ?? 'info';

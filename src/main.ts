@@ -7,6 +7,7 @@ import { baselineCommands } from './cli/baseline.js';
 import { codehostCommands } from './cli/codehost.js';
 import { biCommands } from './cli/bi.js';
 import { loginCommands } from './cli/login.js';
+import { notionCommands } from './cli/notion.js';
 import { SchemaBehindError } from './db/migrations.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
@@ -18,6 +19,7 @@ const commands: Record<string, Command> = {
   ...codehostCommands,
   ...biCommands,
   ...loginCommands,
+  ...notionCommands,
 };
 
 function help(): string {

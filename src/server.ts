@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { loadCube } from './cube/compiler.js';
 import { openDatabase } from './db/client.js';
 import { asSystem } from './db/tenancy.js';
 import { SchemaBehindError, schemaStatus } from './db/migrations.js';
@@ -65,6 +66,17 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
   }
 
   const koa = createApp(app);
+  // The cube models compile before the port opens (a few seconds, the slowest step of a start, and
+  // CPU-bound): a balancer sees the instance only once its first figure can be answered at once,
+  // instead of sending it a /delivery or a dashboard that waits for the compile (issue 24: 10 s).
+  const compiling = Date.now();
+  try {
+    await loadCube();
+    log.info({ ms: Date.now() - compiling }, 'cube models compiled');
+  } catch (error) {
+    // Not fatal to the start: every other surface works, and the next figure asked retries it.
+    log.error({ err: error }, 'cube models failed to compile');
+  }
   const server = createServer(koa.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

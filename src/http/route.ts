@@ -83,7 +83,9 @@ export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown):
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
     const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && input !== undefined && valueAt(input, issue.path) === undefined;
-    return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : issue.message };
+    // A record's bad key says only "Invalid key in record"; the key schema's own words say why.
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : message };
   });
 }
 

@@ -14,7 +14,7 @@ import type { ScheduleDefinition } from './scheduler.js';
 import { sessionAssessmentJob, sessionSummaryJob } from '../ai/jobs.js';
 import { testJobs, testSchedules } from './testHooks.js';
 import { trackerSyncWorkflow } from '../integrations/trackers/syncJob.js';
-import { trackersSyncDue } from '../integrations/trackers/dueJob.js';
+import { TRACKERS_SWEEP, trackersSyncDue } from '../integrations/trackers/dueJob.js';
 import { slashCommandJob } from '../integrations/slack/command.js';
 import { notionPublish, notionPublishDue } from '../integrations/notion/jobs.js';
 import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from '../integrations/slack/digest.js';
@@ -56,6 +56,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
   { name: 'cube.rollups-refresh', job: 'cube.rollups-refresh', everySeconds: MINUTE, offsetSeconds: 30, summary: 'Every minute at :30: rollup months missing or changed since they were computed.' },
   { name: 'trackers.sync-due', job: 'trackers.sync-due', everySeconds: 30 * MINUTE, offsetSeconds: 11 * MINUTE, summary: 'Every 30 minutes at :11 and :41: incremental sync of every issue-tracker connection (the safety net under webhooks).' },
+  { name: TRACKERS_SWEEP, job: 'trackers.sync-due', everySeconds: 6 * HOUR, offsetSeconds: 26 * MINUTE, summary: 'Every 6 hours at 00:26, 06:26, 12:26, 18:26 UTC: the incremental sync of every issue-tracker connection plus the id sweep for deletes whose webhook was lost.' },
   { name: ROLLUPS_SWEEP, job: 'cube.rollups-refresh', everySeconds: HOUR, offsetSeconds: 25 * MINUTE, summary: 'Hourly at :25: every tenant’s rollups, whatever the change records say.' },
   DIGEST_SCHEDULE,
   CORPUS_SCHEDULE,

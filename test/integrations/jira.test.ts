@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { trackersSyncDue } from '../../src/integrations/trackers/dueJob.js';
+import { TRACKERS_SWEEP, trackersSyncDue } from '../../src/integrations/trackers/dueJob.js';
 import { freePort } from '../../src/dev.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -122,8 +122,19 @@ describe('issue tracker: Jira Cloud', function () {
     expect(row).to.deep.equal({ title: 'Renamed at Jira', type: 'bug', state: 'closed', closed_at: new Date('2026-11-02T10:00:00Z') });
 
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization('wrong-secret'))).body).to.deep.equal({ error: { code: 'unauthorized', message: 'Invalid webhook signature' } });
-    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, -60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, -120))).status).to.equal(401);
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, '')).status).to.equal(401);
+    // Another algorithm than the documented HS256, even under the right secret: refused.
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, 300, 0, 'HS512'))).status).to.equal(401);
+    // Without exp the replay window is iat: ten minutes; a token with neither has no window.
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, 60))).status).to.equal(200);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, 11 * 60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, -5 * 60))).status).to.equal(401);
+    expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, null))).status).to.equal(401);
+    // The admin-webhook scheme (X-Hub-Signature HMAC of the body) is not what our webhooks send: refused, even correctly computed.
+    const raw = JSON.stringify({ webhookEvent: 'jira:issue_updated', issue });
+    const hub = await api.post(`/api/integrations/jira/webhook?site=${jira.cloudId}`, raw, { 'x-hub-signature': jira.hubSignature(raw), 'content-type': 'application/json' });
+    expect([hub.status, hub.body]).to.deep.equal([401, { error: { code: 'unauthorized', message: 'Invalid webhook signature' } }]);
 
     const deleted = await hook({ webhookEvent: 'jira:issue_deleted', issue: { id: '10042', key: 'ENG-42' } }, await jira.deliveryAuthorization());
     expect(deleted.body.data).to.deep.equal({ applied: 1, event: 'jira:issue_deleted' });
@@ -132,6 +143,30 @@ describe('issue tracker: Jira Cloud', function () {
     // A later sync page that still has the issue does not bring it back.
     await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' });
     expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(1999);
+  });
+
+  it('the id sweep marks an issue deleted at Jira whose delete webhook never came, as the webhook would; one the listing missed but Jira still has stays', async () => {
+    const rowsOf = async (ids: string[]) => (await q(`select external_id from issues where tenant_id = $1 and external_id = any($2) order by external_id`, [a.tenantId, ids.map((id) => `${jira.cloudId}:${id}`)])).rows.map((r) => r.external_id);
+    expect(await rowsOf(['10020', '10021', '10022'])).to.have.length(3);
+    // Deleted at Jira, no webhook sent; 10022 exists but a shifted page leaves it out of the listing.
+    jira.issues = jira.issues.filter((i) => i.id !== '10020' && i.id !== '10021');
+    jira.unlisted.add('10022');
+    await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' });
+    expect(await rowsOf(['10020', '10021', '10022']), 'the incremental pages cannot see a delete').to.have.length(3);
+    expect(jira.idListings).to.equal(0);
+
+    const run = await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'sweep' });
+    expect((run.result as { state: unknown }).state).to.deep.include({ outcome: 'synced', swept: { listed: 1997, missing: 3, deleted: 2 } });
+    expect(jira.issueLookups, 'each id missing from the listing is confirmed by id').to.equal(3);
+    expect(await rowsOf(['10020', '10021', '10022'])).to.deep.equal([`${jira.cloudId}:10022`]);
+    expect((await q(`select external_id from tracker_deleted_issues where tenant_id = $1 order by external_id`, [a.tenantId])).rows.map((r) => r.external_id))
+      .to.deep.equal([`${jira.cloudId}:10020`, `${jira.cloudId}:10021`, `${jira.cloudId}:10042`]);
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(1997);
+    expect((await q('select last_error from integration_connections where id = $1', [connectionId])).rows[0].last_error).to.equal(null);
+    // A second sweep finds nothing more to do.
+    const again = await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'sweep' });
+    expect((again.result as { state: { swept: unknown } }).state.swept).to.deep.equal({ listed: 1997, missing: 1, deleted: 0 });
+    jira.unlisted.clear();
   });
 
   it('refreshes an expired access token (Jira rotates the refresh token), and marks the connection needs-reconnect once the grant is revoked', async () => {
@@ -161,6 +196,10 @@ describe('issue tracker: Jira Cloud', function () {
     const ctx = { app: api.running.app, job: { id: randomUUID(), name: 'trackers.sync-due', retryCount: 0 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
     expect(await trackersSyncDue.run(ctx, {} as never)).to.deep.equal({ enqueued: 1 });
     expect((await q(`select data from pgboss.job where name = 'trackers.sync'`)).rows.map((r) => r.data)).to.deep.equal([{ tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' }]);
+    // The 6-hourly schedule on the same queue enqueues sweeps.
+    await q(`delete from pgboss.job where name = 'trackers.sync'`);
+    expect(await trackersSyncDue.run(ctx, { schedule: TRACKERS_SWEEP, windowStart: new Date().toISOString() })).to.deep.equal({ enqueued: 1 });
+    expect((await q(`select data from pgboss.job where name = 'trackers.sync'`)).rows.map((r) => r.data)).to.deep.equal([{ tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'sweep' }]);
   });
 
   it('keeps tenants apart: B cannot see, map, backfill or disconnect A’s connection, nor see its issues', async () => {
@@ -182,6 +221,15 @@ describe('issue tracker: Jira Cloud', function () {
     const bad = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { projects: { ENG: 'not a key' }, types: { Story: 'epic' } } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.details.map((d: { path: string }) => d.path)).to.deep.equal(['mapping.projects.ENG', 'mapping.types.Story']);
+    // Type and status names are looked up without case: two that differ only in case are refused where the second is; an empty name says so.
+    const twice = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { types: { Bug: 'bug' }, states: { 'In Review': 'in_progress', 'in review': 'closed', ' ': 'open' } } });
+    expect([twice.status, twice.body.error.details]).to.deep.equal([400, [
+      { path: 'mapping.states. ', message: 'Enter a name' },
+    ]]);
+    const cased = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { types: { Bug: 'bug' }, states: { 'In Review': 'in_progress', 'in review': 'closed' } } });
+    expect([cased.status, cased.body.error.details]).to.deep.equal([400, [
+      { path: 'mapping.states.in review', message: 'Already mapped as “In Review”: names are compared without case' },
+    ]]);
     const ok = await api.as(a.owner.apiKey).patch(`/api/integrations/jira/connections/${connectionId}`, { mapping: { projects: { ENG: 'acme/api' }, types: { Story: 'chore' }, states: { 'To Do': 'in_progress' } } });
     expect(ok.status).to.equal(200);
     expect(ok.body.data.settings.mapping).to.deep.equal({ projects: { ENG: 'acme/api' }, types: { Story: 'chore' }, states: { 'To Do': 'in_progress' } });
@@ -194,7 +242,8 @@ describe('issue tracker: Jira Cloud', function () {
     expect(gone.body.data).to.deep.equal({ removed: 1, revoked: 0 });
     expect(jira.webhooks).to.deep.equal([]);
     expect((await q('select count(*)::int as n from integration_connections where tenant_id = $1', [a.tenantId])).rows[0].n).to.equal(0);
-    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(2000);
+    // 2,000 backfilled, one deleted by webhook, two by the sweep, one created later.
+    expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(1998);
   });
 });
 

@@ -1,4 +1,4 @@
-import { date, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './identity.js';
 import { integrationConnections } from './integrations.js';
 import { teams } from './organisation.js';
@@ -40,4 +40,20 @@ export const docsPages = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('docs_pages_connection_team_month').on(t.connectionId, t.teamId, t.month)],
+);
+
+/**
+ * Verification tokens Notion sent to the webhook URL (one per webhook subscription created or
+ * "Resend token"), sealed, for the operator to read once with the CLI and set as
+ * DOCS_WEBHOOK_SECRET. The subscription belongs to the deployment's integration, not to a tenant:
+ * no tenant_id, and the tenant role has no privilege on the table (migration 0040).
+ */
+export const docsVerificationTokens = pgTable(
+  'docs_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenSealed: text('token_sealed').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('docs_verification_tokens_received_idx').on(t.receivedAt)],
 );

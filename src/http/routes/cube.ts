@@ -76,8 +76,9 @@ function present(result: LoadResult, requestId: string, castNumerics: boolean): 
 
 export function cubeRoutes(app: AppContext): Router {
   configureCube({ queryTimeoutMs: app.config.cube.queryTimeoutSeconds * 1000, continueWaitMs: app.config.cube.continueWaitSeconds * 1000 });
-  // Compile the models while the server starts, not on the first request.
-  loadCube().catch((error) => app.log.error({ err: error }, 'cube models failed to compile'));
+  // Compile the models while the server starts, not on the first request (startServer waits for
+  // it before listening, and logs the outcome).
+  loadCube().catch(() => {});
   const router = new Router();
   const { pool } = app.database;
   router.use(cubeErrors(app), bearerCompat);

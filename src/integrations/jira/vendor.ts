@@ -90,6 +90,9 @@ export function jiraIssue(issue: { id?: unknown; key?: unknown; fields?: Record<
 /** Relative JQL (`-N minutes`) is independent of the app user's time zone, unlike a date literal. */
 export const updatedSinceJql = (since: Date, now = Date.now()) => `updated >= "-${Math.max(1, Math.ceil((now - since.getTime()) / 60_000))}m" ORDER BY updated ASC, key ASC`;
 
+const ID_PAGE_SIZE = 5000;
+export const createdSinceJql = (since: Date, now = Date.now()) => `created >= "-${Math.max(1, Math.ceil((now - since.getTime()) / 60_000))}m" ORDER BY created ASC, key ASC`;
+
 export const jiraVendor: TrackerVendor = {
   kind: 'jira',
 
@@ -133,6 +136,34 @@ export const jiraVendor: TrackerVendor = {
       const token = (result as { nextPageToken?: string }).nextPageToken;
       return { issues, next: token && !(result as { isLast?: boolean }).isLast ? { jql, nextPageToken: token } : null };
     } catch (error) {
+      throw vendorError(error);
+    }
+  },
+
+  async listIds(app, site, accessToken, createdSince, cursor) {
+    // Bounded by creation (the enhanced search refuses unbounded JQL, and a project clause would
+    // fail on a deleted project); ids only, the cheapest page Jira serves (up to 5,000 issues).
+    const jql = typeof cursor?.jql === 'string' ? cursor.jql : createdSinceJql(createdSince);
+    try {
+      const result = await jiraClient(app, site, accessToken).issueSearch.searchForIssuesUsingJqlEnhancedSearch({
+        jql,
+        maxResults: ID_PAGE_SIZE,
+        fields: ['id'],
+        ...(typeof cursor?.nextPageToken === 'string' ? { nextPageToken: cursor.nextPageToken } : {}),
+      });
+      const token = (result as { nextPageToken?: string }).nextPageToken;
+      return { ids: (result.issues ?? []).map((i) => String(i.id)), next: token && !(result as { isLast?: boolean }).isLast ? { jql, nextPageToken: token } : null };
+    } catch (error) {
+      throw vendorError(error);
+    }
+  },
+
+  async issueExists(app, site, accessToken, trackerId) {
+    try {
+      await jiraClient(app, site, accessToken).issues.getIssue({ issueIdOrKey: trackerId, fields: ['id'] });
+      return true;
+    } catch (error) {
+      if (error instanceof HttpException && error.status === 404) return false;
       throw vendorError(error);
     }
   },

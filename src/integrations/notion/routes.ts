@@ -1,6 +1,7 @@
 /**
  * Notion's paths. Without DOCS_CLIENT_ID and DOCS_CLIENT_SECRET every path but the status is a
- * 404; the webhook additionally needs DOCS_WEBHOOK_SECRET (503 without it).
+ * 404; the webhook additionally needs DOCS_WEBHOOK_SECRET (503 without it), except the
+ * subscription's handshake, which brings the token to set it to.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -56,7 +57,7 @@ export function notionRoutes(app: AppContext): Router {
 
   router.post('/api/integrations/notion/webhook', route(app, { auth: 'none', limit: 'none' }, async ({ ctx }) => {
     requireNotion(app);
-    if (!app.config.docsWebhookSecret) throw new AppError('unavailable', 'Notion webhooks are refused: DOCS_WEBHOOK_SECRET is not set on this server');
+    // Read even without DOCS_WEBHOOK_SECRET: the subscription's handshake brings the token it needs.
     const body = await readRawBody(ctx, 256 * 1024);
     return { body: await receiveNotionWebhook(app, body, ctx.get('x-notion-signature')) };
   }));

@@ -1,7 +1,7 @@
 /**
  * Notion's webhooks, signed with the subscription's verification token (DOCS_WEBHOOK_SECRET):
  * X-Notion-Signature is `sha256=` HMAC-SHA256 of the raw body. Without the secret every delivery
- * is refused (503). A deleted or moved parent page pauses publishing (needs attention) until the
+ * is refused (503) but the handshake that brings the token (verificationTokens.ts). A deleted or moved parent page pauses publishing (needs attention) until the
  * owner chooses a parent again; a page restored from the trash resumes it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -11,6 +11,7 @@ import { asSystem, withTenant } from '../../db/tenancy.js';
 import { AppError } from '../../errors.js';
 import { connectionByExternalId, setConnectionState } from '../shared/connections.js';
 import { sameNotionId } from './client.js';
+import { keepVerificationToken } from './verificationTokens.js';
 
 export function verifyNotionSignature(secret: string, body: Buffer, header: string): boolean {
   const match = /^sha256=([0-9a-f]{64})$/.exec(header.trim());
@@ -18,10 +19,15 @@ export function verifyNotionSignature(secret: string, body: Buffer, header: stri
   return timingSafeEqual(createHmac('sha256', secret).update(body).digest(), Buffer.from(match[1] as string, 'hex'));
 }
 
-const NotionEvent = z.union([
-  z.object({ verification_token: z.string().max(500) }),
-  z.object({ type: z.string().max(100), workspace_id: z.string().max(100), entity: z.object({ id: z.string().max(100), type: z.string().max(50) }) }).loose(),
-]);
+/** The subscription's one unsigned request: the token and nothing else. */
+const Handshake = z.strictObject({ verification_token: z.string().min(1).max(500) });
+const NotionEvent = z.object({ type: z.string().max(100), workspace_id: z.string().max(100), entity: z.object({ id: z.string().max(100), type: z.string().max(50) }) }).loose();
+
+const sameSecret = (a: string, b: string) => {
+  const given = Buffer.from(a);
+  const want = Buffer.from(b);
+  return given.length === want.length && timingSafeEqual(given, want);
+};
 
 const PAUSING: Record<string, string> = {
   'page.deleted': 'The parent page was deleted in Notion; publishing is paused until a parent page is chosen again',
@@ -30,28 +36,33 @@ const PAUSING: Record<string, string> = {
 
 export async function receiveNotionWebhook(app: AppContext, body: Buffer, signature: string): Promise<{ handled: string }> {
   const secret = app.config.docsWebhookSecret;
-  if (!secret) throw new AppError('unavailable', 'Notion webhooks are refused: DOCS_WEBHOOK_SECRET is not set on this server');
   let payload: unknown;
   try {
     payload = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new AppError('validation_failed', 'Invalid request body', [{ path: 'body', message: 'Body is not valid JSON' }]);
+    payload = undefined;
   }
-  const parsed = NotionEvent.safeParse(payload);
-  // The subscription's one unsigned request carries the token itself: it is accepted only when it is
-  // the configured secret, and never logged.
-  if (parsed.success && 'verification_token' in parsed.data) {
-    const given = Buffer.from(String((parsed.data as { verification_token: string }).verification_token));
-    const want = Buffer.from(secret);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) throw new AppError('unauthorized', 'Invalid Notion webhook signature');
+  // The handshake carries the token that becomes DOCS_WEBHOOK_SECRET, so it is taken even before
+  // the secret is set (and when a new subscription's token differs from it): kept sealed for the
+  // operator's CLI, never logged. The answer is the same whether or not it matched the secret.
+  const handshake = Handshake.safeParse(payload);
+  if (handshake.success) {
+    const token = handshake.data.verification_token;
+    if (!secret || !sameSecret(token, secret)) {
+      await asSystem('inbound-routing', () => keepVerificationToken(app.database.db, app.config.oauthEncryptionKey, token));
+      app.log.info({ vendor: 'notion' }, 'notion sent a webhook verification token: read it once with `delivery-analytics notion:verification-token`, paste it into Notion\'s Verify form and set it as DOCS_WEBHOOK_SECRET');
+    }
     return { handled: 'verification' };
   }
+  if (!secret) throw new AppError('unavailable', 'Notion webhooks are refused: DOCS_WEBHOOK_SECRET is not set on this server');
+  if (payload === undefined) throw new AppError('validation_failed', 'Invalid request body', [{ path: 'body', message: 'Body is not valid JSON' }]);
+  const parsed = NotionEvent.safeParse(payload);
   if (!verifyNotionSignature(secret, body, signature)) {
     app.log.warn({ vendor: 'notion' }, 'notion webhook refused: bad signature');
     throw new AppError('unauthorized', 'Invalid Notion webhook signature');
   }
   if (!parsed.success) return { handled: 'ignored' };
-  const event = parsed.data as { type: string; workspace_id: string; entity: { id: string } };
+  const event = parsed.data;
   const connection = await asSystem('inbound-routing', () => connectionByExternalId(app.database.db, 'notion', event.workspace_id));
   if (!connection) return { handled: 'unknown workspace' };
   const parent = connection.settings.parentPageId as string | null | undefined;

@@ -2,6 +2,8 @@
  * `trackers.sync-due`, scheduled: the safety net under the webhooks. Every active connection of a
  * configured tracker gets an incremental `trackers.sync` (its own job, as its tenant), so an issue
  * whose webhook was lost is caught by the next window, and Jira's 30-day webhooks are renewed.
+ * Under the `trackers.sweep-due` schedule (every 6 hours) the runs are sweeps: an issue deleted at
+ * the tracker whose delete webhook was lost is found by comparing ids.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { integrationConnections } from '../../db/schema/index.js';
@@ -11,12 +13,15 @@ import { scheduled } from '../../jobs/handlers/maintenance.js';
 import { syncKinds, trackerSyncWorkflow } from './syncJob.js';
 import type { TrackerKind } from './types.js';
 
+/** The schedule (on the `trackers.sync-due` queue) whose runs also sweep for lost deletes. */
+export const TRACKERS_SWEEP = 'trackers.sweep-due';
+
 export const trackersSyncDue = defineJob({
   ...scheduled,
   name: 'trackers.sync-due',
   summary: 'Every 30 minutes: an incremental sync job for every active issue-tracker connection (Jira, Linear) of a configured tracker.',
   idempotency: 'Only enqueues; a sync finding another sync of its connection running skips itself, and a sync run twice writes the same rows.',
-  async run(ctx) {
+  async run(ctx, payload) {
     const kinds = syncKinds(ctx.app.config);
     if (kinds.length === 0) return { enqueued: 0 };
     const { db } = ctx.app.database;
@@ -27,8 +32,10 @@ export const trackersSyncDue = defineJob({
         .from(integrationConnections)
         .where(and(inArray(integrationConnections.kind, kinds), eq(integrationConnections.state, 'active'))),
     );
+    // The sweep schedule runs the same fan-out with the id sweep added (lost delete webhooks).
+    const mode = payload?.schedule === TRACKERS_SWEEP ? 'sweep' : 'incremental';
     for (const c of due) {
-      await withTenant(c.tenantId, () => ctx.app.jobs.send(trackerSyncWorkflow, { tenantId: c.tenantId, connectionId: c.id, kind: c.kind as TrackerKind, mode: 'incremental' }));
+      await withTenant(c.tenantId, () => ctx.app.jobs.send(trackerSyncWorkflow, { tenantId: c.tenantId, connectionId: c.id, kind: c.kind as TrackerKind, mode }));
     }
     return { enqueued: due.length };
   },

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { FIELD_LIMITS, ISSUE_STATES, ISSUE_TYPES, IssueWebhook } from '../../schemas/webhooks.js';
 import type { TrackerIssue, TrackerKind } from './types.js';
 
-const name = z.string().trim().min(1).max(255);
+const name = z.string().trim().min(1, 'Enter a name').max(255, 'At most 255 characters');
 const projectKey = z.string().trim().max(FIELD_LIMITS.projectKey).regex(/^[^\s/]+(\/[^\s/]+)+$/, 'Must have the form <owner>/<repo>');
 
 export const TrackerMapping = z.strictObject({
@@ -20,6 +20,21 @@ export const TrackerMapping = z.strictObject({
   states: z.record(name, z.enum(ISSUE_STATES)).default({}),
 });
 export type TrackerMapping = z.infer<typeof TrackerMapping>;
+
+/**
+ * The mapping as an owner sends it: type and status names are looked up without case, so two
+ * names differing only in case ("Bug", "bug") would contend; the second is refused where it is.
+ */
+export const TrackerMappingChange = TrackerMapping.superRefine((m, ctx) => {
+  for (const field of ['types', 'states'] as const) {
+    const seen = new Map<string, string>();
+    for (const key of Object.keys(m[field])) {
+      const first = seen.get(key.toLowerCase());
+      if (first === undefined) seen.set(key.toLowerCase(), key);
+      else ctx.addIssue({ code: 'custom', path: [field, key], message: `Already mapped as “${first}”: names are compared without case` });
+    }
+  }
+});
 
 export const TrackerSettings = z.strictObject({
   mapping: TrackerMapping.default({ projects: {}, types: {}, states: {} }),

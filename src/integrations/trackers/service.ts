@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { connectionById, connectionsOf, deleteConnection, presentConnection, saveConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { createState, stateValid } from '../shared/oauthState.js';
-import { settingsOf, TrackerMapping } from './mapping.js';
+import { settingsOf, TrackerMappingChange } from './mapping.js';
 import { flagStale, syncRowOf } from './store.js';
 import { trackerSyncWorkflow } from './syncJob.js';
 import { TrackerGrantRefused, type TrackerKind } from './types.js';
@@ -90,7 +90,7 @@ export async function disconnect(app: AppContext, principal: TenantPrincipal, ki
 }
 
 export const SettingsChange = z.strictObject({
-  mapping: TrackerMapping.optional(),
+  mapping: TrackerMappingChange.optional(),
   backfillMonths: z.number().int().min(1).max(36).optional(),
 });
 export type SettingsChange = z.infer<typeof SettingsChange>;

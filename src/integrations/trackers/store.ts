@@ -44,6 +44,23 @@ export async function markDeleted(db: Db, connection: Connection, trackerIds: st
   });
 }
 
+/**
+ * The tracker ids of this connection's issues received before `before` (one received later may be
+ * newer than the sweep's listing), and the oldest creation time among them. Only a Jira externalId
+ * names its site (`<cloudId>:<id>`); for another tracker this answers nothing.
+ */
+export async function sweepableIssues(db: Db, connection: Connection, before: Date): Promise<{ trackerIds: string[]; oldest: Date | null }> {
+  if (connection.kind !== 'jira') return { trackerIds: [], oldest: null };
+  const prefix = `${connection.externalId}:`;
+  const rows = await db
+    .select({ externalId: issues.externalId, createdAt: issues.createdAt })
+    .from(issues)
+    .where(and(eq(issues.tenantId, connection.tenantId), eq(issues.provider, 'jira'), sql`starts_with(${issues.externalId}, ${prefix})`, lt(issues.receivedAt, before)));
+  let oldest: Date | null = null;
+  for (const r of rows) if (!oldest || r.createdAt < oldest) oldest = r.createdAt;
+  return { trackerIds: rows.map((r) => r.externalId.slice(prefix.length)), oldest };
+}
+
 export type SyncRow = typeof trackerSyncs.$inferSelect;
 
 /**

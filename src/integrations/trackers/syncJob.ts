@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { defineWorkflow, type JobContext } from '../../jobs/define.js';
 import { connectionById, recordSync, type Connection } from '../shared/connections.js';
 import { settingsOf } from './mapping.js';
-import { applyPage, finishSync, releaseLease, saveCursor, setWebhook, syncRowOf, takeLease } from './store.js';
+import { applyPage, finishSync, markDeleted, releaseLease, saveCursor, setWebhook, sweepableIssues, syncRowOf, takeLease } from './store.js';
 import { TrackerGrantRefused, TrackerRateLimited, TrackerUnavailable, TRACKER_KINDS, type TrackerKind } from './types.js';
 import { TRACKER_NAMES, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
 import { withAccess } from './grant.js';
@@ -19,7 +19,8 @@ export const SyncPayload = z.object({
   tenantId: z.uuid(),
   connectionId: z.uuid(),
   kind: z.enum(TRACKER_KINDS),
-  mode: z.enum(['backfill', 'incremental']),
+  /** `sweep`: an incremental run, then the id sweep that finds deletes whose webhook was lost. */
+  mode: z.enum(['backfill', 'incremental', 'sweep']),
 });
 export type SyncPayload = z.infer<typeof SyncPayload>;
 
@@ -30,7 +31,7 @@ const OVERLAP_MS = 10 * 60_000;
 const MAX_WAIT_SECONDS = 120;
 const MAX_RATE_LIMITS = 8;
 
-type State = { outcome?: string; written?: number };
+type State = { outcome?: string; written?: number; swept?: { listed: number; missing: number; deleted: number } };
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -64,7 +65,7 @@ async function runPages(ctx: JobContext, p: SyncPayload): Promise<State> {
   if (!app || !connection) return { outcome: 'skipped: not connected' };
   const lease = await takeLease(db, connection, ctx.job.id, LEASE_SECONDS);
   if (!lease) {
-    if (p.mode === 'incremental') return { outcome: 'skipped: another sync of this connection is running' };
+    if (p.mode !== 'backfill') return { outcome: 'skipped: another sync of this connection is running' };
     throw new TrackerUnavailable('another sync of this connection is running; the backfill waits for it');
   }
   const vendor = VENDORS[p.kind];
@@ -73,7 +74,7 @@ async function runPages(ctx: JobContext, p: SyncPayload): Promise<State> {
   const saved = (resumed ? lease.cursor : {}) as { startedAt?: string; since?: string; page?: Record<string, unknown> | null };
   const startedAt = saved.startedAt ?? new Date().toISOString();
   const months = settingsOf(connection.settings).backfillMonths;
-  const since = saved.since ?? (p.mode === 'incremental' && lease.updatedSince
+  const since = saved.since ?? (p.mode !== 'backfill' && lease.updatedSince
     ? new Date(lease.updatedSince.getTime() - OVERLAP_MS).toISOString()
     : new Date(Date.parse(startedAt) - months * 30.44 * 24 * 3600_000).toISOString());
   let page: Record<string, unknown> | null = saved.page ?? null;
@@ -105,6 +106,55 @@ async function runPages(ctx: JobContext, p: SyncPayload): Promise<State> {
   }
 }
 
+/** Candidates of one sweep confirmed one by one at most (the rest wait for the next sweep). */
+const SWEEP_CONFIRM_LIMIT = 200;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The id sweep (mode `sweep`, every 6 hours): Jira's search never shows a deleted issue, so a
+ * delete whose webhook was lost would otherwise stay. Every id the tracker lists (issues created
+ * since our oldest, less a day) is compared with ours; each of ours it did not list is asked for
+ * by id, and only a 404 counts as deleted: a page shifted under the listing must not delete
+ * anything, and a delete mark is permanent. Confirmed deletes are marked exactly as a delete
+ * webhook marks them. A failure is noted on the connection; the pages already succeeded.
+ */
+async function sweepDeleted(ctx: JobContext, p: SyncPayload, state: State): Promise<State> {
+  const vendor = VENDORS[p.kind];
+  const app = trackerAppOf(ctx.app.config, p.kind);
+  const connection = await loadConnection(ctx, p);
+  if (!vendor.listIds || !vendor.issueExists || !app || !connection) return state;
+  const { db } = ctx.app.database;
+  const master = ctx.app.config.oauthEncryptionKey;
+  const site = connection.externalId;
+  try {
+    const ours = await sweepableIssues(db, connection, new Date());
+    if (ours.oldest === null) return { ...state, swept: { listed: 0, missing: 0, deleted: 0 } };
+    const since = new Date(ours.oldest.getTime() - DAY_MS);
+    const listed = new Set<string>();
+    let cursor: Record<string, unknown> | null = null;
+    do {
+      ctx.signal.throwIfAborted();
+      const from: Record<string, unknown> | null = cursor;
+      const page: { ids: string[]; next: Record<string, unknown> | null } = await patiently(ctx, () => withAccess(db, master, vendor, app, connection, (token) => vendor.listIds!(app, site, token, since, from)));
+      for (const id of page.ids) listed.add(id);
+      cursor = page.next;
+    } while (cursor !== null);
+    const missing = ours.trackerIds.filter((id) => !listed.has(id));
+    const gone: string[] = [];
+    for (const id of missing.slice(0, SWEEP_CONFIRM_LIMIT)) {
+      ctx.signal.throwIfAborted();
+      if (!(await patiently(ctx, () => withAccess(db, master, vendor, app, connection, (token) => vendor.issueExists!(app, site, token, id))))) gone.push(id);
+    }
+    await markDeleted(db, connection, gone);
+    return { ...state, swept: { listed: listed.size, missing: missing.length, deleted: gone.length } };
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const known = error instanceof TrackerGrantRefused || error instanceof TrackerUnavailable || error instanceof TrackerRateLimited;
+    await recordSync(db, connection.id, `Deleted issues could not be reconciled (${known ? (error as Error).message : 'unexpected error'}); the next sweep tries again.`);
+    return state;
+  }
+}
+
 /** Registers or renews the vendor's webhooks; a failure is noted on the connection, the sync already succeeded. */
 async function ensureWebhook(ctx: JobContext, p: SyncPayload, state: State): Promise<State> {
   const { db } = ctx.app.database;
@@ -126,7 +176,7 @@ async function ensureWebhook(ctx: JobContext, p: SyncPayload, state: State): Pro
 
 export const trackerSyncWorkflow = defineWorkflow<SyncPayload, State>({
   name: 'trackers.sync',
-  summary: 'Syncs one issue-tracker connection (Jira, Linear): issues updated since the last run, or the last N months for a backfill, page by page; then registers or renews its webhooks.',
+  summary: 'Syncs one issue-tracker connection (Jira, Linear): issues updated since the last run, or the last N months for a backfill, page by page; in mode sweep then reconciles deletes whose webhook was lost (Jira); then registers or renews its webhooks.',
   idempotency: 'Issues are upserted by (tenant, provider, externalId); the cursor after each page lets a retry resume at the next page, and a page applied twice writes the same rows.',
   payload: SyncPayload,
   tenantOf: (p) => p.tenantId,
@@ -137,6 +187,7 @@ export const trackerSyncWorkflow = defineWorkflow<SyncPayload, State>({
   initialState: {},
   steps: [
     { name: 'pages', run: (ctx, p) => runPages(ctx, p) },
+    { name: 'sweep', run: (ctx, p, state) => (state.outcome === 'synced' && p.mode === 'sweep' ? sweepDeleted(ctx, p, state) : Promise.resolve(state)) },
     { name: 'webhooks', run: (ctx, p, state) => (state.outcome === 'synced' ? ensureWebhook(ctx, p, state) : Promise.resolve(state)) },
   ],
 });

@@ -107,6 +107,14 @@ export interface TrackerVendor {
   ensureWebhook(w: WebhookContext): Promise<Record<string, unknown>>;
   /** Deregisters what `ensureWebhook` registered (on disconnect); failures are ignored. */
   removeWebhook(w: WebhookContext): Promise<void>;
+  /**
+   * The id sweep, for a tracker whose pages never show deleted issues (Jira): one page of the ids
+   * of every issue created at or after `createdSince`, resuming at `cursor`. Absent when the pages
+   * already report deletes (Linear's trash).
+   */
+  listIds?(app: TrackerApp, site: string, accessToken: string, createdSince: Date, cursor: Record<string, unknown> | null): Promise<{ ids: string[]; next: Record<string, unknown> | null }>;
+  /** Whether the tracker still has this issue (false only when it answers that it has not: 404). */
+  issueExists?(app: TrackerApp, site: string, accessToken: string, trackerId: string): Promise<boolean>;
   /** Revokes the grant at the vendor where it offers a way; false when it does not. */
   revoke(app: TrackerApp, tokens: { accessToken: string; refreshToken: string | null }): Promise<boolean>;
 }

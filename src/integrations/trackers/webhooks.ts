@@ -2,8 +2,12 @@
  * Inbound tracker webhooks. The delivery names the site or workspace, not the tenant: its
  * connections are found across tenants (`asSystem('inbound-routing')`) only after the signature
  * holds, and each is then updated as its own tenant.
- * - Jira (dynamic webhooks of an OAuth 2.0 app) signs with a JWT (HS256, the app's client
- *   secret) in `Authorization`; its `exp` is the replay window. The site rides in `?site=`.
+ * - Jira: the webhooks we register are the dynamic webhooks of an OAuth 2.0 (3LO) app
+ *   (`POST /rest/api/3/webhook`). Atlassian secures those with bearer authentication: a JWT in
+ *   `Authorization`, signed with the app's client secret (developer.atlassian.com/cloud/jira/
+ *   platform/webhooks, "Webhooks authentication for OAuth 2.0 apps"). `X-Hub-Signature` belongs to
+ *   admin webhooks registered with a secret, which we never register, so it is not accepted.
+ *   The site rides in `?site=`.
  * - Linear signs the raw body (HMAC-SHA256, header `linear-signature`) with the secret we gave the
  *   webhook when we created it (one per connection); `webhookTimestamp` in the signed body must be
  *   within a minute (`@linear/sdk`'s LinearWebhookClient checks both).
@@ -49,15 +53,34 @@ async function forEachConnection(app: AppContext, kind: 'jira' | 'linear', site:
   return active.length;
 }
 
-export async function receiveJiraWebhook(app: AppContext, input: { authorization: string; site: string | undefined; body: Buffer }): Promise<WebhookOutcome> {
-  const tracker = requireTrackerApp(app.config, 'jira');
-  const token = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(input.authorization)?.[1];
+/** Oldest `iat` accepted when a delivery's token carries no `exp`. */
+const JIRA_TOKEN_MAX_AGE_SECONDS = 10 * 60;
+const JIRA_CLOCK_TOLERANCE_SECONDS = 60;
+
+/**
+ * Verifies the bearer JWT of a Jira delivery: HS256 under the app's client secret (jose compares
+ * the MAC with WebCrypto's constant-time verify). Atlassian does not document the claims, so the
+ * replay window is `exp` when the token has one (jose checks it), else `iat` no older than ten
+ * minutes; a token with neither has no window and is refused.
+ */
+export async function verifyJiraDelivery(clientSecret: string, authorization: string): Promise<void> {
+  const token = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(authorization)?.[1];
   if (!token) throw new AppError('unauthorized', 'Invalid webhook signature');
   try {
-    await jwtVerify(token, new TextEncoder().encode(tracker.clientSecret), { algorithms: ['HS256'], requiredClaims: ['exp'] });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(clientSecret), { algorithms: ['HS256'], clockTolerance: JIRA_CLOCK_TOLERANCE_SECONDS });
+    if (payload.exp === undefined) {
+      const now = Math.floor(Date.now() / 1000);
+      const iat = payload.iat;
+      if (typeof iat !== 'number' || now - iat > JIRA_TOKEN_MAX_AGE_SECONDS || iat - now > JIRA_CLOCK_TOLERANCE_SECONDS) throw new Error('no replay window');
+    }
   } catch {
     throw new AppError('unauthorized', 'Invalid webhook signature');
   }
+}
+
+export async function receiveJiraWebhook(app: AppContext, input: { authorization: string; site: string | undefined; body: Buffer }): Promise<WebhookOutcome> {
+  const tracker = requireTrackerApp(app.config, 'jira');
+  await verifyJiraDelivery(tracker.clientSecret, input.authorization);
   if (!input.site) throw new AppError('validation_failed', 'Validation failed', [{ path: 'query.site', message: 'Required' }]);
   const parsed = JiraEvent.safeParse(parseJson(input.body));
   if (!parsed.success || !parsed.data.issue) return { applied: 0, event: parsed.success ? parsed.data.webhookEvent : 'unknown' };

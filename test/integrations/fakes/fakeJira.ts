@@ -2,9 +2,11 @@
  * A Jira Cloud on loopback speaking what src/integrations/jira uses: `/authorize` (consents at
  * once, or denies), `/oauth/token` (code and rotating refresh tokens, JSON), the API origin's
  * `/oauth/token/accessible-resources`, and per site `/ex/jira/<cloudId>/rest/api/3/search/jql`
- * (enhanced search: `updated >= "-Nm"`, ordered by update, `nextPageToken` paging) and the
- * dynamic webhook endpoints. Pages can be slowed and a 429 put in the middle.
+ * (enhanced search: `updated >= "-Nm"` ordered by update, or `created >= "-Nm"` for the id
+ * sweep; `nextPageToken` paging; an unbounded query is 400 as at Atlassian), `/issue/<id>` (404
+ * once deleted) and the dynamic webhook endpoints. Pages can be slowed and a 429 put in the middle.
  */
+import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Grants, listen, send } from './http.js';
 
@@ -31,9 +33,21 @@ export interface FakeJira {
   /** Milliseconds each search page waits before answering. */
   pageDelayMs: number;
   webhooks: { id: number; url: string }[];
+  /** Ids the id listing (a `created >=` search) leaves out though the issues exist: a page shifted under the listing. */
+  unlisted: Set<string>;
+  /** Id listings (`created >=` searches, pages) and single-issue look-ups answered. */
+  idListings: number;
+  issueLookups: number;
   issue(n: number, overrides?: Partial<Record<string, any>>): FakeJiraIssue;
-  /** A webhook delivery as Jira sends it: JWT signed with the client secret. */
-  deliveryAuthorization(secret?: string, expiresIn?: number): Promise<string>;
+  /**
+   * The `Authorization` of a delivery to a dynamic webhook of an OAuth 2.0 app, as Atlassian
+   * documents it: `Bearer <JWT>` signed (HS256) with the app's client secret. The claims are not
+   * documented; by default the token carries `iss`, `iat` and `exp` (5 minutes) like Atlassian's
+   * other JWTs. `expiresIn: null` leaves `exp` out, `issuedAgo` moves `iat` back (null: no `iat`).
+   */
+  deliveryAuthorization(secret?: string, expiresIn?: number | null, issuedAgo?: number | null, alg?: 'HS256' | 'HS512'): Promise<string>;
+  /** What an admin webhook registered with a secret sends instead (`X-Hub-Signature: sha256=<hex HMAC of the body>`). */
+  hubSignature(body: string, secret?: string): string;
   close(): Promise<void>;
 }
 
@@ -70,16 +84,26 @@ export async function fakeJira(): Promise<FakeJira> {
         return send(res, 429, { errorMessages: ['Rate limit exceeded'] }, { 'retry-after': '1' });
       }
       const jql = url.searchParams.get('jql') ?? '';
-      const minutes = Number(/updated >= "-(\d+)m"/.exec(jql)?.[1] ?? '0');
-      const since = Date.now() - minutes * 60_000;
+      const [, field, minutes] = /(updated|created) >= "-(\d+)m"/.exec(jql) ?? [];
+      if (!field) return send(res, 400, { errorMessages: ['Unbounded JQL queries are not allowed here. Please add a search restriction to your query.'] });
+      const since = Date.now() - Number(minutes) * 60_000;
+      const at = (i: FakeJiraIssue) => Date.parse(i.fields[field]);
       const matching = fake.issues
-        .filter((i) => Date.parse(i.fields.updated) >= since)
-        .sort((a, b) => Date.parse(a.fields.updated) - Date.parse(b.fields.updated) || a.key.localeCompare(b.key));
+        .filter((i) => at(i) >= since && !(field === 'created' && fake.unlisted.has(i.id)))
+        .sort((a, b) => at(a) - at(b) || a.key.localeCompare(b.key));
+      if (field === 'created') fake.idListings++;
       const start = Number(url.searchParams.get('nextPageToken') ? Buffer.from(url.searchParams.get('nextPageToken')!, 'base64url').toString() : '0');
       const size = Number(url.searchParams.get('maxResults') ?? '50');
-      const page = matching.slice(start, start + size);
+      const fields = url.searchParams.get('fields');
+      const page = matching.slice(start, start + size).map((i) => (fields === 'id' ? { id: i.id } : i));
       const more = start + size < matching.length;
       return send(res, 200, { issues: page, isLast: !more, ...(more ? { nextPageToken: Buffer.from(String(start + size)).toString('base64url') } : {}) });
+    }
+    const one = new RegExp(`^${site}/issue/([^/]+)$`).exec(path);
+    if (req.method === 'GET' && one) {
+      fake.issueLookups++;
+      const found = fake.issues.find((i) => i.id === one[1] || i.key === one[1]);
+      return found ? send(res, 200, { id: found.id, key: found.key, fields: {} }) : send(res, 404, { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} });
     }
     if (req.method === 'POST' && path === `${site}/webhook`) {
       const { url: target } = JSON.parse(body.toString()) as { url: string };
@@ -110,6 +134,9 @@ export async function fakeJira(): Promise<FakeJira> {
     limitAt: new Set<number>(),
     pageDelayMs: 0,
     webhooks: [],
+    unlisted: new Set<string>(),
+    idListings: 0,
+    issueLookups: 0,
     close: http.close,
     issue(n: number, overrides: Partial<Record<string, any>> = {}) {
       const created = new Date(Date.now() - (30 + (n % 200)) * 86400_000).toISOString();
@@ -132,9 +159,15 @@ export async function fakeJira(): Promise<FakeJira> {
         },
       };
     },
-    async deliveryAuthorization(secret?: string, expiresIn = 300) {
-      const jwt = await new SignJWT({ iss: fake.clientId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(Math.floor(Date.now() / 1000) + expiresIn).sign(new TextEncoder().encode(secret ?? fake.clientSecret));
-      return `Bearer ${jwt}`;
+    async deliveryAuthorization(secret?: string, expiresIn: number | null = 300, issuedAgo: number | null = 0, alg: 'HS256' | 'HS512' = 'HS256') {
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = new SignJWT({ iss: fake.clientId }).setProtectedHeader({ alg, typ: 'JWT' });
+      if (issuedAgo !== null) jwt.setIssuedAt(now - issuedAgo);
+      if (expiresIn !== null) jwt.setExpirationTime(now + expiresIn);
+      return `Bearer ${await jwt.sign(new TextEncoder().encode(secret ?? fake.clientSecret))}`;
+    },
+    hubSignature(body: string, secret?: string) {
+      return `sha256=${createHmac('sha256', secret ?? fake.clientSecret).update(body).digest('hex')}`;
     },
   });
   return fake;

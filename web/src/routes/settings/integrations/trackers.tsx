@@ -1,7 +1,8 @@
 /**
  * Settings › Integrations › Issue trackers (Jira Cloud, Linear): connect (a navigation to
  * /api/integrations/<kind>/connect, which sends the owner to the vendor), each connection's state,
- * last sync, error and live sync progress, the project mapping, sync again, disconnect.
+ * last sync, error and live sync progress, the project mapping, the type and status mapping, sync
+ * again, disconnect.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -9,7 +10,7 @@ import { api } from '../../../api/client';
 import { useChange } from '../../../api/change';
 import { apiQuery } from '../../../api/cube';
 import { onLiveMessage } from '../../../api/live';
-import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../../components/Form';
+import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors, type FormErrors } from '../../../components/Form';
 import { ErrorNote, Panel } from '../../../components/states';
 import { formatDateTime } from '../../../lib/format';
 
@@ -101,6 +102,177 @@ function ProjectMapping({ kind, c }: { kind: Kind; c: Connection }) {
   );
 }
 
+const OUR_TYPES = ['feature', 'bug', 'chore', 'discovery', 'incident', 'other'] as const;
+const OUR_STATES = ['open', 'in_progress', 'closed'] as const;
+const STATE_LABELS: Record<string, string> = { open: 'open', in_progress: 'in progress', closed: 'closed' };
+type Pairs = [string, string][];
+const sorted = (record: Record<string, string>): Pairs => Object.entries(record).sort(([a], [b]) => a.localeCompare(b));
+
+/**
+ * One list of a mapping (tracker names → one of ours): the rows as drafted, each with its select and
+ * its API error (path `mapping.<field>.<name>`), and a line to add a name.
+ */
+function NameList({ form, field, legend, nameLabel, valueLabel, options, labels, rows, setRows, errors }: {
+  form: string;
+  field: 'types' | 'states';
+  legend: string;
+  nameLabel: string;
+  valueLabel: string;
+  options: readonly string[];
+  labels?: Record<string, string>;
+  rows: Pairs;
+  setRows: (rows: Pairs) => void;
+  errors: FormErrors;
+}) {
+  const [name, setName] = useState('');
+  const [value, setValue] = useState<string>(options[0] ?? '');
+  const [missing, setMissing] = useState(false);
+  const addId = `${form}-${field}-new`;
+  const add = () => {
+    const trimmed = name.trim();
+    if (trimmed === '') return setMissing(true);
+    setMissing(false);
+    // The same name again (same case) is a change of its row; any other name is a new row.
+    setRows(rows.some(([n]) => n === trimmed) ? rows.map(([n, v]) => [n, n === trimmed ? value : v]) : [...rows, [trimmed, value]]);
+    setName('');
+  };
+  return (
+    <fieldset className="field">
+      <legend>{legend}</legend>
+      {rows.length === 0 ? (
+        <p className="muted">None mapped: the defaults apply.</p>
+      ) : (
+        <table data-testid={`${form}-${field}`}>
+          <tbody>
+            {rows.map(([n, v], i) => {
+              const id = `${form}-${field}-${i}`;
+              const message = errors.field(`mapping.${field}.${n}`);
+              return (
+                <tr key={n}>
+                  <th scope="row">{n}</th>
+                  <td>
+                    <select id={id} aria-label={`${valueLabel} for ${n}`} value={v} aria-invalid={message ? true : undefined} aria-describedby={`${id}-error`} onChange={(e) => setRows(rows.map(([m, w]) => [m, m === n ? e.target.value : w]))}>
+                      {options.map((o) => (
+                        <option key={o} value={o}>
+                          {labels?.[o] ?? o}
+                        </option>
+                      ))}
+                    </select>
+                    <p id={`${id}-error`} className="field-error">
+                      {message}
+                    </p>
+                  </td>
+                  <td>
+                    <button type="button" aria-label={`Remove ${n}`} onClick={() => setRows(rows.filter(([m]) => m !== n))}>
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor={addId}>{nameLabel}</label>
+          <input
+            id={addId}
+            value={name}
+            maxLength={255}
+            autoComplete="off"
+            aria-invalid={missing ? true : undefined}
+            aria-describedby={`${addId}-error`}
+            onChange={(e) => setName(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                add();
+              }
+            }}
+          />
+          <p id={`${addId}-error`} className="field-error">
+            {missing ? 'Enter a name' : null}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${addId}-value`}>{valueLabel}</label>
+          <select id={`${addId}-value`} value={value} onChange={(e) => setValue(e.target.value)}>
+            {options.map((o) => (
+              <option key={o} value={o}>
+                {labels?.[o] ?? o}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" onClick={add}>
+          Add {field === 'types' ? 'type' : 'status'}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * The owner's type and status mapping of one connection, edited as a draft and saved in one PATCH
+ * (the API replaces the mapping; the project mapping is sent back as it is). Unmapped names take
+ * the defaults (docs/integrations-trackers.md, Mapping).
+ */
+function TypeStateMapping({ kind, c }: { kind: Kind; c: Connection }) {
+  const mapping = c.settings.mapping;
+  const [types, setTypes] = useState<Pairs>(() => sorted(mapping.types));
+  const [states, setStates] = useState<Pairs>(() => sorted(mapping.states));
+  const [saved, setSaved] = useState(false);
+  const save = useChange(
+    (next: { types: Pairs; states: Pairs }) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { projects: mapping.projects, types: Object.fromEntries(next.types), states: Object.fromEntries(next.states) } } }),
+    [['api', TRACKERS]],
+    () => setSaved(true),
+  );
+  const paths = [...types.map(([n]) => `mapping.types.${n}`), ...states.map(([n]) => `mapping.states.${n}`)];
+  const { errors, form } = useFormErrors(save.error, paths);
+  const formId = `types-${c.id}`;
+  const site = c.displayName ?? c.externalId;
+  const edit = (set: (rows: Pairs) => void) => (rows: Pairs) => {
+    setSaved(false);
+    set(rows);
+  };
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-label={`Type and status mapping of ${site}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setSaved(false);
+        save.mutate({ types, states });
+      }}
+    >
+      <h4>Types and statuses of {site}</h4>
+      <p className="muted">
+        Names are compared without case. Unmapped {kind === 'jira' ? 'issue types' : 'labels'} take the defaults (Bug → bug, Incident → incident, Story → feature…), unmapped statuses their
+        category.
+      </p>
+      <FormAlert errors={errors} />
+      <NameList
+        form={formId}
+        field="types"
+        legend={kind === 'jira' ? 'Issue types' : 'Labels'}
+        nameLabel={kind === 'jira' ? 'Jira issue type' : 'Linear label'}
+        valueLabel="Counts as type"
+        options={OUR_TYPES}
+        rows={types}
+        setRows={edit(setTypes)}
+        errors={errors}
+      />
+      <NameList form={formId} field="states" legend="Statuses" nameLabel={`${NAMES[kind]} status`} valueLabel="Counts as state" options={OUR_STATES} labels={STATE_LABELS} rows={states} setRows={edit(setStates)} errors={errors} />
+      <button className="primary" disabled={save.isPending}>
+        Save types and statuses
+      </button>{' '}
+      <span role="status">{saved && !save.isPending ? 'Saved. Issues synced from now on use it; Sync again rewrites the past months.' : ''}</span>
+    </form>
+  );
+}
+
 function ConnectionRow({ kind, c, owner }: { kind: Kind; c: Connection; owner: boolean }) {
   const done = useSyncProgress(c.id);
   const remove = useChange(() => api(`/api/integrations/${kind}?connection=${c.id}`, { method: 'DELETE' }), [['api', TRACKERS]]);
@@ -165,7 +337,13 @@ function TrackerSection({ kind, t, owner }: { kind: Kind; t: Tracker; owner: boo
               </tbody>
             </table>
           )}
-          {owner && t.connections.map((c) => <ProjectMapping key={c.id} kind={kind} c={c} />)}
+          {owner &&
+            t.connections.map((c) => (
+              <div key={c.id}>
+                <ProjectMapping kind={kind} c={c} />
+                <TypeStateMapping kind={kind} c={c} />
+              </div>
+            ))}
           {owner && (
             <p>
               <a className="button primary" href={`/api/integrations/${kind}/connect`}>
