@@ -18,6 +18,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Paddle's subscription statuses, and `none` before any verified notification. */
 export type BillingState = 'none' | 'active' | 'trialing' | 'past_due' | 'paused' | 'canceled';
 const RESTRICTING = new Set<string>(['past_due', 'paused', 'canceled']);
+/** A state that starts (or continues) the grace period. */
+export const isRestricting = (status: string): boolean => RESTRICTING.has(status);
 
 export type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 

@@ -13,16 +13,31 @@ export interface VendorSubscription {
   customData: Record<string, unknown> | null;
 }
 
+/**
+ * How long the read-back may take. The SDK's fetch has no timeout of its own, and a notification
+ * held open past Paddle's delivery timeout is retried while the first still waits: each retry
+ * would add another call to a Paddle that is already slow.
+ */
+export const READ_TIMEOUT_MS = 5_000;
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The subscription as Paddle holds it now; null when Paddle does not know it. */
 export async function readSubscription(config: BillingConfig, subscriptionId: string): Promise<VendorSubscription | null> {
   // The SDK takes a full origin in place of its environment names.
   const paddle = new Paddle(config.apiKey, { environment: config.apiUrl as Environment });
   try {
-    const s = await paddle.subscriptions.get(subscriptionId);
+    const s = await within(READ_TIMEOUT_MS, paddle.subscriptions.get(subscriptionId));
     return { id: s.id, status: s.status, customData: (s.customData as Record<string, unknown> | null) ?? null };
   } catch (error) {
     if (error instanceof ApiError && error.code === 'not_found') return null;
-    // Unreachable, refusing our key, or answering nonsense: Paddle retries the notification later.
+    // Unreachable, too slow, refusing our key, or answering nonsense: Paddle retries the notification later.
     throw new AppError('unavailable', 'Paddle could not confirm the subscription; the notification will be retried');
   }
 }

@@ -4,7 +4,7 @@
  * confirmed with Paddle's API the first time it is seen, then in the tenant's scope: the event id
  * taken once, and the subscription's state replaced only by a newer event (docs/billing.md).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { billingEvents, billingSubscriptions, tenants } from '../db/schema/index.js';
@@ -12,6 +12,7 @@ import { asSystem, withTenant } from '../db/tenancy.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { isProvenTenant } from './checkout.js';
+import { isRestricting } from './entitlements.js';
 import { readSubscription } from './paddle.js';
 import { planOfPrice } from './plans.js';
 import { verifyPaddleSignature } from './signature.js';
@@ -78,7 +79,6 @@ export async function receivePaddleNotification(app: AppContext, signature: stri
     return answer(202, event.event_id, event.event_type, 'unknown_tenant');
   }
 
-  const occurredAt = new Date(event.occurred_at);
   const { db } = app.database;
   return withTenant(tenant.id, async () => {
     const [known] = await db.select({ id: billingSubscriptions.subscriptionId }).from(billingSubscriptions).where(eq(billingSubscriptions.subscriptionId, data.id));
@@ -88,36 +88,50 @@ export async function receivePaddleNotification(app: AppContext, signature: stri
       if (!confirmed || confirmed.customData?.tenantId !== tenant.id) return answer(202, event.event_id, event.event_type, 'unconfirmed');
     }
     const priceId = data.items[0]?.price.id ?? null;
+    // Event times are compared and stored by PostgreSQL from Paddle's own text: it carries
+    // microseconds, which a JS Date would cut to milliseconds (two events of one millisecond
+    // would then look like one time, and the later one be taken as stale).
+    const at = sql`${event.occurred_at}::timestamptz`;
     const outcome = await db.transaction(async (tx): Promise<Outcome> => {
       const taken = await tx
         .insert(billingEvents)
-        .values({ eventId: event.event_id, tenantId: tenant.id, eventType: event.event_type, subscriptionId: data.id, occurredAt, applied: true })
+        .values({ eventId: event.event_id, tenantId: tenant.id, eventType: event.event_type, subscriptionId: data.id, occurredAt: at, applied: true })
         .onConflictDoNothing()
         .returning({ id: billingEvents.eventId });
       if (taken.length === 0) return 'duplicate';
-      const [current] = await tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.subscriptionId, data.id)).for('update');
-      if (current && current.eventOccurredAt >= occurredAt) {
-        await tx.update(billingEvents).set({ applied: false }).where(eq(billingEvents.eventId, event.event_id));
-        return 'stale';
-      }
-      const state = {
+      const state = (current: { status: string } | undefined) => ({
         tenantId: tenant.id,
         customerId: data.customer_id ?? null,
         status: data.status,
         priceId,
         plan: planOfPrice(billing, priceId),
         renewsAt: data.next_billed_at ? new Date(data.next_billed_at) : null,
-        statusSince: current && current.status === data.status ? current.statusSince : occurredAt,
-        eventOccurredAt: occurredAt,
+        // The grace period runs from the first restricting state: past due, then cancelled, is one period.
+        statusSince: current && (current.status === data.status || (isRestricting(current.status) && isRestricting(data.status))) ? sql`${billingSubscriptions.statusSince}` : at,
+        eventOccurredAt: at,
         updatedAt: new Date(),
-      };
-      if (current) {
-        await tx.update(billingSubscriptions).set(state).where(and(eq(billingSubscriptions.subscriptionId, data.id), eq(billingSubscriptions.tenantId, tenant.id)));
-      } else {
-        const inserted = await tx.insert(billingSubscriptions).values({ subscriptionId: data.id, ...state }).onConflictDoNothing().returning({ id: billingSubscriptions.subscriptionId });
-        // The id is held by another tenant's row (invisible here): never moved between tenants.
-        if (inserted.length === 0) throw new AppError('conflict', 'The subscription belongs to another organisation');
+      });
+      const lockCurrent = () =>
+        tx
+          .select({ status: billingSubscriptions.status, newer: sql<boolean>`${billingSubscriptions.eventOccurredAt} >= ${at}` })
+          .from(billingSubscriptions)
+          .where(eq(billingSubscriptions.subscriptionId, data.id))
+          .for('update');
+      let [current] = await lockCurrent();
+      if (!current) {
+        const inserted = await tx.insert(billingSubscriptions).values({ subscriptionId: data.id, ...state(undefined) }).onConflictDoNothing().returning({ id: billingSubscriptions.subscriptionId });
+        if (inserted.length === 1) return 'applied';
+        // Another notification of the same new subscription (created and activated arrive together)
+        // inserted it first; once committed, this statement sees it. Invisible: another tenant holds
+        // the id, and a subscription never moves between tenants.
+        [current] = await lockCurrent();
+        if (!current) throw new AppError('conflict', 'The subscription belongs to another organisation');
       }
+      if (current.newer) {
+        await tx.update(billingEvents).set({ applied: false }).where(eq(billingEvents.eventId, event.event_id));
+        return 'stale';
+      }
+      await tx.update(billingSubscriptions).set(state(current)).where(and(eq(billingSubscriptions.subscriptionId, data.id), eq(billingSubscriptions.tenantId, tenant.id)));
       return 'applied';
     });
     if (outcome === 'applied') app.log.info({ vendor: 'paddle', eventId: event.event_id, eventType: event.event_type, status: data.status }, 'billing notification applied');

@@ -47,7 +47,7 @@ export function memberRoutes(app: AppContext): Router {
     return { body: { data: presentMember(await changeMemberRole(db, principal, params.userId, body.role)), meta: {} } };
   }));
 
-  router.delete('/api/members/:userId', route(app, { auth: 'required', params: UserParams }, async ({ principal, params }) => {
+  router.delete('/api/members/:userId', route(app, { auth: 'required', params: UserParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     return { body: { data: presentMember(await removeMember(db, principal, params.userId)), meta: {} } };
   }));
 
@@ -60,7 +60,7 @@ export function memberRoutes(app: AppContext): Router {
     return { status: 201, body: { data: presentCreatedInvitation(await createInvitation(app, principal, body)), meta: {} } };
   }));
 
-  router.delete('/api/invitations/:id', route(app, { auth: 'required', params: IdParams }, async ({ principal, params }) => {
+  router.delete('/api/invitations/:id', route(app, { auth: 'required', params: IdParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     return { body: { data: presentInvitation(await revokeInvitation(db, principal, params.id)), meta: {} } };
   }));
 

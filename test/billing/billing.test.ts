@@ -3,6 +3,7 @@
  * it does not exist; on, a checkout's notification makes the plan active, and every refusal of a
  * notification, the grace period, the seat notice and the tenant boundary are checked exactly.
  */
+import { sessionBody } from '../ai/helpers.js';
 import { expect } from 'chai';
 import { Webhooks } from '@paddle/paddle-node-sdk';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
@@ -10,6 +11,7 @@ import { fakePaddle, PADDLE_ENV, type FakePaddle, type FakeSubscription } from '
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { signPaddleNotification } from '../../src/billing/signature.js';
+import { READ_TIMEOUT_MS } from '../../src/billing/paddle.js';
 import { mcpClients } from '../mcp/mcpClient.js';
 import { openDatabase } from '../../src/db/client.js';
 import { withTenant } from '../../src/db/tenancy.js';
@@ -177,6 +179,54 @@ describe('billing: on (Paddle Billing)', function () {
     ]);
   });
 
+  it('takes the first two notifications of a new subscription arriving together (no false conflict)', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
+    for (let i = 0; i < 5; i += 1) {
+      const sub: FakeSubscription = { id: `sub_together_${i}`, status: 'active', customer_id: 'ctm_t', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
+      paddle.subscriptions.set(sub.id, sub);
+      const created = paddle.notification('subscription.created', sub, daysAgo(1));
+      const activated = paddle.notification('subscription.activated', sub, new Date(daysAgo(1).getTime() + 1000));
+      const both = await Promise.all([paddle.deliver(hook, created), paddle.deliver(hook, activated)]);
+      expect(both.map((r) => r.status), sub.id).to.deep.equal([200, 200]);
+      // Whichever committed first, the later event's state is the one kept.
+      expect(both[1]!.body.data.outcome, sub.id).to.equal('applied');
+      expect(['applied', 'stale'], sub.id).to.include(both[0]!.body.data.outcome);
+    }
+    const rows = await dbFor(api.databaseUrl).pool.query("select count(*)::int as n from billing_subscriptions where subscription_id like 'sub_together_%'");
+    expect(rows.rows[0].n).to.equal(5);
+  });
+
+  it('orders two events of one millisecond by Paddle\'s microseconds', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
+    const sub: FakeSubscription = { id: 'sub_micro', status: 'active', customer_id: 'ctm_m', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
+    paddle.subscriptions.set(sub.id, sub);
+    const at = (micros: string) => `${daysAgo(2).toISOString().slice(0, 23)}${micros}Z`;
+    const created = { ...paddle.notification('subscription.created', sub), occurred_at: at('100') };
+    const pastDue = { ...paddle.notification('subscription.past_due', { ...sub, status: 'past_due' }), occurred_at: at('900') };
+    expect((await paddle.deliver(hook, created)).body.data.outcome).to.equal('applied');
+    expect((await paddle.deliver(hook, pastDue)).body.data.outcome).to.equal('applied');
+    expect((await api.as(t.owner.apiKey).get('/api/billing')).body.data.state).to.equal('past_due');
+  });
+
+  it('runs one grace period from the first lapsed state: past due, then cancelled, does not start it again', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
+    const sub: FakeSubscription = { id: 'sub_one_grace', status: 'active', customer_id: 'ctm_g', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
+    paddle.subscriptions.set(sub.id, sub);
+    await paddle.deliver(hook, paddle.notification('subscription.created', sub, daysAgo(30)));
+    const pastDue = paddle.notification('subscription.past_due', { ...sub, status: 'past_due' }, daysAgo(13));
+    await paddle.deliver(hook, pastDue);
+    expect((await paddle.deliver(hook, paddle.notification('subscription.canceled', { ...sub, status: 'canceled' }, daysAgo(1)))).body.data.outcome).to.equal('applied');
+    const view = (await api.as(t.owner.apiKey).get('/api/billing')).body.data;
+    expect(view.state).to.equal('canceled');
+    expect(new Date(view.graceEndsAt).getTime()).to.equal(new Date(pastDue.occurred_at).getTime() + 14 * DAY);
+    // A payment ends the period: a later lapse starts a new one.
+    await paddle.deliver(hook, paddle.notification('subscription.activated', sub, daysAgo(0.5)));
+    expect((await api.as(t.owner.apiKey).get('/api/billing')).body.data.graceEndsAt).to.equal(null);
+  });
+
   it('answers 202 for a tenant it cannot prove or find, and for a subscription the vendor does not confirm', async () => {
     const sub: FakeSubscription = { id: 'sub_forged', status: 'canceled', customer_id: 'ctm_f', priceId: 'pri_individual', next_billed_at: null, custom_data: { tenantId: a.tenantId, tenantProof: 'forged' } };
     paddle.subscriptions.set(sub.id, sub);
@@ -197,6 +247,26 @@ describe('billing: on (Paddle Billing)', function () {
     const other = await paddle.deliver(hook, { ...paddle.notification('transaction.completed', sub), data: { id: 'txn_1' } });
     expect(other.status).to.equal(200);
     expect(other.body.data.outcome).to.equal('ignored');
+  });
+
+  it('answers 503 when Paddle is too slow to confirm a new subscription, so Paddle retries; nothing is stored', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
+    const sub: FakeSubscription = { id: 'sub_slow', status: 'active', customer_id: 'ctm_s', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
+    paddle.subscriptions.set(sub.id, sub);
+    paddle.readDelayMs = READ_TIMEOUT_MS + 2_000;
+    try {
+      const started = Date.now();
+      const slow = await paddle.deliver(hook, paddle.notification('subscription.created', sub));
+      expect(Date.now() - started).to.be.below(READ_TIMEOUT_MS + 1_500);
+      expectRefusal(slow, 503, apiError('unavailable', 'Paddle could not confirm the subscription; the notification will be retried'));
+    } finally {
+      paddle.readDelayMs = 0;
+    }
+    const rows = await dbFor(api.databaseUrl).pool.query("select (select count(*)::int from billing_subscriptions where subscription_id = 'sub_slow') as subs, (select count(*)::int from billing_events where subscription_id = 'sub_slow') as events");
+    expect(rows.rows[0]).to.deep.equal({ subs: 0, events: 0 });
+    // Paddle's retry, once it answers in time, is applied.
+    expect((await paddle.deliver(hook, paddle.notification('subscription.created', sub))).body.data.outcome).to.equal('applied');
   });
 
   it('after the grace period a lapsed tenant is read-only: writes refused, exports, cube, MCP and ingest still work', async () => {
@@ -243,6 +313,13 @@ describe('billing: on (Paddle Billing)', function () {
     const keys = (await owner.get('/api/keys')).body.data as { id: string; name: string }[];
     const inGrace = keys.find((k) => k.name === 'in grace') as { id: string };
     expect((await owner.delete(`/api/keys/${inGrace.id}`)).status).to.be.oneOf([200, 204]);
+    // …and taking personal data and people out: a session deleted, a member removed.
+    const session = await owner.post('/api/sessions', sessionBody());
+    expect(session.status).to.equal(201);
+    const removed = await owner.delete(`/api/sessions/${session.body.data.id}`);
+    expect([removed.status, removed.body.data.deleted]).to.deep.equal([200, true]);
+    const left = await owner.delete(`/api/members/${member.userId}`);
+    expect(left.status).to.equal(200);
 
     // Paid again: the next notification restores every change.
     await paddle.deliver(hook, paddle.notification('subscription.updated', sub));

@@ -43,6 +43,8 @@ export interface FakePaddle {
   subscriptions: Map<string, FakeSubscription>;
   /** Every `GET /subscriptions/:id`, as the id asked for. */
   reads: string[];
+  /** Milliseconds the API waits before answering a subscription read (a slow Paddle). */
+  readDelayMs: number;
   /** The notification Paddle would send about `sub` now (or at `occurredAt`). */
   notification(type: string, sub: FakeSubscription, occurredAt?: Date, eventId?: string): Notification;
   /** Delivers a notification to `webhookUrl`, signed now (or at `ts`, or with `secret`), answering our server's response. */
@@ -106,10 +108,14 @@ export async function fakePaddle(env = PADDLE_ENV): Promise<FakePaddle> {
     }
     const id = decodeURIComponent(match[1] as string);
     reads.push(id);
+    if (fake.readDelayMs > 0) return void setTimeout(() => answerRead(id, reply), fake.readDelayMs);
+    answerRead(id, reply);
+  });
+  const answerRead = (id: string, reply: (status: number, body: unknown) => void) => {
     const sub = subscriptions.get(id);
     if (!sub) return reply(404, { error: { type: 'request_error', code: 'not_found', detail: `Entity ${id} not found` } });
     reply(200, { data: subscriptionJson(sub), meta: { request_id: randomUUID() } });
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -129,10 +135,11 @@ export async function fakePaddle(env = PADDLE_ENV): Promise<FakePaddle> {
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
 
-  return {
+  const fake: FakePaddle = {
     url,
     subscriptions,
     reads,
+    readDelayMs: 0,
     notification,
     deliver,
     async checkout(webhookUrl, priceId, customData) {
@@ -147,6 +154,10 @@ export async function fakePaddle(env = PADDLE_ENV): Promise<FakePaddle> {
       subscriptions.set(sub.id, sub);
       return { sub, response: await deliver(webhookUrl, notification('subscription.created', sub)) };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
+  return fake;
 }

@@ -60,7 +60,7 @@ export function codehostRoutes(app: AppContext): Router {
     return { status: created ? 201 : 200, body: { data: presentInstallation(row), meta: {} } };
   }));
 
-  router.delete('/api/integrations/codehost/installations/:installationId', route(app, { auth: 'owner', params: InstallationParams }, async ({ principal, params }) => {
+  router.delete('/api/integrations/codehost/installations/:installationId', route(app, { auth: 'owner', params: InstallationParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     requireCodehostApp(app);
     return { body: { data: presentInstallation(await unlinkInstallation(db, principal, params.installationId)), meta: {} } };
   }));

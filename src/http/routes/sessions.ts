@@ -75,7 +75,7 @@ export function sessionRoutes(app: AppContext): Router {
     return { body: { data: presentSessionMetrics(session, metrics, links), meta: {} } };
   }));
 
-  router.delete('/api/sessions/:id', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
+  router.delete('/api/sessions/:id', route(app, { auth: 'required', params: SessionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     const deleted = await deleteSession(app, principal, params.id);
     return { body: { data: { id: deleted.id, deleted: true, transcriptDeleted: deleted.transcriptKey !== null }, meta: {} } };
   }));

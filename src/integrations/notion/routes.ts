@@ -98,7 +98,7 @@ export function notionRoutes(app: AppContext): Router {
     return { status: 202, body: { data: { jobId, month }, meta: {} } };
   }));
 
-  router.delete('/api/integrations/notion/connections/:id', route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => {
+  router.delete('/api/integrations/notion/connections/:id', route(app, { auth: 'owner', params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     const connection = await ownConnection(principal, params.id);
     await deleteConnection(db, principal.tenantId, connection.id);
     return { status: 204 };

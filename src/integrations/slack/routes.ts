@@ -110,7 +110,7 @@ export function slackRoutes(app: AppContext): Router {
     return { body: { data: presentConnection({ ...connection, settings: { ...connection.settings, digestChannels: channels } }), meta: {} } };
   }));
 
-  router.delete('/api/integrations/slack/connections/:id', route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => {
+  router.delete('/api/integrations/slack/connections/:id', route(app, { auth: 'owner', params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     requireSlack(app);
     const connection = await ownConnection(app, principal, params.id);
     // Revoked at Slack too, so the bot token dies with the row; an unreachable Slack does not keep it here.

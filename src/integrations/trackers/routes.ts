@@ -40,7 +40,7 @@ export function trackerRoutes(app: AppContext): Router {
       ctx.redirect(await completeConnect(app, principal, kind, query));
     }));
 
-    router.delete(base, configured, route(app, { auth: 'owner', query: DisconnectQuery }, async ({ principal, query }) => ({
+    router.delete(base, configured, route(app, { auth: 'owner', query: DisconnectQuery, whenReadOnly: 'allowed' }, async ({ principal, query }) => ({
       body: { data: await disconnect(app, principal, kind, query.connection), meta: {} },
     })));
 
