@@ -123,12 +123,17 @@ async function runById(pool: pg.Pool, id: string): Promise<Run | null> {
   return (rows[0] as Run | undefined) ?? null;
 }
 
-/** The run's lease for this job (a retry of the same job keeps it); null while another job holds it. */
-async function takeLease(pool: pg.Pool, runId: string, jobId: string): Promise<boolean> {
+/**
+ * The run's lease for this job (a retry of the same job keeps it); false while another job holds
+ * it, or while the run is paused for the rate limit and this is not its continuation (the daily
+ * schedule would otherwise meet the limit at once and queue a second continuation).
+ */
+async function takeLease(pool: pg.Pool, runId: string, jobId: string, continuation: boolean): Promise<boolean> {
   const { rowCount } = await pool.query(
     `update benchmark_corpus_runs set lease_job_id = $2, lease_until = now() + make_interval(secs => $3), paused_until = null
-     where id = $1 and finished_at is null and (lease_job_id is null or lease_job_id = $2 or lease_until < now())`,
-    [runId, jobId, LEASE_SECONDS],
+     where id = $1 and finished_at is null and (lease_job_id is null or lease_job_id = $2 or lease_until < now())
+       and ($4 or paused_until is null or paused_until <= now())`,
+    [runId, jobId, LEASE_SECONDS, continuation],
   );
   return rowCount === 1;
 }
@@ -170,7 +175,7 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
   const run = payload.runId ? await runById(pool, payload.runId) : await findOrCreateRun(pool, months, payload.repositories ?? sampledRepositories());
   if (!run) return { outcome: 'skipped: the run no longer exists' };
   if (run.finished) return { outcome: 'current', runId: run.id };
-  if (!(await takeLease(pool, run.id, ctx.job.id))) return { outcome: 'skipped: another job holds this run', runId: run.id };
+  if (!(await takeLease(pool, run.id, ctx.job.id, payload.runId === run.id))) return { outcome: 'skipped: another job holds this run, or it is paused for the rate limit', runId: run.id };
   const window = Array.from({ length: monthIndex(run.windowTo) - monthIndex(run.windowFrom) + 1 }, (_, i) => monthAt(monthIndex(run.windowFrom) + i));
   const windowEnd = endOf(window.at(-1) as string);
   const pageSize = payload.pageSize ?? 100;

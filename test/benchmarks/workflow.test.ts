@@ -142,6 +142,11 @@ describe('benchmark corpus workflow (fake code-host GraphQL)', function () {
     expect((await admin.query(`select count(*)::int as n from benchmark_corpus`)).rows[0].n).to.equal(0);
 
     fake.script.clear();
+    // The daily schedule meanwhile (no runId) leaves the paused run alone: no request, no second continuation.
+    const scheduled = await runCorpus(app, payload);
+    expect(scheduled.state).to.deep.include({ outcome: 'skipped: another job holds this run, or it is paused for the rate limit', runId: run.id });
+    expect(fake.requests).to.have.length(10);
+    expect((await admin.query(`select count(*)::int as n from pgboss.job where name = 'benchmarks.corpus'`)).rows[0].n).to.equal(1);
     const continued = await runCorpus(app, jobs[0].data);
     expect(continued.state).to.deep.include({ outcome: 'published', repositories: 2 });
     // The continuation re-reads the fourth month only: 33 requests after the first 9 that counted.
