@@ -109,6 +109,19 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     expect(await outsider.getByTestId('session-summary').count()).to.equal(0);
   });
 
+  it('asks the API only for the session its address names: an encoded path in the address stays one segment', async () => {
+    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/')) asked.push(path);
+    });
+    await page.goto('/app/ai/sessions/..%2F..%2Fkeys');
+    await page.getByRole('alert').waitFor();
+    expect(asked).to.include('/api/sessions/..%2F..%2Fkeys');
+    expect(asked).to.not.include('/api/keys');
+  });
+
   it('says there is nothing to summarise without a transcript', async () => {
     const id = await upload(suite.server, a.owner.apiKey, { tool: 'cursor', startedAt: '2026-03-11T09:00:00Z' } as never);
     const page = await pageAs(suite, a.owner.userId, a.tenantId);

@@ -34,7 +34,7 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
     const state = { steps: [] as Step[], text: '' };
     setLive({ ...state });
     try {
-      await apiLines(`/api/notebooks/${notebookId}/cells/${cell.id}/run`, (event) => {
+      await apiLines(`/api/notebooks/${encodeURIComponent(notebookId)}/cells/${cell.id}/run`, (event) => {
         const e = event as { type: string; id: string; tool: string; input: unknown; output: Step['output']; delta: string };
         if (e.type === 'tool-call') state.steps = [...state.steps, { id: e.id, tool: e.tool, input: e.input }];
         if (e.type === 'tool-result') state.steps = state.steps.map((s) => (s.id === e.id ? { ...s, output: e.output } : s));
@@ -44,7 +44,7 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
     } catch (err) {
       setError(err);
     }
-    await qc.invalidateQueries({ queryKey: ['api', `/api/notebooks/${notebookId}`] });
+    await qc.invalidateQueries({ queryKey: ['api', `/api/notebooks/${encodeURIComponent(notebookId)}`] });
     setLive(null);
   };
   const started = useRef(false);
@@ -72,13 +72,13 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
 
 export function NotebookPage() {
   const { notebookId } = useParams({ strict: false }) as { notebookId: string };
-  const notebook = useQuery(apiQuery<{ data: Notebook }>(`/api/notebooks/${notebookId}`));
+  const notebook = useQuery(apiQuery<{ data: Notebook }>(`/api/notebooks/${encodeURIComponent(notebookId)}`));
   usePageTitle(notebook.data?.data.title ?? 'Notebook');
-  const touches = [['api', `/api/notebooks/${notebookId}`], ['api', '/api/notebooks']];
+  const touches = [['api', `/api/notebooks/${encodeURIComponent(notebookId)}`], ['api', '/api/notebooks']];
   // A question asked is run at once; "Run again" re-runs a stored one.
   const [justAsked, setJustAsked] = useState<string | null>(null);
-  const ask = useChange((question: string) => api<{ data: Cell }>(`/api/notebooks/${notebookId}/cells`, { method: 'POST', json: { question } }), touches, (res) => setJustAsked(res.data.id));
-  const share = useChange((shared: boolean) => api(`/api/notebooks/${notebookId}`, { method: 'PATCH', json: { shared } }), touches);
+  const ask = useChange((question: string) => api<{ data: Cell }>(`/api/notebooks/${encodeURIComponent(notebookId)}/cells`, { method: 'POST', json: { question } }), touches, (res) => setJustAsked(res.data.id));
+  const share = useChange((shared: boolean) => api(`/api/notebooks/${encodeURIComponent(notebookId)}`, { method: 'PATCH', json: { shared } }), touches);
   const n = notebook.data?.data;
   return (
     <>

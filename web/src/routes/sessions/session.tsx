@@ -62,7 +62,7 @@ export function SessionPage() {
   const settings = useQuery(apiQuery<{ data: { features: { sessionReviews: boolean } } }>('/api/ai/settings'));
   const reviewsOn = settings.data?.data.features.sessionReviews ?? false;
   const session = useQuery({
-    ...apiQuery<{ data: SessionDetails }>(`/api/sessions/${sessionId}`),
+    ...apiQuery<{ data: SessionDetails }>(`/api/sessions/${encodeURIComponent(sessionId)}`),
     // A pending summary, or a re-run's, is asked for again every 2 s, for a bounded while.
     refetchInterval: (query) => {
       const data = query.state.data?.data;

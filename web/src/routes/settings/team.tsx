@@ -132,7 +132,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
 export function TeamSettingsPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
   const owner = useIsOwner();
-  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${teamId}`));
+  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${encodeURIComponent(teamId)}`));
   usePageTitle(team.data?.data.name ?? 'Team');
   if (team.isError) return <ErrorNote error={team.error} onRetry={() => void team.refetch()} />;
   const t = team.data?.data;
