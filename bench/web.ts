@@ -75,14 +75,14 @@ async function main(): Promise<number> {
     page.on('request', (r) => { if (r.url().includes('/cubejs-api/v1/load')) cubeUrls.push(r.url()); });
     // A load that never becomes interactive says what the page showed and what failed, not only "timeout".
     const explain = async (error: unknown): Promise<never> => {
-      const tiles = await page.$$eval('[data-testid$="-value"]', (els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.textContent}`)).catch(() => []);
+      const tiles = await page.$$eval('.tile [data-testid$="-value"]', (els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.textContent}`)).catch(() => []);
       const heading = await page.locator('h1').first().textContent().catch(() => null);
       throw new Error(`${(error as Error).message}\n  at ${page.url()} (h1: ${heading})\n  tiles: ${tiles.join(' | ') || 'none'}\n  ${problems.slice(0, 10).join('\n  ') || 'no failed request'}`);
     };
     const t0 = Date.now();
     await page.goto(`${base}/app/?from=${WINDOW.from}&to=${WINDOW.to}`);
     await page.waitForFunction(() => {
-      const values = [...document.querySelectorAll('[data-testid$="-value"]')];
+      const values = [...document.querySelectorAll('.tile [data-testid$="-value"]')];
       return values.length === 5 && values.every((v) => !v.textContent?.includes('…'));
     }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
     const tiles = Date.now() - t0;
