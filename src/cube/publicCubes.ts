@@ -6,9 +6,9 @@
  * through it reads no tenant row; the BI schema (one view per tenant cube) leaves it out.
  */
 export const PUBLIC_CUBES: Readonly<Record<string, string>> = Object.freeze({
-  // corpus_source: which corpus the rows are, from its one-row source table (global, no tenant).
+  // corpus_source: which corpus the rows are, from its source table (global, no tenant; one row by its check).
   benchmarks:
-    "SELECT *, (month::timestamp AT TIME ZONE 'UTC') AS month_start, (SELECT CASE kind WHEN 'live' THEN 'measured' ELSE 'shipped_example' END FROM benchmark_corpus_source WHERE id = 1) AS corpus_source FROM benchmark_corpus",
+    "SELECT *, (month::timestamp AT TIME ZONE 'UTC') AS month_start, (SELECT CASE kind WHEN 'live' THEN 'measured' ELSE 'shipped_example' END FROM benchmark_corpus_source) AS corpus_source FROM benchmark_corpus",
 });
 
 export function isPublicCube(name: string, sql: string): boolean {
