@@ -9,7 +9,7 @@ import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
 import { baselineRows, resolveWindow } from '../services/baseline.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
-import { corpusSize, distributionOf, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
+import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_NOTE, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
 
 export const PERCENTILE_DEFINITION =
   'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time and the change failure proxy, lower for the others. 100: better than every repository month.';
@@ -31,8 +31,10 @@ const MEDIAN: Record<OssMeasure['key'], string> = {
 };
 
 export interface CorpusSummary {
-  /** snapshot: the corpus shipped with the server; live: a completed run of benchmarks.corpus. null: no corpus at all. */
-  source: 'snapshot' | 'live' | null;
+  /** shipped_example: the synthetic example shipped with the server; measured: real repositories (a completed run). null: no corpus at all. */
+  source: CorpusSource | null;
+  /** For the shipped example, the sentence saying its figures are illustrative; null otherwise. */
+  note: string | null;
   generated_at: string | null;
   window: { from: string; to: string } | null;
   repositories: number;
@@ -76,15 +78,18 @@ export async function corpusDistributions(pool: pg.Pool, tenantId: string): Prom
 }
 
 async function corpusSummary(pool: pg.Pool, tenantId: string): Promise<{ summary: CorpusSummary; medians: Record<string, number | null> }> {
-  const { data } = await cubeLoad(pool, { tenantId }, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', ...Object.values(MEDIAN)] });
+  // Grouped by the corpus source, the same for every row: one row, or none for an empty corpus.
+  const { data } = await cubeLoad(pool, { tenantId }, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', ...Object.values(MEDIAN)], dimensions: ['benchmarks.corpus_source'] });
   const row = data[0] ?? {};
-  // Which corpus it is (not a measure): the source row, readable by tenant work.
-  const { rows } = await pool.query(`select kind, generated_at, to_char(window_from, 'YYYY-MM') as "from", to_char(window_to, 'YYYY-MM') as "to" from benchmark_corpus_source where id = 1`);
-  const source = rows[0] as { kind: 'snapshot' | 'live'; generated_at: Date; from: string; to: string } | undefined;
+  const kind = corpusSourceOf(row);
+  // When and over which window (not measures): the source row, readable by tenant work.
+  const { rows } = await pool.query(`select generated_at, to_char(window_from, 'YYYY-MM') as "from", to_char(window_to, 'YYYY-MM') as "to" from benchmark_corpus_source where id = 1`);
+  const source = rows[0] as { generated_at: Date; from: string; to: string } | undefined;
   const number = (v: unknown) => (typeof v === 'number' ? v : null);
   return {
     summary: {
-      source: source?.kind ?? null,
+      source: kind,
+      note: kind === 'shipped_example' ? EXAMPLE_CORPUS_NOTE : null,
       generated_at: source ? source.generated_at.toISOString() : null,
       window: source ? { from: source.from, to: source.to } : null,
       repositories: number(row['benchmarks.repositories']) ?? 0,

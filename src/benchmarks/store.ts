@@ -17,6 +17,12 @@ export const SNAPSHOT_FILE = new URL('../../corpus/snapshot.json', import.meta.u
 export type StoredRow = Record<string, string | number | null>;
 
 export interface CorpusSource {
+  /**
+   * snapshot: the synthetic example shipped with the server; live: measured from real repositories
+   * by a completed run of benchmarks.corpus (here, or elsewhere and shipped through
+   * `tools/benchmarks/snapshot.ts --export`). Users see them as `shipped_example` and `measured`
+   * (the cube dimension benchmarks.corpus_source).
+   */
   kind: 'snapshot' | 'live';
   generatedAt: Date;
   /** YYYY-MM-DD, first days of the first and last month. */
@@ -26,6 +32,8 @@ export interface CorpusSource {
 
 export interface Snapshot {
   about: string;
+  /** true: computed from a synthetic recording (fictional repositories), illustrative only; false: exported from a live corpus. */
+  synthetic: boolean;
   generatedAt: string;
   windowFrom: string;
   windowTo: string;
@@ -55,7 +63,9 @@ export type SnapshotOutcome = 'loaded' | 'current' | 'live';
 
 /**
  * Loads the shipped snapshot when the corpus has none or an older one. Several instances starting
- * at once serialise on CORPUS_LOCK: the first loads, the others find it current.
+ * at once serialise on CORPUS_LOCK: the first loads, the others find it current. A snapshot
+ * exported from a live run holds measured figures, so it is stored as `live` (and replaces the
+ * synthetic example whatever its date); only the synthetic one is stored as `snapshot`.
  */
 export async function loadShippedSnapshot(client: pg.ClientBase, snapshot: Snapshot = readSnapshot()): Promise<SnapshotOutcome> {
   return transactionOn(client, async (tx) => {
@@ -63,8 +73,9 @@ export async function loadShippedSnapshot(client: pg.ClientBase, snapshot: Snaps
     const { rows } = await tx.query<{ kind: string; generated_at: Date }>('select kind, generated_at from benchmark_corpus_source where id = 1');
     const current = rows[0];
     if (current?.kind === 'live') return 'live';
-    if (current && current.generated_at.getTime() >= Date.parse(snapshot.generatedAt)) return 'current';
-    await replaceCorpus(tx, snapshot.rows, { kind: 'snapshot', generatedAt: new Date(snapshot.generatedAt), windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo });
+    const kind = snapshot.synthetic === false ? 'live' : 'snapshot';
+    if (current && kind === 'snapshot' && current.generated_at.getTime() >= Date.parse(snapshot.generatedAt)) return 'current';
+    await replaceCorpus(tx, snapshot.rows, { kind, generatedAt: new Date(snapshot.generatedAt), windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo });
     return 'loaded';
   });
 }

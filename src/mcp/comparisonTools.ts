@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { BENCHMARK_MEASURES } from '../services/benchmark.js';
 import { DORA_SOURCE, TIERS } from '../shared/doraBands.js';
-import { OSS_LABEL, OSS_MEASURES } from '../shared/ossPercentile.js';
+import { CORPUS_SOURCES, EXAMPLE_CORPUS_NOTE, OSS_LABEL, OSS_MEASURES } from '../shared/ossPercentile.js';
 import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
@@ -47,7 +47,7 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
     'team_open_source_benchmark',
     {
       title: 'Compare a team with open-source repositories (open-source proxy)',
-      description: `Month by month, a team's value of ${OSS_MEASURES.map((m) => m.title).join(', ')} and its percentile among the repository months of the open-source benchmark corpus (sampled public repositories; the same measures computed from their merged pull requests and releases; an ${OSS_LABEL}, not a like-for-like comparison: releases stand for production deployments, the revert or hotfix share of merged PRs for the change failure rate). Percentile: mid-rank, 0–100, 100 = better than every repository month. The DORA 2023 band is given beside the two DORA measures. corpus.source says whether the corpus is the snapshot shipped with the server or a live run.`,
+      description: `Month by month, a team's value of ${OSS_MEASURES.map((m) => m.title).join(', ')} and its percentile among the repository months of the open-source benchmark corpus (sampled public repositories; the same measures computed from their merged pull requests and releases; an ${OSS_LABEL}, not a like-for-like comparison: releases stand for production deployments, the revert or hotfix share of merged PRs for the change failure rate). Percentile: mid-rank, 0–100, 100 = better than every repository month. The DORA 2023 band is given beside the two DORA measures. corpus.source says which corpus it is: measured (real public repositories, measured by a completed run of the server's corpus job) or shipped_example (the example shipped with the server, computed from synthetic repositories: its percentiles are illustrative, not measured; corpus.note says so, and so does a second text block).`,
       inputSchema: z.strictObject({
         team: z.string().min(1).max(100).describe('The team\'s slug (list_dimension_values with teams.slug lists them)'),
         from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
@@ -60,7 +60,8 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
         percentile_definition: z.string(),
         dora_source: z.string(),
         corpus: z.object({
-          source: z.enum(['snapshot', 'live']).nullable(),
+          source: z.enum(CORPUS_SOURCES).nullable(),
+          note: z.string().nullable(),
           generated_at: z.string().nullable(),
           window: z.object({ from: z.string(), to: z.string() }).nullable(),
           repositories: z.number().int(),
@@ -83,6 +84,11 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ team, from, to }) => guarded(async () => ({ ...(await service.teamOssBenchmark(tenantId, team, { from, to })) }), log),
+    async ({ team, from, to }) => {
+      const result = await guarded(async () => ({ ...(await service.teamOssBenchmark(tenantId, team, { from, to })) }), log);
+      // Also said in a sentence of its own beside the JSON (which stays the first block, as for every tool), so that the example is not read as measured figures.
+      const corpus = result.structuredContent?.corpus as { source?: string } | undefined;
+      return corpus?.source === 'shipped_example' ? { ...result, content: [...result.content, { type: 'text', text: EXAMPLE_CORPUS_NOTE }] } : result;
+    },
   );
 }

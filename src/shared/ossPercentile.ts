@@ -14,6 +14,23 @@
 
 export const OSS_LABEL = 'open-source proxy';
 
+/**
+ * Which corpus the percentiles rank among (the `benchmarks.corpus_source` dimension): the example
+ * shipped with the server, computed from synthetic repositories, until a deployment with
+ * CODEHOST_PUBLIC_TOKEN has measured real ones. Every place showing the percentiles says so.
+ */
+export const CORPUS_SOURCES = ['shipped_example', 'measured'] as const;
+export type CorpusSource = (typeof CORPUS_SOURCES)[number];
+export const EXAMPLE_CORPUS_LABEL = 'example corpus (synthetic)';
+export const EXAMPLE_CORPUS_NOTE =
+  'Example corpus shipped with the server (synthetic repositories): its percentiles are illustrative, not measured. Set CODEHOST_PUBLIC_TOKEN to measure real open-source repositories.';
+
+/** The source a `benchmarks` row grouped by benchmarks.corpus_source names, or null. */
+export function corpusSourceOf(row: Record<string, unknown> | undefined): CorpusSource | null {
+  const value = row?.['benchmarks.corpus_source'];
+  return (CORPUS_SOURCES as readonly unknown[]).includes(value) ? (value as CorpusSource) : null;
+}
+
 export interface OssMeasure {
   key: 'pr_cycle_time' | 'prs_per_author' | 'release_frequency' | 'change_failure';
   title: string;

@@ -73,12 +73,13 @@ export const SEEDED_CORPUS = `
     ('r2', '2025-01-01', 2, 4, 200000, 0.5, 1, 0, 0),
     ('r2', '2025-02-01', 0, 0, null, null, 3, 0, null)`;
 
-export async function seedCorpus(url: string): Promise<void> {
+/** The seeded corpus, as measured by a completed run (live) or as the shipped synthetic example (snapshot). */
+export async function seedCorpus(url: string, kind: 'live' | 'snapshot' = 'live'): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     await admin.query(`delete from benchmark_corpus; ${SEEDED_CORPUS};
-      update benchmark_corpus_source set kind = 'live', generated_at = '2025-03-01T00:00:00Z', window_from = '2025-01-01', window_to = '2025-02-01', repositories = 2`);
+      update benchmark_corpus_source set kind = '${kind}', generated_at = '2025-03-01T00:00:00Z', window_from = '2025-01-01', window_to = '2025-02-01', repositories = 2`);
   } finally {
     await admin.end();
   }

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { loadShippedSnapshot, readSnapshot, type Snapshot } from '../../src/benchmarks/store.js';
-import { OSS_LABEL } from '../../src/shared/ossPercentile.js';
+import { EXAMPLE_CORPUS_NOTE, OSS_LABEL } from '../../src/shared/ossPercentile.js';
 import { freshDatabase } from '../helpers/database.js';
 import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -39,15 +39,30 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
   describe('with no token: the shipped snapshot', () => {
     it('is loaded after migrate, so the comparison works without CODEHOST_PUBLIC_TOKEN', async () => {
       const snapshot = readSnapshot();
+      expect(snapshot.synthetic).to.equal(true);
+      expect(snapshot.about).to.include('SYNTHETIC').and.include('CODEHOST_PUBLIC_TOKEN');
       const client = await mcp.connect(a.owner.apiKey);
-      const result = structured(await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } }));
+      const answer = await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } });
+      const result = structured(answer);
       expect(result.label).to.equal(OSS_LABEL);
       expect(result.corpus).to.deep.equal({
-        source: 'snapshot', generated_at: snapshot.generatedAt, window: { from: snapshot.windowFrom.slice(0, 7), to: snapshot.windowTo.slice(0, 7) },
+        source: 'shipped_example', note: EXAMPLE_CORPUS_NOTE, generated_at: snapshot.generatedAt, window: { from: snapshot.windowFrom.slice(0, 7), to: snapshot.windowTo.slice(0, 7) },
         repositories: new Set(snapshot.rows.map((r) => r.repository_key)).size, repository_months: snapshot.rows.length,
       });
       expect(result.rows).to.have.length(4);
       for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+      // Beside the JSON (structured() checked the first block is it), a sentence: the figures are the synthetic example's.
+      const content = answer.content as { type: string; text: string }[];
+      expect(content.map((c) => c.type)).to.deep.equal(['text', 'text']);
+      expect(content[1]!.text).to.equal(
+        'Example corpus shipped with the server (synthetic repositories): its percentiles are illustrative, not measured. Set CODEHOST_PUBLIC_TOKEN to measure real open-source repositories.',
+      );
+    });
+
+    it('Cube REST: benchmarks.corpus_source names the shipped example', async () => {
+      const res = await api.as(b.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] }, castNumerics: true });
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.deep.equal([{ 'benchmarks.corpus_source': 'shipped_example', 'benchmarks.repository_months': readSnapshot().rows.length }]);
     });
   });
 
@@ -56,11 +71,14 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
 
     it('MCP: the team\'s percentile per measure, exactly (mid-rank), beside the DORA band, labelled as an open-source proxy', async () => {
       const client = await mcp.connect(a.owner.apiKey);
-      const result = structured(await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } }));
+      const answer = await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } });
+      const result = structured(answer);
+      // Measured: no sentence before the JSON.
+      expect((answer.content as { text: string }[]).map((c) => JSON.parse(c.text))).to.deep.equal([result]);
       expect(result.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
       expect(result.label).to.equal('open-source proxy');
       expect(result.percentile_definition).to.include('100 × (W + E/2) ÷ N');
-      expect(result.corpus).to.deep.equal({ source: 'live', generated_at: '2025-03-01T00:00:00.000Z', window: { from: '2025-01', to: '2025-02' }, repositories: 2, repository_months: 4 });
+      expect(result.corpus).to.deep.equal({ source: 'measured', note: null, generated_at: '2025-03-01T00:00:00.000Z', window: { from: '2025-01', to: '2025-02' }, repositories: 2, repository_months: 4 });
       const base = { month: '2026-03' };
       expect(result.rows).to.deep.equal([
         // 75600 among 36000, 75600, 200000 (lower is better): 1 worse, 1 equal → 1.5 / 3.
@@ -81,6 +99,8 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       expect(histogram.body.data).to.deep.equal([0, 1, 2, 3].map((v) => ({ 'benchmarks.releases': v, 'benchmarks.repository_months': 1 })));
       const medians = await load(b.owner.apiKey, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', 'benchmarks.pr_cycle_time_p50_seconds_median', 'benchmarks.change_failure_proxy_median', 'benchmarks.corpus_prs_merged'] });
       expect(medians.body.data).to.deep.equal([{ 'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 0, 'benchmarks.corpus_prs_merged': 15 }]);
+      const source = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] });
+      expect(source.body.data).to.deep.equal([{ 'benchmarks.corpus_source': 'measured', 'benchmarks.repository_months': 4 }]);
       const byMonth = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], timeDimensions: [{ dimension: 'benchmarks.month', granularity: 'month', dateRange: ['2025-01-01', '2025-12-31'] }] });
       expect(byMonth.body.data.map((r: Record<string, unknown>) => [r['benchmarks.month.month'], r['benchmarks.repository_months']])).to.deep.equal([['2025-01-01T00:00:00.000', 2], ['2025-02-01T00:00:00.000', 2]]);
       const joined = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['teams.slug'] });
@@ -155,6 +175,14 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         await admin.query(`update benchmark_corpus_source set kind = 'live'`);
         expect(await loadShippedSnapshot(clients[2]!, { ...newer, generatedAt: '2100-01-01T00:00:00.000Z' })).to.equal('live');
         expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(5);
+        // A snapshot exported from a live run holds measured figures: stored as live, it replaces the example whatever its date.
+        await admin.query(`update benchmark_corpus_source set kind = 'snapshot'`);
+        const measured: Snapshot = { ...snapshot, synthetic: false, generatedAt: '2000-01-01T00:00:00.000Z', rows: snapshot.rows.slice(0, 3) };
+        expect(await loadShippedSnapshot(clients[0]!, measured)).to.equal('loaded');
+        expect((await admin.query('select kind, generated_at, (select count(*)::int from benchmark_corpus) as n from benchmark_corpus_source')).rows).to.deep.equal([
+          { kind: 'live', generated_at: new Date('2000-01-01T00:00:00.000Z'), n: 3 },
+        ]);
+        expect(await loadShippedSnapshot(clients[1]!)).to.equal('live');
       } finally {
         for (const c of clients) c.release();
       }

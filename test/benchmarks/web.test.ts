@@ -1,4 +1,4 @@
-/** The Overview page shows the team's open-source percentile, labelled as a proxy, beside the DORA band (Chromium). */
+/** The Overview page shows the team's open-source percentile, labelled as a proxy (and as synthetic while the corpus is the shipped example), beside the DORA band (Chromium). */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
@@ -35,12 +35,31 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await until(() => text(page, 'oss-release_frequency-percentile'), '63rd percentile of 4 repository months · open-source proxy');
     expect(await text(page, 'oss-proxy-title')).to.equal('Open-source benchmark (open-source proxy)');
     expect(await text(page, 'oss-proxy-note')).to.match(/^Mar 2026: this team ranked among the repository months of sampled open-source repositories\. .*a proxy, not a like-for-like comparison\.$/);
+    expect(await page.getByTestId('oss-proxy-example').count()).to.equal(0);
     const row = async (key: string) => [await text(page, `oss-${key}-value`), await text(page, `oss-${key}-percentile`), await text(page, `oss-${key}-tier`)];
     expect(await row('pr_cycle_time')).to.deep.equal(['21.0 h', '50th percentile of 3 repository months · open-source proxy', '—']);
     expect(await row('prs_per_author')).to.deep.equal(['2', '83rd percentile of 3 repository months · open-source proxy', '—']);
     expect(await row('release_frequency')).to.deep.equal(['2', '63rd percentile of 4 repository months · open-source proxy', 'medium']);
     expect(await row('change_failure')).to.deep.equal(['0%', '67th percentile of 3 repository months · open-source proxy', 'elite']);
     await screenshot(page, 'overview-open-source');
+  });
+
+  it('while the corpus is the example shipped with the server, the section and every percentile say it is synthetic', async () => {
+    await seedCorpus(server.databaseUrl, 'snapshot');
+    try {
+      await page.goto(`/app/?${SCOPE}&team=${seeded.teams.alpha}`);
+      await until(() => text(page, 'oss-release_frequency-percentile'), '63rd percentile of 4 repository months · open-source proxy · example corpus (synthetic)');
+      expect(await text(page, 'oss-proxy-example')).to.equal(
+        'Example corpus shipped with the server (synthetic repositories): its percentiles are illustrative, not measured. Set CODEHOST_PUBLIC_TOKEN to measure real open-source repositories.',
+      );
+      expect(await text(page, 'oss-proxy-note')).to.match(/^Mar 2026: this team ranked among the repository months of the example corpus \(synthetic\)\. /);
+      expect(await text(page, 'oss-pr_cycle_time-percentile')).to.equal('50th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
+      expect(await text(page, 'oss-prs_per_author-percentile')).to.equal('83rd percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
+      expect(await text(page, 'oss-change_failure-percentile')).to.equal('67th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
+      await screenshot(page, 'overview-open-source-example');
+    } finally {
+      await seedCorpus(server.databaseUrl, 'live');
+    }
   });
 
   it('a team without a deployment source has no release or change failure percentile, and says why', async () => {

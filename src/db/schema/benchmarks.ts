@@ -27,7 +27,7 @@ export const benchmarkCorpus = pgTable(
   (t) => [primaryKey({ name: 'benchmark_corpus_pkey', columns: [t.repositoryKey, t.month] }), check('benchmark_corpus_month_check', sql`${t.month} = date_trunc('month', ${t.month})::date`)],
 );
 
-/** Where the corpus rows came from: the shipped snapshot or a completed live run. One row. */
+/** Where the corpus rows came from: `snapshot`, the synthetic example shipped with the server, or `live`, measured by a completed run (src/benchmarks/store.ts CorpusSource). One row. */
 export const benchmarkCorpusSource = pgTable(
   'benchmark_corpus_source',
   {

@@ -20,4 +20,7 @@ export const ossDistribution = (m: OssMeasure): CubeQuery => ({
   limit: 50_000,
 });
 
+/** Which corpus it is (benchmarks.corpus_source): one row, none for an empty corpus. */
+export const ossCorpusSource: CubeQuery = { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] };
+
 export { OSS_MEASURES };

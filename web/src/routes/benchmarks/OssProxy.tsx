@@ -1,9 +1,9 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { cubeQuery } from '../../api/cube';
-import { OSS_MEASURES, ossDistribution, ossTeamMonth } from '../../api/queries/benchmarks';
+import { OSS_MEASURES, ossCorpusSource, ossDistribution, ossTeamMonth } from '../../api/queries/benchmarks';
 import { ErrorNote } from '../../components/states';
 import { doraTier, isDoraMeasure } from '../../../../src/shared/doraBands';
-import { corpusSize, distributionOf, OSS_LABEL, ossPercentile, percentileText, teamValue, type OssMeasure } from '../../../../src/shared/ossPercentile';
+import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, OSS_LABEL, ossPercentile, percentileText, teamValue, type OssMeasure } from '../../../../src/shared/ossPercentile';
 import { formatCount, formatMonth, formatRatio, formatSeconds } from '../../lib/format';
 import type { Scope } from '../../lib/scope';
 import { dayCount } from '../../lib/window';
@@ -15,25 +15,31 @@ const format = (m: OssMeasure, v: number) => (m.unit === 'seconds' ? formatSecon
  * The window's last month beside the open-source corpus (docs/benchmarks.md): the scope's value of
  * each measure, its percentile among the corpus's repository months and, for the DORA measures,
  * the band. Both numbers come from cube queries; src/shared/ossPercentile.ts only ranks them.
+ * While the corpus is the synthetic example shipped with the server, the note and every percentile
+ * say so: those figures are illustrative, not measured.
  */
 export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDeploymentSource: boolean | undefined }) {
   const team = useQuery(cubeQuery(ossTeamMonth(scope)));
   const corpus = useQueries({ queries: OSS_MEASURES.map((m) => cubeQuery(ossDistribution(m))) });
-  const failed = team.isError ? team : corpus.find((q) => q.isError);
-  const loading = !team.data || corpus.some((q) => !q.data);
+  const source = useQuery(cubeQuery(ossCorpusSource));
+  const queries = [team, source, ...corpus];
+  const failed = queries.find((q) => q.isError);
+  const loading = queries.some((q) => !q.data);
+  const example = corpusSourceOf(source.data?.data[0]) === 'shipped_example';
   const row = team.data?.data[0];
   const days = dayCount({ from: scope.to, to: scope.to });
   return (
     <section aria-labelledby="oss-proxy-title" data-testid="oss-proxy">
       <h2 className="section" id="oss-proxy-title" data-testid="oss-proxy-title">Open-source benchmark ({OSS_LABEL})</h2>
+      {example && <p className="notice" data-testid="oss-proxy-example">{EXAMPLE_CORPUS_NOTE}</p>}
       <p className="muted" data-testid="oss-proxy-note">
-        {formatMonth(scope.to)}: {scope.team ? 'this team' : 'the whole organisation'} ranked among the repository months of sampled open-source repositories.
+        {formatMonth(scope.to)}: {scope.team ? 'this team' : 'the whole organisation'} ranked among the repository months of {example ? `the ${EXAMPLE_CORPUS_LABEL}` : 'sampled open-source repositories'}.
         Releases stand for production deployments and the revert or hotfix share of merged pull requests for the change failure rate: a proxy, not a like-for-like comparison.
       </p>
-      {failed && <ErrorNote error={failed.error} onRetry={() => { void team.refetch(); for (const q of corpus) void q.refetch(); }} />}
+      {failed && <ErrorNote error={failed.error} onRetry={() => { for (const q of queries) void q.refetch(); }} />}
       <div className="table-wrap">
         <table>
-          <caption className="visually-hidden">Percentile among open-source repositories ({OSS_LABEL}) for {formatMonth(scope.to)}</caption>
+          <caption className="visually-hidden">Percentile among open-source repositories ({OSS_LABEL}{example ? `, ${EXAMPLE_CORPUS_LABEL}` : ''}) for {formatMonth(scope.to)}</caption>
           <thead>
             <tr>
               <th scope="col">Measure</th>
@@ -54,7 +60,7 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
                   <th scope="row">{m.title}</th>
                   <td data-testid={`oss-${m.key}-value`}>{loading ? '…' : noSource ? 'no deployment source' : value === null ? 'no value' : format(m, value)}</td>
                   <td data-testid={`oss-${m.key}-percentile`}>
-                    {loading ? '…' : percentile === null ? 'no percentile' : `${percentileText(percentile)} of ${corpusSize(distribution)} repository months · ${OSS_LABEL}`}
+                    {loading ? '…' : percentile === null ? 'no percentile' : `${percentileText(percentile)} of ${corpusSize(distribution)} repository months · ${OSS_LABEL}${example ? ` · ${EXAMPLE_CORPUS_LABEL}` : ''}`}
                   </td>
                   <td data-testid={`oss-${m.key}-tier`}>{loading || !tier ? '—' : tier}</td>
                 </tr>
