@@ -76,8 +76,13 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     });
     const medians = structured(await client.callTool({ name: 'list_measures', arguments: { search: 'median' } })).measures;
     expect(medians.length).to.be.greaterThan(4);
-    for (const m of medians) expect(m.unit, m.name).to.equal('seconds');
-    for (const m of medians) expect(m.n, m.name).to.be.a('string');
+    // The tenant's medians are durations with their n; the open-source corpus's medians (a public
+    // cube, docs/benchmarks.md) are of repository months and carry their own units.
+    const own = medians.filter((m: { cube: string }) => m.cube !== 'benchmarks');
+    expect(own.length).to.be.greaterThan(4);
+    for (const m of own) expect(m.unit, m.name).to.equal('seconds');
+    for (const m of own) expect(m.n, m.name).to.be.a('string');
+    expect(medians.find((m: { name: string }) => m.name === 'benchmarks.prs_merged_per_active_author_median')?.unit).to.equal('ratio');
     const all = structured(await client.callTool({ name: 'list_measures', arguments: {} })).measures;
     expect(all.map((m: { name: string }) => m.name)).to.include.members([...medians.map((m: { name: string }) => m.name), 'deployments.change_failure_rate', 'issues.issues_closed']);
     for (const m of all) expect(m.description, m.name).to.not.equal('');

@@ -13,8 +13,10 @@ export function useChange<V, R = unknown>(request: (variables: V) => Promise<R>,
   const qc = useQueryClient();
   return useMutation({
     mutationFn: request,
-    onSuccess: (response) => {
-      for (const queryKey of touches) void qc.invalidateQueries({ queryKey });
+    // Pending until the touched queries have been fetched again: a control showing the submitted
+    // value while pending then shows the server's, never the old value for a moment in between.
+    onSuccess: async (response) => {
+      await Promise.all(touches.map((queryKey) => qc.invalidateQueries({ queryKey })));
       after?.(response);
     },
   });
