@@ -64,6 +64,8 @@ async function main(): Promise<number> {
   const base = server.url;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const cookie = { name: 'sessionId', value: session.token, url: base, httpOnly: true };
+  // The cube queries the page sends at once, before any cube answer is in: the tiles wait for these
+  // (the previous window, the trend and the open-source table are asked for after them).
   const cubeUrls: string[] = [];
   const load = async (): Promise<{ tiles: number; complete: number }> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -72,7 +74,9 @@ async function main(): Promise<number> {
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
-    page.on('request', (r) => { if (r.url().includes('/cubejs-api/v1/load')) cubeUrls.push(r.url()); });
+    let answered = false;
+    page.on('request', (r) => { if (!answered && r.url().includes('/cubejs-api/v1/load')) cubeUrls.push(r.url()); });
+    page.on('requestfinished', (r) => { if (r.url().includes('/cubejs-api/v1/load')) answered = true; });
     // A load that never becomes interactive says what the page showed and what failed, not only "timeout".
     const explain = async (error: unknown): Promise<never> => {
       const tiles = await page.$$eval('.tile [data-testid$="-value"]', (els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.textContent}`)).catch(() => []);
