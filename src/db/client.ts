@@ -89,5 +89,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   );
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor a checked-out one: between queries its holder has no error listener (pg-pool listens only
+  // while a pool.query runs, and only once), and PostgreSQL sends a terminated session's FATAL
+  // message then closes the socket: two 'error' events. Each query on that client still fails,
+  // and releasing it with the error removes it from the pool.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { pool, db: drizzle(pool, { schema }), close: () => pool.end() };
 }

@@ -8,17 +8,20 @@ import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Band = z.enum(TIERS as [string, ...string[]]).nullable();
 
+/** Both comparisons take a team and a window of months. */
+const TeamWindow = z.strictObject({
+  team: z.string().min(1).max(100).describe('The team\'s slug (list_dimension_values with teams.slug lists them)'),
+  from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
+  to: Month.optional().describe('Last month, YYYY-MM (default: the current month, UTC)'),
+});
+
 export function registerComparisonTools(server: ToolRegistry, { tenantId, service, log }: ToolContext): void {
   server.registerTool(
     'team_benchmark',
     {
       title: 'Compare a team with the organisation and DORA',
       description: `Month by month, a team's value of each of these measures beside the median of all enabled teams (the org benchmark; teams without a value that month are left out of the median, a count of 0 is a value): ${BENCHMARK_MEASURES.join(', ')}. For the DORA measures it adds the DORA 2023 performance band (elite, high, medium, low) of the team's value and of the median; deployment frequency is banded per day of the month. Source of the bands: ${DORA_SOURCE} (resource analytics://benchmarks/dora-2023 lists the thresholds).`,
-      inputSchema: z.strictObject({
-        team: z.string().min(1).max(100).describe('The team\'s slug (list_dimension_values with teams.slug lists them)'),
-        from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
-        to: Month.optional().describe('Last month, YYYY-MM (default: the current month, UTC)'),
-      }),
+      inputSchema: TeamWindow,
       outputSchema: z.object({
         team: z.object({ slug: z.string(), name: z.string() }),
         window: z.object({ from: z.string(), to: z.string() }),
@@ -48,11 +51,7 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
     {
       title: 'Compare a team with open-source repositories (open-source proxy)',
       description: `Month by month, a team's value of ${OSS_MEASURES.map((m) => m.title).join(', ')} and its percentile among the repository months of the open-source benchmark corpus (sampled public repositories; the same measures computed from their merged pull requests and releases; an ${OSS_LABEL}, not a like-for-like comparison: releases stand for production deployments, the revert or hotfix share of merged PRs for the change failure rate). Percentile: mid-rank, 0–100, 100 = better than every repository month. The DORA 2023 band is given beside the two DORA measures. corpus.source says which corpus it is: measured (real public repositories, measured by a completed run of the server's corpus job) or shipped_example (the example shipped with the server, computed from synthetic repositories: its percentiles are illustrative, not measured; corpus.note says so, and so does a second text block).`,
-      inputSchema: z.strictObject({
-        team: z.string().min(1).max(100).describe('The team\'s slug (list_dimension_values with teams.slug lists them)'),
-        from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
-        to: Month.optional().describe('Last month, YYYY-MM (default: the current month, UTC)'),
-      }),
+      inputSchema: TeamWindow,
       outputSchema: z.object({
         team: z.object({ slug: z.string(), name: z.string() }),
         window: z.object({ from: z.string(), to: z.string() }),

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { useChange } from '../../api/change';
+import { useChange, useToggle } from '../../api/change';
 import { api, apiLines } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import { ErrorNote, Panel } from '../../components/states';
@@ -78,15 +78,14 @@ export function NotebookPage() {
   // A question asked is run at once; "Run again" re-runs a stored one.
   const [justAsked, setJustAsked] = useState<string | null>(null);
   const ask = useChange((question: string) => api<{ data: Cell }>(`/api/notebooks/${encodeURIComponent(notebookId)}/cells`, { method: 'POST', json: { question } }), touches, (res) => setJustAsked(res.data.id));
-  const share = useChange((shared: boolean) => api(`/api/notebooks/${encodeURIComponent(notebookId)}`, { method: 'PATCH', json: { shared } }), touches);
+  const share = useToggle(notebook.data?.data.shared ?? false, (shared) => api(`/api/notebooks/${encodeURIComponent(notebookId)}`, { method: 'PATCH', json: { shared } }), touches);
   const n = notebook.data?.data;
   return (
     <>
       <h1>{n?.title ?? 'Notebook'}</h1>
       {n?.mine && (
         <label>
-          {/* The box shows the choice while it is saved, then the stored value. */}
-          <input type="checkbox" checked={share.isPending ? Boolean(share.variables) : n.shared} disabled={share.isPending} onChange={(e) => share.mutate(e.currentTarget.checked)} /> Shared with the organisation
+          <input type="checkbox" checked={share.checked} disabled={share.pending} onChange={(e) => share.set(e.currentTarget.checked)} /> Shared with the organisation
         </label>
       )}
       <Panel title="Questions" id="cells" query={notebook} height={120}>

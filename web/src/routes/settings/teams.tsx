@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { TOUCHES, useChange } from '../../api/change';
+import { TOUCHES, useToggle } from '../../api/change';
 import { api } from '../../api/client';
 import { teamsQuery, type Team } from '../../api/queries/organisation';
 import { ErrorNote, Panel } from '../../components/states';
@@ -12,15 +12,14 @@ import { keepScope } from '../../lib/scope';
 
 /** Enabling a team brings it into the baseline export, the dashboards and surveys; the switch says so. */
 function EnabledSwitch({ team }: { team: Team }) {
-  const toggle = useChange((enabled: boolean) => api(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } }), TOUCHES.everything);
-  const checked = toggle.isPending ? (toggle.variables ?? team.enabled) : team.enabled;
+  const toggle = useToggle(team.enabled, (enabled) => api(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } }), TOUCHES.everything);
   return (
     <>
-      <input type="checkbox" id={`enabled-${team.id}`} checked={checked} disabled={toggle.isPending} onChange={(e) => toggle.mutate(e.target.checked)} />
+      <input type="checkbox" id={`enabled-${team.id}`} checked={toggle.checked} disabled={toggle.pending} onChange={(e) => toggle.set(e.target.checked)} />
       <label htmlFor={`enabled-${team.id}`} className="visually-hidden">
         {team.name} enabled
       </label>
-      {toggle.isError && <ErrorNote error={toggle.error} />}
+      {toggle.error && <ErrorNote error={toggle.error} />}
     </>
   );
 }
