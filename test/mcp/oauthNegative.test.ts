@@ -178,11 +178,13 @@ describe('MCP OAuth: refused requests', function () {
     it('refuses a tampered cookie (value or signature)', async () => {
       const started = await startConsent(api.baseUrl, session);
       const original = started.jar.get('_interaction')!;
-      started.jar.add('_interaction', `${original.value.slice(0, -1)}x`, original.path);
+      // Each tamper changes a character for another one (an 'x' replaced by 'x' changed nothing: 1 run in 64).
+      const other = (c: string) => (c === 'x' ? 'y' : 'x');
+      started.jar.add('_interaction', `${original.value.slice(0, -1)}${other(original.value.at(-1)!)}`, original.path);
       expectRefusalPage(await pageOf(await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId })), 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
       const sig = started.jar.get('_interaction.sig')!;
       started.jar.add('_interaction', original.value, original.path);
-      started.jar.add('_interaction.sig', `${sig.value.slice(0, -2)}AA`, sig.path);
+      started.jar.add('_interaction.sig', `${other(sig.value[0]!)}${sig.value.slice(1)}`, sig.path);
       expectRefusalPage(await pageOf(await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId })), 400, 'Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser.');
     });
 
