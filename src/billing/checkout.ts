@@ -4,9 +4,11 @@
  * OAUTH_ENCRYPTION_KEY). Custom data is written by the browser, so without the proof anyone who
  * learned a tenant id could attach a subscription to it, and then cancel it.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../auth/secrets.js';
+import { derive } from '../oauth/crypto.js';
 
-const proofKey = (master: Buffer) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'delivery-analytics/billing-checkout', 32));
+const proofKey = (master: Buffer) => derive(master, 'billing-checkout');
 
 export interface CheckoutCustomData {
   tenantId: string;
@@ -19,7 +21,5 @@ export function checkoutCustomData(master: Buffer, tenantId: string): CheckoutCu
 
 export function isProvenTenant(master: Buffer, data: { tenantId?: unknown; tenantProof?: unknown } | null | undefined): data is CheckoutCustomData {
   if (!data || typeof data.tenantId !== 'string' || typeof data.tenantProof !== 'string') return false;
-  const expected = Buffer.from(checkoutCustomData(master, data.tenantId).tenantProof);
-  const given = Buffer.from(data.tenantProof);
-  return given.length === expected.length && timingSafeEqual(expected, given);
+  return safeEqual(checkoutCustomData(master, data.tenantId).tenantProof, data.tenantProof);
 }

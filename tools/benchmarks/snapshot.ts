@@ -28,6 +28,20 @@ function write(snapshot: Snapshot): void {
   process.stdout.write(`wrote ${SNAPSHOT_FILE.pathname}: ${snapshot.rows.length} repository months, ${new Set(snapshot.rows.map((r) => r.repository_key)).size} repositories\n`);
 }
 
+/** `work` on a throw-away embedded PostgreSQL, migrated. */
+async function withMigratedDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const db = await startEmbeddedPostgres({ password: 'tools', tempPrefix: 'da-benchmarks-' });
+  try {
+    const url = db.urlFor('postgres');
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    await runMigrations(pool);
+    await pool.end();
+    return await work(url);
+  } finally {
+    await db.stop();
+  }
+}
+
 const args = process.argv.slice(2);
 if (args[0] === '--export') {
   const pool = new pg.Pool({ connectionString: args[1] });
@@ -41,37 +55,21 @@ if (args[0] === '--export') {
   if (args.includes('--synthesize')) {
     const repositories = synthesize(RECORDED_AT.slice(0, 10));
     const fake = await fakeCodeHostGraphql({ repositories });
-    const db = await startEmbeddedPostgres({ password: 'tools', tempPrefix: 'da-benchmarks-' });
     try {
-      const url = db.urlFor('postgres');
-      const pool = new pg.Pool({ connectionString: url, max: 1 });
-      await runMigrations(pool);
-      await pool.end();
       // Recording: the workflow runs against the fake answering from the synthetic facts.
-      await runCorpus(url, fake, { recordedAt: RECORDED_AT, repositories: repositories.map((r) => r.nameWithOwner), pageSize: PAGE_SIZE });
-      const exchanges = fake.exchanges;
+      await withMigratedDatabase((url) => runCorpus(url, fake, { recordedAt: RECORDED_AT, repositories: repositories.map((r) => r.nameWithOwner), pageSize: PAGE_SIZE }));
       const recording: Recording = {
         about: 'Recorded GraphQL answers of a synthetic sample (tools/benchmarks/synthesize.ts, fixed seed): fictional organisations and contributors.',
         recordedAt: RECORDED_AT,
         repositories: repositories.map((r) => r.nameWithOwner),
         pageSize: PAGE_SIZE,
-        exchanges,
+        exchanges: fake.exchanges,
       };
       writeFileSync(RECORDING, `${JSON.stringify(recording)}\n`);
     } finally {
       await fake.close();
-      await db.stop();
     }
   }
   const recording = JSON.parse(readFileSync(RECORDING, 'utf8')) as Recording;
-  const db = await startEmbeddedPostgres({ password: 'tools', tempPrefix: 'da-benchmarks-' });
-  try {
-    const url = db.urlFor('postgres');
-    const pool = new pg.Pool({ connectionString: url, max: 1 });
-    await runMigrations(pool);
-    await pool.end();
-    write(await snapshotFromRecording(url, recording));
-  } finally {
-    await db.stop();
-  }
+  write(await withMigratedDatabase((url) => snapshotFromRecording(url, recording)));
 }

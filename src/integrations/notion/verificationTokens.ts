@@ -13,10 +13,9 @@
  * is created or its token resent).
  */
 import { desc, lt, notInArray, sql } from 'drizzle-orm';
-import { hkdfSync } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { docsVerificationTokens } from '../../db/schema/index.js';
-import { open, seal } from '../../oauth/crypto.js';
+import { derive, open, seal } from '../../oauth/crypto.js';
 
 const KEEP = 5;
 const KEEP_HOURS = 24;
@@ -25,7 +24,7 @@ const AAD = 'notion-webhook-verification-token';
 const keys = new WeakMap<Buffer, Buffer>();
 function keyOf(master: Buffer): Buffer {
   let key = keys.get(master);
-  if (!key) keys.set(master, (key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'delivery-analytics/docs-verification-token', 32))));
+  if (!key) keys.set(master, (key = derive(master, 'docs-verification-token')));
   return key;
 }
 
