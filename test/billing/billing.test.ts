@@ -96,6 +96,15 @@ describe('billing: on (Paddle Billing)', function () {
     await paddle.close();
   });
 
+  /** A new tenant, and the subscription Paddle would hold after its owner's checkout (nothing delivered yet). */
+  async function subscriber(id: string, priceId: string, name?: string): Promise<{ t: BuiltTenant; sub: FakeSubscription }> {
+    const t = await buildTenant(api.databaseUrl, name);
+    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
+    const sub: FakeSubscription = { id, status: 'active', customer_id: `ctm_${id}`, priceId, next_billed_at: null, custom_data: customData };
+    paddle.subscriptions.set(sub.id, sub);
+    return { t, sub };
+  }
+
   it('checkout → verified notification → plan active (confirmed once with the vendor API)', async () => {
     const before = await api.as(a.owner.apiKey).get('/api/billing');
     expect(before.status).to.equal(200);
@@ -158,10 +167,7 @@ describe('billing: on (Paddle Billing)', function () {
   });
 
   it('resolves out-of-order events by their time: an older one never overwrites a newer state', async () => {
-    const t = await buildTenant(api.databaseUrl);
-    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
-    const sub: FakeSubscription = { id: 'sub_out_of_order', status: 'active', customer_id: 'ctm_o', priceId: 'pri_large_team', next_billed_at: null, custom_data: customData };
-    paddle.subscriptions.set(sub.id, sub);
+    const { t, sub } = await subscriber('sub_out_of_order', 'pri_large_team');
     const created = paddle.notification('subscription.created', sub, daysAgo(3));
     const canceled = paddle.notification('subscription.canceled', { ...sub, status: 'canceled' }, daysAgo(1));
     const activated = paddle.notification('subscription.activated', sub, daysAgo(2));
@@ -198,10 +204,7 @@ describe('billing: on (Paddle Billing)', function () {
   });
 
   it('orders two events of one millisecond by Paddle\'s microseconds', async () => {
-    const t = await buildTenant(api.databaseUrl);
-    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
-    const sub: FakeSubscription = { id: 'sub_micro', status: 'active', customer_id: 'ctm_m', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
-    paddle.subscriptions.set(sub.id, sub);
+    const { t, sub } = await subscriber('sub_micro', 'pri_small_team');
     const at = (micros: string) => `${daysAgo(2).toISOString().slice(0, 23)}${micros}Z`;
     const created = { ...paddle.notification('subscription.created', sub), occurred_at: at('100') };
     const pastDue = { ...paddle.notification('subscription.past_due', { ...sub, status: 'past_due' }), occurred_at: at('900') };
@@ -211,10 +214,7 @@ describe('billing: on (Paddle Billing)', function () {
   });
 
   it('runs one grace period from the first lapsed state: past due, then cancelled, does not start it again', async () => {
-    const t = await buildTenant(api.databaseUrl);
-    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
-    const sub: FakeSubscription = { id: 'sub_one_grace', status: 'active', customer_id: 'ctm_g', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
-    paddle.subscriptions.set(sub.id, sub);
+    const { t, sub } = await subscriber('sub_one_grace', 'pri_small_team');
     await paddle.deliver(hook, paddle.notification('subscription.created', sub, daysAgo(30)));
     const pastDue = paddle.notification('subscription.past_due', { ...sub, status: 'past_due' }, daysAgo(13));
     await paddle.deliver(hook, pastDue);
@@ -250,10 +250,7 @@ describe('billing: on (Paddle Billing)', function () {
   });
 
   it('answers 503 when Paddle is too slow to confirm a new subscription, so Paddle retries; nothing is stored', async () => {
-    const t = await buildTenant(api.databaseUrl);
-    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
-    const sub: FakeSubscription = { id: 'sub_slow', status: 'active', customer_id: 'ctm_s', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
-    paddle.subscriptions.set(sub.id, sub);
+    const { sub } = await subscriber('sub_slow', 'pri_small_team');
     paddle.readDelayMs = READ_TIMEOUT_MS + 2_000;
     try {
       const started = Date.now();
@@ -270,10 +267,7 @@ describe('billing: on (Paddle Billing)', function () {
   });
 
   it('after the grace period a lapsed tenant is read-only: writes refused, exports, cube, MCP and ingest still work', async () => {
-    const t = await buildTenant(api.databaseUrl, 'Lapsed');
-    const customData = (await api.as(t.owner.apiKey).get('/api/billing')).body.data.checkout.customData;
-    const sub: FakeSubscription = { id: 'sub_lapsed', status: 'active', customer_id: 'ctm_l', priceId: 'pri_small_team', next_billed_at: null, custom_data: customData };
-    paddle.subscriptions.set(sub.id, sub);
+    const { t, sub } = await subscriber('sub_lapsed', 'pri_small_team', 'Lapsed');
     await paddle.deliver(hook, paddle.notification('subscription.created', sub, daysAgo(40)));
     // Past due 13 days: still inside the grace period, everything works.
     await paddle.deliver(hook, paddle.notification('subscription.past_due', { ...sub, status: 'past_due' }, daysAgo(13)));
