@@ -92,6 +92,17 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await screenshot(page, 'overview-team');
   });
 
+  it('an address naming a team that is not in the list keeps it selected as "Unknown team", not "All teams"', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await page.goto(`/app/?${SCOPE}&team=${missing}`);
+    const team = page.getByLabel('Team', { exact: true });
+    await until(() => team.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ''), 'Unknown team');
+    expect(await team.inputValue()).to.equal(missing);
+    await team.selectOption({ label: 'All teams' });
+    await until(async () => new URL(page.url()).searchParams.has('team'), false);
+    expect(await team.locator('option').allInnerTexts()).to.deep.equal(['All teams', 'Alpha', 'Beta', 'Empty']);
+  });
+
   it('Teams: one row per enabled team, sortable; a row opens the team', async () => {
     await page.goto(`/app/teams?${SCOPE}`);
     const table = page.getByRole('table');

@@ -43,7 +43,9 @@ describe('web app: a signed-out deep link survives the magic link (Chromium)', f
     await page.goto(link);
     await until(async () => new URL(page.url()).pathname + new URL(page.url()).search, deepLink);
     await until(() => text(page, 'deployment-frequency-value'), '4');
-    expect(await page.getByLabel('Team', { exact: true }).inputValue()).to.equal(seeded.teams.alpha);
+    const team = page.getByLabel('Team', { exact: true });
+    expect(await team.inputValue()).to.equal(seeded.teams.alpha);
+    await until(() => team.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ''), 'Alpha');
     await context.close();
   });
 });

@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly details: { path: string; message: string; line?: number; column?: string }[] = [],
     readonly requestId = '',
+    /** A 429's Retry-After, in seconds. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -46,7 +48,8 @@ export async function api<T>(path: string, { json, signInOn401 = true, ...init }
   const body = await res.json().catch(() => null);
   if (res.ok) return body as T;
   const e = typeof body?.error === 'string' ? { ...body, message: body.error } : (body?.error ?? {});
-  throw new ApiError(res.status, e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e.details ?? [], res.headers.get('x-request-id') ?? '');
+  const retryAfter = Number(res.headers.get('retry-after'));
+  throw new ApiError(res.status, e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e.details ?? [], res.headers.get('x-request-id') ?? '', retryAfter > 0 ? retryAfter : null);
 }
 
 /** A POST answered with JSON lines (a notebook run): each line is handed to `onLine` as it arrives. */

@@ -21,18 +21,21 @@ export interface CubeResult {
  * numbers (`castNumerics`). A long query answers Cube's "Continue wait" and is asked again, as
  * Cube's own client does, until its rows are there.
  */
-export const cubeQuery = (query: CubeQuery) =>
-  queryOptions({
-    queryKey: ['cube', query],
-    staleTime: 60_000,
-    queryFn: async ({ signal }) => {
-      const path = `/cubejs-api/v1/load?castNumerics=true&query=${encodeURIComponent(JSON.stringify(query))}`;
-      for (;;) {
-        const body = await api<CubeResult | { error: string }>(path, { signal });
-        if (!('error' in body && body.error === 'Continue wait')) return body as CubeResult;
-      }
-    },
-  });
+async function load(query: CubeQuery, signal: AbortSignal): Promise<CubeResult> {
+  const path = `/cubejs-api/v1/load?castNumerics=true&query=${encodeURIComponent(JSON.stringify(query))}`;
+  for (;;) {
+    const body = await api<CubeResult | { error: string }>(path, { signal });
+    if (!('error' in body && body.error === 'Continue wait')) return body as CubeResult;
+  }
+}
+
+export const cubeQuery = (query: CubeQuery) => queryOptions({ queryKey: ['cube', query], staleTime: 60_000, queryFn: ({ signal }) => load(query, signal) });
+
+/**
+ * Reference data that only an operator's corpus reload changes: fetched once per tab, and outside
+ * the `cube` key so the live refresh after every webhook batch does not ask for it again.
+ */
+export const referenceCubeQuery = (query: CubeQuery) => queryOptions({ queryKey: ['reference', query], staleTime: Infinity, queryFn: ({ signal }) => load(query, signal) });
 
 export const apiQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) => {
   const search = new URLSearchParams();

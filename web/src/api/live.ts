@@ -41,9 +41,30 @@ export function onLiveMessage(listener: (m: LiveMessage) => void): () => void {
   return () => messageListeners.delete(listener);
 }
 
+/**
+ * At most one refresh of the open page per REFRESH_GAP_MS: a pipeline posting a webhook batch
+ * every second would otherwise have every open tab re-ask all its queries every second, and use
+ * up its person's 100 requests a minute. An event inside the gap is answered at its end.
+ */
+export const REFRESH_GAP_MS = 2_000;
+
 export function startLive(queryClient: QueryClient): void {
   let attempt = 0;
   let lastReady = 0;
+  let lastRefresh = 0;
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  const invalidate = () => {
+    pending = null;
+    lastRefresh = Date.now();
+    void queryClient.invalidateQueries({ queryKey: ['cube'] });
+    void queryClient.invalidateQueries({ queryKey: ['api'] });
+  };
+  const refresh = () => {
+    if (pending) return;
+    const wait = lastRefresh + REFRESH_GAP_MS - Date.now();
+    if (wait <= 0) invalidate();
+    else pending = setTimeout(invalidate, wait);
+  };
   const connect = () => {
     const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`);
     socket.onmessage = (event) => {
@@ -62,10 +83,7 @@ export function startLive(queryClient: QueryClient): void {
         lastReady = Date.now();
         return;
       }
-      if (message?.kind && DATA_EVENTS.has(message.kind)) {
-        void queryClient.invalidateQueries({ queryKey: ['cube'] });
-        void queryClient.invalidateQueries({ queryKey: ['api'] });
-      }
+      if (message?.kind && DATA_EVENTS.has(message.kind)) refresh();
     };
     socket.onclose = () => {
       setState('down');

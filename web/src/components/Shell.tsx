@@ -60,6 +60,10 @@ function ScopeBar() {
           <label htmlFor="scope-team">Team</label>
           <select id="scope-team" value={search.team ?? ''} onChange={(e) => set({ team: e.target.value || undefined })}>
             <option value="">All teams</option>
+            {/* The address may name a team before the list has arrived (or one since deleted): keep it selected rather than show "All teams" over filtered numbers. */}
+            {search.team && !(teams.data?.data ?? []).some((t) => String(t['teams.id']) === search.team) && (
+              <option value={search.team}>{teams.isPending ? 'Loading teams…' : 'Unknown team'}</option>
+            )}
             {(teams.data?.data ?? []).map((t) => (
               <option key={String(t['teams.id'])} value={String(t['teams.id'])}>
                 {String(t['teams.name'])}

@@ -1,6 +1,6 @@
 import type { CubeQuery } from '../cube';
 import type { Scope } from '../../lib/scope';
-import { OSS_MEASURES, type OssMeasure } from '../../../../src/shared/ossPercentile';
+import { OSS_MEASURES } from '../../../../src/shared/ossPercentile';
 import { factQuery, type Fact } from './common';
 
 /** The scope's own month values of the open-source measures (the last month of the window). */
@@ -12,15 +12,16 @@ export const OSS_FACTS: Fact[] = [
 
 export const ossTeamMonth = (scope: Scope): CubeQuery => factQuery(OSS_FACTS, scope, { from: scope.to, to: scope.to });
 
-/** One measure's values over the corpus: repository months per value (the same for every tenant). */
-export const ossDistribution = (m: OssMeasure): CubeQuery => ({
+/**
+ * The whole corpus in one query: repository months per combination of the measures' values, with
+ * the corpus's source (the same for every tenant). distributionOf() reads one measure's
+ * distribution from these rows, skipping the months without a value.
+ */
+export const OSS_CORPUS_LIMIT = 50_000;
+export const ossCorpus: CubeQuery = {
   measures: ['benchmarks.repository_months'],
-  dimensions: [m.corpus],
-  filters: [{ member: m.corpus, operator: 'set' }],
-  limit: 50_000,
-});
-
-/** Which corpus it is (benchmarks.corpus_source): one row, none for an empty corpus. */
-export const ossCorpusSource: CubeQuery = { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] };
+  dimensions: [...OSS_MEASURES.map((m) => m.corpus), 'benchmarks.corpus_source'],
+  limit: OSS_CORPUS_LIMIT,
+};
 
 export { OSS_MEASURES };

@@ -1,6 +1,6 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
-import { cubeQuery } from '../../api/cube';
-import { OSS_MEASURES, ossCorpusSource, ossDistribution, ossTeamMonth } from '../../api/queries/benchmarks';
+import { useQuery } from '@tanstack/react-query';
+import { cubeQuery, referenceCubeQuery } from '../../api/cube';
+import { OSS_MEASURES, ossCorpus, ossTeamMonth } from '../../api/queries/benchmarks';
 import { ErrorNote } from '../../components/states';
 import { doraTier, isDoraMeasure } from '../../../../src/shared/doraBands';
 import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, OSS_LABEL, ossPercentile, percentileText, teamValue, type OssMeasure } from '../../../../src/shared/ossPercentile';
@@ -20,12 +20,11 @@ const format = (m: OssMeasure, v: number) => (m.unit === 'seconds' ? formatSecon
  */
 export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDeploymentSource: boolean | undefined }) {
   const team = useQuery(cubeQuery(ossTeamMonth(scope)));
-  const corpus = useQueries({ queries: OSS_MEASURES.map((m) => cubeQuery(ossDistribution(m))) });
-  const source = useQuery(cubeQuery(ossCorpusSource));
-  const queries = [team, source, ...corpus];
+  const corpus = useQuery(referenceCubeQuery(ossCorpus));
+  const queries = [team, corpus];
   const failed = queries.find((q) => q.isError);
   const loading = queries.some((q) => !q.data);
-  const example = corpusSourceOf(source.data?.data[0]) === 'shipped_example';
+  const example = corpusSourceOf(corpus.data?.data[0]) === 'shipped_example';
   const row = team.data?.data[0];
   const days = dayCount({ from: scope.to, to: scope.to });
   return (
@@ -52,7 +51,7 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
             {OSS_MEASURES.map((m, i) => {
               const noSource = m.dora !== null && hasDeploymentSource === false;
               const value = noSource ? null : teamValue(m, row);
-              const distribution = distributionOf(corpus[i]?.data?.data ?? [], m.corpus);
+              const distribution = distributionOf(corpus.data?.data ?? [], m.corpus);
               const percentile = ossPercentile(value, distribution, m.lowerIsBetter);
               const tier = m.dora && isDoraMeasure(m.dora) ? doraTier(m.dora, value, days) : null;
               return (
