@@ -21,7 +21,7 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
   this.timeout(60_000);
   const suite = serverAndBrowser();
   let tenant: BuiltTenant;
-  let teams: { alpha: string };
+  let teams: Record<string, string>;
 
   before(async () => {
     tenant = await buildTenant(suite.server.databaseUrl);
