@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { clientAddress } from './clientAddress.js';
-import { errorMiddleware } from './errors.js';
+import { afterResponseErrorHandler, errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { surveyRoutes } from './routes/surveys.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
@@ -103,6 +103,7 @@ export function createApp(app: AppContext): Koa {
     await next();
   });
   koa.use(errorMiddleware(app.log));
+  koa.on('error', afterResponseErrorHandler(app.log));
 
   for (const factory of routeFactories) {
     const router = factory(app);

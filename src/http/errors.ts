@@ -92,3 +92,23 @@ export function toAppError(caught: unknown): AppError {
   if (status === 404) return new AppError('not_found', 'Not found');
   return new AppError('internal', 'Internal server error');
 }
+
+/** A response stream ended because the client went away (a navigation, a cancelled download). */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * Errors Koa reports after the response has started (a streamed body failing), which
+ * errorMiddleware can no longer answer. Replaces Koa's default, which writes the raw stack to
+ * stderr outside the JSON log: a client leaving mid-stream is routine (debug), anything else is
+ * logged as an error with its code only.
+ */
+export function afterResponseErrorHandler(log: Logger): (error: unknown, ctx?: Koa.Context) => void {
+  return (error, ctx) => {
+    const { code, status, expose } = error as { code?: string; status?: number; expose?: boolean };
+    // As Koa's default: a 404 or an error meant for the client was answered, not failed.
+    if (status === 404 || expose) return;
+    const fields = { requestId: ctx?.state.requestId, path: ctx ? loggedPath(ctx) : undefined, code };
+    if (code && CLIENT_GONE.has(code)) log.debug(fields, 'client closed the response early');
+    else log.error({ ...fields, err: error }, 'response failed after it started');
+  };
+}

@@ -5,6 +5,9 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
+import type Koa from 'koa';
+import { createApp } from '../../src/http/app.js';
+import { afterResponseErrorHandler } from '../../src/http/errors.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { expectRefusal } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
@@ -84,5 +87,35 @@ describe('failing requests: alone in their batch, logged without personal data',
 
     expect(await snapshot(api.databaseUrl, t.tenantId)).to.deep.equal(before);
     expect(leaks()).to.deep.equal([]);
+  });
+});
+
+describe('errors after a response has started: in the JSON log, not on stderr', () => {
+  it('logs a client leaving mid-stream at debug with its code, anything else as an error, and skips what was answered', () => {
+    const log = capturedLog('debug');
+    const handle = afterResponseErrorHandler(log.logger);
+    const ctx = { state: { requestId: 'req-1' }, path: '/app/assets/main.js' } as unknown as Koa.Context;
+    handle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), ctx);
+    handle(Object.assign(new Error('disk gone'), { code: 'EIO' }), ctx);
+    handle(Object.assign(new Error('Not Found'), { status: 404 }), ctx);
+    handle(Object.assign(new Error('Bad Request'), { status: 400, expose: true }), ctx);
+    const lines = log.lines().map((l) => ({ level: l.level, msg: l.msg, code: l.code, path: l.path, requestId: l.requestId }));
+    expect(lines).to.deep.equal([
+      { level: 20, msg: 'client closed the response early', code: 'ERR_STREAM_PREMATURE_CLOSE', path: '/app/assets/main.js', requestId: 'req-1' },
+      { level: 50, msg: 'response failed after it started', code: 'EIO', path: '/app/assets/main.js', requestId: 'req-1' },
+    ]);
+  });
+
+  it('replaces Koa\'s default handler, which writes the raw stack to stderr', async () => {
+    const api = await testServer();
+    try {
+      const koa = createApp(api.running.app);
+      // Koa adds its own (console.error of the stack) only when no listener is there at callback().
+      koa.callback();
+      expect(koa.listenerCount('error')).to.equal(1);
+      expect(koa.listeners('error')[0]).to.not.equal(koa.onerror);
+    } finally {
+      await api.close();
+    }
   });
 });
