@@ -2,8 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
 import type { Env } from '../../src/config.js';
-import { startFakeAnthropic, startFakeGoogle, startFakeOpenAI, type FakeProvider, type FakeRequest } from './fakes/server.js';
+import type { Logger } from '../../src/log.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { startFakeAnthropic, startFakeGoogle, startFakeOpenAI, type FakeProvider, type FakeRequest, type Reply } from './fakes/server.js';
 
 export interface Fakes {
   a: FakeProvider;
@@ -35,6 +38,32 @@ export function aiEnv(fakes: Fakes, extra: Env = {}): Env {
     JOBS_POLL_INTERVAL_MS: '200',
     ...extra,
   };
+}
+
+/**
+ * A suite's four fake providers, a server on them (aiEnv) and a pool on its database, started before
+ * its tests and closed after them; before each test every fake forgets its requests and answers
+ * with `respond()` again. Read `.fakes`, `.api` and `.pool` inside the tests.
+ */
+export function aiServerSuite(respond: () => (request: FakeRequest) => Reply, options: { logger?: Logger } = {}): { fakes: Fakes; api: TestServer; pool: pg.Pool } {
+  const suite = {} as { fakes: Fakes; api: TestServer; pool: pg.Pool };
+  before(async () => {
+    suite.fakes = await startFakes();
+    suite.api = await testServer({ env: aiEnv(suite.fakes), logger: options.logger });
+    suite.pool = new pg.Pool({ connectionString: suite.api.databaseUrl, max: 2 });
+  });
+  after(async () => {
+    await suite.api?.close();
+    await suite.pool?.end();
+    await suite.fakes?.close();
+  });
+  beforeEach(() => {
+    for (const fake of [suite.fakes.a, suite.fakes.b, suite.fakes.c, suite.fakes.d]) {
+      fake.requests.length = 0;
+      fake.respond = respond();
+    }
+  });
+  return suite;
 }
 
 export const isAssessment = (request: FakeRequest) => JSON.stringify(request.body).includes('assess an AI coding session');

@@ -7,11 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import pg from 'pg';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, register } from '../organisation/helpers.js';
-import { aiEnv, GOOD_ASSESSMENT, isAssessment, SECRET_LINE, sessionBody, startFakes, until, type Fakes } from './helpers.js';
+import { aiEnv, aiServerSuite, GOOD_ASSESSMENT, isAssessment, SECRET_LINE, sessionBody, startFakes, until, type Fakes } from './helpers.js';
 import { notebookModel } from './notebookFake.js';
 
 async function seed(api: TestServer, tenant: BuiltTenant, sessions: number): Promise<string> {
@@ -119,36 +118,17 @@ describe('AI notebook API', function () {
 
 describe('AI notebook streamed by the organisation\'s Anthropic or Google', function () {
   this.timeout(60_000);
-  let fakes: Fakes;
-  let api: TestServer;
-  let pool: pg.Pool;
-
-  before(async () => {
-    fakes = await startFakes();
-    api = await testServer({ env: aiEnv(fakes) });
-    pool = new pg.Pool({ connectionString: api.databaseUrl, max: 2 });
-  });
-  after(async () => {
-    await api?.close();
-    await pool?.end();
-    await fakes?.close();
-  });
-  beforeEach(() => {
-    for (const fake of [fakes.a, fakes.b, fakes.c, fakes.d]) {
-      fake.requests.length = 0;
-      fake.respond = notebookModel();
-    }
-  });
+  const suite = aiServerSuite(() => notebookModel());
 
   /** A tenant with 2 AI sessions in March 2026 whose organisation chose `provider` with `models`, and a notebook run of the seeded question. */
   async function ask(provider: 'anthropic' | 'google', models: string[]) {
-    const tenant = await buildTenant(api.databaseUrl);
-    await seed(api, tenant, 2);
-    const saved = await api.as(tenant.owner.apiKey).put('/api/ai/settings', { provider, models, apiKey: `org-${provider}-key`, monthlyTokenBudget: null });
+    const tenant = await buildTenant(suite.api.databaseUrl);
+    await seed(suite.api, tenant, 2);
+    const saved = await suite.api.as(tenant.owner.apiKey).put('/api/ai/settings', { provider, models, apiKey: `org-${provider}-key`, monthlyTokenBudget: null });
     expect(saved.status).to.equal(200);
-    const notebook = await api.as(tenant.owner.apiKey).post('/api/notebooks', { title: provider });
-    const result = await run(api, tenant.owner.apiKey, notebook.body.data.id, 'How many AI sessions in March 2026?');
-    const calls = await pool.query(`select provider, model, outcome, status from ai_calls where tenant_id = $1 and feature = 'notebook' order by created_at`, [tenant.tenantId]);
+    const notebook = await suite.api.as(tenant.owner.apiKey).post('/api/notebooks', { title: provider });
+    const result = await run(suite.api, tenant.owner.apiKey, notebook.body.data.id, 'How many AI sessions in March 2026?');
+    const calls = await suite.pool.query(`select provider, model, outcome, status from ai_calls where tenant_id = $1 and feature = 'notebook' order by created_at`, [tenant.tenantId]);
     return { ...result, calls: calls.rows.map((c) => `${c.provider}:${c.model}:${c.outcome}${c.status ? `:${c.status}` : ''}`) };
   }
 
@@ -170,13 +150,13 @@ describe('AI notebook streamed by the organisation\'s Anthropic or Google', func
     const { status, events, calls } = await ask('anthropic', ['claude-nb']);
     expect(status).to.equal(200);
     expectAnswered(events, 'claude-nb');
-    expect(fakes.b.requests).to.have.length(3);
-    for (const request of fakes.b.requests) {
+    expect(suite.fakes.b.requests).to.have.length(3);
+    for (const request of suite.fakes.b.requests) {
       expect(request.path).to.equal('/v1/messages');
       expect(request.body).to.deep.include({ model: 'claude-nb', stream: true });
       expect(request.headers['x-api-key']).to.equal('org-anthropic-key');
     }
-    expect(fakes.d.requests).to.have.length(0);
+    expect(suite.fakes.d.requests).to.have.length(0);
     expect(calls).to.deep.equal(['anthropic:claude-nb:ok']);
   });
 
@@ -184,43 +164,43 @@ describe('AI notebook streamed by the organisation\'s Anthropic or Google', func
     const { status, events, calls } = await ask('google', ['gemini-nb']);
     expect(status).to.equal(200);
     expectAnswered(events, 'gemini-nb');
-    expect(fakes.c.requests.map((r) => r.path)).to.deep.equal(Array(3).fill('/v1beta/models/gemini-nb:streamGenerateContent?alt=sse'));
-    expect(fakes.c.requests[0]?.headers['x-goog-api-key']).to.equal('org-google-key');
+    expect(suite.fakes.c.requests.map((r) => r.path)).to.deep.equal(Array(3).fill('/v1beta/models/gemini-nb:streamGenerateContent?alt=sse'));
+    expect(suite.fakes.c.requests[0]?.headers['x-goog-api-key']).to.equal('org-google-key');
     // The function call goes back with its signature, as Gemini 3 requires.
-    expect(JSON.stringify(fakes.c.requests[1]?.body.contents)).to.include('"thoughtSignature":"fake-signature"');
-    expect(fakes.d.requests).to.have.length(0);
+    expect(JSON.stringify(suite.fakes.c.requests[1]?.body.contents)).to.include('"thoughtSignature":"fake-signature"');
+    expect(suite.fakes.d.requests).to.have.length(0);
     expect(calls).to.deep.equal(['google:gemini-nb:ok']);
   });
 
   it('moves to the next model when Google\'s stream does not start (429, then 503)', async () => {
-    fakes.c.respond = (r) => (r.path.includes('gem-limited') ? { status: 429 } : r.path.includes('gem-down') ? { status: 503 } : notebookModel()(r));
+    suite.fakes.c.respond = (r) => (r.path.includes('gem-limited') ? { status: 429 } : r.path.includes('gem-down') ? { status: 503 } : notebookModel()(r));
     const { events, calls } = await ask('google', ['gem-limited', 'gem-down', 'gem-ok']);
     expectAnswered(events, 'gem-ok');
     expect(calls).to.deep.equal(['google:gem-limited:rate_limited:429', 'google:gem-down:server_error:503', 'google:gem-ok:ok']);
   });
 
   it('moves to the next model when Anthropic\'s stream opens with an overloaded error, or a 5xx', async () => {
-    fakes.b.respond = (r) => (r.body.model === 'claude-busy' ? { streamError: 'overloaded_error' } : r.body.model === 'claude-down' ? { status: 500 } : notebookModel()(r));
+    suite.fakes.b.respond = (r) => (r.body.model === 'claude-busy' ? { streamError: 'overloaded_error' } : r.body.model === 'claude-down' ? { status: 500 } : notebookModel()(r));
     const { events, calls } = await ask('anthropic', ['claude-busy', 'claude-down', 'claude-ok']);
     expectAnswered(events, 'claude-ok');
     expect(calls).to.deep.equal(['anthropic:claude-busy:server_error:529', 'anthropic:claude-down:server_error:500', 'anthropic:claude-ok:ok']);
   });
 
   it('moves to the next model when Anthropic\'s stream fails after message_start, before anything was shown', async () => {
-    fakes.b.respond = (r) => (r.body.model === 'claude-busy' ? { streamError: 'overloaded_error', afterStart: true } : notebookModel()(r));
+    suite.fakes.b.respond = (r) => (r.body.model === 'claude-busy' ? { streamError: 'overloaded_error', afterStart: true } : notebookModel()(r));
     const { events, calls } = await ask('anthropic', ['claude-busy', 'claude-ok']);
     expectAnswered(events, 'claude-ok');
     expect(calls).to.deep.equal(['anthropic:claude-busy:server_error:529', 'anthropic:claude-ok:ok']);
   });
 
   it('does not hand a stream that failed after a tool call was shown to another model: the cell fails', async () => {
-    fakes.b.respond = (r) => (r.body.model === 'claude-flaky' && fakes.b.requests.length > 1 ? { streamError: 'api_error', afterStart: true } : notebookModel()(r));
+    suite.fakes.b.respond = (r) => (r.body.model === 'claude-flaky' && suite.fakes.b.requests.length > 1 ? { streamError: 'api_error', afterStart: true } : notebookModel()(r));
     const { events, calls } = await ask('anthropic', ['claude-flaky', 'claude-ok']);
     expect(events.filter((e) => e.type === 'tool-call').map((e) => e.tool)).to.deep.equal(['list_measures']);
     expect(events.at(-1)).to.deep.include({ type: 'error' });
     expect(events.at(-1).cell).to.deep.include({ status: 'failed', answer: null, model: null });
     expect(calls).to.deep.equal(['anthropic:claude-flaky:server_error:500']);
-    expect(fakes.b.requests.map((r) => r.body.model)).to.deep.equal(['claude-flaky', 'claude-flaky']);
+    expect(suite.fakes.b.requests.map((r) => r.body.model)).to.deep.equal(['claude-flaky', 'claude-flaky']);
   });
 });
 
