@@ -35,6 +35,7 @@ function ScopeBar() {
   const search = useSearch({ strict: false }) as { from: string; to: string; team?: string };
   const navigate = useNavigate();
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
+  const teamRows = teams.data?.data ?? [];
   const [problem, setProblem] = useState<string | null>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const onTeamPage = /\/teams\/[^/]+$/.test(pathname);
@@ -61,10 +62,10 @@ function ScopeBar() {
           <select id="scope-team" value={search.team ?? ''} onChange={(e) => set({ team: e.target.value || undefined })}>
             <option value="">All teams</option>
             {/* The address may name a team before the list has arrived (or one since deleted): keep it selected rather than show "All teams" over filtered numbers. */}
-            {search.team && !(teams.data?.data ?? []).some((t) => String(t['teams.id']) === search.team) && (
+            {search.team && !teamRows.some((t) => String(t['teams.id']) === search.team) && (
               <option value={search.team}>{teams.isPending ? 'Loading teams…' : 'Unknown team'}</option>
             )}
-            {(teams.data?.data ?? []).map((t) => (
+            {teamRows.map((t) => (
               <option key={String(t['teams.id'])} value={String(t['teams.id'])}>
                 {String(t['teams.name'])}
               </option>

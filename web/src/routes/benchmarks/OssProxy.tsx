@@ -48,7 +48,7 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
             </tr>
           </thead>
           <tbody>
-            {OSS_MEASURES.map((m, i) => {
+            {OSS_MEASURES.map((m) => {
               const noSource = m.dora !== null && hasDeploymentSource === false;
               const value = noSource ? null : teamValue(m, row);
               const distribution = distributionOf(corpus.data?.data ?? [], m.corpus);
