@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { billingEvents, billingSubscriptions, tenants } from '../db/schema/index.js';
 import { asSystem, withTenant } from '../db/tenancy.js';
 import { AppError } from '../errors.js';
+import { parseJsonBody } from '../http/body.js';
 import { zodDetails } from '../http/route.js';
 import { isProvenTenant } from './checkout.js';
 import { isRestricting } from './entitlements.js';
@@ -44,13 +45,8 @@ export interface WebhookAnswer {
 
 const answer = (status: 200 | 202, eventId: string | null, eventType: string | null, outcome: Outcome): WebhookAnswer => ({ status, body: { data: { eventId, eventType, outcome }, meta: {} } });
 
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new AppError('validation_failed', 'Validation failed', [{ path: 'body', message: 'Body is not valid JSON' }]);
-  }
-}
+/** Signed bytes first, then the JSON every route would accept (src/http/body.ts). */
+const parseJson = (body: Buffer): unknown => parseJsonBody(body, 'Validation failed');
 
 export async function receivePaddleNotification(app: AppContext, signature: string, body: Buffer): Promise<WebhookAnswer> {
   const billing = app.config.billing;

@@ -76,16 +76,31 @@ export async function readBody(ctx: Koa.Context, kind: BodyKind, limitBytes: num
     if (details.length > 0) throw new AppError('validation_failed', 'Invalid request body', details);
     return form;
   }
-  const text = decodeUtf8(raw);
-  if (kind === 'text') return text;
-  if (text.trim() === '') throw invalid('Body is empty; a JSON object is expected');
+  if (kind === 'text') return decodeUtf8(raw);
+  return parseJsonBody(raw);
+}
+
+/**
+ * A JSON body from its bytes, as every route reads one: UTF-8, not empty, parseable, and within the
+ * input limits (no NUL, bounded depth), else 400. Also for the vendor webhooks that must read
+ * their raw bytes first to check a signature. `message` is the error's top line.
+ */
+export function parseJsonBody(raw: Buffer, message = 'Invalid request body'): unknown {
+  const refuse = (detail: string) => new AppError('validation_failed', message, [{ path: 'body', message: detail }]);
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw refuse('Body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw refuse('Body is empty; a JSON object is expected');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw invalid('Body is not valid JSON');
+    throw refuse('Body is not valid JSON');
   }
   const details = checkJsonValue(value, INPUT_LIMITS.jsonDepth);
-  if (details.length > 0) throw new AppError('validation_failed', 'Invalid request body', details);
+  if (details.length > 0) throw new AppError('validation_failed', message, details);
   return value;
 }

@@ -149,6 +149,10 @@ describe('billing: on (Paddle Billing)', function () {
     // A malformed but signed body is the caller's 400, never a 500.
     const bad = await api.post('/api/billing/webhook', 'not json', { 'paddle-signature': signPaddleNotification(PADDLE_ENV.BILLING_WEBHOOK_SECRET, 'not json') });
     expectRefusal(bad, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Body is not valid JSON' }] } });
+    // Signed JSON the database cannot store (a NUL in the event id) is refused like any route's body, naming the field, before any SQL.
+    const nul = JSON.stringify({ ...n, event_id: 'evt_\u0000nul' });
+    const unstorable = await api.post('/api/billing/webhook', nul, { 'paddle-signature': signPaddleNotification(PADDLE_ENV.BILLING_WEBHOOK_SECRET, nul) });
+    expectRefusal(unstorable, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'event_id', message: 'Must not contain the NUL character (U+0000)' }] } });
   });
 
   it('takes an event id once: a redelivery is a duplicate and changes nothing', async () => {

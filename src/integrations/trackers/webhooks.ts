@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { AppError } from '../../errors.js';
+import { parseJsonBody } from '../../http/body.js';
 import { jiraIssue } from '../jira/vendor.js';
 import { linearIssue } from '../linear/vendor.js';
 import type { Connection } from '../shared/connections.js';
@@ -35,15 +36,8 @@ const JiraEvent = z.object({
   issue: z.object({ id: z.union([z.string(), z.number()]), key: z.string().optional(), fields: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 
-const bad = (message: string) => new AppError('validation_failed', 'Validation failed', [{ path: 'body', message }]);
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw bad('Body is not valid JSON');
-  }
-}
+/** Signed bytes first, then the JSON every route would accept (src/http/body.ts). */
+const parseJson = (body: Buffer): unknown => parseJsonBody(body, 'Validation failed');
 
 async function forEachConnection(app: AppContext, kind: 'jira' | 'linear', site: string, work: (c: Connection) => Promise<void>): Promise<number> {
   const { db } = app.database;
