@@ -49,6 +49,7 @@ export function isRevertOrHotfix(pull: PullFact): boolean {
   return /^revert\b/i.test(pull.title.trim()) || pull.labels.some((l) => /hotfix/i.test(l));
 }
 
+
 /** PostgreSQL's percentile_cont(0.5): the middle value, or the mean of the two middle ones. */
 export function median(values: number[]): number | null {
   if (values.length === 0) return null;

@@ -16,6 +16,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
+import { monthIndex, monthOf, monthRange } from '../cube/months.js';
 import { inTransaction } from '../db/transaction.js';
 import { defineWorkflow, type JobContext } from '../jobs/define.js';
 import { CodeHostFailed, CorpusPaused, graphqlClient, type GraphqlClient } from './github.js';
@@ -89,13 +90,13 @@ const PULLS_QUERY = `query MergedPulls($search: String!, $first: Int!, $after: S
   }
 }`;
 
-const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
-const monthAt = (i: number) => `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}-01`;
+/** The months `from`..`to` (any date in them), as YYYY-MM-01. */
+const firstDays = (from: string, to: string) => monthRange(from, to).map((m) => `${m}-01`);
 
 /** The 12 complete calendar months before `asOf`'s month, as YYYY-MM-01. */
 export function corpusWindow(asOf: string): string[] {
-  const last = monthIndex(asOf) - 1;
-  return Array.from({ length: CORPUS_MONTHS }, (_, i) => monthAt(last - CORPUS_MONTHS + 1 + i));
+  const current = monthIndex(asOf);
+  return firstDays(monthOf(current - CORPUS_MONTHS), monthOf(current - 1));
 }
 
 const endOf = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1) - 1);
@@ -176,7 +177,7 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
   if (!run) return { outcome: 'skipped: the run no longer exists' };
   if (run.finished) return { outcome: 'current', runId: run.id };
   if (!(await takeLease(pool, run.id, ctx.job.id, payload.runId === run.id))) return { outcome: 'skipped: another job holds this run, or it is paused for the rate limit', runId: run.id };
-  const window = Array.from({ length: monthIndex(run.windowTo) - monthIndex(run.windowFrom) + 1 }, (_, i) => monthAt(monthIndex(run.windowFrom) + i));
+  const window = firstDays(run.windowFrom, run.windowTo);
   const windowEnd = endOf(window.at(-1) as string);
   const pageSize = payload.pageSize ?? 100;
   const cursor = run.cursor;

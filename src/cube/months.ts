@@ -5,6 +5,9 @@ export const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Nu
 
 export const monthOf = (index: number) => `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 
+/** How many days the month has. */
+export const daysIn = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+
 /** The month's last day, `YYYY-MM-DD`. */
 export const lastDay = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
 

@@ -5,6 +5,8 @@
  * cubes on the same grid.
  */
 import type pg from 'pg';
+import { median } from '../benchmarks/measures.js';
+import { daysIn } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
@@ -56,15 +58,6 @@ export interface Benchmark {
   dora_source: string;
   rows: BenchmarkRow[];
 }
-
-export function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-const daysIn = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
 
 async function cubeGrid(pool: pg.Pool, tenantId: string, measure: string, window: { from: string; to: string }): Promise<Map<string, number>> {
   const [team, time] = FROM_CUBE[measure] as [string, string];

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { safeEqual } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { AppError } from '../../errors.js';
@@ -22,12 +23,6 @@ export function verifyNotionSignature(secret: string, body: Buffer, header: stri
 /** The subscription's one unsigned request: the token and nothing else. */
 const Handshake = z.strictObject({ verification_token: z.string().min(1).max(500) });
 const NotionEvent = z.object({ type: z.string().max(100), workspace_id: z.string().max(100), entity: z.object({ id: z.string().max(100), type: z.string().max(50) }) }).loose();
-
-const sameSecret = (a: string, b: string) => {
-  const given = Buffer.from(a);
-  const want = Buffer.from(b);
-  return given.length === want.length && timingSafeEqual(given, want);
-};
 
 const PAUSING: Record<string, string> = {
   'page.deleted': 'The parent page was deleted in Notion; publishing is paused until a parent page is chosen again',
@@ -48,7 +43,7 @@ export async function receiveNotionWebhook(app: AppContext, body: Buffer, signat
   const handshake = Handshake.safeParse(payload);
   if (handshake.success) {
     const token = handshake.data.verification_token;
-    if (!secret || !sameSecret(token, secret)) {
+    if (!secret || !safeEqual(token, secret)) {
       await asSystem('inbound-routing', () => keepVerificationToken(app.database.db, app.config.oauthEncryptionKey, token));
       app.log.info({ vendor: 'notion' }, 'notion sent a webhook verification token: read it once with `delivery-analytics notion:verification-token`, paste it into Notion\'s Verify form and set it as DOCS_WEBHOOK_SECRET');
     }
