@@ -5,11 +5,12 @@
  * open-source proxy, with the DORA 2023 band where the measure has one.
  */
 import type pg from 'pg';
+import { daysIn } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
 import { baselineRows, resolveWindow } from '../services/baseline.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
-import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_NOTE, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
+import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_NOTE, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
 
 export const PERCENTILE_DEFINITION =
   'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time and the change failure proxy, lower for the others. 100: better than every repository month.';
@@ -68,13 +69,8 @@ export interface OssBenchmark {
 
 /** Every measure's distribution over the corpus, read through the `benchmarks` cube. */
 export async function corpusDistributions(pool: pg.Pool, tenantId: string): Promise<Map<OssMeasure['key'], Distribution>> {
-  const entries = await Promise.all(
-    OSS_MEASURES.map(async (m) => {
-      const { data } = await cubeLoad(pool, { tenantId }, { measures: ['benchmarks.repository_months'], dimensions: [m.corpus], filters: [{ member: m.corpus, operator: 'set' }], limit: 50_000 });
-      return [m.key, distributionOf(data, m.corpus)] as const;
-    }),
-  );
-  return new Map(entries);
+  const { data } = await cubeLoad(pool, { tenantId }, OSS_CORPUS_QUERY);
+  return new Map(OSS_MEASURES.map((m) => [m.key, distributionOf(data, m.corpus)]));
 }
 
 async function corpusSummary(pool: pg.Pool, tenantId: string): Promise<{ summary: CorpusSummary; medians: Record<string, number | null> }> {
@@ -99,15 +95,13 @@ async function corpusSummary(pool: pg.Pool, tenantId: string): Promise<{ summary
   };
 }
 
-const daysIn = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
-
 /**
  * Month by month, the team's value of each open-source measure and its percentile among the
  * corpus's repository months. A team slug of another tenant, or of a disabled team, is not found.
  */
 export async function teamOssBenchmark(pool: pg.Pool, tenantId: string, teamSlug: string, window: { from?: string; to?: string }): Promise<OssBenchmark> {
   const resolved = resolveWindow(window);
-  const rows = (await baselineRows(pool, tenantId, resolved, teamSlug)).filter((r) => r.team_slug === teamSlug);
+  const rows = await baselineRows(pool, tenantId, resolved, teamSlug);
   const own = rows[0];
   if (!own) throw new AppError('not_found', `No enabled team with slug ${teamSlug} (list_dimension_values on teams.slug lists them)`);
   const [distributions, { summary, medians }] = await Promise.all([corpusDistributions(pool, tenantId), corpusSummary(pool, tenantId)]);

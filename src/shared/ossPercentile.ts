@@ -57,6 +57,18 @@ export const OSS_MEASURES: readonly OssMeasure[] = [
 /** The values of one measure over the corpus: [value, repository months with it]. */
 export type Distribution = readonly (readonly [number, number])[];
 
+/**
+ * The whole corpus in one cube query: repository months per combination of the measures' values,
+ * with the corpus's source (the same for every tenant). distributionOf() reads one measure's
+ * distribution from these rows, skipping the months without a value. 50,000 rows, Cube's most, is
+ * far above 12 months of the sampled repositories. Used by the web app and the MCP tool alike.
+ */
+export const OSS_CORPUS_QUERY: { measures: string[]; dimensions: string[]; limit: number } = {
+  measures: ['benchmarks.repository_months'],
+  dimensions: [...OSS_MEASURES.map((m) => m.corpus), 'benchmarks.corpus_source'],
+  limit: 50_000,
+};
+
 /** Builds a distribution from `benchmarks` rows grouped by the measure's dimension (empty values left out). */
 export function distributionOf(rows: readonly Record<string, unknown>[], dimension: string, countMeasure = 'benchmarks.repository_months'): Distribution {
   const out: [number, number][] = [];

@@ -1,6 +1,6 @@
 import type { CubeQuery } from '../cube';
 import type { Scope } from '../../lib/scope';
-import { OSS_MEASURES } from '../../../../src/shared/ossPercentile';
+import { OSS_CORPUS_QUERY, OSS_MEASURES } from '../../../../src/shared/ossPercentile';
 import { factQuery, type Fact } from './common';
 
 /** The scope's own month values of the open-source measures (the last month of the window). */
@@ -12,16 +12,7 @@ export const OSS_FACTS: Fact[] = [
 
 export const ossTeamMonth = (scope: Scope): CubeQuery => factQuery(OSS_FACTS, scope, { from: scope.to, to: scope.to });
 
-/**
- * The whole corpus in one query: repository months per combination of the measures' values, with
- * the corpus's source (the same for every tenant). distributionOf() reads one measure's
- * distribution from these rows, skipping the months without a value.
- */
-export const OSS_CORPUS_LIMIT = 50_000;
-export const ossCorpus: CubeQuery = {
-  measures: ['benchmarks.repository_months'],
-  dimensions: [...OSS_MEASURES.map((m) => m.corpus), 'benchmarks.corpus_source'],
-  limit: OSS_CORPUS_LIMIT,
-};
+/** The whole corpus in one query (src/shared/ossPercentile.ts), asked once per tab. */
+export const ossCorpus: CubeQuery = OSS_CORPUS_QUERY;
 
 export { OSS_MEASURES };
