@@ -133,4 +133,23 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
     expect(await page.getByTestId('slack-digests').count()).to.equal(0);
     expect(await page.getByRole('form', { name: 'Parent page' }).count()).to.equal(0);
   });
+
+  it('a live data event refreshes our own answers on the page but does not ask Slack or Notion again', async () => {
+    const page = await pageOf(tenant.owner.userId);
+    const teamLists: string[] = [];
+    page.on('request', (r) => void (new URL(r.url()).pathname === '/api/teams' && teamLists.push(r.url())));
+    await page.goto('/app/settings/integrations');
+    // The channel picker has Slack's channels (beyond "No digest"): Slack was asked once.
+    await until(async () => (await page.getByRole('combobox', { name: 'Digest channel of Alpha' }).locator('option').count()) > 1, true);
+    await until(() => text(page, 'live'), 'Live');
+    const vendorCalls = () => ({ slack: slack.calls.filter((c) => c.method === 'conversations.list').length, notion: notion.calls.filter((c) => c.path === '/v1/search').length });
+    const before = vendorCalls();
+    const listsBefore = teamLists.length;
+    const posted = await server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/live', externalId: 'live-1', ref: 'main', sha: 'abcdef1', environment: 'production', status: 'success' });
+    expect(posted.status).to.equal(201);
+    // The event reached the page: the team list (ours) was asked again.
+    await until(async () => teamLists.length > listsBefore, true);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(vendorCalls()).to.deep.equal(before);
+  });
 });

@@ -37,16 +37,23 @@ export const cubeQuery = (query: CubeQuery) => queryOptions({ queryKey: ['cube',
  */
 export const referenceCubeQuery = (query: CubeQuery) => queryOptions({ queryKey: ['reference', query], staleTime: Infinity, queryFn: ({ signal }) => load(query, signal) });
 
-export const apiQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) => {
+function apiPath(path: string, params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, String(v));
   const qs = search.toString();
-  return queryOptions({
-    queryKey: ['api', path, params],
-    staleTime: 60_000,
-    queryFn: ({ signal }) => api<T>(qs ? `${path}?${qs}` : path, { signal }),
-  });
-};
+  return qs ? `${path}?${qs}` : path;
+}
+
+export const apiQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) =>
+  queryOptions({ queryKey: ['api', path, params], staleTime: 60_000, queryFn: ({ signal }) => api<T>(apiPath(path, params), { signal }) });
+
+/**
+ * A listing the server reads from a vendor on each request (Slack channels, Notion pages): not our
+ * data, so the live refresh after every webhook batch leaves it alone (it would call the vendor
+ * again each time); kept for 5 minutes, and asked again when its page is opened after that.
+ */
+export const vendorQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) =>
+  queryOptions({ queryKey: ['vendor', path, params], staleTime: 5 * 60_000, queryFn: ({ signal }) => api<T>(apiPath(path, params), { signal }) });
 
 /** A numeric cell: the server sends numbers (or null); anything else is not a number. */
 export const num = (row: CubeRow | undefined, key: string): number | null => {

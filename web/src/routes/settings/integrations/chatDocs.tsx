@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../../api/client';
 import { useChange } from '../../../api/change';
-import { apiQuery } from '../../../api/cube';
+import { apiQuery, vendorQuery } from '../../../api/cube';
 import type { Team } from '../../../api/queries/organisation';
 import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../../components/Form';
 import { ErrorNote, Panel } from '../../../components/states';
@@ -113,7 +113,7 @@ function DigestRow({ connectionId, team, current, channels }: { connectionId: st
 
 /** The owner's choice of a digest channel per team, among the channels `conversations.list` gives. */
 function DigestChannels({ c }: { c: VendorConnection }) {
-  const channels = useQuery(apiQuery<{ data: Channel[] }>(`${SLACK}/connections/${c.id}/channels`));
+  const channels = useQuery(vendorQuery<{ data: Channel[] }>(`${SLACK}/connections/${c.id}/channels`));
   const teams = useQuery(apiQuery<{ data: Team[] }>('/api/teams', { enabled: 'true', perPage: 100 }));
   const chosen = (c.settings.digestChannels as Record<string, string> | undefined) ?? {};
   if (channels.isError || teams.isError) return <ErrorNote error={channels.error ?? teams.error} />;
@@ -201,7 +201,7 @@ const bare = (id: string) => id.replace(/-/g, '').toLowerCase();
  * search). Choosing again also clears "needs attention" (a deleted or moved parent).
  */
 function ParentPicker({ c }: { c: VendorConnection }) {
-  const pages = useQuery(apiQuery<{ data: NotionPage[] }>(`${NOTION}/connections/${c.id}/pages`));
+  const pages = useQuery(vendorQuery<{ data: NotionPage[] }>(`${NOTION}/connections/${c.id}/pages`));
   const current = typeof c.settings.parentPageId === 'string' ? c.settings.parentPageId : null;
   const [chosen, setChosen] = useState<string | null>(null);
   const choose = useChange((pageId: string) => api(`${NOTION}/connections/${c.id}/parent`, { method: 'PUT', json: { pageId } }), [['api', NOTION]], () => setChosen(null));
@@ -255,7 +255,7 @@ function parentText(c: VendorConnection, pages: NotionPage[] | undefined): strin
 
 function NotionConnection({ c, owner }: { c: VendorConnection; owner: boolean }) {
   // Shares the picker's query (same key): the title of the chosen page.
-  const pages = useQuery({ ...apiQuery<{ data: NotionPage[] }>(`${NOTION}/connections/${c.id}/pages`), enabled: owner && c.state !== 'needs_reconnect' });
+  const pages = useQuery({ ...vendorQuery<{ data: NotionPage[] }>(`${NOTION}/connections/${c.id}/pages`), enabled: owner && c.state !== 'needs_reconnect' });
   return (
     <div>
       <ConnectionState c={c} />
