@@ -34,9 +34,8 @@ function notices(e: Entitlement, plan: BillingPlan | null, seats: number): { rea
 
 export async function billingOverview(app: AppContext, tenantId: string) {
   const billing = app.config.billing!;
-  const row = await currentSubscription(app.database.db, tenantId);
+  const [row, seats] = await Promise.all([currentSubscription(app.database.db, tenantId), seatsUsed(app, tenantId)]);
   const entitlement = entitlementOf(row);
-  const seats = await seatsUsed(app, tenantId);
   const plan = (row?.plan as BillingPlan | null) ?? null;
   return {
     state: entitlement.state,
