@@ -35,7 +35,7 @@ export interface CompiledCube {
   compiler: Compiler;
   meta: MetaCube[];
   /** `format` is `id` for a uuid column (the model's `meta: {uuid: true}`), else the dimension's Cube format when it is a name. */
-  members: Record<string, { kind: MemberKind; cube: string; type: string; format?: string }>;
+  members: Record<string, { kind: MemberKind; cube: string; type: string; format?: string; window?: true }>;
 }
 
 function refuse(): never {
@@ -86,7 +86,12 @@ export async function compileCube(dir = SCHEMA_DIR): Promise<CompiledCube> {
   const meta = (compiler.metaTransformer.cubes as unknown as { config: MetaCube & { type?: string } }[]).map((c) => c.config).filter((c) => c.type !== 'view');
   const members: CompiledCube['members'] = Object.create(null);
   for (const cube of meta) {
-    for (const m of cube.measures) members[m.name] = { kind: 'measure', cube: cube.name, type: m.type };
+    // `meta.window`: a measure over the query's whole date range (a rate's denominator), which a
+    // granularity would not split: checkQuery refuses the two together.
+    for (const m of cube.measures) {
+      const window = (m.meta as { window?: unknown } | undefined)?.window === true;
+      members[m.name] = { kind: 'measure', cube: cube.name, type: m.type, ...(window ? { window: true as const } : {}) };
+    }
     for (const d of cube.dimensions) {
       const format = memberFormat(d);
       members[d.name] = { kind: 'dimension', cube: cube.name, type: d.type, ...(format ? { format } : {}) };

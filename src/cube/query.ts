@@ -175,6 +175,11 @@ export function checkQuery(cube: CompiledCube, query: CubeQuery, now = new Date(
     return { dimension: t.dimension, ...(t.granularity ? { granularity: t.granularity } : {}), ...(dateRange ? { dateRange } : {}) };
   });
   const filters = query.filters.map((f, i) => checkFilter(cube, f, `query.filters.${i}`, zone ?? 'UTC', details));
+  if (withGrain.length > 0) {
+    query.measures.forEach((m, i) => {
+      if (kindOf(m)?.window) details.push({ path: `query.measures.${i}`, message: `${m} is a rate over the query's whole date range, not per ${withGrain[0]!.granularity}: ask for it without a granularity (once per period if you need a series)` });
+    });
+  }
 
   const orderInput = Array.isArray(query.order) ? query.order : Object.entries(query.order ?? {});
   const chosen = new Set([...query.measures, ...query.dimensions, ...query.timeDimensions.map((t) => t.dimension)]);

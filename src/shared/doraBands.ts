@@ -62,21 +62,32 @@ export function changeFailureTier(rate: number | null): Tier | null {
   return rate <= t.elite ? 'elite' : rate <= t.high ? 'high' : rate <= t.medium ? 'medium' : 'low';
 }
 
-/** The band of `deploys` production deployments over a window of `days` days. */
-export function deploymentFrequencyTier(deploys: number | null, days: number): Tier | null {
-  if (deploys === null || days <= 0) return null;
-  const perDay = deploys / days;
+/** The band of a rate of production deployments per day (`deployments.production_deploys_per_day`). */
+export function deploymentRateTier(perDay: number | null): Tier | null {
+  if (perDay === null) return null;
   const t = THRESHOLDS.deploymentFrequency;
   return perDay >= t.elite ? 'elite' : perDay >= t.high ? 'high' : perDay >= t.medium ? 'medium' : 'low';
 }
 
 /**
- * The cube measures the bands apply to. Deployment frequency is a count over a window (its band
- * needs the window's days); time to restore (mttr) and failed deployment recovery time share the
+ * The band of `deploys` production deployments over a window of `days` days: the monthly
+ * benchmarks, where the month is the window. The Overview bands the cube's rate instead, whose
+ * denominator starts with the scope's deployment source.
+ */
+export function deploymentFrequencyTier(deploys: number | null, days: number): Tier | null {
+  if (deploys === null || days <= 0) return null;
+  return deploymentRateTier(deploys / days);
+}
+
+
+/**
+ * The cube measures the bands apply to. Deployment frequency is the cube's rate per day, or a count
+ * over a window (its band then needs the window's days); time to restore (mttr) and failed deployment recovery time share the
  * recovery thresholds.
  */
 export const DORA_MEASURES = {
   'deployments.production_deploys': 'deploymentFrequency',
+  'deployments.production_deploys_per_day': 'deploymentFrequency',
   'change_lead_times.lead_time_for_changes_p50_seconds': 'leadTime',
   'deployments.change_failure_rate': 'changeFailureRate',
   'incidents.mttr_p50_seconds': 'recoveryTime',
@@ -92,7 +103,8 @@ export function isDoraMeasure(member: string): member is DoraMeasure {
 /** The band of a DORA measure's value over a window of `days` days (days matter for frequency only). */
 export function doraTier(member: DoraMeasure, value: number | null, days: number): Tier | null {
   switch (DORA_MEASURES[member]) {
-    case 'deploymentFrequency': return deploymentFrequencyTier(value, days);
+    // The rate is already per day; the count needs the window's days.
+    case 'deploymentFrequency': return member === 'deployments.production_deploys_per_day' ? deploymentRateTier(value) : deploymentFrequencyTier(value, days);
     case 'leadTime': return leadTimeTier(value);
     case 'changeFailureRate': return changeFailureTier(value);
     case 'recoveryTime': return recoveryTier(value);

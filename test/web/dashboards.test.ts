@@ -60,9 +60,9 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
 
   it('Overview: the DORA tiles for the window with n, band and previous window; trend as a table', async () => {
     await page.goto(`/app/?${SCOPE}`);
-    await until(() => text(page, 'deployment-frequency-value'), '4');
+    await until(() => text(page, 'deployment-frequency-count'), '4');
     expect(await text(page, 'deployment-frequency-tier')).to.equal('DORA 2023: medium');
-    await until(() => text(page, 'deployment-frequency-previous'), 'Previous window: 1 · up (better)');
+    await until(() => text(page, 'deployment-frequency-previous'), 'Previous window: 0.11 per week · 1 deployment · since 1 Nov 2025 · up (better)');
     expect(await text(page, 'lead-time-value')).to.equal('36.0 h · n = 3');
     expect(await text(page, 'lead-time-tier')).to.equal('DORA 2023: high');
     expect(await text(page, 'change-failure-rate-value')).to.equal('20% · n = 5');
@@ -83,10 +83,10 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. How to send deployments Previous window: no deployment source');
     expect(await text(page, 'time-to-restore')).to.equal('Time to restore service No incident closed from Jan 2026 to Mar 2026. Previous window: no value');
     await page.getByLabel('Team', { exact: true }).selectOption({ label: 'Alpha' });
-    await until(() => text(page, 'deployment-frequency-value'), '4');
+    await until(() => text(page, 'deployment-frequency-count'), '4');
     expect(page.url()).to.include(`team=${seeded.teams.alpha}`);
     await page.getByLabel('From', { exact: true }).fill('2026-03');
-    await until(() => text(page, 'deployment-frequency-value'), '2');
+    await until(() => text(page, 'deployment-frequency-count'), '2');
     // Two deployments in March, none failed: the recovery time is empty for that reason, not for lack of deployments.
     await until(() => text(page, 'recovery-time'), 'Failed deployment recovery time No failed production deployment was recovered in Mar 2026. Previous window: 6.0 h · n = 1');
     await screenshot(page, 'overview-team');
@@ -214,12 +214,12 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
 
   it('live: a webhook posted while the overview is open updates it without a reload', async () => {
     await page.goto(`/app/?${SCOPE}`);
-    await until(() => text(page, 'deployment-frequency-value'), '4');
+    await until(() => text(page, 'deployment-frequency-count'), '4');
     await until(() => text(page, 'live'), 'Live');
     const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const r = await server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId: 'd6', ref: 'main', sha: 'abcdef1', environment: 'production', status: 'success', createdAt: '2026-03-20T00:00:00Z' });
     expect(r.status).to.be.oneOf([200, 201]);
-    await until(() => text(page, 'deployment-frequency-value'), '5');
+    await until(() => text(page, 'deployment-frequency-count'), '5');
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).to.equal(marker);
   });
 });

@@ -42,7 +42,7 @@ describe('web app: a signed-out deep link survives the magic link (Chromium)', f
     const link = /(http:\/\/\S+)/.exec(message.TextBody)![1] as string;
     await page.goto(link);
     await until(async () => new URL(page.url()).pathname + new URL(page.url()).search, deepLink);
-    await until(() => text(page, 'deployment-frequency-value'), '4');
+    await until(() => text(page, 'deployment-frequency-count'), '4');
     const team = page.getByLabel('Team', { exact: true });
     expect(await team.inputValue()).to.equal(seeded.teams.alpha);
     await until(() => team.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ''), 'Alpha');

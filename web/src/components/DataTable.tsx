@@ -10,13 +10,15 @@ export interface Column<Row> {
 }
 
 /** A table with sort headers as buttons in `<th aria-sort>`; sorting orders rows, it never computes. */
-export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, onRowOpen }: {
+export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, onRowOpen, footer = [] }: {
   caption: string;
   columns: Column<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
   initialSort?: { key: string; desc: boolean };
   onRowOpen?: (row: Row) => void;
+  /** Rows kept under the sorted ones (a total): the server's numbers, never a sum of the rows. */
+  footer?: Row[];
 }) {
   const [sort, setSort] = useState(initialSort ?? null);
   const column = columns.find((c) => c.key === sort?.key);
@@ -68,6 +70,15 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, on
             </tr>
           ))}
         </tbody>
+        {footer.length > 0 && (
+          <tfoot>
+            {footer.map((row) => (
+              <tr key={rowKey(row)}>
+                {columns.map((c, i) => (i === 0 ? <th key={c.key} scope="row">{c.cell(row)}</th> : <td key={c.key} className={c.numeric ? 'num' : undefined}>{c.cell(row)}</td>))}
+              </tr>
+            ))}
+          </tfoot>
+        )}
       </table>
     </div>
   );

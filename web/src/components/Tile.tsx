@@ -7,7 +7,7 @@ import { Empty } from './states';
  * One measure for the window: its value, the previous window's value (the direction is a
  * comparison of the two numbers the server sent, no arithmetic), and its DORA band in words.
  */
-export function Tile({ id, title, value, current, previous, previousText, tier, empty, lowerIsBetter = false }: {
+export function Tile({ id, title, value, current, previous, previousText, tier, empty, note, lowerIsBetter = false }: {
   id: string;
   title: string;
   value: ReactNode;
@@ -16,6 +16,8 @@ export function Tile({ id, title, value, current, previous, previousText, tier, 
   previousText: string;
   tier?: Tier | null;
   empty?: Reason | null;
+  /** Lines under the value: what the number covers ("since …", "includes … no team owns"). */
+  note?: ReactNode;
   lowerIsBetter?: boolean;
 }) {
   let trend = '';
@@ -40,6 +42,7 @@ export function Tile({ id, title, value, current, previous, previousText, tier, 
               DORA 2023: {tier}
             </p>
           )}
+          {note}
         </>
       )}
       <p className="previous muted" data-testid={`${id}-previous`}>

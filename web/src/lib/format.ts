@@ -3,6 +3,8 @@ const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
 const monthName = new Intl.DateTimeFormat('en', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const twoDigits = new Intl.NumberFormat('en', { maximumSignificantDigits: 2 });
 const clock = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hour12: false });
 
 export type Kind = 'count' | 'ratio' | 'seconds' | 'score';
@@ -29,6 +31,14 @@ export function formatValue(v: number, kind: Kind): string {
 /** "2026-03" → "Mar 2026". */
 export function formatMonth(month: string): string {
   return monthName.format(new Date(`${month.slice(0, 7)}-01T00:00:00Z`));
+}
+/** "2026-03-02T00:00:00.000" → "2 Mar 2026" (a date the cube sent, in UTC). */
+export function formatDay(iso: string): string {
+  return day.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`));
+}
+/** A rate: whole above 10, one decimal above 1, else two significant digits (0.31, 0.086). */
+export function formatRate(v: number): string {
+  return v >= 10 ? integer.format(v) : v >= 1 ? oneDecimal.format(v) : twoDigits.format(v);
 }
 export function formatClock(ms: number): string {
   return clock.format(new Date(ms));

@@ -1,16 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { cubeQuery, num, type CubeRow } from '../api/cube';
-import { deploymentSource, doraTotals, doraTrend, DORA_TIMES } from '../api/queries/dora';
+import { deploymentSource, doraTotals, doraTrend, DORA_TIMES, unownedDeploys } from '../api/queries/dora';
 import { MonthlyCharts } from '../components/MonthlyCharts';
 import { Median } from '../components/Median';
 import { ErrorNote } from '../components/states';
 import { Tile } from '../components/Tile';
 import { doraTier, isDoraMeasure } from '../../../src/shared/doraBands';
+import { deployRate } from '../lib/deployRate';
 import { emptyReason, needsDeploymentSource, type Subject } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
-import { dayCount, previousWindow } from '../lib/window';
+import { dateRange, dayCount, previousWindow } from '../lib/window';
 import { OssProxy } from './benchmarks/OssProxy';
 
 interface Measure {
@@ -33,7 +34,11 @@ const MEASURES: Measure[] = [
 
 const formatters = { count: formatCount, ratio: formatRatio, seconds: formatSeconds } as const;
 
-function show(m: Measure, row: CubeRow | undefined): string {
+function show(m: Measure, row: CubeRow | undefined, windowStart: string): string {
+  if (m.id === 'deployment-frequency') {
+    const r = deployRate(row, windowStart);
+    return [r.rate, r.countText, r.since].filter(Boolean).join(' · ');
+  }
   const v = num(row, m.value);
   if (v === null) return 'no value';
   const text = formatters[m.kind](v);
@@ -50,12 +55,18 @@ export function DoraPage() {
   const source = useQuery(cubeQuery(deploymentSource(scope)));
   const previous = useQuery({ ...cubeQuery(doraTotals(scope, prev)), enabled: current.data !== undefined });
   const trend = useQuery({ ...cubeQuery(doraTrend(scope)), enabled: current.data !== undefined });
+  // Said under the organisation's total: those deployments are in no team's row (docs/web.md).
+  const unowned = useQuery({ ...cubeQuery(unownedDeploys(scope)), enabled: !scope.team && current.data !== undefined });
   const hasDeploymentSource = source.data ? (num(source.data.data[0], 'projects.deployment_sources') ?? 0) > 0 : undefined;
   const now = current.data?.data[0];
   const before = previous.data?.data[0];
   const days = dayCount(scope);
 
   const tierOf = (m: Measure, v: number | null) => (isDoraMeasure(m.value) ? doraTier(m.value, v, days) : null);
+  const [windowStart] = dateRange(scope);
+  const prevStart = dateRange(prev)[0];
+  const rate = deployRate(now, windowStart);
+  const unownedCount = scope.team ? null : num(unowned.data?.data[0], 'deployments.production_deploys');
 
 
   return (
@@ -68,6 +79,33 @@ export function DoraPage() {
           const loading = !current.data || !source.data;
           // Without a deployment source every deployment measure is empty, whatever it counts: no made-up zeros.
           const noSource = needsDeploymentSource(m.subject) && hasDeploymentSource === false;
+          if (m.id === 'deployment-frequency') {
+            const before_ = deployRate(before, prevStart);
+            return (
+              <Tile
+                key={m.id}
+                id={m.id}
+                title={m.title}
+                current={noSource ? null : rate.perDay}
+                previous={noSource || !previous.data ? null : before_.perDay}
+                previousText={loading || !previous.data ? '…' : noSource ? 'no deployment source' : show(m, before, prevStart)}
+                tier={loading || noSource ? null : doraTier('deployments.production_deploys_per_day', rate.perDay, days)}
+                empty={loading ? null : noSource || v === null ? emptyReason(m.subject, scope, { hasDeploymentSource }) : null}
+                value={loading ? '…' : (
+                  <>
+                    <span data-testid="deployment-frequency-rate">{rate.rate ?? 'no deployment source in the window'}</span>
+                    <span className="n"> · <span data-testid="deployment-frequency-count">{formatCount(rate.count)}</span> {rate.count === 1 ? 'deployment' : 'deployments'}</span>
+                  </>
+                )}
+                note={
+                  <>
+                    {rate.since && <p className="muted" data-testid="deployment-frequency-since">Rate over the days {rate.since}, this scope's first deployment</p>}
+                    {!!unownedCount && <p className="muted" data-testid="deployment-frequency-unowned">Includes {formatCount(unownedCount)} from projects no team owns</p>}
+                  </>
+                }
+              />
+            );
+          }
           return (
             <Tile
               key={m.id}
@@ -76,7 +114,7 @@ export function DoraPage() {
               lowerIsBetter={m.lowerIsBetter}
               current={noSource ? null : v}
               previous={noSource || !previous.data ? null : num(before, m.value)}
-              previousText={loading || !previous.data ? '…' : noSource ? 'no deployment source' : show(m, before)}
+              previousText={loading || !previous.data ? '…' : noSource ? 'no deployment source' : show(m, before, prevStart)}
               tier={loading || noSource ? null : tierOf(m, v)}
               empty={loading ? null : noSource || v === null ? emptyReason(m.subject, scope, { hasDeploymentSource }) : null}
               value={

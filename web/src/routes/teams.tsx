@@ -2,15 +2,19 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
-import { teamWindowQueries } from '../api/queries/teams';
+import { orgWindowQueries, teamWindowQueries } from '../api/queries/teams';
 import { DataTable, type Column } from '../components/DataTable';
 import { countCell, medianCell, ratioCell, teamColumn } from '../components/teamCells';
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatRatio, formatScore } from '../lib/format';
 import { useScope } from '../lib/scope';
+import { deployRate } from '../lib/deployRate';
 import { withTeamRows, type TeamRow } from '../lib/teamRows';
+import { dateRange } from '../lib/window';
 import { usePageTitle } from '../lib/usePageTitle';
+
+const ORG = 'organisation';
 
 export function TeamsPage() {
   usePageTitle('Teams');
@@ -19,12 +23,15 @@ export function TeamsPage() {
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
   // A query takes at most 5 time dimensions: the facts come in groups, joined by team below.
   const metrics = useQueries({ queries: teamWindowQueries(scope).map((q) => cubeQuery(q)) });
+  // The organisation's row is the cube's total, not a sum: it covers projects no team owns too.
+  const totals = useQueries({ queries: orgWindowQueries(scope).map((q) => cubeQuery(q)) });
+  const [windowStart] = dateRange(scope);
   const keep = { from: scope.from, to: scope.to };
 
   const columns: Column<TeamRow>[] = [
     {
       key: 'name', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(),
-      cell: (r) => (<Link to="/teams/$teamId" params={{ teamId: r.team.id }} search={keep as never}>{r.team.name}</Link>),
+      cell: (r) => (r.team.id === ORG ? r.team.name : r.team.noTeam ? <span title="Projects no team owns">{r.team.name}</span> : <Link to="/teams/$teamId" params={{ teamId: r.team.id }} search={keep as never}>{r.team.name}</Link>),
     },
     teamColumn('headcount', 'Headcount', 'memberships.headcount', countCell('memberships.headcount', 'no members')),
     teamColumn('prs', 'PRs merged', 'pull_requests.prs_merged', countCell('pull_requests.prs_merged', 'none merged')),
@@ -32,6 +39,11 @@ export function TeamsPage() {
     teamColumn('issues', 'Issues closed', 'issues.issues_closed', countCell('issues.issues_closed', 'none closed')),
     teamColumn('issue-lead', 'Issue lead time p50', 'issues.issue_lead_time_p50_seconds', medianCell('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed')),
     teamColumn('deploys', 'Production deploys', 'deployments.production_deploys', countCell('deployments.production_deploys', 'none')),
+    teamColumn('frequency', 'Deployment frequency', 'deployments.production_deploys_per_day', (r) => {
+      const rate = deployRate(r.row, windowStart);
+      if (rate.rate === null) return <span className="muted">no deployment source</span>;
+      return <>{rate.rate}{rate.since && <span className="n"> · {rate.since}</span>}</>;
+    }),
     teamColumn('cfr', 'Change failure rate', 'deployments.change_failure_rate', (r) =>
       num(r.row, 'deployments.change_failure_rate') === null ? <span className="muted">no finished production deployment</span> : <>{formatRatio(num(r.row, 'deployments.change_failure_rate') as number)}<span className="n"> · n = {num(r.row, 'deployments.finished_production_deploys')}</span></>),
     teamColumn('mttr', 'Time to restore p50', 'incidents.mttr_p50_seconds', medianCell('incidents.mttr_p50_seconds', 'incidents.incidents_restored', 'no incident closed')),
@@ -47,19 +59,25 @@ export function TeamsPage() {
   return (
     <>
       <h1>Teams</h1>
-      <Panel id="teams-table" title="Enabled teams, measures for the window" query={allOf(teams, ...metrics)} height={300}>
+      <Panel id="teams-table" title="Enabled teams, measures for the window" query={allOf(teams, ...metrics, ...totals)} height={300}>
         {() => {
           const rows = withTeamRows(teams.data!.data, metrics.flatMap((m) => m.data!.data));
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
           return (
+            <>
             <DataTable
               caption="One row per enabled team; select a team to open it. Sort by any column."
               columns={columns}
               rows={rows}
               rowKey={(r) => r.team.id}
               initialSort={{ key: 'name', desc: false }}
-              onRowOpen={(r) => void navigate({ to: '/teams/$teamId', params: { teamId: r.team.id }, search: keep as never })}
+              onRowOpen={(r) => { if (!r.team.noTeam) void navigate({ to: '/teams/$teamId', params: { teamId: r.team.id }, search: keep as never }); }}
+              footer={[{ team: { id: ORG, name: 'Organisation', slug: '' }, row: Object.assign({}, ...totals.map((t) => t.data!.data[0])) }]}
             />
+            <p className="muted" data-testid="teams-total-note">
+              The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}. A person on two teams counts in both.
+            </p>
+            </>
           );
         }}
       </Panel>

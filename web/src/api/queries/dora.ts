@@ -1,7 +1,7 @@
 import type { CubeQuery } from '../cube';
 import { teamFilter } from '../cube';
 import type { Scope } from '../../lib/scope';
-import type { Window } from '../../lib/window';
+import { dateRange, type Window } from '../../lib/window';
 import { factQuery, type Fact } from './common';
 
 export const DORA_FACTS: Fact[] = [
@@ -21,7 +21,20 @@ export const DORA_FACTS: Fact[] = [
 ];
 export const DORA_TIMES = DORA_FACTS.map((f) => f.time as string);
 
-export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(DORA_FACTS, scope, window);
+/**
+ * Deployment frequency as a rate over the window (the cube's denominator starts with the scope's
+ * deployment source): asked with the window's totals only, since the cube refuses it by month.
+ */
+export const RATE_MEASURES = ['deployments.production_deploys_per_day', 'deployments.production_deploys_per_week', 'deployments.deployment_source_since'];
+const TOTAL_FACTS: Fact[] = DORA_FACTS.map((f, i) => (i === 0 ? { ...f, measures: [...f.measures, ...RATE_MEASURES] } : f));
+
+export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(TOTAL_FACTS, scope, window);
+/** The organisation's production deployments of projects no team owns: said under its total. */
+export const unownedDeploys = (window: Window): CubeQuery => ({
+  measures: ['deployments.production_deploys'],
+  timeDimensions: [{ dimension: 'deployments.created_at', dateRange: dateRange(window) }],
+  filters: [{ member: 'deployments.team_id', operator: 'notSet' }],
+});
 export const doraTrend = (scope: Scope): CubeQuery => factQuery(DORA_FACTS, scope, scope, { byMonth: true });
 /** All time: has any project of the scope ever sent a deployment? */
 export const deploymentSource = (scope: Scope): CubeQuery => ({ measures: ['projects.deployment_sources'], filters: teamFilter(scope.team) });

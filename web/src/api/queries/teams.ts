@@ -1,12 +1,13 @@
 import type { Scope } from '../../lib/scope';
 import { factQuery, type Fact } from './common';
+import { RATE_MEASURES } from './dora';
 
 /** The baseline measures of every team over the whole window (one row per team with data). */
 export const TEAM_WINDOW_FACTS: Fact[] = [
   { time: null, measures: ['memberships.headcount'] },
   { time: 'pull_requests.merged_at', measures: ['pull_requests.prs_merged', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.ai_assisted_pr_share', 'pull_requests.ceu_total', 'pull_requests.ccv_total'] },
   { time: 'issues.closed_at', measures: ['issues.issues_closed', 'issues.issue_lead_time_p50_seconds'] },
-  { time: 'deployments.created_at', measures: ['deployments.production_deploys', 'deployments.finished_production_deploys', 'deployments.change_failure_rate'] },
+  { time: 'deployments.created_at', measures: ['deployments.production_deploys', 'deployments.finished_production_deploys', 'deployments.change_failure_rate', ...RATE_MEASURES] },
   { time: 'incidents.closed_at', measures: ['incidents.incidents_restored', 'incidents.mttr_p50_seconds'] },
   { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users'] },
   { time: 'survey_responses.month', measures: ['survey_responses.responses', 'survey_responses.team_experience_score'] },
@@ -19,3 +20,6 @@ export const teamWindowQueries = (scope: Scope, facts: Fact[] = TEAM_WINDOW_FACT
   for (let i = 0; i < facts.length; i += 4) groups.push(facts.slice(i, i + 4));
   return groups.map((g) => teamWindow(scope, g));
 };
+/** The same measures for the whole organisation (every project, owned or not): the total row. */
+export const orgWindowQueries = (scope: Scope, facts: Fact[] = TEAM_WINDOW_FACTS) =>
+  teamWindowQueries(scope, facts).map((q) => ({ ...q, dimensions: [] }));
