@@ -148,6 +148,7 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(await failsWith(client, `set role "${credB.user}"`)).to.equal('42501');
     expect(await failsWith(client, 'set role postgres')).to.equal('42501');
     expect(await failsWith(client, `set session authorization "${credB.user}"`)).to.equal('42501');
+    await client.query('reset default_transaction_read_only');
   });
 
   it('lists the bi views, and nothing else readable, to the introspection queries of BI tools', async () => {
