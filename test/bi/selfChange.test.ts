@@ -11,7 +11,7 @@ import { biRoleSettings, grantBiCredential, type BiCredential } from '../../src/
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { asSystem } from '../../src/db/tenancy.js';
+import { asSystem, withTenant } from '../../src/db/tenancy.js';
 import { jobCatalog } from '../../src/jobs/catalog.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';
@@ -85,6 +85,12 @@ describe('a BI role cannot keep a change to itself', function () {
     expect(await roleSettings()).to.deep.equal(granted());
     expect(await teams(await connect())).to.be.greaterThan(0);
     expect((await watchdog()).restored).to.deep.equal([]);
+    // The verifier kept for that is system work's: tenant work lists its credentials without it.
+    const asTenant = (sql: string) => withTenant(credential.tenantId, () => database.pool.query(sql));
+    expect((await asTenant('select role_name from bi_credentials')).rows).to.deep.equal([{ role_name: credential.user }]);
+    let refused: string | null = null;
+    await asTenant('select password_verifier from bi_credentials').catch((error) => (refused = error.code));
+    expect(refused).to.equal('42501');
   });
 
   it('BEGIN READ WRITE; ALTER ROLE current_user PASSWORD: the password is put back, the old one works again and the new one no more', async () => {
