@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { biRoleSettings, grantBiCredential, type BiCredential } from '../../src/bi/credentials.js';
+import { restoreBiRoles } from '../../src/bi/watchdog.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
@@ -154,6 +155,40 @@ describe('a BI role cannot keep a change to itself', function () {
       expect((await fresh.query('show statement_timeout')).rows[0].statement_timeout).to.equal('1min');
       expect(await teams(fresh)).to.be.greaterThan(0);
       await closeAll();
+    }
+  });
+
+  it('restores as a server role that is no superuser (cannot read pg_authid): the password is set again on every run', async () => {
+    // What an external database gives the server: CREATEROLE, ADMIN on the roles it created, app_system.
+    const owner = `bi_owner_${Date.now()}`;
+    const admin = (sql: string) => asSystem('test-fixture', () => database.pool.query(sql));
+    await admin(`create role ${owner} login createrole password 'owner-secret'`);
+    await admin(`grant app_system to ${owner}`);
+    await admin(`grant connect on database ${pg.escapeIdentifier(new URL(url).pathname.slice(1))} to ${owner}`);
+    await admin(`grant ${pg.escapeIdentifier(credential.user)} to ${owner} with admin option`);
+    await admin(`grant usage on schema public to ${owner}`);
+    await admin(`grant select on bi_credentials to ${owner}`);
+    const address = new URL(url);
+    address.username = owner;
+    address.password = 'owner-secret';
+    const server = new pg.Pool({ connectionString: address.toString(), max: 1 });
+    try {
+      expect((await server.query("select has_table_privilege('pg_catalog.pg_authid', 'SELECT') as ok")).rows[0].ok).to.equal(false);
+      const client = await connect();
+      await client.query('begin read write');
+      await client.query("alter role current_user password 'chosen-by-the-client'");
+      await client.query('alter role current_user reset all');
+      await client.query('commit');
+      expect(await restoreBiRoles(server)).to.deep.equal([{ user: credential.user, restored: ['settings'] }]);
+      expect(await roleSettings()).to.deep.equal(granted());
+      expect(await teams(await connect())).to.be.greaterThan(0);
+      let refused: string | null = null;
+      await connect('chosen-by-the-client').catch((error) => (refused = error.code));
+      expect(refused).to.equal('28P01');
+    } finally {
+      await server.end();
+      await admin(`drop owned by ${owner}`);
+      await admin(`drop role ${owner}`);
     }
   });
 });
