@@ -52,6 +52,8 @@ export interface Restored {
   user: string;
   /** What was put back: the role's setting defaults, its password (SCRAM verifier), or both. */
   restored: Array<'settings' | 'password'>;
+  /** The PostgreSQL error code when the role could not be restored (the run goes on with the others). */
+  failed?: string;
 }
 
 interface RoleState {
@@ -86,10 +88,16 @@ export async function restoreBiRoles(pool: pg.Pool): Promise<Restored[]> {
     if (row.per_database || JSON.stringify([...(row.settings ?? [])].sort()) !== JSON.stringify(expected)) what.push('settings');
     if (row.password_verifier && (!readable || row.current_verifier !== row.password_verifier)) what.push('password');
     if (what.length === 0) continue;
-    await inTransaction(pool, async (client) => {
-      if (what.includes('settings')) await applyRoleSettings(client, row.role_name, row.statement_timeout_ms);
-      if (what.includes('password')) await client.query(`ALTER ROLE ${pg.escapeIdentifier(row.role_name)} PASSWORD ${pg.escapeLiteral(row.password_verifier!)}`);
-    });
+    try {
+      await inTransaction(pool, async (client) => {
+        if (what.includes('settings')) await applyRoleSettings(client, row.role_name, row.statement_timeout_ms);
+        if (what.includes('password')) await client.query(`ALTER ROLE ${pg.escapeIdentifier(row.role_name)} PASSWORD ${pg.escapeLiteral(row.password_verifier!)}`);
+      });
+    } catch (error) {
+      // One role the server may not alter (no ADMIN on it) must not keep the others unrestored.
+      restored.push({ user: row.role_name, restored: [], failed: (error as { code?: string }).code ?? 'error' });
+      continue;
+    }
     // Re-setting an unreadable password every run is routine, not news.
     if (readable || what.includes('settings')) restored.push({ user: row.role_name, restored: readable ? what : ['settings'] });
   }
