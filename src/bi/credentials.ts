@@ -11,6 +11,7 @@ import pg, { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
+import { databaseOpenToPublic } from '../db/privileges.js';
 
 export interface BiCredential {
   id: string;
@@ -70,10 +71,11 @@ export async function listBiCredentials(pool: Pool, tenantId: string): Promise<B
 }
 
 /**
- * Creates the role and its mapping in one transaction; returns the password, which is not stored.
- * The database's CONNECT and TEMPORARY privileges are taken from PUBLIC (they are PostgreSQL's
- * defaults) so a BI role can only connect, read `bi` and nothing else; the caller's own role keeps
- * CONNECT explicitly.
+ * Creates the role and its mapping in one transaction; returns the password, which is not stored
+ * (its SCRAM verifier is, for the watchdog to restore). The role gets CONNECT and reads `bi`,
+ * nothing else: `migrate` took the database's CONNECT and TEMPORARY from PUBLIC (src/db/privileges.ts);
+ * a database where it did not is refused rather than changed here, since changing it per grant
+ * took TEMPORARY from every tenant's work (issue 32).
  */
 export async function grantBiCredential(
   pool: Pool,
@@ -88,25 +90,21 @@ export async function grantBiCredential(
     if (tenant.rowCount === 0) throw notFound('Tenant');
     const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
     if (taken.rowCount !== 0) throw new AppError('conflict', 'A BI credential with this name exists');
+    if (await databaseOpenToPublic(client)) throw new Error('The database still grants CONNECT or TEMPORARY to PUBLIC: run "delivery-analytics migrate" before issuing BI credentials');
+    const verifier = scramVerifier(password);
     const { rows } = await client.query<CredentialRow>(
       // The limit the bi views hold the session to (bi_session_within_limits, migration 0037).
-      'INSERT INTO bi_credentials (tenant_id, name, role_name, statement_timeout_ms) VALUES ($1, $2, $3, $4) RETURNING id, tenant_id, name, role_name, created_at',
-      [input.tenantId, input.name, role, Math.trunc(limits.statementTimeoutMs)],
+      'INSERT INTO bi_credentials (tenant_id, name, role_name, statement_timeout_ms, password_verifier) VALUES ($1, $2, $3, $4, $5) RETURNING id, tenant_id, name, role_name, created_at',
+      [input.tenantId, input.name, role, Math.trunc(limits.statementTimeoutMs), verifier],
     );
     const id = escapeIdentifier(role);
-    const { rows: [db] } = await client.query<{ name: string; me: string }>('SELECT current_database() AS name, current_user AS me');
-    const database = escapeIdentifier(db!.name);
+    const { rows: [db] } = await client.query<{ name: string }>('SELECT current_database() AS name');
     await client.query(
       `CREATE ROLE ${id} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS ` +
-        `CONNECTION LIMIT ${Math.trunc(limits.connectionLimit)} PASSWORD ${escapeLiteral(scramVerifier(password))}`,
+        `CONNECTION LIMIT ${Math.trunc(limits.connectionLimit)} PASSWORD ${escapeLiteral(verifier)}`,
     );
-    await client.query(`ALTER ROLE ${id} SET statement_timeout = ${Math.trunc(limits.statementTimeoutMs)}`);
-    await client.query(`ALTER ROLE ${id} SET idle_in_transaction_session_timeout = ${Math.trunc(limits.statementTimeoutMs)}`);
-    await client.query(`ALTER ROLE ${id} SET default_transaction_read_only = on`);
-    await client.query(`ALTER ROLE ${id} SET search_path = bi`);
-    await client.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${database} TO ${escapeIdentifier(db!.me)}`);
-    await client.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${database} FROM PUBLIC`);
-    await client.query(`GRANT CONNECT ON DATABASE ${database} TO ${id}`);
+    await applyRoleSettings(client, role, limits.statementTimeoutMs);
+    await client.query(`GRANT CONNECT ON DATABASE ${escapeIdentifier(db!.name)} TO ${id}`);
     await client.query(`GRANT USAGE ON SCHEMA bi TO ${id}`);
     await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${id}`);
     // Views a later migration adds to `bi` (created by this same role) are readable at once.
@@ -114,6 +112,40 @@ export async function grantBiCredential(
     return present(rows[0] as CredentialRow);
   }));
   return { credential, password };
+}
+
+/**
+ * The role defaults of a BI role, in pg_db_role_setting's `name=value` form. The role may change
+ * them itself (PostgreSQL allows it any role); the watchdog puts these back (src/bi/watchdog.ts)
+ * and the views refuse a session outside them meanwhile (bi_session_within_limits, migration 0041).
+ */
+export function biRoleSettings(statementTimeoutMs: number): string[] {
+  const limit = Math.trunc(statementTimeoutMs);
+  return [
+    `statement_timeout=${limit}`,
+    `idle_in_transaction_session_timeout=${limit}`,
+    'default_transaction_read_only=on',
+    'search_path=bi',
+    // PostgreSQL's defaults, written down so that a server configured higher does not make every
+    // view refuse (the views allow at most these).
+    'work_mem=4MB',
+    'hash_mem_multiplier=2',
+  ];
+}
+
+/** Sets the role's defaults to exactly biRoleSettings (any other, in any database, removed). */
+export async function applyRoleSettings(client: Pick<PoolClient, 'query'>, role: string, statementTimeoutMs: number): Promise<void> {
+  const id = escapeIdentifier(role);
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT d.datname AS name FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole JOIN pg_database d ON d.oid = s.setdatabase WHERE r.rolname = $1`,
+    [role],
+  );
+  for (const { name } of rows) await client.query(`ALTER ROLE ${id} IN DATABASE ${escapeIdentifier(name)} RESET ALL`);
+  await client.query(`ALTER ROLE ${id} RESET ALL`);
+  for (const setting of biRoleSettings(statementTimeoutMs)) {
+    const [name, value] = setting.split('=') as [string, string];
+    await client.query(`ALTER ROLE ${id} SET ${escapeIdentifier(name)} = ${escapeLiteral(value)}`);
+  }
 }
 
 /** DATABASE_URL_BI: a read replica whose BI sessions must end too (the role's drop replicates, its sessions there do not end by it). */

@@ -6,6 +6,8 @@
  * primary and on DATABASE_URL_BI (where BI sessions run on a replica).
  */
 import pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
+import { applyRoleSettings, biRoleSettings } from './credentials.js';
 
 export interface Stopped {
   user: string;
@@ -44,4 +46,60 @@ export async function stopOverrunningBiSessionsAt(url: string, graceMs = 1000): 
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+export interface Restored {
+  user: string;
+  /** What was put back: the role's setting defaults, its password (SCRAM verifier), or both. */
+  restored: Array<'settings' | 'password'>;
+  /** The PostgreSQL error code when the role could not be restored (the run goes on with the others). */
+  failed?: string;
+}
+
+interface RoleState {
+  role_name: string;
+  statement_timeout_ms: number;
+  password_verifier: string | null;
+  settings: string[] | null;
+  per_database: boolean;
+  /** The role's current verifier; null when this role may not read pg_authid (not a superuser). */
+  current_verifier: string | null;
+}
+
+/**
+ * A BI role may change its own password and setting defaults (PostgreSQL lets every role do so);
+ * this puts back what the credential set (docs/bi.md "What a BI role can change"). Settings are
+ * compared (pg_db_role_setting is readable by all); the password is compared where pg_authid is
+ * readable (a superuser), else set again on every run. Runs on the primary: roles replicate.
+ */
+export async function restoreBiRoles(pool: pg.Pool): Promise<Restored[]> {
+  const readable = (await pool.query<{ ok: boolean }>(`SELECT has_table_privilege('pg_catalog.pg_authid', 'SELECT') AS ok`)).rows[0]!.ok;
+  const { rows } = await pool.query<RoleState>(`
+    SELECT c.role_name, c.statement_timeout_ms, c.password_verifier,
+           (SELECT s.setconfig FROM pg_db_role_setting s WHERE s.setrole = r.oid AND s.setdatabase = 0) AS settings,
+           EXISTS (SELECT 1 FROM pg_db_role_setting s WHERE s.setrole = r.oid AND s.setdatabase <> 0) AS per_database,
+           ${readable ? '(SELECT a.rolpassword FROM pg_catalog.pg_authid a WHERE a.oid = r.oid)' : 'NULL::text'} AS current_verifier
+    FROM bi_credentials c JOIN pg_roles r ON r.rolname = c.role_name
+    ORDER BY c.role_name`);
+  const restored: Restored[] = [];
+  for (const row of rows) {
+    const what: Restored['restored'] = [];
+    const expected = biRoleSettings(row.statement_timeout_ms).sort();
+    if (row.per_database || JSON.stringify([...(row.settings ?? [])].sort()) !== JSON.stringify(expected)) what.push('settings');
+    if (row.password_verifier && (!readable || row.current_verifier !== row.password_verifier)) what.push('password');
+    if (what.length === 0) continue;
+    try {
+      await inTransaction(pool, async (client) => {
+        if (what.includes('settings')) await applyRoleSettings(client, row.role_name, row.statement_timeout_ms);
+        if (what.includes('password')) await client.query(`ALTER ROLE ${pg.escapeIdentifier(row.role_name)} PASSWORD ${pg.escapeLiteral(row.password_verifier!)}`);
+      });
+    } catch (error) {
+      // One role the server may not alter (no ADMIN on it) must not keep the others unrestored.
+      restored.push({ user: row.role_name, restored: [], failed: (error as { code?: string }).code ?? 'error' });
+      continue;
+    }
+    // Re-setting an unreadable password every run is routine, not news.
+    if (readable || what.includes('settings')) restored.push({ user: row.role_name, restored: readable ? what : ['settings'] });
+  }
+  return restored;
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { restrictDatabaseToApplication } from './privileges.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -72,6 +73,8 @@ export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promis
       await client.query(`GRANT USAGE ON SCHEMA ${BOSS_SCHEMA} TO app_tenant`);
       await client.query(`GRANT INSERT, SELECT (id) ON ${BOSS_SCHEMA}.job TO app_tenant`);
       await client.query(`GRANT SELECT ON ${BOSS_SCHEMA}.queue TO app_tenant`);
+      // PUBLIC's database and schema privileges, taken once per database, not per BI grant.
+      await restrictDatabaseToApplication(client);
       // The open-source benchmark corpus ships as a snapshot (docs/benchmarks.md): loaded when the
       // corpus is empty or older, so the comparison works without CODEHOST_PUBLIC_TOKEN.
       // (A migrations folder of another version may not have the table yet.)

@@ -148,6 +148,7 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(await failsWith(client, `set role "${credB.user}"`)).to.equal('42501');
     expect(await failsWith(client, 'set role postgres')).to.equal('42501');
     expect(await failsWith(client, `set session authorization "${credB.user}"`)).to.equal('42501');
+    await client.query('reset default_transaction_read_only');
   });
 
   it('lists the bi views, and nothing else readable, to the introspection queries of BI tools', async () => {
@@ -171,6 +172,28 @@ describe('bi schema: the tenant floor in the database', function () {
       "select nspname from pg_namespace where has_schema_privilege(oid, 'USAGE') and nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1",
     );
     expect(schemas.rows).to.deep.equal([{ nspname: 'bi' }]);
+  });
+
+  it('hides the other schemas from what information_schema and privilege checks answer (issue 32), and gives every bi column its comment', async () => {
+    const client = await sharedClient();
+    const columns = await client.query("select column_name from information_schema.columns where table_schema = 'public' and table_name = 'api_keys'");
+    expect(columns.rows).to.deep.equal([]);
+    const usage = await client.query(
+      "select has_schema_privilege('public', 'USAGE') as public, has_schema_privilege('drizzle', 'USAGE') as drizzle, has_schema_privilege('pgboss', 'USAGE') as pgboss, has_schema_privilege('bi', 'USAGE') as bi",
+    );
+    expect(usage.rows).to.deep.equal([{ public: false, drizzle: false, pgboss: false, bi: true }]);
+    for (const table of ['public.api_keys', 'public.tenants', 'pgboss.job', 'drizzle.__drizzle_migrations']) {
+      expect(await failsWith(client, `select * from ${table}`), table).to.equal('42501');
+    }
+    // Size and existence of another schema's relation through a name cast need USAGE too.
+    expect(await failsWith(client, "select pg_relation_size('public.api_keys')")).to.equal('42501');
+    // What ODBC's and JDBC's column listings can read as REMARKS: every bi column has a comment.
+    const uncommented = await client.query(
+      `select c.relname, a.attname from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_attribute a on a.attrelid = c.oid
+       where n.nspname = 'bi' and a.attnum > 0 and not a.attisdropped and col_description(c.oid, a.attnum) is null`,
+    );
+    expect(uncommented.rows).to.deep.equal([]);
+    expect((await client.query('select count(*)::int as n from bi.teams')).rows[0].n).to.be.greaterThan(0);
   });
 
   it('sets a connection limit and a statement_timeout on the role, which cancels a slow query', async () => {

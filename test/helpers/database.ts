@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runMigrations } from '../../src/db/migrations.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { restrictDatabaseToApplication } from '../../src/db/privileges.js';
 
 const TEMPLATE = 'da_test_template';
 
@@ -61,6 +62,15 @@ export async function stopTestDatabase(): Promise<void> {
 export async function freshDatabase(): Promise<string> {
   const name = `da_test_${randomBytes(6).toString('hex')}`;
   await admin((client) => client.query(`create database ${name} template ${TEMPLATE}`));
+  // A clone does not inherit the template's database privileges: what `migrate` sets on every
+  // database is set here again, as on a real database after its migrate.
+  const client = new pg.Client({ connectionString: urlFor(name) });
+  await client.connect();
+  try {
+    await restrictDatabaseToApplication(client);
+  } finally {
+    await client.end();
+  }
   return urlFor(name);
 }
 

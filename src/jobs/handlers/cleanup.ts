@@ -5,7 +5,7 @@
  */
 import { inTransaction } from '../../db/transaction.js';
 import { defineJob } from '../define.js';
-import { stopOverrunningBiSessions, stopOverrunningBiSessionsAt } from '../../bi/watchdog.js';
+import { restoreBiRoles, stopOverrunningBiSessions, stopOverrunningBiSessionsAt } from '../../bi/watchdog.js';
 import { scheduled } from './maintenance.js';
 
 export const loginSessionsCleanup = defineJob({
@@ -85,12 +85,15 @@ export const integrationsFlagStale = defineJob({
 export const biWatchdog = defineJob({
   ...scheduled,
   name: 'bi.watchdog',
-  summary: "Cancels BI roles' statements running past their credential's statement timeout and ends their sessions idle in a transaction past it, on the database and on DATABASE_URL_BI (docs/bi.md).",
-  idempotency: 'Signals only sessions over the limit at the time of the run; a second run finds them gone.',
+  summary: "Cancels BI roles' statements running past their credential's statement timeout and ends their sessions idle in a transaction past it, on the database and on DATABASE_URL_BI; puts back a BI role's password and setting defaults when the role changed them (docs/bi.md).",
+  idempotency: 'Signals only sessions over the limit at the time of the run and restores only what differs from the credential; a second run finds nothing to do.',
   async run(ctx) {
     const stopped = await stopOverrunningBiSessions(ctx.app.database.pool);
     const replica = ctx.app.config.bi.databaseUrl;
     if (replica) stopped.push(...(await stopOverrunningBiSessionsAt(replica)));
-    return { stopped };
+    // A role that changed its own password or settings gets the credential's back.
+    const restored = await restoreBiRoles(ctx.app.database.pool);
+    if (restored.length > 0) ctx.app.log.warn({ restored }, 'BI roles restored to their credentials');
+    return { stopped, restored };
   },
 });
