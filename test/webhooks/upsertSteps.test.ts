@@ -58,14 +58,15 @@ describe('webhook upsert statement, step by step', () => {
     ]);
   });
 
-  it('projectLookup: finds the tenant\'s own manual project by key, not another tenant\'s nor another provider\'s', async () => {
+  it('projectLookup: finds the tenant\'s own project by key whatever its provider or case, not another tenant\'s', async () => {
     const web = await project(a, 'acme/web');
     await project(b, 'acme/api');
-    await project(a, 'acme/api', 0, 'github');
+    await project(b, 'acme/ops');
+    const api = await project(a, 'Acme/API', 0, 'codehost');
     const rows = await issuesUpTo([projectLookup()], 'SELECT w.project_key, e.id FROM wanted w LEFT JOIN existing e USING (tenant_id, project_key) ORDER BY 1', [
-      issue({ externalId: 'A' }), issue({ externalId: 'B' }), issue({ externalId: 'C', projectKey: 'acme/api' }),
+      issue({ externalId: 'A' }), issue({ externalId: 'B' }), issue({ externalId: 'C', projectKey: 'acme/api' }), issue({ externalId: 'D', projectKey: 'acme/ops' }),
     ]);
-    expect(rows).to.deep.equal([{ project_key: 'acme/api', id: null }, { project_key: 'acme/web', id: web }]);
+    expect(rows).to.deep.equal([{ project_key: 'acme/api', id: api }, { project_key: 'acme/ops', id: null }, { project_key: 'acme/web', id: web }]);
   });
 
   it('issuePlacement: generates a number only for a request without one that is new or moved; demand per project', async () => {
