@@ -20,7 +20,7 @@ import { fakeJira, type FakeJira } from '../integrations/fakes/fakeJira.js';
 import { fakeLinear, type FakeLinear } from '../integrations/fakes/fakeLinear.js';
 import { connectThroughVendor, runSync } from '../integrations/trackerHelpers.js';
 import { mcpClients, structured } from '../mcp/mcpClient.js';
-import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from './helpers.js';
+import { codehostEnv, deliver, FIXTURE_INSTALLATION, mergedPullRequest } from './helpers.js';
 
 const REPO = 'acme-corp/api';
 const HOUR = 3600;
@@ -59,15 +59,8 @@ describe('one project per repository, whatever source tells about it', function 
   });
 
   /** A merged PR of acme-corp/api, delivered and signed as the code host does. */
-  async function mergedPullRequest(n: number, created: string, merged: string, sha: string): Promise<void> {
-    const event = fixture('pull_request.closed');
-    event.repository.full_name = REPO;
-    Object.assign(event.pull_request, {
-      id: 880000 + n, number: n, title: `Change ${n}`, html_url: `https://github.com/${REPO}/pull/${n}`,
-      created_at: created, updated_at: merged, merged_at: merged, closed_at: merged, merge_commit_sha: sha,
-    });
-    event.pull_request.head.repo = { ...event.pull_request.head.repo, full_name: REPO };
-    const res = await deliver(api, 'pull_request', event);
+  async function merge(n: number, created: string, merged: string, sha: string): Promise<void> {
+    const res = await deliver(api, 'pull_request', mergedPullRequest(REPO, { id: 880000 + n, number: n, title: `Change ${n}`, created_at: created, merged_at: merged, merge_commit_sha: sha }));
     expect(res.status).to.equal(200);
     expect(res.body.data).to.include({ event: 'pull_request', stored: true });
   }
@@ -87,12 +80,12 @@ describe('one project per repository, whatever source tells about it', function 
   }
 
   it('PRs by the signed code-host webhook and deployments by the webhook API meet in one project: lead time in the cube and over MCP', async () => {
-    await mergedPullRequest(1, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z', '1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+    await merge(1, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z', '1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
     await deployment(REPO, 'd1', '1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '2026-09-03T00:00:00Z');
     // CI sends the key in another case; the repository is the same.
     await deployment('Acme-Corp/API', 'd2', '2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', '2026-09-11T00:00:00Z');
-    await mergedPullRequest(2, '2026-09-10T00:00:00Z', '2026-09-10T12:00:00Z', '2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb');
-    await mergedPullRequest(3, '2026-09-20T12:00:00Z', '2026-09-21T00:00:00Z', '3333333ccccccccccccccccccccccccccccccccc');
+    await merge(2, '2026-09-10T00:00:00Z', '2026-09-10T12:00:00Z', '2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb');
+    await merge(3, '2026-09-20T12:00:00Z', '2026-09-21T00:00:00Z', '3333333ccccccccccccccccccccccccccccccccc');
     await deployment(REPO, 'd3', '3333333ccccccccccccccccccccccccccccccccc', '2026-09-22T00:00:00Z');
 
     expect(await q('select provider, project_key, source_type from projects where tenant_id = $1', [tenant.tenantId]))
