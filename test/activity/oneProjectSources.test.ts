@@ -139,4 +139,18 @@ describe('one project per repository, whatever source tells about it', function 
     expect(await q(`select d.external_id, f.caused_incident from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1 order by 1`, [tenant.tenantId]))
       .to.deep.equal([{ external_id: 'd1', caused_incident: false }, { external_id: 'd2', caused_incident: false }, { external_id: 'd3', caused_incident: true }]);
   });
+
+  it('a team given the repository in another case owns that one project (no new project), and gives it up by the same key', async () => {
+    const [team] = await q(`insert into teams (tenant_id, slug, name) values ($1, 'payments', 'Payments') returning id`, [tenant.tenantId]);
+    const owner = api.as(tenant.owner.apiKey);
+    const given = await owner.patch(`/api/teams/${team.id}`, { projects: ['ACME-CORP/API'] });
+    expect(given.status).to.equal(200);
+    expect(given.body.data.projects).to.deep.equal([REPO]);
+    expect(await q('select project_key, owning_team_id from projects where tenant_id = $1', [tenant.tenantId])).to.deep.equal([{ project_key: REPO, owning_team_id: team.id }]);
+    const kept = await owner.patch(`/api/teams/${team.id}`, { projects: ['Acme-Corp/Api'] });
+    expect(kept.body.data.projects).to.deep.equal([REPO]);
+    const released = await owner.patch(`/api/teams/${team.id}`, { projects: [] });
+    expect(released.body.data.projects).to.deep.equal([]);
+    expect(await q('select project_key, owning_team_id from projects where tenant_id = $1', [tenant.tenantId])).to.deep.equal([{ project_key: REPO, owning_team_id: null }]);
+  });
 });
