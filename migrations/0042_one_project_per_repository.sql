@@ -67,3 +67,6 @@ DELETE FROM projects WHERE id IN (SELECT old_id FROM project_merge);
 DROP INDEX "projects_tenant_provider_key";
 --> statement-breakpoint
 CREATE UNIQUE INDEX "projects_tenant_key" ON "projects" USING btree ("tenant_id", lower("project_key"));
+--> statement-breakpoint
+-- The BI view's column comment follows the model's description (schema/projects.yml).
+COMMENT ON COLUMN "bi"."projects"."provider" IS 'codehost when the code-host application reports the repository, else manual (named only by the webhook API, a tracker mapping or a team''s ownership). One project per repository whatever the source of its facts.';
