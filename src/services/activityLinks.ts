@@ -38,7 +38,7 @@ export async function linkSessions(tx: Executor, tenantId: string, scope: LinkSc
         insert into ai_session_links (tenant_id, session_id, pull_request_id, linked_by)
         select s.tenant_id, s.id, pr.id, ${kind}
         from ai_sessions s
-        join projects p on p.tenant_id = s.tenant_id and p.project_key = s.project_key
+        join projects p on p.tenant_id = s.tenant_id and lower(p.project_key) = lower(s.project_key)
         join pull_requests pr on pr.project_id = p.id and ${column}
         where s.tenant_id = ${tenantId} ${onSession} ${onPr}
         on conflict do nothing`);
@@ -50,7 +50,7 @@ export async function linkSessions(tx: Executor, tenantId: string, scope: LinkSc
     // hex prefixes (ai_session_shas): from the session side `sha >= p and sha < p || 'g'` is the
     // prefix range the commits (tenant_id, sha) index serves; from the commit side every prefix
     // of the pushed shas is looked up in the (tenant_id, sha) index of ai_session_shas.
-    const sameRepository = sql`(s.project_key is null or exists (select 1 from projects p where p.id = c.project_id and p.project_key = s.project_key))`;
+    const sameRepository = sql`(s.project_key is null or exists (select 1 from projects p where p.id = c.project_id and lower(p.project_key) = lower(s.project_key)))`;
     if (scope.commits) {
       if (scope.commits.ids.length === 0) return;
       await tx.execute(sql`

@@ -85,25 +85,23 @@ export const RepositoryEvent = z.object({
 
 const date = (value: string | null | undefined) => (value ? new Date(value) : null);
 
+/** The tenant's project of a key: one per repository, whatever the key's case (docs/activity.md). */
+export const sameKey = (projectKey: string) => sql`lower(${projects.projectKey}) = lower(${projectKey})`;
+
 /**
- * The tenant's codehost project for `owner/repo`, created when first seen. A new one takes the
- * owning team of another record of the same key (a team may own the key before its first event).
+ * The tenant's project of `owner/repo`, created when first seen. A project the webhook API or a
+ * team's ownership made first is the same repository: it becomes the code host's (provider
+ * `codehost`, the code host's spelling of the key) and keeps its rows, owner and sync flags.
  */
 export async function ensureProject(tx: Executor, tenantId: string, projectKey: string): Promise<{ id: string; syncIssues: boolean; syncPullRequests: boolean }> {
-  await tx
-    .insert(projects)
-    .values({
-      tenantId,
-      provider: PROVIDER,
-      projectKey,
-      sourceType: PROVIDER,
-      owningTeamId: sql`(select p.owning_team_id from projects p where p.tenant_id = ${tenantId} and p.project_key = ${projectKey} and p.owning_team_id is not null limit 1)`,
-    })
-    .onConflictDoNothing();
-  const [row] = await tx
-    .select({ id: projects.id, syncIssues: projects.syncIssues, syncPullRequests: projects.syncPullRequests })
-    .from(projects)
-    .where(and(eq(projects.tenantId, tenantId), eq(projects.provider, PROVIDER), eq(projects.projectKey, projectKey)));
+  const columns = { id: projects.id, syncIssues: projects.syncIssues, syncPullRequests: projects.syncPullRequests, provider: projects.provider, projectKey: projects.projectKey };
+  const [found] = await tx.select(columns).from(projects).where(and(eq(projects.tenantId, tenantId), sameKey(projectKey)));
+  if (found && found.provider === PROVIDER && found.projectKey === projectKey) return found;
+  // Written only when new or not yet the code host's, so deliveries of one repository do not
+  // queue on its row.
+  if (!found) await tx.insert(projects).values({ tenantId, provider: PROVIDER, projectKey, sourceType: PROVIDER }).onConflictDoNothing();
+  const [row] = await tx.update(projects).set({ provider: PROVIDER, sourceType: PROVIDER, projectKey })
+    .where(and(eq(projects.tenantId, tenantId), sameKey(projectKey))).returning(columns);
   return row as { id: string; syncIssues: boolean; syncPullRequests: boolean };
 }
 
@@ -253,11 +251,10 @@ export async function applyRepository(tx: Executor, tenantId: string, event: z.i
   const fromName = event.changes?.repository?.name?.from;
   if (event.action === 'renamed' && fromName) {
     const from = `${to.split('/')[0]}/${fromName}`;
-    const [existing] = await tx.select({ id: projects.id }).from(projects)
-      .where(and(eq(projects.tenantId, tenantId), eq(projects.provider, PROVIDER), eq(projects.projectKey, to)));
+    const [existing] = await tx.select({ id: projects.id }).from(projects).where(and(eq(projects.tenantId, tenantId), sameKey(to)));
     if (!existing) {
-      const moved = await tx.update(projects).set({ projectKey: to })
-        .where(and(eq(projects.tenantId, tenantId), eq(projects.provider, PROVIDER), eq(projects.projectKey, from)))
+      const moved = await tx.update(projects).set({ projectKey: to, provider: PROVIDER, sourceType: PROVIDER })
+        .where(and(eq(projects.tenantId, tenantId), sameKey(from)))
         .returning({ id: projects.id });
       if (moved.length > 0) return;
     }

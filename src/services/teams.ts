@@ -2,7 +2,7 @@
  * Teams, people and project ownership inside one tenant. Every read filters by the tenant; a team
  * of another tenant is "not found".
  */
-import { and, asc, count, eq, ilike, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { orgUnits, people, personIdentities, projects, teamMemberships, teams } from '../db/schema/index.js';
 import { notFound } from '../errors.js';
@@ -75,32 +75,38 @@ export async function updateTeam(db: Db, tenantId: string, id: string, patch: { 
     if (patch.projects) {
       const keys = [...new Set(patch.projects)];
       await tx.update(projects).set({ owningTeamId: null })
-        .where(and(eq(projects.tenantId, tenantId), eq(projects.owningTeamId, id), keys.length ? notInArray(projects.projectKey, keys) : undefined));
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.owningTeamId, id), keys.length ? not(keyIn(keys)) : undefined));
       await ensureProjects(tx, tenantId, keys);
-      if (keys.length) await tx.update(projects).set({ owningTeamId: id }).where(and(eq(projects.tenantId, tenantId), inArray(projects.projectKey, keys)));
+      if (keys.length) await tx.update(projects).set({ owningTeamId: id }).where(and(eq(projects.tenantId, tenantId), keyIn(keys)));
     }
   });
   return getTeam(db, tenantId, id);
 }
 
-/** The spec's auto-created project: provider manual, source type manual, every sync on. */
+/** Projects whose key is one of `keys`, whatever its case (one project per repository, docs/activity.md). */
+const keyIn = (keys: string[]) => sql`lower(${projects.projectKey}) in (select lower(k) from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k)`;
+
+/**
+ * The spec's auto-created project: provider manual, source type manual, every sync on. A key
+ * already known in another case is that project; two spellings of a new one make one project.
+ */
 async function ensureProjects(db: Db, tenantId: string, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  const existing = await db.selectDistinct({ key: projects.projectKey }).from(projects).where(and(eq(projects.tenantId, tenantId), inArray(projects.projectKey, keys)));
+  const existing = await db.select({ key: sql<string>`lower(${projects.projectKey})` }).from(projects).where(and(eq(projects.tenantId, tenantId), keyIn(keys)));
   const known = new Set(existing.map((p) => p.key));
-  const missing = keys.filter((k) => !known.has(k));
+  const missing = keys.filter((k) => !known.has(k.toLowerCase()));
   if (missing.length === 0) return;
   await db.insert(projects).values(missing.map((projectKey) => ({ tenantId, provider: 'manual', projectKey, sourceType: 'manual' })))
     .onConflictDoNothing();
 }
 
-/** `project:assign`: the project (every provider's record of that key) is owned by the team with this slug. */
+/** `project:assign`: the project of that key is owned by the team with this slug. */
 export async function assignProject(db: Db, tenantId: string, projectKey: string, teamSlug: string): Promise<{ projectKey: string; teamId: string; teamSlug: string }> {
   const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.slug, teamSlug)));
   if (!team) throw notFound(`Team "${teamSlug}"`);
   await db.transaction(async (tx) => {
     await ensureProjects(tx, tenantId, [projectKey]);
-    await tx.update(projects).set({ owningTeamId: team.id }).where(and(eq(projects.tenantId, tenantId), eq(projects.projectKey, projectKey)));
+    await tx.update(projects).set({ owningTeamId: team.id }).where(and(eq(projects.tenantId, tenantId), keyIn([projectKey])));
   });
   return { projectKey, teamId: team.id, teamSlug };
 }

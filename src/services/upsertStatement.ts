@@ -42,24 +42,29 @@ export function principalTenant(columns: Column[]): string[] {
   return [cte('ok', `SELECT input.*, $${columns.length + 3}::uuid AS tenant_id FROM input`)];
 }
 
-/** `wanted` (the batch's distinct projects) and `existing` (those already stored, by key). */
+/**
+ * `wanted` (the batch's distinct projects) and `existing` (those already stored, by key). A key is
+ * one repository whatever its case and whichever source created its project (the code host's
+ * application, a team's ownership, an earlier webhook): docs/activity.md "One project per repository".
+ */
 export function projectLookup(): string[] {
   return [
     cte('wanted', 'SELECT DISTINCT tenant_id, project_key FROM ok', true),
     cte('existing', `SELECT p.id, w.tenant_id, w.project_key FROM wanted w
-CROSS JOIN LATERAL (SELECT id FROM projects p WHERE p.tenant_id = w.tenant_id AND p.provider = 'manual' AND p.project_key = w.project_key LIMIT 1) p`, true),
+CROSS JOIN LATERAL (SELECT id FROM projects p WHERE p.tenant_id = w.tenant_id AND lower(p.project_key) = lower(w.project_key) LIMIT 1) p`, true),
   ];
 }
 
 /**
  * `created_project`: the projects of `from` created, with `seq` as their issue counter. A project
  * another statement created first is not returned (DO NOTHING): the caller runs the statement again.
+ * So is the second spelling of one key in a batch (`Acme/API` beside `acme/api`): it then finds the first.
  */
 function createProjects(seq: string, from: string): string[] {
   return [cte('created_project', `INSERT INTO projects (tenant_id, provider, project_key, source_type, sync_issues, sync_pull_requests, sync_deployments, issue_seq)
 SELECT tenant_id, 'manual', project_key, 'manual', true, true, true, ${seq} FROM ${from}
 ORDER BY tenant_id, project_key
-ON CONFLICT (tenant_id, provider, project_key) DO NOTHING
+ON CONFLICT (tenant_id, lower(project_key)) DO NOTHING
 RETURNING id, tenant_id, project_key, issue_seq`)];
 }
 
@@ -102,7 +107,7 @@ export function deploymentUpsert(): string[][] {
 // order. The counter is read again after its row lock (the UPDATE), so two batches never hand out
 // the same number; a batch that loses a race for a new project creates nothing and is run again.
 // `provider` is the issue records' source (a literal from ISSUE_PROVIDERS, never input); their
-// project is always the `manual` one of the key, the project webhook deployments land in.
+// project is the one of the key, where deployments and the code host's records land too.
 const providerLiteral = (provider: IssueProvider) => {
   if (!ISSUE_PROVIDERS.includes(provider)) throw new Error(`unknown issue provider ${String(provider)}`);
   return `'${provider}'`;

@@ -2,7 +2,8 @@
  * Issues and deployments pushed by external tools (webhook API v1; any future CLI or job calls
  * the same functions). Each call is ONE SQL statement, so it is atomic and safe under concurrency
  * (the webhook routes run the same statement for a batch of requests, see src/http/webhookBatch.ts):
- * - the project is found or created (`provider` and `sourceType` manual, the sync flags true);
+ * - the project is found by key, case-insensitively, whichever source made it, or created
+ *   (`provider` and `sourceType` manual, the sync flags true);
  * - for an issue without `number`, the next number of the project is taken from
  *   `projects.issue_seq` under the project's row lock (an explicit number pushes the counter
  *   forward so a generated one never collides with it);

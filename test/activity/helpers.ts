@@ -57,6 +57,18 @@ export async function deliver(
   });
 }
 
+/**
+ * A merged pull request of `repo` as the code host sends it (`pull_request` closed), from the
+ * recorded fixture with the given fields of `pull_request` replaced.
+ */
+export function mergedPullRequest(repo: string, fields: { id: number; number: number; created_at: string; merged_at: string; merge_commit_sha: string } & Record<string, unknown>): any {
+  const event = fixture('pull_request.closed');
+  event.repository.full_name = repo;
+  event.pull_request.head.repo = { ...event.pull_request.head.repo, full_name: repo };
+  Object.assign(event.pull_request, { html_url: `https://github.com/${repo}/pull/${fields.number}`, updated_at: fields.merged_at, closed_at: fields.merged_at, ...fields });
+  return event;
+}
+
 export interface FakeS3 {
   endpoint: string;
   directory: string;

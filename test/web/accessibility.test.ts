@@ -5,7 +5,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildSessionCookie, buildTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { launch, signedIn, until } from './browser.js';
-import { SCOPE, seedTenant } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant } from './seed.js';
 
 /** axe-core's rules on every page, with data and empty: no serious or critical violation. */
 describe('web app: accessibility rules (axe, Chromium)', function () {
@@ -16,7 +16,7 @@ describe('web app: accessibility rules (axe, Chromium)', function () {
   before(async function () {
     this.timeout(120_000);
     ensureWebBuilt(() => {});
-    server = await testServer();
+    server = await testServer({ env: SEED_ENV });
     browser = await launch();
   });
   after(async () => {

@@ -4,7 +4,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn, text, until } from './browser.js';
-import { SCOPE, seedTenant, type Seeded } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 describe('web app: the signed-in dashboards (Chromium)', function () {
   this.timeout(60_000);
@@ -18,7 +18,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   before(async function () {
     this.timeout(120_000);
     ensureWebBuilt(() => {});
-    server = await testServer();
+    server = await testServer({ env: SEED_ENV });
     tenant = await buildTenant(server.databaseUrl, 'Acme');
     seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
     browser = await launch();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page, Response } from 'playwright-core';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { pageAs, serverAndBrowser, text, until } from './browser.js';
-import { SCOPE, seedTenant } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant } from './seed.js';
 
 /** The cube queries a page sent, as parsed JSON, with their statuses. */
 type SentQuery = { measures?: string[]; dimensions?: string[]; filters?: { member: string; values?: string[] }[] };
@@ -20,7 +20,7 @@ const isCorpus = (q: { measures?: string[] }) => q.measures?.includes('benchmark
 
 describe('web app: within the general API budget of 100 requests a minute (Chromium)', function () {
   this.timeout(60_000);
-  const suite = serverAndBrowser();
+  const suite = serverAndBrowser({ env: SEED_ENV });
   let tenant: BuiltTenant;
   let teams: Record<string, string>;
 

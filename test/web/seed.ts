@@ -1,13 +1,18 @@
 /**
- * The browser tests' tenant, seeded through the real API (register import, project ownership,
- * webhooks) and, for pull requests and surveys (no push API), as the rows their services store.
- * Every value the tests assert is worked out here by hand, for the window 2026-01..2026-03.
+ * The browser tests' tenant, seeded as the README's setup runs: the register import, project
+ * ownership and deployments and incidents through the real API, pull requests from the code-host
+ * application's signed webhook (the server needs SEED_ENV), and surveys (no push API) as the rows
+ * their service stores. Every value the tests assert is worked out here by hand, for the window
+ * 2026-01..2026-03.
  */
+import { codehostEnv, deliver, mergedPullRequest } from '../activity/helpers.js';
 import type { TestServer } from '../helpers/server.js';
 import { dbFor } from '../helpers/factories.js';
 
 export const WINDOW = { from: '2026-01', to: '2026-03' };
 export const SCOPE = `from=${WINDOW.from}&to=${WINDOW.to}`;
+/** The server environment seedTenant needs: the code-host application, whose webhook delivers the PRs. */
+export const SEED_ENV = codehostEnv();
 
 const HEADER = 'external_ref,email,display_name,employment_type,supplier_name,cost_centre_code,location_country,team_slug,team_name,team_external_ref,team_cost_centre_code,org_unit_slug';
 
@@ -15,15 +20,20 @@ export interface Seeded {
   teams: Record<string, string>;
 }
 
+/** A deployment's sha, which the PR it ships names as its merge commit. */
+const shaOf = (deployment: string) => deployment.padEnd(40, '0');
+
 /**
  * Alpha owns acme/api: production deployments 2026-01-10 ok, 02-05 failure, 02-05 06:00 ok
  * (recovers the failure in 6 h), 03-01 12:00 ok, 03-02 12:00 ok; one in 2025-11 (previous window).
  * In the window: 4 successful of 5 finished → 1 failed, change failure rate 20 %, recovery 6 h (n 1).
  * Incident opened 03-05 (no deployment within 24 h before) closed 3 h later: time to restore 3 h (n 1).
- * PRs (no commits, so lead time starts at createdAt): Jan 08→09 merged, deployed 01-10 (lead 48 h);
- * Feb 28→Mar 01 merged, deployed 03-01 12:00 (lead 36 h); Mar 01 06:00→Mar 02 merged, label
- * ai-assisted, deployed 03-02 12:00 (lead 30 h). Cycle times 24, 24, 18 h → p50 24 h (n 3); lead
- * time p50 36 h (n 3). Beta owns acme/web, which never sent a deployment. Empty owns nothing.
+ * PRs (merged through the code host's webhook into the same project as the webhook deployments; no
+ * pushes, so lead time starts at createdAt): Jan 08→09 merged, deployed by d1 01-10 (lead 48 h);
+ * Feb 28→Mar 01 merged, deployed by d4 03-01 12:00 (lead 36 h); Mar 01 06:00→Mar 02 merged, label
+ * ai-assisted, deployed by d5 03-02 12:00 (lead 30 h). Each PR's merge commit is its deployment's
+ * sha. Cycle times 24, 24, 18 h → p50 24 h (n 3); lead time p50 36 h (n 3). Beta owns acme/web,
+ * which never sent a deployment. Empty owns nothing.
  * Survey in Feb 2026: Alpha 3 invited, 3 answered all 4s → score 75.0; Beta 1 invited, 1 answered →
  * fewer than 3 responses.
  */
@@ -47,7 +57,7 @@ export async function seedTenant(server: TestServer, ownerKey: string, tenantId:
     if (r.status !== 200) throw new Error(`assign ${project}: ${r.status} ${r.text}`);
   }
   const deploy = async (externalId: string, createdAt: string, status: string) => {
-    const r = await api.post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId, ref: 'main', sha: `${externalId}`.padEnd(7, '0').replace(/[^0-9a-f]/g, 'a'), environment: 'production', status, createdAt });
+    const r = await api.post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId, ref: 'main', sha: shaOf(externalId), environment: 'production', status, createdAt });
     if (r.status >= 300) throw new Error(`deployment: ${r.status} ${r.text}`);
   };
   await deploy('d0', '2025-11-01T00:00:00Z', 'success');
@@ -59,18 +69,23 @@ export async function seedTenant(server: TestServer, ownerKey: string, tenantId:
   const incident = await api.post('/api/webhooks/v1/issues', { projectKey: 'acme/api', externalId: 'inc-1', title: 'Outage', type: 'incident', state: 'closed', createdAt: '2026-03-05T00:00:00Z', closedAt: '2026-03-05T03:00:00Z' });
   if (incident.status >= 300) throw new Error(`incident: ${incident.status} ${incident.text}`);
 
-  const { pool } = dbFor(server.databaseUrl);
-  const project = (await pool.query(`select id from projects where tenant_id = $1 and project_key = 'acme/api'`, [tenantId])).rows[0].id as string;
-  const pr = (n: number, created: string, merged: string, labels: string[] = []) =>
-    pool.query(
-      `insert into pull_requests (tenant_id, project_id, external_id, number, title, author_username, state, additions, deletions, labels, created_at, merged_at)
-       values ($1, $2, $3, $4, 'change', 'ann', 'merged', 10, 5, $5, $6, $7)`,
-      [tenantId, project, `pr-${n}`, n, labels, created, merged],
-    );
-  await pr(1, '2026-01-08T00:00:00Z', '2026-01-09T00:00:00Z');
-  await pr(2, '2026-02-28T00:00:00Z', '2026-03-01T00:00:00Z');
-  await pr(3, '2026-03-01T06:00:00Z', '2026-03-02T00:00:00Z', ['ai-assisted']);
+  // The tenant's own installation of the code-host application (an installation feeds one tenant).
+  const installationId = Number.parseInt(tenantId.replace(/-/g, '').slice(0, 7), 16);
+  const linked = await api.post('/api/integrations/codehost/installations', { installationId });
+  if (linked.status !== 201) throw new Error(`link installation (is the server started with SEED_ENV?): ${linked.status} ${linked.text}`);
+  const pr = async (n: number, created: string, merged: string, deployment: string, labels: string[] = []) => {
+    const event = mergedPullRequest('acme/api', {
+      id: installationId * 10 + n, number: n, title: 'change', user: { login: 'ann' }, additions: 10, deletions: 5, changed_files: 0, commits: 0,
+      labels: labels.map((name) => ({ name })), created_at: created, merged_at: merged, merge_commit_sha: shaOf(deployment),
+    });
+    const r = await deliver(server, 'pull_request', event, { installationId });
+    if (r.status !== 200 || r.body.data?.stored !== true) throw new Error(`pull request: ${r.status} ${r.text}`);
+  };
+  await pr(1, '2026-01-08T00:00:00Z', '2026-01-09T00:00:00Z', 'd1');
+  await pr(2, '2026-02-28T00:00:00Z', '2026-03-01T00:00:00Z', 'd4');
+  await pr(3, '2026-03-01T06:00:00Z', '2026-03-02T00:00:00Z', 'd5', ['ai-assisted']);
 
+  const { pool } = dbFor(server.databaseUrl);
   const survey = (await pool.query(`insert into surveys (tenant_id, title, opens_on, closes_on) values ($1, 'Pulse', '2026-02-01', '2026-02-20') returning id`, [tenantId])).rows[0].id as string;
   const people = (await pool.query(`select p.id, m.team_id from people p join team_memberships m on m.person_id = p.id where p.tenant_id = $1`, [tenantId])).rows as { id: string; team_id: string }[];
   for (const slug of ['alpha', 'beta']) {

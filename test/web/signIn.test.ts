@@ -5,7 +5,7 @@ import { buildTenant } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn, text, until } from './browser.js';
-import { SCOPE, seedTenant } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant } from './seed.js';
 
 describe('web app: a signed-out deep link survives the magic link (Chromium)', function () {
   this.timeout(60_000);
@@ -17,7 +17,7 @@ describe('web app: a signed-out deep link survives the magic link (Chromium)', f
     this.timeout(120_000);
     ensureWebBuilt(() => {});
     mail = await fakePostmark();
-    server = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>' } });
+    server = await testServer({ env: { ...SEED_ENV, MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>' } });
     browser = await launch();
   });
   after(async () => {

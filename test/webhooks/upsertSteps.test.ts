@@ -58,14 +58,15 @@ describe('webhook upsert statement, step by step', () => {
     ]);
   });
 
-  it('projectLookup: finds the tenant\'s own manual project by key, not another tenant\'s nor another provider\'s', async () => {
+  it('projectLookup: finds the tenant\'s own project by key whatever its provider or case, not another tenant\'s', async () => {
     const web = await project(a, 'acme/web');
     await project(b, 'acme/api');
-    await project(a, 'acme/api', 0, 'github');
+    await project(b, 'acme/ops');
+    const api = await project(a, 'Acme/API', 0, 'codehost');
     const rows = await issuesUpTo([projectLookup()], 'SELECT w.project_key, e.id FROM wanted w LEFT JOIN existing e USING (tenant_id, project_key) ORDER BY 1', [
-      issue({ externalId: 'A' }), issue({ externalId: 'B' }), issue({ externalId: 'C', projectKey: 'acme/api' }),
+      issue({ externalId: 'A' }), issue({ externalId: 'B' }), issue({ externalId: 'C', projectKey: 'acme/api' }), issue({ externalId: 'D', projectKey: 'acme/ops' }),
     ]);
-    expect(rows).to.deep.equal([{ project_key: 'acme/api', id: null }, { project_key: 'acme/web', id: web }]);
+    expect(rows).to.deep.equal([{ project_key: 'acme/api', id: api }, { project_key: 'acme/ops', id: null }, { project_key: 'acme/web', id: web }]);
   });
 
   it('issuePlacement: generates a number only for a request without one that is new or moved; demand per project', async () => {
@@ -154,5 +155,17 @@ describe('webhook upsert statement, step by step', () => {
     expect(recs).to.deep.equal([{ external_id: 'D1', created: true }, { external_id: 'D2', created: true }]);
     const { rows: stored } = await client.query('SELECT external_id, sha FROM deployments WHERE tenant_id = $1 ORDER BY external_id', [a]);
     expect(stored).to.deep.equal([{ external_id: 'D1', sha: 'abc1234' }, { external_id: 'D2', sha: 'abc1234' }]);
+  });
+
+  it('deploymentProjects: two spellings of one new key in a batch make one project; the second request is left to run again, and then finds it', async () => {
+    const deployment = (externalId: string, projectKey: string): DeploymentWebhook =>
+      ({ projectKey, externalId, ref: 'main', sha: 'abc1234', environment: 'production', status: 'success' }) as DeploymentWebhook;
+    const text = statement([inputRows(DEPLOYMENT_KIND.columns), principalTenant(DEPLOYMENT_KIND.columns), projectLookup(), deploymentProjects(), deploymentRecords()], 'SELECT external_id FROM rec ORDER BY external_id');
+    const run = async (inputs: DeploymentWebhook[]) => (await client.query(text, [...batchValues(DEPLOYMENT_KIND, inputs.map((input) => ({ keyHash: 'k', input }))), a])).rows;
+    expect(await run([deployment('D1', 'Acme/New'), deployment('D2', 'acme/new')])).to.have.length(1);
+    expect(await run([deployment('D2', 'acme/new')])).to.deep.equal([{ external_id: 'D2' }]);
+    const { rows } = await client.query('SELECT p.project_key, count(d.id)::int AS deployments FROM projects p JOIN deployments d ON d.project_id = p.id WHERE p.tenant_id = $1 GROUP BY 1', [a]);
+    expect(rows).to.have.length(1);
+    expect(rows[0].deployments).to.equal(2);
   });
 });

@@ -3,7 +3,11 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, 
 import { tenants } from './identity.js';
 import { teams } from './organisation.js';
 
-/** A repository, `<owner>/<repo>`; created by the first webhook or code-host event that names it. */
+/**
+ * A repository, `<owner>/<repo>`; created by the first webhook, tracker or code-host event that
+ * names it. One project per repository whatever the source (keys compared case-insensitively);
+ * `provider` is `codehost` once the code-host application reports it, else `manual`.
+ */
 export const projects = pgTable(
   'projects',
   {
@@ -22,7 +26,7 @@ export const projects = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('projects_tenant_provider_key').on(t.tenantId, t.provider, t.projectKey),
+    uniqueIndex('projects_tenant_key').on(t.tenantId, sql`lower(${t.projectKey})`),
     index('projects_owning_team_idx').on(t.owningTeamId),
   ],
 );
