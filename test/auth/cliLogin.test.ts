@@ -12,7 +12,7 @@ import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
 import { apiError, expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn } from '../web/browser.js';
-import { seedTenant } from '../web/seed.js';
+import { SEED_ENV, seedTenant } from '../web/seed.js';
 import { hiddenField } from './helpers.js';
 import { CredentialsStore } from '../../src/cli/credentials.js';
 import { describeVersion } from '../../src/cli/server.js';
@@ -55,7 +55,7 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
   before(async function () {
     this.timeout(120_000);
     mail = await fakePostmark();
-    api = await testServer({ env: { MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>', LOG_LEVEL: 'debug' }, logger: log.logger });
+    api = await testServer({ env: { ...SEED_ENV, MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>', LOG_LEVEL: 'debug' }, logger: log.logger });
     browser = await launch();
     ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     // Alpha's owner is a member of Beta too: the approval page offers both.

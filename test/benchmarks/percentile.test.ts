@@ -13,7 +13,7 @@ import { freshDatabase } from '../helpers/database.js';
 import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { mcpClients, seedTeams, structured } from '../mcp/mcpClient.js';
-import { seedTenant } from '../web/seed.js';
+import { SEED_ENV, seedTenant } from '../web/seed.js';
 import { snapshotFromRecording, type Recording } from '../../tools/benchmarks/build.js';
 import { readFileSync } from 'node:fs';
 import { seedCorpus } from './helpers.js';
@@ -26,7 +26,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
   const mcp = mcpClients(() => api.baseUrl);
 
   before(async () => {
-    api = await testServer();
+    api = await testServer({ env: SEED_ENV });
     ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     await seedTenant(api, a.owner.apiKey, a.tenantId);
     await seedTeams(api.databaseUrl, b, [['alpha', 30, 0]]);

@@ -5,7 +5,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn, text, until } from '../web/browser.js';
-import { SCOPE, seedTenant, type Seeded } from '../web/seed.js';
+import { SCOPE, SEED_ENV, seedTenant, type Seeded } from '../web/seed.js';
 import { seedCorpus } from './helpers.js';
 
 describe('web app: the open-source benchmark on the Overview (Chromium)', function () {
@@ -18,7 +18,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
 
   before(async () => {
     ensureWebBuilt(() => {});
-    server = await testServer();
+    server = await testServer({ env: SEED_ENV });
     tenant = await buildTenant(server.databaseUrl, 'Acme');
     seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
     await seedCorpus(server.databaseUrl);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { seedTenant } from '../web/seed.js';
+import { SEED_ENV, seedTenant } from '../web/seed.js';
 import { seedRatesAndUnowned } from '../web/seedRates.js';
 
 /**
@@ -18,7 +18,7 @@ describe('deployment frequency as a rate (deployments cube)', function () {
   const WINDOW = { dimension: 'deployments.created_at', dateRange: ['2026-01-01', '2026-03-31'] };
 
   before(async () => {
-    api = await testServer();
+    api = await testServer({ env: SEED_ENV });
     t = await buildTenant(api.databaseUrl, 'Rates');
     teams = (await seedTenant(api, t.owner.apiKey, t.tenantId)).teams;
     await seedRatesAndUnowned(api, t.owner.apiKey);

@@ -4,7 +4,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn, text, until } from './browser.js';
-import { SCOPE, seedTenant, type Seeded } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 import { seedRatesAndUnowned } from './seedRates.js';
 
 /**
@@ -23,7 +23,7 @@ describe('web app: deployment frequency as a rate, and the "No team" row (Chromi
   before(async function () {
     this.timeout(120_000);
     ensureWebBuilt(() => {});
-    server = await testServer();
+    server = await testServer({ env: SEED_ENV });
     tenant = await buildTenant(server.databaseUrl, 'Rates');
     seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
     await seedRatesAndUnowned(server, tenant.owner.apiKey);
