@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { Env } from '../../src/config.js';
+import { dbFor } from '../helpers/factories.js';
 import type { HttpClient, Response } from '../helpers/server.js';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codehost');
@@ -55,6 +56,14 @@ export async function deliver(
     'x-hub-signature-256': options.signature ?? sign(body, options.secret),
     'user-agent': 'GitHub-Hookshot/5a1b2c3',
   });
+}
+
+/**
+ * The registry row the code host's `installation` event (or any delivery of the installation)
+ * leaves: an owner may link only an installation the code host has announced.
+ */
+export async function announceInstallation(databaseUrl: string, ...installationIds: number[]): Promise<void> {
+  for (const id of installationIds) await dbFor(databaseUrl).pool.query('insert into codehost_installations (installation_id) values ($1) on conflict do nothing', [id]);
 }
 
 export interface FakeS3 {
