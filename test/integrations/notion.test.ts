@@ -208,6 +208,16 @@ describe('Notion (document workspace)', function () {
     expect((await status()).connections[0].state).to.equal('active');
     const { rows } = await pool().query(`select vendor from webhook_deliveries where delivery_id = $1`, [once.id]);
     expect(rows).to.deep.equal([{ vendor: 'notion' }]);
+    // Claimed before any tenant is known: the tenant role has no privilege on the table (migration 0043).
+    const client = await pool().connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('role', 'app_tenant', true), set_config('app.tenant_id', $1, true)`, [a.tenantId]);
+      expect(await client.query('select count(*) from webhook_deliveries').then(() => 'read', (e: { code?: string }) => e.code)).to.equal('42501');
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 
   it('a revoked grant marks the connection for reconnection when Notion refuses the token', async () => {
