@@ -3,6 +3,8 @@
 #   DATABASE_URL set -> no bundled database, nothing waits for it  (adds deploy/external-database.yaml)
 #   S3_ENDPOINT set  -> no bundled object store and no bucket job  (adds deploy/external-object-store.yaml)
 #   BI_PORT set      -> PostgreSQL for BI tools through Traefik (TLS) on BI_PORT (adds deploy/bi.yaml)
+#   profile cube     -> the full Cube's REST and SQL APIs through Traefik (TLS) on CUBE_PORT and
+#                       CUBE_SQL_PORT (adds deploy/cube.yaml); from --profile or COMPOSE_PROFILES
 # A variable is set when it has a non-empty value in the environment or, failing that, in the env
 # file (.env next to compose.yaml, or the one named by --env-file): the same precedence compose uses
 # to fill in compose.yaml. Every argument goes to `docker compose` unchanged:
@@ -17,14 +19,19 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 env_file="$root/.env"
 
 # Compose's --env-file is a global option: it comes before the subcommand.
+# So is --profile, which the cube profile needs to know (deploy/cube.yaml below).
 previous=""
 command=""
+profiles=""
 for arg in "$@"; do
   case "$arg" in
     --env-file=*) env_file=${arg#--env-file=} ;;
+    --profile=*) profiles="$profiles ${arg#--profile=}" ;;
     -*) ;;
     *)
-      if [ "$previous" = "--env-file" ]; then env_file=$arg; else command=$arg; break; fi ;;
+      if [ "$previous" = "--env-file" ]; then env_file=$arg
+      elif [ "$previous" = "--profile" ]; then profiles="$profiles $arg"
+      else command=$arg; break; fi ;;
   esac
   previous=$arg
 done
@@ -64,12 +71,25 @@ if is_set BI_PORT; then
   bi="on (BI_PORT)"
 fi
 
+# The full Cube (profile cube) is reached through Traefik only: its ports are published there.
+if [ "${COMPOSE_PROFILES+defined}" = defined ]; then
+  profiles="$profiles $(echo "$COMPOSE_PROFILES" | tr ',' ' ')"
+else
+  profiles="$profiles $(from_env_file COMPOSE_PROFILES | tr -d "\"'" | tr ',' ' ')"
+fi
+cube=off
+case " $profiles " in
+  *" cube "*|*" * "*)
+    files="$files deploy/cube.yaml"
+    cube="on (profile cube)" ;;
+esac
+
 if [ "$command" = "files" ]; then
   echo "COMPOSE_FILE=$(echo "$files" | tr ' ' ':')"
   exit 0
 fi
 
-echo "delivery-analytics: database $database, object store $object_store, BI access $bi" >&2
+echo "delivery-analytics: database $database, object store $object_store, BI access $bi, full Cube $cube" >&2
 # Prepend `-f <file>` for each file, keeping their order (compose.yaml first: it sets the project
 # directory, so .env and ./traefik are found next to it).
 reversed=""

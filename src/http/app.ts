@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { clientAddress } from './clientAddress.js';
+import { securityHeaders } from './securityHeaders.js';
 import { afterResponseErrorHandler, errorMiddleware } from './errors.js';
 import { healthRoutes } from './routes/health.js';
 import { surveyRoutes } from './routes/surveys.js';
@@ -102,6 +103,8 @@ export function createApp(app: AppContext): Koa {
     ctx.set('X-Request-Id', ctx.state.requestId);
     await next();
   });
+  // Outside the error middleware, so error answers get them too.
+  koa.use(securityHeaders(app.config.appUrl));
   koa.use(errorMiddleware(app.log));
   koa.on('error', afterResponseErrorHandler(app.log));
 

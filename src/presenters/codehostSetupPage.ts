@@ -34,8 +34,8 @@ export function renderSetupPage(p: SetupPageInput): string {
   ];
   if (preview.state === 'linked_here') {
     parts.push(`<p class="note" id="already-linked">This installation already feeds this tenant. <a href="${escapeHtml(p.continueUrl)}">Continue</a></p>`);
-  } else if (preview.state === 'linked_elsewhere') {
-    parts.push('<p class="error" id="linked-elsewhere">This installation is already linked to another tenant; an owner of that tenant must unlink it first.</p>');
+  } else if (preview.state === 'unknown') {
+    parts.push('<p class="error" id="unknown-installation">The code host has not announced this installation to us (its installation event usually arrives within seconds of installing): reload this page in a moment. If it stays unknown, check that the application\'s webhook reaches this server.</p>');
   } else {
     parts.push(
       '<p>Only continue if you have just installed the application yourself. Events of this installation will then be stored in this tenant.</p>',

@@ -1,7 +1,10 @@
 /**
  * Installations of the code-host application and the tenant each one feeds. An owner claims an
- * installation for their tenant (through the setup callback or the API); the first claim wins and
- * an installation linked to another tenant is a conflict, never a silent move.
+ * installation the code host has announced (its `installation` event, or any delivery of it, made
+ * the registry row) for their tenant, through the setup callback or the API; the first claim wins.
+ * To an owner, an installation linked to another tenant is exactly an unknown one (404, the same
+ * body: no oracle of what other tenants linked); the operator's `codehost:link` may link one not
+ * yet announced, and is told of a conflict.
  */
 import { asSystem } from '../db/tenancy.js';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
@@ -34,18 +37,22 @@ export async function listInstallations(db: Db, principal: TenantPrincipal): Pro
   return db.select().from(codehostInstallations).where(eq(codehostInstallations.tenantId, principal.tenantId)).orderBy(asc(codehostInstallations.installationId));
 }
 
-/** Links an installation to the owner's tenant; idempotent for the same tenant, 409 for another. */
+/**
+ * Links an announced installation to the owner's tenant; idempotent for the same tenant. Unknown
+ * and another tenant's are both `Installation not found`.
+ */
 export async function linkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
   authorize(principal, 'tenant.manage');
-  return claimInstallation(db, { tenantId: principal.tenantId, userId: principal.userId }, installationId);
+  return claimInstallation(db, { tenantId: principal.tenantId, userId: principal.userId }, installationId, { announcedOnly: true });
 }
 
 export interface SetupPreview {
   installationId: number;
   tenantName: string;
-  /** Known once the code host's `installation` event arrived; hidden when linked elsewhere. */
+  /** Known once the code host's `installation` event arrived. */
   accountLogin: string | null;
-  state: 'unlinked' | 'linked_here' | 'linked_elsewhere';
+  /** `unknown`: not announced by the code host, or linked to another tenant (told apart by nobody). */
+  state: 'unknown' | 'unlinked' | 'linked_here';
 }
 
 /**
@@ -57,24 +64,31 @@ export async function previewSetup(db: Db, principal: TenantPrincipal, installat
   const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, principal.tenantId));
   if (!tenant) throw notFound('Tenant');
   // An unclaimed installation (or another tenant's) is no tenant's row: the preview spans tenants,
-  // and shows another tenant's installation only as `linked_elsewhere`, without its account.
+  // and shows another tenant's installation exactly as one never announced.
   const [row] = await asSystem('inbound-routing', () => db.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId)));
-  const state = !row?.tenantId ? 'unlinked' : row.tenantId === principal.tenantId ? 'linked_here' : 'linked_elsewhere';
-  return { installationId, tenantName: tenant.name, accountLogin: state === 'linked_elsewhere' ? null : (row?.accountLogin ?? null), state };
+  const state = !row || (row.tenantId !== null && row.tenantId !== principal.tenantId) ? 'unknown' : row.tenantId === principal.tenantId ? 'linked_here' : 'unlinked';
+  return { installationId, tenantName: tenant.name, accountLogin: state === 'unknown' ? null : (row?.accountLogin ?? null), state };
 }
 
 /**
  * The link itself, shared by owners (API, setup callback) and operators (`codehost:link`, no user).
  * The row lock makes two simultaneous claims of one installation resolve to one winner.
  */
-export async function claimInstallation(db: Db, by: { tenantId: string; userId: string | null }, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
+export async function claimInstallation(
+  db: Db,
+  by: { tenantId: string; userId: string | null },
+  installationId: number,
+  options: { announcedOnly?: boolean } = {},
+): Promise<{ row: InstallationRow; created: boolean }> {
   // An installation belongs to no tenant until claimed (the code host announces it first), and
   // one claimed by another tenant must be seen to be refused: the claim spans tenants.
   return asSystem('inbound-routing', () => db.transaction(async (tx) => {
-    await tx.insert(codehostInstallations).values({ installationId }).onConflictDoNothing();
+    if (!options.announcedOnly) await tx.insert(codehostInstallations).values({ installationId }).onConflictDoNothing();
     const [current] = await tx.select().from(codehostInstallations).where(eq(codehostInstallations.installationId, installationId)).for('update');
     if (!current) throw notFound('Installation');
     if (current.tenantId === by.tenantId) return { row: current, created: false };
+    // An owner learns nothing of other tenants: linked elsewhere reads as never announced.
+    if (options.announcedOnly && current.tenantId !== null) throw notFound('Installation');
     if (current.tenantId !== null) throw new AppError('conflict', 'This installation is already linked to another tenant; an owner of that tenant must unlink it first');
     const [row] = await tx
       .update(codehostInstallations)

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { codehostEnv, deliver, fixture, fixtureBytes, FIXTURE_INSTALLATION, recordedSignature, sign, WEBHOOK } from './helpers.js';
+import { announceInstallation, codehostEnv, deliver, fixture, fixtureBytes, FIXTURE_INSTALLATION, recordedSignature, sign, WEBHOOK } from './helpers.js';
 
 describe('code-host application webhooks', function () {
   let api: TestServer;
@@ -14,6 +14,7 @@ describe('code-host application webhooks', function () {
   before(async () => {
     api = await testServer({ env: codehostEnv() });
     tenant = await buildTenant(api.databaseUrl);
+    await announceInstallation(api.databaseUrl, FIXTURE_INSTALLATION);
     const linked = await api.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION });
     expect(linked.status).to.equal(201);
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { Env } from '../../src/config.js';
+import { dbFor } from '../helpers/factories.js';
 import type { HttpClient, Response } from '../helpers/server.js';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codehost');
@@ -67,6 +68,14 @@ export function mergedPullRequest(repo: string, fields: { id: number; number: nu
   event.pull_request.head.repo = { ...event.pull_request.head.repo, full_name: repo };
   Object.assign(event.pull_request, { html_url: `https://github.com/${repo}/pull/${fields.number}`, updated_at: fields.merged_at, closed_at: fields.merged_at, ...fields });
   return event;
+}
+
+/**
+ * The registry row the code host's `installation` event (or any delivery of the installation)
+ * leaves: an owner may link only an installation the code host has announced.
+ */
+export async function announceInstallation(databaseUrl: string, ...installationIds: number[]): Promise<void> {
+  for (const id of installationIds) await dbFor(databaseUrl).pool.query('insert into codehost_installations (installation_id) values ($1) on conflict do nothing', [id]);
 }
 
 export interface FakeS3 {

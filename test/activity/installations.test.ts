@@ -3,7 +3,7 @@ import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type B
 import { testServer, type TestServer } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { codehostEnv, deliver } from './helpers.js';
+import { announceInstallation, codehostEnv, deliver } from './helpers.js';
 
 const LINK = '/api/integrations/codehost/installations';
 
@@ -38,7 +38,8 @@ describe('code-host installations and tenants', function () {
     expectRefusal(await api.get('/api/integrations/codehost'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
   });
 
-  it('only an owner links; linking again is idempotent; another tenant gets 409', async () => {
+  it('only an owner links an announced installation; linking again is idempotent; another tenant\'s answers exactly as an unknown one', async () => {
+    await announceInstallation(api.databaseUrl, 1001, 2002);
     const byMember = await api.as(member.apiKey).post(LINK, { installationId: 1001 });
     expectRefusal(byMember, 403, apiError('forbidden', 'Only an owner of the tenant can do this'));
     const linked = await api.as(a.owner.apiKey).post(LINK, { installationId: 1001 });
@@ -46,9 +47,13 @@ describe('code-host installations and tenants', function () {
     expect(linked.body.data).to.deep.include({ installationId: 1001, accountLogin: null, linkedByUserId: a.owner.userId, suspended: false, removed: false });
     expect(linked.body.data.linkedAt).to.be.a('string');
     expect((await api.as(a.owner.apiKey).post(LINK, { installationId: 1001 })).status).to.equal(200);
+    // No existence oracle: A's installation and one the code host never announced read the same to B.
     const stolen = await api.as(b.owner.apiKey).post(LINK, { installationId: 1001 });
-    expect(stolen.status).to.equal(409);
-    expect(stolen.body.error.code).to.equal('conflict');
+    const unknown = await api.as(b.owner.apiKey).post(LINK, { installationId: 1009 });
+    expectRefusal(stolen, 404, apiError('not_found', 'Installation not found'));
+    expectRefusal(unknown, 404, apiError('not_found', 'Installation not found'));
+    expect([stolen.status, stolen.body.error]).to.deep.equal([unknown.status, unknown.body.error]);
+    expect(await q('select installation_id, tenant_id from codehost_installations where installation_id in (1001, 1009)')).to.deep.equal([{ installation_id: 1001, tenant_id: a.tenantId }]);
     const invalid = await api.as(a.owner.apiKey).post(LINK, { installationId: 'abc' });
     expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'installationId', message: 'Invalid input: expected number, received NaN' }] } });
   });
@@ -76,7 +81,7 @@ describe('code-host installations and tenants', function () {
     const ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
     const page = await api.get('/api/integrations/codehost/setup?installation_id=2002&setup_action=install', { cookie: ownerCookie });
     expect(page.status).to.equal(200);
-    expect(await q('select tenant_id from codehost_installations where installation_id = 2002')).to.deep.equal([]);
+    expect(await q('select tenant_id from codehost_installations where installation_id = 2002')).to.deep.equal([{ tenant_id: null }]);
     const token = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] as string;
     const res = await api.post('/api/integrations/codehost/setup', `installation_id=2002&csrf=${token}`, {
       'content-type': 'application/x-www-form-urlencoded', cookie: `${ownerCookie}; csrfToken=${token}`, origin: appUrl,

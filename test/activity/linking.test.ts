@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from './helpers.js';
+import { announceInstallation, codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from './helpers.js';
 
 const SHA_A = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const SHA_HEAD = '9f3c2a1b7d4e5f60718293a4b5c6d7e8f9012345';
@@ -45,6 +45,7 @@ describe('linking AI sessions to pull requests and commits', function () {
   before(async () => {
     api = await testServer({ env: codehostEnv() });
     ({ a, b } = await twoTenants(api.databaseUrl));
+    await announceInstallation(api.databaseUrl, FIXTURE_INSTALLATION, 62000000);
     expect((await api.as(a.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
     expect((await api.as(b.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000000 })).status).to.equal(201);
   });

@@ -20,7 +20,7 @@ import { fakeJira, type FakeJira } from '../integrations/fakes/fakeJira.js';
 import { fakeLinear, type FakeLinear } from '../integrations/fakes/fakeLinear.js';
 import { connectThroughVendor, runSync } from '../integrations/trackerHelpers.js';
 import { mcpClients, structured } from '../mcp/mcpClient.js';
-import { codehostEnv, deliver, FIXTURE_INSTALLATION, mergedPullRequest } from './helpers.js';
+import { announceInstallation, codehostEnv, deliver, FIXTURE_INSTALLATION, mergedPullRequest } from './helpers.js';
 
 const REPO = 'acme-corp/api';
 const HOUR = 3600;
@@ -49,6 +49,7 @@ describe('one project per repository, whatever source tells about it', function 
       },
     });
     tenant = await buildTenant(api.databaseUrl);
+    await announceInstallation(api.databaseUrl, FIXTURE_INSTALLATION);
     expect((await api.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
   });
   after(async () => {

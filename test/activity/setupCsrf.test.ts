@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
+import { announceInstallation, codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
 
 const SETUP = '/api/integrations/codehost/setup';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -32,6 +32,8 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     appUrl = api.running.app.config.appUrl;
     ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Acme <Delivery> & Co' }));
     ownerCookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
+    // What the code host's `installation` events leave: an owner links only what it announced.
+    await announceInstallation(api.databaseUrl, 7001, 7002, 7009);
   });
   after(() => api.close());
 
@@ -46,7 +48,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     expect(res.text).to.contain(`<form method="post" action="${SETUP}">`);
     expect(res.text).to.contain('<input type="hidden" name="installation_id" value="7001">');
     csrfOf(res);
-    expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
+    expect(await linkedTo(7001)).to.equal(null);
   });
 
   it('GET shows the account login once the installation event was received, still linking nothing', async () => {
@@ -68,7 +70,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     expectRefusal(await confirm(both, { installation_id: '7001', csrf: '' }), 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
     // An attacker's page can send the field but not our cookie.
     expectRefusal(await confirm(ownerCookie, { installation_id: '7001', csrf: token }), 403, apiError('forbidden', 'Invalid or missing CSRF token; reload the page and try again'));
-    expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
+    expect(await linkedTo(7001)).to.equal(null);
   });
 
   it('POST from a foreign Origin is 403 even with a valid token', async () => {
@@ -76,7 +78,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     const res = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: '7001', csrf: token }, { origin: 'https://evil.example' });
     expect(res.status).to.equal(403);
     expect(res.body).to.deep.equal({ error: { code: 'forbidden', message: 'Cross-origin request refused' } });
-    expect(await q('select * from codehost_installations where installation_id = 7001')).to.deep.equal([]);
+    expect(await linkedTo(7001)).to.equal(null);
   });
 
   it('POST with the token links and redirects where the callback used to; GET then says it is linked', async () => {
@@ -95,19 +97,25 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     expect(page.text).not.to.contain('<form');
   });
 
-  it('another tenant\'s owner sees a 409 page without the account and cannot take it over by post', async () => {
+  it('another tenant\'s installation reads to an owner exactly as one the code host never announced: the same 404 page and the same 404 on post', async () => {
     const otherCookie = await buildSessionCookie(api.databaseUrl, b.owner.userId, b.tenantId);
     const page = await api.get(`${SETUP}?installation_id=7001`, { cookie: otherCookie });
-    expect(page.status).to.equal(409);
-    expect(page.text).to.contain('id="linked-elsewhere"');
-    expect(page.text).not.to.contain('<form');
-    expect(page.text).not.to.contain('id="account">acme');
-    // A valid token from any of our pages still does not move the installation.
+    const unknown = await api.get(`${SETUP}?installation_id=7777`, { cookie: otherCookie });
+    for (const res of [page, unknown]) {
+      expect(res.status).to.equal(404);
+      expect(res.text).to.contain('id="unknown-installation"');
+      expect(res.text).not.to.contain('<form');
+      expect(res.text).to.contain('not yet known');
+    }
+    expect(page.text.replaceAll('7001', 'N')).to.equal(unknown.text.replaceAll('7777', 'N'));
+    // A valid token from any of our pages still does not move the installation, nor tell it apart.
     const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7009`, { cookie: otherCookie }));
-    const res = await confirm(`${otherCookie}; ${cookie}`, { installation_id: '7001', csrf: token });
-    expect(res.status).to.equal(409);
-    expect(res.body.error.code).to.equal('conflict');
+    const taken = await confirm(`${otherCookie}; ${cookie}`, { installation_id: '7001', csrf: token });
+    const never = await confirm(`${otherCookie}; ${cookie}`, { installation_id: '7777', csrf: token });
+    expectRefusal(taken, 404, apiError('not_found', 'Installation not found'));
+    expectRefusal(never, 404, apiError('not_found', 'Installation not found'));
     expect(await linkedTo(7001)).to.equal(a.tenantId);
+    expect(await q('select * from codehost_installations where installation_id = 7777')).to.deep.equal([]);
   });
 
   it('a member gets 403 on both steps; an invalid id with a valid token is 400', async () => {
@@ -117,7 +125,7 @@ describe('code-host setup callback: GET confirms, a CSRF-protected POST links', 
     const { token, cookie } = csrfOf(await api.get(`${SETUP}?installation_id=7002`, { cookie: ownerCookie }));
     const byMember = await confirm(`${memberCookie}; ${cookie}`, { installation_id: '7002', csrf: token });
     expectRefusal(byMember, 403, apiError('forbidden', 'Only an owner of the tenant can link a code-host installation'));
-    expect(await q('select * from codehost_installations where installation_id = 7002')).to.deep.equal([]);
+    expect(await linkedTo(7002)).to.equal(null);
     const invalid = await confirm(`${ownerCookie}; ${cookie}`, { installation_id: 'abc', csrf: token });
     expect(invalid.status).to.equal(400);
     expect(invalid.body.error.code).to.equal('validation_failed');

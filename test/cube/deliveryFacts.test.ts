@@ -3,7 +3,7 @@ import pg from 'pg';
 import { buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { DEPLOYMENTS, ISSUES } from '../webhooks/helpers.js';
-import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from '../activity/helpers.js';
+import { announceInstallation, codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from '../activity/helpers.js';
 import { storedAndReference } from './deliveryFactsReference.js';
 
 const DAY = 86_400;
@@ -131,6 +131,7 @@ describe('stored delivery facts (migration 0021)', function () {
 
     before(async () => {
       ({ a, b } = await twoTenants(api.databaseUrl));
+      await announceInstallation(api.databaseUrl, FIXTURE_INSTALLATION, 62000001);
       expect((await api.as(a.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
       expect((await api.as(b.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000001 })).status).to.equal(201);
     });

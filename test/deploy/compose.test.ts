@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
-import { composeModel, ROOT, type Env, type Model } from './composeModel.js';
+import { composeModel, readYaml, ROOT, type Env, type Model } from './composeModel.js';
 
 const REQUIRED: Env = {
   APP_URL: 'https://analytics.example.com',
@@ -254,7 +254,7 @@ describe('compose stack: PostgreSQL for BI tools (BI_PORT)', () => {
     const model = composeModel(files, BI);
     const published = Object.fromEntries(Object.entries(model.services).filter(([, v]) => v.ports).map(([k, v]) => [k, v.ports]));
     expect(published).to.deep.equal({ traefik: ['3000:80', '5433:5432'], objstore: ['9001:9001'] });
-    expect(model.services.traefik!.environment).to.deep.equal({ BI_UPSTREAM: 'postgres:5432' });
+    expect(model.services.traefik!.environment).to.deep.equal({ BI_UPSTREAM: 'postgres:5432', APP_URL: REQUIRED.APP_URL });
     expect(model.services.traefik!.networks).to.deep.equal({ default: { ipv4_address: '172.30.57.250' } });
     // Without BI_PORT nothing is published for BI (the entry point exists but is unreachable from outside).
     expect(composeModel(['compose.yaml'], REQUIRED).services.traefik!.ports).to.deep.equal(['3000:80']);
@@ -287,7 +287,8 @@ describe('compose stack: the optional full Cube (profile cube)', () => {
     const compiler = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/@cubejs-backend/schema-compiler'].version;
     expect(cube.image).to.equal(`cubejs/cube:v${compiler}`);
     expect(cube.volumes).to.deep.equal(['./schema:/cube/conf/model:ro', './cube/cube.js:/cube/conf/cube.js:ro']);
-    expect(cube.ports).to.deep.equal(['4000:4000', '15432:15432']);
+    // Nothing of its own is published: Traefik is its way in (below).
+    expect(cube.ports).to.equal(undefined);
     expect(cube.environment).to.deep.equal({
       CUBEJS_DB_TYPE: 'postgres', CUBEJS_DB_HOST: 'postgres', CUBEJS_DB_PORT: '5432', CUBEJS_DB_NAME: 'delivery_analytics', CUBEJS_DB_USER: 'delivery_analytics',
       CUBEJS_DB_PASS: 'Zq8', CUBEJS_API_SECRET: 's3cret', CUBEJS_PG_SQL_PORT: '15432', CUBEJS_DEV_MODE: 'false', CUBEJS_SCHEDULED_REFRESH_DEFAULT: 'false',
@@ -305,3 +306,55 @@ describe('compose stack: the optional full Cube (profile cube)', () => {
   });
 });
 
+describe('compose stack: only the balancer publishes (issue 32)', () => {
+  const staticConfig = readYaml('traefik/traefik.yml');
+  const dynamic = readYaml('traefik/dynamic.yml');
+  const published = (m: Model) => Object.entries(m.services).filter(([, v]) => v.ports).map(([name]) => name);
+  const CUBE = ['compose.yaml', 'deploy/cube.yaml'];
+
+  it('no service but traefik and the object-store console publishes a port, in any profile and mix of files', () => {
+    const mixes: [string[], Env][] = [
+      [['compose.yaml'], REQUIRED],
+      [['compose.yaml', 'deploy/bi.yaml'], { ...REQUIRED, BI_PORT: '5433' }],
+      [CUBE, REQUIRED],
+      [['compose.yaml', 'deploy/external-database.yaml', 'deploy/external-object-store.yaml', 'deploy/bi.yaml', 'deploy/cube.yaml'], { ...REQUIRED, DATABASE_URL: EXTERNAL_DB, S3_ENDPOINT: EXTERNAL_S3, BI_PORT: '5433' }],
+    ];
+    const everyProfile = [...new Set(Object.values(readYaml('compose.yaml').services).flatMap((s: any) => s.profiles ?? []))] as string[];
+    expect(everyProfile).to.include('cube');
+    for (const [files, env] of mixes) {
+      for (const profiles of [[], everyProfile]) {
+        const model = composeModel(files, env, profiles);
+        expect(published(model), `${files.join('+')} ${profiles.join(',')}`).to.satisfy((names: string[]) => names.every((n) => n === 'traefik' || n === 'objstore'));
+        for (const service of Object.values(model.services)) expect(service.network_mode).to.equal(undefined);
+      }
+    }
+  });
+
+  it("Cube's SQL API goes through a Traefik TCP router with TLS, like the BI port, and its REST API through an HTTPS router", () => {
+    expect(staticConfig.entryPoints['cube-sql']).to.deep.equal({ address: ':15432' });
+    expect(staticConfig.entryPoints.cube).to.deep.equal({ address: ':4000' });
+    expect(dynamic.tcp.routers['cube-sql']).to.deep.equal({ entryPoints: ['cube-sql'], rule: 'HostSNI(`*`)', service: 'cube-sql', tls: {} });
+    expect(dynamic.tcp.services['cube-sql'].loadBalancer.servers).to.deep.equal([{ address: 'cube:15432' }]);
+    expect(dynamic.http.routers.cube).to.deep.include({ entryPoints: ['cube'], service: 'cube-api', tls: {} });
+    expect(dynamic.http.services['cube-api'].loadBalancer.servers).to.deep.equal([{ url: 'http://cube:4000' }]);
+    // TLS is terminated (no passthrough), and the container's listeners are only reachable inside the stack.
+    expect(JSON.stringify(dynamic.tcp)).not.to.match(/passthrough/);
+    const model = composeModel(CUBE, REQUIRED, ['cube']);
+    expect(model.services.traefik!.ports).to.deep.equal(['3000:80', '4000:4000', '15432:15432']);
+    expect(composeModel(CUBE, { ...REQUIRED, CUBE_PORT: '14000', CUBE_SQL_PORT: '25432' }, ['cube']).services.traefik!.ports).to.deep.equal(['3000:80', '14000:4000', '25432:15432']);
+    expect(model.services.cube!.ports).to.equal(undefined);
+  });
+
+  it('the launcher adds deploy/cube.yaml with the cube profile, from --profile or COMPOSE_PROFILES', () => {
+    const launched = launch({}, envFileOf(REQUIRED), ['--profile', 'cube', 'up', '-d']);
+    expect(launched.files).to.deep.equal(CUBE);
+    expect(launched.args.slice(2)).to.deep.equal(['--profile', 'cube', 'up', '-d']);
+    expect(launch({}, envFileOf(REQUIRED), ['--profile=cube', 'up']).files).to.deep.equal(CUBE);
+    expect(launch({}, envFileOf({ ...REQUIRED, COMPOSE_PROFILES: 'other,cube' })).files).to.deep.equal(CUBE);
+    expect(launch({ COMPOSE_PROFILES: 'cube' }, envFileOf(REQUIRED)).files).to.deep.equal(CUBE);
+    // The environment wins over the env file, as compose has it; no profile, no Cube ports.
+    expect(launch({ COMPOSE_PROFILES: '' }, envFileOf({ ...REQUIRED, COMPOSE_PROFILES: 'cube' })).files).to.deep.equal(['compose.yaml']);
+    expect(launch({}, envFileOf(REQUIRED)).files).to.deep.equal(['compose.yaml']);
+    expect(launch({}, envFileOf({ ...REQUIRED, BI_PORT: '5433' }), ['--profile', 'cube', 'up']).files).to.deep.equal(['compose.yaml', 'deploy/bi.yaml', 'deploy/cube.yaml']);
+  });
+});

@@ -73,7 +73,7 @@ describe('Traefik configuration', () => {
   });
 
   it('compresses text responses with gzip on the router', () => {
-    expect(labels[`${router}.middlewares`]).to.equal('compress@file');
+    expect(labels[`${router}.middlewares`]).to.equal('compress@file,security-headers@file');
     const compress = dynamic.http.middlewares.compress.compress;
     expect(compress.encodings[0]).to.equal('gzip');
     expect(compress.minResponseBodyBytes).to.equal(1024);
@@ -88,7 +88,9 @@ describe('Traefik configuration', () => {
     for (const name of used) {
       const middleware = dynamic.http.middlewares[name];
       expect(middleware, name).to.be.an('object');
-      expect(Object.keys(middleware)).to.deep.equal(['compress']);
+      expect(Object.keys(middleware).join()).to.be.oneOf(['compress', 'headers']);
+      // Headers: only the dedicated security fields, none that rewrites request or response headers.
+      if (middleware.headers) expect(Object.keys(middleware.headers)).to.have.members(['contentTypeNosniff', 'stsSeconds', 'stsIncludeSubdomains', 'forceSTSHeader']);
     }
     expect(staticConfig.entryPoints.web.http?.middlewares).to.equal(undefined);
     const everything = [...keyPaths(staticConfig), ...keyPaths(dynamic), ...Object.keys(labels)].join('\n');
@@ -104,13 +106,13 @@ describe('Traefik configuration', () => {
   it('publishes no dashboard or API and has a container healthcheck on an unpublished ping entry point', () => {
     expect(staticConfig.api).to.equal(undefined);
     expect(staticConfig.ping.entryPoint).to.equal('ping');
-    expect(Object.keys(staticConfig.entryPoints).sort()).to.deep.equal(['bi', 'ping', 'web']);
+    expect(Object.keys(staticConfig.entryPoints).sort()).to.deep.equal(['bi', 'cube', 'cube-sql', 'ping', 'web']);
     expect(traefik.healthcheck.test).to.deep.equal(['CMD', 'traefik', 'healthcheck', '--ping']);
   });
 
   it('routes the `bi` entry point (PostgreSQL STARTTLS, TLS terminated) to BI_UPSTREAM, published as BI_PORT', () => {
     expect(staticConfig.entryPoints.bi).to.deep.equal({ address: ':5432' });
-    expect(dynamic.tcp.routers).to.deep.equal({ bi: { entryPoints: ['bi'], rule: 'HostSNI(`*`)', service: 'bi-database', tls: {} } });
+    expect(dynamic.tcp.routers.bi).to.deep.equal({ entryPoints: ['bi'], rule: 'HostSNI(`*`)', service: 'bi-database', tls: {} });
     // The file is a Go template for Traefik: the upstream is the container's BI_UPSTREAM.
     const servers = dynamic.tcp.services['bi-database'].loadBalancer.servers;
     expect(servers).to.deep.equal([{ address: '{{ env "BI_UPSTREAM" }}' }]);
@@ -120,5 +122,14 @@ describe('Traefik configuration', () => {
     // TLS is terminated (no passthrough), so the database sees the plain protocol from Traefik's address.
     expect(JSON.stringify(dynamic.tcp)).not.to.match(/passthrough/);
   });
-});
 
+  it('sends Strict-Transport-Security when APP_URL is https, forced (TLS ends in front of Traefik), and nosniff', () => {
+    const headers = dynamic.http.middlewares['security-headers'].headers;
+    expect(headers).to.deep.include({ contentTypeNosniff: true, stsIncludeSubdomains: true, forceSTSHeader: true });
+    // The file is a Go template for Traefik (sprig's hasPrefix): a year when APP_URL is https, else 0 (no header).
+    expect(headers.stsSeconds).to.equal('{{ if hasPrefix "https://" (env "APP_URL") }}31536000{{ else }}0{{ end }}');
+    expect(traefik.environment.APP_URL).to.equal(REQUIRED.APP_URL);
+    expect(labels[`${router}.middlewares`]!.split(',')).to.include('security-headers@file');
+    expect(dynamic.http.routers.cube.middlewares).to.deep.equal(['security-headers']);
+  });
+});

@@ -23,6 +23,11 @@ describe('issue tracker: Jira Cloud', function () {
   let b: BuiltTenant;
   let connectionId: string;
   const q = (sql: string, params: unknown[] = []) => dbFor(api.databaseUrl).pool.query(sql, params);
+  /** Path and query of the dynamic webhook the sync registered at the fake Jira (site and key). */
+  const registeredPath = () => {
+    const url = new URL(jira.webhooks[0]!.url);
+    return `${url.pathname}${url.search}`;
+  };
 
   before(async () => {
     jira = await fakeJira();
@@ -110,11 +115,13 @@ describe('issue tracker: Jira Cloud', function () {
     const sync = (await q('select lease_job_id, cursor, updated_since from tracker_syncs where connection_id = $1', [connectionId])).rows[0];
     expect([sync.lease_job_id, sync.cursor, sync.updated_since !== null]).to.deep.equal([null, null, true]);
     expect((await q('select last_sync_at is not null as synced, last_error from integration_connections where id = $1', [connectionId])).rows[0]).to.deep.equal({ synced: true, last_error: null });
-    expect(jira.webhooks.map((w) => w.url)).to.deep.equal([`${api.baseUrl}/api/integrations/jira/webhook?site=${jira.cloudId}`]);
+    // The site's key rides beside the site: the app-wide token alone does not say which site sent it.
+    expect(jira.webhooks).to.have.length(1);
+    expect(jira.webhooks[0]!.url).to.match(new RegExp(`^${api.baseUrl}/api/integrations/jira/webhook\\?site=${jira.cloudId}&key=[A-Za-z0-9_-]{43}$`));
   });
 
   it('webhooks: a signed update changes the issue, a delete removes it from the measures and keeps a mark; bad or expired signatures are 401', async () => {
-    const hook = (body: unknown, authorization: string, site = jira.cloudId) => api.post(`/api/integrations/jira/webhook?site=${site}`, JSON.stringify(body), { authorization, 'content-type': 'application/json' });
+    const hook = (body: unknown, authorization: string) => api.post(registeredPath(), JSON.stringify(body), { authorization, 'content-type': 'application/json', 'x-atlassian-webhook-identifier': randomUUID() });
     const issue = jira.issue(42, { summary: 'Renamed at Jira', status: { name: 'Done', statusCategory: { key: 'done' } }, resolutiondate: '2026-11-02T10:00:00.000+0000', issuetype: { name: 'Bug' } });
     const updated = await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization());
     expect([updated.status, updated.body]).to.deep.equal([200, { data: { applied: 1, event: 'jira:issue_updated' }, meta: {} }]);
@@ -131,10 +138,6 @@ describe('issue tracker: Jira Cloud', function () {
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, 11 * 60))).status).to.equal(401);
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, -5 * 60))).status).to.equal(401);
     expect((await hook({ webhookEvent: 'jira:issue_updated', issue }, await jira.deliveryAuthorization(undefined, null, null))).status).to.equal(401);
-    // The admin-webhook scheme (X-Hub-Signature HMAC of the body) is not what our webhooks send: refused, even correctly computed.
-    const raw = JSON.stringify({ webhookEvent: 'jira:issue_updated', issue });
-    const hub = await api.post(`/api/integrations/jira/webhook?site=${jira.cloudId}`, raw, { 'x-hub-signature': jira.hubSignature(raw), 'content-type': 'application/json' });
-    expect([hub.status, hub.body]).to.deep.equal([401, { error: { code: 'unauthorized', message: 'Invalid webhook signature' } }]);
 
     const deleted = await hook({ webhookEvent: 'jira:issue_deleted', issue: { id: '10042', key: 'ENG-42' } }, await jira.deliveryAuthorization());
     expect(deleted.body.data).to.deep.equal({ applied: 1, event: 'jira:issue_deleted' });
@@ -143,6 +146,53 @@ describe('issue tracker: Jira Cloud', function () {
     // A later sync page that still has the issue does not bring it back.
     await runSync(api.running.app, { tenantId: a.tenantId, connectionId, kind: 'jira', mode: 'incremental' });
     expect((await q(`select count(*)::int as n from issues where tenant_id = $1 and provider = 'jira'`, [a.tenantId])).rows[0].n).to.equal(1999);
+  });
+
+  it('webhooks are bound to their site and taken once: a token for site A is refused on ?site=B, a replayed identifier is applied once, admin webhooks are signed with the connection\'s secret', async () => {
+    const issue = (summary: string) => jira.issue(7, { summary });
+    const title = async () => (await q(`select title from issues where tenant_id = $1 and external_id = $2`, [a.tenantId, `${jira.cloudId}:10007`])).rows[0].title;
+    const send = (path: string, body: unknown, headers: Record<string, string>) => api.post(path, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+    const refused = { error: { code: 'unauthorized', message: 'Invalid webhook signature' } };
+    const token = await jira.deliveryAuthorization();
+    const registered = new URL(jira.webhooks[0]!.url);
+    const key = registered.searchParams.get('key')!;
+
+    // A genuine token, but the URL of another site (with site A's key, or none): refused.
+    for (const path of [`/api/integrations/jira/webhook?site=other-site&key=${key}`, '/api/integrations/jira/webhook?site=other-site', `/api/integrations/jira/webhook?site=${jira.cloudId}`]) {
+      const other = await send(path, { webhookEvent: 'jira:issue_updated', issue: issue('Forged') }, { authorization: token, 'x-atlassian-webhook-identifier': randomUUID() });
+      expect([other.status, other.body], path).to.deep.equal([401, refused]);
+    }
+    expect(await title()).not.to.equal('Forged');
+
+    // The same delivery twice (a replay, or Atlassian's retry of one we took): applied once.
+    const identifier = randomUUID();
+    const first = await send(registeredPath(), { webhookEvent: 'jira:issue_updated', issue: issue('Once') }, { authorization: token, 'x-atlassian-webhook-identifier': identifier });
+    expect(first.body.data).to.deep.equal({ applied: 1, event: 'jira:issue_updated' });
+    await q(`update issues set title = 'Changed since' where tenant_id = $1 and external_id = $2`, [a.tenantId, `${jira.cloudId}:10007`]);
+    const replay = await send(registeredPath(), { webhookEvent: 'jira:issue_updated', issue: issue('Replayed') }, { authorization: token, 'x-atlassian-webhook-identifier': identifier });
+    expect([replay.status, replay.body.data]).to.deep.equal([200, { applied: 0, event: 'jira:issue_updated', duplicate: true }]);
+    expect(await title()).to.equal('Changed since');
+    const unnamed = await send(registeredPath(), { webhookEvent: 'jira:issue_updated', issue: issue('No identifier') }, { authorization: token });
+    expect([unnamed.status, unnamed.body.error.details]).to.deep.equal([400, [{ path: 'X-Atlassian-Webhook-Identifier', message: 'Required' }]]);
+
+    // Admin webhooks: the owner reads the URL and the connection's secret; members may not.
+    const admin = await api.as(a.owner.apiKey).get(`/api/integrations/jira/connections/${connectionId}/admin-webhook`);
+    expect(admin.status).to.equal(200);
+    expect(admin.body.data.url).to.equal(`${api.baseUrl}/api/integrations/jira/webhook?site=${jira.cloudId}`);
+    expect(admin.body.data.secret).to.match(/^[A-Za-z0-9_-]{43}$/);
+    expect((await api.as(b.owner.apiKey).get(`/api/integrations/jira/connections/${connectionId}/admin-webhook`)).status).to.equal(404);
+    const adminPath = new URL(admin.body.data.url).pathname + new URL(admin.body.data.url).search;
+    const raw = JSON.stringify({ webhookEvent: 'jira:issue_updated', issue: issue('Signed by the admin webhook') });
+    const signed = await api.post(adminPath, raw, { 'content-type': 'application/json', 'x-hub-signature': jira.hubSignature(raw, admin.body.data.secret), 'x-atlassian-webhook-identifier': randomUUID() });
+    expect([signed.status, signed.body.data]).to.deep.equal([200, { applied: 1, event: 'jira:issue_updated' }]);
+    expect(await title()).to.equal('Signed by the admin webhook');
+    // A wrong secret (the app's client secret, another connection's), or the body changed after signing: 401.
+    const tampered = raw.replace('Signed by the admin webhook', 'Tampered');
+    for (const [body, signature] of [[raw, jira.hubSignature(raw)], [tampered, jira.hubSignature(raw, admin.body.data.secret)], [raw, `sha256=${'0'.repeat(64)}`]] as const) {
+      const bad = await api.post(adminPath, body, { 'content-type': 'application/json', 'x-hub-signature': signature, 'x-atlassian-webhook-identifier': randomUUID() });
+      expect([bad.status, bad.body]).to.deep.equal([401, refused]);
+    }
+    expect(await title()).to.equal('Signed by the admin webhook');
   });
 
   it('the id sweep marks an issue deleted at Jira whose delete webhook never came, as the webhook would; one the listing missed but Jira still has stays', async () => {

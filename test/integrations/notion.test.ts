@@ -4,7 +4,7 @@
  * publishes the closed month once, signed webhooks (refused without DOCS_WEBHOOK_SECRET) that
  * pause publishing, and a revoked grant marking the connection for reconnection.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { bossOver } from '../../src/jobs/boss.js';
@@ -41,8 +41,9 @@ describe('Notion (document workspace)', function () {
     throw new Error('job did not finish');
   }
   const status = async (tenant = a) => (await api.as(tenant.owner.apiKey).get('/api/integrations/notion')).body.data;
-  const webhook = (event: unknown, signature?: string) => {
-    const body = JSON.stringify(event);
+  // Every Notion event carries its id and the time it happened (a fresh one unless the test sets them).
+  const webhook = (event: object, signature?: string) => {
+    const body = JSON.stringify({ id: randomUUID(), timestamp: new Date().toISOString(), ...event });
     return api.post('/api/integrations/notion/webhook', body, { 'content-type': 'application/json', 'x-notion-signature': signature ?? sign(body) });
   };
 
@@ -165,7 +166,8 @@ describe('Notion (document workspace)', function () {
 
   it('webhooks: bad signatures are refused; a deleted parent page pauses publishing (needs attention) until a parent is chosen again', async () => {
     const deleted = { type: 'page.deleted', workspace_id: notion.workspace.id, entity: { id: parent.id.replace(/-/g, ''), type: 'page' } };
-    expect((await webhook(deleted, sign(JSON.stringify(deleted), 'wrong'))).status).to.equal(401);
+    const forged = { id: randomUUID(), timestamp: new Date().toISOString(), ...deleted };
+    expect((await webhook(forged, sign(JSON.stringify(forged), 'wrong'))).status).to.equal(401);
     expect((await webhook(deleted, '')).status).to.equal(401);
     expect((await status()).connections[0].state).to.equal('active');
     const other = await webhook({ ...deleted, entity: { id: notion.addPage('x').id, type: 'page' } });
@@ -182,6 +184,40 @@ describe('Notion (document workspace)', function () {
     expect((await jobDone(due as string)).output).to.deep.equal({ month: '2025-04', sent: 0 });
     const chosen = await api.as(a.owner.apiKey).put(`/api/integrations/notion/connections/${connectionId}/parent`, { pageId: parent.id });
     expect(chosen.body.data.state).to.equal('active');
+  });
+
+  it('webhooks: a timestamp over five minutes away is refused (401), and an event id already taken is not applied again', async () => {
+    const deleted = { type: 'page.deleted', workspace_id: notion.workspace.id, entity: { id: parent.id, type: 'page' } };
+    const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
+    for (const timestamp of [minutes(-6), minutes(6)]) {
+      const stale = await webhook({ ...deleted, timestamp });
+      expect([stale.status, stale.body]).to.deep.equal([401, { error: { code: 'unauthorized', message: 'Stale Notion webhook timestamp' } }]);
+    }
+    // Within the window either way (clocks differ) is taken.
+    expect((await webhook({ ...deleted, entity: { id: 'other', type: 'page' }, timestamp: minutes(-4) })).body).to.deep.equal({ handled: 'ignored' });
+    const unnamed = await api.post('/api/integrations/notion/webhook', JSON.stringify(deleted), { 'content-type': 'application/json', 'x-notion-signature': sign(JSON.stringify(deleted)) });
+    expect([unnamed.status, unnamed.body.error.details]).to.deep.equal([400, [{ path: 'id', message: 'Required' }, { path: 'timestamp', message: 'Required' }]]);
+    expect((await status()).connections[0].state).to.equal('active');
+
+    const once = { ...deleted, id: randomUUID(), timestamp: minutes(0) };
+    expect((await webhook(once)).body).to.deep.equal({ handled: 'paused' });
+    expect((await api.as(a.owner.apiKey).put(`/api/integrations/notion/connections/${connectionId}/parent`, { pageId: parent.id })).body.data.state).to.equal('active');
+    // The same signed delivery again (a replay inside the window, or Notion's retry): acknowledged, not applied.
+    const again = await webhook(once);
+    expect([again.status, again.body]).to.deep.equal([200, { handled: 'duplicate' }]);
+    expect((await status()).connections[0].state).to.equal('active');
+    const { rows } = await pool().query(`select vendor from webhook_deliveries where delivery_id = $1`, [once.id]);
+    expect(rows).to.deep.equal([{ vendor: 'notion' }]);
+    // Claimed before any tenant is known: the tenant role has no privilege on the table (migration 0043).
+    const client = await pool().connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('role', 'app_tenant', true), set_config('app.tenant_id', $1, true)`, [a.tenantId]);
+      expect(await client.query('select count(*) from webhook_deliveries').then(() => 'read', (e: { code?: string }) => e.code)).to.equal('42501');
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 
   it('a revoked grant marks the connection for reconnection when Notion refuses the token', async () => {

@@ -10,6 +10,8 @@ import { runCli } from '../helpers/cli.js';
 import { dbFor } from '../helpers/factories.js';
 import { capturedLog, TEST_KEY, testServer, type TestServer } from '../helpers/server.js';
 import { fakeNotion, type FakeNotion } from './fakes/notion.js';
+import { asSystem } from '../../src/db/tenancy.js';
+import { keepVerificationToken } from '../../src/integrations/notion/verificationTokens.js';
 
 const TOKEN = 'secret_6kJvZ0Z9wq3h0NqJkV1y2bA7c8d9e0fGhIjKlMnOpQr';
 
@@ -91,5 +93,29 @@ describe('Notion webhook verification token, for the operator', function () {
     } finally {
       await withSecret.close();
     }
+  });
+
+  it('the unsigned handshake is rate-limited per address, and five are kept however many arrive at once', async () => {
+    const fresh = await testServer({ env: env() });
+    try {
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => post(fresh, JSON.stringify({ verification_token: `secret_flood-${i}` }))));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 200)).to.have.length(10);
+      expect(statuses.filter((s) => s === 429)).to.have.length(190);
+      const refused = answers.find((a) => a.status === 429)!;
+      expect(refused.body.error.code).to.equal('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 3600);
+      const kept = await dbFor(fresh.databaseUrl).pool.query('select count(*)::int as n from docs_verification_tokens');
+      expect(kept.rows[0].n).to.equal(5);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('the cap of five holds when keepers run at once (past the rate limit: many addresses)', async () => {
+    const { db, pool } = dbFor(api.databaseUrl);
+    await pool.query('delete from docs_verification_tokens');
+    await Promise.all(Array.from({ length: 40 }, (_, i) => asSystem('inbound-routing', () => keepVerificationToken(db, Buffer.from(TEST_KEY, 'hex'), `secret_parallel-${i}`))));
+    expect((await pool.query('select count(*)::int as n from docs_verification_tokens')).rows[0].n).to.equal(5);
   });
 });

@@ -5,7 +5,7 @@
  * their service stores. Every value the tests assert is worked out here by hand, for the window
  * 2026-01..2026-03.
  */
-import { codehostEnv, deliver, mergedPullRequest } from '../activity/helpers.js';
+import { announceInstallation, codehostEnv, deliver, mergedPullRequest } from '../activity/helpers.js';
 import type { TestServer } from '../helpers/server.js';
 import { dbFor } from '../helpers/factories.js';
 
@@ -71,6 +71,7 @@ export async function seedTenant(server: TestServer, ownerKey: string, tenantId:
 
   // The tenant's own installation of the code-host application (an installation feeds one tenant).
   const installationId = Number.parseInt(tenantId.replace(/-/g, '').slice(0, 7), 16);
+  await announceInstallation(server.databaseUrl, installationId);
   const linked = await api.post('/api/integrations/codehost/installations', { installationId });
   if (linked.status !== 201) throw new Error(`link installation (is the server started with SEED_ENV?): ${linked.status} ${linked.text}`);
   const pr = async (n: number, created: string, merged: string, deployment: string, labels: string[] = []) => {

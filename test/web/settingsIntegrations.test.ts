@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { codehostEnv } from '../activity/helpers.js';
+import { announceInstallation, codehostEnv } from '../activity/helpers.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { pageAs, screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
@@ -19,6 +19,8 @@ describe('web app: Settings › Integrations (Chromium)', function () {
   before(async () => {
     ({ server, browser } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Integrations Org');
+    // The code host announced them: an owner links only those (docs/activity.md).
+    await announceInstallation(server.databaseUrl, 4242, 5151);
   });
   after(async () => {
     await bare?.close();

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants, users } from './identity.js';
 
 /** The vendors a tenant connects with OAuth; each has its own folder under src/integrations/. */
@@ -49,4 +49,21 @@ export const integrationConnections = pgTable(
     // Inbound vendor requests name the workspace, not the tenant: this finds the tenant.
     index('integration_connections_kind_external').on(t.kind, t.externalId),
   ],
+);
+
+/**
+ * Vendor webhook deliveries already taken (Notion event ids, Jira webhook identifiers), so a
+ * replayed or redelivered one is not applied twice. Not tenant data: the id is claimed before the
+ * delivery's tenant is known, so no tenant_id and no privilege for the tenant role (migration 0043).
+ * Rows only need to outlive the deliveries' replay windows: a day is kept.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    /** `notion`, `jira`. */
+    vendor: text('vendor').notNull(),
+    deliveryId: text('delivery_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.vendor, t.deliveryId] }), index('webhook_deliveries_received_idx').on(t.receivedAt)],
 );

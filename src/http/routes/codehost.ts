@@ -76,7 +76,7 @@ export function codehostRoutes(app: AppContext): Router {
     }
     const owner = setupOwner(principal);
     const preview = await previewSetup(db, owner, query.installation_id);
-    sendHtml(ctx, preview.state === 'linked_elsewhere' ? 409 : 200, renderSetupPage({
+    sendHtml(ctx, preview.state === 'unknown' ? 404 : 200, renderSetupPage({
       preview, action: SETUP_PATH, csrfToken: issueCsrfToken(ctx, app.config.production), continueUrl: linkedUrl(query.installation_id),
     }));
   }));

@@ -194,6 +194,9 @@ async function ensureJiraWebhook(w: WebhookContext): Promise<Record<string, unkn
       const renewed = await client.webhooks.refreshWebhooks({ webhookIds: ids });
       return { ...w.current, expiresAt: renewed.expirationDate ?? null };
     }
+    // Registered at another URL (before the site key was part of it): Jira would keep sending those
+    // for up to 30 days, every one refused, so they go before the new ones come.
+    if (ids.length > 0) await client.webhooks.deleteWebhookById({ webhookIds: ids }).catch(() => undefined);
     const made = await client.webhooks.registerDynamicWebhooks({ url: w.url, webhooks: [{ events: WEBHOOK_EVENTS as never, jqlFilter: ALL_ISSUES }] });
     const created = (made.webhookRegistrationResult ?? []).map((r) => r.createdWebhookId).filter((id): id is number => typeof id === 'number');
     return { ids: created, url: w.url, expiresAt: new Date(Date.now() + 30 * 24 * 3600_000).toISOString() };

@@ -59,7 +59,7 @@ export function notionRoutes(app: AppContext): Router {
     requireNotion(app);
     // Read even without DOCS_WEBHOOK_SECRET: the subscription's handshake brings the token it needs.
     const body = await readRawBody(ctx, 256 * 1024);
-    return { body: await receiveNotionWebhook(app, body, ctx.get('x-notion-signature')) };
+    return { body: await receiveNotionWebhook(app, body, ctx.get('x-notion-signature'), ctx.ip) };
   }));
 
   // The pages shared with the integration: the candidates for the parent page.

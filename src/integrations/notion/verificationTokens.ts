@@ -8,9 +8,9 @@
  * deployment's integration, shared by every tenant's workspace: never shown in a tenant's settings,
  * never logged.
  *
- * The handshake is unsigned, so anyone can post one: only the newest few are kept, for a day, and
- * the command shows each with its arrival time beside it (Notion's own comes when the subscription
- * is created or its token resent).
+ * The handshake is unsigned, so anyone can post one: it is rate-limited (webhook.ts), only the
+ * newest few are kept, for a day, and the command shows each with its arrival time beside it
+ * (Notion's own comes when the subscription is created or its token resent).
  */
 import { desc, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -31,6 +31,9 @@ function keyOf(master: Buffer): Buffer {
 /** Keeps a token Notion (or someone) posted; the oldest beyond the newest five, and any older than a day, go. */
 export async function keepVerificationToken(db: Db, master: Buffer, token: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // One keeper at a time: concurrent keepers each miss the others' uncommitted rows when they
+    // trim, and more than five would stay (7 of 200 concurrent handshakes were kept without it).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('docs_verification_tokens', 0))`);
     await tx.insert(docsVerificationTokens).values({ tokenSealed: seal(keyOf(master), token, AAD) });
     const newest = tx.select({ id: docsVerificationTokens.id }).from(docsVerificationTokens).orderBy(desc(docsVerificationTokens.receivedAt)).limit(KEEP);
     await tx.delete(docsVerificationTokens).where(notInArray(docsVerificationTokens.id, newest));

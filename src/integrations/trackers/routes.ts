@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
-import { changeSettings, completeConnect, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from './service.js';
+import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from './service.js';
 import { syncRowOf } from './store.js';
 import { TRACKER_KINDS } from './types.js';
 import { requireTrackerApp } from './vendors.js';
@@ -16,7 +16,7 @@ import { receiveJiraWebhook, receiveLinearWebhook } from './webhooks.js';
 const CallbackQuery = z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional(), error: z.string().max(200).optional() });
 const ConnectionParams = z.object({ id: z.uuid() });
 const DisconnectQuery = z.object({ connection: z.uuid().optional() });
-const WebhookQuery = z.object({ site: z.string().max(200).optional() });
+const WebhookQuery = z.object({ site: z.string().max(200).optional(), key: z.string().max(100).optional() });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
 export function trackerRoutes(app: AppContext): Router {
@@ -55,9 +55,28 @@ export function trackerRoutes(app: AppContext): Router {
     })));
   }
 
+  // The owner hands these to a Jira administrator who registers an admin webhook (signed, X-Hub-Signature).
+  const jiraConfigured = async (_ctx: unknown, next: () => Promise<unknown>) => {
+    requireTrackerApp(app.config, 'jira');
+    await next();
+  };
+  router.get('/api/integrations/jira/connections/:id/admin-webhook', jiraConfigured, route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => ({
+    body: { data: await jiraAdminWebhook(app, principal, params.id), meta: {} },
+  })));
+
   // Authenticated by their signatures, not by a principal.
   router.post('/api/integrations/jira/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT, query: WebhookQuery }, async ({ ctx, body, query }) => ({
-    body: { data: await receiveJiraWebhook(app, { authorization: ctx.get('authorization'), site: query.site, body: body as unknown as Buffer }), meta: {} },
+    body: {
+      data: await receiveJiraWebhook(app, {
+        authorization: ctx.get('authorization'),
+        hubSignature: ctx.get('x-hub-signature'),
+        identifier: ctx.get('x-atlassian-webhook-identifier'),
+        site: query.site,
+        key: query.key,
+        body: body as unknown as Buffer,
+      }),
+      meta: {},
+    },
   })));
   router.post('/api/integrations/linear/webhook', route(app, { auth: 'none', limit: 'none', bodyKind: 'raw', bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => ({
     body: { data: await receiveLinearWebhook(app, { signature: ctx.get('linear-signature'), body: body as unknown as Buffer }), meta: {} },

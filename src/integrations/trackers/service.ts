@@ -12,7 +12,7 @@ import { settingsOf, TrackerMappingChange } from './mapping.js';
 import { flagStale, syncRowOf } from './store.js';
 import { trackerSyncWorkflow } from './syncJob.js';
 import { TrackerGrantRefused, type TrackerKind } from './types.js';
-import { requireTrackerApp, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
+import { jiraAdminWebhookUrlOf, requireTrackerApp, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
 import { z } from 'zod';
 
 export function connectUrl(app: AppContext, principal: TenantPrincipal, kind: TrackerKind): string {
@@ -101,6 +101,16 @@ export async function changeSettings(app: AppContext, principal: TenantPrincipal
   const settings = { ...settingsOf(connection.settings), ...change };
   await updateSettings(app.database.db, connection.id, settings);
   return { ...connection, settings };
+}
+
+/**
+ * What a Jira administrator enters to register an admin webhook for this connection's site (Jira
+ * settings › System › WebHooks): the URL, and the connection's own secret that signs its deliveries
+ * (`X-Hub-Signature`). Derived, never stored; the owner sees it, as the tracker's admin must.
+ */
+export async function jiraAdminWebhook(app: AppContext, principal: TenantPrincipal, id: string): Promise<{ url: string; secret: string }> {
+  const connection = await ownConnection(app, principal, 'jira', id);
+  return { url: jiraAdminWebhookUrlOf(app.config, connection.externalId), secret: webhookSecretOf(app.config.oauthEncryptionKey, connection.id) };
 }
 
 export async function startBackfill(app: AppContext, principal: TenantPrincipal, kind: TrackerKind, id: string): Promise<string> {

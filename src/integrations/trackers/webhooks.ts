@@ -5,30 +5,39 @@
  * - Jira: the webhooks we register are the dynamic webhooks of an OAuth 2.0 (3LO) app
  *   (`POST /rest/api/3/webhook`). Atlassian secures those with bearer authentication: a JWT in
  *   `Authorization`, signed with the app's client secret (developer.atlassian.com/cloud/jira/
- *   platform/webhooks, "Webhooks authentication for OAuth 2.0 apps"). `X-Hub-Signature` belongs to
- *   admin webhooks registered with a secret, which we never register, so it is not accepted.
- *   The site rides in `?site=`.
+ *   platform/webhooks, "Webhooks authentication for OAuth 2.0 apps"). That token is the app's,
+ *   the same for every site, and covers neither the URL nor the body, so the URL we register
+ *   carries the site's own key beside `?site=` (vendors.ts): a token delivered for site A does not
+ *   open site B. Admin webhooks, which a Jira administrator registers with a secret, are signed
+ *   instead with `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>`; the secret is the
+ *   connection's own (shown to its owner), so the signature binds body, site and connection.
+ *   Either way `X-Atlassian-Webhook-Identifier` (the same on Atlassian's retries) is taken once.
  * - Linear signs the raw body (HMAC-SHA256, header `linear-signature`) with the secret we gave the
  *   webhook when we created it (one per connection); `webhookTimestamp` in the signed body must be
  *   within a minute (`@linear/sdk`'s LinearWebhookClient checks both).
  */
 import { LinearWebhookClient } from '@linear/sdk/webhooks';
 import { jwtVerify } from 'jose';
+import { safeEqual } from '../../auth/secrets.js';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { AppError } from '../../errors.js';
 import { parseJsonBody } from '../../http/body.js';
+import { verifySignature } from '../../services/codehostWebhook.js';
 import { jiraIssue } from '../jira/vendor.js';
 import { linearIssue } from '../linear/vendor.js';
 import type { Connection } from '../shared/connections.js';
+import { onceForDelivery } from '../shared/deliveries.js';
 import { settingsOf } from './mapping.js';
 import { applyPage, connectionsForSite, markDeleted } from './store.js';
-import { requireTrackerApp, webhookSecretOf } from './vendors.js';
+import { jiraSiteKeyOf, requireTrackerApp, webhookSecretOf } from './vendors.js';
 
 export interface WebhookOutcome {
   applied: number;
   event: string;
+  /** Set when the delivery's identifier was taken before: acknowledged, not applied again. */
+  duplicate?: true;
 }
 
 const JiraEvent = z.object({
@@ -38,14 +47,6 @@ const JiraEvent = z.object({
 
 /** Signed bytes first, then the JSON every route would accept (src/http/body.ts). */
 const parseJson = (body: Buffer): unknown => parseJsonBody(body, 'Validation failed');
-
-async function forEachConnection(app: AppContext, kind: 'jira' | 'linear', site: string, work: (c: Connection) => Promise<void>): Promise<number> {
-  const { db } = app.database;
-  const connections = await asSystem('inbound-routing', () => connectionsForSite(db, kind, site));
-  const active = connections.filter((c) => c.state === 'active');
-  for (const c of active) await withTenant(c.tenantId, () => work(c));
-  return active.length;
-}
 
 /** Oldest `iat` accepted when a delivery's token carries no `exp`. */
 const JIRA_TOKEN_MAX_AGE_SECONDS = 10 * 60;
@@ -72,19 +73,64 @@ export async function verifyJiraDelivery(clientSecret: string, authorization: st
   }
 }
 
-export async function receiveJiraWebhook(app: AppContext, input: { authorization: string; site: string | undefined; body: Buffer }): Promise<WebhookOutcome> {
-  const tracker = requireTrackerApp(app.config, 'jira');
-  await verifyJiraDelivery(tracker.clientSecret, input.authorization);
-  if (!input.site) throw new AppError('validation_failed', 'Validation failed', [{ path: 'query.site', message: 'Required' }]);
-  const parsed = JiraEvent.safeParse(parseJson(input.body));
-  if (!parsed.success || !parsed.data.issue) return { applied: 0, event: parsed.success ? parsed.data.webhookEvent : 'unknown' };
-  const { webhookEvent, issue } = parsed.data;
+export interface JiraDelivery {
+  authorization: string;
+  /** `X-Hub-Signature` of an admin webhook; empty for our dynamic webhooks. */
+  hubSignature: string;
+  /** `X-Atlassian-Webhook-Identifier`. */
+  identifier: string;
+  site: string | undefined;
+  /** The site key of a dynamic webhook's URL. */
+  key: string | undefined;
+  body: Buffer;
+}
+
+const IDENTIFIER = /^[\w.:-]{1,200}$/;
+
+/**
+ * Which connections a Jira delivery may change: every active one of the site for a dynamic
+ * webhook (its token and the site's key verified), or the one connection whose secret signed an
+ * admin webhook.
+ */
+async function jiraTargets(app: AppContext, clientSecret: string, input: JiraDelivery & { site: string }): Promise<Connection[]> {
   const { db } = app.database;
-  const applied = await forEachConnection(app, 'jira', input.site, async (c) => {
-    if (webhookEvent === 'jira:issue_deleted') return markDeleted(db, c, [String(issue.id)]);
-    await applyPage(app.database, c, [jiraIssue({ ...issue, id: String(issue.id) }, settingsOf(c.settings).siteUrl)]);
+  const master = app.config.oauthEncryptionKey;
+  if (input.hubSignature) {
+    const candidates = await asSystem('inbound-routing', () => connectionsForSite(db, 'jira', input.site));
+    const signer = candidates.find((c) => verifySignature(webhookSecretOf(master, c.id), input.body, input.hubSignature));
+    if (!signer) throw new AppError('unauthorized', 'Invalid webhook signature');
+    return signer.state === 'active' ? [signer] : [];
+  }
+  await verifyJiraDelivery(clientSecret, input.authorization);
+  if (!safeEqual(input.key ?? '', jiraSiteKeyOf(master, input.site))) throw new AppError('unauthorized', 'Invalid webhook signature');
+  const connections = await asSystem('inbound-routing', () => connectionsForSite(db, 'jira', input.site));
+  return connections.filter((c) => c.state === 'active');
+}
+
+export async function receiveJiraWebhook(app: AppContext, input: JiraDelivery): Promise<WebhookOutcome> {
+  const tracker = requireTrackerApp(app.config, 'jira');
+  const site = input.site;
+  if (!site) {
+    // Refused before anything else only when unsigned: a signed delivery without a site is a bad URL.
+    if (!input.hubSignature) await verifyJiraDelivery(tracker.clientSecret, input.authorization);
+    throw new AppError('validation_failed', 'Validation failed', [{ path: 'query.site', message: 'Required' }]);
+  }
+  const targets = await jiraTargets(app, tracker.clientSecret, { ...input, site });
+  if (!IDENTIFIER.test(input.identifier)) throw new AppError('validation_failed', 'Validation failed', [{ path: 'X-Atlassian-Webhook-Identifier', message: 'Required' }]);
+  const parsed = JiraEvent.safeParse(parseJson(input.body));
+  const event = parsed.success ? parsed.data.webhookEvent : 'unknown';
+  if (!parsed.success || !parsed.data.issue) return { applied: 0, event };
+  const { issue } = parsed.data;
+  const { db } = app.database;
+  return onceForDelivery<WebhookOutcome>(db, 'jira', `${site}:${input.identifier}`, { applied: 0, event, duplicate: true }, async () => {
+    for (const c of targets) {
+      await withTenant(c.tenantId, async () => {
+        if (event === 'jira:issue_deleted') return markDeleted(db, c, [String(issue.id)]);
+        await applyPage(app.database, c, [jiraIssue({ ...issue, id: String(issue.id) }, settingsOf(c.settings).siteUrl)]);
+      });
+    }
+    return { applied: targets.length, event };
   });
-  return { applied, event: webhookEvent };
 }
 
 const LinearEvent = z.object({
