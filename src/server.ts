@@ -59,7 +59,7 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
       if (config.testHooks) await installJobQueues(database.pool, testJobs);
       await checkJobQueues(database.pool, jobDefs);
     });
-    app = { config, database, log, jobs: createJobQueue(database.pool, jobDefs), live: createLivePublisher(database.pool) };
+    app = { config, database, log, jobs: createJobQueue(database.pool, jobDefs), live: createLivePublisher(database.pool, config) };
   } catch (error) {
     await database.close();
     throw error;

@@ -2,7 +2,8 @@
  * `/api/live`: the websocket of live progress. The upgrade is authenticated like any request
  * (`Authorization: Bearer gai_…` or the `sessionId` cookie); a connection belongs to the
  * principal's tenant and receives that tenant's events only. Events come from NOTIFY (listener.ts),
- * so an event raised on any instance reaches the tenant's clients on every instance.
+ * so an event raised on any instance reaches the tenant's clients on every instance. Only
+ * notifications sealed by an instance (publisher.ts) are delivered: any database role can NOTIFY.
  *
  * The server pings every 30 s (the spec's interval; injectable for tests) and drops a client that
  * did not answer the previous ping. Clients only listen: anything they send is ignored. On shutdown
@@ -16,12 +17,14 @@ import { authenticate } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { LIVE_CHANNEL, type LiveMessage } from './events.js';
 import { NotifyListener } from './listener.js';
-import type { Notification } from './publisher.js';
+import { liveKey, openNotification } from './publisher.js';
 
 export const LIVE_PATH = '/api/live';
 export const PING_INTERVAL_MS = 30_000;
 /** Close code sent on shutdown: "Service Restart", reconnect later. */
 export const CLOSE_RESTART = 1012;
+/** Dropped notifications are reported at most this often, so a flood of them cannot flood the log. */
+const FORGED_LOG_INTERVAL_MS = 60_000;
 
 export interface LiveHubOptions {
   pingIntervalMs?: number;
@@ -41,6 +44,8 @@ export class LiveHub {
   private readonly upgradeCookies = new WeakMap<IncomingMessage, string[]>();
   private readonly listener: NotifyListener;
   private readonly pingTimer: NodeJS.Timeout;
+  private readonly key: Buffer;
+  private forged = { count: 0, loggedAt: 0 };
   private closing = false;
   readonly pingIntervalMs: number;
 
@@ -49,6 +54,7 @@ export class LiveHub {
     options: LiveHubOptions = {},
   ) {
     this.pingIntervalMs = options.pingIntervalMs ?? PING_INTERVAL_MS;
+    this.key = liveKey(app.config);
     this.listener = new NotifyListener({
       url: app.config.database.directUrl ?? app.config.database.url,
       channel: LIVE_CHANNEL,
@@ -137,16 +143,24 @@ export class LiveHub {
   }
 
   private deliver(payload: string): void {
-    let note: Notification;
-    try {
-      note = JSON.parse(payload) as Notification;
-    } catch {
-      return;
-    }
+    const note = openNotification(this.key, payload);
+    if (!note) return this.dropForged();
     const set = this.byTenant.get(note.t);
     if (!set) return;
     const text = JSON.stringify({ ...note.e, at: note.at });
     for (const client of set) client.socket.send(text);
+  }
+
+  /**
+   * Any database role can NOTIFY on our channel (a BI role included): what does not open is
+   * dropped. Never logged with its payload, which is the sender's to choose.
+   */
+  private dropForged(): void {
+    this.forged.count += 1;
+    const now = Date.now();
+    if (now - this.forged.loggedAt < FORGED_LOG_INTERVAL_MS) return;
+    this.app.log.warn({ channel: LIVE_CHANNEL, dropped: this.forged.count }, 'live notifications not sealed by an instance dropped');
+    this.forged = { count: 0, loggedAt: now };
   }
 
   private broadcastAll(message: LiveMessage): void {

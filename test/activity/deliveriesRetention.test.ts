@@ -17,7 +17,8 @@ describe('code-host delivery retention', function () {
   before(async () => {
     const url = await freshDatabase();
     database = openDatabase(url, { max: 2, unscoped: 'test-fixture' });
-    app = { config: loadConfig(baseEnv(url)), database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
+    const config = loadConfig(baseEnv(url));
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
   });
   after(() => database?.close());
 

@@ -17,7 +17,7 @@ import { baseEnv } from '../helpers/server.js';
 export function corpusApp(databaseUrl: string, env: Env = {}): { app: AppContext; database: Database } {
   const config = loadConfig({ ...baseEnv(databaseUrl), ...env });
   const database = openDatabase(databaseUrl, { max: 4 });
-  return { app: { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) }, database };
+  return { app: { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) }, database };
 }
 
 /** `benchmarks.corpus` as the runner runs a job without a tenant: system work, the job's id, an abort signal. */

@@ -74,7 +74,8 @@ describe('a BI role cannot keep a change to itself', function () {
     database = openDatabase(url, { max: 4 });
     const { tenantId } = await buildTenant(url);
     await asSystem('test-fixture', () => buildFixture(database.pool, tenantId));
-    app = { config: loadConfig(baseEnv(url)), database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
+    const config = loadConfig(baseEnv(url));
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
     ({ credential, password } = await grantBiCredential(database.pool, { tenantId, name: 'Tableau' }));
   });
   // The role may hold 5 connections.

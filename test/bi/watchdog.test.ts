@@ -55,7 +55,8 @@ describe('bi.watchdog: BI sessions past their limit are stopped', function () {
     url = await freshDatabase();
     database = openDatabase(url, { max: 4 });
     tenantId = (await buildTenant(url)).tenantId;
-    app = { config: loadConfig(baseEnv(url)), database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
+    const config = loadConfig(baseEnv(url));
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
   });
   after(async () => {
     for (const c of clients) await c.end().catch(() => {});

@@ -39,7 +39,7 @@ describe('scheduled job handlers', function () {
     database = openDatabase(url, { max: 4, unscoped: 'test-fixture' });
     tenant = await buildTenant(url);
     const config = loadConfig(baseEnv(url));
-    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
   });
   after(() => database?.close());
 

@@ -1,17 +1,20 @@
 /**
- * /api/live on one in-process instance: authentication, tenant scoping, ping and dead-client
- * detection, listener reconnect after its database session is killed, 1012 on close.
+ * /api/live on one in-process instance: authentication, tenant scoping, notifications forged by
+ * another database role, ping and dead-client detection, listener reconnect after its database
+ * session is killed, 1012 on close.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.js';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/dev.js';
 import { createLogger } from '../../src/log.js';
+import { derive, seal } from '../../src/oauth/crypto.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
-import { buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
 
 interface Live {
@@ -111,6 +114,48 @@ describe('live progress websocket /api/live', function () {
     expect(theirs.messages.map(({ at, ...m }) => m)).to.deep.equal([{ kind: 'live.ready', pingIntervalMs: 200 }, marker]);
     mine.ws.close();
     theirs.ws.close();
+  });
+
+  it("drops notifications another tenant's BI role sends on the channel; the role cannot read the genuine ones", async () => {
+    const client = await connect(server, { authorization: `Bearer ${a.owner.apiKey}` });
+    const { credential, password } = await grantBiCredential(dbFor(databaseUrl).pool, { tenantId: b.tenantId, name: 'Forger' });
+    const url = new URL(databaseUrl);
+    url.username = credential.user;
+    url.password = password;
+    const bi = new pg.Client({ connectionString: url.toString() });
+    try {
+      await bi.connect();
+      // PostgreSQL has no privilege on LISTEN or NOTIFY, and both work in the BI role's read-only transactions.
+      const heard: string[] = [];
+      bi.on('notification', (n) => heard.push(n.payload ?? ''));
+      await bi.query('listen da_live');
+      const first = { kind: 'progress', subject: { type: 'register_import', id: 'genuine-1' }, phase: 'validating' } as const;
+      await server.app.live.publish(a.tenantId, first);
+      await until('the first event at the client', () => client.messages.some((m) => m.phase === 'validating'));
+      await until('the first event at the BI listener', () => heard.length === 1);
+      const captured = heard[0] as string;
+      expect(captured).not.to.include(a.tenantId);
+      expect(captured).not.to.include('validating');
+
+      const forged = { kind: 'job.finished', job: { id: 'forged', name: 'register.import' }, outcome: 'completed' };
+      const note = JSON.stringify({ t: a.tenantId, e: forged, at: new Date().toISOString() });
+      const tampered = captured.slice(0, 40) + (captured[40] === 'A' ? 'B' : 'A') + captured.slice(41);
+      const payloads = [note, seal(derive(Buffer.alloc(32, 7), 'live-events'), note, 'da_live'), tampered];
+      await bi.query('begin read only');
+      for (const payload of payloads) await bi.query(`select pg_notify('da_live', $1)`, [payload]);
+      await bi.query('commit');
+      await bi.query(`notify da_live, ${bi.escapeLiteral(note)}`);
+
+      // Sent after the forgeries on the same channel: once it is there, they were dropped.
+      const second = { kind: 'progress', subject: { type: 'register_import', id: 'genuine-2' }, phase: 'recording' } as const;
+      await server.app.live.publish(a.tenantId, second);
+      await until('the second event at the client', () => client.messages.some((m) => m.phase === 'recording'));
+      expect(client.messages.map(({ at, ...m }) => m)).to.deep.equal([{ kind: 'live.ready', pingIntervalMs: 200 }, first, second]);
+    } finally {
+      client.ws.close();
+      await bi.end().catch(() => {});
+      await revokeBiCredential(dbFor(databaseUrl).pool, b.tenantId, credential.id);
+    }
   });
 
   it('refuses an event too large for a notification', async () => {

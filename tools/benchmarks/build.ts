@@ -54,7 +54,7 @@ export async function runCorpus(databaseUrl: string, fake: FakeCodeHostGraphql, 
   });
   const database = openDatabase(databaseUrl, { max: 3, unscoped: 'operator' });
   try {
-    const app: AppContext = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool) };
+    const app: AppContext = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
     const ctx: JobContext = { app, job: { id: randomUUID(), name: corpusWorkflow.name, retryCount: 0 }, signal: new AbortController().signal, instanceId: 'tools', progress: async () => {} };
     const asOf = recording.recordedAt.slice(0, 10);
     const result = (await asSystem('maintenance', () => corpusWorkflow.run(ctx, { asOf, repositories: recording.repositories, pageSize: recording.pageSize }))) as { state: { outcome?: string } };
