@@ -66,7 +66,7 @@ export function querySchema(catalogue: Catalogue) {
       .optional()
       .describe('All of these filters (an "or" item holds alternatives)'),
     order: z
-      .array(z.strictObject({ member: members.describe('A measure or dimension of the query'), direction: z.enum(['asc', 'desc']).describe('asc or desc') }))
+      .array(z.strictObject({ member: members.describe('A measure or dimension of the query (a measure it does not select is computed to sort on; a dimension it does not select is left out of the order)'), direction: z.enum(['asc', 'desc']).describe('asc or desc') }))
       .max(50)
       .optional()
       .describe('Sort order, first key first; default: by time ascending, else by the first measure descending'),

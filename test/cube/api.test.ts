@@ -226,7 +226,7 @@ describe('semantic cube', function () {
       ['planner useNativeSqlPlanner', { measures: ['teams.count'], useNativeSqlPlanner: true }],
       ['planner memberToAlias', { measures: ['teams.count'], memberToAlias: { 'teams.count': 'x' } }],
       ['limit over the maximum', { measures: ['teams.count'], limit: 50_001 }],
-      ['order by an unselected member', { measures: ['teams.count'], order: { 'teams.slug': 'asc' } }],
+      ['order by an unknown member', { measures: ['teams.count'], order: { 'teams.nope': 'asc' } }],
       ['__proto__ order', { measures: ['teams.count'], order: JSON.parse('{"__proto__": "asc"}') }],
       ['no join path', { measures: ['people.count'], dimensions: ['projects.project_key'] }],
     ];
