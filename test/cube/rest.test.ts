@@ -78,7 +78,7 @@ describe('Cube REST protocol', function () {
     });
     it('refuses a date operator on a text member, a second value where one is meant, and impossible dates', async () => {
       for (const [filters, message] of [
-        [by('afterDate', ['2025-03-01']), 'afterDate applies to time dimensions only; pull_requests.author_username is a string'],
+        [by('afterDate', ['2025-03-01']), 'afterDate applies to time dimensions only; pull_requests.author_username is a string; pull_requests.author_username takes equals, notEquals, contains, notContains, startsWith, notStartsWith, endsWith, notEndsWith, set, notSet'],
         [on('afterDate', ['2025-03-01', '2025-03-02']), 'afterDate takes one date'],
         [on('onTheDate', ['2025-02-30']), 'Not a valid date: 2025-02-30'],
         [on('inDateRange', ['2025-03-02', '2025-03-01']), 'A date range is two ordered dates (from before to)'],
@@ -124,10 +124,10 @@ describe('Cube REST protocol', function () {
     it('gte on a measure', async () => expect(await authorsWhere('gte', '3')).to.deep.equal(['alice', 'frank']));
     it('lt on a measure', async () => expect(await authorsWhere('lt', '1')).to.deep.equal(['erin']));
     it('lte on a measure', async () => expect(await authorsWhere('lte', '1')).to.deep.equal(['Carol-X', 'bob', 'dave', 'erin', 'zed']));
-    it('gt on a text member is refused (numbers only)', async () => {
+    it('gt on a text member is refused (numbers only), naming the operators it takes', async () => {
       const res = await load({ measures: [PRS], filters: by('gt', ['a']) });
       expect(res.status).to.equal(400);
-      expect(res.body.error).to.equal('gt applies to numbers; pull_requests.author_username is a string');
+      expect(res.body.error).to.equal('gt applies to numbers; pull_requests.author_username is a string; pull_requests.author_username takes equals, notEquals, contains, notContains, startsWith, notStartsWith, endsWith, notEndsWith, set, notSet');
     });
     it("measureFilter applies a measure's own filters to the rows", async () => {
       const res = await load({ dimensions: [AUTHOR], filters: [{ member: PRS, operator: 'measureFilter' }] });

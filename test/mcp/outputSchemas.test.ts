@@ -91,6 +91,11 @@ describe('MCP: every tool answers what its output schema promises', function () 
       for (const operator of ['equals', 'notEquals', 'contains', 'gt', 'set', 'inDateRange', 'afterOrOnDate']) expect(text, text).to.include(operator);
     });
 
+    it('an operator the member does not take lists those it does', async () => {
+      const text = errorText(await call({ filters: [{ member: 'deployments.environment', operator: 'gt', values: ['1'] }] }));
+      expect(text, text).to.include('gt applies to numbers; deployments.environment is a string; deployments.environment takes equals, notEquals, contains, notContains, startsWith');
+    });
+
     it('a date range it cannot read lists the accepted forms', async () => {
       const text = errorText(await call({ timeDimensions: [{ dimension: 'deployments.created_at', dateRange: 'since March' }] }));
       expect(text, text).to.include("Cannot parse the date range 'since March'");
