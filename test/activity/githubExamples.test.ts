@@ -1,7 +1,7 @@
 /**
- * GitHub's own example payloads (`@octokit/webhooks-examples`) for every event the code-host
- * webhook reads, every action included, signed with `@octokit/webhooks-methods` as GitHub signs
- * them. Each example's installation is mapped to one linked to the tenant (an App's deliveries
+ * GitHub's own example payloads (`@octokit/webhooks-examples`: github.com's and GitHub Enterprise
+ * Server's) for every event the code-host webhook reads, every action included, signed with
+ * `@octokit/webhooks-methods` as GitHub signs them. Each example's installation is mapped to one linked to the tenant (an App's deliveries
  * always name theirs; the repository-webhook examples name none), so each is applied, not set aside.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,10 @@ import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { codehostEnv, FIXTURE_SECRET, WEBHOOK } from './helpers.js';
 
-const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
+const require = createRequire(import.meta.url);
+/** github.com's examples, then those of each GitHub Enterprise Server release the package carries. */
+const FLAVOURS = ['api.github.com', 'ghes-31', 'ghes-32', 'ghes-33', 'ghes-34', 'ghes-35'];
+const definitions = FLAVOURS.map((flavour) => require(`@octokit/webhooks-examples/${flavour}/index.json`) as WebhookDefinition[]);
 const INSTALLATION = 73_000_001;
 
 describe('code-host webhook: GitHub\'s own example payloads', function () {
@@ -49,11 +52,11 @@ describe('code-host webhook: GitHub\'s own example payloads', function () {
   // Installation events last: they change the installation the others are delivered through.
   const order = [...HANDLED_EVENTS].sort((a, b) => Number(a.startsWith('installation')) - Number(b.startsWith('installation')));
   for (const event of order) {
-    const definition = definitions.find((d) => d.name === event);
-    it(`${event}: every example (${definition?.actions.join(', ') || 'no actions'}) is applied`, async () => {
-      expect(definition, `no examples of ${event}`).to.not.equal(undefined);
-      const examples = (definition as WebhookDefinition).examples as unknown as Record<string, unknown>[];
-      expect(examples).to.not.be.empty;
+    const found = definitions.flatMap((flavour) => flavour.filter((d) => d.name === event));
+    const actions = [...new Set(found.flatMap((d) => d.actions))].sort();
+    it(`${event}: every example (${actions.join(', ') || 'no actions'}) is applied`, async () => {
+      const examples = found.flatMap((d) => d.examples) as unknown as Record<string, unknown>[];
+      expect(examples, `no examples of ${event}`).to.not.be.empty;
       for (const [i, example] of examples.entries()) {
         const res = await deliver(event, example);
         const label = `${event}.${String(example.action ?? '')} (example ${i}): ${JSON.stringify(res.body)}`;
