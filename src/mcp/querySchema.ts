@@ -38,7 +38,9 @@ export function querySchema(catalogue: Catalogue) {
   const dimensions = memberEnum(catalogue.dimensions.map((d) => d.name), 'dimension', 'list_dimensions');
   const times = memberEnum(catalogue.dimensions.filter((d) => d.type === 'time').map((d) => d.name), 'time dimension', 'list_dimensions');
   const members = memberEnum([...catalogue.measures.map((m) => m.name), ...catalogue.dimensions.map((d) => d.name)], 'member', 'list_measures or list_dimensions');
-  const dateRange = z.union([z.array(z.string().max(40)).length(2), z.string().max(60)]).describe(DATE_RANGE_HELP);
+  const dateRange = z
+    .union([z.array(z.string().max(40)).length(2), z.string().max(60)], { error: () => `Not a date range: use ${DATE_RANGE_FORMS}` })
+    .describe(DATE_RANGE_HELP);
   const memberFilter = z.strictObject({
     member: members.describe('The measure or dimension to filter on'),
     operator: z.enum(OPERATORS, { error: (issue) => `Unknown operator ${String(issue.input).slice(0, 100)}: use one of ${OPERATORS.join(', ')}` }).describe(

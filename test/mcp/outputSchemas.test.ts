@@ -100,6 +100,10 @@ describe('MCP: every tool answers what its output schema promises', function () 
       const text = errorText(await call({ timeDimensions: [{ dimension: 'deployments.created_at', dateRange: 'since March' }] }));
       expect(text, text).to.include("Cannot parse the date range 'since March'");
       for (const form of ['YYYY-MM-DD', 'last N months', 'this year', 'from N days ago to now']) expect(text, text).to.include(form);
+      // A shape the schema refuses (three dates) is explained the same way, not as zod's "Invalid input".
+      const shape = errorText(await call({ timeDimensions: [{ dimension: 'deployments.created_at', dateRange: ['2025-03-01', '2025-03-02', '2025-03-03'] }] }));
+      expect(shape, shape).to.include('Not a date range: use ["YYYY-MM-DD", "YYYY-MM-DD"]');
+      expect(shape, shape).to.include('last N months');
     });
 
     it('a measure grouped by another cube\'s time dimension names its own', async () => {
