@@ -118,7 +118,8 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
     });
   }
 
-  const handler = TENANT_EVENTS[delivery.event as keyof typeof TENANT_EVENTS];
+  // Own keys only: `constructor` is an event name the header may carry, not a handler.
+  const handler = Object.hasOwn(TENANT_EVENTS, delivery.event) ? TENANT_EVENTS[delivery.event as keyof typeof TENANT_EVENTS] : undefined;
   if (!handler) return { status: 200, stored: false, reason: `event ${delivery.event} is not used` };
   if (ignoredAction(delivery.event, envelope.action)) return { status: 200, stored: false, reason: `action ${envelope.action} of ${delivery.event} is not used` };
   if (!installation) return { status: 202, stored: false, reason: 'the delivery names no installation' };
