@@ -28,17 +28,24 @@ export function canonicalZone(name: string): string | null {
 const startOfUnit = (m: moment.Moment, unit: Unit) => m.startOf(unit === 'week' ? 'isoWeek' : unit);
 const endOfUnit = (m: moment.Moment, unit: Unit) => m.endOf(unit === 'week' ? 'isoWeek' : unit);
 
+/** The forms a date range takes, named in the refusal of one that is none of them. */
+export const DATE_RANGE_FORMS =
+  '["YYYY-MM-DD", "YYYY-MM-DD"] (or ISO timestamps), a single date "YYYY-MM-DD" (that whole day), or a relative range as one string: ' +
+  '"today", "yesterday", "this week", "this month", "this quarter", "this year", "last N days", "last N weeks", "last N months", ' +
+  '"last N quarters", "last N years", "from N days ago to now"';
+
 function invalid(text: string): AppError {
-  return new AppError('validation_failed', `Cannot parse the date range '${text.slice(0, 100)}'`, [{ path: 'query', message: `Cannot parse the date range '${text.slice(0, 100)}'` }]);
+  const message = `Cannot parse the date range '${text.slice(0, 100)}': use ${DATE_RANGE_FORMS}`;
+  return new AppError('validation_failed', message, [{ path: 'query', message }]);
 }
 
-/** A point parsed by chrono (`now`, `7 days ago`, `2025-03-01`), read in the zone. */
-function chronoPoint(text: string, zone: string, now: Date): { at: moment.Moment; exact: Unit } {
+/** A point parsed by chrono (`now`, `7 days ago`, `2025-03-01`), read in the zone; null when the text is none. */
+function chronoPoint(text: string, zone: string, now: Date): { at: moment.Moment; exact: Unit } | null {
   // chrono reads and writes local wall-clock fields: hand it the zone's wall clock as if local.
   const wall = new Date(moment(now).tz(zone).format(LOCAL));
   const [result] = chrono.parse(text, wall);
   // The whole text must be the date: chrono would otherwise pick a date out of any sentence.
-  if (!result || result.index !== 0 || result.text.length !== text.length) throw invalid(text);
+  if (!result || result.index !== 0 || result.text.length !== text.length) return null;
   const c = result.start;
   const at = moment.tz(
     { year: c.get('year') as number, month: (c.get('month') as number) - 1, date: c.get('day') as number, hour: c.get('hour') as number, minute: c.get('minute') as number, second: c.get('second') as number, millisecond: c.get('millisecond') as number },
@@ -73,10 +80,13 @@ export function relativeRange(input: string, zone: string, now = new Date()): [s
   } else if ((m = /^from (.{1,50}) to (.{1,50})$/.exec(text))) {
     const from = chronoPoint(m[1] as string, zone, now);
     const to = chronoPoint(m[2] as string, zone, now);
+    // The refusal names what the caller wrote, not our lower-cased copy.
+    if (!from || !to) throw invalid(input.trim());
     const exact = (['second', 'minute', 'hour'] as const).find((u) => text.includes(u)) ?? 'day';
     range = [from.at.startOf(exact), to.at.endOf(exact)];
   } else {
     const point = chronoPoint(text, zone, now);
+    if (!point) throw invalid(input.trim());
     range = [point.at.clone().startOf(point.exact), point.at.clone().endOf(point.exact)];
   }
   const [start, end] = range.map((d) => d.format(LOCAL)) as [string, string];

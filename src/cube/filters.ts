@@ -36,6 +36,20 @@ const EQUALITY_OPERATORS = new Set(['equals', 'notEquals', 'set', 'notSet']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
+type Member = CompiledCube['members'][string];
+
+/** The operators that mean something on a member, named when a filter uses another one. */
+function operatorsOf(member: Member): string[] {
+  const typed = member.format === 'id' || member.type === 'boolean';
+  return OPERATORS.filter((op) => {
+    if (op === 'measureFilter') return member.kind === 'measure';
+    if (DATE_OPERATORS.has(op)) return member.type === 'time';
+    if (TEXT_OPERATORS.has(op)) return !typed && member.type === 'string';
+    if (ORDER_OPERATORS.has(op)) return !typed && NUMERIC.has(member.type);
+    return true;
+  });
+}
+
 /** The measures and dimensions a filter (group) names. */
 export const filterMembers = (f: FilterInput): string[] => (f.or ?? f.and ?? []).flatMap(filterMembers).concat(f.member ?? f.dimension ?? []);
 
@@ -59,6 +73,7 @@ export function checkFilter(cube: CompiledCube, f: FilterInput, path: string, zo
   const operator = f.operator as string;
   const values = f.values ?? [];
   const problem = (at: 'member' | 'operator' | 'values', message: string) => details.push({ path: `${path}.${at}`, message });
+  const wrongOperator = (message: string) => problem('operator', `${message}; ${name} takes ${operatorsOf(member as Member).join(', ')}`);
   if (!member) problem('member', `Unknown member ${name}`);
   else if (member.kind === 'segment') problem('member', `${name} is a segment: put it in segments`);
   if (!['set', 'notSet', 'measureFilter'].includes(operator) && values.length === 0) problem('values', `${operator} needs values`);
@@ -68,22 +83,22 @@ export function checkFilter(cube: CompiledCube, f: FilterInput, path: string, zo
   const typed = member.format === 'id' ? 'an id' : member.type === 'boolean' ? 'a boolean' : null;
   const numeric = NUMERIC.has(member.type);
   if (operator === 'measureFilter') {
-    if (member.kind !== 'measure') problem('operator', `measureFilter applies to measures; ${name} is a dimension`);
+    if (member.kind !== 'measure') wrongOperator(`measureFilter applies to measures; ${name} is a dimension`);
     return { member: name, operator };
   }
   if (DATE_OPERATORS.has(operator)) {
     if (member.type !== 'time') {
-      problem('operator', `${operator} applies to time dimensions only; ${name} is ${typed ?? `a ${member.type}`}`);
+      wrongOperator(`${operator} applies to time dimensions only; ${name} is ${typed ?? `a ${member.type}`}`);
       return out;
     }
     return { ...out, values: dateValues(operator, values, zone, (message) => problem('values', message)) };
   }
   if (TEXT_OPERATORS.has(operator) && (typed || member.type !== 'string')) {
-    problem('operator', `${operator} applies to text members; ${name} is ${typed ?? `a ${member.type}`}`);
+    wrongOperator(`${operator} applies to text members; ${name} is ${typed ?? `a ${member.type}`}`);
   } else if (ORDER_OPERATORS.has(operator) && !numeric) {
-    problem('operator', `${operator} applies to numbers; ${name} is ${typed ?? `a ${member.type}`}`);
+    wrongOperator(`${operator} applies to numbers; ${name} is ${typed ?? `a ${member.type}`}`);
   } else if (typed && !EQUALITY_OPERATORS.has(operator)) {
-    problem('operator', `${operator} does not apply to ${name}, ${typed} (equals, notEquals, set or notSet)`);
+    wrongOperator(`${operator} does not apply to ${name}, ${typed}`);
   }
   const given = values.filter((v): v is string => v !== null);
   if (ORDER_OPERATORS.has(operator) && values.length !== given.length) problem('values', `${operator} takes numbers, not null`);

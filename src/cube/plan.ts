@@ -59,10 +59,33 @@ function convert(value: unknown, column: Column): Cell {
   return String(value);
 }
 
+/**
+ * A measure timed by another cube's time dimension has no join path to it: name the measure's own
+ * time dimension (the model's `meta.time_dimension`), the one that decides its month.
+ */
+function ownTimeDimensions(cube: CompiledCube, q: ValidQuery): string[] {
+  const own = new Map<string, string>();
+  for (const c of cube.meta) {
+    for (const m of c.measures) {
+      const time = (m.meta as { time_dimension?: unknown } | undefined)?.time_dimension;
+      if (typeof time === 'string') own.set(m.name, time);
+    }
+  }
+  return q.measures.flatMap((m) => {
+    const mine = own.get(m);
+    return q.timeDimensions
+      .filter((t) => mine && t.dimension !== mine && cubeOf(t.dimension) !== cubeOf(m))
+      .map((t) => `${m} cannot be grouped or filtered by ${t.dimension}, a time dimension of ${cubeOf(t.dimension)}: use its own time dimension ${mine}`);
+  });
+}
+
 /** The planner turns unknown joins and similar model problems into UserError: a 400 for the caller. */
-function planError(error: unknown): AppError {
-  if ((error as { type?: string })?.type === 'UserError' || /join path|Filter for/i.test(String((error as Error)?.message))) {
-    return new AppError('validation_failed', `Query cannot be planned: ${(error as Error).message}`, [{ path: 'query', message: (error as Error).message }]);
+function planError(error: unknown, cube: CompiledCube, q: ValidQuery): AppError {
+  const message = String((error as Error)?.message);
+  const hints = /join path/i.test(message) ? ownTimeDimensions(cube, q) : [];
+  if (hints.length > 0) return new AppError('validation_failed', `Query cannot be planned: ${hints.join('; ')}`, hints.map((hint) => ({ path: 'query.timeDimensions', message: hint })));
+  if ((error as { type?: string })?.type === 'UserError' || /join path|Filter for/i.test(message)) {
+    return new AppError('validation_failed', `Query cannot be planned: ${message}`, [{ path: 'query', message }]);
   }
   return new AppError('internal', 'Query planning failed');
 }
@@ -93,7 +116,7 @@ export function plan(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: 
     query = new PostgresQuery({ joinGraph: cube.compiler.joinGraph, cubeEvaluator: cube.compiler.cubeEvaluator, compiler: cube.compiler.compiler } as never, options as never);
     built = query.buildSqlAndParams() as [string, unknown[]];
   } catch (error) {
-    throw planError(error);
+    throw planError(error, cube, q);
   }
   const internal = query as unknown as {
     measures: { measure: string; unescapedAliasName(): string }[];

@@ -13,6 +13,8 @@ import { checkFilter, OPERATORS, type FilterInput } from './filters.js';
 
 export { OPERATORS };
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+/** Cube's shapes of `data` in a `/load` answer: rows of objects, or members with value arrays (docs/cube.md). */
+export const RESPONSE_FORMATS = ['default', 'compact', 'columnar'] as const;
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
 
@@ -63,7 +65,7 @@ export const CubeQuery = z.strictObject({
   total: z.boolean().optional(),
   ungrouped: z.boolean().optional(),
   renewQuery: z.boolean().optional(),
-  responseFormat: z.literal('default').optional(),
+  responseFormat: z.enum(RESPONSE_FORMATS).optional(),
 });
 export type CubeQuery = z.infer<typeof CubeQuery>;
 
@@ -90,6 +92,8 @@ export interface ValidQuery {
   ungrouped: boolean;
   /** Measures the query orders by without selecting them: computed, sorted on, then dropped. */
   hiddenMeasures: string[];
+  /** The shape the REST answer's `data` takes; rows everywhere else. */
+  responseFormat?: (typeof RESPONSE_FORMATS)[number];
 }
 
 export const toStart = (value: string) => (value.length === 10 ? `${value}T00:00:00.000` : value);
@@ -184,22 +188,29 @@ export function checkQuery(cube: CompiledCube, query: CubeQuery, now = new Date(
   const orderInput = Array.isArray(query.order) ? query.order : Object.entries(query.order ?? {});
   const chosen = new Set([...query.measures, ...query.dimensions, ...query.timeDimensions.map((t) => t.dimension)]);
   const hiddenMeasures: string[] = [];
+  // Ordering by a member the query does not select is accepted, as in Cube 1.7: a measure is
+  // computed, sorted on and dropped from the rows (Cube's Tesseract planner adds it to ORDER BY);
+  // a dimension or time bucket is left out of the order, as both Cube planners do, since grouping
+  // by it would change the rows.
   const order = orderInput.flatMap(([name, dir], i) => {
     const path = `query.order.${i}`;
     const parts = name.split('.');
+    const base = parts.length === 3 ? `${parts[0]}.${parts[1]}` : name;
+    const member = kindOf(base);
+    if (!member || member.kind === 'segment' || (parts.length === 3 && member.type !== 'time')) {
+      details.push({ path, message: member ? `Order by ${name}: not a measure, dimension or time dimension` : `Unknown member ${base}` });
+      return [];
+    }
+    if (dir === 'none') return [];
     if (parts.length === 3) {
       // `cube.time.month`: the time dimension selected with that granularity.
-      const base = `${parts[0]}.${parts[1]}`;
-      if (!query.timeDimensions.some((t) => t.dimension === base && t.granularity === parts[2])) details.push({ path, message: `Order by ${name}, which the query does not select (no time dimension ${base} by ${parts[2]})` });
-      return dir === 'none' ? [] : [{ id: base, desc: dir === 'desc' }];
+      return query.timeDimensions.some((t) => t.dimension === base && t.granularity === parts[2]) ? [{ id: base, desc: dir === 'desc' }] : [];
     }
     if (!chosen.has(name)) {
-      const member = kindOf(name);
-      // Cube orders by a measure it does not return; a dimension would change the groups.
-      if (member?.kind === 'measure') hiddenMeasures.push(name);
-      else details.push({ path, message: member ? `Order by ${name}, a dimension the query does not select: add it to dimensions (grouping by it changes the rows)` : `Unknown member ${name}` });
+      if (member.kind !== 'measure') return [];
+      hiddenMeasures.push(name);
     }
-    return dir === 'none' ? [] : [{ id: name, desc: dir === 'desc' }];
+    return [{ id: name, desc: dir === 'desc' }];
   });
   if (details.length > 0) throw invalidQuery(details);
   return {
@@ -215,5 +226,6 @@ export function checkQuery(cube: CompiledCube, query: CubeQuery, now = new Date(
     total: query.total === true,
     ungrouped: query.ungrouped === true,
     hiddenMeasures: [...new Set(hiddenMeasures)],
+    ...(query.responseFormat ? { responseFormat: query.responseFormat } : {}),
   };
 }

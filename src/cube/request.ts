@@ -74,7 +74,23 @@ export function normalizedQuery(q: ValidQuery): Record<string, unknown> {
     timezone: q.timezone,
     rowLimit: q.limit,
     queryType: 'regularQuery',
+    // Cube echoes it, and the client reads the echo to know how to unpack `data`.
+    ...(q.responseFormat ? { responseFormat: q.responseFormat } : {}),
   };
+}
+
+export type PackedData = Row[] | { members: string[]; dataset: Row[keyof Row][][] } | { members: string[]; columns: Row[keyof Row][][] };
+
+/**
+ * `data` in the format the query asks for, as Cube's gateway packs it: `compact` is the members
+ * (the keys of a row, time buckets under both their names) and one array of values per row;
+ * `columnar` one array per member. No rows: no members.
+ */
+export function packRows(format: ValidQuery['responseFormat'], rows: Row[]): PackedData {
+  if (format !== 'compact' && format !== 'columnar') return rows;
+  const members = rows.length > 0 ? Object.keys(rows[0] as Row) : [];
+  if (format === 'compact') return { members, dataset: rows.map((row) => members.map((m) => row[m] ?? null)) };
+  return { members, columns: members.map((m) => rows.map((row) => row[m] ?? null)) };
 }
 
 /** The query the client's ResultSet pivots a multi-result answer on (Cube's `pivotQuery`). */

@@ -43,7 +43,7 @@ export interface AnalyticsService {
   catalogue(): Promise<Catalogue>;
   metadata(): Promise<CubeInfo[]>;
   query(tenantId: string, query: unknown, rowCap: number): Promise<QueryRows>;
-  sql(tenantId: string, query: unknown): Promise<{ statements: { sql: string; params: unknown[] }[] }>;
+  sql(tenantId: string, query: unknown): Promise<{ statements: { cube: string | null; sql: string; params: unknown[] }[] }>;
   teamBaseline(tenantId: string, window: { from?: string; to?: string }): Promise<Record<string, unknown>[]>;
   /** Distinct non-empty values of a dimension in the tenant's data, in order; `match` keeps those containing (or starting with) it. */
   dimensionValues(tenantId: string, dimension: string, options: { match?: string; prefix?: boolean; limit: number }): Promise<{ values: string[]; truncated: boolean }>;

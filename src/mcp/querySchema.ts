@@ -5,6 +5,7 @@
  * cube layer checks and explains, as it does for the REST API.
  */
 import { z } from 'zod';
+import { DATE_RANGE_FORMS } from '../cube/dates.js';
 import { GRANULARITIES, OPERATORS } from '../cube/query.js';
 import type { Catalogue } from './catalogue.js';
 
@@ -17,20 +18,32 @@ const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ?
 export const memberEnum = (names: string[], kind: string, lister: string) =>
   z.enum(nonEmpty(names), { error: (issue) => `Unknown ${kind} ${String(issue.input).slice(0, 200)} (${lister} lists them)` });
 
-export const DATE_RANGE_HELP =
-  'Inclusive, in UTC. Either ["YYYY-MM-DD", "YYYY-MM-DD"] (or ISO timestamps), or one of Cube\'s relative forms as one string: ' +
-  '"today", "yesterday", "this week", "this month", "this quarter", "this year", "last N days", "last N weeks", "last N months", ' +
-  '"last N quarters", "last N years", "from N days ago to now", or a single date "YYYY-MM-DD" (that whole day). Months are calendar months in UTC.';
+export const DATE_RANGE_HELP = `Inclusive, in UTC: ${DATE_RANGE_FORMS}. Months are calendar months in UTC.`;
+
+type BranchIssue = { path: PropertyKey[]; message: string };
+
+/**
+ * A filter that fits neither form is explained by the form it was meant as (an `or` group or a
+ * member filter), not as zod's bare "Invalid input", so the assistant learns what to change.
+ */
+function filterError(issue: { code?: string; input?: unknown; errors?: BranchIssue[][] }): string | undefined {
+  if (issue.code !== 'invalid_union' || !issue.errors) return undefined;
+  const meant = typeof issue.input === 'object' && issue.input !== null && 'or' in issue.input ? 1 : 0;
+  const problems = (issue.errors[meant] ?? []).map((e) => (e.path.length > 0 ? `${e.path.map(String).join('.')}: ${e.message}` : e.message));
+  return problems.length > 0 ? problems.join('; ') : undefined;
+}
 
 export function querySchema(catalogue: Catalogue) {
   const measures = memberEnum(catalogue.measures.map((m) => m.name), 'measure', 'list_measures');
   const dimensions = memberEnum(catalogue.dimensions.map((d) => d.name), 'dimension', 'list_dimensions');
   const times = memberEnum(catalogue.dimensions.filter((d) => d.type === 'time').map((d) => d.name), 'time dimension', 'list_dimensions');
   const members = memberEnum([...catalogue.measures.map((m) => m.name), ...catalogue.dimensions.map((d) => d.name)], 'member', 'list_measures or list_dimensions');
-  const dateRange = z.union([z.array(z.string().max(40)).length(2), z.string().max(60)]).describe(DATE_RANGE_HELP);
+  const dateRange = z
+    .union([z.array(z.string().max(40)).length(2), z.string().max(60)], { error: () => `Not a date range: use ${DATE_RANGE_FORMS}` })
+    .describe(DATE_RANGE_HELP);
   const memberFilter = z.strictObject({
     member: members.describe('The measure or dimension to filter on'),
-    operator: z.enum(OPERATORS).describe(
+    operator: z.enum(OPERATORS, { error: (issue) => `Unknown operator ${String(issue.input).slice(0, 100)}: use one of ${OPERATORS.join(', ')}` }).describe(
       'equals/notEquals (any of the values), contains/notContains/startsWith/notStartsWith/endsWith/notEndsWith (text), gt/gte/lt/lte (numbers), set/notSet (no values), inDateRange/notInDateRange (two dates), onTheDate (one date: that day), beforeDate/beforeOrOnDate/afterDate/afterOrOnDate (one date). Dimensions with format id take equals, notEquals, set or notSet only.',
     ),
     values: z.array(z.string().max(1000)).max(1000).optional().describe('Values as strings (numbers and booleans too); omit for set and notSet'),
@@ -50,12 +63,12 @@ export function querySchema(catalogue: Catalogue) {
       .optional()
       .describe('Time grouping and date range'),
     filters: z
-      .array(z.union([memberFilter, z.strictObject({ or: z.array(memberFilter).min(1).max(50).describe('Any of these filters') })]))
+      .array(z.union([memberFilter, z.strictObject({ or: z.array(memberFilter).min(1).max(50).describe('Any of these filters') })], { error: filterError }))
       .max(50)
       .optional()
       .describe('All of these filters (an "or" item holds alternatives)'),
     order: z
-      .array(z.strictObject({ member: members.describe('A measure or dimension of the query'), direction: z.enum(['asc', 'desc']).describe('asc or desc') }))
+      .array(z.strictObject({ member: members.describe('A measure or dimension of the query (a measure it does not select is computed to sort on; a dimension it does not select is left out of the order)'), direction: z.enum(['asc', 'desc']).describe('asc or desc') }))
       .max(50)
       .optional()
       .describe('Sort order, first key first; default: by time ascending, else by the first measure descending'),

@@ -7,6 +7,17 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** What a row of a project no team owns shows as its team (a bare null reads as missing data). */
+export const NO_TEAM = 'no team';
+/** Never null for a real team: null there means the fact's project has no owning team. */
+const TEAM_NAMES = ['teams.slug', 'teams.name'];
+
+const presentRows = (rows: Record<string, z.infer<typeof Cell>>[]) =>
+  rows.map((row) => {
+    const named = TEAM_NAMES.filter((key) => key in row && row[key] === null);
+    return named.length === 0 ? row : { ...row, ...Object.fromEntries(named.map((key) => [key, NO_TEAM])) };
+  });
+
 export function registerQueryTools(server: ToolRegistry, { tenantId, service, catalogue, log }: ToolContext): void {
   const Query = querySchema(catalogue);
 
@@ -14,12 +25,16 @@ export function registerQueryTools(server: ToolRegistry, { tenantId, service, ca
     'cube_query',
     {
       title: 'Run an analytics query',
-      description: `Step 4: answers a question with numbers. Computes measures grouped by dimensions and optionally by a time dimension with a granularity over a date range, on your tenant's delivery data. Rows are keyed "cube.member" (a time bucket "cube.time.month" = "YYYY-MM-01T00:00:00.000"). Medians (…_p50_seconds) come with an n measure: ask for both. An empty (null) ratio or median means no data, not zero. At most ${MCP_ROW_CAP} rows ("truncated": true says more exist).`,
+      description: `Step 4: answers a question with numbers. Computes measures grouped by dimensions and optionally by a time dimension with a granularity over a date range, on your tenant's delivery data. Rows are keyed "cube.member" (a time bucket "cube.time.month" = "YYYY-MM-01T00:00:00.000"). Medians (…_p50_seconds) come with an n measure: ask for both. An empty (null) ratio or median means no data, not zero. Facts of a project no team owns show teams.slug and teams.name "${NO_TEAM}" (filter them with teams.slug notSet). At most ${MCP_ROW_CAP} rows ("truncated": true says more exist).`,
       inputSchema: Query,
       outputSchema: z.object({ rows: z.array(z.record(z.string(), Cell)), truncated: z.boolean() }),
       annotations: readOnly,
     },
-    (input) => guarded(async () => ({ ...(await service.query(tenantId, toCubeQuery(input), MCP_ROW_CAP)) }), log),
+    (input) =>
+      guarded(async () => {
+        const { rows, truncated } = await service.query(tenantId, toCubeQuery(input), MCP_ROW_CAP);
+        return { rows: presentRows(rows), truncated };
+      }, log),
   );
 
   server.registerTool(
@@ -29,7 +44,9 @@ export function registerQueryTools(server: ToolRegistry, { tenantId, service, ca
       description:
         'Explains how a query would be computed without running it: the generated SQL statements (one per measure cube) and their bound parameters. Use it when the user asks how a number is calculated. Same input as cube_query.',
       inputSchema: Query,
-      outputSchema: z.object({ statements: z.array(z.object({ sql: z.string(), params: z.array(z.unknown()) })) }),
+      outputSchema: z.object({
+        statements: z.array(z.object({ cube: z.string().nullable().describe('The measure cube the statement reads (null without measures)'), sql: z.string(), params: z.array(z.unknown()) })),
+      }),
       annotations: readOnly,
     },
     (input) => guarded(async () => ({ ...(await service.sql(tenantId, toCubeQuery(input))) }), log),

@@ -36,13 +36,24 @@ export function verifySignature(secret: string, body: Buffer, header: string): b
   return timingSafeEqual(expected, Buffer.from(match[1] as string, 'hex'));
 }
 
-/** The events this service understands; others are acknowledged and ignored. */
+/**
+ * The events this service understands; others are acknowledged and ignored. `ignored` actions
+ * change nothing stored and carry a partial object (an issue `pinned` has no state, labels or
+ * assignee), so they are acknowledged like unused events rather than read.
+ */
 const TENANT_EVENTS = {
-  pull_request: { schema: PullRequestEvent, apply: applyPullRequest },
-  push: { schema: PushEvent, apply: applyPush },
-  issues: { schema: IssuesEvent, apply: applyIssue },
-  repository: { schema: RepositoryEvent, apply: applyRepository },
+  pull_request: { schema: PullRequestEvent, apply: applyPullRequest, ignored: [] },
+  push: { schema: PushEvent, apply: applyPush, ignored: [] },
+  issues: { schema: IssuesEvent, apply: applyIssue, ignored: ['pinned', 'unpinned'] },
+  repository: { schema: RepositoryEvent, apply: applyRepository, ignored: [] },
 } as const;
+
+/** Whether a delivery of a handled event is acknowledged without being read (its action changes nothing stored). */
+export const ignoredAction = (event: string, action: string | undefined): boolean =>
+  action !== undefined && Object.hasOwn(TENANT_EVENTS, event) && (TENANT_EVENTS[event as keyof typeof TENANT_EVENTS].ignored as readonly string[]).includes(action);
+
+/** Every event this service reads (tests feed each one the code host's own example payloads). */
+export const HANDLED_EVENTS = ['ping', 'installation', 'installation_repositories', ...Object.keys(TENANT_EVENTS)] as const;
 
 const Envelope = z.object({
   action: z.string().optional(),
@@ -107,8 +118,10 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
     });
   }
 
-  const handler = TENANT_EVENTS[delivery.event as keyof typeof TENANT_EVENTS];
+  // Own keys only: `constructor` is an event name the header may carry, not a handler.
+  const handler = Object.hasOwn(TENANT_EVENTS, delivery.event) ? TENANT_EVENTS[delivery.event as keyof typeof TENANT_EVENTS] : undefined;
   if (!handler) return { status: 200, stored: false, reason: `event ${delivery.event} is not used` };
+  if (ignoredAction(delivery.event, envelope.action)) return { status: 200, stored: false, reason: `action ${envelope.action} of ${delivery.event} is not used` };
   if (!installation) return { status: 202, stored: false, reason: 'the delivery names no installation' };
 
   const tenantId = await tenantOfInstallation(db, installation.id);

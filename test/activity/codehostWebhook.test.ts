@@ -219,6 +219,12 @@ describe('code-host application webhooks', function () {
       const res = await deliver(api, 'star', { action: 'created', installation: { id: FIXTURE_INSTALLATION }, repository: { full_name: 'acme-corp/x' } });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal({ delivery: res.body.data.delivery, event: 'star', stored: false, reason: 'event star is not used' });
+      // An event named like an inherited property is just another unused event, never a handler.
+      for (const event of ['constructor', 'toString', 'hasOwnProperty']) {
+        const odd = await deliver(api, event, { action: 'created', installation: { id: FIXTURE_INSTALLATION }, repository: { full_name: 'acme-corp/x' } });
+        expect(odd.status, event).to.equal(200);
+        expect(odd.body.data).to.include({ stored: false, reason: `event ${event} is not used` });
+      }
     });
   });
 

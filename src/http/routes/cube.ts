@@ -11,7 +11,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { continueWait } from '../../cube/continueWait.js';
-import { cubeDryRun, cubeLoadRequest, cubeMeta, cubeSqlRequest, type LoadResult, type MultiLoadResult } from '../../cube/service.js';
+import { cubeDryRun, cubeLoadRequest, cubeMeta, cubeSqlRequest, type LoadResult, type MultiLoadResult, type ValidQuery } from '../../cube/service.js';
+import { packRows, type PackedData } from '../../cube/request.js';
 import { loadCube } from '../../cube/compiler.js';
 import { configureCube, cubeSettings } from '../../cube/settings.js';
 import { toAppError } from '../errors.js';
@@ -57,8 +58,13 @@ function cubeErrors(app: AppContext): Koa.Middleware {
   };
 }
 
-/** Numbers as Cube sends them: measures and numeric dimensions as strings, unless castNumerics. */
-function present(result: LoadResult, requestId: string, castNumerics: boolean): LoadResult {
+type PresentedResult = Omit<LoadResult, 'data'> & { data: PackedData };
+
+/**
+ * Numbers as Cube sends them: measures and numeric dimensions as strings, unless castNumerics;
+ * `data` in the query's responseFormat (rows, compact or columnar).
+ */
+function present(result: LoadResult, requestId: string, castNumerics: boolean): PresentedResult {
   const numeric = Object.entries({ ...result.annotation.measures, ...result.annotation.dimensions }).filter(([, a]) => a.type === 'number').map(([k]) => k);
   const data =
     castNumerics || numeric.length === 0
@@ -71,7 +77,7 @@ function present(result: LoadResult, requestId: string, castNumerics: boolean): 
           }
           return out;
         });
-  return { ...result, data, requestId };
+  return { ...result, data: packRows(result.query.responseFormat as ValidQuery['responseFormat'], data), requestId };
 }
 
 export function cubeRoutes(app: AppContext): Router {
@@ -92,7 +98,7 @@ export function cubeRoutes(app: AppContext): Router {
     const outcome = await continueWait(key, cubeSettings().continueWaitMs, () => cubeLoadRequest(pool, { tenantId }, input, { multi }));
     if (!outcome.done) return { body: { error: 'Continue wait', requestId } };
     const answer = outcome.value;
-    if ('results' in answer) return { body: { ...answer, results: answer.results.map((r) => present(r, requestId, castNumerics)) } satisfies MultiLoadResult };
+    if ('results' in answer) return { body: { ...answer, results: answer.results.map((r) => present(r, requestId, castNumerics)) } satisfies Omit<MultiLoadResult, 'results'> & { results: PresentedResult[] } };
     return { body: present(answer, requestId, castNumerics) };
   };
   router.get(`${BASE}/load`, route(app, { auth: 'required', query: QueryParams }, async ({ ctx, principal, query }) => load(ctx, principal.tenantId, query.query, query.queryType === 'multi', query.castNumerics === 'true')));
