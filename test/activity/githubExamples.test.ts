@@ -11,7 +11,7 @@ import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import { HANDLED_EVENTS, ignoredAction } from '../../src/services/codehostWebhook.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { codehostEnv, FIXTURE_SECRET, WEBHOOK } from './helpers.js';
+import { announceInstallation, codehostEnv, FIXTURE_SECRET, WEBHOOK } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 /** github.com's examples, then those of each GitHub Enterprise Server release the package carries. */
@@ -31,6 +31,7 @@ describe('code-host webhook: GitHub\'s own example payloads', function () {
     ({ sign } = await import('@octokit/webhooks-methods'));
     api = await testServer({ env: codehostEnv() });
     tenant = await buildTenant(api.databaseUrl);
+    await announceInstallation(api.databaseUrl, INSTALLATION);
     const linked = await api.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: INSTALLATION });
     expect(linked.status).to.equal(201);
   });
