@@ -50,7 +50,7 @@ describe('code-host installations and tenants', function () {
     expect(stolen.status).to.equal(409);
     expect(stolen.body.error.code).to.equal('conflict');
     const invalid = await api.as(a.owner.apiKey).post(LINK, { installationId: 'abc' });
-    expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'installationId', message: 'Invalid input: expected number, received NaN' }] } });
+    expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'installationId', message: 'Must be a number' }] } });
   });
 
   it('each tenant lists only its own installations; unlinking is the owner\'s, in its own tenant', async () => {

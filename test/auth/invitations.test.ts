@@ -359,7 +359,7 @@ describe('invitations', () => {
       expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
       expect(res.text).to.include('This invitation link is not valid.');
     }
-    expectRefusal(await open('x'.repeat(301)), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'params.token', message: 'Too big: expected string to have <=300 characters' }] } });
+    expectRefusal(await open('x'.repeat(301)), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'params.token', message: 'Must be at most 300 characters' }] } });
   });
 
   it('another tenant’s invitation id is 404 for every endpoint and stays untouched', async () => {

@@ -54,7 +54,7 @@ describe('Teams API and project ownership', function () {
     expect(await refs('%')).to.deep.equal([]);
     expect(await refs('_')).to.deep.equal([]);
     expect(await refs('grace', b.owner.apiKey)).to.deep.equal([]);
-    expectRefusal(await api.as(a.owner.apiKey).get(`/api/people?q=${'x'.repeat(101)}`), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.q', message: 'Too big: expected string to have <=100 characters' }] } });
+    expectRefusal(await api.as(a.owner.apiKey).get(`/api/people?q=${'x'.repeat(101)}`), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'query.q', message: 'Must be at most 100 characters' }] } });
   });
 
   it('PATCH projects sets exactly the owned projects: creates missing ones as manual, takes them from other teams, releases the rest', async () => {

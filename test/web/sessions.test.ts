@@ -105,7 +105,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
 
     const outsider = await pageAs(suite, b.owner.userId, b.tenantId);
     await outsider.goto(`/app/ai/sessions/${id}`);
-    await until(() => alertText(outsider), 'Session not found · not_found');
+    await until(() => alertText(outsider), 'Session not found');
     expect(await outsider.getByTestId('session-summary').count()).to.equal(0);
   });
 
