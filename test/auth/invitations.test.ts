@@ -173,7 +173,7 @@ describe('invitations', () => {
     expect(res.body.error.details.map((d: any) => d.path)).to.deep.equal(['email', 'role']);
     const empty = await plain.as(a.owner.apiKey).post('/api/invitations', {});
     expect(empty.body.error.details).to.deep.equal([{ path: 'email', message: 'Required' }, { path: 'role', message: 'Required' }]);
-    expectRefusal(await plain.as(a.owner.apiKey).post('/api/invitations', { email: newAddress(), role: 'member', token: 'x' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unrecognized key: "token"' }] } });
+    expectRefusal(await plain.as(a.owner.apiKey).post('/api/invitations', { email: newAddress(), role: 'member', token: 'x' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unknown field: token' }] } });
   });
 
   it('someone already in the tenant is a 409 already_member, with the problem under email', async () => {
