@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
 import { teamWindowQueries } from '../api/queries/teams';
@@ -8,7 +8,7 @@ import { countCell, medianCell, ratioCell, teamColumn } from '../components/team
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatRatio, formatScore } from '../lib/format';
-import { useScope } from '../lib/scope';
+import { useScope, type TableSort } from '../lib/scope';
 import { withTeamRows, type TeamRow } from '../lib/teamRows';
 import { usePageTitle } from '../lib/usePageTitle';
 
@@ -20,6 +20,10 @@ export function TeamsPage() {
   // A query takes at most 5 time dimensions: the facts come in groups, joined by team below.
   const metrics = useQueries({ queries: teamWindowQueries(scope).map((q) => cubeQuery(q)) });
   const keep = { from: scope.from, to: scope.to };
+  const { sort, dir } = useSearch({ strict: false }) as TableSort;
+  // Replaces the entry: Back leaves the page rather than stepping through its sorts.
+  const sortBy = (s: { key: string; desc: boolean }) =>
+    void navigate({ to: '.', search: ((prev: Record<string, unknown>) => ({ ...prev, sort: s.key, dir: s.desc ? 'desc' : 'asc' })) as never, replace: true });
 
   const columns: Column<TeamRow>[] = [
     {
@@ -58,6 +62,8 @@ export function TeamsPage() {
               rows={rows}
               rowKey={(r) => r.team.id}
               initialSort={{ key: 'name', desc: false }}
+              sort={sort ? { key: sort, desc: dir === undefined ? undefined : dir === 'desc' } : undefined}
+              onSortChange={sortBy}
               onRowOpen={(r) => void navigate({ to: '/teams/$teamId', params: { teamId: r.team.id }, search: keep as never })}
             />
           );
