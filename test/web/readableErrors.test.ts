@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
 
 /** Issue 38, points 5 and 6: errors a person can read, and pages that match their rights and the server's features. */
@@ -103,5 +104,36 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
     const ico = await suite.server.get('/favicon.ico');
     expect([ico.status, ico.headers.get('content-type')]).to.deep.equal([200, 'image/svg+xml']);
     expect(consoleErrors.filter((e) => /404|Not Found/i.test(e))).to.deep.equal([]);
+  });
+});
+
+/** Issue 38, point 5: a refusal (403) reads like the 404 above; billing on, since its page is one a member can open by address and not use. */
+describe('web app: a refused page (403) reads as a refusal (Chromium)', function () {
+  this.timeout(90_000);
+  let paddle: FakePaddle;
+  const env: Record<string, string> = { ...PADDLE_ENV };
+  // Registered before the suite's server starts: the server reads BILLING_API_URL at start.
+  before(async () => {
+    paddle = await fakePaddle();
+    env.BILLING_API_URL = paddle.url;
+  });
+  const suite = serverAndBrowser({ env });
+  after(async () => paddle?.close());
+
+  it('a member who opens Billing by its address reads that it needs the owner role, with no Retry; code and request id only under "Details"', async () => {
+    const tenant = await buildTenant(suite.server.databaseUrl, 'Refusal Org');
+    const member = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
+    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    await page.goto('/app/settings/billing');
+    const alert = page.getByRole('alert').filter({ hasText: 'Only an owner of the tenant can do this' });
+    await alert.waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Billing');
+    expect(await alert.locator('p').first().innerText()).to.equal('Only an owner of the tenant can do this (this needs the owner role)');
+    expect(await alert.getByRole('button', { name: 'Retry' }).count()).to.equal(0);
+    expect(await alert.innerText()).to.not.contain('forbidden');
+    expect(await alert.innerText()).to.not.contain('request');
+    await alert.getByText('Details').click();
+    expect(await alert.innerText()).to.match(/HTTP 403 · forbidden · request \S+/);
+    await screenshot(page, 'error-403');
   });
 });
