@@ -135,6 +135,12 @@ describe('web app: small screens and charts (Chromium)', function () {
     expect(await order()).to.deep.equal(sorted);
     expect(await page.getByRole('columnheader', { name: 'Team', exact: true }).getAttribute('aria-sort')).to.equal('descending');
 
+    // The menu's Teams link carries the window, not the sort: the table goes back to its default with the URL.
+    await page.getByRole('link', { name: 'Teams', exact: true }).click();
+    await until(async () => new URL(page.url()).searchParams.has('sort'), false);
+    await until(() => page.getByRole('columnheader', { name: 'Team', exact: true }).getAttribute('aria-sort'), 'ascending');
+    expect(await order()).to.deep.equal(['Alpha', 'Beta', 'Empty']);
+
     // A shared address opens with its sort; a sort the page does not know falls back to the default.
     await page.goto(`/app/teams?${SCOPE}&sort=prs&dir=asc`);
     await until(() => page.getByRole('columnheader', { name: 'PRs merged' }).getAttribute('aria-sort'), 'ascending');

@@ -25,10 +25,12 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, so
   // Without a direction, a column sorts the way its header's first click would.
   const heldSort = heldColumn ? { key: heldColumn.key, desc: held.desc ?? heldColumn.numeric ?? false } : null;
   const [sort, setOwn] = useState(heldSort ?? initialSort ?? null);
-  // A click shows its order at once; the page's copy (the URL) follows, and a change of it (Back) is shown.
+  // A click shows its order at once; the page's copy (the URL) follows, and a change of it (Back, a
+  // link without a sort) is shown.
+  const controlled = onSortChange !== undefined;
   useEffect(() => {
-    if (heldSort) setOwn(heldSort);
-  }, [heldSort?.key, heldSort?.desc]);
+    if (controlled) setOwn(heldSort ?? initialSort ?? null);
+  }, [controlled, heldSort?.key, heldSort?.desc]);
   const setSort = (next: { key: string; desc: boolean }) => {
     setOwn(next);
     onSortChange?.(next);
