@@ -10,7 +10,7 @@ import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { APICallError, AISDKError, type LanguageModel } from 'ai';
 import type { AppContext } from '../context.js';
 import { aiCalls } from '../db/schema/index.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorDetail } from '../errors.js';
 import { checkBudget } from './budget.js';
 import { languageModel, type Candidate } from './providers.js';
 import type { AiFeature } from './settings.js';
@@ -123,6 +123,8 @@ export async function callModels<T>(
   const { app, tenantId, feature } = scope;
   if (chain.length === 0) throw new AppError('unavailable', 'The AI features are off: no model provider is configured (Settings › AI, or AI_MODELS)');
   const failures: string[] = [];
+  // Per model, what went wrong in words a person may read (no provider message: it may echo the prompt).
+  const reasons: ErrorDetail[] = [];
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index] as Candidate;
     await checkBudget(app.database.db, tenantId);
@@ -152,13 +154,27 @@ export async function callModels<T>(
       const verdict = known ?? { outcome: 'network_error' as const, status: null, next: 'none' as const };
       await record(scope, candidate, verdict, started, span, error);
       failures.push(`${candidate.model}: ${verdict.outcome}${verdict.status ? ` ${verdict.status}` : ''}`);
+      reasons.push({ path: candidate.model, message: OUTCOME_WORDS[verdict.outcome](verdict.status) });
       const next = chain[index + 1];
       const moveOn = !streamed && next !== undefined && (verdict.next === 'any' || (verdict.next === 'other-provider' && next.provider !== candidate.provider));
       if (!moveOn) break;
     }
   }
-  throw new AppError('unavailable', `No model answered (${failures.join('; ')})`);
+  throw new AppError('unavailable', `No model answered (${failures.join('; ')})`, reasons);
 }
+
+const http = (status: number | null) => (status ? ` (HTTP ${status})` : '');
+
+/** A failed attempt's outcome as a clause about the model ("gpt-a: its answer could not be read"). */
+const OUTCOME_WORDS: Record<Outcome,  (status: number | null) => string> = {
+  ok: () => 'answered',
+  invalid_output: () => 'its answer could not be read (not the expected form)',
+  client_error: (status) => `the provider refused the request${http(status)}`,
+  rate_limited: (status) => `the provider's rate limit was reached${http(status)}`,
+  server_error: (status) => `the provider failed${http(status)}`,
+  timeout: () => 'no answer in time',
+  network_error: () => 'the provider could not be reached',
+};
 
 function withSpan<T>(span: Span | undefined, work: () => Promise<T>): Promise<T> {
   return span ? context.with(trace.setSpan(context.active(), span), work) : work();

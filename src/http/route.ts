@@ -11,6 +11,7 @@ import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { checkJsonValue } from '../schemas/limits.js';
 import { readBody, type BodyKind, type BodyOf } from './body.js';
+import { issueMessage } from './issueMessages.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
 import { assertWritable } from '../billing/entitlements.js';
@@ -96,7 +97,7 @@ function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, where
     const details = checkJsonValue(value, 2, where);
     if (details.length > 0) throw new AppError('validation_failed', 'Validation failed', details);
   }
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: issueMessage });
   if (!result.success) {
     throw new AppError('validation_failed', 'Validation failed', zodDetails(result.error, where === 'body' ? undefined : where, value));
   }

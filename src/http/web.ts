@@ -49,6 +49,14 @@ export const BILLING_PAGE_CSP = APP_CSP.replace("script-src 'self'", "script-src
 
 const CSRF_PLACEHOLDER = '__CSRF_TOKEN__';
 
+/**
+ * The icon of every page, the sign-in pages included: a bar chart in the app's accent colour.
+ * Served at /favicon.svg (the shell's `<link rel="icon">`) and at /favicon.ico, which browsers ask
+ * for on pages without a link (an SVG body there too: Chromium and Firefox read it by its type).
+ */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d4ed8"/><rect x="7" y="17" width="4" height="8" fill="#fff"/><rect x="14" y="11" width="4" height="14" fill="#fff"/><rect x="21" y="6" width="4" height="19" fill="#fff"/></svg>`;
+const FAVICON_PATHS = new Set(['/favicon.ico', '/favicon.svg']);
+
 interface Shell {
   html: string;
   mtimeMs: number;
@@ -120,6 +128,12 @@ export function webApp(app: AppContext, options: { dist?: string } = {}): Koa.Mi
     if (ctx.path === '/') {
       ctx.status = 302;
       return ctx.redirect(`${APP_BASE}/`);
+    }
+    if (FAVICON_PATHS.has(ctx.path)) {
+      ctx.type = 'image/svg+xml';
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = FAVICON_SVG;
+      return;
     }
     if (ctx.path.startsWith(`${APP_BASE}/assets/`)) return asset(ctx);
     if (ctx.path === APP_BASE || ctx.path.startsWith(`${APP_BASE}/`)) return page(ctx);

@@ -13,6 +13,7 @@
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../log.js';
+import { AppError } from '../errors.js';
 import { describeError } from '../db/errors.js';
 import { asSystem, withTenant } from '../db/tenancy.js';
 import { returnJobs, type Executor } from './boss.js';
@@ -150,7 +151,9 @@ export class JobRunner {
         // Never the query's values: a failed import's parameters are its rows (src/db/errors.ts).
         const message = describeError(error);
         log.warn({ queue: def.name, jobId: job.id, retryCount: job.retryCount, error: message }, 'job failed');
-        await boss.fail(def.name, job.id, { message }).catch((e) => log.error({ err: e, jobId: job.id }, 'could not mark job failed'));
+        // An AppError's code and field details go along: they are ours and safe to show (e.g. why each model failed).
+        const known = error instanceof AppError ? { code: error.code, ...(error.details ? { details: error.details } : {}) } : {};
+        await boss.fail(def.name, job.id, { message, ...known }).catch((e) => log.error({ err: e, jobId: job.id }, 'could not mark job failed'));
         const outcome = job.retryCount < job.retryLimit ? 'retrying' : 'failed';
         if (tenantId) await app.live.publish(tenantId, { kind: 'job.finished', job: ref, outcome, error: message }).catch(() => {});
       } finally {

@@ -55,7 +55,7 @@ describe('code-host installations and tenants', function () {
     expect([stolen.status, stolen.body.error]).to.deep.equal([unknown.status, unknown.body.error]);
     expect(await q('select installation_id, tenant_id from codehost_installations where installation_id in (1001, 1009)')).to.deep.equal([{ installation_id: 1001, tenant_id: a.tenantId }]);
     const invalid = await api.as(a.owner.apiKey).post(LINK, { installationId: 'abc' });
-    expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'installationId', message: 'Invalid input: expected number, received NaN' }] } });
+    expectRefusal(invalid, 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'installationId', message: 'Must be a number' }] } });
   });
 
   it('each tenant lists only its own installations; unlinking is the owner\'s, in its own tenant', async () => {

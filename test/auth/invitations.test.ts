@@ -173,7 +173,7 @@ describe('invitations', () => {
     expect(res.body.error.details.map((d: any) => d.path)).to.deep.equal(['email', 'role']);
     const empty = await plain.as(a.owner.apiKey).post('/api/invitations', {});
     expect(empty.body.error.details).to.deep.equal([{ path: 'email', message: 'Required' }, { path: 'role', message: 'Required' }]);
-    expectRefusal(await plain.as(a.owner.apiKey).post('/api/invitations', { email: newAddress(), role: 'member', token: 'x' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unrecognized key: "token"' }] } });
+    expectRefusal(await plain.as(a.owner.apiKey).post('/api/invitations', { email: newAddress(), role: 'member', token: 'x' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'body', message: 'Unknown field: token' }] } });
   });
 
   it('someone already in the tenant is a 409 already_member, with the problem under email', async () => {
@@ -359,7 +359,7 @@ describe('invitations', () => {
       expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
       expect(res.text).to.include('This invitation link is not valid.');
     }
-    expectRefusal(await open('x'.repeat(301)), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'params.token', message: 'Too big: expected string to have <=300 characters' }] } });
+    expectRefusal(await open('x'.repeat(301)), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'params.token', message: 'Must be at most 300 characters' }] } });
   });
 
   it('another tenant’s invitation id is 404 for every endpoint and stays untouched', async () => {

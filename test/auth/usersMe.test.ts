@@ -25,7 +25,7 @@ describe('GET and PATCH /api/users/me', () => {
     const tenantA = { id: a.tenantId, name: a.name, slug: await slugOf(a.tenantId), role: 'owner' };
     expect(res.body).to.deep.equal({
       data: { user: { id: a.owner.userId, email: a.owner.email, displayName: null }, tenants: [tenantA], activeTenant: tenantA },
-      meta: {},
+      meta: { features: { billing: false } },
     });
   });
 

@@ -136,7 +136,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     const other = await buildTenant(server.databaseUrl);
     const theirs = await seedTenant(server, other.owner.apiKey, other.tenantId);
     await page.goto(`/app/teams/${theirs.teams.alpha}?${SCOPE}`);
-    await until(() => page.getByRole('alert').innerText().then((t) => t.split(' · ')[0]), 'Team not found');
+    await until(() => page.getByRole('alert').locator('p').first().innerText(), 'Team not found');
   });
 
   it('Flow, AI adoption and Perception render the seeded values, with reasons for empty months', async () => {

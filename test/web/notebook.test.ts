@@ -144,7 +144,7 @@ describe('web app: the notebook (Chromium)', function () {
     const member = await buildMember(suite.server.databaseUrl, a.tenantId);
     const memberPage = await pageAs(suite, member.userId, a.tenantId);
     await memberPage.goto(notebookUrl);
-    await until(() => alertText(memberPage), 'Notebook not found · not_found');
+    await until(() => alertText(memberPage), 'Notebook not found');
 
     const owner = await pageAs(suite, a.owner.userId, a.tenantId);
     await owner.goto(notebookUrl);
@@ -166,7 +166,7 @@ describe('web app: the notebook (Chromium)', function () {
 
     const other = await pageAs(suite, b.owner.userId, b.tenantId);
     await other.goto(notebookUrl);
-    await until(() => alertText(other), 'Notebook not found · not_found');
+    await until(() => alertText(other), 'Notebook not found');
     expect(await other.getByText(COUNT_QUESTION).count()).to.equal(0);
   });
 

@@ -61,7 +61,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     await page.getByRole('link', { name: 'The sessions' }).click();
     await page.getByRole('heading', { name: 'AI sessions', level: 1 }).waitFor();
     const row = page.getByTestId('sessions').locator('tbody tr');
-    await until(() => row.locator('td').allInnerTexts(), ['claude-code', '—', '—', 'stored']);
+    await until(() => row.locator('td').allInnerTexts().then((cells) => cells.slice(0, 4)), [a.owner.email, 'claude-code', '—', '—']);
     await row.getByRole('link').click();
     expect(new URL(page.url()).pathname).to.equal(`/app/ai/sessions/${id}`);
     await until(() => summaryText(page), 'Summary pending: it appears here when the model has answered.');
@@ -105,8 +105,53 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
 
     const outsider = await pageAs(suite, b.owner.userId, b.tenantId);
     await outsider.goto(`/app/ai/sessions/${id}`);
-    await until(() => alertText(outsider), 'Session not found · not_found');
+    await until(() => alertText(outsider), 'Session not found');
     expect(await outsider.getByTestId('session-summary').count()).to.equal(0);
+  });
+
+  it('shows a failed assessment with its reason (an unreadable answer, a refusal) and a Retry for the uploader and owners, not other members; the list says failed', async () => {
+    // Model A answers the assessment with text that is not the rubric's JSON; model B refuses it (400).
+    fakes.a.respond = (r) => (isAssessment(r) ? { text: 'I would rather not score this.' } : { text: 'Attempted: a refused review.' });
+    fakes.b.respond = (r) => (isAssessment(r) ? { status: 400, message: 'sk-provider-secret-echo: request refused' } : { text: 'unused' });
+    const uploader = await buildMember(suite.server.databaseUrl, a.tenantId);
+    const other = await buildMember(suite.server.databaseUrl, a.tenantId);
+    const id = await upload(suite.server, uploader.apiKey);
+    const reason = 'No model answered: gpt-a: its answer could not be read (not the expected form); claude-b: the provider refused the request (HTTP 400)';
+    await untilValue('the failure', async () => (await suite.server.as(uploader.apiKey).get(`/api/sessions/${id}`)).body.data.reviewFailed.assessment);
+
+    const owner = await pageAs(suite, a.owner.userId, a.tenantId);
+    await owner.goto('/app/ai/sessions');
+    const row = owner.getByTestId('sessions').locator('tbody tr', { has: owner.locator(`a[href*="${id}"]`) });
+    await until(() => row.locator('td').allInnerTexts(), [uploader.email, 'claude-code', '—', '—', 'Failed (open the session to see why)', '—']);
+    await screenshot(owner, 'ai-sessions-failed');
+    await row.getByRole('link').click();
+    const failed = owner.getByTestId('assessment-failed');
+    await failed.waitFor();
+    const shown = norm(await failed.locator('p').first().innerText());
+    expect(shown).to.match(/^The quality assessment failed at .+: (.+)\. It is tried again automatically\.$/);
+    expect(shown).to.contain(reason);
+    expect(shown).to.not.contain('sk-provider-secret-echo');
+    expect(await owner.getByTestId('assessment').count()).to.equal(0);
+    expect(await axeViolations(owner)).to.deep.equal([]);
+    await screenshot(owner, 'ai-session-failed');
+
+    const mine = await pageAs(suite, uploader.userId, a.tenantId);
+    await mine.goto(`/app/ai/sessions/${id}`);
+    await mine.getByTestId('assessment-failed').waitFor();
+    expect(await mine.getByTestId('assessment-failed').getByRole('button', { name: 'Retry' }).count()).to.equal(1);
+    const theirs = await pageAs(suite, other.userId, a.tenantId);
+    await theirs.goto(`/app/ai/sessions/${id}`);
+    await theirs.getByTestId('assessment-failed').waitFor();
+    expect(await theirs.getByTestId('assessment-failed').getByRole('button', { name: 'Retry' }).count()).to.equal(0);
+
+    // The owner's Retry, with the models answering again: the score replaces the failure.
+    answer('Attempted: a refused review.');
+    fakes.b.respond = () => ({ text: 'unused' });
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await until(() => owner.getByRole('status').filter({ hasText: 'Retry requested' }).count(), 1);
+    await owner.reload();
+    await until(() => owner.getByTestId('assessment').innerText().then(norm), '100 / 100 · Tests pass. (gpt-a)', 20_000);
+    expect(await owner.getByTestId('assessment-failed').count()).to.equal(0);
   });
 
   it('asks the API only for the session its address names: an encoded path in the address stays one segment', async () => {

@@ -113,6 +113,6 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
     expect(await page.getByRole('button', { name: 'Edit identities' }).count()).to.equal(0);
     const otherTeam = (await server.as(other.owner.apiKey).get('/api/teams')).body.data[0].id;
     await page.goto(`/app/settings/teams/${otherTeam}`);
-    await until(() => page.getByRole('alert').innerText().then((t) => t.split(' · ')[0]), 'Team not found');
+    await until(() => page.getByRole('alert').locator('p').first().innerText(), 'Team not found');
   });
 });

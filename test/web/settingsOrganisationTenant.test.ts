@@ -49,7 +49,7 @@ describe('web app: Settings › Organisation (Chromium)', function () {
     expect(await page.getByLabel('Organisation name').count()).to.equal(0);
     await page.getByLabel('Administrator secret').fill('wrong');
     await page.getByRole('button', { name: 'Show report' }).click();
-    await until(async () => (await page.getByRole('alert').innerText()).split(' · ')[0], 'Missing or invalid credentials');
+    await until(() => page.getByRole('alert').locator('p').first().innerText(), 'Missing or invalid credentials');
     await page.getByLabel('Administrator secret').fill(ADMIN_SECRET);
     await page.getByRole('button', { name: 'Show report' }).click();
     await until(() => reportRow(page, 'release.known'), 'no');

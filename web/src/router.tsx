@@ -8,7 +8,7 @@ import { createRootRouteWithContext, createRoute, createRouter, lazyRouteCompone
 import { cubeQuery } from './api/cube';
 import { deploymentSource, doraTotals } from './api/queries/dora';
 import { Shell } from './components/Shell';
-import { validateScope, type Scope } from './lib/scope';
+import { validateScope, validateTableSort, type Scope } from './lib/scope';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -45,7 +45,8 @@ const overview = createRoute({
   },
   component: lazy(() => import('./routes/dora'), 'DoraPage'),
 });
-const teams = createRoute({ getParentRoute: () => root, path: '/teams', component: lazy(() => import('./routes/teams'), 'TeamsPage') });
+// The table's sort is in the address too, so that a reload or a shared link shows the same order.
+const teams = createRoute({ getParentRoute: () => root, path: '/teams', validateSearch: validateTableSort, component: lazy(() => import('./routes/teams'), 'TeamsPage') });
 const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', component: lazy(() => import('./routes/team'), 'TeamPage') });
 const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { reviewFailures, sessionListExtras } from '../../ai/reviewState.js';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { int32, pgDate, pgTimestamp } from '../../schemas/limits.js';
@@ -59,15 +60,18 @@ export function sessionRoutes(app: AppContext): Router {
 
   router.get('/api/sessions', route(app, { auth: 'required', query: ListQuery }, async ({ principal, query }) => {
     const { rows, total } = await listSessions(db, principal, query, query);
-    return { body: listEnvelope(rows.map(presentSession), query, total) };
+    const extras = await sessionListExtras(app, principal.tenantId, rows);
+    return { body: listEnvelope(rows.map((row) => ({ ...presentSession(row), ...extras(row) })), query, total) };
   }));
 
   router.get('/api/sessions/:id', route(app, { auth: 'required', params: SessionParams, query: DetailQuery }, async ({ principal, params, query }) => {
     const session = await findSession(db, principal, params.id);
     const transcript = query.include === 'transcript' ? await readTranscript(app, principal, session) : undefined;
-    const { summary, assessment } = await sessionReview(app, principal.tenantId, session.id);
+    const [{ summary, assessment }, failures] = await Promise.all([sessionReview(app, principal.tenantId, session.id), reviewFailures(app, principal.tenantId, [session.id])]);
     const details = presentSessionDetails(session, await sessionLinks(db, session), transcript);
-    return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment) }, meta: {} } };
+    const failed = failures.get(session.id) ?? {};
+    const reviewFailed = { summary: failed.summary ?? null, assessment: failed.assessment ?? null };
+    return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment), reviewFailed }, meta: {} } };
   }));
 
   router.get('/api/sessions/:id/metrics', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {

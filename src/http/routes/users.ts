@@ -18,7 +18,8 @@ export function userRoutes(app: AppContext): Router {
   const { db } = app.database;
 
   router.get('/api/users/me', route(app, { auth: 'required' }, async ({ principal }) => {
-    return { body: { data: presentMe(await getMe(db, principal)), meta: {} } };
+    // The server's optional features, so that the web app neither shows nor asks for what is off.
+    return { body: { data: presentMe(await getMe(db, principal)), meta: { features: { billing: app.config.billing !== null } } } };
   }));
 
   router.patch('/api/users/me', route(app, { auth: 'required', body: UpdateMeBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => {

@@ -45,11 +45,16 @@ export async function api<T>(path: string, { json, signInOn401 = true, ...init }
     location.assign(signInUrl());
   }
   if (res.status === 204) return undefined as T;
+  if (!res.ok) throw await errorOf(res);
+  return (await res.json().catch(() => null)) as T;
+}
+
+/** The refusal a response carries, in either envelope. */
+export async function errorOf(res: Response): Promise<ApiError> {
   const body = await res.json().catch(() => null);
-  if (res.ok) return body as T;
   const e = typeof body?.error === 'string' ? { ...body, message: body.error } : (body?.error ?? {});
   const retryAfter = Number(res.headers.get('retry-after'));
-  throw new ApiError(res.status, e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e.details ?? [], res.headers.get('x-request-id') ?? '', retryAfter > 0 ? retryAfter : null);
+  return new ApiError(res.status, e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e.details ?? [], res.headers.get('x-request-id') ?? '', retryAfter > 0 ? retryAfter : null);
 }
 
 /** A POST answered with JSON lines (a notebook run): each line is handed to `onLine` as it arrives. */

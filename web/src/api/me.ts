@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { apiQuery } from './cube';
 
 export interface Me {
@@ -6,4 +7,14 @@ export interface Me {
   activeTenant: { id: string; name: string; slug: string; role: string };
 }
 
-export const meQuery = apiQuery<{ data: Me }>('/api/users/me');
+/** The server's optional features (`GET /api/users/me` → `meta.features`): what is off is neither shown nor asked for. */
+export interface Features {
+  billing: boolean;
+}
+
+export const meQuery = apiQuery<{ data: Me; meta: { features: Features } }>('/api/users/me');
+
+/** The server's features; undefined until known (show nothing optional meanwhile). */
+export function useFeatures(): Features | undefined {
+  return useQuery(meQuery).data?.meta.features;
+}

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 export interface Column<Row> {
   key: string;
@@ -10,17 +10,33 @@ export interface Column<Row> {
 }
 
 /** A table with sort headers as buttons in `<th aria-sort>`; sorting orders rows, it never computes. */
-export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, onRowOpen, footer = [] }: {
+export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, sort: held, onSortChange, onRowOpen, footer = [] }: {
   caption: string;
   columns: Column<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
   initialSort?: { key: string; desc: boolean };
+  /** A sort kept by the page (in its URL, say) instead of by the table; a key no column sorts on is ignored. */
+  sort?: { key: string; desc?: boolean };
+  onSortChange?: (sort: { key: string; desc: boolean }) => void;
   onRowOpen?: (row: Row) => void;
   /** Rows kept under the sorted ones (a total): the server's numbers, never a sum of the rows. */
   footer?: Row[];
 }) {
-  const [sort, setSort] = useState(initialSort ?? null);
+  const heldColumn = held && columns.find((c) => c.key === held.key && c.sortValue);
+  // Without a direction, a column sorts the way its header's first click would.
+  const heldSort = heldColumn ? { key: heldColumn.key, desc: held.desc ?? heldColumn.numeric ?? false } : null;
+  const [sort, setOwn] = useState(heldSort ?? initialSort ?? null);
+  // A click shows its order at once; the page's copy (the URL) follows, and a change of it (Back, a
+  // link without a sort) is shown.
+  const controlled = onSortChange !== undefined;
+  useEffect(() => {
+    if (controlled) setOwn(heldSort ?? initialSort ?? null);
+  }, [controlled, heldSort?.key, heldSort?.desc]);
+  const setSort = (next: { key: string; desc: boolean }) => {
+    setOwn(next);
+    onSortChange?.(next);
+  };
   const column = columns.find((c) => c.key === sort?.key);
   const sorted = column?.sortValue
     ? [...rows].sort((a, b) => {

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
+import { ErrorMessage } from './states';
 
 export interface FormErrors {
   /** The message for a field, when the API named it. */
@@ -33,15 +34,20 @@ export function fieldProps(form: string, name: string, errors: FormErrors) {
   return { id, name, 'aria-invalid': message ? true : undefined, 'aria-describedby': `${id}-error` } as const;
 }
 
-export function Field({ form, name, label, errors, hint, children }: { form: string; name: string; label: string; errors: FormErrors; hint?: string; children: ReactNode }) {
+/**
+ * `invalid`: what this field needs, in the page's words ("Give the key a name of at most 100
+ * characters."), shown instead of the server's generic sentence whenever the server refuses it.
+ */
+export function Field({ form, name, label, errors, hint, invalid, children }: { form: string; name: string; label: string; errors: FormErrors; hint?: string; invalid?: string; children: ReactNode }) {
   const id = `${form}-${name}`;
+  const refused = errors.field(name);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children}
       {hint && <p className="hint">{hint}</p>}
       <p id={`${id}-error`} className="field-error">
-        {errors.field(name)}
+        {refused && (invalid ?? refused)}
       </p>
     </div>
   );
@@ -49,21 +55,9 @@ export function Field({ form, name, label, errors, hint, children }: { form: str
 
 export function FormAlert({ errors, listDetails = true }: { errors: FormErrors; listDetails?: boolean }) {
   if (!errors.general) return null;
-  const e = errors.general instanceof ApiError ? errors.general : null;
   return (
     <div role="alert" className="error-note">
-      <p>
-        {e?.status === 403 ? `${errors.general.message} (this needs the owner role)` : errors.general.message}
-        {e && <span className="muted"> · {e.code}</span>}
-        {e?.requestId && <span className="muted"> · request {e.requestId}</span>}
-      </p>
-      {listDetails && e && e.details.length > 0 && (
-        <ul>
-          {e.details.map((d) => (
-            <li key={`${d.path}:${d.message}`}>{d.path ? `${d.path}: ${d.message}` : d.message}</li>
-          ))}
-        </ul>
-      )}
+      <ErrorMessage error={errors.general} listDetails={listDetails} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
 import { cubeQuery } from '../api/cube';
 import { liveState, subscribeLive } from '../api/live';
-import { meQuery } from '../api/me';
+import { meQuery, useFeatures } from '../api/me';
 import { billingNoticeQuery } from '../api/queries/billing';
 import { TEAMS_QUERY } from '../api/queries/common';
 import { defaultWindow, MAX_MONTHS, monthCount } from '../lib/window';
@@ -135,7 +135,8 @@ function UserMenu() {
 
 /** What billing asks of this organisation (read-only, grace period, seats over the band); nothing when billing is off. */
 function BillingBanner() {
-  const notice = useQuery(billingNoticeQuery);
+  // Asked for only when the server has billing on (it answers 404 otherwise, a console error on every page).
+  const notice = useQuery({ ...billingNoticeQuery, enabled: useFeatures()?.billing === true });
   const message = notice.data?.data.message;
   if (!message) return null;
   return (

@@ -17,26 +17,45 @@ export function Empty({ reason }: { reason: Reason }) {
   );
 }
 
-export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+/** A retry cannot change a refusal (400, 403, 404, 409…); it can a 408, a 429, a 5xx or a lost connection. */
+export function retryable(error: unknown): boolean {
+  const status = error instanceof ApiError ? error.status : null;
+  return status === null || status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * What a person reads first is the message; the code and request id (for support) stay folded in
+ * "Details" until someone opens it.
+ */
+export function ErrorMessage({ error, listDetails = true }: { error: unknown; listDetails?: boolean }) {
   const e = error instanceof ApiError ? error : null;
   const message = e ? e.message : error instanceof Error ? error.message : 'Something went wrong';
   return (
-    <div role="alert" className="error-note">
-      <p>
-        {e?.status === 403 ? `${message} (this needs the owner role)` : message}
-        {e && <span className="muted"> · {e.code}</span>}
-        {e?.requestId && <span className="muted"> · request {e.requestId}</span>}
-      </p>
-      {e && e.details.length > 0 && (
+    <>
+      <p>{e?.status === 403 && e.code === 'forbidden' ? `${message} (this needs the owner role)` : message}</p>
+      {listDetails && e && e.details.length > 0 && (
         <ul>
           {e.details.map((d) => (
-            <li key={`${d.path}:${d.message}`}>
-              {d.path}: {d.message}
-            </li>
+            <li key={`${d.path}:${d.message}`}>{d.path ? `${d.path}: ${d.message}` : d.message}</li>
           ))}
         </ul>
       )}
-      {onRetry && (
+      {e && e.status !== 0 && (
+        <details className="muted">
+          <summary>Details</summary>
+          HTTP {e.status} · {e.code}
+          {e.requestId && ` · request ${e.requestId}`}
+        </details>
+      )}
+    </>
+  );
+}
+
+export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div role="alert" className="error-note">
+      <ErrorMessage error={error} />
+      {onRetry && retryable(error) && (
         <button type="button" onClick={onRetry}>
           Retry
         </button>

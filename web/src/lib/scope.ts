@@ -13,6 +13,17 @@ export function validateScope(search: Record<string, unknown>): Scope {
   return team ? { ...w, team } : w;
 }
 
+/** A table's sort in the URL: `sort` a column key (the page ignores one it does not have), `dir` asc or desc. */
+export interface TableSort {
+  sort?: string;
+  dir?: 'asc' | 'desc';
+}
+export function validateTableSort(search: Record<string, unknown>): TableSort {
+  const sort = typeof search.sort === 'string' && /^[a-z0-9-]{1,40}$/.test(search.sort) ? search.sort : undefined;
+  const dir = search.dir === 'asc' || search.dir === 'desc' ? search.dir : undefined;
+  return { ...(sort ? { sort } : {}), ...(sort && dir ? { dir } : {}) };
+}
+
 import { useSearch } from '@tanstack/react-router';
 /** The page's scope from the URL (validated by the root route). */
 export function useScope(): Scope {

@@ -63,7 +63,7 @@ export function AiPage() {
           });
           return (
             <>
-              <ScatterPlot title="AI-assisted PR share (x) against PR cycle time p50 (y), one dot per team" points={points} formatX={formatRatio} formatY={formatSeconds} emptyText="No team merged a pull request in the window." />
+              <ScatterPlot title="AI-assisted PR share (x) against PR cycle time p50 (y), one dot per team" points={points} formatX={formatRatio} formatY={formatSeconds} xName="AI-assisted PR share" yName="PR cycle time p50" emptyText="No team merged a pull request in the window." />
               <DataTable caption="AI adoption and PR cycle time by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} />
             </>
           );

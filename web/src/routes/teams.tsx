@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
 import { orgWindowQueries, teamWindowQueries } from '../api/queries/teams';
@@ -8,7 +8,7 @@ import { countCell, medianCell, ratioCell, teamColumn } from '../components/team
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatRatio, formatScore } from '../lib/format';
-import { useScope } from '../lib/scope';
+import { useScope, type TableSort } from '../lib/scope';
 import { deployRate } from '../lib/deployRate';
 import { withTeamRows, type TeamRow } from '../lib/teamRows';
 import { dateRange } from '../lib/window';
@@ -27,6 +27,10 @@ export function TeamsPage() {
   const totals = useQueries({ queries: orgWindowQueries(scope).map((q) => cubeQuery(q)) });
   const [windowStart] = dateRange(scope);
   const keep = { from: scope.from, to: scope.to };
+  const { sort, dir } = useSearch({ strict: false }) as TableSort;
+  // Replaces the entry: Back leaves the page rather than stepping through its sorts.
+  const sortBy = (s: { key: string; desc: boolean }) =>
+    void navigate({ to: '.', search: ((prev: Record<string, unknown>) => ({ ...prev, sort: s.key, dir: s.desc ? 'desc' : 'asc' })) as never, replace: true });
 
   const columns: Column<TeamRow>[] = [
     {
@@ -71,6 +75,8 @@ export function TeamsPage() {
               rows={rows}
               rowKey={(r) => r.team.id}
               initialSort={{ key: 'name', desc: false }}
+              sort={sort ? { key: sort, desc: dir === undefined ? undefined : dir === 'desc' } : undefined}
+              onSortChange={sortBy}
               onRowOpen={(r) => { if (!r.team.noTeam) void navigate({ to: '/teams/$teamId', params: { teamId: r.team.id }, search: keep as never }); }}
               footer={[{ team: { id: ORG, name: 'Organisation', slug: '' }, row: Object.assign({}, ...totals.map((t) => t.data!.data[0])) }]}
             />

@@ -19,11 +19,24 @@ export interface SessionItem {
   transcript: { stored: boolean };
 }
 
+/** A row of the list: the session with who uploaded it and where its review stands. */
+export interface SessionListItem extends SessionItem {
+  uploader: { id: string; name: string | null };
+  review: { state: 'no_transcript' | 'pending' | 'assessed' | 'failed'; score: number | null };
+}
+
+const REVIEW_WORDS: Record<SessionListItem['review']['state'], string> = {
+  no_transcript: 'No transcript',
+  pending: 'Pending',
+  assessed: 'Assessed',
+  failed: 'Failed (open the session to see why)',
+};
+
 /** The organisation's AI sessions, newest first (`GET /api/sessions`); a row opens the session with its summary. */
 export function SessionsPage() {
   usePageTitle('AI sessions');
   const [page, setPage] = useState(1);
-  const list = useQuery({ ...apiQuery<{ data: SessionItem[]; meta: { page: number; perPage: number; total: number } }>('/api/sessions', { page, perPage: 25 }), placeholderData: (previous) => previous });
+  const list = useQuery({ ...apiQuery<{ data: SessionListItem[]; meta: { page: number; perPage: number; total: number } }>('/api/sessions', { page, perPage: 25 }), placeholderData: (previous) => previous });
   return (
     <>
       <h1>AI sessions</h1>
@@ -36,16 +49,18 @@ export function SessionsPage() {
                 <table>
                   <caption className="visually-hidden">AI sessions, newest first</caption>
                   <thead>
-                    <tr><th scope="col">Started</th><th scope="col">Tool</th><th scope="col">Model</th><th scope="col">Project</th><th scope="col">Transcript</th></tr>
+                    <tr><th scope="col">Started</th><th scope="col">Uploaded by</th><th scope="col">Tool</th><th scope="col">Model</th><th scope="col">Project</th><th scope="col">Review</th><th scope="col">Score</th></tr>
                   </thead>
                   <tbody>
                     {list.data.data.map((s) => (
                       <tr key={s.id}>
                         <th scope="row"><Link to="/ai/sessions/$sessionId" params={{ sessionId: s.id }} search={keepScope}>{formatDateTime(s.startedAt)}</Link></th>
+                        <td>{s.uploader.name ?? '—'}</td>
                         <td>{s.tool}</td>
                         <td>{s.model ?? '—'}</td>
                         <td>{s.projectKey ?? '—'}</td>
-                        <td>{s.transcript.stored ? 'stored' : 'none'}</td>
+                        <td>{REVIEW_WORDS[s.review.state]}</td>
+                        <td>{s.review.score === null ? '—' : `${s.review.score} / 100`}</td>
                       </tr>
                     ))}
                   </tbody>

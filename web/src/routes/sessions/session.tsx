@@ -13,11 +13,34 @@ import type { SessionItem } from './index';
 interface Review { model: string; createdAt: string }
 interface Summary extends Review { text: string }
 interface Assessment extends Review { score: number; rationale: string }
+/** A review whose job failed: the reason names the models and what went wrong, never a provider's message. */
+interface ReviewFailure { failedAt: string; retrying: boolean; reason: string }
 interface SessionDetails extends SessionItem {
   branch: string | null;
   prNumber: number | null;
   summary: Summary | null;
   assessment: Assessment | null;
+  reviewFailed: { summary: ReviewFailure | null; assessment: ReviewFailure | null };
+}
+
+/** "Assessment failed" with its reason, and a Retry for those who may re-run it (the uploader and owners). */
+function FailedReview({ kind, session, failure, canRerun, onRequested }: { kind: 'summary' | 'assessment'; session: SessionDetails; failure: ReviewFailure; canRerun: boolean; onRequested: () => void }) {
+  const retry = useChange(() => api(`/api/sessions/${session.id}/${kind}`, { method: 'POST' }), [], onRequested);
+  const what = kind === 'summary' ? 'The summary' : 'The quality assessment';
+  return (
+    <div className="error-note" data-testid={`${kind}-failed`}>
+      <p>
+        {what} failed at {formatDateTime(failure.failedAt)}: {failure.reason}.{failure.retrying ? ' It is tried again automatically.' : ''}
+      </p>
+      {canRerun && !retry.isSuccess && (
+        <button type="button" onClick={() => retry.mutate(undefined)} disabled={retry.isPending}>
+          Retry
+        </button>
+      )}
+      {retry.isSuccess && <p role="status" className="muted">Retry requested; the result appears here when the model has answered.</p>}
+      {retry.isError ? <ErrorNote error={retry.error} /> : null}
+    </div>
+  );
 }
 
 /** How long the page polls for a re-run's result: a review job normally ends within a minute. */
@@ -39,6 +62,8 @@ function SummaryPanel({ session, reviewsOn, canRerun, onRequested }: { session: 
           <p className="summary-text">{summary.text}</p>
           <p className="muted">By <span data-testid="summary-model">{summary.model}</span> · <time dateTime={summary.createdAt} data-testid="summary-date">{formatDateTime(summary.createdAt)}</time></p>
         </>
+      ) : session.reviewFailed.summary ? (
+        <FailedReview kind="summary" session={session} failure={session.reviewFailed.summary} canRerun={canRerun} onRequested={onRequested} />
       ) : !session.transcript.stored ? (
         <p className="empty">No transcript was uploaded with this session, so there is nothing to summarise.</p>
       ) : !reviewsOn ? (
@@ -46,7 +71,7 @@ function SummaryPanel({ session, reviewsOn, canRerun, onRequested }: { session: 
       ) : (
         <p className="empty" role="status">Summary pending: it appears here when the model has answered.</p>
       )}
-      {canRerun && session.transcript.stored && reviewsOn && (
+      {canRerun && session.transcript.stored && reviewsOn && !(session.reviewFailed.summary && !summary) && (
         <button type="button" onClick={() => rerun.mutate(undefined)} disabled={rerun.isPending}>{summary ? 'Re-run summary' : 'Re-run'}</button>
       )}
       {rerun.isSuccess && <p role="status" className="muted">Re-run requested; the new summary replaces this one when it is ready.</p>}
@@ -68,7 +93,8 @@ export function SessionPage() {
       const data = query.state.data?.data;
       if (!data) return false;
       const rerunning = pollUntil !== null && Date.now() < pollUntil.until && (data.summary?.createdAt ?? null) === pollUntil.after;
-      const pending = reviewsOn && data.transcript.stored && data.summary === null && Date.now() - openedAt < POLL_FOR_MS;
+      const failed = (data.reviewFailed.summary && !data.reviewFailed.summary.retrying) || (data.reviewFailed.assessment && !data.reviewFailed.assessment.retrying);
+      const pending = reviewsOn && data.transcript.stored && (data.summary === null || data.assessment === null) && !failed && Date.now() - openedAt < POLL_FOR_MS;
       return rerunning || pending ? 2000 : false;
     },
   });
@@ -90,6 +116,9 @@ export function SessionPage() {
           </dl>
         )}
       </Panel>
+      {s && !s.assessment && s.reviewFailed.assessment && me.data && (
+        <FailedReview kind="assessment" session={s} failure={s.reviewFailed.assessment} canRerun={canRerun} onRequested={() => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null })} />
+      )}
       {s && settings.data && me.data && (
         <SummaryPanel session={s} reviewsOn={reviewsOn} canRerun={canRerun} onRequested={() => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null })} />
       )}

@@ -7,6 +7,7 @@ import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps,
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { useRole } from './layout';
 
 const TOUCHES = [['api', '/api/bi/credentials']];
 
@@ -62,7 +63,7 @@ function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential)
       <h2 id="create-bi-title">Create a BI credential</h2>
       <FormAlert errors={errors} />
       <div className="form-row">
-        <Field form="bi" name="name" label="Name" errors={errors} hint="The tool it is for, e.g. “Metabase” or “Power BI finance”.">
+        <Field form="bi" name="name" label="Name" errors={errors} invalid="Give the credential a name (at most 100 characters)." hint="The tool it is for, e.g. “Metabase” or “Power BI finance”.">
           <input {...fieldProps('bi', 'name', errors)} maxLength={100} autoComplete="off" />
         </Field>
         <button className="primary" disabled={create.isPending}>
@@ -92,8 +93,7 @@ function CredentialRow({ c }: { c: BiCredential }) {
 
 export function BiAccessPage() {
   usePageTitle('BI access');
-  const credentials = useQuery(biCredentialsQuery());
-  const [created, setCreated] = useState<NewBiCredential | null>(null);
+  const role = useRole();
   return (
     <>
       <h1>BI access</h1>
@@ -101,6 +101,23 @@ export function BiAccessPage() {
         BI tools (Metabase, Superset, Tableau, Power BI, Excel) connect as a read-only PostgreSQL user that sees this organisation’s <code>bi</code> views only: one per data
         model, with the same flags the measures count.
       </p>
+      {/* Credentials are the owner's (the API refuses a member); a member who opens the page by its address reads what it is for. */}
+      {role === 'owner' && <Credentials />}
+      {role === 'member' && (
+        <p data-testid="bi-owner-only">
+          An owner of the organisation creates and revokes BI credentials: each is a database user and password for one tool. Ask an owner for a credential for the tool you
+          use.
+        </p>
+      )}
+    </>
+  );
+}
+
+function Credentials() {
+  const credentials = useQuery(biCredentialsQuery());
+  const [created, setCreated] = useState<NewBiCredential | null>(null);
+  return (
+    <>
       {created ? <NewCredential created={created} onDone={() => setCreated(null)} /> : <CreateCredential onCreated={setCreated} />}
       <Panel title="Credentials" id="bi-credentials" query={credentials} height={120}>
         {() =>

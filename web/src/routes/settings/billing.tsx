@@ -63,7 +63,14 @@ export function BillingPage() {
     if (waiting && data && (data.state === 'active' || data.state === 'trialing') && !data.readOnly) setWaiting(false);
   }, [waiting, data]);
 
-  if (billing.isError) return <ErrorNote error={billing.error} onRetry={() => void billing.refetch()} />;
+  // The page keeps its heading when refused (a member who opens it by its address): one h1 per page.
+  if (billing.isError)
+    return (
+      <>
+        <h1>Billing</h1>
+        <ErrorNote error={billing.error} onRetry={() => void billing.refetch()} />
+      </>
+    );
   if (!data) return <p className="muted">Loading…</p>;
 
   const checkout = async (priceId: string) => {

@@ -48,7 +48,7 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
       <h2 id="create-key-title">Create a key</h2>
       <FormAlert errors={errors} />
       <div className="form-row">
-        <Field form="key" name="name" label="Name" errors={errors} hint="Where the key is used, e.g. “CI deployments” or “finance export”.">
+        <Field form="key" name="name" label="Name" errors={errors} invalid="Give the key a name (at most 100 characters)." hint="Where the key is used, e.g. “CI deployments” or “finance export”.">
           <input {...fieldProps('key', 'name', errors)} maxLength={100} autoComplete="off" />
         </Field>
         <button className="primary" disabled={create.isPending}>

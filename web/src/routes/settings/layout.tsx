@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
-import { meQuery } from '../../api/me';
-import { billingNoticeQuery } from '../../api/queries/billing';
+import { meQuery, useFeatures } from '../../api/me';
 import { keepScope } from '../../lib/scope';
 
 /** Owner-only pages are left out of a member's menu; the API refuses them anyway. */
@@ -31,8 +30,8 @@ export function useIsOwner(): boolean {
 
 export function SettingsLayout() {
   const owner = useIsOwner();
-  // Billing exists only when the server has it on (the notice answers 404 otherwise).
-  const billing = useQuery(billingNoticeQuery);
+  // Billing exists only when the server has it on.
+  const billing = useFeatures()?.billing === true;
   return (
     <div className="settings">
       <nav aria-label="Settings" className="subnav">
@@ -44,7 +43,7 @@ export function SettingsLayout() {
               </Link>
             </li>
           ))}
-          {owner && billing.isSuccess && (
+          {owner && billing && (
             <li>
               {/* A full load: the billing page's Content-Security-Policy comes with its document. */}
               <Link to="/settings/billing" search={keepScope} reloadDocument activeProps={{ 'aria-current': 'page' }}>
