@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
-import { SCOPE, seedTenant, type Seeded } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -13,7 +13,7 @@ describe('web app: small screens and charts (Chromium)', function () {
   this.timeout(120_000);
   let paddle: FakePaddle;
   // Billing on, so that its settings page is one of those measured.
-  const env: Record<string, string> = { ...PADDLE_ENV };
+  const env: Record<string, string> = { ...SEED_ENV, ...PADDLE_ENV };
   before(async () => {
     paddle = await fakePaddle();
     env.BILLING_API_URL = paddle.url;
