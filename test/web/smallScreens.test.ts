@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
@@ -29,8 +29,11 @@ describe('web app: small screens and charts (Chromium)', function () {
   });
   after(async () => paddle?.close());
 
+  // An owner of its own per page: each person has 100 API requests a minute, and the pages of one
+  // test would otherwise wait out 429s of the tests before it.
   async function ownerPage(viewport = PHONE): Promise<Page> {
-    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, tenant.owner.userId, tenant.tenantId));
+    const owner = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'owner');
+    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, owner.userId, tenant.tenantId));
     const page = await context.newPage();
     await page.setViewportSize(viewport);
     return page;
