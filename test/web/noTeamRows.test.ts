@@ -4,7 +4,7 @@ import { deliver, mergedPullRequest } from '../activity/helpers.js';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { pageAs, serverAndBrowser, text, until } from './browser.js';
-import { SCOPE, SEED_ENV, seedTenant } from './seed.js';
+import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 /**
  * Added to seedTenant's tenant (test/web/seed.ts, left as it is), through the real API: merged pull
@@ -70,11 +70,12 @@ describe('web app: the "No team" row on the Flow and AI adoption pages (Chromium
   this.timeout(60_000);
   const suite = serverAndBrowser({ env: SEED_ENV });
   let tenant: BuiltTenant;
+  let seeded: Seeded;
 
   before(async function () {
     this.timeout(120_000);
     tenant = await buildTenant(suite.server.databaseUrl, 'No team');
-    await seedTenant(suite.server, tenant.owner.apiKey, tenant.tenantId);
+    seeded = await seedTenant(suite.server, tenant.owner.apiKey, tenant.tenantId);
     await seedNoTeamFacts(suite.server, tenant);
   });
 
@@ -92,6 +93,11 @@ describe('web app: the "No team" row on the Flow and AI adoption pages (Chromium
     ]);
     expect(await rowsOf(page, 'flow-teams', 'tfoot')).to.deep.equal(['Organisation|6|24.0 h · n = 6|3.0 h · n = 1|12|220']);
     expect(await text(page, 'flow-teams-total-note')).to.equal('The organisation row is over every project: the teams\' rows plus “No team”, the projects no team owns.');
+    // Scoped to one team: its row alone, with neither "No team" nor the organisation (rendered with the rows).
+    await page.goto(`/app/flow?${SCOPE}&team=${seeded.teams.beta}`);
+    await until(() => rowsOf(page, 'flow-teams', 'tbody'), ['Beta|1|24.0 h · n = 1|no issue closed|2|50']);
+    expect(await page.getByTestId('flow-teams').locator('table tfoot').count()).to.equal(0);
+    expect(await page.getByTestId('flow-teams-total-note').count()).to.equal(0);
   });
 
   it('AI adoption: a "No team" row for acme/tools and the sessions of people on no team, and active users add up', async () => {
