@@ -9,6 +9,8 @@ export interface TeamRef {
 }
 
 export const NO_TEAM: TeamRef = { id: 'no-team', name: 'No team', slug: '', noTeam: true };
+/** The total under a by-team table: the cube's answer without the team dimension, never a sum of the rows. */
+export const ORGANISATION: TeamRef = { id: 'organisation', name: 'Organisation', slug: '' };
 
 export interface TeamRow {
   team: TeamRef;

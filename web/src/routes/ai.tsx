@@ -10,7 +10,7 @@ import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { keepScope, useScope } from '../lib/scope';
-import { withTeamRows } from '../lib/teamRows';
+import { ORGANISATION, withTeamRows } from '../lib/teamRows';
 import { countCell, medianCell, ratioCell, teamColumn, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
 
@@ -45,6 +45,8 @@ export function AiPage() {
   const trend = useQuery(cubeQuery(factQuery(FACTS, scope, scope, { byMonth: true })));
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
   const byTeam = useQuery(cubeQuery(teamWindow(scope, TEAM_FACTS)));
+  // The organisation's row is the cube's total, not a sum: it covers projects no team owns and people on no team.
+  const total = useQuery({ ...cubeQuery({ ...teamWindow(scope, TEAM_FACTS), dimensions: [] }), enabled: scope.team === undefined });
   return (
     <>
       <h1>AI adoption</h1>
@@ -52,10 +54,11 @@ export function AiPage() {
       <Panel id="ai-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
       </Panel>
-      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={allOf(teams, byTeam)}>
+      <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={scope.team === undefined ? allOf(teams, byTeam, total) : allOf(teams, byTeam)}>
         {() => {
           const rows = withTeamRows(teams.data!.data, byTeam.data!.data, scope.team);
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
+          const footer = scope.team === undefined ? [{ team: ORGANISATION, row: total.data!.data[0] }] : [];
           const points = rows.flatMap((r) => {
             const x = num(r.row, 'pull_requests.ai_assisted_pr_share');
             const y = num(r.row, 'pull_requests.pr_cycle_time_p50_seconds');
@@ -64,7 +67,12 @@ export function AiPage() {
           return (
             <>
               <ScatterPlot title="AI-assisted PR share (x) against PR cycle time p50 (y), one dot per team" points={points} formatX={formatRatio} formatY={formatSeconds} xName="AI-assisted PR share" yName="PR cycle time p50" emptyText="No team merged a pull request in the window." />
-              <DataTable caption="AI adoption and PR cycle time by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} />
+              <DataTable caption="AI adoption and PR cycle time by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} footer={footer} />
+              {footer.length > 0 && (
+                <p className="muted" data-testid="ai-teams-total-note">
+                  The organisation row is over every project and person: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns and the people on no team' : ''}. A person on two teams counts in both.
+                </p>
+              )}
             </>
           );
         }}

@@ -8,7 +8,7 @@ import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
-import { withTeamRows } from '../lib/teamRows';
+import { ORGANISATION, withTeamRows } from '../lib/teamRows';
 import { countCell, medianCell, teamColumn, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
 
@@ -39,16 +39,29 @@ export function FlowPage() {
   const trend = useQuery(cubeQuery(factQuery(FACTS, scope, scope, { byMonth: true })));
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
   const byTeam = useQuery(cubeQuery(teamWindow(scope, FACTS)));
+  // The organisation's row is the cube's total, not a sum: it covers projects no team owns too.
+  const total = useQuery({ ...cubeQuery({ ...teamWindow(scope, FACTS), dimensions: [] }), enabled: scope.team === undefined });
   return (
     <>
       <h1>Flow</h1>
       <Panel id="flow-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
       </Panel>
-      <Panel id="flow-teams" title="By team, over the window" query={allOf(teams, byTeam)}>
+      <Panel id="flow-teams" title="By team, over the window" query={scope.team === undefined ? allOf(teams, byTeam, total) : allOf(teams, byTeam)}>
         {() => {
           const rows = withTeamRows(teams.data!.data, byTeam.data!.data, scope.team);
-          return rows.length === 0 ? <Empty reason={NO_TEAMS} /> : <DataTable caption="Flow measures by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} />;
+          if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
+          const footer = scope.team === undefined ? [{ team: ORGANISATION, row: total.data!.data[0] }] : [];
+          return (
+            <>
+              <DataTable caption="Flow measures by team for the window" columns={COLUMNS} rows={rows} rowKey={(r) => r.team.id} initialSort={{ key: 'team', desc: false }} footer={footer} />
+              {footer.length > 0 && (
+                <p className="muted" data-testid="flow-teams-total-note">
+                  The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}.
+                </p>
+              )}
+            </>
+          );
         }}
       </Panel>
     </>
