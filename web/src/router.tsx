@@ -6,7 +6,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { cubeQuery } from './api/cube';
-import { deploymentSource, doraTotals } from './api/queries/dora';
+import { doraTiles } from './api/queries/dora';
 import { Shell } from './components/Shell';
 import { validateScope, validateTableSort, type Scope } from './lib/scope';
 
@@ -40,8 +40,7 @@ const overview = createRoute({
   // has loaded and rendered; the page's useQuery picks up the same queries (docs/web.md "Performance").
   loaderDeps: ({ search }) => search as Scope,
   loader: ({ context: { queryClient }, deps }) => {
-    void queryClient.prefetchQuery(cubeQuery(doraTotals(deps, deps)));
-    void queryClient.prefetchQuery(cubeQuery(deploymentSource(deps)));
+    void queryClient.prefetchQuery(cubeQuery(doraTiles(deps)));
   },
   component: lazy(() => import('./routes/dora'), 'DoraPage'),
 });

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './client';
 
-export type Filter = { member: string; operator: 'equals' | 'notEquals' | 'set' | 'notSet'; values?: string[] };
+export type Filter = { member: string; operator: 'equals' | 'notEquals' | 'set' | 'notSet' | 'inDateRange'; values?: string[] };
 export interface CubeQuery {
   measures?: string[];
   dimensions?: string[];

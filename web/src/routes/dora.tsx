@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { cubeQuery, num, type CubeRow } from '../api/cube';
-import { deploymentSource, doraTotals, doraTrend, DORA_TIMES, unownedDeploys } from '../api/queries/dora';
+import { doraTiles, doraTotals, doraTrend, DORA_TIMES, unownedDeploys } from '../api/queries/dora';
 import { MonthlyCharts } from '../components/MonthlyCharts';
 import { Median } from '../components/Median';
 import { ErrorNote } from '../components/states';
@@ -51,13 +51,13 @@ export function DoraPage() {
   const prev = previousWindow(scope);
   // The window's values first: the previous window and the trend are asked for once they are in,
   // so that on a large tenant the tiles do not wait behind queries of the same weight (docs/web.md).
-  const current = useQuery(cubeQuery(doraTotals(scope, scope)));
-  const source = useQuery(cubeQuery(deploymentSource(scope)));
+  // The window's totals and whether the scope ever sent a deployment, in one request.
+  const current = useQuery(cubeQuery(doraTiles(scope)));
   const previous = useQuery({ ...cubeQuery(doraTotals(scope, prev)), enabled: current.data !== undefined });
   const trend = useQuery({ ...cubeQuery(doraTrend(scope)), enabled: current.data !== undefined });
   // Said under the organisation's total: those deployments are in no team's row (docs/web.md).
   const unowned = useQuery({ ...cubeQuery(unownedDeploys(scope)), enabled: !scope.team && current.data !== undefined });
-  const hasDeploymentSource = source.data ? (num(source.data.data[0], 'projects.deployment_sources') ?? 0) > 0 : undefined;
+  const hasDeploymentSource = current.data ? (num(current.data.data[0], 'projects.deployment_sources') ?? 0) > 0 : undefined;
   const now = current.data?.data[0];
   const before = previous.data?.data[0];
   const days = dayCount(scope);
@@ -76,7 +76,7 @@ export function DoraPage() {
       <div className="tiles">
         {MEASURES.map((m) => {
           const v = num(now, m.value);
-          const loading = !current.data || !source.data;
+          const loading = !current.data;
           // Without a deployment source every deployment measure is empty, whatever it counts: no made-up zeros.
           const noSource = needsDeploymentSource(m.subject) && hasDeploymentSource === false;
           if (m.id === 'deployment-frequency') {

@@ -1,8 +1,8 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
-import { orgWindowQueries, teamWindowQueries } from '../api/queries/teams';
+import { orgWindow, teamWindow } from '../api/queries/teams';
 import { DataTable, type Column } from '../components/DataTable';
 import { countCell, medianCell, ratioCell, teamColumn } from '../components/teamCells';
 import { allOf, Empty, Panel } from '../components/states';
@@ -21,10 +21,10 @@ export function TeamsPage() {
   const scope = useScope();
   const navigate = useNavigate();
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
-  // A query takes at most 5 time dimensions: the facts come in groups, joined by team below.
-  const metrics = useQueries({ queries: teamWindowQueries(scope).map((q) => cubeQuery(q)) });
+  // Every fact of every team in one query, and the same without the team dimension.
+  const metrics = useQuery(cubeQuery(teamWindow(scope)));
   // The organisation's row is the cube's total, not a sum: it covers projects no team owns too.
-  const totals = useQueries({ queries: orgWindowQueries(scope).map((q) => cubeQuery(q)) });
+  const totals = useQuery(cubeQuery(orgWindow(scope)));
   const [windowStart] = dateRange(scope);
   const keep = { from: scope.from, to: scope.to };
   const { sort, dir } = useSearch({ strict: false }) as TableSort;
@@ -63,9 +63,9 @@ export function TeamsPage() {
   return (
     <>
       <h1>Teams</h1>
-      <Panel id="teams-table" title="Enabled teams, measures for the window" query={allOf(teams, ...metrics, ...totals)} height={300}>
+      <Panel id="teams-table" title="Enabled teams, measures for the window" query={allOf(teams, metrics, totals)} height={300}>
         {() => {
-          const rows = withTeamRows(teams.data!.data, metrics.flatMap((m) => m.data!.data));
+          const rows = withTeamRows(teams.data!.data, metrics.data!.data);
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
           return (
             <>
@@ -78,7 +78,7 @@ export function TeamsPage() {
               sort={sort ? { key: sort, desc: dir === undefined ? undefined : dir === 'desc' } : undefined}
               onSortChange={sortBy}
               onRowOpen={(r) => { if (!r.team.noTeam) void navigate({ to: '/teams/$teamId', params: { teamId: r.team.id }, search: keep as never }); }}
-              footer={[{ team: { id: ORG, name: 'Organisation', slug: '' }, row: Object.assign({}, ...totals.map((t) => t.data!.data[0])) }]}
+              footer={[{ team: { id: ORG, name: 'Organisation', slug: '' }, row: totals.data!.data[0] }]}
             />
             <p className="muted" data-testid="teams-total-note">
               The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}. A person on two teams counts in both.

@@ -1,5 +1,4 @@
 import type { CubeQuery } from '../cube';
-import { teamFilter } from '../cube';
 import type { Scope } from '../../lib/scope';
 import { dateRange, type Window } from '../../lib/window';
 import { factQuery, type Fact } from './common';
@@ -29,6 +28,12 @@ export const RATE_MEASURES = ['deployments.production_deploys_per_day', 'deploym
 const TOTAL_FACTS: Fact[] = DORA_FACTS.map((f, i) => (i === 0 ? { ...f, measures: [...f.measures, ...RATE_MEASURES] } : f));
 
 export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(TOTAL_FACTS, scope, window);
+/**
+ * The tiles' one query: the window's totals and, all time (no time dimension of its own), whether
+ * any project of the scope ever sent a deployment (`projects.deployment_sources`). One request
+ * where there were two (docs/web.md "Within the request budget").
+ */
+export const doraTiles = (scope: Scope): CubeQuery => factQuery([...TOTAL_FACTS, { time: null, measures: ['projects.deployment_sources'] }], scope, scope);
 /** The organisation's production deployments of projects no team owns: said under its total. */
 export const unownedDeploys = (window: Window): CubeQuery => ({
   measures: ['deployments.production_deploys'],
@@ -36,5 +41,3 @@ export const unownedDeploys = (window: Window): CubeQuery => ({
   filters: [{ member: 'deployments.team_id', operator: 'notSet' }],
 });
 export const doraTrend = (scope: Scope): CubeQuery => factQuery(DORA_FACTS, scope, scope, { byMonth: true });
-/** All time: has any project of the scope ever sent a deployment? */
-export const deploymentSource = (scope: Scope): CubeQuery => ({ measures: ['projects.deployment_sources'], filters: teamFilter(scope.team) });
