@@ -30,7 +30,14 @@ async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** Set by the global setup (globalSetup.ts) once the template exists: each test file then only connects. */
+const TEMPLATE_READY = 'DA_TEST_TEMPLATE_READY';
+
 export async function startTestDatabase(): Promise<void> {
+  if (process.env[TEMPLATE_READY] && process.env.TEST_DATABASE_URL) {
+    serverUrl = new URL(process.env.TEST_DATABASE_URL);
+    return;
+  }
   if (process.env.TEST_DATABASE_URL) {
     serverUrl = new URL(process.env.TEST_DATABASE_URL);
   } else {
@@ -56,6 +63,17 @@ export async function startTestDatabase(): Promise<void> {
 
 export async function stopTestDatabase(): Promise<void> {
   await stopServer?.();
+  stopServer = null;
+}
+
+/**
+ * The run's one server and template, made before any test file loads, so that files run in
+ * parallel workers (`npm test` uses mocha --parallel) share them: the workers inherit the address.
+ */
+export async function startSharedTestDatabase(): Promise<void> {
+  await startTestDatabase();
+  process.env.TEST_DATABASE_URL = urlFor('postgres');
+  process.env[TEMPLATE_READY] = '1';
 }
 
 /** A new, migrated database of its own; returns its connection URL. */
