@@ -3,9 +3,11 @@
  * Pages are found by role and label; screenshots of every page go to test-results/ for review.
  */
 import { mkdirSync } from 'node:fs';
+import type { Env } from '../../src/config.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildSessionCookie } from '../helpers/factories.js';
+import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,6 +70,22 @@ export function serverAndBrowser(options: Parameters<typeof testServer>[0] = {})
     await suite.server?.close();
   });
   return suite;
+}
+
+/**
+ * `serverAndBrowser` with billing on: a fake Paddle starts first, since the server reads
+ * BILLING_API_URL at start. Read `.paddle` inside the tests.
+ */
+export function serverAndBrowserWithBilling(env: Env = {}): { server: TestServer; browser: Browser; paddle: FakePaddle } {
+  const withBilling: Env = { ...env, ...PADDLE_ENV };
+  const billing = {} as { paddle: FakePaddle };
+  before(async () => {
+    billing.paddle = await fakePaddle();
+    withBilling.BILLING_API_URL = billing.paddle.url;
+  });
+  const suite = serverAndBrowser({ env: withBilling });
+  after(async () => billing.paddle?.close());
+  return Object.defineProperty(suite as typeof suite & { paddle: FakePaddle }, 'paddle', { get: () => billing.paddle });
 }
 
 /** A new page signed in as the user, in that tenant. */

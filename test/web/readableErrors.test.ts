@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
-import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+import { pageAs, screenshot, serverAndBrowser, serverAndBrowserWithBilling, until } from './browser.js';
 
 /** Issue 38, points 5 and 6: errors a person can read, and pages that match their rights and the server's features. */
 describe('web app: readable errors, rights and features (Chromium)', function () {
@@ -110,15 +109,7 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
 /** Issue 38, point 5: a refusal (403) reads like the 404 above; billing on, since its page is one a member can open by address and not use. */
 describe('web app: a refused page (403) reads as a refusal (Chromium)', function () {
   this.timeout(90_000);
-  let paddle: FakePaddle;
-  const env: Record<string, string> = { ...PADDLE_ENV };
-  // Registered before the suite's server starts: the server reads BILLING_API_URL at start.
-  before(async () => {
-    paddle = await fakePaddle();
-    env.BILLING_API_URL = paddle.url;
-  });
-  const suite = serverAndBrowser({ env });
-  after(async () => paddle?.close());
+  const suite = serverAndBrowserWithBilling();
 
   it('a member who opens Billing by its address reads that it needs the owner role, with no Retry; code and request id only under "Details"', async () => {
     const tenant = await buildTenant(suite.server.databaseUrl, 'Refusal Org');

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
-import { pageAs, screenshot, serverAndBrowser, text, until } from './browser.js';
+import { PADDLE_ENV } from '../helpers/fakePaddle.js';
+import { pageAs, screenshot, serverAndBrowser, serverAndBrowserWithBilling, text, until } from './browser.js';
 
 const settingsLinks = (page: Page) => page.getByRole('navigation', { name: 'Settings' }).getByRole('link');
 
@@ -26,24 +26,16 @@ describe('web app: Settings › Billing, billing off (Chromium)', function () {
 
 describe('web app: Settings › Billing, billing on (Chromium)', function () {
   this.timeout(120_000);
-  let paddle: FakePaddle;
-  const env: Record<string, string> = { ...PADDLE_ENV };
-  // Registered before the suite's server starts: the server reads BILLING_API_URL at start.
-  before(async () => {
-    paddle = await fakePaddle();
-    env.BILLING_API_URL = paddle.url;
-  });
-  const suite = serverAndBrowser({ env });
+  const suite = serverAndBrowserWithBilling();
   let tenant: BuiltTenant;
 
   before(async () => {
     tenant = await buildTenant(suite.server.databaseUrl, 'Paying Org');
   });
-  after(async () => paddle?.close());
 
   async function withPaddleJs(page: Page): Promise<void> {
     // The browser cannot reach Paddle's CDN here: its address answers with the fake's Paddle.js.
-    const script = await (await fetch(`${paddle.url}/paddle.js`)).text();
+    const script = await (await fetch(`${suite.paddle.url}/paddle.js`)).text();
     await page.route('https://cdn.paddle.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: script }));
   }
 
@@ -76,7 +68,7 @@ describe('web app: Settings › Billing, billing on (Chromium)', function () {
     await page.evaluate(() => (window as any).__paddle.complete());
     await page.getByTestId('billing-waiting').waitFor();
     expect(await text(page, 'billing-state')).to.equal('No subscription');
-    const { response: delivered } = await paddle.checkout(`${suite.server.baseUrl}/api/billing/webhook`, 'pri_small_team', opened.checkout.customData);
+    const { response: delivered } = await suite.paddle.checkout(`${suite.server.baseUrl}/api/billing/webhook`, 'pri_small_team', opened.checkout.customData);
     expect(delivered.body.data.outcome).to.equal('applied');
     await until(() => text(page, 'billing-state'), 'Active');
     expect(await text(page, 'billing-plan')).to.equal('Small team');

@@ -2,8 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
-import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
+import { screenshot, serverAndBrowserWithBilling, signedIn, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -11,14 +10,8 @@ const PHONE = { width: 390, height: 844 };
 /** Issue 38, point 7: settings fit a phone, chart labels never overlap, the scatter names its teams, the Teams sort is in the URL. */
 describe('web app: small screens and charts (Chromium)', function () {
   this.timeout(120_000);
-  let paddle: FakePaddle;
   // Billing on, so that its settings page is one of those measured.
-  const env: Record<string, string> = { ...SEED_ENV, ...PADDLE_ENV };
-  before(async () => {
-    paddle = await fakePaddle();
-    env.BILLING_API_URL = paddle.url;
-  });
-  const suite = serverAndBrowser({ env });
+  const suite = serverAndBrowserWithBilling(SEED_ENV);
   let tenant: BuiltTenant;
   let seeded: Seeded;
 
@@ -27,7 +20,6 @@ describe('web app: small screens and charts (Chromium)', function () {
     tenant = await buildTenant(suite.server.databaseUrl, 'Small Screens Org');
     seeded = await seedTenant(suite.server, tenant.owner.apiKey, tenant.tenantId);
   });
-  after(async () => paddle?.close());
 
   // An owner of its own per page: each person has 100 API requests a minute, and the pages of one
   // test would otherwise wait out 429s of the tests before it.
