@@ -103,8 +103,9 @@ export async function seedBaseline(pool: pg.Pool, tenantId: string, start: strin
     `insert into survey_invitations (tenant_id, survey_id, team_id, person_id)
        select '${t}'::uuid, s.id, m.team_id, m.person_id from surveys s join team_memberships m on m.tenant_id = s.tenant_id where s.tenant_id = '${t}'`,
     `insert into survey_responses (tenant_id, survey_id, team_id, response_key, q1, q2, q3, q4, q5)
-       select '${t}'::uuid, i.survey_id, i.team_id, md5(i.id::text), 1 + abs(hashtext(i.id::text)) % 5, 3, 4, 2, 5
-       from survey_invitations i where i.tenant_id = '${t}' and abs(hashtext(i.id::text)) % 3 <> 0`,
+       select '${t}'::uuid, i.survey_id, i.team_id, md5(i.id::text), 1 + abs(hashtext(p.external_ref || s.title)) % 5, 3, 4, 2, 5
+       from survey_invitations i join people p on p.id = i.person_id join surveys s on s.id = i.survey_id
+       where i.tenant_id = '${t}' and abs(hashtext(p.external_ref || s.title)) % 3 <> 0`,
     `drop table bench_projects`,
     `analyze`,
   ];
