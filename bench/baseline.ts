@@ -16,7 +16,7 @@ import pg from 'pg';
 import { runMigrations } from '../src/db/migrations.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { loadCube } from '../src/cube/compiler.js';
-import { exportTeamBaseline, BASELINE_COLUMNS, type BaselineRow } from '../src/services/baseline.js';
+import { exportTeamBaseline, BASELINE_COLUMNS, type BaselineRow } from '../src/exports/baseline.js';
 import { seedBaseline, FULL } from './baselineData.js';
 import { HAND_WRITTEN_BASELINE } from './baselineHandWritten.js';
 import { refreshRollups } from '../src/cube/rollupRefresh.js';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/db/client.js';
 import { freePort } from '../src/db/embedded.js';
-import { createTenant } from '../src/services/tenants.js';
+import { createTenant } from '../src/tenants/service.js';
 import { migrate, ROOT, serverEnv, startDatabase, startServerProcess } from './support.js';
 
 const TOOL_DIR = join(ROOT, 'tools', 'mcp-conformance');

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';
-import { createTenant, insertKey } from '../src/services/tenants.js';
+import { createTenant, insertKey } from '../src/tenants/service.js';
 import { cubeMembers, describeCase, Footprint, hostileCases, JSON_ENDPOINTS, KEY_RING_NAME, KeyRing, seedTenant, sendCase, type HostileCase, type Seed } from '../test/helpers/hostile.js';
 import { migrate, serverEnv, startDatabase, startServerProcess, type EmbeddedDatabase, type ServerProcess } from './support.js';
 

@@ -18,7 +18,7 @@ import { startEmbeddedPostgres, freePort } from '../src/db/embedded.js';
 import { runMigrations } from '../src/db/migrations.js';
 import { createSession } from '../src/auth/sessions.js';
 import { openDatabase } from '../src/db/client.js';
-import { addUser, createTenant } from '../src/services/tenants.js';
+import { addUser, createTenant } from '../src/tenants/service.js';
 import { ensureWebBuilt } from '../src/webBuild.js';
 import { refreshRollups } from '../src/cube/rollupRefresh.js';
 import { seedBaseline, FULL } from './baselineData.js';

@@ -17,7 +17,7 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createTenant, insertKey } from '../src/services/tenants.js';
+import { createTenant, insertKey } from '../src/tenants/service.js';
 import { openDatabase } from '../src/db/client.js';
 import { cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
 

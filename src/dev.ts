@@ -13,7 +13,7 @@ import { loadDatabaseConfig, loadLogLevel } from './config.js';
 import { openDatabase, type Db } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './db/embedded.js';
 import { tenants, users } from './db/schema/index.js';
-import { createTenant } from './services/tenants.js';
+import { createTenant } from './tenants/service.js';
 import { runMigrations } from './db/migrations.js';
 import { nextStopSignal, serveUntilSignalled } from './cli/commands.js';
 import { createLogger } from './log.js';

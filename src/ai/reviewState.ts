@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { sessionAssessments, users } from '../db/schema/index.js';
 import { asSystem } from '../db/tenancy.js';
 import type { ErrorDetail } from '../errors.js';
-import type { SessionRow } from '../services/sessions.js';
+import type { SessionRow } from '../aiSessions/service.js';
 import { ASSESSMENT_JOB, SUMMARY_JOB } from './jobs.js';
 
 export interface ReviewFailure {

@@ -6,7 +6,7 @@ import { authorize } from '../auth/policies.js';
 import type { AppContext } from '../context.js';
 import { sessionAssessments, sessionSummaries } from '../db/schema/index.js';
 import { route } from '../http/route.js';
-import { findSession } from '../services/sessions.js';
+import { findSession } from '../aiSessions/service.js';
 import { requestReview } from './jobs.js';
 import { presentAiSettings } from './presenters.js';
 import { AiSettingsBody, findAiSettings, modelChain, saveAiSettings } from './settings.js';

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { daysIn } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
-import { baselineRows, resolveWindow } from '../services/baseline.js';
+import { baselineRows, resolveWindow } from '../exports/baseline.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
 import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_NOTE, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
 

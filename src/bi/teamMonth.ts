@@ -1,7 +1,7 @@
 /**
  * `bi.team_month` (issue 21): one row per enabled team and month with the 34 team-baseline
  * columns, equal to the export. Its SQL is not written by hand: each fact cube's part is the SQL
- * Cube's planner writes for the export's own query (src/services/baseline.ts, BASELINE_FACTS and
+ * Cube's planner writes for the export's own query (src/exports/baseline.ts, BASELINE_FACTS and
  * HEADCOUNT_QUERIES) grouped by team and month over all months, with the tenant parameter replaced
  * by the BI role's tenant. What the export then does in TypeScript (zeros, rounding, the AI value
  * assessment) is written in SQL here with the same floating-point steps, so the cells are equal.
@@ -10,7 +10,7 @@ import { escapeLiteral } from 'pg';
 import type { CompiledCube } from '../cube/compiler.js';
 import { plan, type Plan } from '../cube/plan.js';
 import { validateQuery } from '../cube/query.js';
-import { BASELINE_COLUMNS, BASELINE_FACTS, HEADCOUNT_QUERIES, type BaselineColumn, type Kind } from '../services/baseline.js';
+import { BASELINE_COLUMNS, BASELINE_FACTS, HEADCOUNT_QUERIES, type BaselineColumn, type Kind } from '../exports/baseline.js';
 import { BI_TENANT } from './views.js';
 
 /** Planned with this tenant, then every parameter equal to it becomes the BI role's tenant. */
@@ -37,7 +37,7 @@ const aliasOf = (p: Plan, member: string) => {
 /** JavaScript's Math.round (nearest, ties towards +∞) of a double precision expression, exactly. */
 const jsRound = (x: string) => `(floor(${x}) + CASE WHEN (${x}) - floor(${x}) >= 0.5 THEN 1 ELSE 0 END)`;
 
-/** The export's `format(value, kind)` (src/services/baseline.ts) in SQL. */
+/** The export's `format(value, kind)` (src/exports/baseline.ts) in SQL. */
 function formatted(column: string, kind: Kind): string {
   const value = `(${column})::float8`;
   switch (kind) {

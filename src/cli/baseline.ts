@@ -2,7 +2,7 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { BaselineQuery, exportTeamBaseline } from '../services/baseline.js';
+import { BaselineQuery, exportTeamBaseline } from '../exports/baseline.js';
 import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';

@@ -3,8 +3,8 @@ import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
 import { tenants } from '../db/schema/index.js';
-import { presentInstallation } from '../presenters/codehost.js';
-import { claimInstallation } from '../services/codehostInstallations.js';
+import { presentInstallation } from '../codehost/presenters.js';
+import { claimInstallation } from '../codehost/installations.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 

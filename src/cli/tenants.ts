@@ -1,7 +1,7 @@
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
-import { addUser, createTenant } from '../services/tenants.js';
+import { addUser, createTenant } from '../tenants/service.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 

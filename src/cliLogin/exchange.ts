@@ -15,7 +15,7 @@ import { CLI_CLIENT_ID } from '../oauth/constants.js';
 import { roleIn, type OAuthProps } from '../oauth/grants.js';
 import type { KoaContextWithOIDC } from '../oauth/oidc.js';
 import { MACHINE_NAME } from '../oauth/provider.js';
-import { createApiKey } from '../services/apiKeys.js';
+import { createApiKey } from '../apiKeys/service.js';
 
 /** The key's name when the CLI sent none. */
 const DEFAULT_KEY_NAME = 'delivery-analytics CLI';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { zodDetails } from '../http/route.js';
-import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
+import { checkJsonValue, INPUT_LIMITS } from '../shared/limits.js';
 import type { CompiledCube } from './compiler.js';
 import { canonicalZone, resolveRange } from './dates.js';
 import { checkFilter, OPERATORS, type FilterInput } from './filters.js';

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
-import { checkJsonValue, INPUT_LIMITS } from '../schemas/limits.js';
+import { checkJsonValue, INPUT_LIMITS } from '../shared/limits.js';
 
 export type BodyKind = 'json' | 'text' | 'form' | 'raw';
 /** What `readBody` returns for each kind (JSON is validated by the route's schema afterwards). */

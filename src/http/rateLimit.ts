@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
  * - general API: 100 requests a minute per authenticated principal (user in a tenant, API key,
  *   or the administrator), 10 a minute per client address when unauthenticated;
  * - webhook API: 100 a minute and 1000 an hour per API key (counted on the key's row by
- *   src/http/webhookGate.ts; only the figures are here).
+ *   src/webhooks/gate.ts; only the figures are here).
  * The webhook and general buckets are separate: a key's webhook traffic does not use up its
  * general-API allowance, nor the reverse.
  */

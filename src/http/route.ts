@@ -9,7 +9,7 @@ import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
-import { checkJsonValue } from '../schemas/limits.js';
+import { checkJsonValue } from '../shared/limits.js';
 import { readBody, type BodyKind, type BodyOf } from './body.js';
 import { issueMessage } from './issueMessages.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';

@@ -4,12 +4,12 @@
  */
 import type { Config } from '../config.js';
 import type { JobDefinition } from './define.js';
-import { biWatchdog, integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './handlers/cleanup.js';
-import { expireJobs, jobRetention } from './handlers/maintenance.js';
-import { codehostDeliveriesRetention } from './handlers/codehost.js';
-import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './handlers/cube.js';
-import { registerImportWorkflow } from './handlers/register.js';
-import { sendSurveyInvitations } from './handlers/surveys.js';
+import { biWatchdog, integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './cleanup.js';
+import { expireJobs, jobRetention } from './maintenance.js';
+import { codehostDeliveriesRetention } from '../codehost/jobs.js';
+import { cubeRollupsRefresh, ROLLUPS_SWEEP } from '../cube/jobs.js';
+import { registerImportWorkflow } from '../organisation/jobs.js';
+import { sendSurveyInvitations } from '../surveys/jobs.js';
 import type { ScheduleDefinition } from './scheduler.js';
 import { sessionAssessmentJob, sessionSummaryJob } from '../ai/jobs.js';
 import { testJobs, testSchedules } from './testHooks.js';

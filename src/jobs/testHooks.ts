@@ -12,7 +12,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineJob, type JobContext } from './define.js';
-import { ScheduledPayload } from './handlers/maintenance.js';
+import { ScheduledPayload } from './maintenance.js';
 import type { ScheduleDefinition } from './scheduler.js';
 
 async function recordEffect(ctx: JobContext, key: string, sleepMs: number): Promise<void> {

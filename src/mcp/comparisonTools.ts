@@ -1,9 +1,9 @@
 /** Comparisons an analyst asks for: a team against the median of all teams and the DORA 2023 bands. */
 import { z } from 'zod';
-import { BENCHMARK_MEASURES } from '../services/benchmark.js';
+import { BENCHMARK_MEASURES } from '../benchmarks/comparison.js';
 import { DORA_SOURCE, TIERS } from '../shared/doraBands.js';
 import { CORPUS_SOURCES, EXAMPLE_CORPUS_NOTE, OSS_LABEL, OSS_MEASURES } from '../shared/ossPercentile.js';
-import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
+import { guarded, type ToolContext, type ToolRegistry } from './toolKit.js';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Band = z.enum(TIERS as [string, ...string[]]).nullable();

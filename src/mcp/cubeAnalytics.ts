@@ -1,7 +1,7 @@
 /**
  * The MCP tools' AnalyticsService over the semantic layer: the same validated service functions as
- * the Cube REST API and the team-baseline export (src/cube/service.ts, src/services/baseline.ts,
- * src/services/benchmark.ts), always with the principal's tenant.
+ * the Cube REST API and the team-baseline export (src/cube/service.ts, src/exports/baseline.ts,
+ * src/benchmarks/comparison.ts), always with the principal's tenant.
  */
 import type pg from 'pg';
 import { loadCube } from '../cube/compiler.js';
@@ -9,8 +9,8 @@ import { cubeLoad, cubeMeta, cubeSql } from '../cube/service.js';
 import { memberFormat, type MetaMember } from '../cube/compiler.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
-import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../services/baseline.js';
-import { teamBenchmark, type Benchmark } from '../services/benchmark.js';
+import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../exports/baseline.js';
+import { teamBenchmark, type Benchmark } from '../benchmarks/comparison.js';
 import { teamOssBenchmark, type OssBenchmark } from '../benchmarks/service.js';
 import { catalogueOf, type Catalogue } from './catalogue.js';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { UNITS } from './catalogue.js';
 import { memberEnum } from './querySchema.js';
-import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
+import { guarded, type ToolContext, type ToolRegistry } from './toolKit.js';
 
 const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ? (names as [string, ...string[]]) : ['none']);
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;

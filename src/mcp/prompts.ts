@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolContext } from './tools.js';
+import type { ToolContext } from './toolKit.js';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 

@@ -1,7 +1,7 @@
 /** The query tools: cube_query (run), cube_sql (dry run) and team_baseline (the export's grid). */
 import { z } from 'zod';
 import { MCP_ROW_CAP, querySchema, toCubeQuery } from './querySchema.js';
-import { guarded, type ToolContext, type ToolRegistry } from './tools.js';
+import { guarded, type ToolContext, type ToolRegistry } from './toolKit.js';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
-import { API_KEY_PREFIX, principalFromApiKey } from '../auth/apiKeys.js';
+import { API_KEY_PREFIX, principalFromApiKey } from '../apiKeys/principal.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { asSystem, withTenant } from '../db/tenancy.js';
 import type { AppContext } from '../context.js';

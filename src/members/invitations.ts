@@ -15,8 +15,8 @@ import { randomToken, sha256 } from '../auth/secrets.js';
 import { AppError, notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
 import { escapeHtml } from '../http/html.js';
-import { mailerConfigured, sendMail } from '../services/mailer.js';
-import { normaliseEmail } from '../services/tenants.js';
+import { mailerConfigured, sendMail } from '../mail/mailer.js';
+import { normaliseEmail } from '../tenants/service.js';
 
 export const INVITATION_TTL_DAYS = 7;
 export const INVITE_PATH = '/invite';

@@ -3,7 +3,7 @@
  * it runs no script and every form carries the double-submit CSRF token.
  */
 import { escapeHtml } from '../http/html.js';
-import { PAGE_STYLE } from '../presenters/loginPage.js';
+import { PAGE_STYLE } from '../auth/loginPage.js';
 import type { InvitationRow } from './invitations.js';
 
 export type InviteView =

@@ -6,7 +6,7 @@ import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
 import type { Logger } from '../log.js';
-import { sendMail } from '../services/mailer.js';
+import { sendMail } from '../mail/mailer.js';
 import { linkExpiry, responseKey, signSurveyToken, surveyLinkKey, verifySurveyToken } from './links.js';
 import { QUESTIONS } from './questions.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aiToolOf, readTrailers } from '../../src/services/aiTrailers.js';
+import { aiToolOf, readTrailers } from '../../src/codehost/aiTrailers.js';
 
 describe('AI co-author trailers', () => {
   it('recognises the documented tools by name or address', () => {

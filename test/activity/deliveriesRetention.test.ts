@@ -4,7 +4,7 @@ import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
 import type { JobContext } from '../../src/jobs/define.js';
-import { codehostDeliveriesRetention } from '../../src/jobs/handlers/codehost.js';
+import { codehostDeliveriesRetention } from '../../src/codehost/jobs.js';
 import { createJobQueue } from '../../src/jobs/index.js';
 import { createLivePublisher } from '../../src/live/publisher.js';
 import { createLogger } from '../../src/log.js';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { WebhookDefinition } from '@octokit/webhooks-examples';
-import { HANDLED_EVENTS, ignoredAction } from '../../src/services/codehostWebhook.js';
+import { HANDLED_EVENTS, ignoredAction } from '../../src/codehost/webhook.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { announceInstallation, codehostEnv, FIXTURE_SECRET, WEBHOOK } from './helpers.js';

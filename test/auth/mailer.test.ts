@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { MailerError, sendMail } from '../../src/services/mailer.js';
+import { MailerError, sendMail } from '../../src/mail/mailer.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
 import { baseEnv } from '../helpers/server.js';
 

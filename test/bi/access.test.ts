@@ -4,7 +4,7 @@ import pg from 'pg';
 import { biViews, renderBiViews } from '../../src/bi/views.js';
 import { renderTeamMonth } from '../../src/bi/teamMonth.js';
 import { loadCube } from '../../src/cube/compiler.js';
-import { BASELINE_COLUMNS } from '../../src/services/baseline.js';
+import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';

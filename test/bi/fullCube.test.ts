@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { PostgresQuery } from '@cubejs-backend/schema-compiler';
 import { loadCube, type CompiledCube } from '../../src/cube/compiler.js';
-import { baselineRows } from '../../src/services/baseline.js';
+import { baselineRows } from '../../src/exports/baseline.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { buildFixture } from '../cube/fixture.js';

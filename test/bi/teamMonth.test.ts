@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
 import { monthIndex, monthOf } from '../../src/cube/months.js';
-import { BASELINE_COLUMNS, baselineRows, currentMonth } from '../../src/services/baseline.js';
+import { BASELINE_COLUMNS, baselineRows, currentMonth } from '../../src/exports/baseline.js';
 import { seedBaseline } from '../../bench/baselineData.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';

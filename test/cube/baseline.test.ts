@@ -4,7 +4,7 @@ import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
 import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { runCli } from '../helpers/cli.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { BASELINE_COLUMNS } from '../../src/services/baseline.js';
+import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
 
 const hc = { headcount: 3, internal_headcount: 1, external_headcount: 1 };

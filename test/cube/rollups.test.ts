@@ -7,7 +7,7 @@ import { validateQuery } from '../../src/cube/query.js';
 import { runQuery } from '../../src/cube/run.js';
 import { ROLLUPS } from '../../src/cube/rollups.js';
 import { refreshAllRollups, refreshRollups } from '../../src/cube/rollupRefresh.js';
-import { baselineRows } from '../../src/services/baseline.js';
+import { baselineRows } from '../../src/exports/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
 import { insertMergedPr, rollupShapes } from './rollupHelpers.js';
 

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { insertKey } from '../../src/services/tenants.js';
+import { insertKey } from '../../src/tenants/service.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
 import { cubeMembers, describeCase, Footprint, hostileCases, JSON_ENDPOINTS, KEY_RING_NAME, KeyRing, seedTenant, sendCase, type Seed } from '../helpers/hostile.js';
 import { testServer, type TestServer } from '../helpers/server.js';

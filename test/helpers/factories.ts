@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { addUser, createTenant } from '../../src/services/tenants.js';
+import { addUser, createTenant } from '../../src/tenants/service.js';
 import { createSession } from '../../src/auth/sessions.js';
 import type { Role } from '../../src/auth/principal.js';
 

@@ -10,15 +10,15 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CubeQuery } from '../../src/cube/query.js';
-import { CreateKeyBody } from '../../src/http/routes/apiKeys.js';
-import { JsonEmailBody } from '../../src/http/routes/auth.js';
-import { LinkBody } from '../../src/http/routes/codehost.js';
-import { MemberBody, PersonPatch, TeamPatch } from '../../src/http/routes/organisation.js';
-import { SessionBody } from '../../src/http/routes/sessions.js';
-import { CreateSurveyBody } from '../../src/http/routes/surveys.js';
-import { UpdateMeBody } from '../../src/http/routes/users.js';
+import { CreateKeyBody } from '../../src/apiKeys/routes.js';
+import { JsonEmailBody } from '../../src/auth/routes.js';
+import { LinkBody } from '../../src/codehost/routes.js';
+import { MemberBody, PersonPatch, TeamPatch } from '../../src/organisation/routes.js';
+import { SessionBody } from '../../src/aiSessions/routes.js';
+import { CreateSurveyBody } from '../../src/surveys/routes.js';
+import { UpdateMeBody } from '../../src/users/routes.js';
 import { CreateInvitationBody } from '../../src/members/routes.js';
-import { DeploymentWebhook, IssueWebhook } from '../../src/schemas/webhooks.js';
+import { DeploymentWebhook, IssueWebhook } from '../../src/webhooks/schemas.js';
 
 /** Ids the paths of some endpoints need (a team and a person of the tenant). */
 export interface Seed {

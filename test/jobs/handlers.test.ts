@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrations.js';
 import { bossOver, JobSchemaBehindError } from '../../src/jobs/boss.js';
 import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
-import { ROLLUPS_SWEEP } from '../../src/jobs/handlers/cube.js';
+import { ROLLUPS_SWEEP } from '../../src/cube/jobs.js';
 import { asSystem } from '../../src/db/tenancy.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { people, personIdentities, teamMemberships, teams } from '../../src/db/schema/index.js';
-import { NO_LINE_BREAKS } from '../../src/services/csvImport.js';
+import { NO_LINE_BREAKS } from '../../src/organisation/csvImport.js';
 import { runCli } from '../helpers/cli.js';
 import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { AppError } from '../../src/errors.js';
-import { importRegister } from '../../src/services/registerImport.js';
+import { importRegister } from '../../src/organisation/registerImport.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { freshDatabase } from '../helpers/database.js';
 import { REGISTER_HEADER } from './helpers.js';

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import WebSocket from 'ws';
-import { registerImportWorkflow } from '../../src/jobs/handlers/register.js';
+import { registerImportWorkflow } from '../../src/organisation/jobs.js';
 import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';

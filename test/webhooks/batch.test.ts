@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Pool } from 'pg';
 import { sha256 } from '../../src/auth/secrets.js';
-import { WebhookBatcher, type BatchRow } from '../../src/http/webhookBatch.js';
-import type { DeploymentWebhook, IssueWebhook } from '../../src/schemas/webhooks.js';
-import { DEPLOYMENT_KIND, ISSUE_KIND } from '../../src/services/webhooks.js';
+import { WebhookBatcher, type BatchRow } from '../../src/webhooks/batch.js';
+import type { DeploymentWebhook, IssueWebhook } from '../../src/webhooks/schemas.js';
+import { DEPLOYMENT_KIND, ISSUE_KIND } from '../../src/webhooks/service.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { deployment as aDeployment, issue as anIssue } from './helpers.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { DeploymentWebhook, IssueWebhook } from '../../src/schemas/webhooks.js';
+import { DeploymentWebhook, IssueWebhook } from '../../src/webhooks/schemas.js';
 import { buildMember, buildTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { DEPLOYMENTS, deployment, ISSUES, issue, rows } from './helpers.js';

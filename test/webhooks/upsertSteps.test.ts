@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import type { DeploymentWebhook, IssueWebhook } from '../../src/schemas/webhooks.js';
+import type { DeploymentWebhook, IssueWebhook } from '../../src/webhooks/schemas.js';
 import {
   deploymentProjects, deploymentRecords, inputRows, issueCounters, issueNumbers, issuePlacement, issueRecords, principalTenant,
   projectLookup, statement, type IssueProvider,
-} from '../../src/services/upsertStatement.js';
-import { batchValues, DEPLOYMENT_KIND, ISSUE_KIND } from '../../src/services/webhooks.js';
+} from '../../src/webhooks/upsertStatement.js';
+import { batchValues, DEPLOYMENT_KIND, ISSUE_KIND } from '../../src/webhooks/service.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant } from '../helpers/factories.js';
 

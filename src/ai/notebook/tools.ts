@@ -6,7 +6,8 @@
 import { tool, type ToolSet } from 'ai';
 import type pg from 'pg';
 import { cubeAnalytics } from '../../mcp/cubeAnalytics.js';
-import { registerCubeTools, type ToolRegistry } from '../../mcp/tools.js';
+import { registerCubeTools } from '../../mcp/tools.js';
+import type { ToolRegistry } from '../../mcp/toolKit.js';
 import type { Logger } from '../../log.js';
 
 /** What a tool answered, as the notebook stores and shows it. */

@@ -10,7 +10,7 @@ import { and, asc, desc, eq, exists, gt, inArray, isNull, or, sql, TransactionRo
 import type { Db } from '../../db/client.js';
 import { externalIdentities, invitations, people, personIdentities, tenantMemberships, users } from '../../db/schema/index.js';
 import { acceptInvitation } from '../../members/invitations.js';
-import { findOrCreateUser } from '../../services/tenants.js';
+import { findOrCreateUser } from '../../tenants/service.js';
 import type { ProviderId, ProviderProfile } from './provider.js';
 import { SignInRefused } from './flow.js';
 

@@ -17,7 +17,7 @@ export const FLOW_TTL_MS = 10 * 60_000;
 
 export type SignInMode = 'mcp' | null;
 
-/** Why a sign-in with a provider did not happen; each is explained on /login (src/presenters/loginPage.ts). */
+/** Why a sign-in with a provider did not happen; each is explained on /login (src/auth/loginPage.ts). */
 export type SignInProblem = 'provider_denied' | 'state_invalid' | 'verification_failed' | 'unverified_email' | 'no_account' | 'provider_unavailable';
 
 export interface FlowContext {

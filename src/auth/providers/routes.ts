@@ -7,12 +7,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { loginUrl } from '../../http/routes/auth.js';
+import { loginUrl } from '../routes.js';
 import { route } from '../../http/route.js';
 import { AppError } from '../../errors.js';
 import { safeReturnUrl } from '../returnUrl.js';
 import { endSession, readCookie, SESSION_COOKIE, sessionCookie, createSession } from '../sessions.js';
-import { emailSignInAvailable } from '../../services/mailer.js';
+import { emailSignInAvailable } from '../../mail/mailer.js';
 import { listMyIdentities, presentIdentity, removeMyIdentity } from './identities.js';
 import { accountForProfile, recordCodehostUsername } from './accounts.js';
 import { finishSignIn, FLOW_COOKIE, FLOW_TTL_MS, FlowRefused, SignInRefused, startSignIn, type FlowContext } from './flow.js';

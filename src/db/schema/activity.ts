@@ -102,7 +102,7 @@ export const commits = pgTable(
     message: text('message').notNull(),
     /** Every `Co-authored-by:` trailer, as written (`Name <email>`). */
     coauthors: text('coauthors').array().notNull().default(sql`'{}'::text[]`),
-    /** AI tools recognised among the trailers (src/services/aiTrailers.ts), e.g. `claude`. */
+    /** AI tools recognised among the trailers (src/codehost/aiTrailers.ts), e.g. `claude`. */
     aiCoauthors: text('ai_coauthors').array().notNull().default(sql`'{}'::text[]`),
     url: text('url'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),

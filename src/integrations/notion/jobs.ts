@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { integrationConnections } from '../../db/schema/index.js';
 import { asSystem } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
-import { scheduled } from '../../jobs/handlers/maintenance.js';
+import { scheduled } from '../../jobs/maintenance.js';
 import { connectionById } from '../shared/connections.js';
 import { closedMonth, publishMonth } from './publish.js';
 

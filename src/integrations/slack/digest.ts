@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { chatDigestPosts, integrationConnections, teams } from '../../db/schema/index.js';
 import { asSystem } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
-import { scheduled } from '../../jobs/handlers/maintenance.js';
+import { scheduled } from '../../jobs/maintenance.js';
 import { connectionById, setConnectionState, tokensOf } from '../shared/connections.js';
 import { DAY_MS, dayOf, formatChange, formatFigure, teamFigures, teamPageUrl, type Figure } from '../shared/teamFigures.js';
 import { grantRefused, slackClient, slackErrorCode } from './client.js';

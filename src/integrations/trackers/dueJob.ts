@@ -9,7 +9,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { integrationConnections } from '../../db/schema/index.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
-import { scheduled } from '../../jobs/handlers/maintenance.js';
+import { scheduled } from '../../jobs/maintenance.js';
 import { syncKinds, trackerSyncWorkflow } from './syncJob.js';
 import type { TrackerKind } from './types.js';
 

@@ -5,7 +5,7 @@
  * takes the defaults below.
  */
 import { z } from 'zod';
-import { FIELD_LIMITS, ISSUE_STATES, ISSUE_TYPES, IssueWebhook } from '../../schemas/webhooks.js';
+import { FIELD_LIMITS, ISSUE_STATES, ISSUE_TYPES, IssueWebhook } from '../../webhooks/schemas.js';
 import type { TrackerIssue, TrackerKind } from './types.js';
 
 const name = z.string().trim().min(1, 'Enter a name').max(255, 'At most 255 characters');

@@ -1,12 +1,12 @@
 /**
- * Writing what a tracker sends: issues through the webhook API's statement (src/services/
- * webhooks.ts `upsertTrackerIssues`), deletions as a mark plus removal from `issues`, and the
+ * Writing what a tracker sends: issues through the webhook API's statement (src/webhooks/
+ * service.ts `upsertTrackerIssues`), deletions as a mark plus removal from `issues`, and the
  * per-connection sync bookkeeping (`tracker_syncs`).
  */
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.js';
 import { integrationConnections, issues, staleIntegrations, trackerDeletedIssues, trackerSyncs } from '../../db/schema/index.js';
-import { upsertTrackerIssues } from '../../services/webhooks.js';
+import { upsertTrackerIssues } from '../../webhooks/service.js';
 import type { Connection } from '../shared/connections.js';
 import { settingsOf, toIssueWebhook } from './mapping.js';
 import type { TrackerIssue, TrackerKind } from './types.js';

@@ -24,7 +24,7 @@ import type { AppContext } from '../../context.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { AppError } from '../../errors.js';
 import { parseJsonBody } from '../../http/body.js';
-import { verifySignature } from '../../services/codehostWebhook.js';
+import { verifySignature } from '../../codehost/webhook.js';
 import { jiraIssue } from '../jira/vendor.js';
 import { linearIssue } from '../linear/vendor.js';
 import type { Connection } from '../shared/connections.js';

@@ -1,0 +1,50 @@
+import { escapeHtml } from '../http/html.js';
+import type { SetupPreview } from './installations.js';
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}
+h1{font-size:1.4rem}dt{font-weight:600;margin-top:.5rem}dd{margin:0}button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}
+.note{background:#eef4ff;padding:.75rem;border-radius:4px}.error{background:#fdecea;padding:.75rem;border-radius:4px}`;
+
+export interface SetupPageInput {
+  preview: SetupPreview;
+  /** Where the form posts (the setup path itself). */
+  action: string;
+  csrfToken: string;
+  /** Where to go when nothing needs confirming (already linked here). */
+  continueUrl: string;
+}
+
+function hidden(name: string, value: string): string {
+  return `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+}
+
+/**
+ * The setup callback's confirmation page. The link happens only when the owner submits the form:
+ * a plain GET can be triggered by any site the owner visits, a CSRF-protected form post cannot.
+ */
+export function renderSetupPage(p: SetupPageInput): string {
+  const { preview } = p;
+  const parts: string[] = [
+    '<h1>Link a code-host installation</h1>',
+    '<dl>',
+    `<dt>Installation</dt><dd id="installation">${preview.installationId}</dd>`,
+    `<dt>Account</dt><dd id="account">${preview.accountLogin === null ? '<em>not yet known (the code host has not sent its installation event)</em>' : escapeHtml(preview.accountLogin)}</dd>`,
+    `<dt>Tenant</dt><dd id="tenant">${escapeHtml(preview.tenantName)}</dd>`,
+    '</dl>',
+  ];
+  if (preview.state === 'linked_here') {
+    parts.push(`<p class="note" id="already-linked">This installation already feeds this tenant. <a href="${escapeHtml(p.continueUrl)}">Continue</a></p>`);
+  } else if (preview.state === 'unknown') {
+    parts.push('<p class="error" id="unknown-installation">The code host has not announced this installation to us (its installation event usually arrives within seconds of installing): reload this page in a moment. If it stays unknown, check that the application\'s webhook reaches this server.</p>');
+  } else {
+    parts.push(
+      '<p>Only continue if you have just installed the application yourself. Events of this installation will then be stored in this tenant.</p>',
+      `<form method="post" action="${escapeHtml(p.action)}">`,
+      hidden('csrf', p.csrfToken),
+      hidden('installation_id', String(preview.installationId)),
+      '<button type="submit">Link the installation to this tenant</button>',
+      '</form>',
+    );
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Link installation · Delivery Analytics</title><style>${STYLE}</style></head><body>${parts.join('\n')}</body></html>`;
+}

@@ -1,0 +1,85 @@
+/**
+ * The register import as a workflow (`POST /api/register/imports?mode=async`). The route has
+ * already validated the whole file; the workflow applies it with the same service function as the
+ * synchronous import, so the rows written are the same.
+ *
+ * The file travels in the job payload (jsonb; at most the 16 MiB request limit): no table of our
+ * own, and it is deleted with the job row (JOBS_RETENTION_DAYS after it finishes).
+ */
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { checkRegister, importRegister } from './registerImport.js';
+import { defineWorkflow } from '../jobs/define.js';
+
+export const RegisterImportPayload = z.object({
+  tenantId: z.uuid(),
+  importedBy: z.string().min(1),
+  /** At most the request body limit of the import routes. */
+  csv: z.string().max(16 * 1024 * 1024),
+});
+export type RegisterImportPayload = z.infer<typeof RegisterImportPayload>;
+
+export interface RegisterImportState extends Record<string, unknown> {
+  rows?: number;
+  importId?: string;
+  rowCount?: number;
+  recorded?: boolean;
+  /** The file turned invalid between the request and the run (a manual identity added meanwhile). */
+  errors?: { line?: number; column?: string; path: string; message: string }[];
+  message?: string;
+}
+
+export const REGISTER_IMPORT_JOB = 'register.import';
+
+export const registerImportWorkflow = defineWorkflow<RegisterImportPayload, RegisterImportState>({
+  name: REGISTER_IMPORT_JOB,
+  summary: 'Applies a register file uploaded with ?mode=async (steps parse, apply, record).',
+  idempotency:
+    'apply is importRegister: one transaction, so a crash leaves all or nothing; re-applying the same file changes no row and records no new import (it returns the latest one); parse and record only read and publish.',
+  payload: RegisterImportPayload,
+  tenantOf: (p) => p.tenantId,
+  retryDelaySeconds: 5,
+  initialState: {},
+  steps: [
+    {
+      name: 'parse',
+      async run(ctx, payload) {
+        try {
+          const { rows } = await checkRegister(ctx.app.database.db, payload.tenantId, payload.csv);
+          return { rows: rows.length };
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'validation_failed') return { errors: error.details ?? [], message: error.message };
+          throw error;
+        }
+      },
+    },
+    {
+      name: 'apply',
+      async run(ctx, payload, state) {
+        if (state.errors) return state;
+        try {
+          const result = await importRegister(ctx.app.database.db, payload.tenantId, payload.csv, payload.importedBy);
+          return { ...state, importId: result.import.id, rowCount: result.import.rowCount, recorded: result.recorded };
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'validation_failed') return { ...state, errors: error.details ?? [], message: error.message };
+          throw error;
+        }
+      },
+    },
+    {
+      name: 'record',
+      async run(ctx, payload, state) {
+        // A rejected file fails the job (the errors stay in its checkpoint for the status route).
+        if (state.errors) throw new Error(state.message ?? 'Register rejected; nothing was imported');
+        await ctx.app.live.publish(payload.tenantId, {
+          kind: 'job.progress',
+          job: { id: ctx.job.id, name: ctx.job.name },
+          subject: { type: 'register_import', id: state.importId as string },
+          done: state.rowCount,
+          total: state.rowCount,
+          message: state.recorded ? 'recorded' : 'unchanged',
+        });
+      },
+    },
+  ],
+});

@@ -1,0 +1,26 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { createTenantForUser, renameTenant } from './service.js';
+import { route } from '../http/route.js';
+
+export const TenantBody = z.strictObject({ name: z.string().trim().min(1, 'A name is required').max(200) });
+// A malformed id is "not found", like another tenant's.
+const TenantParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+
+/** Organisations (tenants) from the web app: create one (the creator owns it), rename the active one. */
+export function tenantRoutes(app: AppContext): Router {
+  const router = new Router();
+  const { db } = app.database;
+
+  router.post('/api/tenants', route(app, { auth: 'required', body: TenantBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => {
+    const tenant = await createTenantForUser(db, principal.userId, body.name);
+    return { status: 201, body: { data: { ...tenant, role: 'owner' }, meta: {} } };
+  }));
+
+  router.patch('/api/tenants/:id', route(app, { auth: 'owner', params: TenantParams, body: TenantBody }, async ({ principal, params, body }) => {
+    return { body: { data: await renameTenant(db, principal.tenantId, params.id, body.name), meta: {} } };
+  }));
+
+  return router;
+}
