@@ -82,7 +82,7 @@ describe('web app: Open work (Chromium)', function () {
     // No window on this page: the month fields are not shown, the team is.
     expect(await page.getByLabel('From').count()).to.equal(0);
     await page.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'Alpha' });
-    await until(() => new URL(page.url()).searchParams.get('team'), seeded.teams.alpha);
+    await until(async () => new URL(page.url()).searchParams.get('team'), seeded.teams.alpha as string | null);
     await until(() => rowsOf(page, 'open-prs'), [ORGANISATION_PRS[0], ORGANISATION_PRS[2], ORGANISATION_PRS[4]]);
     expect(await rowsOf(page, 'failed-deployments')).to.deep.equal([`acme/api f3 6633000|Status failure|10 h|${day(seeded.at(10))}|Alpha`]);
     expect(await page.getByTestId('open-incidents-empty').innerText()).to.equal('No open incidents for Alpha.');

@@ -40,7 +40,7 @@ const age = <R extends { ageSeconds: number },>(): Column<R> => ({
   header: 'Age',
   numeric: true,
   sortValue: (r) => r.ageSeconds,
-  cell: (r) => formatAge(r.ageSeconds),
+  cell: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatAge(r.ageSeconds)}</span>,
 });
 const team = <R extends { team: { name: string } | null },>(): Column<R> => ({
   key: 'team',
