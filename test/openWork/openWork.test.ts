@@ -125,12 +125,28 @@ describe('open work now (GET /api/open-work)', function () {
     const late = fixture('pull_request.opened');
     late.action = 'review_requested';
     late.repository.full_name = 'acme/api';
-    Object.assign(late.pull_request, { id: seeded.installationId * 100 + 11, number: 11, title: 'Add retry to payments', user: { login: 'ann' }, created_at: seeded.at(120), updated_at: seeded.at(110) });
+    Object.assign(late.pull_request, { id: seeded.installationId * 100 + 11, number: 11, title: 'Add retry to payments', html_url: 'https://github.com/acme/api/pull/11', draft: false, user: { login: 'ann' }, created_at: seeded.at(120), updated_at: seeded.at(110) });
     late.requested_reviewer = { login: 'bo' };
     const res = await deliver(api, 'pull_request', late, { installationId: seeded.installationId });
     expect(res.body.data).to.include({ stored: true });
     const after = await get('/api/open-work?team=alpha');
     expect(after.body.data.pullRequests[0]).to.deep.include({ number: 11, waitingState: 'changes_requested', reviewers: [{ login: 'bo', state: 'changes_requested' }] });
+  });
+
+  it('asking a reviewer again after a change request: the PR waits for their review again', async () => {
+    const again = fixture('pull_request.opened');
+    again.action = 'review_requested';
+    again.repository.full_name = 'acme/api';
+    Object.assign(again.pull_request, { id: seeded.installationId * 100 + 11, number: 11, title: 'Add retry to payments', html_url: 'https://github.com/acme/api/pull/11', draft: false, user: { login: 'ann' }, created_at: seeded.at(120), updated_at: seeded.at(2) });
+    again.requested_reviewer = { login: 'bo' };
+    const res = await deliver(api, 'pull_request', again, { installationId: seeded.installationId });
+    expect(res.body.data).to.include({ stored: true });
+    const after = await get('/api/open-work?team=alpha');
+    expect(after.body.data.pullRequests.map((r: Record<string, unknown>) => [r.number, r.waitingState, r.reviewers])).to.deep.equal([
+      [11, 'waiting_for_review', [{ login: 'bo', state: 'requested' }]],
+      [13, 'waiting_for_review', [{ login: 'bo', state: 'approved' }, { login: 'di', state: 'requested' }]],
+      [12, 'draft', []],
+    ]);
   });
 
   it('a dismissed approval no longer counts: the PR waits for review again', async () => {
