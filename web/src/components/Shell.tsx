@@ -51,7 +51,7 @@ function ScopeBar() {
   };
   const reset = defaultWindow();
   return (
-    <form className="scope" aria-label={windowless ? 'Team' : 'Window and team'} onSubmit={(e) => e.preventDefault()}>
+    <form className="scope" aria-label={windowless ? 'Team filter' : 'Window and team'} onSubmit={(e) => e.preventDefault()}>
       {!windowless && (
         <>
           <label htmlFor="scope-from">From</label>
