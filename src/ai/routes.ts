@@ -33,7 +33,7 @@ export function aiRoutes(app: AppContext): Router {
     return { body: { data: presentAiSettings(app.config, await findAiSettings(db, principal.tenantId)), meta: {} } };
   }));
 
-  router.put('/api/ai/settings', route(app, { auth: 'owner', body: AiSettingsBody }, async ({ principal, body }) => {
+  router.put('/api/ai/settings', route(app, { auth: { policy: 'ai.manage' }, body: AiSettingsBody }, async ({ principal, body }) => {
     const row = await saveAiSettings(db, app.config, principal, body);
     return { body: { data: presentAiSettings(app.config, row), meta: {} } };
   }));
