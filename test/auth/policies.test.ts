@@ -76,6 +76,7 @@ interface Built {
   t: BuiltTenant;
   ownerKeyId: string;
   notebookId: string;
+  invitationId: string;
   sessionId: string;
 }
 
@@ -155,12 +156,12 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
       http: [
         { method: 'GET', path: '/api/invitations' },
         { method: 'POST', path: '/api/invitations', body: { email: 'new@example.com', role: 'member' } },
-        { method: 'DELETE', path: `/api/invitations/${NOWHERE}` },
+        { method: 'DELETE', path: `/api/invitations/${b.invitationId}` },
       ],
       service: [
         (m) => listInvitations(db, m, { page: 1, perPage: 25 }),
         (m) => createInvitation(app, m, { email: 'new@example.com', role: 'member' }),
-        (m) => revokeInvitation(db, m, NOWHERE),
+        (m) => revokeInvitation(db, m, b.invitationId),
       ],
     },
     'register.import': {
@@ -315,6 +316,7 @@ describe('authorization: every policy action on every surface', function () {
   let memberCookie: string;
   let memberPrincipal: TenantPrincipal;
   let surfaces: Record<Action, Surfaces>;
+  let asBuilt: Record<string, unknown>;
   const mcp = mcpClients(() => api.baseUrl);
 
   before(async () => {
@@ -339,15 +341,21 @@ describe('authorization: every policy action on every surface', function () {
     const owner = api.as(t.owner.apiKey);
     const keys = await owner.get('/api/keys');
     const notebook = await owner.post('/api/notebooks', { title: 'Owner’s notebook', shared: true });
+    const invitation = await owner.post('/api/invitations', { email: 'invited@example.com', role: 'member' });
     const session = await owner.post('/api/sessions', {
       tool: 'claude-code', model: 'claude-sonnet-4-5', startedAt: '2026-11-02T09:00:00Z', endedAt: '2026-11-02T09:10:00Z',
       transcript: JSON.stringify({ type: 'user', message: { role: 'user', content: 'Add retries' } }),
     });
-    expect([keys.status, notebook.status, session.status]).to.deep.equal([200, 201, 201]);
-    built = { t, ownerKeyId: keys.body.data[0].id, notebookId: notebook.body.data.id, sessionId: session.body.data.id };
+    expect([keys.status, notebook.status, invitation.status, session.status]).to.deep.equal([200, 201, 201, 201]);
+    const ownerKey = keys.body.data.find((k: { createdBy: { userId: string } }) => k.createdBy.userId === t.owner.userId);
+    built = { t, ownerKeyId: ownerKey.id, notebookId: notebook.body.data.id, invitationId: invitation.body.data.id, sessionId: session.body.data.id };
     memberPrincipal = (await asSystem('authentication', () => principalFromApiKey(api.running.app.database.db, member.apiKey))) as TenantPrincipal;
     expect(memberPrincipal.role).to.equal('member');
     surfaces = surfacesOf(api, built);
+    asBuilt = await untouched();
+    const { invitations, ...rest } = asBuilt;
+    expect(rest).to.deep.equal({ tenant: 'as built', role: 'owner', keyActive: true, notebook: 'Owner’s notebook', sessions: 1, teams: 0, people: 0, surveys: 0, imports: 0, settings: 0, jobs: 0 });
+    expect(invitations).to.match(/^invited@example\.com [0-9a-f]{64}$/);
   });
   after(async () => {
     await mcp.closeAll();
@@ -361,8 +369,7 @@ describe('authorization: every policy action on every surface', function () {
     expect(ACTIONS.filter((action) => !doc.includes(`\`${action}\``)), 'actions missing from docs/authorization.md').to.deep.equal([]);
   });
 
-  /** The tenant as the member found it: nothing a refused request or call did went through. */
-  const UNTOUCHED = { tenant: 'as built', role: 'owner', keyActive: true, notebook: 'Owner’s notebook', sessions: 1, invitations: 0, teams: 0, people: 0, surveys: 0, imports: 0, settings: 0, jobs: 0 };
+  /** The tenant's state that the actions guard; after every test it is as built (nothing refused went through). */
   const untouched = async () => {
     const { rows } = await dbFor(api.databaseUrl).pool.query(
       `select case when t.name = $6 then 'as built' else t.name end as tenant,
@@ -370,7 +377,7 @@ describe('authorization: every policy action on every surface', function () {
               (select revoked_at is null from api_keys where id = $3) as "keyActive",
               (select title from notebooks where id = $4) as notebook,
               (select count(*)::int from ai_sessions where id = $5) as sessions,
-              (select count(*)::int from invitations where tenant_id = $1) as invitations,
+              (select string_agg(email || ' ' || token_hash, ',') from invitations where tenant_id = $1 and revoked_at is null) as invitations,
               (select count(*)::int from teams where tenant_id = $1) as teams,
               (select count(*)::int from people where tenant_id = $1) as people,
               (select count(*)::int from surveys where tenant_id = $1) as surveys,
@@ -431,7 +438,7 @@ describe('authorization: every policy action on every surface', function () {
         const { rows } = await withTenant(built.t.tenantId, () => listApiKeys(api.running.app.database.db, memberPrincipal, { page: 1, perPage: 100 }));
         expect(rows.map((r) => r.userId)).to.deep.equal([member.userId]);
       }
-      expect(await untouched()).to.deep.equal(UNTOUCHED);
+      expect(await untouched()).to.deep.equal(asBuilt);
     });
   }
 
