@@ -34,7 +34,7 @@ import { changeMemberRole, listMembers, removeMember } from '../../src/members/m
 import { createInvitation, listInvitations, revokeInvitation } from '../../src/members/invitations.js';
 import { biCredentialsFor } from '../../src/bi/credentials.js';
 import { addCell, deleteNotebook, updateNotebook } from '../../src/ai/notebook/service.js';
-import { deleteSession, findSession, readTranscript } from '../../src/aiSessions/service.js';
+import { deleteSession, findSession, readTranscript, rerunSessionReview } from '../../src/aiSessions/service.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
@@ -296,7 +296,7 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
         { method: 'POST', path: `/api/sessions/${b.sessionId}/summary` },
         { method: 'POST', path: `/api/sessions/${b.sessionId}/assessment` },
       ],
-      service: [async (m) => readTranscript(app, m, await findSession(db, m, b.sessionId))],
+      service: [async (m) => readTranscript(app, m, await findSession(db, m, b.sessionId)), (m) => rerunSessionReview(app, m, 'summary', b.sessionId)],
     },
     'session.delete': {
       member: 'refused',
