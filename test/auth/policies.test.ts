@@ -93,7 +93,7 @@ const CLI_COMMANDS: Record<string, { runs: 'operator' | 'remote' | 'server'; rea
   migrate: { runs: 'server', reaches: [] },
   dev: { runs: 'server', reaches: [] },
   'tenant:create': { runs: 'operator', reaches: [] },
-  'user:add': { runs: 'operator', reaches: [] },
+  'user:add': { runs: 'operator', reaches: ['member.manage'] },
   'register:import': { runs: 'operator', reaches: ['register.import'] },
   'seats:import': { runs: 'operator', reaches: ['seats.import'] },
   'project:assign': { runs: 'operator', reaches: ['team.manage'] },
