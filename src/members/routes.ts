@@ -10,7 +10,7 @@ import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth
 import { ROLES, type Principal } from '../auth/principal.js';
 import { sha256 } from '../auth/secrets.js';
 import { readBody } from '../http/body.js';
-import { sendHtml } from '../http/html.js';
+import { sendPage } from '../http/html.js';
 import { consume } from '../http/rateLimit.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { PER_ADDRESS } from '../auth/routes.js';
@@ -68,9 +68,9 @@ export function memberRoutes(app: AppContext): Router {
 
   const pathOf = (token: string) => `${INVITE_PATH}/${token}`;
   const show = (ctx: Koa.Context, view: InviteView) => {
-    // Referrer-Policy stays same-origin (sendHtml): the token in this address never leaves the site,
+    // Referrer-Policy stays same-origin (sendPage): the token in this address never leaves the site,
     // and with no-referrer browsers send `Origin: null` on the page's own forms.
-    sendHtml(ctx, INVITE_STATUS[view.kind], renderInvitePage(view));
+    sendPage(ctx, INVITE_STATUS[view.kind], renderInvitePage(view));
   };
   const deadView = (invitation: InvitationRow | null): InviteView | null => {
     if (!invitation) return { kind: 'unknown' };

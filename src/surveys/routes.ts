@@ -14,7 +14,7 @@ import {
 import { readBody } from '../http/body.js';
 import { SEND_INVITATIONS_JOB } from './jobs.js';
 import { mailerConfigured } from '../mail/mailer.js';
-import { sendHtml } from '../http/html.js';
+import { sendPage } from '../http/html.js';
 import { download, listEnvelope, Paging, route } from '../http/route.js';
 
 const Day = pgDate();
@@ -95,13 +95,13 @@ export function surveyRoutes(app: AppContext): Router {
   router.get('/s/:token', route(app, { system: 'authentication', auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
     try {
       const opened = await openInvitation(deps, params.token);
-      sendHtml(ctx, 200, renderSurveyForm({
+      sendPage(ctx, 200, renderSurveyForm({
         title: opened.survey.title, teamName: opened.teamName, closesOn: opened.survey.closesOn,
         action: `/s/${params.token}`, csrfToken: issueCsrfToken(ctx, app.config.production), previous: opened.previous,
       }));
     } catch (error) {
       if (!(error instanceof LinkProblem)) throw error;
-      sendHtml(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
+      sendPage(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
     }
   }));
 
@@ -115,21 +115,21 @@ export function surveyRoutes(app: AppContext): Router {
       const { answers, errors } = parseAnswers(form);
       if (!answers) {
         const opened = await openInvitation(deps, params.token);
-        sendHtml(ctx, 400, renderSurveyForm({
+        sendPage(ctx, 400, renderSurveyForm({
           title: opened.survey.title, teamName: opened.teamName, closesOn: opened.survey.closesOn,
           action: `/s/${params.token}`, csrfToken: issueCsrfToken(ctx, app.config.production), previous: { ...opened.previous, ...resubmitted(form) }, errors,
         }));
         return;
       }
       const { survey, updated } = await submitResponse(deps, params.token, answers);
-      sendHtml(ctx, 200, renderThankYou(survey.title, survey.closesOn, updated));
+      sendPage(ctx, 200, renderThankYou(survey.title, survey.closesOn, updated));
     } catch (error) {
       if (error instanceof LinkProblem) {
-        sendHtml(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
+        sendPage(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
         return;
       }
       if (error instanceof AppError && error.code === 'forbidden') {
-        sendHtml(ctx, 403, renderLinkProblem('stale_form'));
+        sendPage(ctx, 403, renderLinkProblem('stale_form'));
         return;
       }
       throw error;
