@@ -16,8 +16,8 @@ import { providerFor } from '../oauth/provider.js';
 import { limit, readApprovalForm, sessionOf } from '../oauth/routes.js';
 import { renderApprovalPage, renderCodeEntryPage } from './page.js';
 import { approveLogin, denyLogin, findPendingLogin, normalizeUserCode } from './service.js';
+import { isUuid } from '../shared/schemas.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNUSABLE_CODE = 'This code is unknown, has expired (a CLI login waits 10 minutes) or was already used. Check the code, or run delivery-analytics login again.';
 
 export function cliLoginRoutes(app: AppContext): Router {
@@ -68,7 +68,7 @@ export function cliLoginRoutes(app: AppContext): Router {
     }
     if (form.action !== 'approve') return sendPage(ctx, 400, renderMessagePage('Bad request', 'Choose Approve or Deny.'), CONSENT_PAGE);
     const tenantId = typeof form.tenantId === 'string' ? form.tenantId : '';
-    const role = UUID.test(tenantId) ? await approveLogin(db, providerFor(app), login, session.principal.userId, tenantId, resource) : null;
+    const role = isUuid(tenantId) ? await approveLogin(db, providerFor(app), login, session.principal.userId, tenantId, resource) : null;
     if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'), CONSENT_PAGE);
     sendPage(ctx, 200, renderMessagePage('CLI login approved', `The CLI receives its API key (with your role, ${role}) in a few seconds. You can close this page and return to your terminal.`), CONSENT_PAGE);
   });

@@ -21,14 +21,15 @@ import { acceptInvitation, createInvitation, INVITE_PATH, invitationByToken, lis
 import { INVITE_STATUS, renderInvitePage, type InviteView } from './invitePage.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { presentCreatedInvitation, presentInvitation, presentMember } from './presenters.js';
+import { Uuid } from '../shared/schemas.js';
 
 const Role = z.enum(ROLES);
 export const ChangeRoleBody = z.strictObject({ role: Role });
 export const CreateInvitationBody = z.strictObject({ email: z.email().max(320), role: Role });
 // A malformed id is an id that matches nothing: 404, like another tenant's.
 const NOWHERE = '00000000-0000-0000-0000-000000000000';
-const UserParams = z.object({ userId: z.uuid() }).catch({ userId: NOWHERE });
-const IdParams = z.object({ id: z.uuid() }).catch({ id: NOWHERE });
+const UserParams = z.object({ userId: Uuid }).catch({ userId: NOWHERE });
+const IdParams = z.object({ id: Uuid }).catch({ id: NOWHERE });
 const TokenParams = z.object({ token: z.string().max(300) });
 const InviteQuery = z.object({ sent: z.string().optional().catch(undefined) });
 const FORM_LIMIT = 16 * 1024;

@@ -20,6 +20,7 @@ import { csrfToken, csrfValid, oauthKeys } from './crypto.js';
 import { recordGrant, roleIn, tenantsOfUser } from './grants.js';
 import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
 import { exchangeForApiKey } from '../cliLogin/exchange.js';
+import { isUuid } from '../shared/schemas.js';
 
 /**
  * Per client address, counted across instances (docs/mcp.md): a whole consent takes 3 to 4
@@ -34,7 +35,6 @@ export const OAUTH_LIMITS = {
 } satisfies Record<string, Limit>;
 
 const UID = /^[A-Za-z0-9_-]{10,64}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OIDC_SCOPES = new Set(['openid', 'offline_access', MCP_SCOPE]);
 const LOGIN_REDIRECT = `/login?mode=mcp&returnUrl=${encodeURIComponent(AUTHORIZE_PATH)}`;
 
@@ -236,7 +236,7 @@ export function oauthRoutes(app: AppContext): Router {
     } else {
       const userId = session.principal.userId;
       const tenantId = form.tenantId ?? '';
-      const role = UUID.test(tenantId) ? await roleIn(db, tenantId, userId) : null;
+      const role = isUuid(tenantId) ? await roleIn(db, tenantId, userId) : null;
       if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'), CONSENT_PAGE);
       result = { login: { accountId: userId }, consent: { grantId: await grantFor(interaction, userId, tenantId, role) } };
     }

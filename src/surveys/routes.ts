@@ -16,6 +16,7 @@ import { SEND_INVITATIONS_JOB } from './jobs.js';
 import { mailerConfigured } from '../mail/mailer.js';
 import { sendPage } from '../http/html.js';
 import { download, listEnvelope, Paging, route } from '../http/route.js';
+import { Uuid } from '../shared/schemas.js';
 
 const Day = pgDate();
 export const CreateSurveyBody = z.strictObject({
@@ -27,7 +28,7 @@ export const CreateSurveyBody = z.strictObject({
   sendBy: z.enum(['email', 'chat', 'both']).default('email'),
 });
 // An id that is not a UUID cannot name a survey: "not found", like any other unknown id.
-const SurveyParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+const SurveyParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 const TokenParams = z.object({ token: z.string().max(300) });
 
 const LINK_STATUS = { invalid: 404, expired: 410, closed: 410, not_open: 403 } as const;

@@ -11,10 +11,11 @@ import { defineJob } from '../../jobs/define.js';
 import { scheduled } from '../../jobs/maintenance.js';
 import { connectionById } from '../shared/connections.js';
 import { closedMonth, publishMonth } from './publish.js';
+import { Month, Uuid } from '../../shared/schemas.js';
 
 export const NOTION_PUBLISH_JOB = 'notion.publish';
 
-const Payload = z.object({ tenantId: z.uuid(), connectionId: z.uuid(), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
+const Payload = z.object({ tenantId: Uuid, connectionId: Uuid, month: Month });
 
 export const notionPublish = defineJob({
   name: NOTION_PUBLISH_JOB,

@@ -13,6 +13,7 @@ import { scheduled } from '../../jobs/maintenance.js';
 import { connectionById, setConnectionState, tokensOf } from '../shared/connections.js';
 import { DAY_MS, dayOf, formatChange, formatFigure, teamFigures, teamPageUrl, type Figure } from '../shared/teamFigures.js';
 import { grantRefused, slackClient, slackErrorCode } from './client.js';
+import { Uuid } from '../../shared/schemas.js';
 
 export const DIGEST_JOB = 'slack.digest';
 const WEEK_SECONDS = 7 * 86_400;
@@ -37,7 +38,7 @@ export function digestText(team: { id: string; name: string }, weekStart: string
   ].join('\n');
 }
 
-const Payload = z.object({ tenantId: z.uuid(), connectionId: z.uuid(), teamId: z.uuid(), channel: z.string().max(50), weekStart: z.iso.date() });
+const Payload = z.object({ tenantId: Uuid, connectionId: Uuid, teamId: Uuid, channel: z.string().max(50), weekStart: z.iso.date() });
 
 export const slackDigest = defineJob({
   name: DIGEST_JOB,
