@@ -52,7 +52,7 @@ describe('html: the tagged template escapes by default', () => {
 describe('server-rendered pages show hostile text escaped', () => {
   const invitation: InvitationRow = {
     id: 'i', tenantId: 't', tenantName: HOSTILE, email: HOSTILE, role: 'member', invitedBy: { userId: 'u', email: HOSTILE },
-    createdAt: new Date(0), expiresAt: new Date(0), status: 'open',
+    createdAt: new Date(0), expiresAt: new Date(0), status: 'pending',
   };
   const tenants = [{ tenantId: HOSTILE, name: HOSTILE, role: 'owner' as const }];
   const pages: [string, string, number][] = [
