@@ -4,7 +4,7 @@
  * number the app shows.
  */
 import type { AppContext } from '../context.js';
-import { BILLING_PLANS, type BillingPlan } from '../config.js';
+import { BILLING_PLANS, type BillingPlan } from '../config/index.js';
 import { cubeLoad } from '../cube/service.js';
 import { checkoutCustomData } from './checkout.js';
 import { currentSubscription, entitlementOf, GRACE_PERIOD_DAYS, readOnlyMessage, type Entitlement } from './entitlements.js';

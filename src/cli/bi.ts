@@ -1,7 +1,7 @@
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
-import { loadBiCommandConfig } from '../config.js';
+import { loadBiCommandConfig } from '../config/index.js';
 import { grantBiCredential, revokeBiCredentialByName } from '../bi/credentials.js';
 import { biEndpoint, presentBiConnection } from '../bi/presenters.js';
 import { isUuid } from '../shared/schemas.js';
