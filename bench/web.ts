@@ -11,7 +11,7 @@
  */
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
 import { startEmbeddedPostgres, freePort } from '../src/db/embedded.js';

@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
 import type { JobQueue } from './jobs/index.js';
 import type { LivePublisher } from './live/events.js';

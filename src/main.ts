@@ -1,4 +1,4 @@
-import { ConfigError } from './config.js';
+import { ConfigError } from './config/index.js';
 import { UsageError, parseOptions } from './cli/args.js';
 import { coreCommands, type Command } from './cli/commands.js';
 import { tenantCommands } from './cli/tenants.js';

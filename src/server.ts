@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { AppContext } from './context.js';
 import { loadCube } from './cube/compiler.js';
 import { openDatabase } from './db/client.js';

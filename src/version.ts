@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 
 export const PRODUCT = 'delivery-analytics';
 /** The oldest CLI/client release that still agrees with this server's API. */

@@ -4,13 +4,14 @@ import type { AppContext } from '../context.js';
 import { defineJob } from '../jobs/define.js';
 import { assessSession, summariseSession } from './sessionReview.js';
 import { findAiSettings, modelChain } from './settings.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const SUMMARY_JOB = 'ai.session-summary';
 export const ASSESSMENT_JOB = 'ai.session-assessment';
 
 const Payload = z.object({
-  tenantId: z.uuid(),
-  sessionId: z.uuid(),
+  tenantId: Uuid,
+  sessionId: Uuid,
   /** A re-run on demand: replace a result older than this. */
   requestedAt: z.iso.datetime().optional(),
 });

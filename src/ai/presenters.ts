@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { sessionAssessments, sessionSummaries } from '../db/schema/index.js';
 import { environmentChain, modelChain, type AiSettingsRow } from './settings.js';
 

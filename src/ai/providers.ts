@@ -8,7 +8,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import type { AiProvider } from '../config.js';
+import type { AiProvider } from '../config/index.js';
 
 /** A model to try, with the credentials it is called with. */
 export interface Candidate {

@@ -9,8 +9,9 @@ import { rerunSessionReview } from '../aiSessions/service.js';
 import { presentAiSettings } from './presenters.js';
 import { AiSettingsBody, findAiSettings, saveAiSettings } from './settings.js';
 import { notebookRoutes } from './notebook/routes.js';
+import { Uuid } from '../shared/schemas.js';
 
-const SessionParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+const SessionParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 
 /** The stored review of a session, for its detail view. */
 export async function sessionReview(app: AppContext, tenantId: string, sessionId: string) {

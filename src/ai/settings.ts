@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
-import { AI_PROVIDER_GROUP, type Config } from '../config.js';
+import { AI_PROVIDER_GROUP, type Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { aiSettings } from '../db/schema/index.js';
 import { AppError } from '../errors.js';

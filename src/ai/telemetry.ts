@@ -10,7 +10,7 @@ import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { context, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { derive } from '../oauth/crypto.js';
 
 interface Runtime {

@@ -8,6 +8,7 @@ import { createSession, deleteSession, findSession, listSessions, readTranscript
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { sessionReview } from '../ai/routes.js';
 import { presentAssessment, presentSummary } from '../ai/presenters.js';
+import { Uuid } from '../shared/schemas.js';
 
 /** Request body limit of POST /api/sessions (after gunzip): the 10 MiB transcript plus JSON escaping and metadata. */
 export const SESSION_BODY_LIMIT = 16 * 1024 * 1024;
@@ -37,7 +38,7 @@ export const SessionBody = z
   .refine((b) => !b.endedAt || new Date(b.endedAt) >= new Date(b.startedAt), { path: ['endedAt'], message: 'must not be before startedAt' });
 
 const ListQuery = Paging.extend({
-  userId: z.uuid().optional(),
+  userId: Uuid.optional(),
   projectKey: z.string().min(1).max(200).optional(),
   tool: z.string().min(1).max(100).optional(),
   // A date alone means its midnight UTC.
@@ -46,7 +47,7 @@ const ListQuery = Paging.extend({
 });
 
 // A malformed id cannot name a session: answer 404 like any unknown id.
-const SessionParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+const SessionParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 const DetailQuery = z.object({ include: z.enum(['transcript']).optional() });
 
 export function sessionRoutes(app: AppContext): Router {

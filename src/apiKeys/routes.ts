@@ -4,9 +4,10 @@ import type { AppContext } from '../context.js';
 import { presentApiKey, presentNewApiKey } from './presenters.js';
 import { createApiKey, currentApiKey, listApiKeys, revokeApiKey } from './service.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
-const KeyParams = z.object({ id: z.uuid() });
+const KeyParams = z.object({ id: Uuid });
 
 export function apiKeyRoutes(app: AppContext): Router {
   const router = new Router();

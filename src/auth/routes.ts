@@ -13,7 +13,7 @@ import { completeMagicLink, MAGIC_LINK_PATH, requestMagicLink } from './signIn.j
 import { normaliseEmail } from '../tenants/service.js';
 import { userEmail } from '../users/service.js';
 import { readBody } from '../http/body.js';
-import { sendHtml } from '../http/html.js';
+import { sendPage } from '../http/html.js';
 import { consume, type Limit } from '../http/rateLimit.js';
 import { route, zodDetails } from '../http/route.js';
 
@@ -53,7 +53,7 @@ export function authRoutes(app: AppContext): Router {
   router.get('/login', route(app, { system: 'authentication', auth: 'optional', limit: 'none', query: LoginQuery }, async ({ ctx, principal, query }) => {
     const mode = modeOf(query.mode);
     const signedInAs = principal && principal.kind === 'session' ? await userEmail(db, principal.userId) : null;
-    const html = renderLoginPage({
+    const page = renderLoginPage({
       mode,
       returnUrl: safeReturnUrl(query.returnUrl),
       csrfToken: issueCsrfToken(ctx, secure),
@@ -64,7 +64,7 @@ export function authRoutes(app: AppContext): Router {
       signedInAs,
       providers: [...signInProviders(config).values()].map((p) => ({ id: p.id, label: p.label })),
     });
-    sendHtml(ctx, 200, html);
+    sendPage(ctx, 200, page);
   }));
 
   router.post('/auth/email', route(app, { system: 'authentication', auth: 'none' }, async ({ ctx }) => {

@@ -17,7 +17,7 @@ import { createSession, type NewSession } from './sessions.js';
 import { randomToken, sha256 } from './secrets.js';
 import { safeReturnUrl } from './returnUrl.js';
 import { AppError } from '../errors.js';
-import { escapeHtml } from '../http/html.js';
+import { html } from '../http/html.js';
 import { acceptInvitation, type InvitationRow } from '../members/invitations.js';
 import { findOrCreateUser, normaliseEmail } from '../tenants/service.js';
 import { mailerConfigured, sendMail, type Mail } from '../mail/mailer.js';
@@ -112,7 +112,7 @@ function invitationSignInMail(to: string, link: string, tenantName: string): Mai
     to,
     subject: `Sign in to join ${tenantName} on Delivery Analytics`,
     text: `${line}\n\n${link}\n\nIt works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.\n`,
-    html: `<p>${escapeHtml(line)}</p><p><a href="${escapeHtml(link)}">Sign in and join</a></p><p>It works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.</p>`,
+    html: html`<p>${line}</p><p><a href="${link}">Sign in and join</a></p><p>It works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.</p>`.value,
   };
 }
 
@@ -122,7 +122,7 @@ function signInMail(to: string, link: string): Mail {
     to,
     subject: 'Your sign-in link for Delivery Analytics',
     text: `Open this link to sign in to Delivery Analytics:\n\n${link}\n\nIt works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.\n`,
-    html: `<p>Open this link to sign in to Delivery Analytics:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p>It works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.</p>`,
+    html: html`<p>Open this link to sign in to Delivery Analytics:</p><p><a href="${link}">Sign in</a></p><p>It works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.</p>`.value,
   };
 }
 

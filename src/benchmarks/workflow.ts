@@ -23,6 +23,7 @@ import { CodeHostFailed, CorpusPaused, graphqlClient, type GraphqlClient } from 
 import { monthRow, releasesByMonth, repositoryKey, type CorpusRow, type PullFact, type ReleaseFact } from './measures.js';
 import { CORPUS_LOCK, replaceCorpus } from './store.js';
 import { exclusionAfter, exclusionBefore, NAME_WITH_OWNER, sampledRepositories, type RepositoryFacts } from './sample.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const CORPUS_JOB = 'benchmarks.corpus';
 export const CORPUS_MONTHS = 12;
@@ -37,7 +38,7 @@ export const CorpusPayload = z.object({
   schedule: z.string().optional(),
   windowStart: z.iso.datetime().optional(),
   /** A paused run's continuation. */
-  runId: z.uuid().optional(),
+  runId: Uuid.optional(),
   /** The day the window is counted back from (YYYY-MM-DD, default today UTC): tests and tools/benchmarks. */
   asOf: z.iso.date().optional(),
   pageSize: z.number().int().min(1).max(100).optional(),

@@ -1,4 +1,4 @@
-import type { BiConfig } from '../config.js';
+import type { BiConfig } from '../config/index.js';
 import type { BiCredential } from './credentials.js';
 
 /** A credential as listed: never its password (it is not stored). */

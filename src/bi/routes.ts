@@ -5,10 +5,11 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { biCredentialsFor } from './credentials.js';
 import { biEndpoint, presentBiConnection, presentBiCredential } from './presenters.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const CreateBiCredentialBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
 // A malformed id is an id that matches nothing: 404, like another tenant's.
-const IdParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+const IdParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 
 export function biRoutes(app: AppContext): Router {
   const router = new Router();

@@ -4,7 +4,7 @@
  * a tenant is first bound to it. Nothing is ever created at Paddle by this server.
  */
 import { ApiError, Paddle, type Environment } from '@paddle/paddle-node-sdk';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from '../config/index.js';
 import { AppError } from '../errors.js';
 
 export interface VendorSubscription {

@@ -3,7 +3,7 @@
  * quantity 1: the band, not the exact head count, is what is paid for, so a register import that
  * adds a person never changes an invoice by itself.
  */
-import { BILLING_PLANS, type BillingConfig, type BillingPlan } from '../config.js';
+import { BILLING_PLANS, type BillingConfig, type BillingPlan } from '../config/index.js';
 
 export interface SeatBand {
   min: number;

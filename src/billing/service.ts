@@ -6,7 +6,7 @@
 import type { AppContext } from '../context.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
-import { BILLING_PLANS, type BillingPlan } from '../config.js';
+import { BILLING_PLANS, type BillingPlan } from '../config/index.js';
 import { cubeLoad } from '../cube/service.js';
 import { checkoutCustomData } from './checkout.js';
 import { currentSubscription, entitlementOf, GRACE_PERIOD_DAYS, readOnlyMessage, type Entitlement } from './entitlements.js';

@@ -17,6 +17,7 @@ import { isRestricting } from './entitlements.js';
 import { readSubscription } from './paddle.js';
 import { planOfPrice } from './plans.js';
 import { verifyPaddleSignature } from './signature.js';
+import { Uuid } from '../shared/schemas.js';
 
 const Iso = z.string().max(40).refine((v) => !Number.isNaN(Date.parse(v)), 'An ISO 8601 timestamp');
 
@@ -68,7 +69,7 @@ export async function receivePaddleNotification(app: AppContext, signature: stri
   // The tenant: named by custom data that this server issued to one of its owners, and still there.
   // Neither can change on a retry, so it is acknowledged (202) and Paddle stops retrying.
   const custom = data.custom_data ?? null;
-  const tenantId = isProvenTenant(app.config.oauthEncryptionKey, custom) && z.uuid().safeParse(custom.tenantId).success ? custom.tenantId : null;
+  const tenantId = isProvenTenant(app.config.oauthEncryptionKey, custom) && Uuid.safeParse(custom.tenantId).success ? custom.tenantId : null;
   const [tenant] = tenantId ? await asSystem('inbound-routing', () => app.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId))) : [];
   if (!tenant) {
     app.log.warn({ vendor: 'paddle', eventId: event.event_id }, 'billing notification names no tenant of this server');

@@ -7,8 +7,8 @@ import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { exportOverHttp, wantsRemote } from './remoteExport.js';
+import { isUuid } from '../shared/schemas.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function flag(options: Options, name: string): string | undefined {
   const value = options[name];
@@ -22,7 +22,7 @@ export const baselineCommands: Record<string, Command> = {
     run: (options, env) => {
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : requireOption(options, 'tenant');
-      if (!remote && !UUID.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+      if (!remote && !isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
       const parsed = BaselineQuery.safeParse({ from: flag(options, 'from'), to: flag(options, 'to'), format: flag(options, 'format') });
       if (!parsed.success) {
         const names: Record<string, string> = { from: '--from', to: '--to', format: '--format' };

@@ -1,15 +1,16 @@
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
-import { loadBiCommandConfig } from '../config.js';
+import { loadBiCommandConfig } from '../config/index.js';
 import { grantBiCredential, revokeBiCredentialByName } from '../bi/credentials.js';
 import { biEndpoint, presentBiConnection } from '../bi/presenters.js';
+import { isUuid } from '../shared/schemas.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 function tenantOption(options: Parameters<Command['run']>[0]): string {
   const tenantId = requireOption(options, 'tenant');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+  if (!isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
   return tenantId;
 }
 

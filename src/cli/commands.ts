@@ -1,4 +1,4 @@
-import { loadConfig, loadDatabaseConfig, type Env } from '../config.js';
+import { loadConfig, loadDatabaseConfig, type Env } from '../config/index.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrations.js';
 import { createLogger } from '../log.js';

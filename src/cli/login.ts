@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import openBrowser from 'open';
-import { loadClientConfig, type Env } from '../config.js';
+import { loadClientConfig, type Env } from '../config/index.js';
 import { CLI_CLIENT_ID, CLI_SCOPE, DEVICE_AUTHORIZATION_PATH, DEVICE_GRANT_TYPE, TOKEN_PATH } from '../oauth/constants.js';
 import { requireOption, type Options } from './args.js';
 import type { Command } from './commands.js';

@@ -1,4 +1,4 @@
-import { loadSealingConfig } from '../config.js';
+import { loadSealingConfig } from '../config/index.js';
 import { openDatabase } from '../db/client.js';
 import { takeVerificationTokens } from '../integrations/notion/verificationTokens.js';
 import type { Command } from './commands.js';

@@ -17,12 +17,13 @@ import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { exportOverHttp, wantsRemote } from './remoteExport.js';
+import { isUuid } from '../shared/schemas.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 function tenantOption(options: Options): string {
   const tenantId = requireOption(options, 'tenant');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+  if (!isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
   return tenantId;
 }
 

@@ -1,5 +1,5 @@
 /** What every remote command starts with: the server (`--url`, or the only one logged in to) and its stored key. */
-import { loadClientConfig, type ClientConfig, type Env } from '../config.js';
+import { loadClientConfig, type ClientConfig, type Env } from '../config/index.js';
 import { UsageError, type Options } from './args.js';
 import { CredentialsStore, type StoredKey } from './credentials.js';
 import { checkServer, RemoteError, serverUrl, withKey, type ServerVersion } from './server.js';

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import type { Env } from '../config.js';
+import type { Env } from '../config/index.js';
 import { UsageError, type Options } from './args.js';
 import { keyRefused, remoteSession } from './remote.js';
 import { errorMessage, RemoteError, withKey } from './server.js';

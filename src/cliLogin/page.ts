@@ -1,7 +1,7 @@
 import { CLI_APPROVE_PATH, CLI_LOGIN_PATH } from '../oauth/constants.js';
-import { page } from '../oauth/consentPage.js';
+import { page, tenantField } from '../oauth/consentPage.js';
 import type { TenantChoice } from '../oauth/grants.js';
-import { htmlEscape as e } from '../oauth/html.js';
+import { html, type Html } from '../http/html.js';
 
 export interface ApprovalView {
   userCode: string;
@@ -11,11 +11,11 @@ export interface ApprovalView {
 }
 
 /** Asks for the code the terminal shows (a GET form: it changes nothing). */
-export function renderCodeEntryPage(problem: string | null): string {
-  const error = problem ? `<p role="alert"><strong>${e(problem)}</strong></p>` : '';
+export function renderCodeEntryPage(problem: string | null): Html {
+  const error = problem ? html`<p role="alert"><strong>${problem}</strong></p>` : '';
   return page(
     'CLI login',
-    `<div class="card"><h1>CLI login</h1>${error}
+    html`<div class="card"><h1>CLI login</h1>${error}
 <p>Enter the code that <code>delivery-analytics login</code> shows in your terminal.</p>
 <form method="get" action="${CLI_LOGIN_PATH}">
 <label for="user_code">Code</label><input id="user_code" name="user_code" autocomplete="off" required>
@@ -29,25 +29,19 @@ export function renderCodeEntryPage(problem: string | null): string {
  * this login must not approve it), the machine as the CLI named it, the tenant, and what the key
  * will be able to do.
  */
-export function renderApprovalPage(v: ApprovalView): string {
-  const only = v.tenants.length === 1 ? v.tenants[0] : null;
-  const tenantField = only
-    ? `<p>Tenant: <strong>${e(only.name)}</strong> (your role: ${e(only.role)})</p><input type="hidden" name="tenantId" value="${e(only.tenantId)}">`
-    : `<label for="tenantId">Tenant</label><select id="tenantId" name="tenantId" required>${v.tenants
-        .map((t) => `<option value="${e(t.tenantId)}">${e(t.name)} (${e(t.role)})</option>`)
-        .join('')}</select>`;
-  const machine = v.machineName ? `<strong>${e(v.machineName)}</strong>` : 'an unnamed machine';
+export function renderApprovalPage(v: ApprovalView): Html {
+  const machine = v.machineName ? html`<strong>${v.machineName}</strong>` : 'an unnamed machine';
   return page(
     'Approve CLI login',
-    `<div class="card"><h1>Approve CLI login</h1>
+    html`<div class="card"><h1>Approve CLI login</h1>
 <p>The delivery-analytics CLI on ${machine} asks to sign in as you.</p>
-<p>Code: <strong data-testid="user-code">${e(v.userCode)}</strong></p>
+<p>Code: <strong data-testid="user-code">${v.userCode}</strong></p>
 <p class="muted">Approve only if your terminal shows this same code and you started this login yourself.</p>
 <p>The CLI receives a new API key named after the machine. The key carries your role in the tenant you choose (an owner's key can do what an owner can); revoke it under Settings &gt; API keys or with <code>delivery-analytics logout</code>.</p>
 <form method="post" action="${CLI_APPROVE_PATH}">
-<input type="hidden" name="user_code" value="${e(v.userCode)}">
-<input type="hidden" name="csrf" value="${e(v.csrfToken)}">
-${tenantField}
+<input type="hidden" name="user_code" value="${v.userCode}">
+<input type="hidden" name="csrf" value="${v.csrfToken}">
+${tenantField(v.tenants, true)}
 <button type="submit" name="action" value="approve">Approve</button>
 <button type="submit" name="action" value="deny">Deny</button>
 </form></div>`,

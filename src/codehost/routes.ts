@@ -9,7 +9,7 @@ import { renderSetupPage } from './setupPage.js';
 import { codehostUrls, linkInstallation, listInstallations, previewSetup, requireCodehostApp, unlinkInstallation } from './installations.js';
 import { receiveCodehostWebhook } from './webhook.js';
 import { AppError } from '../errors.js';
-import { sendHtml } from '../http/html.js';
+import { sendPage } from '../http/html.js';
 import { route, zodDetails } from '../http/route.js';
 
 /** The code host caps webhook payloads at 25 MB. */
@@ -80,7 +80,7 @@ export function codehostRoutes(app: AppContext): Router {
     }
     const owner = setupOwner(principal);
     const preview = await previewSetup(db, owner, query.installation_id);
-    sendHtml(ctx, preview.state === 'unknown' ? 404 : 200, renderSetupPage({
+    sendPage(ctx, preview.state === 'unknown' ? 404 : 200, renderSetupPage({
       preview, action: SETUP_PATH, csrfToken: issueCsrfToken(ctx, app.config.production), continueUrl: linkedUrl(query.installation_id),
     }));
   }));

@@ -6,6 +6,7 @@
 import type { ErrorDetail } from '../errors.js';
 import type { CompiledCube } from './compiler.js';
 import { absolutePoint, ABSOLUTE, relativeRange, resolveRange, validAbsolute } from './dates.js';
+import { isUuid } from '../shared/schemas.js';
 
 export const OPERATORS = [
   'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith',
@@ -33,7 +34,6 @@ const TEXT_OPERATORS = new Set(['contains', 'notContains', 'startsWith', 'notSta
 const ORDER_OPERATORS = new Set(['gt', 'gte', 'lt', 'lte']);
 /** The only operators of an id (a uuid column) or a boolean: anything else means nothing there. */
 const EQUALITY_OPERATORS = new Set(['equals', 'notEquals', 'set', 'notSet']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 type Member = CompiledCube['members'][string];
@@ -105,7 +105,7 @@ export function checkFilter(cube: CompiledCube, f: FilterInput, path: string, zo
   if (member.type === 'time') {
     if (!given.every(validAbsolute)) problem('values', 'Values of a time filter are ISO 8601 dates');
   } else if (member.format === 'id') {
-    if (!given.every((v) => UUID.test(v))) problem('values', `Values of ${name} are UUIDs (8-4-4-4-12 hex digits)`);
+    if (!given.every((v) => isUuid(v))) problem('values', `Values of ${name} are UUIDs (8-4-4-4-12 hex digits)`);
   } else if (member.type === 'boolean') {
     if (!given.every((v) => v === 'true' || v === 'false')) problem('values', `Values of ${name} are true or false`);
   } else if (numeric && !given.every((v) => NUMBER.test(v))) {

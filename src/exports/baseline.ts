@@ -12,6 +12,7 @@ import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { lastDay, monthIndex, monthOf, monthRange } from '../cube/months.js';
 import { validateQuery } from '../cube/query.js';
 import { runQuery, type Row } from '../cube/run.js';
+import { Month } from '../shared/schemas.js';
 
 export const BASELINE_COLUMNS = [
   'team_id', 'month', 'team_slug', 'team_name', 'team_external_ref', 'cost_centre_code', 'org_unit_id', 'org_unit_slug',
@@ -26,14 +27,13 @@ export type BaselineRow = Record<BaselineColumn, string | number | null | Record
 
 export const MAX_WINDOW_MONTHS = 36;
 // Years 1970 to 9999, as every date of the API (docs/input-limits.md).
-const MONTH = /^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/;
 
 export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
 /** The request of every surface; a window over 36 months or reversed is refused, never truncated. */
 export const BaselineWindow = z.object({
-  from: z.string().regex(MONTH, 'Must be a month YYYY-MM').optional(),
-  to: z.string().regex(MONTH, 'Must be a month YYYY-MM').optional(),
+  from: Month.optional(),
+  to: Month.optional(),
 });
 
 /** Refuses a reversed window or one over 36 months (after applying the defaults). */

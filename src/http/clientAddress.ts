@@ -9,7 +9,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type Koa from 'koa';
-import type { Cidr } from '../config.js';
+import type { Cidr } from '../config/index.js';
 
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
 

@@ -16,7 +16,7 @@ import send from 'koa-send';
 import { authenticate } from '../auth/authenticate.js';
 import { issueCsrfToken } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
-import { escapeHtml } from './html.js';
+import { html } from './html.js';
 
 export const APP_BASE = '/app';
 export const WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -121,7 +121,7 @@ export function webApp(app: AppContext, options: { dist?: string } = {}): Koa.Mi
     }
     const token = issueCsrfToken(ctx, app.config.production);
     ctx.status = 200;
-    ctx.body = shell.html.replace(CSRF_PLACEHOLDER, escapeHtml(token));
+    ctx.body = shell.html.replace(CSRF_PLACEHOLDER, html`${token}`.value);
   };
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();

@@ -2,7 +2,7 @@
  * Every job kind and every schedule, as data. A capability adds its jobs here (their definitions
  * live in its own folder) and `delivery-analytics migrate` creates a queue for each.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { JobDefinition } from './define.js';
 import { biWatchdog, integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './cleanup.js';
 import { expireJobs, jobRetention } from './maintenance.js';

@@ -1,6 +1,6 @@
 /**
  * Test-only job kinds, schedule and route, switched on by TEST_HOOKS=true. The configuration
- * refuses TEST_HOOKS unless NODE_ENV=test (src/config.ts), so none of this can run in production.
+ * refuses TEST_HOOKS unless NODE_ENV=test (src/config/runtime.ts), so none of this can run in production.
  *
  * - `test.effect` records one attempt per run in `test_job_attempts` and its effect once per key
  *   in `test_job_effects` (tables the test creates itself): the effect is idempotent by its key,

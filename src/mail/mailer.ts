@@ -5,7 +5,7 @@
  * Chosen because a single request with a server token needs no SDK; MAILER_API_URL exists so tests
  * can point it at a local server speaking the same API.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 
 export interface Mail {
   to: string;

@@ -4,8 +4,8 @@ import { BENCHMARK_MEASURES } from '../benchmarks/comparison.js';
 import { DORA_SOURCE, TIERS } from '../shared/doraBands.js';
 import { CORPUS_SOURCES, EXAMPLE_CORPUS_NOTE, OSS_LABEL, OSS_MEASURES } from '../shared/ossPercentile.js';
 import { guarded, type ToolContext, type ToolRegistry } from './toolKit.js';
+import { Month } from '../shared/schemas.js';
 
-const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Band = z.enum(TIERS as [string, ...string[]]).nullable();
 
 /** Both comparisons take a team and a window of months. */

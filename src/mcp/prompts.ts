@@ -7,8 +7,8 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from './toolKit.js';
+import { Month } from '../shared/schemas.js';
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** The previous calendar month of `now` (UTC), YYYY-MM. */
 export function previousMonth(now: Date): string {
@@ -30,7 +30,7 @@ export function registerPrompts(server: McpServer, { tenantId, service, log }: T
     Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i - 1, 1)).toISOString().slice(0, 7)).filter((m) => m.startsWith(typed ?? ''));
   // The SDK finds a completer only on the argument's own schema, so optional() goes inside.
   const team = z.string().min(1).max(100).describe('The team\'s slug');
-  const month = z.string().regex(MONTH, 'YYYY-MM').describe('A month, YYYY-MM (default: the previous month)');
+  const month = Month.describe('A month, YYYY-MM (default: the previous month)');
   const Team = completable(team, teamSlugs);
   const OptionalTeam = completable(team.optional(), teamSlugs);
   const OptionalMonth = completable(month.optional(), recentMonths);

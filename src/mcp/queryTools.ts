@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { MCP_ROW_CAP, querySchema, toCubeQuery } from './querySchema.js';
 import { guarded, type ToolContext, type ToolRegistry } from './toolKit.js';
+import { Month } from '../shared/schemas.js';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
-const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM');
 const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /** What a row of a project no team owns shows as its team (a bare null reads as missing data). */

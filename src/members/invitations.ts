@@ -14,7 +14,7 @@ import type { Role, TenantPrincipal } from '../auth/principal.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
 import { AppError, notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
-import { escapeHtml } from '../http/html.js';
+import { html } from '../http/html.js';
 import { mailerConfigured, sendMail } from '../mail/mailer.js';
 import { normaliseEmail } from '../tenants/service.js';
 
@@ -139,7 +139,7 @@ function invitationMail(invitation: InvitationRow, link: string) {
     to: invitation.email,
     subject: `Invitation to ${invitation.tenantName} on Delivery Analytics`,
     text: `${what}\n\nOpen this link to accept:\n\n${link}\n\n${rule}\n`,
-    html: `<p>${escapeHtml(what)}</p><p><a href="${escapeHtml(link)}">Accept the invitation</a></p><p>${escapeHtml(rule)}</p>`,
+    html: html`<p>${what}</p><p><a href="${link}">Accept the invitation</a></p><p>${rule}</p>`.value,
   };
 }
 

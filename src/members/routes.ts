@@ -10,7 +10,7 @@ import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth
 import { ROLES, type Principal } from '../auth/principal.js';
 import { sha256 } from '../auth/secrets.js';
 import { readBody } from '../http/body.js';
-import { sendHtml } from '../http/html.js';
+import { sendPage } from '../http/html.js';
 import { consume } from '../http/rateLimit.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { PER_ADDRESS } from '../auth/routes.js';
@@ -21,14 +21,15 @@ import { acceptInvitation, createInvitation, INVITE_PATH, invitationByToken, lis
 import { INVITE_STATUS, renderInvitePage, type InviteView } from './invitePage.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { presentCreatedInvitation, presentInvitation, presentMember } from './presenters.js';
+import { Uuid } from '../shared/schemas.js';
 
 const Role = z.enum(ROLES);
 export const ChangeRoleBody = z.strictObject({ role: Role });
 export const CreateInvitationBody = z.strictObject({ email: z.email().max(320), role: Role });
 // A malformed id is an id that matches nothing: 404, like another tenant's.
 const NOWHERE = '00000000-0000-0000-0000-000000000000';
-const UserParams = z.object({ userId: z.uuid() }).catch({ userId: NOWHERE });
-const IdParams = z.object({ id: z.uuid() }).catch({ id: NOWHERE });
+const UserParams = z.object({ userId: Uuid }).catch({ userId: NOWHERE });
+const IdParams = z.object({ id: Uuid }).catch({ id: NOWHERE });
 const TokenParams = z.object({ token: z.string().max(300) });
 const InviteQuery = z.object({ sent: z.string().optional().catch(undefined) });
 const FORM_LIMIT = 16 * 1024;
@@ -68,9 +69,9 @@ export function memberRoutes(app: AppContext): Router {
 
   const pathOf = (token: string) => `${INVITE_PATH}/${token}`;
   const show = (ctx: Koa.Context, view: InviteView) => {
-    // Referrer-Policy stays same-origin (sendHtml): the token in this address never leaves the site,
+    // Referrer-Policy stays same-origin (sendPage): the token in this address never leaves the site,
     // and with no-referrer browsers send `Origin: null` on the page's own forms.
-    sendHtml(ctx, INVITE_STATUS[view.kind], renderInvitePage(view));
+    sendPage(ctx, INVITE_STATUS[view.kind], renderInvitePage(view));
   };
   const deadView = (invitation: InvitationRow | null): InviteView | null => {
     if (!invitation) return { kind: 'unknown' };

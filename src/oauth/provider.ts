@@ -6,7 +6,7 @@ import { asSystem } from '../db/tenancy.js';
 import { createPrivateKey } from 'node:crypto';
 import { errors, interactionPolicy, Provider, type Configuration, type KoaContextWithOIDC } from './oidc.js';
 import type { AppContext } from '../context.js';
-import { htmlEscape } from './html.js';
+import { html } from '../http/html.js';
 import { postgresAdapter } from './adapter.js';
 import {
   ACCESS_TOKEN_TTL, AUTHORIZE_PATH, CLI_CLIENT_ID, CLI_LOGIN_PATH, CLI_SCOPE, cliResource, DEVICE_AUTHORIZATION_PATH, DEVICE_CODE_TTL,
@@ -212,8 +212,8 @@ function createProvider(app: AppContext): Provider {
     clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      const rows = Object.entries(out).map(([k, v]) => `<p><strong>${htmlEscape(k)}</strong>: ${htmlEscape(String(v))}</p>`);
-      ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>Authorization failed</title></head><body><h1>Authorization failed</h1>${rows.join('')}</body></html>`;
+      const rows = Object.entries(out).map(([k, v]) => html`<p><strong>${k}</strong>: ${String(v)}</p>`);
+      ctx.body = html`<!doctype html><html><head><meta charset="utf-8"><title>Authorization failed</title></head><body><h1>Authorization failed</h1>${rows}</body></html>`.value;
     },
   };
 

@@ -14,11 +14,13 @@ import { consume, headersOf, type Limit } from '../http/rateLimit.js';
 import {
   APPROVE_PATH, AUTHORIZE_PATH, DEVICE_AUTHORIZATION_PATH, MCP_SCOPE, mcpResource, PRM_PATH, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
 } from './constants.js';
-import { renderConsentPage, renderMessagePage, sendPage } from './consentPage.js';
+import { CONSENT_PAGE, renderConsentPage, renderMessagePage } from './consentPage.js';
+import { sendPage } from '../http/html.js';
 import { csrfToken, csrfValid, oauthKeys } from './crypto.js';
 import { recordGrant, roleIn, tenantsOfUser } from './grants.js';
 import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
 import { exchangeForApiKey } from '../cliLogin/exchange.js';
+import { isUuid } from '../shared/schemas.js';
 
 /**
  * Per client address, counted across instances (docs/mcp.md): a whole consent takes 3 to 4
@@ -33,7 +35,6 @@ export const OAUTH_LIMITS = {
 } satisfies Record<string, Limit>;
 
 const UID = /^[A-Za-z0-9_-]{10,64}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OIDC_SCOPES = new Set(['openid', 'offline_access', MCP_SCOPE]);
 const LOGIN_REDIRECT = `/login?mode=mcp&returnUrl=${encodeURIComponent(AUTHORIZE_PATH)}`;
 
@@ -67,7 +68,7 @@ export async function readApprovalForm(app: AppContext, ctx: Koa.Context): Promi
   await limit(app, ctx, 'authorize');
   const origin = ctx.get('origin');
   if (origin && origin !== new URL(app.config.appUrl).origin) {
-    sendPage(ctx, 403, renderMessagePage('Forbidden', 'This form can only be sent from this site.'));
+    sendPage(ctx, 403, renderMessagePage('Forbidden', 'This form can only be sent from this site.'), CONSENT_PAGE);
     return null;
   }
   return (await readBody(ctx, 'form', 16 * 1024)) as Record<string, string>;
@@ -90,7 +91,7 @@ async function interactionOf(app: AppContext, ctx: Koa.Context): Promise<Interac
 }
 
 const expired = (ctx: Koa.Context) =>
-  sendPage(ctx, 400, renderMessagePage('Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser. Start again from your MCP client.'));
+  sendPage(ctx, 400, renderMessagePage('Authorization request expired', 'This authorization request has expired, was already used, or was started in another browser. Start again from your MCP client.'), CONSENT_PAGE);
 
 export function oauthRoutes(app: AppContext): Router {
   const router = new Router();
@@ -171,7 +172,7 @@ export function oauthRoutes(app: AppContext): Router {
     if (!session) return ctx.redirect(LOGIN_REDIRECT);
 
     const tenants = await tenantsOfUser(db, session.principal.userId);
-    if (tenants.length === 0) return sendPage(ctx, 403, renderMessagePage('No tenant', 'Your account is not a member of any tenant.'));
+    if (tenants.length === 0) return sendPage(ctx, 403, renderMessagePage('No tenant', 'Your account is not a member of any tenant.'), CONSENT_PAGE);
     const client = await providerFor(app).Client.find(String(interaction.params.client_id));
     if (!client) return expired(ctx);
     const metadata = client.metadata() as Record<string, unknown>;
@@ -188,6 +189,7 @@ export function oauthRoutes(app: AppContext): Router {
         interactionUid: interaction.uid,
         csrfToken: csrfToken(keys.csrf, session.principal.sessionId as string, interaction.uid),
       }),
+      CONSENT_PAGE,
     );
   });
 
@@ -224,7 +226,7 @@ export function oauthRoutes(app: AppContext): Router {
     if (!form) return;
     const checked = await checkApproval(ctx, form);
     if ('expired' in checked) return expired(ctx);
-    if (checked.refusal) return sendPage(ctx, checked.refusal[0], checked.refusal[1]);
+    if (checked.refusal) return sendPage(ctx, checked.refusal[0], checked.refusal[1], CONSENT_PAGE);
     const { session, interaction } = checked;
 
     const provider = providerFor(app);
@@ -234,8 +236,8 @@ export function oauthRoutes(app: AppContext): Router {
     } else {
       const userId = session.principal.userId;
       const tenantId = form.tenantId ?? '';
-      const role = UUID.test(tenantId) ? await roleIn(db, tenantId, userId) : null;
-      if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'));
+      const role = isUuid(tenantId) ? await roleIn(db, tenantId, userId) : null;
+      if (!role) return sendPage(ctx, 403, renderMessagePage('Forbidden', 'You are not a member of that tenant.'), CONSENT_PAGE);
       result = { login: { accountId: userId }, consent: { grantId: await grantFor(interaction, userId, tenantId, role) } };
     }
     await provider.interactionFinished(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });

@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm';
-import type { Config, SignInApp } from '../config.js';
+import type { Config, SignInApp } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { staleIntegrations } from '../db/schema/index.js';
 

@@ -11,9 +11,10 @@ import { AppError } from '../errors.js';
 import { systemActor } from '../auth/principal.js';
 import { checkRegister, importRegister } from './registerImport.js';
 import { defineWorkflow } from '../jobs/define.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const RegisterImportPayload = z.object({
-  tenantId: z.uuid(),
+  tenantId: Uuid,
   importedBy: z.string().min(1),
   /** At most the request body limit of the import routes. */
   csv: z.string().max(16 * 1024 * 1024),

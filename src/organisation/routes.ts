@@ -9,14 +9,15 @@ import { CODEHOST_USERNAME, setManualIdentities } from './identities.js';
 import { addManualMembership, removeManualMembership } from './memberships.js';
 import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from './teams.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
+import { Uuid } from '../shared/schemas.js';
 
 /** Register and seat files are larger than JSON bodies: 50,000 rows fit comfortably. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 /** A malformed id is "not found", like an id of another tenant. */
-const TeamParams = z.object({ id: z.uuid() }).catch({ id: NO_ID });
+const TeamParams = z.object({ id: Uuid }).catch({ id: NO_ID });
 const ImportQuery = z.object({ mode: z.enum(['sync', 'async']).optional() });
-const JobParams = z.object({ jobId: z.uuid() }).catch({ jobId: NO_ID });
+const JobParams = z.object({ jobId: Uuid }).catch({ jobId: NO_ID });
 const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
 const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional(), q: z.string().trim().min(1).max(100).optional() });
 const Identity = z.discriminatedUnion('kind', [
@@ -24,8 +25,8 @@ const Identity = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
 ]);
 export const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
-export const MemberBody = z.strictObject({ personId: z.uuid() });
-const MemberParams = z.object({ id: z.uuid(), personId: z.uuid() }).catch({ id: NO_ID, personId: NO_ID });
+export const MemberBody = z.strictObject({ personId: Uuid });
+const MemberParams = z.object({ id: Uuid, personId: Uuid }).catch({ id: NO_ID, personId: NO_ID });
 export const TeamPatch = z
   .strictObject({
     enabled: z.boolean().optional(),

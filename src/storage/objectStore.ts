@@ -4,7 +4,7 @@
  * AppError('unavailable') naming the cause, never a raw SDK error, so a client gets a 503 that
  * says what to fix instead of a 500 with a stack.
  */
-import type { ObjectStoreConfig } from '../config.js';
+import type { ObjectStoreConfig } from '../config/index.js';
 import { LocalObjectStore } from './local.js';
 import { S3ObjectStore } from './s3.js';
 

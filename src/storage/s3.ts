@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { ObjectStoreConfig } from '../config.js';
+import type { ObjectStoreConfig } from '../config/index.js';
 import { AppError } from '../errors.js';
 import type { ObjectStore } from './objectStore.js';
 

@@ -4,10 +4,11 @@ import { surveys } from '../db/schema/index.js';
 import { emailInvitations } from './service.js';
 import { mailerConfigured } from '../mail/mailer.js';
 import { defineJob } from '../jobs/define.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const SEND_INVITATIONS_JOB = 'surveys.send-invitations';
 
-const Payload = z.object({ tenantId: z.uuid(), surveyId: z.uuid() });
+const Payload = z.object({ tenantId: Uuid, surveyId: Uuid });
 
 /** E-mails a survey's invitations outside the request that opened it (one message each). */
 export const sendSurveyInvitations = defineJob({

@@ -10,8 +10,8 @@
  * A second derivation of the same key gives each invitation's anonymous response key.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../shared/schemas.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function surveyLinkKey(databaseUrl: string): Buffer {
   return Buffer.from(hkdfSync('sha256', databaseUrl, 'delivery-analytics', 'survey-links/v1', 32));
@@ -33,7 +33,7 @@ export function verifySurveyToken(key: Buffer, token: string, now = new Date()):
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
   const [invitationId, seconds] = payload.split('.');
-  if (!invitationId || !UUID.test(invitationId) || !seconds || !/^\d+$/.test(seconds)) return { ok: false, reason: 'invalid' };
+  if (!invitationId || !isUuid(invitationId) || !seconds || !/^\d+$/.test(seconds)) return { ok: false, reason: 'invalid' };
   const expiresAt = new Date(Number(seconds) * 1000);
   if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
   return { ok: true, invitationId, expiresAt };

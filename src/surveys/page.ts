@@ -1,17 +1,17 @@
-import { escapeHtml } from '../http/html.js';
+import { hidden, html, join, type Html } from '../http/html.js';
 import { COMMENT_MAX, QUESTIONS, SCALE } from './questions.js';
 
 /**
  * The survey form: plain HTML that works without JavaScript, one fieldset per statement with
  * labelled radio buttons, so screen readers announce each question and each choice.
  */
-function layout(title: string, body: string): string {
-  return `<!doctype html>
+function layout(title: string, body: Html): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#111}
 fieldset{border:1px solid #bbb;border-radius:6px;margin:0 0 1rem;padding:.75rem 1rem}
@@ -41,27 +41,27 @@ export interface FormPage {
   errors?: string[];
 }
 
-export function renderSurveyForm(page: FormPage): string {
+export function renderSurveyForm(page: FormPage): Html {
   const errors = page.errors?.length
-    ? `<div class="error" role="alert"><p>Please correct the following:</p><ul>${page.errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul></div>`
+    ? html`<div class="error" role="alert"><p>Please correct the following:</p><ul>${page.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
     : '';
   const questions = QUESTIONS.map((q, index) => {
     const choices = SCALE.map((label, i) => {
       const value = i + 1;
       const checked = page.previous?.[q.id] === value ? ' checked' : '';
-      return `<label><input type="radio" name="${q.id}" value="${value}" required${checked}> ${value} – ${escapeHtml(label)}</label>`;
-    }).join('\n');
-    return `<fieldset>\n<legend>${index + 1}. ${escapeHtml(q.text)}</legend>\n${choices}\n</fieldset>`;
-  }).join('\n');
-  const comment = typeof page.previous?.comment === 'string' ? escapeHtml(page.previous.comment) : '';
+      return html`<label><input type="radio" name="${q.id}" value="${value}" required${checked}> ${value} – ${label}</label>`;
+    });
+    return html`<fieldset>\n<legend>${index + 1}. ${q.text}</legend>\n${join(choices, '\n')}\n</fieldset>`;
+  });
+  const comment = typeof page.previous?.comment === 'string' ? page.previous.comment : '';
   return layout(
     page.title,
-    `<h1>${escapeHtml(page.title)}</h1>
-<p>Team: ${escapeHtml(page.teamName)}. Your answers are anonymous: they are counted for your team and month only, and no score is shown for a team with fewer than three answers. You can change them by opening this link again until ${escapeHtml(page.closesOn)}.</p>
+    html`<h1>${page.title}</h1>
+<p>Team: ${page.teamName}. Your answers are anonymous: they are counted for your team and month only, and no score is shown for a team with fewer than three answers. You can change them by opening this link again until ${page.closesOn}.</p>
 ${errors}
-<form method="post" action="${escapeHtml(page.action)}">
-<input type="hidden" name="csrf" value="${escapeHtml(page.csrfToken)}">
-${questions}
+<form method="post" action="${page.action}">
+${hidden('csrf', page.csrfToken)}
+${join(questions, '\n')}
 <p><label for="comment">Anything else you want to tell us? (optional)</label>
 <textarea id="comment" name="comment" maxlength="${COMMENT_MAX}">${comment}</textarea></p>
 <p><button type="submit">Submit answers</button></p>
@@ -69,11 +69,11 @@ ${questions}
   );
 }
 
-export function renderThankYou(title: string, closesOn: string, updated: boolean): string {
+export function renderThankYou(title: string, closesOn: string, updated: boolean): Html {
   return layout(
     'Thank you',
-    `<h1>Thank you</h1>
-<p>Your answers to “${escapeHtml(title)}” were ${updated ? 'updated' : 'recorded'}. You can change them by opening your link again until ${escapeHtml(closesOn)}.</p>`,
+    html`<h1>Thank you</h1>
+<p>Your answers to “${title}” were ${updated ? 'updated' : 'recorded'}. You can change them by opening your link again until ${closesOn}.</p>`,
   );
 }
 
@@ -85,8 +85,8 @@ const PROBLEMS = {
   stale_form: ['Form expired', 'This form has expired or was sent from another site. Open your survey link again and submit your answers.'],
 } as const;
 
-export function renderLinkProblem(kind: keyof typeof PROBLEMS, opensOn?: string): string {
+export function renderLinkProblem(kind: keyof typeof PROBLEMS, opensOn?: string): Html {
   const [title, text] = PROBLEMS[kind];
-  const extra = kind === 'not_open' && opensOn ? ` It opens on ${escapeHtml(opensOn)}.` : '';
-  return layout(title, `<h1>${title}</h1>\n<p>${text}${extra}</p>`);
+  const extra = kind === 'not_open' && opensOn ? html` It opens on ${opensOn}.` : '';
+  return layout(title, html`<h1>${title}</h1>\n<p>${text}${extra}</p>`);
 }

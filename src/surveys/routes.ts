@@ -14,8 +14,9 @@ import {
 import { readBody } from '../http/body.js';
 import { SEND_INVITATIONS_JOB } from './jobs.js';
 import { mailerConfigured } from '../mail/mailer.js';
-import { sendHtml } from '../http/html.js';
+import { sendPage } from '../http/html.js';
 import { download, listEnvelope, Paging, route } from '../http/route.js';
+import { Uuid } from '../shared/schemas.js';
 
 const Day = pgDate();
 export const CreateSurveyBody = z.strictObject({
@@ -27,7 +28,7 @@ export const CreateSurveyBody = z.strictObject({
   sendBy: z.enum(['email', 'chat', 'both']).default('email'),
 });
 // An id that is not a UUID cannot name a survey: "not found", like any other unknown id.
-const SurveyParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+const SurveyParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 const TokenParams = z.object({ token: z.string().max(300) });
 
 const LINK_STATUS = { invalid: 404, expired: 410, closed: 410, not_open: 403 } as const;
@@ -95,13 +96,13 @@ export function surveyRoutes(app: AppContext): Router {
   router.get('/s/:token', route(app, { system: 'authentication', auth: 'none', limit: 'none', params: TokenParams }, async ({ ctx, params }) => {
     try {
       const opened = await openInvitation(deps, params.token);
-      sendHtml(ctx, 200, renderSurveyForm({
+      sendPage(ctx, 200, renderSurveyForm({
         title: opened.survey.title, teamName: opened.teamName, closesOn: opened.survey.closesOn,
         action: `/s/${params.token}`, csrfToken: issueCsrfToken(ctx, app.config.production), previous: opened.previous,
       }));
     } catch (error) {
       if (!(error instanceof LinkProblem)) throw error;
-      sendHtml(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
+      sendPage(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
     }
   }));
 
@@ -115,21 +116,21 @@ export function surveyRoutes(app: AppContext): Router {
       const { answers, errors } = parseAnswers(form);
       if (!answers) {
         const opened = await openInvitation(deps, params.token);
-        sendHtml(ctx, 400, renderSurveyForm({
+        sendPage(ctx, 400, renderSurveyForm({
           title: opened.survey.title, teamName: opened.teamName, closesOn: opened.survey.closesOn,
           action: `/s/${params.token}`, csrfToken: issueCsrfToken(ctx, app.config.production), previous: { ...opened.previous, ...resubmitted(form) }, errors,
         }));
         return;
       }
       const { survey, updated } = await submitResponse(deps, params.token, answers);
-      sendHtml(ctx, 200, renderThankYou(survey.title, survey.closesOn, updated));
+      sendPage(ctx, 200, renderThankYou(survey.title, survey.closesOn, updated));
     } catch (error) {
       if (error instanceof LinkProblem) {
-        sendHtml(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
+        sendPage(ctx, LINK_STATUS[error.kind], renderLinkProblem(error.kind, error.survey?.opensOn));
         return;
       }
       if (error instanceof AppError && error.code === 'forbidden') {
-        sendHtml(ctx, 403, renderLinkProblem('stale_form'));
+        sendPage(ctx, 403, renderLinkProblem('stale_form'));
         return;
       }
       throw error;

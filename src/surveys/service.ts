@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { people, surveyInvitations, surveyResponses, surveys, surveyTeams, teamMemberships, teams } from '../db/schema/index.js';
 import type { TenantPrincipal } from '../auth/principal.js';

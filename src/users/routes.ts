@@ -4,12 +4,13 @@ import type { AppContext } from '../context.js';
 import { presentMe } from './presenters.js';
 import { getMe, updateMe } from './service.js';
 import { route } from '../http/route.js';
+import { Uuid } from '../shared/schemas.js';
 
 /** Only these fields; anything else is a 400. `displayName: null` or "" clears the name. */
 export const UpdateMeBody = z
   .strictObject({
     displayName: z.string().trim().max(100).transform((v) => (v === '' ? null : v)).nullable().optional(),
-    activeTenantId: z.uuid().optional(),
+    activeTenantId: Uuid.optional(),
   })
   .refine((b) => b.displayName !== undefined || b.activeTenantId !== undefined, { message: 'Nothing to update: send displayName or activeTenantId' });
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { freeObject, int32, pgTimestamp } from '../shared/limits.js';
+import { Uuid } from '../shared/schemas.js';
 
 export const ISSUE_TYPES = ['feature', 'bug', 'chore', 'discovery', 'incident', 'other'] as const;
 export const ISSUE_STATES = ['open', 'closed', 'in_progress'] as const;
@@ -128,7 +129,7 @@ export const WebhookSuccess = z
   .object({
     success: z.literal(true),
     action: z.enum(['created', 'updated']),
-    id: z.uuid().meta({ description: 'Record id' }),
+    id: Uuid.meta({ description: 'Record id' }),
     externalId: z.string().meta({ description: 'Echo of the request value' }),
   })
   .meta({ id: 'WebhookSuccess' });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import { dbFor } from '../helpers/factories.js';
 import type { HttpClient, Response } from '../helpers/server.js';
 

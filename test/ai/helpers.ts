@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import type { Logger } from '../../src/log.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { startFakeAnthropic, startFakeGoogle, startFakeOpenAI, type FakeProvider, type FakeRequest, type Reply } from './fakes/server.js';

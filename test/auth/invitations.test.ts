@@ -120,6 +120,25 @@ describe('invitations', () => {
     expect(res.text).not.to.include(tokenOfLink(link));
   });
 
+  it('a hostile tenant name is text on the link\'s page and in the e-mail, never markup', async () => {
+    const hostile = `<script>alert(1)</script>"><img src=x onerror=alert(1)> ${process.pid}`;
+    const escaped = `&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt; ${process.pid}`;
+    const t = await buildTenant(plain.databaseUrl, hostile);
+    const email = newAddress();
+    expect((await mailed.as(t.owner.apiKey).post('/api/invitations', { email, role: 'member' })).status).to.equal(201);
+    const message = await mail.waitFor(email);
+    expect(message.HtmlBody).to.include(`<p>${t.owner.email} invited you to join ${escaped} on Delivery Analytics as a member.</p>`);
+    expect(message.HtmlBody).not.to.match(/<script|<img/);
+    const token = tokenOfLink(linkIn(message.TextBody));
+    issued.push(token);
+
+    const page = await fromNewAddress(mailed).get(`/invite/${token}`);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include(`<title>Join ${escaped} · Delivery Analytics</title>`);
+    expect(page.text).to.include(`<p id="offer">${t.owner.email} invited <strong>${email}</strong> to join <strong>${escaped}</strong> as a member.</p>`);
+    expect(page.text).not.to.match(/<script|<img/);
+  });
+
   it('a mail API failure withdraws the invitation and says so (503)', async () => {
     mail.failWith = { status: 500, errorCode: 500 };
     try {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { MailerError, sendMail } from '../../src/mail/mailer.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
 import { baseEnv } from '../helpers/server.js';

@@ -8,7 +8,7 @@ import { externalIdentities, loginSessions, personIdentities, tenantMemberships,
 import { dbFor } from '../helpers/factories.js';
 import { fakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
 import { fakeOidc, type FakeOidc } from '../helpers/fakeOidc.js';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import { browse, Jar } from '../mcp/oauthFlow.js';
 
 export interface Fakes {

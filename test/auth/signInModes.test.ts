@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { eq } from 'drizzle-orm';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { freePort } from '../../src/dev.js';
 import { startServer } from '../../src/server.js';
 import { loginTokens } from '../../src/db/schema/index.js';

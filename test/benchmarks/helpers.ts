@@ -1,7 +1,7 @@
 /** The benchmark tests' shared parts: the workflow run as the worker runs it, and a small sample. */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { loadConfig, type Env } from '../../src/config.js';
+import { loadConfig, type Env } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { asSystem } from '../../src/db/tenancy.js';

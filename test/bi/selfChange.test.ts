@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { biRoleSettings, grantBiCredential, type BiCredential } from '../../src/bi/credentials.js';
 import { restoreBiRoles } from '../../src/bi/watchdog.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { asSystem, withTenant } from '../../src/db/tenancy.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { asSystem } from '../../src/db/tenancy.js';

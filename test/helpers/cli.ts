@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 
 // The source, not bin/ (which prefers dist/ when built): a stale build must never be what a test runs.
 export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));

@@ -1,4 +1,4 @@
-import { loadConfig, type Env } from '../../src/config.js';
+import { loadConfig, type Env } from '../../src/config/index.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort } from '../../src/dev.js';

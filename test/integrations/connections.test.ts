@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { connectionByExternalId, connectionsOf, deleteConnection, replaceTokens, saveConnection, setConnectionState, tokensOf } from '../../src/integrations/shared/connections.js';
+import { activeConnections, connectionByExternalId, connectionsOf, deleteConnection, replaceTokens, saveConnection, setConnectionState, tokensOf } from '../../src/integrations/shared/connections.js';
 import { createState, stateValid, STATE_TTL_SECONDS } from '../../src/integrations/shared/oauthState.js';
 import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { freshDatabase } from '../helpers/database.js';
@@ -55,6 +55,32 @@ describe('integration connections (shared base of the vendor integrations)', () 
     expect((await connectionByExternalId(dbFor(url).db, 'jira', 'site-3'))?.tenantId).to.equal(a.tenantId);
     expect(await deleteConnection(dbFor(url).db, a.tenantId, mine.id)).to.equal(true);
     expect(await connectionByExternalId(dbFor(url).db, 'jira', 'site-3')).to.equal(null);
+  });
+
+  it('activeConnections: the active ones of the kinds asked, of one tenant or of every tenant, oldest first', async () => {
+    const { db } = dbFor(url);
+    const { a: c, b: d } = await twoTenants(url);
+    const save = async (tenant: BuiltTenant, kind: 'jira' | 'linear' | 'slack' | 'notion', externalId: string, state: 'active' | 'needs_reconnect' = 'active') => {
+      const row = await saveConnection(db, master, {
+        tenantId: tenant.tenantId, kind, externalId, displayName: null, scopes: null, connectedBy: tenant.owner.userId, accessToken: 't', refreshToken: null, expiresAt: null,
+      });
+      if (state !== 'active') await setConnectionState(db, row.id, state, 'revoked');
+      return row.id;
+    };
+    const cSlack = await save(c, 'slack', 'T-c');
+    const cJira = await save(c, 'jira', 'site-c');
+    await save(c, 'linear', 'org-c', 'needs_reconnect');
+    const dSlack = await save(d, 'slack', 'T-d');
+    await save(d, 'notion', 'ws-d', 'needs_reconnect');
+    const dLinear = await save(d, 'linear', 'org-d');
+    const ours = (rows: { id: string; tenantId: string }[]) => rows.filter((r) => r.tenantId === c.tenantId || r.tenantId === d.tenantId).map((r) => r.id);
+
+    expect(ours(await activeConnections(db, 'slack'))).to.deep.equal([cSlack, dSlack]);
+    expect(ours(await activeConnections(db, ['jira', 'linear']))).to.deep.equal([cJira, dLinear]);
+    expect(ours(await activeConnections(db, 'notion'))).to.deep.equal([]);
+    expect((await activeConnections(db, 'slack', d.tenantId)).map((r) => r.id)).to.deep.equal([dSlack]);
+    expect((await activeConnections(db, ['jira', 'linear'], c.tenantId)).map((r) => r.id)).to.deep.equal([cJira]);
+    expect(await activeConnections(db, 'linear', c.tenantId)).to.deep.equal([]);
   });
 
   it('refuses a kind or state the product does not know (database constraint)', async () => {

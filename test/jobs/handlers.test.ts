@@ -3,7 +3,7 @@
  * second run changes nothing (their documented idempotency).
  */
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrations.js';

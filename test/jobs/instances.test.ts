@@ -15,7 +15,7 @@ import { spawnServe } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
 import { startServer } from '../../src/server.js';
 

@@ -6,7 +6,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { bossOver, installJobQueues } from '../../src/jobs/boss.js';

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { freePort } from '../../src/dev.js';
 import { createLogger } from '../../src/log.js';
 import { derive, seal } from '../../src/oauth/crypto.js';

@@ -117,6 +117,26 @@ describe('surveys', () => {
     expect((await api.get(path)).text).to.include('name="q1" value="1" required checked');
   });
 
+  it('a hostile survey title and team name are text on the form and the thank-you page, never markup', async () => {
+    const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(1)>';
+    const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt;';
+    const t = await buildTenant(api.databaseUrl);
+    const team = await buildTeam(api.databaseUrl, t.tenantId, 'hostile', 1);
+    await dbFor(api.databaseUrl).pool.query('update teams set name = $1 where id = $2', [hostile, team.id]);
+    const created = await create(t.owner.apiKey, { title: hostile, teams: [team.slug], closesOn: day(3) });
+    expect(created.status, created.text).to.equal(201);
+    const [link] = await linksOf(api, t.owner.apiKey, created.body.data.id);
+    const { res } = await openForm(api, new URL(link!).pathname);
+    expect(res.status).to.equal(200);
+    expect(res.text).to.include(`<title>${escaped}</title>`);
+    expect(res.text).to.include(`<h1>${escaped}</h1>\n<p>Team: ${escaped}. Your answers are anonymous`);
+    expect(res.text).not.to.match(/<script|<img/);
+    const thanks = await answer(api, link!, [3, 3, 3, 3, 3]);
+    expect(thanks.status).to.equal(200);
+    expect(thanks.text).to.include(`<p>Your answers to “${escaped}” were recorded.`);
+    expect(thanks.text).not.to.match(/<script|<img/);
+  });
+
   it('rejects an incomplete form with the reasons, writing nothing', async () => {
     const created = await create(a.owner.apiKey, { title: 'Incomplete', teams: ['beta'], closesOn: day(3) });
     const [link] = await linksOf(api, a.owner.apiKey, created.body.data.id);

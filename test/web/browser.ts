@@ -3,7 +3,7 @@
  * Pages are found by role and label; screenshots of every page go to test-results/ for review.
  */
 import { mkdirSync } from 'node:fs';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildSessionCookie } from '../helpers/factories.js';

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import { aiEnv, startFakes, type Fakes } from '../ai/helpers.js';
 import { rowsOf, scriptedModel, type Script } from '../ai/notebookFake.js';
 import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';

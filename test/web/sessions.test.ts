@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import { aiEnv, isAssessment, GOOD_ASSESSMENT, sessionBody, startFakes, until as untilValue, type Fakes } from '../ai/helpers.js';
 import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';

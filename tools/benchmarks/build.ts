@@ -4,7 +4,7 @@
  * (system work) on the given database, and the corpus it publishes becomes the snapshot.
  */
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase } from '../../src/db/client.js';
 import { asSystem } from '../../src/db/tenancy.js';

@@ -11,10 +11,11 @@ import { runCell, type NotebookEvent } from './agent.js';
 import {
   addCell, CellBody, createNotebook, deleteNotebook, findCell, findNotebook, listNotebooks, NotebookBody, notebookCellsOf, NotebookPatch, presentCell, presentNotebook, updateNotebook,
 } from './service.js';
+import { Uuid } from '../../shared/schemas.js';
 
 const NONE = '00000000-0000-0000-0000-000000000000';
-const Params = z.object({ id: z.uuid() }).catch({ id: NONE });
-const CellParams = z.object({ id: z.uuid(), cellId: z.uuid() }).catch({ id: NONE, cellId: NONE });
+const Params = z.object({ id: Uuid }).catch({ id: NONE });
+const CellParams = z.object({ id: Uuid, cellId: Uuid }).catch({ id: NONE, cellId: NONE });
 
 export function notebookRoutes(app: AppContext): Router {
   const router = new Router();

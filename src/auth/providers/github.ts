@@ -4,7 +4,7 @@
  * from its REST API with the access token, which is then forgotten (never stored).
  */
 import * as oidc from 'openid-client';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { execute, lower, PROVIDER_TIMEOUT_SECONDS, type ProviderProfile, type SignInProvider } from './provider.js';
 
 interface GitHubUser { id: number; login: string; email: string | null }

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { oidcProvider } from './oidcProvider.js';
 import type { SignInProvider } from './provider.js';
 

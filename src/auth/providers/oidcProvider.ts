@@ -5,7 +5,7 @@
  */
 import * as oidc from 'openid-client';
 import { execute, PROVIDER_TIMEOUT_SECONDS, type ProviderId, type ProviderProfile, type SignInProvider } from './provider.js';
-import type { SignInApp } from '../../config.js';
+import type { SignInApp } from '../../config/index.js';
 
 export interface OidcSpec {
   id: ProviderId;

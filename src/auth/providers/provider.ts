@@ -37,7 +37,7 @@ export interface SignInProvider {
   profile(configuration: oidc.Configuration, tokens: TokenResponse): Promise<ProviderProfile>;
 }
 
-/** Tests and development may point a provider at plain http on loopback; production config refuses http (src/config.ts). */
+/** Tests and development may point a provider at plain http on loopback; production config refuses http (src/config/signIn.ts). */
 export function execute(url: string): Array<(config: oidc.Configuration) => void> {
   return new URL(url).protocol === 'http:' ? [oidc.allowInsecureRequests] : [];
 }

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { githubProvider } from './github.js';
 import { gitlabProvider } from './gitlab.js';
 import { googleProvider } from './google.js';

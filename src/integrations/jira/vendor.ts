@@ -6,7 +6,7 @@
  * override for tests.
  */
 import { HttpException, Version3Client } from 'jira.js';
-import type { TrackerApp } from '../../config.js';
+import type { TrackerApp } from '../../config/index.js';
 import {
   postToken,
   retryAfterSeconds,

@@ -5,7 +5,7 @@
  * would fetch each issue's state, labels and people with a request of their own.
  */
 import { AuthenticationLinearError, LinearClient, LinearError, RatelimitedLinearError } from '@linear/sdk';
-import type { TrackerApp } from '../../config.js';
+import type { TrackerApp } from '../../config/index.js';
 import { postToken, TrackerGrantRefused, TrackerRateLimited, TrackerUnavailable, type Page, type TrackerIssue, type TrackerVendor, type WebhookContext } from '../trackers/types.js';
 
 /** read: issues; admin: creating the workspace webhook that keeps us current. */

@@ -1,6 +1,6 @@
 /** Notion's own client, pointed at NOTION_API_BASE_URL; retries are the job system's. */
 import { APIResponseError, Client, LogLevel } from '@notionhq/client';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 
 export function notionClient(config: Readonly<Config>, auth?: string): Client {
   return new Client({ auth, baseUrl: config.vendorUrls.notionApi, retry: false, timeoutMs: 15_000, logLevel: LogLevel.ERROR, logger: () => {} });

@@ -3,18 +3,17 @@
  * connection with a parent page that has not published the last closed month yet, one job each;
  * so the month is published on the 1st, or on the first day after an outage, and not again.
  */
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { integrationConnections } from '../../db/schema/index.js';
 import { asSystem } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
 import { scheduled } from '../../jobs/maintenance.js';
-import { connectionById } from '../shared/connections.js';
+import { activeConnections, connectionById } from '../shared/connections.js';
 import { closedMonth, publishMonth } from './publish.js';
+import { Month, Uuid } from '../../shared/schemas.js';
 
 export const NOTION_PUBLISH_JOB = 'notion.publish';
 
-const Payload = z.object({ tenantId: z.uuid(), connectionId: z.uuid(), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
+const Payload = z.object({ tenantId: Uuid, connectionId: Uuid, month: Month });
 
 export const notionPublish = defineJob({
   name: NOTION_PUBLISH_JOB,
@@ -39,12 +38,7 @@ export const notionPublishDue = defineJob({
   idempotency: 'Skips connections whose settings record the month as published; a publication rewrites the same pages anyway.',
   async run(ctx, payload) {
     const month = closedMonth(new Date(payload.windowStart));
-    const due = await asSystem('schedule', () =>
-      ctx.app.database.db
-        .select({ id: integrationConnections.id, tenantId: integrationConnections.tenantId, settings: integrationConnections.settings })
-        .from(integrationConnections)
-        .where(and(eq(integrationConnections.kind, 'notion'), eq(integrationConnections.state, 'active'))),
-    );
+    const due = await asSystem('schedule', () => activeConnections(ctx.app.database.db, 'notion'));
     let sent = 0;
     for (const c of due) {
       if (!c.settings.parentPageId || c.settings.publishedMonth === month) continue;

@@ -15,11 +15,12 @@ import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNoti
 import { notionPublish } from './jobs.js';
 import { closedMonth } from './publish.js';
 import { receiveNotionWebhook } from './webhook.js';
+import { Month, Uuid } from '../../shared/schemas.js';
 
-const ConnectionParams = z.object({ id: z.uuid() });
+const ConnectionParams = z.object({ id: Uuid });
 const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
 const ParentBody = z.strictObject({ pageId: z.string().regex(/^[0-9a-fA-F-]{32,36}$/, 'A Notion page id') });
-const PublishBody = z.strictObject({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Must be a month YYYY-MM').optional() });
+const PublishBody = z.strictObject({ month: Month.optional() });
 
 const titleOf = (page: { properties?: Record<string, unknown> }): string => {
   for (const p of Object.values(page.properties ?? {}) as { type?: string; title?: { plain_text?: string }[] }[]) {

@@ -3,7 +3,7 @@
  * sealed here and nowhere else, so no other module ever holds a token column: callers get plain
  * tokens from `tokensOf` only when they are about to call the vendor.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hkdfSync } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { integrationConnections, type ConnectionState, type IntegrationKind } from '../../db/schema/index.js';
@@ -87,6 +87,22 @@ export async function connectionsOf(db: Db, tenantId: string, kind?: Integration
     .from(integrationConnections)
     .where(and(eq(integrationConnections.tenantId, tenantId), kind ? eq(integrationConnections.kind, kind) : undefined))
     .orderBy(integrationConnections.kind, integrationConnections.createdAt);
+}
+
+/**
+ * The active connections of a kind (or of several): one tenant's, or every tenant's when `tenantId`
+ * is left out (the scheduled fan-outs, which run it as `asSystem('schedule')`). Oldest first.
+ */
+export async function activeConnections(db: Db, kinds: IntegrationKind | readonly IntegrationKind[], tenantId?: string): Promise<Connection[]> {
+  return db
+    .select()
+    .from(integrationConnections)
+    .where(and(
+      inArray(integrationConnections.kind, typeof kinds === 'string' ? [kinds] : [...kinds]),
+      eq(integrationConnections.state, 'active'),
+      tenantId === undefined ? undefined : eq(integrationConnections.tenantId, tenantId),
+    ))
+    .orderBy(integrationConnections.createdAt, integrationConnections.id);
 }
 
 export async function connectionById(db: Db, tenantId: string, id: string): Promise<Connection | null> {

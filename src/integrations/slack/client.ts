@@ -3,7 +3,7 @@
  * that called Slack is retried by the job system, and a request handler must answer in time.
  */
 import { WebClient, type Logger as SlackLogger, LogLevel } from '@slack/web-api';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 
 // The client's own logger would print to the console; what matters is logged by our callers.
 const quiet: SlackLogger = {

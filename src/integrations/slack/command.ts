@@ -13,6 +13,7 @@ import { connectionById, connectionByExternalId, setConnectionState, tokensOf } 
 import { dayOf, formatFigure, monthSpan, teamFigures, teamPageUrl, type DaySpan, type Figure } from '../shared/teamFigures.js';
 import { grantRefused, slackClient, slackErrorCode } from './client.js';
 import { personByEmail, verifiedEmailOf } from './people.js';
+import { MONTH_PATTERN, Uuid } from '../../shared/schemas.js';
 
 export const SLASH_COMMAND_JOB = 'slack.command';
 
@@ -44,12 +45,11 @@ export async function receiveSlashCommand(app: AppContext, form: z.infer<typeof 
   return ephemeral(`Looking up the figures${form.text.trim() ? ` for “${form.text.trim()}”` : ''}…`);
 }
 
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** `[team] [month]` in either order; the month is YYYY-MM. */
 export function parseArguments(text: string): { team: string | null; month: string | null } {
   const words = text.trim().split(/\s+/).filter(Boolean);
-  const month = words.find((w) => MONTH.test(w)) ?? null;
+  const month = words.find((w) => MONTH_PATTERN.test(w)) ?? null;
   const rest = words.filter((w) => w !== month);
   return { team: rest.length ? rest.join(' ') : null, month };
 }
@@ -73,7 +73,7 @@ async function respond(url: string, body: Record<string, unknown>): Promise<void
   if (!res.ok) throw new Error(`response_url answered ${res.status}`);
 }
 
-const Payload = z.object({ tenantId: z.uuid(), connectionId: z.uuid(), slackUserId: z.string().max(50), text: z.string().max(500), responseUrl: z.url() });
+const Payload = z.object({ tenantId: Uuid, connectionId: Uuid, slackUserId: z.string().max(50), text: z.string().max(500), responseUrl: z.url() });
 
 export const slashCommandJob = defineJob({
   name: SLASH_COMMAND_JOB,

@@ -6,13 +6,14 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { chatDigestPosts, integrationConnections, teams } from '../../db/schema/index.js';
+import { chatDigestPosts, teams } from '../../db/schema/index.js';
 import { asSystem } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
 import { scheduled } from '../../jobs/maintenance.js';
-import { connectionById, setConnectionState, tokensOf } from '../shared/connections.js';
+import { activeConnections, connectionById, setConnectionState, tokensOf } from '../shared/connections.js';
 import { DAY_MS, dayOf, formatChange, formatFigure, teamFigures, teamPageUrl, type Figure } from '../shared/teamFigures.js';
 import { grantRefused, slackClient, slackErrorCode } from './client.js';
+import { Uuid } from '../../shared/schemas.js';
 
 export const DIGEST_JOB = 'slack.digest';
 const WEEK_SECONDS = 7 * 86_400;
@@ -37,7 +38,7 @@ export function digestText(team: { id: string; name: string }, weekStart: string
   ].join('\n');
 }
 
-const Payload = z.object({ tenantId: z.uuid(), connectionId: z.uuid(), teamId: z.uuid(), channel: z.string().max(50), weekStart: z.iso.date() });
+const Payload = z.object({ tenantId: Uuid, connectionId: Uuid, teamId: Uuid, channel: z.string().max(50), weekStart: z.iso.date() });
 
 export const slackDigest = defineJob({
   name: DIGEST_JOB,
@@ -88,12 +89,7 @@ export const slackDigestsDue = defineJob({
   idempotency: 'The digest jobs claim their week before posting; a second fan-out enqueues jobs that find their claim and post nothing.',
   async run(ctx, payload) {
     const weekStart = reportedWeekOf(payload.windowStart);
-    const connections = await asSystem('schedule', () =>
-      ctx.app.database.db
-        .select({ id: integrationConnections.id, tenantId: integrationConnections.tenantId, settings: integrationConnections.settings })
-        .from(integrationConnections)
-        .where(and(eq(integrationConnections.kind, 'slack'), eq(integrationConnections.state, 'active'))),
-    );
+    const connections = await asSystem('schedule', () => activeConnections(ctx.app.database.db, 'slack'));
     let sent = 0;
     for (const c of connections) {
       for (const [teamId, channel] of Object.entries((c.settings.digestChannels as Record<string, string> | undefined) ?? {})) {

@@ -10,12 +10,12 @@ import { people, surveyInvitations } from '../../db/schema/index.js';
 import type { SurveyDeps, SurveyRow } from '../../surveys/service.js';
 import { surveyLink } from '../../surveys/service.js';
 import { QUESTIONS } from '../../surveys/questions.js';
-import { connectionsOf, tokensOf, type Connection } from '../shared/connections.js';
+import { activeConnections, tokensOf, type Connection } from '../shared/connections.js';
 import { slackClient, slackErrorCode } from './client.js';
 
 /** The tenant's active Slack connection, if any: surveys can be sent by chat only through one. */
 export async function activeSlack(db: Db, tenantId: string): Promise<Connection | null> {
-  return (await connectionsOf(db, tenantId, 'slack')).find((c) => c.state === 'active') ?? null;
+  return (await activeConnections(db, 'slack', tenantId))[0] ?? null;
 }
 
 export async function dmInvitations(deps: SurveyDeps, survey: SurveyRow): Promise<{ sent: number; noAccount: number }> {

@@ -5,8 +5,7 @@
  * Under the `trackers.sweep-due` schedule (every 6 hours) the runs are sweeps: an issue deleted at
  * the tracker whose delete webhook was lost is found by comparing ids.
  */
-import { and, eq, inArray } from 'drizzle-orm';
-import { integrationConnections } from '../../db/schema/index.js';
+import { activeConnections } from '../shared/connections.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
 import { scheduled } from '../../jobs/maintenance.js';
@@ -26,12 +25,7 @@ export const trackersSyncDue = defineJob({
     if (kinds.length === 0) return { enqueued: 0 };
     const { db } = ctx.app.database;
     // Across tenants by design: the schedule fans out; each sync then runs as its own tenant.
-    const due = await asSystem('schedule', () =>
-      db
-        .select({ id: integrationConnections.id, tenantId: integrationConnections.tenantId, kind: integrationConnections.kind })
-        .from(integrationConnections)
-        .where(and(inArray(integrationConnections.kind, kinds), eq(integrationConnections.state, 'active'))),
-    );
+    const due = await asSystem('schedule', () => activeConnections(db, kinds));
     // The sweep schedule runs the same fan-out with the id sweep added (lost delete webhooks).
     const mode = payload?.schedule === TRACKERS_SWEEP ? 'sweep' : 'incremental';
     for (const c of due) {

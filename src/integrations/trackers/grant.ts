@@ -5,7 +5,7 @@
  * loser would be refused and wrongly mark the connection as needing a reconnect).
  */
 import { eq } from 'drizzle-orm';
-import type { TrackerApp } from '../../config.js';
+import type { TrackerApp } from '../../config/index.js';
 import type { Db } from '../../db/client.js';
 import { integrationConnections } from '../../db/schema/index.js';
 import { replaceTokens, setConnectionState, tokensOf, type Connection } from '../shared/connections.js';

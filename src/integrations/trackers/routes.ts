@@ -12,10 +12,11 @@ import { syncRowOf } from './store.js';
 import { TRACKER_KINDS } from './types.js';
 import { requireTrackerApp } from './vendors.js';
 import { receiveJiraWebhook, receiveLinearWebhook } from './webhooks.js';
+import { Uuid } from '../../shared/schemas.js';
 
 const CallbackQuery = z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional(), error: z.string().max(200).optional() });
-const ConnectionParams = z.object({ id: z.uuid() });
-const DisconnectQuery = z.object({ connection: z.uuid().optional() });
+const ConnectionParams = z.object({ id: Uuid });
+const DisconnectQuery = z.object({ connection: Uuid.optional() });
 const WebhookQuery = z.object({ site: z.string().max(200).optional(), key: z.string().max(100).optional() });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 

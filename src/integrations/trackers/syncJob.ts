@@ -14,10 +14,11 @@ import { applyPage, finishSync, markDeleted, releaseLease, saveCursor, setWebhoo
 import { TrackerGrantRefused, TrackerRateLimited, TrackerUnavailable, TRACKER_KINDS, type TrackerKind } from './types.js';
 import { TRACKER_NAMES, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
 import { withAccess } from './grant.js';
+import { Uuid } from '../../shared/schemas.js';
 
 export const SyncPayload = z.object({
-  tenantId: z.uuid(),
-  connectionId: z.uuid(),
+  tenantId: Uuid,
+  connectionId: Uuid,
   kind: z.enum(TRACKER_KINDS),
   /** `sweep`: an incremental run, then the id sweep that finds deletes whose webhook was lost. */
   mode: z.enum(['backfill', 'incremental', 'sweep']),

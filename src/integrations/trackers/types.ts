@@ -4,7 +4,7 @@
  * src/integrations/linear) implements `TrackerVendor`; the sync, the routes and the mapping only
  * know this interface.
  */
-import type { TrackerApp } from '../../config.js';
+import type { TrackerApp } from '../../config/index.js';
 
 export const TRACKER_KINDS = ['jira', 'linear'] as const;
 export type TrackerKind = (typeof TRACKER_KINDS)[number];

@@ -1,6 +1,6 @@
 /** The two trackers by kind, their configured applications, and what each connection's webhooks need. */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { Config, TrackerApp } from '../../config.js';
+import type { Config, TrackerApp } from '../../config/index.js';
 import { AppError } from '../../errors.js';
 import { jiraVendor } from '../jira/vendor.js';
 import { linearVendor } from '../linear/vendor.js';

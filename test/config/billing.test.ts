@@ -1,26 +1,22 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig, type Env } from '../../src/config.js';
+import { parseBilling } from '../../src/config/billing.js';
+import { loadConfig } from '../../src/config/index.js';
 import { PADDLE_ENV } from '../helpers/fakePaddle.js';
+import { parse, problems, VALID as BASE } from './helpers.js';
 
-const BASE: Env = {
-  APP_URL: 'https://analytics.example.com',
-  OAUTH_ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
-  DATABASE_URL: 'postgresql://u:p@localhost:5432/db',
-};
-
-function problems(env: Env): string[] {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-}
-
-describe('billing configuration', () => {
+/** Paddle Billing (src/config/billing.ts). */
+describe('configuration: billing', () => {
   it('is off without the flag, whatever else is set', () => {
     expect(loadConfig({ ...BASE, ...PADDLE_ENV, BILLING_ENABLED: 'false', BILLING_API_URL: 'http://127.0.0.1:9' }).billing).to.equal(null);
     expect(loadConfig(BASE).billing).to.equal(null);
+  });
+
+  it('the flag requires every billing variable; the variables without the flag are ignored', () => {
+    expect(parse({ BILLING_ENABLED: 'true', BILLING_API_KEY: 'k' }, (r) => parseBilling(r, false))).to.deep.equal({
+      value: null,
+      problems: ['billing group (BILLING_ENABLED) is partially configured: missing BILLING_WEBHOOK_SECRET, BILLING_CLIENT_TOKEN, BILLING_INDIVIDUAL_PRICE_ID, BILLING_SMALL_TEAM_PRICE_ID, BILLING_LARGE_TEAM_PRICE_ID, BILLING_ENTERPRISE_PRICE_ID'],
+    });
+    expect(loadConfig({ ...BASE, BILLING_API_KEY: 'k' }).billing).to.equal(null);
   });
 
   it('on, reads the group into plans and defaults the API to Paddle’s', () => {
