@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { BiCredentialInput, Data } from '../../api/contract';
 import { biCredentialsQuery, type BiCredential, type NewBiCredential } from '../../api/queries/bi';
 import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { ErrorNote, Panel } from '../../components/states';
@@ -47,7 +48,7 @@ function NewCredential({ created, onDone }: { created: NewBiCredential; onDone: 
 }
 
 function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential) => void }) {
-  const create = useChange((body: { name: string }) => api<{ data: NewBiCredential }>('/api/bi/credentials', { method: 'POST', json: body }), TOUCHES, (res) => onCreated(res.data));
+  const create = useChange((body: BiCredentialInput) => api<Data<NewBiCredential>>('/api/bi/credentials', { method: 'POST', json: body }), TOUCHES, (res) => onCreated(res.data));
   const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useChange } from '../../api/change';
 import { api, ApiError } from '../../api/client';
+import type { Data, QueuedImport } from '../../api/contract';
 import { onLiveMessage } from '../../api/live';
 import { importJobQuery, registerImportsQuery, type ImportJob, type ImportResult } from '../../api/queries/organisation';
 import { FormAlert, formErrors } from '../../components/Form';
@@ -113,7 +114,7 @@ function Upload({ kind }: { kind: 'register' | 'seats' }) {
     const text = await f.text();
     const rows = text.split('\n').filter((l) => l.trim() !== '').length - 1;
     const path = kind === 'seats' ? '/api/seats/imports' : rows > ASYNC_ROWS ? '/api/register/imports?mode=async' : '/api/register/imports';
-    return api<{ data: ImportResult | { jobId: string; status: string } }>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
+    return api<Data<ImportResult | QueuedImport>>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
   }, [['api', '/api/register/imports']]);
   const id = `${kind}-file`;
   const apiError = upload.error instanceof ApiError ? upload.error : null;

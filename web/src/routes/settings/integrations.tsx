@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
 import { useChange } from '../../api/change';
+import type { Codehost, Data, Installation, InstallationInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { ErrorNote, Panel } from '../../components/states';
@@ -11,22 +12,6 @@ import { useIsOwner } from './layout';
 import { TrackersPanel } from './integrations/trackers';
 import { NotionPanel, SlackPanel } from './integrations/chatDocs';
 
-interface Installation {
-  installationId: number;
-  accountLogin: string | null;
-  accountType: string | null;
-  linkedAt: string | null;
-  suspended: boolean;
-  removed: boolean;
-}
-interface Codehost {
-  enabled: boolean;
-  webhooksAccepted: boolean;
-  appName: string | null;
-  webhookUrl: string;
-  setupUrl: string;
-  installations: Installation[];
-}
 const CODEHOST = '/api/integrations/codehost';
 
 function Url({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -41,7 +26,7 @@ function Url({ label, value, testId }: { label: string; value: string; testId: s
 }
 
 function LinkInstallation() {
-  const link = useChange((installationId: string) => api(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } }), [['api', CODEHOST]]);
+  const link = useChange((installationId: string) => api<Data<Installation>>(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } satisfies InstallationInput }), [['api', CODEHOST]]);
   const { errors, form } = useFormErrors(link.error, ['installationId']);
   return (
     <form
@@ -93,7 +78,7 @@ function InstallationRow({ i, owner }: { i: Installation; owner: boolean }) {
 export function IntegrationsPage() {
   usePageTitle('Integrations');
   const owner = useIsOwner();
-  const codehost = useQuery(apiQuery<{ data: Codehost }>(CODEHOST));
+  const codehost = useQuery(apiQuery<Data<Codehost>>(CODEHOST));
   // The setup callback sends the owner back here once an installation is linked.
   const [justLinked] = useState(() => {
     const params = new URLSearchParams(location.search);

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { Data, KeyInput, NewApiKey } from '../../api/contract';
 import { meQuery } from '../../api/me';
 import { keysQuery, type ApiKey } from '../../api/queries/keys';
 import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
@@ -11,7 +12,7 @@ import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 
 /** The secret of a new key lives in this component's state only, shown once (UI.md, Security). */
-function NewKey({ created, role, onDone }: { created: ApiKey & { key: string }; role: string; onDone: () => void }) {
+function NewKey({ created, role, onDone }: { created: NewApiKey; role: string; onDone: () => void }) {
   return (
     <section className="panel" aria-labelledby="new-key-title" data-testid="new-key">
       <h2 id="new-key-title">Key “{created.name}” created</h2>
@@ -31,8 +32,8 @@ function NewKey({ created, role, onDone }: { created: ApiKey & { key: string }; 
   );
 }
 
-function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
-  const create = useChange((body: { name: string }) => api<{ data: ApiKey & { key: string } }>('/api/keys', { method: 'POST', json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
+function CreateKey({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
+  const create = useChange((body: KeyInput) => api<Data<NewApiKey>>('/api/keys', { method: 'POST', json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
   const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
@@ -83,7 +84,7 @@ export function KeysPage() {
   const me = useQuery(meQuery);
   const [page, setPage] = useState(1);
   const keys = useQuery({ ...keysQuery(page), placeholderData: (prev) => prev });
-  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [created, setCreated] = useState<NewApiKey | null>(null);
   const owner = me.data?.data.activeTenant.role === 'owner';
   return (
     <>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
+import type { Data, InvitationInput, RoleChange } from '../../api/contract';
 import { meQuery } from '../../api/me';
 import { invitationsQuery, membersQuery, ROLES, type Invitation, type Member, type NewInvitation, type Role } from '../../api/queries/members';
 import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
@@ -20,7 +21,7 @@ function useInvalidateMembers() {
 function MemberRow({ m, meId, owner }: { m: Member; meId: string | undefined; owner: boolean }) {
   const invalidate = useInvalidateMembers();
   const change = useMutation({
-    mutationFn: (role: Role) => api(`/api/members/${m.userId}`, { method: 'PATCH', json: { role } }),
+    mutationFn: (role: Role) => api<Data<Member>>(`/api/members/${m.userId}`, { method: 'PATCH', json: { role } satisfies RoleChange }),
     onSuccess: invalidate,
   });
   const remove = useMutation({ mutationFn: () => api(`/api/members/${m.userId}`, { method: 'DELETE' }), onSuccess: invalidate });
@@ -120,7 +121,7 @@ function Sent({ invitation, onDone }: { invitation: NewInvitation; onDone: () =>
           </p>
           <div className="secret">
             <code data-testid="invitation-link">{delivery.link}</code>
-            <CopyButton text={delivery.link} label="Copy link" />
+            <CopyButton text={delivery.link ?? ''} label="Copy link" />
           </div>
           <p>The link works once, only for {invitation.email}, and expires on {formatDateTime(invitation.expiresAt)}.</p>
         </>
@@ -135,7 +136,7 @@ function Sent({ invitation, onDone }: { invitation: NewInvitation; onDone: () =>
 function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void }) {
   const qc = useQueryClient();
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: string }) => api<{ data: NewInvitation }>('/api/invitations', { method: 'POST', json: body }),
+    mutationFn: (body: InvitationInput) => api<Data<NewInvitation>>('/api/invitations', { method: 'POST', json: body }),
     onSuccess: (res) => {
       void qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] });
       onSent(res.data);
@@ -151,7 +152,7 @@ function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void })
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
-        invite.mutate({ email: String(data.get('email') ?? ''), role: String(data.get('role') ?? '') }, { onSuccess: () => form.current?.reset() });
+        invite.mutate({ email: String(data.get('email') ?? ''), role: String(data.get('role') ?? '') as Role }, { onSuccess: () => form.current?.reset() });
       }}
     >
       <h2 id="invite-title">Invite someone</h2>

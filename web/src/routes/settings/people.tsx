@@ -3,15 +3,14 @@ import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
-import type { Person } from '../../api/queries/organisation';
-import type { ListMeta } from '../../api/queries/keys';
+import type { Data, List, Person, PersonChange } from '../../api/contract';
 import { ActionsHeader, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Pager } from '../../components/Pager';
 import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
-type Identity = { kind: string; value: string };
+type Identity = PersonChange['identities'][number];
 const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Code-host username' };
 
 /**
@@ -19,8 +18,8 @@ const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Cod
  * the person; register identities come from the register and are not edited here.
  */
 function IdentityEditor({ person }: { person: Person }) {
-  const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }));
-  const save = useChange((identities: Identity[]) => api(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } }), [['api', '/api/people']]);
+  const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }) as Identity);
+  const save = useChange((identities: Identity[]) => api<Data<Person>>(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } satisfies PersonChange }), [['api', '/api/people']]);
   const { errors, form } = useFormErrors(save.error, ['identities']);
   const formId = `identity-${person.id}`;
   return (
@@ -46,7 +45,7 @@ function IdentityEditor({ person }: { person: Person }) {
         onSubmit={(e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          save.mutate([...manual, { kind: String(data.get('kind')), value: String(data.get('identities') ?? '') }], { onSuccess: () => form.current?.reset() });
+          save.mutate([...manual, { kind: String(data.get('kind')) as Identity['kind'], value: String(data.get('identities') ?? '') }], { onSuccess: () => form.current?.reset() });
         }}
       >
         <div className="field">
@@ -76,7 +75,7 @@ export function PeoplePage() {
   const [page, setPage] = useState(1);
   const [q, setQ] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const people = useQuery({ ...apiQuery<{ data: Person[]; meta: ListMeta }>('/api/people', { page, perPage: 25, q: q.trim() || undefined }), placeholderData: (prev) => prev });
+  const people = useQuery({ ...apiQuery<List<Person>>('/api/people', { page, perPage: 25, q: q.trim() || undefined }), placeholderData: (prev) => prev });
   return (
     <>
       <h1>People</h1>

@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery, cubeQuery, num } from '../../api/cube';
-import type { ListMeta } from '../../api/queries/keys';
-import type { Team } from '../../api/queries/organisation';
+import type { Data, List, Survey, SurveyInput, Team } from '../../api/contract';
 import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Pager } from '../../components/Pager';
 import { ErrorNote, Panel } from '../../components/states';
@@ -12,23 +11,13 @@ import { formatRatio, formatScore } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
-interface Survey {
-  id: string;
-  title: string;
-  opensOn: string;
-  closesOn: string;
-  status: 'open' | 'closed';
-  closedAt: string | null;
-  counts: { invitations: number; responses: number };
-  teams: { id: string; slug: string; name: string; invitations: number; responses: number }[];
-}
 
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 function CreateSurvey() {
-  const teams = useQuery(apiQuery<{ data: Team[] }>('/api/teams', { enabled: 'true', perPage: 100 }));
-  const create = useChange((body: Record<string, unknown>) => api<{ data: Survey }>('/api/surveys', { method: 'POST', json: body }), [['api', '/api/surveys']]);
+  const teams = useQuery(apiQuery<List<Team>>('/api/teams', { enabled: 'true', perPage: 100 }));
+  const create = useChange((body: SurveyInput) => api<Data<Survey>>('/api/surveys', { method: 'POST', json: body }), [['api', '/api/surveys']]);
   const { errors, form } = useFormErrors(create.error, ['title', 'teams', 'opensOn', 'closesOn']);
   return (
     <section className="panel" aria-labelledby="create-survey-title">
@@ -188,7 +177,7 @@ export function SurveysSettingsPage() {
   usePageTitle('Surveys');
   const owner = useIsOwner();
   const [page, setPage] = useState(1);
-  const surveys = useQuery({ ...apiQuery<{ data: Survey[]; meta: ListMeta }>('/api/surveys', { page, perPage: 20 }), placeholderData: (prev) => prev });
+  const surveys = useQuery({ ...apiQuery<List<Survey>>('/api/surveys', { page, perPage: 20 }), placeholderData: (prev) => prev });
   return (
     <>
       <h1>Surveys</h1>

@@ -3,6 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { Data, List, TeamChange, TeamMemberInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { peopleQuery, type Person, type Team } from '../../api/queries/organisation';
 import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
@@ -13,7 +14,7 @@ import { keepScope } from '../../lib/scope';
 
 
 function Projects({ team }: { team: Team }) {
-  const save = useChange((projects: string[]) => api<{ data: Team }>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } }), TOUCHES.everything);
+  const save = useChange((projects: string[]) => api<Data<Team>>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } satisfies TeamChange }), TOUCHES.everything);
   const { errors, form } = useFormErrors(save.error, ['projects']);
   return (
     <form
@@ -41,8 +42,8 @@ function Projects({ team }: { team: Team }) {
 
 function AddMember({ team }: { team: Team }) {
   const [q, setQ] = useState('');
-  const found = useQuery({ ...apiQuery<{ data: Person[] }>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
-  const add = useChange((personId: string) => api(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } }), TOUCHES.everything);
+  const found = useQuery({ ...apiQuery<List<Person>>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
+  const add = useChange((personId: string) => api<Data<Team>>(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } satisfies TeamMemberInput }), TOUCHES.everything);
   return (
     <div>
       <h3>Add a person by hand</h3>
@@ -132,7 +133,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
 export function TeamSettingsPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
   const owner = useIsOwner();
-  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${encodeURIComponent(teamId)}`));
+  const team = useQuery(apiQuery<Data<Team>>(`/api/teams/${encodeURIComponent(teamId)}`));
   usePageTitle(team.data?.data.name ?? 'Team');
   if (team.isError) return <ErrorNote error={team.error} onRetry={() => void team.refetch()} />;
   const t = team.data?.data;

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TOUCHES, useToggle } from '../../api/change';
 import { api } from '../../api/client';
+import type { Data, TeamChange } from '../../api/contract';
 import { teamsQuery, type Team } from '../../api/queries/organisation';
 import { ErrorNote, Panel } from '../../components/states';
 import { Pager } from '../../components/Pager';
@@ -12,7 +13,7 @@ import { keepScope } from '../../lib/scope';
 
 /** Enabling a team brings it into the baseline export, the dashboards and surveys; the switch says so. */
 function EnabledSwitch({ team }: { team: Team }) {
-  const toggle = useToggle(team.enabled, (enabled) => api(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } }), TOUCHES.everything);
+  const toggle = useToggle(team.enabled, (enabled) => api<Data<Team>>(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } satisfies TeamChange }), TOUCHES.everything);
   return (
     <>
       <input type="checkbox" id={`enabled-${team.id}`} checked={toggle.checked} disabled={toggle.pending} onChange={(e) => toggle.set(e.target.checked)} />
