@@ -4,7 +4,8 @@ import { api } from '../../api/client';
 import { useChange } from '../../api/change';
 import type { Codehost, Data, Installation, InstallationInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
-import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { DataTable } from '../../components/DataTable';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -52,26 +53,17 @@ function LinkInstallation() {
   );
 }
 
-function InstallationRow({ i, owner }: { i: Installation; owner: boolean }) {
+const stateOf = (i: Installation) => (i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked');
+
+function Unlink({ i }: { i: Installation }) {
   const unlink = useChange(() => api(`${CODEHOST}/installations/${i.installationId}`, { method: 'DELETE' }), [['api', CODEHOST]]);
-  const state = i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked';
   return (
-    <tr>
-      <th scope="row">{i.installationId}</th>
-      <td>
-        {i.accountLogin ?? '—'} {i.accountType && <span className="muted">({i.accountType})</span>}
-      </td>
-      <td>{state}</td>
-      <td>{i.linkedAt ? formatDateTime(i.linkedAt) : '—'}</td>
-      {owner && (
-        <td>
-          {i.linkedAt && !i.removed && (
-            <ConfirmButton label="Unlink" confirmLabel="Unlink installation" question={`Unlink installation ${i.installationId}? Its events stop counting for this organisation.`} onConfirm={() => unlink.mutate()} />
-          )}
-          {unlink.isError && <ErrorNote error={unlink.error} />}
-        </td>
+    <>
+      {i.linkedAt && !i.removed && (
+        <ConfirmButton label="Unlink" confirmLabel="Unlink installation" question={`Unlink installation ${i.installationId}? Its events stop counting for this organisation.`} onConfirm={() => unlink.mutate()} />
       )}
-    </tr>
+      {unlink.isError && <ErrorNote error={unlink.error} />}
+    </>
   );
 }
 
@@ -118,22 +110,26 @@ export function IntegrationsPage() {
               {c.installations.length === 0 ? (
                 <p className="empty">No installation linked yet.</p>
               ) : (
-                <table data-testid="installations">
-                  <thead>
-                    <tr>
-                      <th scope="col">Installation</th>
-                      <th scope="col">Account</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Linked</th>
-                      {owner && <ActionsHeader />}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {c.installations.map((i) => (
-                      <InstallationRow key={i.installationId} i={i} owner={owner} />
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  testId="installations"
+                  columns={[
+                    { key: 'installationId', header: 'Installation', cell: (i) => i.installationId },
+                    {
+                      key: 'account',
+                      header: 'Account',
+                      cell: (i) => (
+                        <>
+                          {i.accountLogin ?? '—'} {i.accountType && <span className="muted">({i.accountType})</span>}
+                        </>
+                      ),
+                    },
+                    { key: 'state', header: 'State', cell: stateOf },
+                    { key: 'linkedAt', header: 'Linked', cell: (i) => (i.linkedAt ? formatDateTime(i.linkedAt) : '—') },
+                  ]}
+                  actions={owner ? (i) => <Unlink i={i} /> : undefined}
+                  rows={c.installations}
+                  rowKey={(i) => String(i.installationId)}
+                />
               )}
               {owner && <LinkInstallation />}
             </>

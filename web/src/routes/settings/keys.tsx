@@ -5,9 +5,9 @@ import { api } from '../../api/client';
 import type { Data, KeyInput, NewApiKey } from '../../api/contract';
 import { meQuery } from '../../api/me';
 import { keysQuery, type ApiKey } from '../../api/queries/keys';
-import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { ErrorNote, Panel } from '../../components/states';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ListPanel } from '../../components/ListPanel';
+import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 
@@ -60,22 +60,13 @@ function CreateKey({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
   );
 }
 
-function KeyRow({ k, meId }: { k: ApiKey; meId: string | undefined }) {
+function RevokeKey({ k }: { k: ApiKey }) {
   const revoke = useChange(() => api(`/api/keys/${k.id}`, { method: 'DELETE' }), [['api', '/api/keys']]);
   return (
-    <tr>
-      <th scope="row">{k.name}</th>
-      <td>
-        <code>{k.prefix}…</code>
-      </td>
-      <td>{k.createdBy.userId === meId ? 'you' : k.createdBy.email}</td>
-      <td>{formatDateTime(k.createdAt)}</td>
-      <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'}</td>
-      <td>
-        <ConfirmButton label="Revoke" confirmLabel="Revoke key" question={`Revoke “${k.name}”? Anything using it stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
-        {revoke.isError && <ErrorNote error={revoke.error} />}
-      </td>
-    </tr>
+    <>
+      <ConfirmButton label="Revoke" confirmLabel="Revoke key" question={`Revoke “${k.name}”? Anything using it stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+      {revoke.isError && <ErrorNote error={revoke.error} />}
+    </>
   );
 }
 
@@ -94,38 +85,23 @@ export function KeysPage() {
         A CLI gets its own key with <code>delivery-analytics login</code>.
       </p>
       {created ? <NewKey created={created} role={me.data?.data.activeTenant.role ?? 'member'} onDone={() => setCreated(null)} /> : <CreateKey onCreated={setCreated} />}
-      <Panel title="Active keys" id="keys" query={keys} height={160}>
-        {() =>
-          keys.data && keys.data.data.length > 0 ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Begins with</th>
-                      <th scope="col">Created by</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <ActionsHeader />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {keys.data.data.map((k) => (
-                      <KeyRow key={k.id} k={k} meId={me.data?.data.user.id} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager meta={keys.data.meta} onPage={setPage} />
-            </>
-          ) : (
-            <p className="empty" data-testid="empty">
-              No active key yet. Create one above.
-            </p>
-          )
-        }
-      </Panel>
+      <ListPanel
+        title="Active keys"
+        id="keys"
+        query={keys}
+        height={160}
+        onPage={setPage}
+        rowKey={(k) => k.id}
+        columns={[
+          { key: 'name', header: 'Name', cell: (k) => k.name },
+          { key: 'prefix', header: 'Begins with', cell: (k) => <code>{k.prefix}…</code> },
+          { key: 'createdBy', header: 'Created by', cell: (k) => (k.createdBy.userId === me.data?.data.user.id ? 'you' : k.createdBy.email) },
+          { key: 'createdAt', header: 'Created', cell: (k) => formatDateTime(k.createdAt) },
+          { key: 'lastUsedAt', header: 'Last used', cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never') },
+        ]}
+        actions={(k) => <RevokeKey k={k} />}
+        empty="No active key yet. Create one above."
+      />
     </>
   );
 }

@@ -4,9 +4,8 @@ import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import type { Data, List, Person, PersonChange } from '../../api/contract';
-import { ActionsHeader, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { Panel } from '../../components/states';
+import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ListPanel } from '../../components/ListPanel';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
@@ -96,56 +95,43 @@ export function PeoplePage() {
           placeholder="Name, external ref or e-mail"
         />
       </div>
-      <Panel title="People" id="people" query={people} height={240}>
-        {() =>
-          people.data && people.data.data.length > 0 ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Person</th>
-                      <th scope="col">External ref</th>
-                      <th scope="col">Teams</th>
-                      <th scope="col">Identities</th>
-                      {owner && <ActionsHeader />}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {people.data.data.map((p) => (
-                      <tr key={p.id}>
-                        <th scope="row">{p.displayName ?? '—'}</th>
-                        <td>{p.externalRef}</td>
-                        <td>{p.teams.map((t) => t.slug).join(', ') || <span className="muted">none</span>}</td>
-                        <td>
-                          {p.identities.map((i) => (
-                            <div key={`${i.kind}:${i.value}`} className="identity">
-                              {i.value} <span className="muted">({i.source === 'manual' ? 'added by hand' : 'register'})</span>
-                            </div>
-                          ))}
-                          {open === p.id && <IdentityEditor person={p} />}
-                        </td>
-                        {owner && (
-                          <td>
-                            <button type="button" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
-                              {open === p.id ? 'Close' : 'Edit identities'}
-                            </button>
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager meta={people.data.meta} onPage={setPage} />
-            </>
-          ) : (
-            <p className="empty" data-testid="empty">
-              {q.trim() ? `Nobody matches “${q.trim()}”.` : 'No person yet: people come from the register (Settings › Register and seats).'}
-            </p>
-          )
+      <ListPanel
+        title="People"
+        id="people"
+        query={people}
+        height={240}
+        onPage={setPage}
+        rowKey={(p) => p.id}
+        columns={[
+          { key: 'name', header: 'Person', cell: (p) => p.displayName ?? '—' },
+          { key: 'externalRef', header: 'External ref', cell: (p) => p.externalRef },
+          { key: 'teams', header: 'Teams', cell: (p) => p.teams.map((t) => t.slug).join(', ') || <span className="muted">none</span> },
+          {
+            key: 'identities',
+            header: 'Identities',
+            cell: (p) => (
+              <>
+                {p.identities.map((i) => (
+                  <div key={`${i.kind}:${i.value}`} className="identity">
+                    {i.value} <span className="muted">({i.source === 'manual' ? 'added by hand' : 'register'})</span>
+                  </div>
+                ))}
+                {open === p.id && <IdentityEditor person={p} />}
+              </>
+            ),
+          },
+        ]}
+        actions={
+          owner
+            ? (p) => (
+                <button type="button" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
+                  {open === p.id ? 'Close' : 'Edit identities'}
+                </button>
+              )
+            : undefined
         }
-      </Panel>
+        empty={q.trim() ? `Nobody matches “${q.trim()}”.` : 'No person yet: people come from the register (Settings › Register and seats).'}
+      />
     </>
   );
 }

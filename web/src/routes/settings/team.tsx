@@ -6,7 +6,8 @@ import { api } from '../../api/client';
 import type { Data, List, TeamChange, TeamMemberInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { peopleQuery, type Person, type Team } from '../../api/queries/organisation';
-import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { DataTable } from '../../components/DataTable';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
@@ -77,6 +78,7 @@ function AddMember({ team }: { team: Team }) {
 function Members({ team, owner }: { team: Team; owner: boolean }) {
   const members = useQuery(peopleQuery(1, team.slug));
   const remove = useChange((personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }), TOUCHES.everything);
+  const sourceOf = (p: Person) => p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
   return (
     <Panel title="Members" id="team-members" query={members}>
       {() => (
@@ -84,35 +86,23 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
           <p className="muted">Register members come from the register file; manual ones are added here (e.g. someone the register does not list yet).</p>
           {remove.isError && <ErrorNote error={remove.error} />}
           {members.data && members.data.data.length > 0 ? (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Person</th>
-                  <th scope="col">External ref</th>
-                  <th scope="col">Source</th>
-                  {owner && <ActionsHeader />}
-                </tr>
-              </thead>
-              <tbody>
-                {members.data.data.map((p) => {
-                  const source = p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
-                  return (
-                    <tr key={p.id}>
-                      <th scope="row">{p.displayName ?? '—'}</th>
-                      <td>{p.externalRef}</td>
-                      <td>{source}</td>
-                      {owner && (
-                        <td>
-                          {source === 'manual' && (
-                            <ConfirmButton label="Remove" confirmLabel="Remove member" question={`Remove ${p.displayName ?? p.externalRef} from ${team.name}?`} onConfirm={() => remove.mutate(p.id)} />
-                          )}
-                        </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <DataTable
+              columns={[
+                { key: 'name', header: 'Person', cell: (p) => p.displayName ?? '—' },
+                { key: 'externalRef', header: 'External ref', cell: (p) => p.externalRef },
+                { key: 'source', header: 'Source', cell: (p) => sourceOf(p) },
+              ]}
+              actions={
+                owner
+                  ? (p) =>
+                      sourceOf(p) === 'manual' && (
+                        <ConfirmButton label="Remove" confirmLabel="Remove member" question={`Remove ${p.displayName ?? p.externalRef} from ${team.name}?`} onConfirm={() => remove.mutate(p.id)} />
+                      )
+                  : undefined
+              }
+              rows={members.data.data}
+              rowKey={(p) => p.id}
+            />
           ) : (
             <p className="empty" data-testid="empty">
               Nobody in {team.name} yet.
