@@ -2,15 +2,12 @@
 import Router from '@koa/router';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { authorize } from '../auth/policies.js';
 import type { AppContext } from '../context.js';
 import { sessionAssessments, sessionSummaries } from '../db/schema/index.js';
 import { route } from '../http/route.js';
-import { findSession } from '../aiSessions/service.js';
-import { requestReview } from './jobs.js';
+import { rerunSessionReview } from '../aiSessions/service.js';
 import { presentAiSettings } from './presenters.js';
-import { AiSettingsBody, findAiSettings, modelChain, saveAiSettings } from './settings.js';
-import { AppError } from '../errors.js';
+import { AiSettingsBody, findAiSettings, saveAiSettings } from './settings.js';
 import { notebookRoutes } from './notebook/routes.js';
 
 const SessionParams = z.object({ id: z.uuid() }).catch({ id: '00000000-0000-0000-0000-000000000000' });
@@ -33,21 +30,15 @@ export function aiRoutes(app: AppContext): Router {
     return { body: { data: presentAiSettings(app.config, await findAiSettings(db, principal.tenantId)), meta: {} } };
   }));
 
-  router.put('/api/ai/settings', route(app, { auth: 'owner', body: AiSettingsBody }, async ({ principal, body }) => {
+  router.put('/api/ai/settings', route(app, { auth: { policy: 'ai.manage' }, body: AiSettingsBody }, async ({ principal, body }) => {
     const row = await saveAiSettings(db, app.config, principal, body);
     return { body: { data: presentAiSettings(app.config, row), meta: {} } };
   }));
 
   // Re-run on demand: the uploader or an owner (those who may read the transcript it is made from).
   for (const kind of ['summary', 'assessment'] as const) router.post(`/api/sessions/:id/${kind}`, route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
-    const session = await findSession(db, principal, params.id);
-    authorize(principal, 'session.readTranscript', session);
-    if (!session.transcriptKey) throw new AppError('conflict', 'The session has no stored transcript to review');
-    if (modelChain(app.config, await findAiSettings(db, principal.tenantId), 'summary').length === 0) {
-      throw new AppError('unavailable', 'The AI features are off: no model provider is configured (Settings › AI, or AI_MODELS)');
-    }
-    const jobId = await requestReview(app, kind, principal.tenantId, session.id);
-    return { status: 202, body: { data: { sessionId: session.id, kind, jobId }, meta: {} } };
+    const jobId = await rerunSessionReview(app, principal, kind, params.id);
+    return { status: 202, body: { data: { sessionId: params.id, kind, jobId }, meta: {} } };
   }));
 
   const notebooks = notebookRoutes(app);

@@ -15,7 +15,8 @@ import type { Paging } from '../http/route.js';
 import { objectStoreFor, transcriptKey } from '../storage/objectStore.js';
 import { linkSessions } from './activityLinks.js';
 import { parseTranscript } from './transcripts.js';
-import { enqueueSessionReview } from '../ai/jobs.js';
+import { enqueueSessionReview, requestReview } from '../ai/jobs.js';
+import { findAiSettings, modelChain } from '../ai/settings.js';
 
 export type SessionRow = typeof aiSessions.$inferSelect;
 
@@ -165,6 +166,17 @@ export async function readTranscript(app: AppContext, principal: TenantPrincipal
   const store = objectStoreFor(app.config.objectStore);
   if (!store) throw new AppError('unavailable', 'Object store unavailable: no object store is configured (S3_BUCKET or LOCAL_OBJECT_STORE_DIR), so the transcript cannot be read');
   return (await store.get(session.transcriptKey)).toString('utf8');
+}
+
+/** Re-runs a session's summary or assessment on demand: for those who may read the transcript it is made from. */
+export async function rerunSessionReview(app: AppContext, principal: TenantPrincipal, kind: 'summary' | 'assessment', id: string): Promise<string> {
+  const session = await findSession(app.database.db, principal, id);
+  authorize(principal, 'session.readTranscript', session);
+  if (!session.transcriptKey) throw new AppError('conflict', 'The session has no stored transcript to review');
+  if (modelChain(app.config, await findAiSettings(app.database.db, principal.tenantId), 'summary').length === 0) {
+    throw new AppError('unavailable', 'The AI features are off: no model provider is configured (Settings › AI, or AI_MODELS)');
+  }
+  return requestReview(app, kind, principal.tenantId, session.id);
 }
 
 /** Deletes the row and its transcript object; when the object cannot be removed the row stays (503). */

@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { apiKeys, users } from '../db/schema/index.js';
 import { generateApiKey } from './principal.js';
-import { authorize } from '../auth/policies.js';
+import { authorize, can } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
@@ -19,12 +19,12 @@ const keyColumns = {
 };
 export type ApiKeyRow = { id: string; name: string; prefix: string; userId: string; creatorEmail: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 
-/** Active keys of the tenant: an owner sees every key, a member only their own. */
+/** Active keys of the tenant: every key to whom `key.listAll` allows (owners), else the caller's own. */
 export async function listApiKeys(db: Db, principal: TenantPrincipal, paging: Paging): Promise<{ rows: ApiKeyRow[]; total: number }> {
   const where = and(
     eq(apiKeys.tenantId, principal.tenantId),
     isNull(apiKeys.revokedAt),
-    principal.role === 'owner' ? undefined : eq(apiKeys.userId, principal.userId),
+    can(principal, 'key.listAll') ? undefined : eq(apiKeys.userId, principal.userId),
   );
   const [rows, [total]] = await Promise.all([
     db.select(keyColumns).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(where)

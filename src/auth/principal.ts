@@ -22,3 +22,22 @@ export type TenantPrincipal = Extract<Principal, { kind: 'session' | 'api_key' |
 export function permissionsOf(role: Role): Permission[] {
   return role === 'owner' ? ['admin', 'read', 'write'] : ['read', 'write'];
 }
+
+/**
+ * Work on one tenant that no signed-in user does now: the operator's CLI (database credentials) or
+ * a job applying a request that was authorized when it was queued. Policies let it through
+ * (policies.ts); `by` is what a change records as its author ('cli', or the queuing user's id).
+ */
+export interface SystemActor {
+  kind: 'system';
+  tenantId: string;
+  by: string;
+}
+
+/** Whoever a service function acts for: a tenant's principal or system work on one tenant. */
+export type Actor = TenantPrincipal | SystemActor;
+
+export const systemActor = (tenantId: string, by: string): SystemActor => ({ kind: 'system', tenantId, by });
+
+/** The author a change records: the user, or the system work's name. */
+export const authorOf = (actor: Actor): string => (actor.kind === 'system' ? actor.by : actor.userId);

@@ -15,7 +15,7 @@ export function billingRoutes(app: AppContext): Router {
   const router = new Router();
   if (!app.config.billing) return router;
 
-  router.get('/api/billing', route(app, { auth: 'owner' }, async ({ principal }) => ({ body: { data: await billingOverview(app, principal.tenantId), meta: {} } })));
+  router.get('/api/billing', route(app, { auth: { policy: 'billing.manage' } }, async ({ principal }) => ({ body: { data: await billingOverview(app, principal), meta: {} } })));
 
   router.get('/api/billing/notice', route(app, { auth: 'required' }, async ({ principal }) => ({ body: { data: await billingNotice(app, principal.tenantId), meta: {} } })));
 

@@ -4,6 +4,8 @@
  * number the app shows.
  */
 import type { AppContext } from '../context.js';
+import type { TenantPrincipal } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import { BILLING_PLANS, type BillingPlan } from '../config.js';
 import { cubeLoad } from '../cube/service.js';
 import { checkoutCustomData } from './checkout.js';
@@ -32,7 +34,9 @@ function notices(e: Entitlement, plan: BillingPlan | null, seats: number): { rea
   };
 }
 
-export async function billingOverview(app: AppContext, tenantId: string) {
+export async function billingOverview(app: AppContext, principal: TenantPrincipal) {
+  authorize(principal, 'billing.manage');
+  const { tenantId } = principal;
   const billing = app.config.billing!;
   const [row, seats] = await Promise.all([currentSubscription(app.database.db, tenantId), seatsUsed(app, tenantId)]);
   const entitlement = entitlementOf(row);

@@ -5,6 +5,7 @@ import { requireOption, UsageError } from './args.js';
 import { tenants } from '../db/schema/index.js';
 import { presentInstallation } from '../codehost/presenters.js';
 import { claimInstallation } from '../codehost/installations.js';
+import { systemActor } from '../auth/principal.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -24,7 +25,7 @@ export const codehostCommands: Record<string, Command> = {
       return withDatabase(env, async ({ db }) => {
         const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
         if (!tenant) throw new Error(`no tenant ${tenantId}`);
-        const { row } = await claimInstallation(db, { tenantId, userId: null }, Number(installation));
+        const { row } = await claimInstallation(db, systemActor(tenantId, 'cli'), Number(installation));
         print(presentInstallation(row));
       });
     },

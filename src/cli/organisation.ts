@@ -12,6 +12,7 @@ import { importRegister } from '../organisation/registerImport.js';
 import { importSeats } from '../organisation/seats.js';
 import { assignProject, PROJECT_KEY } from '../organisation/teams.js';
 import { exportTeamRoster, RosterQuery } from '../exports/teamRoster.js';
+import { systemActor, type Actor } from '../auth/principal.js';
 import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
@@ -60,7 +61,7 @@ async function readInput(options: Options): Promise<string> {
 function csvImportCommand(
   name: string,
   summary: string,
-  importer: (db: Db, tenantId: string, text: string, importedBy: string) => Promise<Parameters<typeof presentImport>[0]>,
+  importer: (db: Db, actor: Actor, text: string) => Promise<Parameters<typeof presentImport>[0]>,
 ): Command {
   return {
     summary,
@@ -71,7 +72,7 @@ function csvImportCommand(
       return withDatabase(env, async ({ db }) => {
         await requireTenant(db, tenantId);
         return reportingProblems(async () => {
-          print(presentImport(await importer(db, tenantId, text, 'cli')));
+          print(presentImport(await importer(db, systemActor(tenantId, 'cli'), text)));
         });
       });
     },
@@ -91,7 +92,7 @@ export const organisationCommands: Record<string, Command> = {
       const team = requireOption(options, 'team');
       return withDatabase(env, async ({ db }) => {
         await requireTenant(db, tenantId);
-        print(await assignProject(db, tenantId, project, team));
+        print(await assignProject(db, systemActor(tenantId, 'cli'), project, team));
       });
     },
   },

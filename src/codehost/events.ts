@@ -18,6 +18,8 @@ const Time = z.string().nullish();
 export const PullRequestEvent = z.object({
   action: z.string(),
   repository: Repository,
+  /** The person asked (or no longer asked) to review, on `review_requested` / `review_request_removed` (reviews.ts). */
+  requested_reviewer: z.object({ login: z.string().min(1) }).nullish(),
   pull_request: z.object({
     id: z.number(),
     number: z.number().int(),

@@ -11,7 +11,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import { codehostInstallations, tenants } from '../db/schema/index.js';
-import type { TenantPrincipal } from '../auth/principal.js';
+import type { Actor, TenantPrincipal } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
 import { AppError, notFound } from '../errors.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
@@ -42,8 +42,7 @@ export async function listInstallations(db: Db, principal: TenantPrincipal): Pro
  * and another tenant's are both `Installation not found`.
  */
 export async function linkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<{ row: InstallationRow; created: boolean }> {
-  authorize(principal, 'tenant.manage');
-  return claimInstallation(db, { tenantId: principal.tenantId, userId: principal.userId }, installationId, { announcedOnly: true });
+  return claimInstallation(db, principal, installationId, { announcedOnly: true });
 }
 
 export interface SetupPreview {
@@ -60,7 +59,7 @@ export interface SetupPreview {
  * another site can trigger, so the link itself waits for the confirmed form post.
  */
 export async function previewSetup(db: Db, principal: TenantPrincipal, installationId: number): Promise<SetupPreview> {
-  authorize(principal, 'tenant.manage');
+  authorize(principal, 'codehost.link');
   const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, principal.tenantId));
   if (!tenant) throw notFound('Tenant');
   // An unclaimed installation (or another tenant's) is no tenant's row: the preview spans tenants,
@@ -71,15 +70,17 @@ export async function previewSetup(db: Db, principal: TenantPrincipal, installat
 }
 
 /**
- * The link itself, shared by owners (API, setup callback) and operators (`codehost:link`, no user).
- * The row lock makes two simultaneous claims of one installation resolve to one winner.
+ * The link itself, shared by owners (API, setup callback) and operators (`codehost:link`, system
+ * work: no user). The row lock makes two simultaneous claims of one installation resolve to one winner.
  */
 export async function claimInstallation(
   db: Db,
-  by: { tenantId: string; userId: string | null },
+  actor: Actor,
   installationId: number,
   options: { announcedOnly?: boolean } = {},
 ): Promise<{ row: InstallationRow; created: boolean }> {
+  authorize(actor, 'codehost.link');
+  const by = { tenantId: actor.tenantId, userId: actor.kind === 'system' ? null : actor.userId };
   // An installation belongs to no tenant until claimed (the code host announces it first), and
   // one claimed by another tenant must be seen to be refused: the claim spans tenants.
   return asSystem('inbound-routing', () => db.transaction(async (tx) => {
@@ -101,7 +102,7 @@ export async function claimInstallation(
 
 /** Stops an installation feeding the tenant; facts already stored stay. */
 export async function unlinkInstallation(db: Db, principal: TenantPrincipal, installationId: number): Promise<InstallationRow> {
-  authorize(principal, 'tenant.manage');
+  authorize(principal, 'codehost.link');
   // The row leaves the tenant (tenant_id null), which the tenant's own scope may not write.
   const [row] = await asSystem('inbound-routing', () =>
     db

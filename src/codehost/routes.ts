@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
+import { can } from '../auth/policies.js';
 import { presentCodehostStatus, presentInstallation } from './presenters.js';
 import { renderSetupPage } from './setupPage.js';
 import { codehostUrls, linkInstallation, listInstallations, previewSetup, requireCodehostApp, unlinkInstallation } from './installations.js';
@@ -22,11 +23,14 @@ const SetupForm = z.object({ installation_id: InstallationId });
 const SETUP_PATH = '/api/integrations/codehost/setup';
 const SETUP_FORM_LIMIT = 4 * 1024;
 
-/** The setup callback and its confirmation are an owner's, with a tenant. */
+/**
+ * The setup callback and its confirmation need a tenant's user whom `codehost.link` allows; the
+ * page, reached from the code host, says what was refused in its own words.
+ */
 function setupOwner(principal: Principal): TenantPrincipal {
   if (principal.kind === 'admin') throw new AppError('forbidden', 'The global administrator has no tenant; use an account of the tenant');
-  if (principal.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the tenant can link a code-host installation');
-  return principal as TenantPrincipal;
+  if (!can(principal, 'codehost.link')) throw new AppError('forbidden', 'Only an owner of the tenant can link a code-host installation');
+  return principal;
 }
 
 export function codehostRoutes(app: AppContext): Router {
@@ -49,13 +53,13 @@ export function codehostRoutes(app: AppContext): Router {
     return { body: { data: presentCodehostStatus(codehost, codehostUrls(app), installations), meta: {} } };
   }));
 
-  router.post('/api/integrations/codehost/installations', route(app, { auth: 'owner', body: LinkBody }, async ({ principal, body }) => {
+  router.post('/api/integrations/codehost/installations', route(app, { auth: { policy: 'codehost.link' }, body: LinkBody }, async ({ principal, body }) => {
     requireCodehostApp(app);
     const { row, created } = await linkInstallation(db, principal, body.installationId);
     return { status: created ? 201 : 200, body: { data: presentInstallation(row), meta: {} } };
   }));
 
-  router.delete('/api/integrations/codehost/installations/:installationId', route(app, { auth: 'owner', params: InstallationParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
+  router.delete('/api/integrations/codehost/installations/:installationId', route(app, { auth: { policy: 'codehost.link' }, params: InstallationParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     requireCodehostApp(app);
     return { body: { data: presentInstallation(await unlinkInstallation(db, principal, params.installationId)), meta: {} } };
   }));

@@ -11,6 +11,7 @@ import { checkJsonValue, INPUT_LIMITS } from '../shared/limits.js';
 import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { applyIssue, applyPullRequest, applyPush, applyRepository, ensureProject, IssuesEvent, PullRequestEvent, PushEvent, RepositoryEvent } from './events.js';
+import { applyPullRequestReview, applyReviewRequest, PullRequestReviewEvent } from './reviews.js';
 import { applyInstallationEvent, claimUnlinkedNotice, tenantOfInstallation } from './installations.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 
@@ -36,13 +37,21 @@ export function verifySignature(secret: string, body: Buffer, header: string): b
   return timingSafeEqual(expected, Buffer.from(match[1] as string, 'hex'));
 }
 
+/** The PR, then the reviewer a review request names (reviews.ts). */
+async function applyPullRequestAndReviewers(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
+  await applyPullRequest(tx, tenantId, event);
+  await applyReviewRequest(tx, tenantId, event);
+}
+
 /**
  * The events this service understands; others are acknowledged and ignored. `ignored` actions
  * change nothing stored and carry a partial object (an issue `pinned` has no state, labels or
  * assignee), so they are acknowledged like unused events rather than read.
  */
 const TENANT_EVENTS = {
-  pull_request: { schema: PullRequestEvent, apply: applyPullRequest, ignored: [] },
+  pull_request: { schema: PullRequestEvent, apply: applyPullRequestAndReviewers, ignored: [] },
+  // An edited review changes its text, not its verdict.
+  pull_request_review: { schema: PullRequestReviewEvent, apply: applyPullRequestReview, ignored: ['edited'] },
   push: { schema: PushEvent, apply: applyPush, ignored: [] },
   issues: { schema: IssuesEvent, apply: applyIssue, ignored: ['pinned', 'unpinned'] },
   repository: { schema: RepositoryEvent, apply: applyRepository, ignored: [] },

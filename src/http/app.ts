@@ -38,6 +38,7 @@ import { slackRoutes } from '../integrations/slack/routes.js';
 import { notionRoutes } from '../integrations/notion/routes.js';
 import { aiRoutes } from '../ai/routes.js';
 import { billingRoutes } from '../billing/routes.js';
+import { openWorkRoutes } from '../openWork/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -50,6 +51,7 @@ const routeFactories: RouteFactory[] = [
   teamRosterRoutes,
   baselineRoutes,
   metricsRoutes,
+  openWorkRoutes,
   cubeRoutes,
   authRoutes,
   signInProviderRoutes,

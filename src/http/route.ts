@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.js';
 import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
+import { authorize, type TenantAction } from '../auth/policies.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { checkJsonValue } from '../shared/limits.js';
@@ -16,9 +17,15 @@ import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
 import { assertWritable } from '../billing/entitlements.js';
 
-export type AuthRule = 'none' | 'optional' | 'required' | 'owner' | 'admin';
+/**
+ * Who must be signed in: nobody (`none`, `optional`), a tenant's user (`required`), the global
+ * administrator (`admin`), or a tenant's user whom a rule of the policy table allows (`{ policy }`).
+ * A route never writes a role rule of its own: `{ policy }` runs the rule its service also checks,
+ * so the API answers 403 before it reads the body (docs/authorization.md).
+ */
+export type AuthRule = 'none' | 'optional' | 'required' | 'admin' | { policy: TenantAction };
 
-type PrincipalFor<A extends AuthRule> = A extends 'required' | 'owner' ? TenantPrincipal : A extends 'admin' ? Principal : Principal | null;
+type PrincipalFor<A extends AuthRule> = A extends 'required' | { policy: TenantAction } ? TenantPrincipal : A extends 'admin' ? Principal : Principal | null;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 /** A body with a schema is what the schema parses; without one, what its kind reads (text, form, bytes). */
 type BodyInput<B, K> = B extends z.ZodType ? z.infer<B> : K extends BodyKind ? BodyOf[K] : undefined;
@@ -144,13 +151,14 @@ export function route<
       ctx.set(headersOf(state));
     }
 
-    if (spec.auth === 'required' || spec.auth === 'owner' || spec.auth === 'admin') {
+    const tenantUser = spec.auth === 'required' || typeof spec.auth === 'object';
+    if (tenantUser || spec.auth === 'admin') {
       if (!principal) throw new AppError('unauthorized', 'Missing or invalid credentials');
     }
-    if ((spec.auth === 'required' || spec.auth === 'owner') && principal?.kind === 'admin') {
+    if (tenantUser && principal?.kind === 'admin') {
       throw new AppError('forbidden', 'The global administrator has no tenant; use an account of the tenant');
     }
-    if (spec.auth === 'owner' && principal?.role !== 'owner') throw new AppError('forbidden', 'Only an owner of the tenant can do this');
+    if (typeof spec.auth === 'object') authorize(principal as TenantPrincipal, spec.auth.policy);
     if (spec.auth === 'admin' && principal?.kind !== 'admin') throw new AppError('forbidden', 'Only the global administrator can do this');
     // The session cookie is ambient: browsers send it from other origins of the same site
     // (SameSite=Lax), and text/csv or empty posts need no CORS preflight. A cookie-authenticated

@@ -8,6 +8,8 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { people, personIdentities, type IdentityKind } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors.js';
+import type { Actor } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import type { ProblemList } from './csvImport.js';
 
 export const CODEHOST_USERNAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})$/;
@@ -72,7 +74,9 @@ export async function applyRegisterIdentities(tx: Tx, tenantId: string, kinds: I
  * Replaces the manual identities of one person of the tenant. A value held by another person
  * (from any source) is a 409; a value the person already has from the register stays as it is.
  */
-export async function setManualIdentities(db: Db, tenantId: string, personId: string, identities: { kind: IdentityKind; value: string }[]): Promise<void> {
+export async function setManualIdentities(db: Db, actor: Actor, personId: string, identities: { kind: IdentityKind; value: string }[]): Promise<void> {
+  authorize(actor, 'person.manage');
+  const { tenantId } = actor;
   const wanted = [...new Map(identities.map((i) => [claimKey(i.kind, i.value.toLowerCase()), { kind: i.kind, value: i.value.toLowerCase() }])).values()];
   await db.transaction(async (tx) => {
     const [person] = await tx.select({ id: people.id }).from(people).where(and(eq(people.tenantId, tenantId), eq(people.id, personId))).for('update');

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { systemActor } from '../auth/principal.js';
 import { checkRegister, importRegister } from './registerImport.js';
 import { defineWorkflow } from '../jobs/define.js';
 
@@ -58,7 +59,7 @@ export const registerImportWorkflow = defineWorkflow<RegisterImportPayload, Regi
       async run(ctx, payload, state) {
         if (state.errors) return state;
         try {
-          const result = await importRegister(ctx.app.database.db, payload.tenantId, payload.csv, payload.importedBy);
+          const result = await importRegister(ctx.app.database.db, systemActor(payload.tenantId, payload.importedBy), payload.csv);
           return { ...state, importId: result.import.id, rowCount: result.import.rowCount, recorded: result.recorded };
         } catch (error) {
           if (error instanceof AppError && error.code === 'validation_failed') return { ...state, errors: error.details ?? [], message: error.message };

@@ -7,6 +7,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { people, teamMemberships, teams } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors.js';
+import type { Actor } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 
 async function requirePair(db: Db, tenantId: string, teamId: string, personId: string): Promise<void> {
   const [[team], [person]] = await Promise.all([
@@ -18,7 +20,9 @@ async function requirePair(db: Db, tenantId: string, teamId: string, personId: s
 }
 
 /** Adds a manual membership; returns false when the person already is a member (from any source). */
-export async function addManualMembership(db: Db, tenantId: string, teamId: string, personId: string): Promise<boolean> {
+export async function addManualMembership(db: Db, actor: Actor, teamId: string, personId: string): Promise<boolean> {
+  authorize(actor, 'team.manage');
+  const { tenantId } = actor;
   await requirePair(db, tenantId, teamId, personId);
   const inserted = await db.insert(teamMemberships).values({ tenantId, teamId, personId, membershipSource: 'manual' })
     .onConflictDoNothing().returning({ teamId: teamMemberships.teamId });
@@ -26,7 +30,9 @@ export async function addManualMembership(db: Db, tenantId: string, teamId: stri
 }
 
 /** Removes a manual membership; a register membership is a 409 (the register owns it). */
-export async function removeManualMembership(db: Db, tenantId: string, teamId: string, personId: string): Promise<void> {
+export async function removeManualMembership(db: Db, actor: Actor, teamId: string, personId: string): Promise<void> {
+  authorize(actor, 'team.manage');
+  const { tenantId } = actor;
   await requirePair(db, tenantId, teamId, personId);
   const [existing] = await db.select({ source: teamMemberships.membershipSource }).from(teamMemberships)
     .where(and(eq(teamMemberships.tenantId, tenantId), eq(teamMemberships.teamId, teamId), eq(teamMemberships.personId, personId)));

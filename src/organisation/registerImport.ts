@@ -5,6 +5,8 @@
  * and recorded as the tenant's latest register import, the headcount source.
  */
 import { count, desc, eq, sql } from 'drizzle-orm';
+import { authorOf, type Actor } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import type { Db } from '../db/client.js';
 import { EMPLOYMENT_TYPES, registerImports, type EmploymentType, type IdentityKind } from '../db/schema/index.js';
 import { isIsoDate, ProblemList, readCsv, sha256Hex, type CsvRow } from './csvImport.js';
@@ -233,11 +235,15 @@ async function recordImport(tx: Tx, tenantId: string, register: CheckedRegister,
 }
 
 /**
- * Validates and applies a register file for a tenant. Throws a 400 AppError listing every problem.
+ * Validates and applies a register file for the actor's tenant (the owner's request, the
+ * `register.import` job it queued, or `register:import`). Throws a 400 AppError listing every problem.
  * The tenant's import lock is taken first: validation reads the stored identities, so it must see
  * what a concurrent import of the same tenant committed, not what was there before it.
  */
-export async function importRegister(db: Db, tenantId: string, csvText: string, importedBy: string): Promise<RegisterImportResult> {
+export async function importRegister(db: Db, actor: Actor, csvText: string): Promise<RegisterImportResult> {
+  authorize(actor, 'register.import');
+  const { tenantId } = actor;
+  const importedBy = authorOf(actor);
   return db.transaction(async (tx) => {
     // Two imports of one tenant at once would interleave their membership replacement.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`register:${tenantId}`}, 0))`);

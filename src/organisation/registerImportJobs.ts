@@ -4,6 +4,8 @@
  */
 import { asSystem } from '../db/tenancy.js';
 import type { AppContext } from '../context.js';
+import type { TenantPrincipal } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { REGISTER_IMPORT_JOB, type RegisterImportState } from './jobs.js';
 import { checkRegister } from './registerImport.js';
@@ -20,9 +22,11 @@ export interface RegisterJobOutcome {
 }
 
 /** Validates the whole file (a bad one is the synchronous 400, nothing enqueued), then enqueues. */
-export async function enqueueRegisterImport(app: AppContext, tenantId: string, csvText: string, importedBy: string): Promise<string> {
-  await checkRegister(app.database.db, tenantId, csvText);
-  return app.jobs.send(REGISTER_IMPORT_JOB, { tenantId, importedBy, csv: csvText });
+export async function enqueueRegisterImport(app: AppContext, principal: TenantPrincipal, csvText: string): Promise<string> {
+  // The job applies the file as system work on the tenant: the rule is checked here, once.
+  authorize(principal, 'register.import');
+  await checkRegister(app.database.db, principal.tenantId, csvText);
+  return app.jobs.send(REGISTER_IMPORT_JOB, { tenantId: principal.tenantId, importedBy: principal.userId, csv: csvText });
 }
 
 const STATUS: Record<string, RegisterJobStatus> = { created: 'queued', retry: 'queued', active: 'running', completed: 'completed', failed: 'failed', cancelled: 'failed' };

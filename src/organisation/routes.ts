@@ -40,13 +40,13 @@ export function organisationRoutes(app: AppContext): Router {
   const announce = (tenantId: string, fact: string) =>
     app.live.publish(tenantId, { kind: 'data.changed', facts: [fact] }).catch((error: unknown) => app.log.warn({ err: error }, 'data.changed event not published'));
 
-  router.post('/api/register/imports', route(app, { auth: 'owner', query: ImportQuery, bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, query, body }) => {
+  router.post('/api/register/imports', route(app, { auth: { policy: 'register.import' }, query: ImportQuery, bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, query, body }) => {
     if (query.mode === 'async') {
       // Validated here in full, applied by the `register.import` workflow (docs/register.md).
-      const jobId = await enqueueRegisterImport(app, principal.tenantId, body, principal.userId);
+      const jobId = await enqueueRegisterImport(app, principal, body);
       return { status: 202, body: { data: { jobId, status: 'queued' }, meta: {} } };
     }
-    const result = await importRegister(db, principal.tenantId, body, principal.userId);
+    const result = await importRegister(db, principal, body);
     if (result.recorded) await announce(principal.tenantId, 'register');
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
   }));
@@ -60,8 +60,8 @@ export function organisationRoutes(app: AppContext): Router {
     return { body: listEnvelope(rows.map(presentImportRecord), query, total) };
   }));
 
-  router.post('/api/seats/imports', route(app, { auth: 'owner', bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
-    const result = await importSeats(db, principal.tenantId, body, principal.userId);
+  router.post('/api/seats/imports', route(app, { auth: { policy: 'seats.import' }, bodyKind: 'text', bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
+    const result = await importSeats(db, principal, body);
     if (result.recorded) await announce(principal.tenantId, 'seats');
     return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
   }));
@@ -76,17 +76,17 @@ export function organisationRoutes(app: AppContext): Router {
     return { body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
   }));
 
-  router.patch('/api/teams/:id', route(app, { auth: 'owner', params: TeamParams, body: TeamPatch }, async ({ principal, params, body }) => {
-    return { body: { data: presentTeam(await updateTeam(db, principal.tenantId, params.id, body)), meta: {} } };
+  router.patch('/api/teams/:id', route(app, { auth: { policy: 'team.manage' }, params: TeamParams, body: TeamPatch }, async ({ principal, params, body }) => {
+    return { body: { data: presentTeam(await updateTeam(db, principal, params.id, body)), meta: {} } };
   }));
 
-  router.post('/api/teams/:id/members', route(app, { auth: 'owner', params: TeamParams, body: MemberBody }, async ({ principal, params, body }) => {
-    const added = await addManualMembership(db, principal.tenantId, params.id, body.personId);
+  router.post('/api/teams/:id/members', route(app, { auth: { policy: 'team.manage' }, params: TeamParams, body: MemberBody }, async ({ principal, params, body }) => {
+    const added = await addManualMembership(db, principal, params.id, body.personId);
     return { status: added ? 201 : 200, body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
   }));
 
-  router.delete('/api/teams/:id/members/:personId', route(app, { auth: 'owner', params: MemberParams }, async ({ principal, params }) => {
-    await removeManualMembership(db, principal.tenantId, params.id, params.personId);
+  router.delete('/api/teams/:id/members/:personId', route(app, { auth: { policy: 'team.manage' }, params: MemberParams }, async ({ principal, params }) => {
+    await removeManualMembership(db, principal, params.id, params.personId);
     return { body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
   }));
 
@@ -100,8 +100,8 @@ export function organisationRoutes(app: AppContext): Router {
   }));
 
   /** Sets the person's manual identities (register ones are the register's). */
-  router.patch('/api/people/:id', route(app, { auth: 'owner', params: TeamParams, body: PersonPatch }, async ({ principal, params, body }) => {
-    await setManualIdentities(db, principal.tenantId, params.id, body.identities);
+  router.patch('/api/people/:id', route(app, { auth: { policy: 'person.manage' }, params: TeamParams, body: PersonPatch }, async ({ principal, params, body }) => {
+    await setManualIdentities(db, principal, params.id, body.identities);
     return { body: { data: presentPerson(await getPerson(db, principal.tenantId, params.id)), meta: {} } };
   }));
 

@@ -4,6 +4,8 @@
  * re-imported changes nothing and a later file can add a revocation date.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { authorOf, type Actor } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import type { Db } from '../db/client.js';
 import { people, personIdentities, seatImports } from '../db/schema/index.js';
 import { isIsoDate, ProblemList, readCsv, sha256Hex, todayUtc } from './csvImport.js';
@@ -14,8 +16,11 @@ export const SEAT_MAX_ROWS = 50_000;
 export interface SeatImportRecord { id: string; importedAt: Date; rowCount: number; importedBy: string; fileSha256: string }
 export interface SeatImportResult { recorded: boolean; import: SeatImportRecord; counts: { rows: number; people: number } }
 
-/** Validates and applies a seat file for a tenant. Throws a 400 AppError listing every problem. */
-export async function importSeats(db: Db, tenantId: string, csvText: string, importedBy: string, now = new Date()): Promise<SeatImportResult> {
+/** Validates and applies a seat file for the actor's tenant. Throws a 400 AppError listing every problem. */
+export async function importSeats(db: Db, actor: Actor, csvText: string, now = new Date()): Promise<SeatImportResult> {
+  authorize(actor, 'seats.import');
+  const { tenantId } = actor;
+  const importedBy = authorOf(actor);
   const problems = new ProblemList();
   const { rows, columns } = readCsv(csvText, { required: ['tool', 'assigned_on'], optional: ['external_ref', 'email', 'revoked_on'], maxRows: SEAT_MAX_ROWS }, problems);
   // readCsv gives no rows when the header is wrong; a header without a person column makes every row unreadable.

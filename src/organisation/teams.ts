@@ -7,6 +7,8 @@ import type { Db } from '../db/client.js';
 import { orgUnits, people, personIdentities, projects, teamMemberships, teams } from '../db/schema/index.js';
 import { notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
+import type { Actor } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 
 export const PROJECT_KEY = /^[^/\s]{1,100}\/[^/\s]{1,100}$/;
 
@@ -67,7 +69,9 @@ export async function getTeam(db: Db, tenantId: string, id: string): Promise<Tea
  * any other owner (a project has one owning team), keys no project has yet are created with
  * provider manual, and projects no longer listed lose their owner.
  */
-export async function updateTeam(db: Db, tenantId: string, id: string, patch: { enabled?: boolean; projects?: string[] }): Promise<TeamView> {
+export async function updateTeam(db: Db, actor: Actor, id: string, patch: { enabled?: boolean; projects?: string[] }): Promise<TeamView> {
+  authorize(actor, 'team.manage');
+  const { tenantId } = actor;
   await db.transaction(async (tx) => {
     const [team] = await tx.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.id, id))).for('update');
     if (!team) throw notFound('Team');
@@ -101,7 +105,9 @@ async function ensureProjects(db: Db, tenantId: string, keys: string[]): Promise
 }
 
 /** `project:assign`: the project of that key is owned by the team with this slug. */
-export async function assignProject(db: Db, tenantId: string, projectKey: string, teamSlug: string): Promise<{ projectKey: string; teamId: string; teamSlug: string }> {
+export async function assignProject(db: Db, actor: Actor, projectKey: string, teamSlug: string): Promise<{ projectKey: string; teamId: string; teamSlug: string }> {
+  authorize(actor, 'team.manage');
+  const { tenantId } = actor;
   const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.slug, teamSlug)));
   if (!team) throw notFound(`Team "${teamSlug}"`);
   await db.transaction(async (tx) => {

@@ -59,7 +59,7 @@ export function surveyRoutes(app: AppContext): Router {
   const { db } = app.database;
   const deps = { db, config: app.config, log: app.log };
 
-  router.post('/api/surveys', route(app, { auth: 'owner', body: CreateSurveyBody }, async ({ principal, body }) => {
+  router.post('/api/surveys', route(app, { auth: { policy: 'survey.manage' }, body: CreateSurveyBody }, async ({ principal, body }) => {
     const survey = await createSurvey(deps, principal, { title: body.title, teams: body.teams, opensOn: body.opensOn ?? new Date().toISOString().slice(0, 10), closesOn: body.closesOn, sendBy: body.sendBy });
     // Hundreds of messages do not belong in the request: a job sends them, retrying failures.
     if (body.sendBy !== 'email' || mailerConfigured(app.config)) await app.jobs.send(SEND_INVITATIONS_JOB, { tenantId: principal.tenantId, surveyId: survey.id });
@@ -78,13 +78,13 @@ export function surveyRoutes(app: AppContext): Router {
     return { body: { data: presentSurvey(survey, teams), meta: {} } };
   }));
 
-  router.post('/api/surveys/:id/close', route(app, { auth: 'owner', params: SurveyParams }, async ({ principal, params }) => {
+  router.post('/api/surveys/:id/close', route(app, { auth: { policy: 'survey.manage' }, params: SurveyParams }, async ({ principal, params }) => {
     const survey = await closeSurvey(db, principal, params.id);
     const { teams } = await getSurvey(db, principal, survey.id);
     return { body: { data: presentSurvey(survey, teams), meta: {} } };
   }));
 
-  router.get('/api/surveys/:id/links', route(app, { auth: 'owner', params: SurveyParams }, async ({ principal, params }) => {
+  router.get('/api/surveys/:id/links', route(app, { auth: { policy: 'survey.manage' }, params: SurveyParams }, async ({ principal, params }) => {
     const rows = await surveyLinks(deps, principal, params.id);
     const csv = stringify(rows, { header: true, columns: ['email', 'display_name', 'team_slug', 'link'] });
     return download({ contentType: 'text/csv; charset=utf-8', filename: `survey-${params.id}-links.csv`, body: csv });

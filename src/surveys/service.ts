@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { people, surveyInvitations, surveyResponses, surveys, surveyTeams, teamMemberships, teams } from '../db/schema/index.js';
 import type { TenantPrincipal } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import { AppError, notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
 import type { Logger } from '../log.js';
@@ -46,6 +47,7 @@ export async function createSurvey(
   principal: TenantPrincipal,
   input: { title: string; teams: string[]; opensOn: string; closesOn: string; sendBy?: 'email' | 'chat' | 'both' },
 ): Promise<SurveyRow> {
+  authorize(principal, 'survey.manage');
   const sendBy = input.sendBy ?? 'email';
   if (sendBy !== 'email') {
     const { activeSlack } = await import('../integrations/slack/surveyDm.js');
@@ -168,6 +170,7 @@ export async function getSurvey(db: Db, principal: TenantPrincipal, id: string):
 }
 
 export async function closeSurvey(db: Db, principal: TenantPrincipal, id: string): Promise<SurveyRow> {
+  authorize(principal, 'survey.manage');
   const survey = await findSurvey(db, principal, id);
   if (survey.status === 'closed') return survey;
   const [closed] = await db.update(surveys).set({ status: 'closed', closedAt: sql`now()` }).where(eq(surveys.id, survey.id)).returning();
@@ -194,6 +197,7 @@ export interface LinkRow {
 
 /** The access links of a survey, for owners who distribute them themselves. */
 export async function surveyLinks(deps: SurveyDeps, principal: TenantPrincipal, id: string): Promise<LinkRow[]> {
+  authorize(principal, 'survey.manage');
   const survey = await findSurvey(deps.db, principal, id);
   const rows = await deps.db
     .select({ id: surveyInvitations.id, email: people.email, name: people.displayName, slug: teams.slug, ref: people.externalRef })

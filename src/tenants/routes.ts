@@ -18,8 +18,8 @@ export function tenantRoutes(app: AppContext): Router {
     return { status: 201, body: { data: { ...tenant, role: 'owner' }, meta: {} } };
   }));
 
-  router.patch('/api/tenants/:id', route(app, { auth: 'owner', params: TenantParams, body: TenantBody }, async ({ principal, params, body }) => {
-    return { body: { data: await renameTenant(db, principal.tenantId, params.id, body.name), meta: {} } };
+  router.patch('/api/tenants/:id', route(app, { auth: { policy: 'tenant.manage' }, params: TenantParams, body: TenantBody }, async ({ principal, params, body }) => {
+    return { body: { data: await renameTenant(db, principal, params.id, body.name), meta: {} } };
   }));
 
   return router;

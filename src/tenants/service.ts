@@ -3,7 +3,8 @@ import { asSystem } from '../db/tenancy.js';
 import type { Db } from '../db/client.js';
 import { apiKeys, tenantMemberships, tenants, users } from '../db/schema/index.js';
 import { generateApiKey } from '../apiKeys/principal.js';
-import type { Role } from '../auth/principal.js';
+import type { Role, TenantPrincipal } from '../auth/principal.js';
+import { authorize } from '../auth/policies.js';
 import { AppError } from '../errors.js';
 
 export function normaliseEmail(email: string): string {
@@ -104,7 +105,9 @@ export async function createTenantForUser(db: Db, userId: string, name: string):
  * Renames the caller's active tenant (another id, even one the caller also belongs to, is "not
  * found": a request acts on its active tenant only). The slug stays: links and exports name it.
  */
-export async function renameTenant(db: Db, tenantId: string, id: string, name: string): Promise<TenantView> {
+export async function renameTenant(db: Db, principal: TenantPrincipal, id: string, name: string): Promise<TenantView> {
+  authorize(principal, 'tenant.manage');
+  const { tenantId } = principal;
   if (id !== tenantId) throw new AppError('not_found', 'Tenant not found');
   const [renamed] = await db.update(tenants).set({ name }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id, name: tenants.name, slug: tenants.slug });
   if (!renamed) throw new AppError('not_found', 'Tenant not found');

@@ -75,6 +75,6 @@ describe('code-host webhook: GitHub\'s own example payloads', function () {
   it('the examples became the tenant\'s facts', async () => {
     const { pool } = dbFor(api.databaseUrl);
     const count = async (table: string) => Number((await pool.query(`select count(*)::int as n from ${table} where tenant_id = $1`, [tenant.tenantId])).rows[0].n);
-    for (const table of ['projects', 'pull_requests', 'commits', 'issues', 'codehost_deliveries']) expect(await count(table), table).to.be.greaterThan(0);
+    for (const table of ['projects', 'pull_requests', 'pull_request_reviewers', 'commits', 'issues', 'codehost_deliveries']) expect(await count(table), table).to.be.greaterThan(0);
   });
 });

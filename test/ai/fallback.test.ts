@@ -150,7 +150,11 @@ describe('AI model choice and fallback', function () {
       await suite.pool.query(`insert into ai_calls (tenant_id, feature, provider, model, outcome, input_tokens, output_tokens, duration_ms) values ($1, 'summary', 'openai', 'gpt-a', 'ok', 900, 100, 5)`, [tenant.tenantId]);
       const created = await suite.api.as(tenant.owner.apiKey).post('/api/sessions', sessionBody());
       const id = created.body.data.id;
-      await new Promise((r) => setTimeout(r, 1500));
+      // Both review jobs have run (and been refused by the budget) before anything is counted.
+      await until('both review jobs refused', async () => {
+        const { rows } = await suite.pool.query(`select state::text from pgboss.job where name in ('ai.session-summary', 'ai.session-assessment') and data->>'sessionId' = $1 and state in ('retry', 'failed', 'completed')`, [id]);
+        return rows.length === 2;
+      });
       expect(suite.fakes.a.requests).to.have.length(0);
       expect((await suite.api.as(tenant.owner.apiKey).get(`/api/sessions/${id}`)).body.data.summary).to.equal(null);
     });

@@ -51,8 +51,11 @@ describe('AI session reviews across three instances', function () {
       await until('the assessment', async () => (await pool.query('select 1 from session_assessments where session_id = $1', [ids.at(-1)])).rowCount);
     }
     await until('the summaries', async () => (await pool.query('select count(*)::int as n from session_summaries where tenant_id = $1', [tenant.tenantId])).rows[0].n === 3);
-    // Let any duplicate claim show itself before counting.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Every review job has finished on some instance before anything is counted (a duplicate claim
+    // would have called the model by then).
+    await until('every review job finished', async () => (await pool.query(
+      `select count(*)::int as n from pgboss.job where name in ('ai.session-summary', 'ai.session-assessment') and data->>'tenantId' = $1 and state = 'completed'`,
+      [tenant.tenantId])).rows[0].n === 6);
     const summaries = await pool.query('select session_id, text, model from session_summaries where tenant_id = $1', [tenant.tenantId]);
     expect(summaries.rows).to.have.length(3);
     expect(fakes.a.requests.filter((r) => !isAssessment(r))).to.have.length(3);

@@ -257,7 +257,13 @@ describe('stored delivery facts (migration 0021)', function () {
       await second.query('begin');
       let secondDone = false;
       const rollback = insert(second, 'rollback', '2025-05-02T00:00:00Z', sha.slice(0, 7)).then(() => { secondDone = true; });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The second writer is seen waiting on a lock held by the first (a positive signal, not a pause).
+      const secondPid = (second as unknown as { processID: number }).processID;
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
+        if (rows[0]?.wait_event_type === 'Lock') break;
+        if (secondDone || Date.now() > end) throw new Error('the second writer did not wait for the first');
+      }
       expect(secondDone, 'the second writer waits for the first').to.equal(false);
       await first.query('commit');
       await rollback;

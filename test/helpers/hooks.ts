@@ -1,14 +1,21 @@
+import { appendFileSync } from 'node:fs';
 import { startTestDatabase, stopTestDatabase } from './database.js';
 import { closeFactoryPools } from './factories.js';
+
+// TEST_TIMES=<file>: one line per test file with its wall time (ms), to find what makes the suite slow.
+let startedAt = 0;
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(120_000);
+    startedAt = Date.now();
     await startTestDatabase();
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
     await closeFactoryPools();
     await stopTestDatabase();
+    const file = this.test?.parent?.suites[0]?.file;
+    if (process.env.TEST_TIMES && file) appendFileSync(process.env.TEST_TIMES, `${Date.now() - startedAt}\t${file.replace(`${process.cwd()}/`, '')}\n`);
   },
 };

@@ -8,6 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { bossOver } from '../../src/jobs/boss.js';
+import { NOTION_PUBLISH_JOB } from '../../src/integrations/notion/jobs.js';
 import { buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { seedFigures, type Seed } from './chatDocsSeed.js';
@@ -119,8 +120,9 @@ describe('Notion (document workspace)', function () {
     const boss = bossOver(pool());
     const first = await boss.send('notion.publish-due', { schedule: 'notion.publish-due', windowStart: '2025-04-01T04:00:00.000Z' });
     expect((await jobDone(first as string)).output).to.deep.equal({ month: '2025-03', sent: 1 });
-    for (let i = 0; i < 200 && notion.childrenOf(parent.id).length < 2; i++) await delay(100);
-    await delay(300);
+    // The fanned-out publish job has finished (so every page it writes is written) before counting.
+    const { rows: [publish] } = await pool().query(`select id from pgboss.job where name = $1 and data->>'month' = '2025-03' order by created_on limit 1`, [NOTION_PUBLISH_JOB]);
+    expect((await jobDone(publish.id)).state).to.equal('completed');
     const pages = notion.childrenOf(parent.id);
     expect(pages.map((p) => p.title).sort()).to.deep.equal(['Team alpha — delivery 2025-03', 'Team beta — delivery 2025-03']);
     const alpha = pages.find((p) => p.title.startsWith('Team alpha')) as FakePage;

@@ -53,11 +53,19 @@ describe('Slack weekly digests across three instances', function () {
     await slack.waitForMessages(2, 30_000);
     // A fan-out retried after a crash, and one digest job run again: nothing more is posted.
     const boss = bossOver(dbFor(databaseUrl).pool);
-    await boss.send('slack.digests-due', { schedule: DIGEST_SCHEDULE.name, windowStart: new Date(window).toISOString() });
-    await boss.send('slack.digest', { tenantId: a.tenantId, connectionId: id, teamId: seed.alpha, channel: 'C0DELIVERY', weekStart: '2025-03-03' });
-    await delay(3000);
-    const pending = await dbFor(databaseUrl).pool.query(`select count(*)::int as n from pgboss.job where name in ('slack.digest', 'slack.digests-due') and state not in ('completed')`);
-    expect(pending.rows[0].n).to.equal(0);
+    const again = [
+      await boss.send('slack.digests-due', { schedule: DIGEST_SCHEDULE.name, windowStart: new Date(window).toISOString() }),
+      await boss.send('slack.digest', { tenantId: a.tenantId, connectionId: id, teamId: seed.alpha, channel: 'C0DELIVERY', weekStart: '2025-03-03' }),
+    ];
+    // Both re-sent jobs, and whatever the fan-out enqueued, have run to completion before counting.
+    const pool = dbFor(databaseUrl).pool;
+    for (const end = Date.now() + 30_000; ; await delay(100)) {
+      const { rows: [row] } = await pool.query(`select count(*) filter (where id = any($1::uuid[]) and state = 'completed')::int as done,
+          count(*) filter (where state <> 'completed')::int as pending
+        from pgboss.job where name in ('slack.digest', 'slack.digests-due')`, [again]);
+      if (row.done === 2 && row.pending === 0) break;
+      if (Date.now() > end) throw new Error(`timed out waiting for the re-sent digest jobs: ${JSON.stringify(row)}`);
+    }
 
     expect(slack.messages.map((m) => m.channel).sort()).to.deep.equal(['C0DELIVERY', 'C0GENERAL']);
     const alpha = slack.messages.find((m) => m.channel === 'C0DELIVERY')!;

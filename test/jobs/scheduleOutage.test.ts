@@ -41,16 +41,21 @@ describe('schedules across a database outage', function () {
 
   it('claims the 02:30 window once the database is back, with its job enqueued', async () => {
     let now = Date.parse('2026-03-10T02:00:00Z');
-    scheduler = new Scheduler({ pool: pool.pool, schedules: [NIGHTLY], instanceId: 'test', log: createLogger('silent'), tickMs: 20, now: () => now });
+    // Every tick reads the clock: counting reads is how the test knows ticks happened (no pauses).
+    let reads = 0;
+    const ticks = async (n: number) => {
+      for (const until = reads + n; reads < until; ) await sleep(10);
+    };
+    scheduler = new Scheduler({ pool: pool.pool, schedules: [NIGHTLY], instanceId: 'test', log: createLogger('silent'), tickMs: 20, now: () => (reads++, now) });
     scheduler.start();
-    await sleep(200);
+    await ticks(5);
     expect(await runs()).to.deep.equal([]);
 
     await database.stop();
     now = Date.parse('2026-03-10T02:30:01Z');
-    await sleep(500); // several ticks, every claim refused
+    await ticks(5); // several ticks, every claim refused
     now = Date.parse('2026-03-10T04:10:00Z');
-    await sleep(200);
+    await ticks(3);
     await database.start();
 
     let found: { window_start: Date; job_id: string | null }[] = [];

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { AppError } from '../../src/errors.js';
 import { importRegister } from '../../src/organisation/registerImport.js';
+import { systemActor } from '../../src/auth/principal.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { freshDatabase } from '../helpers/database.js';
 import { REGISTER_HEADER } from './helpers.js';
@@ -17,7 +18,7 @@ describe('register import: validation under the tenant’s import lock', () => {
   const file = (...rows: string[]) => `${REGISTER_HEADER},codehost_usernames\n${rows.join('\n')}\n`;
 
   it('validates against what a concurrent change committed before the lock was released, not what was there before', async () => {
-    const first = await importRegister(dbFor(url).db, a.tenantId, file('P1,p1@example.com,One,employee,,,,alpha,Alpha,,,,', 'P2,p2@example.com,Two,employee,,,,alpha,Alpha,,,,'), a.owner.userId);
+    const first = await importRegister(dbFor(url).db, systemActor(a.tenantId, a.owner.userId), file('P1,p1@example.com,One,employee,,,,alpha,Alpha,,,,', 'P2,p2@example.com,Two,employee,,,,alpha,Alpha,,,,'));
     expect(first.recorded).to.equal(true);
 
     // Another writer of the tenant holds the import lock and gives P1 a manual username…
@@ -32,7 +33,7 @@ describe('register import: validation under the tenant’s import lock', () => {
         [a.tenantId],
       );
       // …while an import giving the same username to P2 starts, and waits for the lock.
-      const second = importRegister(dbFor(url).db, a.tenantId, file('P1,p1@example.com,One,employee,,,,alpha,Alpha,,,,', 'P2,p2@example.com,Two,employee,,,,alpha,Alpha,,,,octo-cat'), a.owner.userId).then(
+      const second = importRegister(dbFor(url).db, systemActor(a.tenantId, a.owner.userId), file('P1,p1@example.com,One,employee,,,,alpha,Alpha,,,,', 'P2,p2@example.com,Two,employee,,,,alpha,Alpha,,,,octo-cat')).then(
         () => null,
         (e: unknown) => e,
       );

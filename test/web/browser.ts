@@ -51,6 +51,22 @@ export async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 
   }
 }
 
+/** How many live data events the page has heard so far (web/src/api/live.ts marks it on <html>). */
+export const liveEvents = (page: Page) => page.evaluate(() => Number(document.documentElement.dataset.liveEvents ?? 0));
+
+/**
+ * Waits until the page has heard at least `events` live data events and answered them all (no
+ * refresh waiting for its gap or still fetching): web/src/api/live.ts marks both on <html>.
+ */
+export async function liveAnswered(page: Page, events: number, timeoutMs = 15_000): Promise<void> {
+  const read = () => page.evaluate(() => ({ events: Number(document.documentElement.dataset.liveEvents ?? 0), refresh: document.documentElement.dataset.liveRefresh ?? 'idle' }));
+  const deadline = Date.now() + timeoutMs;
+  for (let last = await read(); !(last.events >= events && last.refresh === 'idle'); last = await read()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${events} live events answered, last saw ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export const text = (page: Page, testId: string) => page.getByTestId(testId).innerText().then((t) => t.replace(/\s+/g, ' ').trim());
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page, Request, Response } from 'playwright-core';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { pageAs, serverAndBrowser, text, until } from './browser.js';
+import { liveAnswered, liveEvents, pageAs, serverAndBrowser, text, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant } from './seed.js';
 import { seedRatesAndUnowned } from './seedRates.js';
 
@@ -80,7 +80,7 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     expect(await page.getByRole('alert').count()).to.equal(0);
   });
 
-  it('a burst of webhook batches refreshes an open Overview at most once per 2 s, and never re-asks for the corpus', async () => {
+  it('a burst of webhook batches refreshes an open Overview at most once per 2 s, and never re-asks for the corpus (waits for every event answered)', async () => {
     const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     const requests = cubeRequests(page);
     await page.goto(`/app/?${SCOPE}`);
@@ -90,14 +90,28 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     // The load's own answer must be in before counting, or a late one would count as a refresh.
     await until(async () => requests.filter((r) => isSources(r.query)).length, 1);
     requests.length = 0;
+    // The tiles' query as the page sends it, with the time it left.
+    const refreshes: number[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/cubejs-api/v1/load' && isSources(JSON.parse(url.searchParams.get('query') ?? '{}'))) refreshes.push(Date.now());
+    });
+    // Five batches, each after the page heard the previous one's event (the server gathers a
+    // tenant's changes for 1 s), so that events reach the page faster than its 2 s refresh gap.
+    let heard = await liveEvents(page);
     for (let i = 1; i <= 5; i += 1) {
       const r = await suite.server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId: `burst-${i}`, ref: 'main', sha: `abcdef${i}`, environment: 'production', status: 'success', createdAt: '2026-03-21T00:00:00Z' });
       expect(r.status).to.equal(201);
+      await until(async () => (await liveEvents(page)) > heard, true);
+      heard = await liveEvents(page);
     }
-    await until(() => text(page, 'deployment-frequency-count'), '9');
-    await new Promise((r) => setTimeout(r, 2_500));
-    // Five events: one refresh at the first, one at the end of its 2 s gap for the other four.
-    expect(requests.filter((r) => isSources(r.query)).length).to.be.within(1, 2);
+    // Every event heard has been answered: no refresh waits for its gap or is still fetching.
+    await liveAnswered(page, heard);
+    expect(await text(page, 'deployment-frequency-count')).to.equal('9');
+    // Five events, fewer refreshes, each at least the 2 s gap after the one before (timers may fire
+    // a few ms early in the page's clock); the corpus was never asked again.
+    expect(refreshes.length).to.be.within(1, 4);
+    refreshes.slice(1).forEach((at, i) => expect(at - refreshes[i]!, `gap before refresh ${i + 2}`).to.be.at.least(1_950));
     expect(requests.filter((r) => isCorpus(r.query))).to.deep.equal([]);
     expect(await text(page, 'deployment-frequency-count')).to.equal('9');
   });

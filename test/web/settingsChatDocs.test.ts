@@ -13,7 +13,7 @@ import { testServer, type TestServer } from '../helpers/server.js';
 import { fakeNotion, type FakeNotion, type FakePage } from '../integrations/fakes/notion.js';
 import { fakeSlack, type FakeSlack } from '../integrations/fakes/slack.js';
 import { installSlack, slackEnv } from '../integrations/slackHelpers.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import { launch, liveAnswered, liveEvents, screenshot, signedIn, text, until } from './browser.js';
 
 /** Serious or critical axe findings on the page as it is now. */
 async function axeFindings(page: Page): Promise<string[]> {
@@ -145,11 +145,12 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
     const vendorCalls = () => ({ slack: slack.calls.filter((c) => c.method === 'conversations.list').length, notion: notion.calls.filter((c) => c.path === '/v1/search').length });
     const before = vendorCalls();
     const listsBefore = teamLists.length;
+    const heard = await liveEvents(page);
     const posted = await server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/live', externalId: 'live-1', ref: 'main', sha: 'abcdef1', environment: 'production', status: 'success' });
     expect(posted.status).to.equal(201);
     // The event reached the page: the team list (ours) was asked again.
     await until(async () => teamLists.length > listsBefore, true);
-    await new Promise((r) => setTimeout(r, 2_500));
+    await liveAnswered(page, heard + 1);
     expect(vendorCalls()).to.deep.equal(before);
   });
 });

@@ -48,6 +48,7 @@ const overview = createRoute({
 const teams = createRoute({ getParentRoute: () => root, path: '/teams', validateSearch: validateTableSort, component: lazy(() => import('./routes/teams'), 'TeamsPage') });
 const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', component: lazy(() => import('./routes/team'), 'TeamPage') });
 const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
+const openWork = createRoute({ getParentRoute: () => root, path: '/open-work', component: lazy(() => import('./routes/openWork'), 'OpenWorkPage') });
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
 const sessions = createRoute({ getParentRoute: () => root, path: '/ai/sessions', component: lazy(() => import('./routes/sessions/index'), 'SessionsPage') });
 const session = createRoute({ getParentRoute: () => root, path: '/ai/sessions/$sessionId', component: lazy(() => import('./routes/sessions/session'), 'SessionPage') });
@@ -85,7 +86,7 @@ const settingsPages = [
   settingsPage('billing', () => import('./routes/settings/billing'), 'BillingPage'),
 ] as const;
 
-const routeTree = root.addChildren([overview, teams, team, flow, ai, sessions, session, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
+const routeTree = root.addChildren([overview, teams, team, flow, openWork, ai, sessions, session, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
 
 export function makeRouter(queryClient: QueryClient) {
   return createRouter({

@@ -86,6 +86,30 @@ export const pullRequests = pgTable(
   ],
 );
 
+/**
+ * Where each reviewer of a pull request stands, as the code host said last (docs/open-work.md):
+ * `requested` (asked, not answered), `commented`, `approved`, `changes_requested` or `dismissed`.
+ * Keyed by the PR's project and number rather than its row, so a review that arrives before the
+ * PR's own event is kept. `at` is the moment the code host gives the change (the review's
+ * submission, the PR's update for a request): an older delivery never overwrites a newer state.
+ */
+export const pullRequestReviewers = pgTable(
+  'pull_request_reviewers',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    pullRequestNumber: integer('pull_request_number').notNull(),
+    reviewer: text('reviewer').notNull(),
+    state: text('state', { enum: ['requested', 'commented', 'approved', 'changes_requested', 'dismissed'] }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.pullRequestNumber, t.reviewer] }),
+    check('pull_request_reviewers_state', sql`${t.state} in ('requested', 'commented', 'approved', 'changes_requested', 'dismissed')`),
+  ],
+);
+
 /** Commits as pushed; one row per (project, sha), first-seen branch kept. */
 export const commits = pgTable(
   'commits',

@@ -4,9 +4,10 @@
  * team pages are written.
  */
 import type { TenantPrincipal } from '../../auth/principal.js';
+import { authorize } from '../../auth/policies.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { saveConnection, type Connection } from '../shared/connections.js';
+import { connectionById, saveConnection, type Connection } from '../shared/connections.js';
 import { createState, stateValid } from '../shared/oauthState.js';
 import { notionClient, notionErrorCode } from './client.js';
 
@@ -20,6 +21,7 @@ export function requireNotion(app: AppContext): { clientId: string; clientSecret
 }
 
 export function notionAuthorizeUrl(app: AppContext, owner: TenantPrincipal): string {
+  authorize(owner, 'integration.manage');
   const { clientId } = requireNotion(app);
   const url = new URL(`${app.config.vendorUrls.notionApi}/v1/oauth/authorize`);
   url.search = new URLSearchParams({
@@ -33,6 +35,7 @@ export function notionAuthorizeUrl(app: AppContext, owner: TenantPrincipal): str
 }
 
 export async function completeNotionConnect(app: AppContext, owner: TenantPrincipal, code: string, state: string): Promise<Connection> {
+  authorize(owner, 'integration.manage');
   const { clientId, clientSecret } = requireNotion(app);
   if (!stateValid(app.config.oauthEncryptionKey, state, { tenantId: owner.tenantId, userId: owner.userId, kind: 'notion' })) {
     throw new AppError('forbidden', 'The Notion authorization was not started by you in this organisation, or it expired; start again from Settings › Integrations');
@@ -56,4 +59,16 @@ export async function completeNotionConnect(app: AppContext, owner: TenantPrinci
     expiresAt: null,
     settings: { botId: granted.bot_id, parentPageId: null, publishedMonth: null },
   });
+}
+
+/**
+ * A Notion connection of the owner's tenant, to list its pages, choose the parent, publish or
+ * remove it (`integration.manage`); another tenant's is "not found".
+ */
+export async function ownedNotionConnection(app: AppContext, owner: TenantPrincipal, id: string): Promise<Connection> {
+  authorize(owner, 'integration.manage');
+  requireNotion(app);
+  const connection = await connectionById(app.database.db, owner.tenantId, id);
+  if (!connection || connection.kind !== 'notion') throw new AppError('not_found', 'Notion connection not found');
+  return connection;
 }

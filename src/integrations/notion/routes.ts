@@ -5,14 +5,13 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { TenantPrincipal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
 import { route } from '../../http/route.js';
 import { connectionById, connectionsOf, deleteConnection, presentConnection, setConnectionState, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { notionClient, notionErrorCode } from './client.js';
-import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, requireNotion } from './install.js';
+import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNotionConnection, requireNotion } from './install.js';
 import { notionPublish } from './jobs.js';
 import { closedMonth } from './publish.js';
 import { receiveNotionWebhook } from './webhook.js';
@@ -42,22 +41,15 @@ export function notionRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
 
-  async function ownConnection(principal: TenantPrincipal, id: string) {
-    requireNotion(app);
-    const connection = await connectionById(db, principal.tenantId, id);
-    if (!connection || connection.kind !== 'notion') throw new AppError('not_found', 'Notion connection not found');
-    return connection;
-  }
-
   router.get('/api/integrations/notion', route(app, { auth: 'required' }, async ({ principal }) => {
     const enabled = app.config.integrations.docs !== null;
     const connections = enabled ? await connectionsOf(db, principal.tenantId, 'notion') : [];
     return { body: { data: presentNotionStatus(app, enabled, connections), meta: {} } };
   }));
 
-  router.get('/api/integrations/notion/connect', route(app, { auth: 'owner' }, async ({ principal }) => ({ status: 302, headers: { location: notionAuthorizeUrl(app, principal) } })));
+  router.get('/api/integrations/notion/connect', route(app, { auth: { policy: 'integration.manage' } }, async ({ principal }) => ({ status: 302, headers: { location: notionAuthorizeUrl(app, principal) } })));
 
-  router.get('/api/integrations/notion/callback', route(app, { auth: 'owner', query: CallbackQuery }, async ({ principal, query }) => {
+  router.get('/api/integrations/notion/callback', route(app, { auth: { policy: 'integration.manage' }, query: CallbackQuery }, async ({ principal, query }) => {
     requireNotion(app);
     if (query.error || !query.code || !query.state) return { status: 302, headers: { location: notionSettingsUrl(app, query.error === 'access_denied' ? 'denied' : 'failed') } };
     await completeNotionConnect(app, principal, query.code, query.state);
@@ -72,8 +64,8 @@ export function notionRoutes(app: AppContext): Router {
   }));
 
   // The pages shared with the integration: the candidates for the parent page.
-  router.get('/api/integrations/notion/connections/:id/pages', route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => {
-    const connection = await ownConnection(principal, params.id);
+  router.get('/api/integrations/notion/connections/:id/pages', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams }, async ({ principal, params }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
     try {
       const found = await notionClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).search({ filter: { property: 'object', value: 'page' }, page_size: 100 });
       const pages = found.results.map(presentPage);
@@ -83,8 +75,8 @@ export function notionRoutes(app: AppContext): Router {
     }
   }));
 
-  router.put('/api/integrations/notion/connections/:id/parent', route(app, { auth: 'owner', params: ConnectionParams, body: ParentBody }, async ({ principal, params, body }) => {
-    const connection = await ownConnection(principal, params.id);
+  router.put('/api/integrations/notion/connections/:id/parent', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: ParentBody }, async ({ principal, params, body }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
     try {
       await notionClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).pages.retrieve({ page_id: body.pageId });
     } catch (error) {
@@ -98,8 +90,8 @@ export function notionRoutes(app: AppContext): Router {
     return { body: { data: presentConnection(fresh!), meta: {} } };
   }));
 
-  router.post('/api/integrations/notion/connections/:id/publish', route(app, { auth: 'owner', params: ConnectionParams, body: PublishBody }, async ({ principal, params, body }) => {
-    const connection = await ownConnection(principal, params.id);
+  router.post('/api/integrations/notion/connections/:id/publish', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: PublishBody }, async ({ principal, params, body }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
     if (!connection.settings.parentPageId) throw new AppError('conflict', 'Choose a parent page first');
     if (connection.state !== 'active') throw new AppError('conflict', `The connection ${connection.state === 'needs_reconnect' ? 'needs to be connected again' : 'needs attention'}: ${connection.stateDetail ?? ''}`.trim());
     const month = body.month ?? closedMonth();
@@ -107,8 +99,8 @@ export function notionRoutes(app: AppContext): Router {
     return { status: 202, body: { data: { jobId, month }, meta: {} } };
   }));
 
-  router.delete('/api/integrations/notion/connections/:id', route(app, { auth: 'owner', params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
-    const connection = await ownConnection(principal, params.id);
+  router.delete('/api/integrations/notion/connections/:id', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
     await deleteConnection(db, principal.tenantId, connection.id);
     return { status: 204 };
   }));

@@ -4,10 +4,11 @@
  * install of the same workspace is refused rather than silently answering for either.
  */
 import type { TenantPrincipal } from '../../auth/principal.js';
+import { authorize } from '../../auth/policies.js';
 import type { AppContext } from '../../context.js';
 import { asSystem, withTenant } from '../../db/tenancy.js';
 import { AppError } from '../../errors.js';
-import { connectionByExternalId, deleteConnection, saveConnection, type Connection } from '../shared/connections.js';
+import { connectionByExternalId, connectionById, deleteConnection, saveConnection, type Connection } from '../shared/connections.js';
 import { createState, stateValid } from '../shared/oauthState.js';
 import { slackClient, slackErrorCode } from './client.js';
 
@@ -25,6 +26,7 @@ export function requireSlack(app: AppContext): { clientId: string; clientSecret:
 
 /** Where "Add to Slack" sends the owner: Slack's consent page with a state bound to them. */
 export function slackAuthorizeUrl(app: AppContext, owner: TenantPrincipal): string {
+  authorize(owner, 'integration.manage');
   const { clientId } = requireSlack(app);
   const url = new URL(app.config.vendorUrls.slackAuthorize);
   url.search = new URLSearchParams({
@@ -38,6 +40,7 @@ export function slackAuthorizeUrl(app: AppContext, owner: TenantPrincipal): stri
 
 /** Exchanges the callback's code for the bot token and stores it sealed. */
 export async function completeSlackInstall(app: AppContext, owner: TenantPrincipal, code: string, state: string): Promise<Connection> {
+  authorize(owner, 'integration.manage');
   const { clientId, clientSecret } = requireSlack(app);
   if (!stateValid(app.config.oauthEncryptionKey, state, { tenantId: owner.tenantId, userId: owner.userId, kind: 'slack' })) {
     throw new AppError('forbidden', 'The Slack authorization was not started by you in this organisation, or it expired; start again from Settings › Integrations');
@@ -67,6 +70,17 @@ export async function completeSlackInstall(app: AppContext, owner: TenantPrincip
     expiresAt: granted.expires_in ? new Date(Date.now() + granted.expires_in * 1000) : null,
     settings: { botUserId: granted.bot_user_id ?? null, appId: granted.app_id ?? null, digestChannels: {} },
   });
+}
+
+/**
+ * A Slack connection of the owner's tenant, to list its channels, set its digests or remove it
+ * (`integration.manage`); another tenant's is "not found".
+ */
+export async function ownedSlackConnection(app: AppContext, owner: TenantPrincipal, id: string): Promise<Connection> {
+  authorize(owner, 'integration.manage');
+  const connection = await connectionById(app.database.db, owner.tenantId, id);
+  if (!connection || connection.kind !== 'slack') throw new AppError('not_found', 'Slack connection not found');
+  return connection;
 }
 
 /**

@@ -7,17 +7,16 @@ import Router from '@koa/router';
 import { and, eq } from 'drizzle-orm';
 import type Koa from 'koa';
 import { z } from 'zod';
-import type { TenantPrincipal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { teams } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
 import { route, zodDetails } from '../../http/route.js';
-import { connectionById, connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
+import { connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { receiveSlashCommand, SlashCommandForm } from './command.js';
 import { slackClient, slackErrorCode } from './client.js';
 import { receiveSlackEvent } from './events.js';
-import { BOT_SCOPES, completeSlackInstall, requireSlack, settingsUrl, slackAuthorizeUrl } from './install.js';
+import { BOT_SCOPES, completeSlackInstall, ownedSlackConnection, requireSlack, settingsUrl, slackAuthorizeUrl } from './install.js';
 import { verifySlackRequest } from './verify.js';
 
 const INBOUND_LIMIT = 64 * 1024;
@@ -37,12 +36,6 @@ async function signedBody(app: AppContext, ctx: Koa.Context): Promise<Buffer> {
     throw new AppError('unauthorized', 'Invalid Slack request signature');
   }
   return body;
-}
-
-async function ownConnection(app: AppContext, principal: TenantPrincipal, id: string) {
-  const connection = await connectionById(app.database.db, principal.tenantId, id);
-  if (!connection || connection.kind !== 'slack') throw new AppError('not_found', 'Slack connection not found');
-  return connection;
 }
 
 /** GET /api/integrations/slack: whether Slack is configured, the URLs to give Slack, and the tenant's workspaces. */
@@ -70,9 +63,9 @@ export function slackRoutes(app: AppContext): Router {
     return { body: { data: presentSlackStatus(app, enabled, connections), meta: {} } };
   }));
 
-  router.get('/api/integrations/slack/connect', route(app, { auth: 'owner' }, async ({ principal }) => ({ status: 302, headers: { location: slackAuthorizeUrl(app, principal) } })));
+  router.get('/api/integrations/slack/connect', route(app, { auth: { policy: 'integration.manage' } }, async ({ principal }) => ({ status: 302, headers: { location: slackAuthorizeUrl(app, principal) } })));
 
-  router.get('/api/integrations/slack/callback', route(app, { auth: 'owner', query: CallbackQuery }, async ({ principal, query }) => {
+  router.get('/api/integrations/slack/callback', route(app, { auth: { policy: 'integration.manage' }, query: CallbackQuery }, async ({ principal, query }) => {
     requireSlack(app);
     if (query.error || !query.code || !query.state) return { status: 302, headers: { location: settingsUrl(app, query.error === 'access_denied' ? 'denied' : 'failed') } };
     await completeSlackInstall(app, principal, query.code, query.state);
@@ -99,9 +92,9 @@ export function slackRoutes(app: AppContext): Router {
     return { body: answer };
   }));
 
-  router.get('/api/integrations/slack/connections/:id/channels', route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => {
+  router.get('/api/integrations/slack/connections/:id/channels', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams }, async ({ principal, params }) => {
     requireSlack(app);
-    const connection = await ownConnection(app, principal, params.id);
+    const connection = await ownedSlackConnection(app, principal, params.id);
     const client = slackClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken);
     try {
       const answer = await client.conversations.list({ types: 'public_channel', exclude_archived: true, limit: 500 });
@@ -113,9 +106,9 @@ export function slackRoutes(app: AppContext): Router {
   }));
 
   // One digest channel per team; null stops that team's digest.
-  router.put('/api/integrations/slack/connections/:id/digests', route(app, { auth: 'owner', params: ConnectionParams, body: DigestBody }, async ({ principal, params, body }) => {
+  router.put('/api/integrations/slack/connections/:id/digests', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: DigestBody }, async ({ principal, params, body }) => {
     requireSlack(app);
-    const connection = await ownConnection(app, principal, params.id);
+    const connection = await ownedSlackConnection(app, principal, params.id);
     const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, principal.tenantId), eq(teams.id, body.teamId)));
     if (!team) throw new AppError('validation_failed', 'Validation failed', [{ path: 'teamId', message: 'Unknown team' }]);
     const channels = { ...((connection.settings.digestChannels as Record<string, string> | undefined) ?? {}) };
@@ -125,9 +118,9 @@ export function slackRoutes(app: AppContext): Router {
     return { body: { data: presentConnection({ ...connection, settings: { ...connection.settings, digestChannels: channels } }), meta: {} } };
   }));
 
-  router.delete('/api/integrations/slack/connections/:id', route(app, { auth: 'owner', params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
+  router.delete('/api/integrations/slack/connections/:id', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     requireSlack(app);
-    const connection = await ownConnection(app, principal, params.id);
+    const connection = await ownedSlackConnection(app, principal, params.id);
     // Revoked at Slack too, so the bot token dies with the row; an unreachable Slack does not keep it here.
     await slackClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).auth.revoke().catch(() => {});
     await deleteConnection(db, principal.tenantId, connection.id);

@@ -32,24 +32,24 @@ export function trackerRoutes(app: AppContext): Router {
       await next();
     };
 
-    router.get(`${base}/connect`, configured, route(app, { auth: 'owner' }, ({ ctx, principal }) => {
+    router.get(`${base}/connect`, configured, route(app, { auth: { policy: 'integration.manage' } }, ({ ctx, principal }) => {
       ctx.redirect(connectUrl(app, principal, kind));
     }));
 
-    router.get(`${base}/callback`, configured, route(app, { auth: 'owner', query: CallbackQuery }, async ({ ctx, principal, query }) => {
+    router.get(`${base}/callback`, configured, route(app, { auth: { policy: 'integration.manage' }, query: CallbackQuery }, async ({ ctx, principal, query }) => {
       ctx.redirect(await completeConnect(app, principal, kind, query));
     }));
 
-    router.delete(base, configured, route(app, { auth: 'owner', query: DisconnectQuery, whenReadOnly: 'allowed' }, async ({ principal, query }) => ({
+    router.delete(base, configured, route(app, { auth: { policy: 'integration.manage' }, query: DisconnectQuery, whenReadOnly: 'allowed' }, async ({ principal, query }) => ({
       body: { data: await disconnect(app, principal, kind, query.connection), meta: {} },
     })));
 
-    router.patch(`${base}/connections/:id`, configured, route(app, { auth: 'owner', params: ConnectionParams, body: SettingsChange }, async ({ principal, params, body }) => {
+    router.patch(`${base}/connections/:id`, configured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: SettingsChange }, async ({ principal, params, body }) => {
       const connection = await changeSettings(app, principal, kind, params.id, body);
       return { body: { data: presentTrackerConnection(connection, await syncRowOf(app.database.db, connection.id)), meta: {} } };
     }));
 
-    router.post(`${base}/connections/:id/backfill`, configured, route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => ({
+    router.post(`${base}/connections/:id/backfill`, configured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams }, async ({ principal, params }) => ({
       status: 202,
       body: { data: { jobId: await startBackfill(app, principal, kind, params.id) }, meta: {} },
     })));
@@ -60,7 +60,7 @@ export function trackerRoutes(app: AppContext): Router {
     requireTrackerApp(app.config, 'jira');
     await next();
   };
-  router.get('/api/integrations/jira/connections/:id/admin-webhook', jiraConfigured, route(app, { auth: 'owner', params: ConnectionParams }, async ({ principal, params }) => ({
+  router.get('/api/integrations/jira/connections/:id/admin-webhook', jiraConfigured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams }, async ({ principal, params }) => ({
     body: { data: await jiraAdminWebhook(app, principal, params.id), meta: {} },
   })));
 

@@ -1,9 +1,10 @@
 /**
  * What an owner does with a tracker: connect (the OAuth callback stores one connection per site
  * and starts its backfill), map, sync again, disconnect. Every function takes the principal's
- * tenant; another tenant's connection is "not found".
+ * tenant; another tenant's connection is "not found". Each is `integration.manage` (policies.ts).
  */
 import type { TenantPrincipal } from '../../auth/principal.js';
+import { authorize } from '../../auth/policies.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { connectionById, connectionsOf, deleteConnection, presentConnection, saveConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
@@ -16,6 +17,7 @@ import { jiraAdminWebhookUrlOf, requireTrackerApp, trackerAppOf, VENDORS, webhoo
 import { z } from 'zod';
 
 export function connectUrl(app: AppContext, principal: TenantPrincipal, kind: TrackerKind): string {
+  authorize(principal, 'integration.manage');
   const tracker = requireTrackerApp(app.config, kind);
   return VENDORS[kind].authorizeUrl(tracker, createState(app.config.oauthEncryptionKey, { tenantId: principal.tenantId, userId: principal.userId, kind }));
 }
@@ -28,6 +30,7 @@ export const settingsPage = (app: AppContext, kind: TrackerKind, result: string)
  * its backfill enqueued. Returns where to send the browser.
  */
 export async function completeConnect(app: AppContext, principal: TenantPrincipal, kind: TrackerKind, query: { code?: string; state?: string; error?: string }): Promise<string> {
+  authorize(principal, 'integration.manage');
   const tracker = requireTrackerApp(app.config, kind);
   if (!stateValid(app.config.oauthEncryptionKey, query.state, { tenantId: principal.tenantId, userId: principal.userId, kind })) {
     throw new AppError('forbidden', 'This connect request expired or was started by someone else; press Connect again');
@@ -71,6 +74,7 @@ async function ownConnection(app: AppContext, principal: TenantPrincipal, kind: 
  * then the row and its tokens are deleted. Synced issues stay, as history.
  */
 export async function disconnect(app: AppContext, principal: TenantPrincipal, kind: TrackerKind, id: string | undefined): Promise<{ removed: number; revoked: number }> {
+  authorize(principal, 'integration.manage');
   const tracker = requireTrackerApp(app.config, kind);
   const targets = id ? [await ownConnection(app, principal, kind, id)] : await connectionsOf(app.database.db, principal.tenantId, kind);
   let revoked = 0;
@@ -97,6 +101,7 @@ export type SettingsChange = z.infer<typeof SettingsChange>;
 
 /** Replaces the mapping and/or backfill depth; issues already synced take the new mapping at the next backfill. */
 export async function changeSettings(app: AppContext, principal: TenantPrincipal, kind: TrackerKind, id: string, change: SettingsChange): Promise<Connection> {
+  authorize(principal, 'integration.manage');
   const connection = await ownConnection(app, principal, kind, id);
   const settings = { ...settingsOf(connection.settings), ...change };
   await updateSettings(app.database.db, connection.id, settings);
@@ -109,11 +114,13 @@ export async function changeSettings(app: AppContext, principal: TenantPrincipal
  * (`X-Hub-Signature`). Derived, never stored; the owner sees it, as the tracker's admin must.
  */
 export async function jiraAdminWebhook(app: AppContext, principal: TenantPrincipal, id: string): Promise<{ url: string; secret: string }> {
+  authorize(principal, 'integration.manage');
   const connection = await ownConnection(app, principal, 'jira', id);
   return { url: jiraAdminWebhookUrlOf(app.config, connection.externalId), secret: webhookSecretOf(app.config.oauthEncryptionKey, connection.id) };
 }
 
 export async function startBackfill(app: AppContext, principal: TenantPrincipal, kind: TrackerKind, id: string): Promise<string> {
+  authorize(principal, 'integration.manage');
   requireTrackerApp(app.config, kind);
   const connection = await ownConnection(app, principal, kind, id);
   if (connection.state === 'needs_reconnect') throw new AppError('conflict', 'The connection needs a reconnect before it can sync');

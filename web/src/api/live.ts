@@ -53,17 +53,33 @@ export function startLive(queryClient: QueryClient): void {
   let lastReady = 0;
   let lastRefresh = 0;
   let pending: ReturnType<typeof setTimeout> | null = null;
+  let events = 0;
+  let running = 0;
+  // What the page has heard and whether a refresh is still waiting or under way, on <html> as
+  // data-live-events and data-live-refresh: a test (or a curious operator) can wait for "every
+  // event answered" instead of sleeping.
+  const mark = () => {
+    document.documentElement.dataset.liveEvents = String(events);
+    document.documentElement.dataset.liveRefresh = pending || running > 0 ? 'pending' : 'idle';
+  };
   const invalidate = () => {
     pending = null;
     lastRefresh = Date.now();
-    void queryClient.invalidateQueries({ queryKey: ['cube'] });
-    void queryClient.invalidateQueries({ queryKey: ['api'] });
+    running += 1;
+    mark();
+    void Promise.allSettled([queryClient.invalidateQueries({ queryKey: ['cube'] }), queryClient.invalidateQueries({ queryKey: ['api'] })]).then(() => {
+      running -= 1;
+      mark();
+    });
   };
   const refresh = () => {
-    if (pending) return;
-    const wait = lastRefresh + REFRESH_GAP_MS - Date.now();
-    if (wait <= 0) invalidate();
-    else pending = setTimeout(invalidate, wait);
+    events += 1;
+    if (!pending) {
+      const wait = lastRefresh + REFRESH_GAP_MS - Date.now();
+      if (wait <= 0) invalidate();
+      else pending = setTimeout(invalidate, wait);
+    }
+    mark();
   };
   const connect = () => {
     const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`);

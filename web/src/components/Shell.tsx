@@ -15,6 +15,7 @@ const NAV = [
   { to: '/', label: 'Overview (DORA)' },
   { to: '/teams', label: 'Teams' },
   { to: '/flow', label: 'Flow' },
+  { to: '/open-work', label: 'Open work' },
   { to: '/ai', label: 'AI adoption' },
   { to: '/notebook', label: 'Notebook' },
   { to: '/perception', label: 'Perception' },
@@ -40,6 +41,8 @@ function ScopeBar() {
   const [problem, setProblem] = useState<string | null>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const onTeamPage = /\/teams\/[^/]+$/.test(pathname);
+  // A page of what is open now has no window: only the team applies (the window stays in the URL).
+  const windowless = /\/open-work$/.test(pathname);
   const set = (patch: Record<string, string | undefined>) => {
     const next = { ...search, ...patch };
     if (next.from > next.to) return setProblem('The first month must not be after the last month.');
@@ -49,14 +52,18 @@ function ScopeBar() {
   };
   const reset = defaultWindow();
   return (
-    <form className="scope" aria-label="Window and team" onSubmit={(e) => e.preventDefault()}>
-      <label htmlFor="scope-from">From</label>
-      <input id="scope-from" type="month" value={search.from} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ from: e.target.value })} />
-      <label htmlFor="scope-to">To</label>
-      <input id="scope-to" type="month" value={search.to} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ to: e.target.value })} />
-      <button type="button" onClick={() => set({ from: reset.from, to: reset.to })}>
-        Last 12 months
-      </button>
+    <form className="scope" aria-label={windowless ? 'Team filter' : 'Window and team'} onSubmit={(e) => e.preventDefault()}>
+      {!windowless && (
+        <>
+          <label htmlFor="scope-from">From</label>
+          <input id="scope-from" type="month" value={search.from} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ from: e.target.value })} />
+          <label htmlFor="scope-to">To</label>
+          <input id="scope-to" type="month" value={search.to} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ to: e.target.value })} />
+          <button type="button" onClick={() => set({ from: reset.from, to: reset.to })}>
+            Last 12 months
+          </button>
+        </>
+      )}
       {!onTeamPage && (
         <>
           <label htmlFor="scope-team">Team</label>

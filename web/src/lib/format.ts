@@ -25,6 +25,12 @@ export function formatSeconds(v: number): string {
   if (v < 48 * 3600) return `${oneDecimal.format(v / 3600)} h`;
   return `${oneDecimal.format(v / 86400)} d`;
 }
+/** An age in whole units, rounded down: 40 min, 5 h, 3 d (the server counts the seconds). */
+export function formatAge(seconds: number): string {
+  if (seconds < 3600) return `${integer.format(Math.floor(seconds / 60))} min`;
+  if (seconds < 86400) return `${integer.format(Math.floor(seconds / 3600))} h`;
+  return `${integer.format(Math.floor(seconds / 86400))} d`;
+}
 export function formatValue(v: number, kind: Kind): string {
   return kind === 'count' ? formatCount(v) : kind === 'ratio' ? formatRatio(v) : kind === 'seconds' ? formatSeconds(v) : formatScore(v);
 }

@@ -1,0 +1,85 @@
+/**
+ * Code-host review events → where each reviewer of a pull request stands (pull_request_reviewers),
+ * the source of an open PR's waiting state on the open-work page (docs/open-work.md):
+ * - `pull_request` `review_requested` / `review_request_removed` of a person: asked, or no longer;
+ * - `pull_request_review` `submitted`: approved, changes requested or commented (a comment does not
+ *   undo an approval or a change request, as on the code host); `dismissed`: that verdict no longer holds.
+ * A request of a team (`requested_team`) names no person: it is not kept, so it never makes a PR
+ * wait on nobody. Each change carries the code host's moment; an older delivery changes nothing newer.
+ */
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { pullRequestReviewers } from '../db/schema/index.js';
+import type { Executor } from '../aiSessions/activityLinks.js';
+import { ensureProject, type PullRequestEvent } from './events.js';
+
+export type ReviewerState = (typeof pullRequestReviewers.$inferSelect)['state'];
+
+const Login = z.object({ login: z.string().min(1) });
+
+export const PullRequestReviewEvent = z.object({
+  action: z.string(),
+  repository: z.object({ full_name: z.string().min(3) }),
+  review: z.object({
+    id: z.number(),
+    user: Login.nullish(),
+    state: z.string(),
+    submitted_at: z.string().nullish(),
+  }),
+  pull_request: z.object({ number: z.number().int(), updated_at: z.string().nullish() }),
+});
+
+const VERDICTS = ['approved', 'changes_requested'] as const;
+
+/** Sets a reviewer's state when the stored one is not newer (and, if given, is one of `over`). */
+async function setState(tx: Executor, tenantId: string, projectId: string, number: number, reviewer: string, state: ReviewerState, at: Date, over?: ReviewerState[]): Promise<void> {
+  const newer = sql`${pullRequestReviewers.at} <= excluded.at`;
+  await tx
+    .insert(pullRequestReviewers)
+    .values({ tenantId, projectId, pullRequestNumber: number, reviewer, state, at })
+    .onConflictDoUpdate({
+      target: [pullRequestReviewers.projectId, pullRequestReviewers.pullRequestNumber, pullRequestReviewers.reviewer],
+      set: { state, at, updatedAt: sql`now()` },
+      setWhere: over ? and(newer, inArray(pullRequestReviewers.state, over)) : newer,
+    });
+}
+
+const whereReviewer = (projectId: string, number: number, reviewer: string) =>
+  and(eq(pullRequestReviewers.projectId, projectId), eq(pullRequestReviewers.pullRequestNumber, number), eq(pullRequestReviewers.reviewer, reviewer));
+
+/** `review_requested` / `review_request_removed` of a person, after the PR itself was applied. */
+export async function applyReviewRequest(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
+  if (event.action !== 'review_requested' && event.action !== 'review_request_removed') return;
+  const reviewer = event.requested_reviewer?.login;
+  if (!reviewer) return;
+  const project = await ensureProject(tx, tenantId, event.repository.full_name);
+  if (!project.syncPullRequests) return;
+  const at = new Date(event.pull_request.updated_at ?? Date.now());
+  const number = event.pull_request.number;
+  if (event.action === 'review_requested') {
+    await setState(tx, tenantId, project.id, number, reviewer, 'requested', at);
+  } else {
+    // Withdrawn before an answer: the person is no longer a reviewer of it.
+    await tx.delete(pullRequestReviewers).where(and(whereReviewer(project.id, number, reviewer), eq(pullRequestReviewers.state, 'requested'), lte(pullRequestReviewers.at, at)));
+  }
+}
+
+export async function applyPullRequestReview(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestReviewEvent>): Promise<void> {
+  const reviewer = event.review.user?.login;
+  if (!reviewer) return;
+  const project = await ensureProject(tx, tenantId, event.repository.full_name);
+  if (!project.syncPullRequests) return;
+  const number = event.pull_request.number;
+  const at = new Date(event.review.submitted_at ?? event.pull_request.updated_at ?? Date.now());
+  const state = event.review.state.toLowerCase();
+  if (event.action === 'dismissed' || state === 'dismissed') {
+    // The dismissed review's verdict, unless the reviewer has given a newer one since.
+    await tx.update(pullRequestReviewers).set({ state: 'dismissed', updatedAt: sql`now()` })
+      .where(and(whereReviewer(project.id, number, reviewer), inArray(pullRequestReviewers.state, [...VERDICTS]), lte(pullRequestReviewers.at, at)));
+    return;
+  }
+  if (event.action !== 'submitted') return;
+  if ((VERDICTS as readonly string[]).includes(state)) await setState(tx, tenantId, project.id, number, reviewer, state as ReviewerState, at);
+  // A comment answers a request, but leaves an approval or a change request standing.
+  else if (state === 'commented') await setState(tx, tenantId, project.id, number, reviewer, 'commented', at, ['requested', 'commented', 'dismissed']);
+}

@@ -1,0 +1,180 @@
+/**
+ * `GET /api/open-work` as the general API shows it (docs/open-work.md). The web app imports these
+ * types (`import type`), so this file imports nothing: the service's rows are declared here too.
+ */
+
+/** Where a reviewer stands (pull_request_reviewers.state). */
+export type ReviewerState = 'requested' | 'commented' | 'approved' | 'changes_requested' | 'dismissed';
+/** An open PR's waiting state (service.ts `waitingState`). */
+export type WaitingState = 'draft' | 'waiting_for_review' | 'changes_requested' | 'approved';
+
+/** Why a production deployment counts as failed (the cube's rule, its first case that holds). */
+export type DeploymentFailure = 'status' | 'rolled_back' | 'caused_incident';
+
+export interface OpenWorkTeam {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface OpenPullRequest {
+  id: string;
+  repository: string;
+  number: number;
+  title: string;
+  url: string | null;
+  author: string | null;
+  team: OpenWorkTeam | null;
+  openedAt: string;
+  /** Seconds from opened to `meta.asOf`. */
+  ageSeconds: number;
+  waitingState: WaitingState;
+  /** Each reviewer the code host named, with where they stand (dismissed reviews left out). */
+  reviewers: { login: string; state: Exclude<ReviewerState, 'dismissed'> }[];
+}
+
+export interface FailedDeployment {
+  id: string;
+  project: string;
+  environment: string;
+  externalId: string;
+  sha: string;
+  status: string;
+  failure: DeploymentFailure;
+  url: string | null;
+  team: OpenWorkTeam | null;
+  createdAt: string;
+  /** Seconds from created to `meta.asOf`. */
+  ageSeconds: number;
+}
+
+export interface OpenIncident {
+  id: string;
+  project: string;
+  /** `#<number>` for a code-host issue, the tracker's key otherwise. */
+  key: string;
+  title: string;
+  url: string | null;
+  team: OpenWorkTeam | null;
+  openedAt: string;
+  /** Seconds from opened to `meta.asOf`. */
+  ageSeconds: number;
+}
+
+export interface OpenWorkBody {
+  data: { pullRequests: OpenPullRequest[]; failedDeployments: FailedDeployment[]; incidents: OpenIncident[] };
+  meta: {
+    /** The moment the ages are counted to. */
+    asOf: string;
+    /** The team asked for, or null for the organisation. */
+    team: OpenWorkTeam | null;
+    /** Rows of each section in all; a section lists at most `limit` of them, oldest first. */
+    totals: { pullRequests: number; failedDeployments: number; incidents: number };
+    limit: number;
+  };
+}
+
+export interface OpenPullRequestRow {
+  id: string;
+  repository: string;
+  number: number;
+  title: string;
+  url: string | null;
+  author: string | null;
+  draft: boolean;
+  createdAt: Date;
+  team: OpenWorkTeam | null;
+  reviewers: { login: string; state: ReviewerState }[];
+  waitingState: WaitingState;
+}
+
+export interface FailedDeploymentRow {
+  id: string;
+  project: string;
+  environment: string;
+  externalId: string;
+  sha: string;
+  status: string;
+  failure: DeploymentFailure;
+  url: string | null;
+  createdAt: Date;
+  team: OpenWorkTeam | null;
+}
+
+export interface OpenIncidentRow {
+  id: string;
+  project: string;
+  key: string;
+  title: string;
+  url: string | null;
+  createdAt: Date;
+  team: OpenWorkTeam | null;
+}
+
+export interface Section<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface OpenWorkResult {
+  asOf: Date;
+  team: OpenWorkTeam | null;
+  pullRequests: Section<OpenPullRequestRow>;
+  failedDeployments: Section<FailedDeploymentRow>;
+  incidents: Section<OpenIncidentRow>;
+}
+
+const ageOf = (from: Date, asOf: Date) => Math.max(0, Math.floor((asOf.getTime() - from.getTime()) / 1000));
+
+export function presentPullRequest(row: OpenPullRequestRow, asOf: Date): OpenPullRequest {
+  return {
+    id: row.id,
+    repository: row.repository,
+    number: row.number,
+    title: row.title,
+    url: row.url,
+    author: row.author,
+    team: row.team,
+    openedAt: row.createdAt.toISOString(),
+    ageSeconds: ageOf(row.createdAt, asOf),
+    waitingState: row.waitingState,
+    reviewers: row.reviewers.flatMap((r) => (r.state === 'dismissed' ? [] : [{ login: r.login, state: r.state }])),
+  };
+}
+
+export function presentFailedDeployment(row: FailedDeploymentRow, asOf: Date): FailedDeployment {
+  return {
+    id: row.id,
+    project: row.project,
+    environment: row.environment,
+    externalId: row.externalId,
+    sha: row.sha,
+    status: row.status,
+    failure: row.failure,
+    url: row.url,
+    team: row.team,
+    createdAt: row.createdAt.toISOString(),
+    ageSeconds: ageOf(row.createdAt, asOf),
+  };
+}
+
+export function presentIncident(row: OpenIncidentRow, asOf: Date): OpenIncident {
+  return { id: row.id, project: row.project, key: row.key, title: row.title, url: row.url, team: row.team, openedAt: row.createdAt.toISOString(), ageSeconds: ageOf(row.createdAt, asOf) };
+}
+
+export function presentOpenWork(result: OpenWorkResult, limit: number): OpenWorkBody {
+  const { asOf } = result;
+  return {
+    data: {
+      pullRequests: result.pullRequests.rows.map((r) => presentPullRequest(r, asOf)),
+      failedDeployments: result.failedDeployments.rows.map((r) => presentFailedDeployment(r, asOf)),
+      incidents: result.incidents.rows.map((r) => presentIncident(r, asOf)),
+    },
+    meta: {
+      asOf: asOf.toISOString(),
+      team: result.team,
+      totals: { pullRequests: result.pullRequests.total, failedDeployments: result.failedDeployments.total, incidents: result.incidents.total },
+      limit,
+    },
+  };
+}
