@@ -6,6 +6,8 @@
 import { hostname } from 'node:os';
 import openBrowser from 'open';
 import { loadClientConfig, type Env } from '../config/index.js';
+import type { presentApiKey } from '../apiKeys/presenters.js';
+import type { presentMe } from '../users/presenters.js';
 import { CLI_CLIENT_ID, CLI_SCOPE, DEVICE_AUTHORIZATION_PATH, DEVICE_GRANT_TYPE, TOKEN_PATH } from '../oauth/constants.js';
 import { requireOption, type Options } from './args.js';
 import type { Command } from './commands.js';
@@ -18,15 +20,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const EXPIRED = 'the login was not approved in time (a login waits 10 minutes) or is no longer valid: run delivery-analytics login again';
 
-interface Me {
-  user: { email: string };
-  activeTenant: { id: string; name: string; role: string };
-}
-interface CurrentKey {
-  id: string;
-  name: string;
-  prefix: string;
-}
+/** The server's answers, typed by the presenters that build them (as the web app's are). */
+type Me = ReturnType<typeof presentMe>;
+type CurrentKey = ReturnType<typeof presentApiKey>;
 
 /** A browser can be opened here: macOS and Windows always; elsewhere only inside a graphical session. */
 function hasBrowser(env: Env): boolean {

@@ -12,3 +12,8 @@ export function presentInstallation(row: InstallationRow) {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** GET /api/integrations/codehost: whether the app is configured, its URLs, and the tenant's installations. */
+export function presentCodehostStatus(codehost: { webhookSecret: string | null; name: string | null } | null, urls: { webhookUrl: string; setupUrl: string }, installations: InstallationRow[]) {
+  return { enabled: codehost !== null, webhooksAccepted: Boolean(codehost?.webhookSecret), appName: codehost?.name ?? null, ...urls, installations: installations.map(presentInstallation) };
+}

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import { can } from '../auth/policies.js';
-import { presentInstallation } from './presenters.js';
+import { presentCodehostStatus, presentInstallation } from './presenters.js';
 import { renderSetupPage } from './setupPage.js';
 import { codehostUrls, linkInstallation, listInstallations, previewSetup, requireCodehostApp, unlinkInstallation } from './installations.js';
 import { receiveCodehostWebhook } from './webhook.js';
@@ -49,13 +49,8 @@ export function codehostRoutes(app: AppContext): Router {
 
   router.get('/api/integrations/codehost', route(app, { auth: 'required' }, async ({ principal }) => {
     const codehost = app.config.codehostApp;
-    const installations = codehost ? (await listInstallations(db, principal)).map(presentInstallation) : [];
-    return {
-      body: {
-        data: { enabled: codehost !== null, webhooksAccepted: Boolean(codehost?.webhookSecret), appName: codehost?.name ?? null, ...codehostUrls(app), installations },
-        meta: {},
-      },
-    };
+    const installations = codehost ? await listInstallations(db, principal) : [];
+    return { body: { data: presentCodehostStatus(codehost, codehostUrls(app), installations), meta: {} } };
   }));
 
   router.post('/api/integrations/codehost/installations', route(app, { auth: { policy: 'codehost.link' }, body: LinkBody }, async ({ principal, body }) => {

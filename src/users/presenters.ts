@@ -8,3 +8,8 @@ export function presentMe(me: Me) {
     activeTenant: tenant(me.activeTenant),
   };
 }
+
+/** The server's optional features (`GET /api/users/me` → `meta.features`). */
+export function presentFeatures(config: { billing: unknown }) {
+  return { billing: config.billing !== null };
+}

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { presentMe } from './presenters.js';
+import { presentFeatures, presentMe } from './presenters.js';
 import { getMe, updateMe } from './service.js';
 import { route } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
@@ -20,7 +20,7 @@ export function userRoutes(app: AppContext): Router {
 
   router.get('/api/users/me', route(app, { auth: 'required' }, async ({ principal }) => {
     // The server's optional features, so that the web app neither shows nor asks for what is off.
-    return { body: { data: presentMe(await getMe(db, principal)), meta: { features: { billing: app.config.billing !== null } } } };
+    return { body: { data: presentMe(await getMe(db, principal)), meta: { features: presentFeatures(app.config) } } };
   }));
 
   router.patch('/api/users/me', route(app, { auth: 'required', body: UpdateMeBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => {

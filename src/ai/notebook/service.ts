@@ -6,6 +6,7 @@ import { and, asc, desc, eq, max, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { authorize } from '../../auth/policies.js';
 import type { TenantPrincipal } from '../../auth/principal.js';
+import type { Step } from './agent.js';
 import type { Db } from '../../db/client.js';
 import { notebookCells, notebooks } from '../../db/schema/index.js';
 import { notFound } from '../../errors.js';
@@ -82,7 +83,7 @@ export function presentCell(row: CellRow) {
     position: row.position,
     question: row.question,
     status: row.status,
-    steps: row.steps,
+    steps: row.steps as Step[],
     answer: row.answer,
     error: row.error,
     model: row.model,

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
 import { route } from '../../http/route.js';
-import { connectionById, connectionsOf, deleteConnection, presentConnection, setConnectionState, tokensOf, updateSettings } from '../shared/connections.js';
+import { connectionById, connectionsOf, deleteConnection, presentConnection, setConnectionState, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { notionClient, notionErrorCode } from './client.js';
 import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNotionConnection, requireNotion } from './install.js';
 import { notionPublish } from './jobs.js';
@@ -19,7 +19,7 @@ import { Month, Uuid } from '../../shared/schemas.js';
 
 const ConnectionParams = z.object({ id: Uuid });
 const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
-const ParentBody = z.strictObject({ pageId: z.string().regex(/^[0-9a-fA-F-]{32,36}$/, 'A Notion page id') });
+export const ParentBody = z.strictObject({ pageId: z.string().regex(/^[0-9a-fA-F-]{32,36}$/, 'A Notion page id') });
 const PublishBody = z.strictObject({ month: Month.optional() });
 
 const titleOf = (page: { properties?: Record<string, unknown> }): string => {
@@ -29,14 +29,23 @@ const titleOf = (page: { properties?: Record<string, unknown> }): string => {
   return 'Untitled';
 };
 
+/** GET /api/integrations/notion: whether Notion is configured, the webhook URL, and the tenant's workspaces. */
+export function presentNotionStatus(app: AppContext, enabled: boolean, connections: Connection[]) {
+  const { appUrl, docsWebhookSecret } = app.config;
+  return { enabled, webhooksAccepted: enabled && docsWebhookSecret !== null, webhookUrl: `${appUrl}/api/integrations/notion/webhook`, connections: connections.map(presentConnection) };
+}
+
+/** A page shared with the integration: a candidate parent page. */
+export const presentPage = (p: { id: string }) => ({ id: p.id, title: titleOf(p as { properties?: Record<string, unknown> }) });
+
 export function notionRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
 
   router.get('/api/integrations/notion', route(app, { auth: 'required' }, async ({ principal }) => {
     const enabled = app.config.integrations.docs !== null;
-    const connections = enabled ? (await connectionsOf(db, principal.tenantId, 'notion')).map(presentConnection) : [];
-    return { body: { data: { enabled, webhooksAccepted: enabled && app.config.docsWebhookSecret !== null, webhookUrl: `${app.config.appUrl}/api/integrations/notion/webhook`, connections }, meta: {} } };
+    const connections = enabled ? await connectionsOf(db, principal.tenantId, 'notion') : [];
+    return { body: { data: presentNotionStatus(app, enabled, connections), meta: {} } };
   }));
 
   router.get('/api/integrations/notion/connect', route(app, { auth: { policy: 'integration.manage' } }, async ({ principal }) => ({ status: 302, headers: { location: notionAuthorizeUrl(app, principal) } })));
@@ -60,7 +69,7 @@ export function notionRoutes(app: AppContext): Router {
     const connection = await ownedNotionConnection(app, principal, params.id);
     try {
       const found = await notionClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).search({ filter: { property: 'object', value: 'page' }, page_size: 100 });
-      const pages = found.results.map((p) => ({ id: p.id, title: titleOf(p as { properties?: Record<string, unknown> }) }));
+      const pages = found.results.map(presentPage);
       return { body: { data: pages, meta: { page: 1, perPage: pages.length, total: pages.length } } };
     } catch (error) {
       throw new AppError('unavailable', `Notion did not list the pages (${notionErrorCode(error)})`);

@@ -12,7 +12,7 @@ import { teams } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
 import { route, zodDetails } from '../../http/route.js';
-import { connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings } from '../shared/connections.js';
+import { connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { receiveSlashCommand, SlashCommandForm } from './command.js';
 import { slackClient, slackErrorCode } from './client.js';
 import { receiveSlackEvent } from './events.js';
@@ -23,7 +23,7 @@ import { Uuid } from '../../shared/schemas.js';
 const INBOUND_LIMIT = 64 * 1024;
 const ConnectionParams = z.object({ id: Uuid });
 const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
-const DigestBody = z.strictObject({ teamId: Uuid, channel: z.string().regex(/^[CG][A-Z0-9]{2,30}$/, 'A Slack channel id (C… or G…)').nullable() });
+export const DigestBody = z.strictObject({ teamId: Uuid, channel: z.string().regex(/^[CG][A-Z0-9]{2,30}$/, 'A Slack channel id (C… or G…)').nullable() });
 
 /** Verifies Slack's signature over the raw body; the body is returned only when it is Slack's. */
 async function signedBody(app: AppContext, ctx: Koa.Context): Promise<Buffer> {
@@ -39,14 +39,29 @@ async function signedBody(app: AppContext, ctx: Koa.Context): Promise<Buffer> {
   return body;
 }
 
+/** GET /api/integrations/slack: whether Slack is configured, the URLs to give Slack, and the tenant's workspaces. */
+export function presentSlackStatus(app: AppContext, enabled: boolean, connections: Connection[]) {
+  const { appUrl, chatSigningSecret } = app.config;
+  return {
+    enabled,
+    requestsAccepted: enabled && chatSigningSecret !== null,
+    scopes: BOT_SCOPES,
+    commandUrl: `${appUrl}/api/integrations/slack/commands`,
+    eventsUrl: `${appUrl}/api/integrations/slack/events`,
+    connections: connections.map(presentConnection),
+  };
+}
+
+export const presentChannel = (c: { id?: string; name?: string }) => ({ id: c.id as string, name: c.name as string });
+
 export function slackRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
 
   router.get('/api/integrations/slack', route(app, { auth: 'required' }, async ({ principal }) => {
     const enabled = app.config.integrations.chat !== null;
-    const connections = enabled ? (await connectionsOf(db, principal.tenantId, 'slack')).map(presentConnection) : [];
-    return { body: { data: { enabled, requestsAccepted: enabled && app.config.chatSigningSecret !== null, scopes: BOT_SCOPES, commandUrl: `${app.config.appUrl}/api/integrations/slack/commands`, eventsUrl: `${app.config.appUrl}/api/integrations/slack/events`, connections }, meta: {} } };
+    const connections = enabled ? await connectionsOf(db, principal.tenantId, 'slack') : [];
+    return { body: { data: presentSlackStatus(app, enabled, connections), meta: {} } };
   }));
 
   router.get('/api/integrations/slack/connect', route(app, { auth: { policy: 'integration.manage' } }, async ({ principal }) => ({ status: 302, headers: { location: slackAuthorizeUrl(app, principal) } })));
@@ -84,7 +99,7 @@ export function slackRoutes(app: AppContext): Router {
     const client = slackClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken);
     try {
       const answer = await client.conversations.list({ types: 'public_channel', exclude_archived: true, limit: 500 });
-      const channels = (answer.channels ?? []).map((c) => ({ id: c.id as string, name: c.name as string }));
+      const channels = (answer.channels ?? []).map(presentChannel);
       return { body: { data: channels, meta: { page: 1, perPage: channels.length, total: channels.length } } };
     } catch (error) {
       throw new AppError('unavailable', `Slack did not list the channels (${slackErrorCode(error)})`);

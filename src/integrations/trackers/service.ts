@@ -129,17 +129,16 @@ export async function startBackfill(app: AppContext, principal: TenantPrincipal,
 
 /** The settings page's view: per tracker, whether it is configured, its URLs, and the tenant's connections with their sync state. */
 export async function trackerOverview(app: AppContext, principal: TenantPrincipal) {
-  const out: Record<string, unknown> = {};
-  for (const kind of ['jira', 'linear'] as const) {
+  const trackerView = async (kind: TrackerKind) => {
     const tracker = trackerAppOf(app.config, kind);
     const connections = tracker ? await connectionsOf(app.database.db, principal.tenantId, kind) : [];
-    out[kind] = {
+    return {
       configured: tracker !== null,
       callbackUrl: tracker?.redirectUri ?? null,
       connections: await Promise.all(connections.map(async (c) => presentTrackerConnection(c, await syncRowOf(app.database.db, c.id)))),
     };
-  }
-  return out;
+  };
+  return { jira: await trackerView('jira'), linear: await trackerView('linear') };
 }
 
 export function presentTrackerConnection(c: Connection, sync: Awaited<ReturnType<typeof syncRowOf>>) {

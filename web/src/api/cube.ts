@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './client';
+import type { ContinueWait, CubeLoad } from './contract';
 
 export type Filter = { member: string; operator: 'equals' | 'notEquals' | 'set' | 'notSet' | 'inDateRange'; values?: string[] };
 export interface CubeQuery {
@@ -10,11 +11,8 @@ export interface CubeQuery {
   order?: [string, 'asc' | 'desc'][];
   limit?: number;
 }
-export type CubeRow = Record<string, string | number | boolean | null>;
-export interface CubeResult {
-  data: CubeRow[];
-  lastRefreshTime: string;
-}
+export type CubeResult = CubeLoad;
+export type CubeRow = CubeLoad['data'][number];
 
 /**
  * Every number on a page comes through here: the Cube REST protocol of the server, with JSON
@@ -24,8 +22,8 @@ export interface CubeResult {
 async function load(query: CubeQuery, signal: AbortSignal): Promise<CubeResult> {
   const path = `/cubejs-api/v1/load?castNumerics=true&query=${encodeURIComponent(JSON.stringify(query))}`;
   for (;;) {
-    const body = await api<CubeResult | { error: string }>(path, { signal });
-    if (!('error' in body && body.error === 'Continue wait')) return body as CubeResult;
+    const body = await api<CubeResult | ContinueWait>(path, { signal });
+    if (!('error' in body) || body.error !== 'Continue wait') return body as CubeResult;
   }
 }
 

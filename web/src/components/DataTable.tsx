@@ -1,8 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 
 export interface Column<Row> {
   key: string;
   header: string;
+  /** Read by screen readers only (an actions column). */
+  hiddenHeader?: boolean;
   /** The value sorted on; null sorts last in either direction. */
   sortValue?: (row: Row) => number | string | null;
   cell: (row: Row) => ReactNode;
@@ -10,8 +12,9 @@ export interface Column<Row> {
 }
 
 /** A table with sort headers as buttons in `<th aria-sort>`; sorting orders rows, it never computes. */
-export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, sort: held, onSortChange, onRowOpen, footer = [] }: {
-  caption: string;
+export function DataTable<Row>({ caption, columns: given, rows, rowKey, initialSort, sort: held, onSortChange, onRowOpen, footer = [], actions, rowHeaders = true, rowDetail, testId }: {
+  /** Without one, the table is named by the panel or section heading around it. */
+  caption?: string;
   columns: Column<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
@@ -22,7 +25,15 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, so
   onRowOpen?: (row: Row) => void;
   /** Rows kept under the sorted ones (a total): the server's numbers, never a sum of the rows. */
   footer?: Row[];
+  /** A last column of a row's actions (buttons), its header read by screen readers only. */
+  actions?: (row: Row) => ReactNode;
+  /** The first column's cells are row headers (`<th scope="row">`); false: plain cells. */
+  rowHeaders?: boolean;
+  /** A row's unfolded detail (e.g. its results), in a full-width row under it; null: folded. */
+  rowDetail?: (row: Row) => ReactNode;
+  testId?: string;
 }) {
+  const columns: Column<Row>[] = actions ? [...given, { key: 'actions', header: 'Actions', hiddenHeader: true, cell: actions }] : given;
   const heldColumn = held && columns.find((c) => c.key === held.key && c.sortValue);
   // Without a direction, a column sorts the way its header's first click would.
   const heldSort = heldColumn ? { key: heldColumn.key, desc: held.desc ?? heldColumn.numeric ?? false } : null;
@@ -51,8 +62,8 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, so
     : rows;
   return (
     <div className="table-wrap">
-      <table>
-        <caption>{caption}</caption>
+      <table data-testid={testId}>
+        {caption !== undefined && <caption>{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (
@@ -62,6 +73,8 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, so
                     {c.header}
                     <span aria-hidden="true">{sort?.key === c.key ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
                   </button>
+                ) : c.hiddenHeader ? (
+                  <span className="visually-hidden">{c.header}</span>
                 ) : (
                   c.header
                 )}
@@ -70,21 +83,31 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, initialSort, so
           </tr>
         </thead>
         <tbody>
-          {sorted.map((row) => (
-            <tr key={rowKey(row)} className={onRowOpen ? 'clickable' : undefined} onClick={onRowOpen ? () => onRowOpen(row) : undefined}>
-              {columns.map((c, i) =>
-                i === 0 ? (
-                  <th key={c.key} scope="row">
-                    {c.cell(row)}
-                  </th>
-                ) : (
-                  <td key={c.key} className={c.numeric ? 'num' : undefined}>
-                    {c.cell(row)}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
+          {sorted.map((row) => {
+            const detail = rowDetail?.(row);
+            return (
+              <Fragment key={rowKey(row)}>
+                <tr className={onRowOpen ? 'clickable' : undefined} onClick={onRowOpen ? () => onRowOpen(row) : undefined}>
+                  {columns.map((c, i) =>
+                    i === 0 && rowHeaders ? (
+                      <th key={c.key} scope="row">
+                        {c.cell(row)}
+                      </th>
+                    ) : (
+                      <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                        {c.cell(row)}
+                      </td>
+                    ),
+                  )}
+                </tr>
+                {detail != null && detail !== false && (
+                  <tr>
+                    <td colSpan={columns.length}>{detail}</td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
         </tbody>
         {footer.length > 0 && (
           <tfoot>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
+import type { Data, Me, UpdateMe } from '../api/contract';
 import { cubeQuery } from '../api/cube';
 import { liveState, subscribeLive } from '../api/live';
 import { meQuery, useFeatures } from '../api/me';
@@ -97,7 +98,7 @@ function UserMenu() {
   // when it connected) belong to the previous organisation.
   const switchTenant = async (tenantId: string) => {
     try {
-      await api('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } });
+      await api<Data<Me>>('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } satisfies UpdateMe });
       const search = new URLSearchParams(location.search);
       const keep = new URLSearchParams();
       for (const k of ['from', 'to']) if (search.get(k)) keep.set(k, search.get(k) as string);

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
+import type { BaselineColumn, BaselineJson, BaselineMonth as MetricRow, Data, Team } from '../api/contract';
 import { apiQuery, cubeQuery, num, teamFilter } from '../api/cube';
 import { TrendChart, type TrendRow } from '../components/charts/TrendChart';
 import { DataTable, type Column } from '../components/DataTable';
@@ -11,18 +12,8 @@ import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
 import { dateRange } from '../lib/window';
 
-interface Team {
-  id: string;
-  slug: string;
-  name: string;
-  enabled: boolean;
-  memberCount: number;
-  projects: { id?: string; projectKey?: string; key?: string }[] | string[];
-}
-/** A row of the team-baseline export (JSON), the same columns as its CSV. */
-type MetricRow = { month: string } & Record<string, number | string | null | Record<string, number>>;
 
-const CHARTS: { key: string; title: string; format: (v: number) => string; subject: Subject; n?: string }[] = [
+const CHARTS: { key: BaselineColumn; title: string; format: (v: number) => string; subject: Subject; n?: BaselineColumn }[] = [
   { key: 'prs_merged', title: 'PRs merged', format: formatCount, subject: 'pullRequests' },
   { key: 'pr_cycle_time_p50_seconds', title: 'PR cycle time p50', format: formatSeconds, subject: 'pullRequests', n: 'prs_merged' },
   { key: 'production_deploys', title: 'Production deployments', format: formatCount, subject: 'deployments' },
@@ -30,15 +21,14 @@ const CHARTS: { key: string; title: string; format: (v: number) => string; subje
   { key: 'ai_assisted_pr_share', title: 'AI-assisted PR share', format: formatRatio, subject: 'pullRequests' },
 ];
 
-const projectName = (p: Team['projects'][number]) => (typeof p === 'string' ? p : (p.projectKey ?? p.key ?? p.id ?? ''));
 
 export function TeamPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
   const scope = useScope();
-  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${encodeURIComponent(teamId)}`));
+  const team = useQuery(apiQuery<Data<Team>>(`/api/teams/${encodeURIComponent(teamId)}`));
   const slug = team.data?.data.slug;
   const metrics = useQuery({
-    ...apiQuery<{ rows: MetricRow[] }>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
+    ...apiQuery<BaselineJson>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
     enabled: slug !== undefined,
   });
   // mttr's n is not an export column: it comes from its cube beside the baseline rows.
@@ -59,7 +49,7 @@ export function TeamPage() {
   const restoredBy = new Map((restored.data?.data ?? []).map((r) => [String(r['incidents.closed_at.month']).slice(0, 7), num(r, 'incidents.incidents_restored')]));
   const csv = slug ? `/api/exports/team-baseline?${new URLSearchParams({ from: scope.from, to: scope.to, format: 'csv', team: slug })}` : undefined;
 
-  const m = (r: MetricRow, k: string) => (typeof r[k] === 'number' ? (r[k] as number) : null);
+  const m = (r: MetricRow, k: BaselineColumn) => { const v = r[k]; return typeof v === 'number' ? v : null; };
   const columns: Column<MetricRow>[] = [
     { key: 'month', header: 'Month', sortValue: (r) => r.month, cell: (r) => formatMonth(r.month) },
     { key: 'prs', header: 'PRs merged', numeric: true, cell: (r) => formatCount(m(r, 'prs_merged') ?? 0) },
@@ -86,7 +76,7 @@ export function TeamPage() {
             <dt>Slug</dt>
             <dd>{t.slug}</dd>
             <dt>Projects</dt>
-            <dd data-testid="team-projects">{t.projects.length === 0 ? <span className="muted">No project owned: webhook and code-host data count for a team once it owns the project.</span> : t.projects.map(projectName).join(', ')}</dd>
+            <dd data-testid="team-projects">{t.projects.length === 0 ? <span className="muted">No project owned: webhook and code-host data count for a team once it owns the project.</span> : t.projects.join(', ')}</dd>
             <dt>Headcount</dt>
             <dd data-testid="team-headcount">
               {first ? (

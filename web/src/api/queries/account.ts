@@ -1,14 +1,7 @@
+import type { Data, LinkedIdentity } from '../contract';
 import { apiQuery } from '../cube';
 
-/** A sign-in account at a provider linked to the signed-in user (GET /api/users/me/identities). */
-export interface LinkedIdentity {
-  id: string;
-  provider: 'github' | 'gitlab' | 'google' | 'microsoft';
-  providerName: string;
-  username: string | null;
-  email: string | null;
-  createdAt: string;
-  lastSignInAt: string;
-}
+export type { LinkedIdentity };
 
-export const identitiesQuery = apiQuery<{ data: LinkedIdentity[]; meta: { emailSignIn: boolean } }>('/api/users/me/identities');
+/** The sign-in accounts at providers linked to the signed-in user. */
+export const identitiesQuery = apiQuery<Data<LinkedIdentity[], { emailSignIn: boolean }>>('/api/users/me/identities');

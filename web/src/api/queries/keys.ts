@@ -1,18 +1,6 @@
+import type { ApiKey, List, ListMeta } from '../contract';
 import { apiQuery } from '../cube';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdBy: { userId: string; email: string };
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-export interface ListMeta {
-  page: number;
-  perPage: number;
-  total: number;
-}
+export type { ApiKey, ListMeta };
 
-export const keysQuery = (page: number) => apiQuery<{ data: ApiKey[]; meta: ListMeta }>('/api/keys', { page, perPage: 25 });
+export const keysQuery = (page: number) => apiQuery<List<ApiKey>>('/api/keys', { page, perPage: 25 });

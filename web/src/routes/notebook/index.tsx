@@ -3,24 +3,17 @@ import { Link } from '@tanstack/react-router';
 import { keepScope } from '../../lib/scope';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { Data, List, NotebookInput, NotebookSummary } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 
-export interface NotebookSummary {
-  id: string;
-  title: string;
-  shared: boolean;
-  mine: boolean;
-  updatedAt: string;
-}
-
 export function NotebooksPage() {
   usePageTitle('Notebook');
-  const list = useQuery(apiQuery<{ data: NotebookSummary[] }>('/api/notebooks'));
-  const create = useChange((body: { title: string }) => api<{ data: NotebookSummary }>('/api/notebooks', { method: 'POST', json: body }), [['api', '/api/notebooks']]);
+  const list = useQuery(apiQuery<List<NotebookSummary>>('/api/notebooks'));
+  const create = useChange((body: NotebookInput) => api<Data<NotebookSummary>>('/api/notebooks', { method: 'POST', json: body }), [['api', '/api/notebooks']]);
   const { errors, form } = useFormErrors(create.error, ['title']);
   return (
     <>

@@ -3,13 +3,12 @@ import { useParams } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useChange, useToggle } from '../../api/change';
 import { api, apiLines } from '../../api/client';
+import type { Cell, CellInput, Data, Notebook, NotebookChange, NotebookEvent, NotebookSummary } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { AnswerResult, Rows, type Step } from './result';
+import { AnswerResult, Rows, rowsOf, type Step } from './result';
 
-interface Cell { id: string; question: string; status: string; steps: Step[]; answer: string | null; error: string | null; model: string | null }
-interface Notebook { id: string; title: string; shared: boolean; mine: boolean; cells: Cell[] }
 
 function StepView({ step }: { step: Step }) {
   return (
@@ -18,7 +17,7 @@ function StepView({ step }: { step: Step }) {
         <summary><code>{step.tool}</code> {step.output ? (step.output.ok ? '' : '· failed') : '· running…'}</summary>
         <pre>{JSON.stringify(step.input, null, 2)}</pre>
         {step.output && !step.output.ok && <p role="note">{step.output.error}</p>}
-        {step.output?.ok && Array.isArray(step.output.value.rows) && <Rows rows={step.output.value.rows} label={`Result of ${step.tool}`} />}
+        {rowsOf(step) && <Rows rows={rowsOf(step) ?? []} label={`Result of ${step.tool}`} />}
       </details>
     </li>
   );
@@ -35,7 +34,7 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
     setLive({ ...state });
     try {
       await apiLines(`/api/notebooks/${encodeURIComponent(notebookId)}/cells/${cell.id}/run`, (event) => {
-        const e = event as { type: string; id: string; tool: string; input: unknown; output: Step['output']; delta: string };
+        const e = event as NotebookEvent;
         if (e.type === 'tool-call') state.steps = [...state.steps, { id: e.id, tool: e.tool, input: e.input }];
         if (e.type === 'tool-result') state.steps = state.steps.map((s) => (s.id === e.id ? { ...s, output: e.output } : s));
         if (e.type === 'text') state.text += e.delta;
@@ -72,13 +71,13 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
 
 export function NotebookPage() {
   const { notebookId } = useParams({ strict: false }) as { notebookId: string };
-  const notebook = useQuery(apiQuery<{ data: Notebook }>(`/api/notebooks/${encodeURIComponent(notebookId)}`));
+  const notebook = useQuery(apiQuery<Data<Notebook>>(`/api/notebooks/${encodeURIComponent(notebookId)}`));
   usePageTitle(notebook.data?.data.title ?? 'Notebook');
   const touches = [['api', `/api/notebooks/${encodeURIComponent(notebookId)}`], ['api', '/api/notebooks']];
   // A question asked is run at once; "Run again" re-runs a stored one.
   const [justAsked, setJustAsked] = useState<string | null>(null);
-  const ask = useChange((question: string) => api<{ data: Cell }>(`/api/notebooks/${encodeURIComponent(notebookId)}/cells`, { method: 'POST', json: { question } }), touches, (res) => setJustAsked(res.data.id));
-  const share = useToggle(notebook.data?.data.shared ?? false, (shared) => api(`/api/notebooks/${encodeURIComponent(notebookId)}`, { method: 'PATCH', json: { shared } }), touches);
+  const ask = useChange((question: string) => api<Data<Cell>>(`/api/notebooks/${encodeURIComponent(notebookId)}/cells`, { method: 'POST', json: { question } satisfies CellInput }), touches, (res) => setJustAsked(res.data.id));
+  const share = useToggle(notebook.data?.data.shared ?? false, (shared) => api<Data<NotebookSummary>>(`/api/notebooks/${encodeURIComponent(notebookId)}`, { method: 'PATCH', json: { shared } satisfies NotebookChange }), touches);
   const n = notebook.data?.data;
   return (
     <>

@@ -7,8 +7,14 @@
 import { ResultChart, type ResultPoint } from '../../components/charts/ResultChart';
 import { formatMonth } from '../../lib/format';
 
-type ToolOutput = { ok: true; value: { rows?: Record<string, unknown>[] } & Record<string, unknown> } | { ok: false; error: string };
-export interface Step { id: string; tool: string; input: unknown; output?: ToolOutput }
+import type { Cell } from '../../api/contract';
+
+export type Step = Cell['steps'][number];
+
+/** A tool's rows (a cube_query's answer), when its output has them. */
+export function rowsOf(step: Step): Record<string, unknown>[] | null {
+  return step.output?.ok && Array.isArray(step.output.value.rows) ? (step.output.value.rows as Record<string, unknown>[]) : null;
+}
 
 interface QueryInput {
   measures?: string[];
@@ -46,7 +52,7 @@ export interface ChartSpec {
 /** The chart a step's rows make, or null (no single group, no numeric measure, too many points). */
 export function chartOf(step: Step): ChartSpec | null {
   if (step.tool !== 'cube_query' || !step.output?.ok) return null;
-  const rows = step.output.value.rows;
+  const rows = rowsOf(step);
   const input = (step.input ?? {}) as QueryInput;
   if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_POINTS) return null;
   const time = (input.timeDimensions ?? []).filter((t) => t.granularity);
@@ -81,10 +87,10 @@ export function Rows({ rows, label }: { rows: Record<string, unknown>[]; label: 
 
 /** Under the answer: the last query's result as a chart, or as its table. */
 export function AnswerResult({ steps }: { steps: Step[] }) {
-  const last = [...steps].reverse().find((s) => s.tool === 'cube_query' && s.output?.ok && Array.isArray(s.output.value.rows));
-  if (!last?.output?.ok) return null;
+  const last = [...steps].reverse().find((s) => s.tool === 'cube_query' && rowsOf(s) !== null);
+  if (!last) return null;
   const chart = chartOf(last);
-  if (!chart) return <Rows rows={last.output.value.rows ?? []} label="Answer's result" />;
+  if (!chart) return <Rows rows={rowsOf(last) ?? []} label="Answer's result" />;
   const title = `${chart.measure} by ${chart.group}`;
   return <ResultChart id="answer-chart" kind={chart.kind} title={title} xTitle={chart.group} points={chart.points} format={(v) => plain.format(v)} />;
 }

@@ -1,29 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import type { List, SessionListItem } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { Pager } from '../../components/Pager';
 import { Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { keepScope } from '../../lib/scope';
 import { usePageTitle } from '../../lib/usePageTitle';
-
-export interface SessionItem {
-  id: string;
-  userId: string;
-  tool: string;
-  model: string | null;
-  startedAt: string;
-  durationSeconds: number | null;
-  projectKey: string | null;
-  transcript: { stored: boolean };
-}
-
-/** A row of the list: the session with who uploaded it and where its review stands. */
-export interface SessionListItem extends SessionItem {
-  uploader: { id: string; name: string | null };
-  review: { state: 'no_transcript' | 'pending' | 'assessed' | 'failed'; score: number | null };
-}
 
 const REVIEW_WORDS: Record<SessionListItem['review']['state'], string> = {
   no_transcript: 'No transcript',
@@ -36,7 +20,7 @@ const REVIEW_WORDS: Record<SessionListItem['review']['state'], string> = {
 export function SessionsPage() {
   usePageTitle('AI sessions');
   const [page, setPage] = useState(1);
-  const list = useQuery({ ...apiQuery<{ data: SessionListItem[]; meta: { page: number; perPage: number; total: number } }>('/api/sessions', { page, perPage: 25 }), placeholderData: (previous) => previous });
+  const list = useQuery({ ...apiQuery<List<SessionListItem>>('/api/sessions', { page, perPage: 25 }), placeholderData: (previous) => previous });
   return (
     <>
       <h1>AI sessions</h1>

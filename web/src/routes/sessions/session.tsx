@@ -8,20 +8,10 @@ import { meQuery } from '../../api/me';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import type { SessionItem } from './index';
+import type { AiSettings, Data, SessionDetails } from '../../api/contract';
 
-interface Review { model: string; createdAt: string }
-interface Summary extends Review { text: string }
-interface Assessment extends Review { score: number; rationale: string }
 /** A review whose job failed: the reason names the models and what went wrong, never a provider's message. */
-interface ReviewFailure { failedAt: string; retrying: boolean; reason: string }
-interface SessionDetails extends SessionItem {
-  branch: string | null;
-  prNumber: number | null;
-  summary: Summary | null;
-  assessment: Assessment | null;
-  reviewFailed: { summary: ReviewFailure | null; assessment: ReviewFailure | null };
-}
+type ReviewFailure = NonNullable<SessionDetails['reviewFailed']['summary']>;
 
 /** "Assessment failed" with its reason, and a Retry for those who may re-run it (the uploader and owners). */
 function FailedReview({ kind, session, failure, canRerun, onRequested }: { kind: 'summary' | 'assessment'; session: SessionDetails; failure: ReviewFailure; canRerun: boolean; onRequested: () => void }) {
@@ -84,10 +74,10 @@ export function SessionPage() {
   const { sessionId } = useParams({ strict: false }) as { sessionId: string };
   const [openedAt] = useState(() => Date.now());
   const [pollUntil, setPollUntil] = useState<{ until: number; after: string | null } | null>(null);
-  const settings = useQuery(apiQuery<{ data: { features: { sessionReviews: boolean } } }>('/api/ai/settings'));
+  const settings = useQuery(apiQuery<Data<AiSettings>>('/api/ai/settings'));
   const reviewsOn = settings.data?.data.features.sessionReviews ?? false;
   const session = useQuery({
-    ...apiQuery<{ data: SessionDetails }>(`/api/sessions/${encodeURIComponent(sessionId)}`),
+    ...apiQuery<Data<SessionDetails>>(`/api/sessions/${encodeURIComponent(sessionId)}`),
     // A pending summary, or a re-run's, is asked for again every 2 s, for a bounded while.
     refetchInterval: (query) => {
       const data = query.state.data?.data;

@@ -3,25 +3,23 @@ import { api } from '../../api/client';
 import { meQuery } from '../../api/me';
 import { identitiesQuery, type LinkedIdentity } from '../../api/queries/account';
 import { ConfirmButton } from '../../components/Form';
-import { ErrorNote, Panel } from '../../components/states';
+import { ListPanel } from '../../components/ListPanel';
+import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 
 /** One linked account; the last one stays when it is the only way back in (the API says the same with a 409). */
-function IdentityRow({ identity, keep }: { identity: LinkedIdentity; keep: boolean }) {
+const accountName = (identity: LinkedIdentity) => identity.username ?? identity.email ?? '—';
+
+function RemoveIdentity({ identity, keep }: { identity: LinkedIdentity; keep: boolean }) {
   const qc = useQueryClient();
   const remove = useMutation({
     mutationFn: () => api(`/api/users/me/identities/${identity.id}`, { method: 'DELETE' }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/users/me/identities'] }),
   });
-  const name = identity.username ?? identity.email ?? '—';
+  const name = accountName(identity);
   return (
-    <tr>
-      <th scope="row">{identity.providerName}</th>
-      <td>{identity.username && identity.email ? `${identity.username} (${identity.email})` : name}</td>
-      <td>{formatDateTime(identity.createdAt)}</td>
-      <td>{formatDateTime(identity.lastSignInAt)}</td>
-      <td>
+    <>
         {keep ? (
           <span className="muted">Your only way to sign in</span>
         ) : (
@@ -34,8 +32,7 @@ function IdentityRow({ identity, keep }: { identity: LinkedIdentity; keep: boole
           />
         )}
         {remove.isError && <ErrorNote error={remove.error} />}
-      </td>
-    </tr>
+    </>
   );
 }
 
@@ -44,7 +41,7 @@ export function AccountPage() {
   usePageTitle('Account');
   const me = useQuery(meQuery);
   const identities = useQuery(identitiesQuery);
-  const list = identities.data?.data ?? [];
+  const keepOnly = identities.data?.data.length === 1;
   const emailSignIn = identities.data?.meta.emailSignIn ?? true;
   return (
     <>
@@ -53,36 +50,21 @@ export function AccountPage() {
         You are signed in as <strong>{me.data?.data.user.email ?? '…'}</strong>.{' '}
         {emailSignIn ? 'You can always sign in with a link e-mailed to this address.' : 'E-mail sign-in is not available on this server.'}
       </p>
-      <Panel title="Linked sign-in accounts" id="identities" query={identities} height={120}>
-        {() =>
-          list.length > 0 ? (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Provider</th>
-                    <th scope="col">Account</th>
-                    <th scope="col">Linked</th>
-                    <th scope="col">Last sign-in</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((identity) => (
-                    <IdentityRow key={identity.id} identity={identity} keep={!emailSignIn && list.length === 1} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p className="empty" data-testid="empty">
-              No sign-in account is linked. Signing in with GitHub, GitLab, Google or Microsoft links that account the first time, when it has a verified e-mail address that is yours.
-            </p>
-          )
-        }
-      </Panel>
+      <ListPanel
+        title="Linked sign-in accounts"
+        id="identities"
+        query={identities}
+        height={120}
+        rowKey={(identity) => identity.id}
+        columns={[
+          { key: 'provider', header: 'Provider', cell: (identity) => identity.providerName },
+          { key: 'account', header: 'Account', cell: (identity) => (identity.username && identity.email ? `${identity.username} (${identity.email})` : accountName(identity)) },
+          { key: 'createdAt', header: 'Linked', cell: (identity) => formatDateTime(identity.createdAt) },
+          { key: 'lastSignInAt', header: 'Last sign-in', cell: (identity) => formatDateTime(identity.lastSignInAt) },
+        ]}
+        actions={(identity) => <RemoveIdentity identity={identity} keep={!emailSignIn && keepOnly} />}
+        empty="No sign-in account is linked. Signing in with GitHub, GitLab, Google or Microsoft links that account the first time, when it has a verified e-mail address that is yours."
+      />
       <p className="hint">
         To link another account, sign out and sign in with it: an account whose verified e-mail address is yours is linked on its first sign-in.
       </p>

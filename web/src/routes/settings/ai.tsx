@@ -1,21 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { AiSettings, AiSettingsInput, Data } from '../../api/contract';
 import { apiQuery, cubeQuery, num } from '../../api/cube';
 import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
-interface AiSettings {
-  provider: 'openai' | 'anthropic' | 'google' | null;
-  models: string[];
-  apiKeySet: boolean;
-  monthlyTokenBudget: number | null;
-  source: 'organisation' | 'environment' | 'none';
-  environment: { sessionReviews: string[]; notebook: string[] };
-  features: { sessionReviews: boolean; notebook: boolean };
-}
 
 const TOUCHES = [['api', '/api/ai/settings']];
 
@@ -27,7 +19,7 @@ function monthRange(): [string, string] {
 }
 
 function SettingsForm({ settings }: { settings: AiSettings }) {
-  const save = useChange((body: unknown) => api('/api/ai/settings', { method: 'PUT', json: body }), TOUCHES);
+  const save = useChange((body: AiSettingsInput) => api<Data<AiSettings>>('/api/ai/settings', { method: 'PUT', json: body }), TOUCHES);
   const { errors, form } = useFormErrors(save.error, ['provider', 'models', 'apiKey', 'monthlyTokenBudget']);
   return (
     <form
@@ -41,7 +33,7 @@ function SettingsForm({ settings }: { settings: AiSettings }) {
         const apiKey = String(data.get('apiKey') ?? '').trim();
         const budget = String(data.get('monthlyTokenBudget') ?? '').trim();
         save.mutate({
-          provider: provider === '' ? null : provider,
+          provider: provider === '' ? null : (provider as NonNullable<AiSettingsInput['provider']>),
           models: String(data.get('models') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
           ...(apiKey ? { apiKey } : {}),
           monthlyTokenBudget: budget === '' ? null : Number(budget),
@@ -75,7 +67,7 @@ function SettingsForm({ settings }: { settings: AiSettings }) {
 export function AiSettingsPage() {
   usePageTitle('AI');
   const owner = useIsOwner();
-  const settings = useQuery(apiQuery<{ data: AiSettings }>('/api/ai/settings'));
+  const settings = useQuery(apiQuery<Data<AiSettings>>('/api/ai/settings'));
   const usage = useQuery(cubeQuery({ measures: ['ai_usage.ai_tokens', 'ai_usage.ai_calls'], timeDimensions: [{ dimension: 'ai_usage.created_at', dateRange: monthRange() }] }));
   const s = settings.data?.data;
   return (

@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { BiCredentialInput, Data } from '../../api/contract';
 import { biCredentialsQuery, type BiCredential, type NewBiCredential } from '../../api/queries/bi';
-import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
-import { ErrorNote, Panel } from '../../components/states';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ListPanel } from '../../components/ListPanel';
+import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useRole } from './layout';
@@ -47,7 +49,7 @@ function NewCredential({ created, onDone }: { created: NewBiCredential; onDone: 
 }
 
 function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential) => void }) {
-  const create = useChange((body: { name: string }) => api<{ data: NewBiCredential }>('/api/bi/credentials', { method: 'POST', json: body }), TOUCHES, (res) => onCreated(res.data));
+  const create = useChange((body: BiCredentialInput) => api<Data<NewBiCredential>>('/api/bi/credentials', { method: 'POST', json: body }), TOUCHES, (res) => onCreated(res.data));
   const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
@@ -74,20 +76,13 @@ function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential)
   );
 }
 
-function CredentialRow({ c }: { c: BiCredential }) {
+function RevokeCredential({ c }: { c: BiCredential }) {
   const revoke = useChange(() => api(`/api/bi/credentials/${c.id}`, { method: 'DELETE' }), TOUCHES);
   return (
-    <tr>
-      <th scope="row">{c.name}</th>
-      <td>
-        <code>{c.user}</code>
-      </td>
-      <td>{formatDateTime(c.createdAt)}</td>
-      <td>
-        <ConfirmButton label="Revoke" confirmLabel="Revoke credential" question={`Revoke “${c.name}”? Its open connections end at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
-        {revoke.isError && <ErrorNote error={revoke.error} />}
-      </td>
-    </tr>
+    <>
+      <ConfirmButton label="Revoke" confirmLabel="Revoke credential" question={`Revoke “${c.name}”? Its open connections end at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+      {revoke.isError && <ErrorNote error={revoke.error} />}
+    </>
   );
 }
 
@@ -119,33 +114,20 @@ function Credentials() {
   return (
     <>
       {created ? <NewCredential created={created} onDone={() => setCreated(null)} /> : <CreateCredential onCreated={setCreated} />}
-      <Panel title="Credentials" id="bi-credentials" query={credentials} height={120}>
-        {() =>
-          credentials.data && credentials.data.data.length > 0 ? (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">User</th>
-                    <th scope="col">Created</th>
-                    <ActionsHeader />
-                  </tr>
-                </thead>
-                <tbody>
-                  {credentials.data.data.map((c) => (
-                    <CredentialRow key={c.id} c={c} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p className="empty" data-testid="empty">
-              No BI credential yet. Create one above.
-            </p>
-          )
-        }
-      </Panel>
+      <ListPanel
+        title="Credentials"
+        id="bi-credentials"
+        query={credentials}
+        height={120}
+        rowKey={(c) => c.id}
+        columns={[
+          { key: 'name', header: 'Name', cell: (c) => c.name },
+          { key: 'user', header: 'User', cell: (c) => <code>{c.user}</code> },
+          { key: 'createdAt', header: 'Created', cell: (c) => formatDateTime(c.createdAt) },
+        ]}
+        actions={(c) => <RevokeCredential c={c} />}
+        empty="No BI credential yet. Create one above."
+      />
     </>
   );
 }

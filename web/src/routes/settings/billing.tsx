@@ -6,7 +6,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { billingQuery, type BillingOverview, type SeatBand } from '../../api/queries/billing';
+import { billingQuery, type BillingOverview } from '../../api/queries/billing';
+
+type SeatBand = BillingOverview['plans'][number]['band'];
 import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -16,7 +18,7 @@ const PADDLE_JS = 'https://cdn.paddle.com/paddle/v2/paddle.js';
 interface PaddleJs {
   Environment: { set(env: string): void };
   Initialize(options: { token: string; eventCallback?: (event: { name: string }) => void }): void;
-  Checkout: { open(options: { items: { priceId: string; quantity: number }[]; customData: Record<string, string> }): void };
+  Checkout: { open(options: { items: { priceId: string; quantity: number }[]; customData: BillingOverview['checkout']['customData'] }): void };
 }
 declare global {
   interface Window {

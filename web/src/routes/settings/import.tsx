@@ -2,11 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useChange } from '../../api/change';
 import { api, ApiError } from '../../api/client';
+import type { Data, QueuedImport } from '../../api/contract';
 import { onLiveMessage } from '../../api/live';
 import { importJobQuery, registerImportsQuery, type ImportJob, type ImportResult } from '../../api/queries/organisation';
 import { FormAlert, formErrors } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { Panel } from '../../components/states';
+import { ListPanel } from '../../components/ListPanel';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useRole } from './layout';
@@ -113,7 +113,7 @@ function Upload({ kind }: { kind: 'register' | 'seats' }) {
     const text = await f.text();
     const rows = text.split('\n').filter((l) => l.trim() !== '').length - 1;
     const path = kind === 'seats' ? '/api/seats/imports' : rows > ASYNC_ROWS ? '/api/register/imports?mode=async' : '/api/register/imports';
-    return api<{ data: ImportResult | { jobId: string; status: string } }>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
+    return api<Data<ImportResult | QueuedImport>>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
   }, [['api', '/api/register/imports']]);
   const id = `${kind}-file`;
   const apiError = upload.error instanceof ApiError ? upload.error : null;
@@ -175,41 +175,20 @@ export function ImportPage() {
         </>
       )}
       {role === 'member' && <p className="notice">Only an owner of the organisation imports the register and seats.</p>}
-      <Panel title="Register imports" id="register-history" query={history}>
-        {() =>
-          history.data && history.data.data.length > 0 ? (
-            <>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Imported</th>
-                    <th scope="col" className="num">
-                      Rows
-                    </th>
-                    <th scope="col">File SHA-256</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {history.data.data.map((r) => (
-                    <tr key={r.id}>
-                      <td>{formatDateTime(r.importedAt)}</td>
-                      <td className="num">{r.rowCount}</td>
-                      <td>
-                        <code>{r.fileSha256.slice(0, 12)}…</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager meta={history.data.meta} onPage={setPage} />
-            </>
-          ) : (
-            <p className="empty" data-testid="empty">
-              No register imported yet. Upload one above.
-            </p>
-          )
-        }
-      </Panel>
+      <ListPanel
+        title="Register imports"
+        id="register-history"
+        query={history}
+        onPage={setPage}
+        rowKey={(r) => r.id}
+        rowHeaders={false}
+        columns={[
+          { key: 'importedAt', header: 'Imported', cell: (r) => formatDateTime(r.importedAt) },
+          { key: 'rowCount', header: 'Rows', numeric: true, cell: (r) => r.rowCount },
+          { key: 'fileSha256', header: 'File SHA-256', cell: (r) => <code>{r.fileSha256.slice(0, 12)}…</code> },
+        ]}
+        empty="No register imported yet. Upload one above."
+      />
     </>
   );
 }

@@ -2,8 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
 import { useChange } from '../../api/change';
+import type { Codehost, Data, Installation, InstallationInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
-import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { DataTable } from '../../components/DataTable';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
@@ -11,22 +13,6 @@ import { useIsOwner } from './layout';
 import { TrackersPanel } from './integrations/trackers';
 import { NotionPanel, SlackPanel } from './integrations/chatDocs';
 
-interface Installation {
-  installationId: number;
-  accountLogin: string | null;
-  accountType: string | null;
-  linkedAt: string | null;
-  suspended: boolean;
-  removed: boolean;
-}
-interface Codehost {
-  enabled: boolean;
-  webhooksAccepted: boolean;
-  appName: string | null;
-  webhookUrl: string;
-  setupUrl: string;
-  installations: Installation[];
-}
 const CODEHOST = '/api/integrations/codehost';
 
 function Url({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -41,7 +27,7 @@ function Url({ label, value, testId }: { label: string; value: string; testId: s
 }
 
 function LinkInstallation() {
-  const link = useChange((installationId: string) => api(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } }), [['api', CODEHOST]]);
+  const link = useChange((installationId: string) => api<Data<Installation>>(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } satisfies InstallationInput }), [['api', CODEHOST]]);
   const { errors, form } = useFormErrors(link.error, ['installationId']);
   return (
     <form
@@ -67,33 +53,24 @@ function LinkInstallation() {
   );
 }
 
-function InstallationRow({ i, owner }: { i: Installation; owner: boolean }) {
+const stateOf = (i: Installation) => (i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked');
+
+function Unlink({ i }: { i: Installation }) {
   const unlink = useChange(() => api(`${CODEHOST}/installations/${i.installationId}`, { method: 'DELETE' }), [['api', CODEHOST]]);
-  const state = i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked';
   return (
-    <tr>
-      <th scope="row">{i.installationId}</th>
-      <td>
-        {i.accountLogin ?? '—'} {i.accountType && <span className="muted">({i.accountType})</span>}
-      </td>
-      <td>{state}</td>
-      <td>{i.linkedAt ? formatDateTime(i.linkedAt) : '—'}</td>
-      {owner && (
-        <td>
-          {i.linkedAt && !i.removed && (
-            <ConfirmButton label="Unlink" confirmLabel="Unlink installation" question={`Unlink installation ${i.installationId}? Its events stop counting for this organisation.`} onConfirm={() => unlink.mutate()} />
-          )}
-          {unlink.isError && <ErrorNote error={unlink.error} />}
-        </td>
+    <>
+      {i.linkedAt && !i.removed && (
+        <ConfirmButton label="Unlink" confirmLabel="Unlink installation" question={`Unlink installation ${i.installationId}? Its events stop counting for this organisation.`} onConfirm={() => unlink.mutate()} />
       )}
-    </tr>
+      {unlink.isError && <ErrorNote error={unlink.error} />}
+    </>
   );
 }
 
 export function IntegrationsPage() {
   usePageTitle('Integrations');
   const owner = useIsOwner();
-  const codehost = useQuery(apiQuery<{ data: Codehost }>(CODEHOST));
+  const codehost = useQuery(apiQuery<Data<Codehost>>(CODEHOST));
   // The setup callback sends the owner back here once an installation is linked.
   const [justLinked] = useState(() => {
     const params = new URLSearchParams(location.search);
@@ -133,22 +110,26 @@ export function IntegrationsPage() {
               {c.installations.length === 0 ? (
                 <p className="empty">No installation linked yet.</p>
               ) : (
-                <table data-testid="installations">
-                  <thead>
-                    <tr>
-                      <th scope="col">Installation</th>
-                      <th scope="col">Account</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Linked</th>
-                      {owner && <ActionsHeader />}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {c.installations.map((i) => (
-                      <InstallationRow key={i.installationId} i={i} owner={owner} />
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  testId="installations"
+                  columns={[
+                    { key: 'installationId', header: 'Installation', cell: (i) => i.installationId },
+                    {
+                      key: 'account',
+                      header: 'Account',
+                      cell: (i) => (
+                        <>
+                          {i.accountLogin ?? '—'} {i.accountType && <span className="muted">({i.accountType})</span>}
+                        </>
+                      ),
+                    },
+                    { key: 'state', header: 'State', cell: stateOf },
+                    { key: 'linkedAt', header: 'Linked', cell: (i) => (i.linkedAt ? formatDateTime(i.linkedAt) : '—') },
+                  ]}
+                  actions={owner ? (i) => <Unlink i={i} /> : undefined}
+                  rows={c.installations}
+                  rowKey={(i) => String(i.installationId)}
+                />
               )}
               {owner && <LinkInstallation />}
             </>

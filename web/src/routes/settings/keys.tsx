@@ -2,16 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { Data, KeyInput, NewApiKey } from '../../api/contract';
 import { meQuery } from '../../api/me';
 import { keysQuery, type ApiKey } from '../../api/queries/keys';
-import { ActionsHeader, ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { ErrorNote, Panel } from '../../components/states';
+import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ListPanel } from '../../components/ListPanel';
+import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 
 /** The secret of a new key lives in this component's state only, shown once (UI.md, Security). */
-function NewKey({ created, role, onDone }: { created: ApiKey & { key: string }; role: string; onDone: () => void }) {
+function NewKey({ created, role, onDone }: { created: NewApiKey; role: string; onDone: () => void }) {
   return (
     <section className="panel" aria-labelledby="new-key-title" data-testid="new-key">
       <h2 id="new-key-title">Key “{created.name}” created</h2>
@@ -31,8 +32,8 @@ function NewKey({ created, role, onDone }: { created: ApiKey & { key: string }; 
   );
 }
 
-function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
-  const create = useChange((body: { name: string }) => api<{ data: ApiKey & { key: string } }>('/api/keys', { method: 'POST', json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
+function CreateKey({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
+  const create = useChange((body: KeyInput) => api<Data<NewApiKey>>('/api/keys', { method: 'POST', json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
   const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
@@ -59,22 +60,13 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
   );
 }
 
-function KeyRow({ k, meId }: { k: ApiKey; meId: string | undefined }) {
+function RevokeKey({ k }: { k: ApiKey }) {
   const revoke = useChange(() => api(`/api/keys/${k.id}`, { method: 'DELETE' }), [['api', '/api/keys']]);
   return (
-    <tr>
-      <th scope="row">{k.name}</th>
-      <td>
-        <code>{k.prefix}…</code>
-      </td>
-      <td>{k.createdBy.userId === meId ? 'you' : k.createdBy.email}</td>
-      <td>{formatDateTime(k.createdAt)}</td>
-      <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'}</td>
-      <td>
-        <ConfirmButton label="Revoke" confirmLabel="Revoke key" question={`Revoke “${k.name}”? Anything using it stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
-        {revoke.isError && <ErrorNote error={revoke.error} />}
-      </td>
-    </tr>
+    <>
+      <ConfirmButton label="Revoke" confirmLabel="Revoke key" question={`Revoke “${k.name}”? Anything using it stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+      {revoke.isError && <ErrorNote error={revoke.error} />}
+    </>
   );
 }
 
@@ -83,7 +75,7 @@ export function KeysPage() {
   const me = useQuery(meQuery);
   const [page, setPage] = useState(1);
   const keys = useQuery({ ...keysQuery(page), placeholderData: (prev) => prev });
-  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [created, setCreated] = useState<NewApiKey | null>(null);
   const owner = me.data?.data.activeTenant.role === 'owner';
   return (
     <>
@@ -93,38 +85,23 @@ export function KeysPage() {
         A CLI gets its own key with <code>delivery-analytics login</code>.
       </p>
       {created ? <NewKey created={created} role={me.data?.data.activeTenant.role ?? 'member'} onDone={() => setCreated(null)} /> : <CreateKey onCreated={setCreated} />}
-      <Panel title="Active keys" id="keys" query={keys} height={160}>
-        {() =>
-          keys.data && keys.data.data.length > 0 ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Begins with</th>
-                      <th scope="col">Created by</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <ActionsHeader />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {keys.data.data.map((k) => (
-                      <KeyRow key={k.id} k={k} meId={me.data?.data.user.id} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager meta={keys.data.meta} onPage={setPage} />
-            </>
-          ) : (
-            <p className="empty" data-testid="empty">
-              No active key yet. Create one above.
-            </p>
-          )
-        }
-      </Panel>
+      <ListPanel
+        title="Active keys"
+        id="keys"
+        query={keys}
+        height={160}
+        onPage={setPage}
+        rowKey={(k) => k.id}
+        columns={[
+          { key: 'name', header: 'Name', cell: (k) => k.name },
+          { key: 'prefix', header: 'Begins with', cell: (k) => <code>{k.prefix}…</code> },
+          { key: 'createdBy', header: 'Created by', cell: (k) => (k.createdBy.userId === me.data?.data.user.id ? 'you' : k.createdBy.email) },
+          { key: 'createdAt', header: 'Created', cell: (k) => formatDateTime(k.createdAt) },
+          { key: 'lastUsedAt', header: 'Last used', cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never') },
+        ]}
+        actions={(k) => <RevokeKey k={k} />}
+        empty="No active key yet. Create one above."
+      />
     </>
   );
 }

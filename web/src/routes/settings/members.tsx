@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
+import type { Data, InvitationInput, RoleChange } from '../../api/contract';
 import { meQuery } from '../../api/me';
 import { invitationsQuery, membersQuery, ROLES, type Invitation, type Member, type NewInvitation, type Role } from '../../api/queries/members';
 import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { ErrorNote, Panel } from '../../components/states';
+import { ListPanel } from '../../components/ListPanel';
+import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 
@@ -17,54 +18,46 @@ function useInvalidateMembers() {
   return () => Promise.all([qc.invalidateQueries({ queryKey: ['api', '/api/members'] }), qc.invalidateQueries({ queryKey: ['api', '/api/users/me'] })]);
 }
 
-function MemberRow({ m, meId, owner }: { m: Member; meId: string | undefined; owner: boolean }) {
+/** An owner changes a role in place; a refusal (the last owner) shows under it. */
+function RoleSelect({ m }: { m: Member }) {
   const invalidate = useInvalidateMembers();
   const change = useMutation({
-    mutationFn: (role: Role) => api(`/api/members/${m.userId}`, { method: 'PATCH', json: { role } }),
+    mutationFn: (role: Role) => api<Data<Member>>(`/api/members/${m.userId}`, { method: 'PATCH', json: { role } satisfies RoleChange }),
     onSuccess: invalidate,
   });
-  const remove = useMutation({ mutationFn: () => api(`/api/members/${m.userId}`, { method: 'DELETE' }), onSuccess: invalidate });
-  const who = m.displayName ? `${m.displayName} (${m.email})` : m.email;
-  const you = m.userId === meId;
   return (
-    <tr>
-      <th scope="row">
-        {who}
-        {you && <span className="muted"> · you</span>}
-      </th>
-      <td>
-        {owner ? (
-          <select
-            aria-label={`Role of ${m.email}`}
-            value={change.isPending ? change.variables : m.role}
-            disabled={change.isPending}
-            onChange={(e) => change.mutate(e.currentTarget.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABEL[r]}
-              </option>
-            ))}
-          </select>
-        ) : (
-          ROLE_LABEL[m.role]
-        )}
-        {change.isError && <ErrorNote error={change.error} />}
-      </td>
-      <td>{formatDateTime(m.joinedAt)}</td>
-      {owner && (
-        <td>
-          <ConfirmButton
-            label="Remove"
-            confirmLabel="Remove member"
-            question={you ? 'Remove yourself from this organisation? You lose access at once.' : `Remove ${m.email}? Their API keys for this organisation stop working at once.`}
-            onConfirm={() => remove.mutate()}
-            disabled={remove.isPending}
-          />
-          {remove.isError && <ErrorNote error={remove.error} />}
-        </td>
-      )}
-    </tr>
+    <>
+      <select
+        aria-label={`Role of ${m.email}`}
+        value={change.isPending ? change.variables : m.role}
+        disabled={change.isPending}
+        onChange={(e) => change.mutate(e.currentTarget.value as Role)}
+      >
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABEL[r]}
+          </option>
+        ))}
+      </select>
+      {change.isError && <ErrorNote error={change.error} />}
+    </>
+  );
+}
+
+function RemoveMember({ m, you }: { m: Member; you: boolean }) {
+  const invalidate = useInvalidateMembers();
+  const remove = useMutation({ mutationFn: () => api(`/api/members/${m.userId}`, { method: 'DELETE' }), onSuccess: invalidate });
+  return (
+    <>
+      <ConfirmButton
+        label="Remove"
+        confirmLabel="Remove member"
+        question={you ? 'Remove yourself from this organisation? You lose access at once.' : `Remove ${m.email}? Their API keys for this organisation stop working at once.`}
+        onConfirm={() => remove.mutate()}
+        disabled={remove.isPending}
+      />
+      {remove.isError && <ErrorNote error={remove.error} />}
+    </>
   );
 }
 
@@ -72,36 +65,29 @@ function MembersTable({ owner, meId }: { owner: boolean; meId: string | undefine
   const [page, setPage] = useState(1);
   const members = useQuery({ ...membersQuery(page), placeholderData: (prev) => prev });
   return (
-    <Panel title="Members" id="members" query={members} height={160}>
-      {() =>
-        members.data && (
-          <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Person</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Joined</th>
-                    {owner && (
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    )}
-                  </tr>
-                </thead>
-                <tbody>
-                  {members.data.data.map((m) => (
-                    <MemberRow key={m.userId} m={m} meId={meId} owner={owner} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager meta={members.data.meta} onPage={setPage} />
-          </>
-        )
-      }
-    </Panel>
+    <ListPanel
+      title="Members"
+      id="members"
+      query={members}
+      height={160}
+      onPage={setPage}
+      rowKey={(m) => m.userId}
+      columns={[
+        {
+          key: 'person',
+          header: 'Person',
+          cell: (m) => (
+            <>
+              {m.displayName ? `${m.displayName} (${m.email})` : m.email}
+              {m.userId === meId && <span className="muted"> · you</span>}
+            </>
+          ),
+        },
+        { key: 'role', header: 'Role', cell: (m) => (owner ? <RoleSelect m={m} /> : ROLE_LABEL[m.role]) },
+        { key: 'joinedAt', header: 'Joined', cell: (m) => formatDateTime(m.joinedAt) },
+      ]}
+      actions={owner ? (m) => <RemoveMember m={m} you={m.userId === meId} /> : undefined}
+    />
   );
 }
 
@@ -120,7 +106,7 @@ function Sent({ invitation, onDone }: { invitation: NewInvitation; onDone: () =>
           </p>
           <div className="secret">
             <code data-testid="invitation-link">{delivery.link}</code>
-            <CopyButton text={delivery.link} label="Copy link" />
+            <CopyButton text={delivery.link ?? ''} label="Copy link" />
           </div>
           <p>The link works once, only for {invitation.email}, and expires on {formatDateTime(invitation.expiresAt)}.</p>
         </>
@@ -135,7 +121,7 @@ function Sent({ invitation, onDone }: { invitation: NewInvitation; onDone: () =>
 function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void }) {
   const qc = useQueryClient();
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: string }) => api<{ data: NewInvitation }>('/api/invitations', { method: 'POST', json: body }),
+    mutationFn: (body: InvitationInput) => api<Data<NewInvitation>>('/api/invitations', { method: 'POST', json: body }),
     onSuccess: (res) => {
       void qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] });
       onSent(res.data);
@@ -151,7 +137,7 @@ function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void })
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
-        invite.mutate({ email: String(data.get('email') ?? ''), role: String(data.get('role') ?? '') }, { onSuccess: () => form.current?.reset() });
+        invite.mutate({ email: String(data.get('email') ?? ''), role: String(data.get('role') ?? '') as Role }, { onSuccess: () => form.current?.reset() });
       }}
     >
       <h2 id="invite-title">Invite someone</h2>
@@ -177,24 +163,17 @@ function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void })
   );
 }
 
-function InvitationRow({ i }: { i: Invitation }) {
+function RevokeInvitation({ i }: { i: Invitation }) {
   const qc = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => api(`/api/invitations/${i.id}`, { method: 'DELETE' }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] }),
   });
   return (
-    <tr>
-      <th scope="row">{i.email}</th>
-      <td>{ROLE_LABEL[i.role]}</td>
-      <td>{i.status === 'expired' ? 'Expired: invite again for a new link' : 'Waiting'}</td>
-      <td>{i.invitedBy?.email ?? '—'}</td>
-      <td>{formatDateTime(i.expiresAt)}</td>
-      <td>
-        <ConfirmButton label="Revoke" confirmLabel="Revoke invitation" question={`Revoke the invitation of ${i.email}? Its link stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
-        {revoke.isError && <ErrorNote error={revoke.error} />}
-      </td>
-    </tr>
+    <>
+      <ConfirmButton label="Revoke" confirmLabel="Revoke invitation" question={`Revoke the invitation of ${i.email}? Its link stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />
+      {revoke.isError && <ErrorNote error={revoke.error} />}
+    </>
   );
 }
 
@@ -202,40 +181,23 @@ function Invitations() {
   const [page, setPage] = useState(1);
   const invitations = useQuery({ ...invitationsQuery(page), placeholderData: (prev) => prev });
   return (
-    <Panel title="Pending invitations" id="invitations" query={invitations} height={120}>
-      {() =>
-        invitations.data && invitations.data.data.length > 0 ? (
-          <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">E-mail address</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Invited by</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invitations.data.data.map((i) => (
-                    <InvitationRow key={i.id} i={i} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager meta={invitations.data.meta} onPage={setPage} />
-          </>
-        ) : (
-          <p className="empty" data-testid="empty">
-            No invitation is waiting for an answer.
-          </p>
-        )
-      }
-    </Panel>
+    <ListPanel
+      title="Pending invitations"
+      id="invitations"
+      query={invitations}
+      height={120}
+      onPage={setPage}
+      rowKey={(i) => i.id}
+      columns={[
+        { key: 'email', header: 'E-mail address', cell: (i) => i.email },
+        { key: 'role', header: 'Role', cell: (i) => ROLE_LABEL[i.role] },
+        { key: 'status', header: 'Status', cell: (i) => (i.status === 'expired' ? 'Expired: invite again for a new link' : 'Waiting') },
+        { key: 'invitedBy', header: 'Invited by', cell: (i) => i.invitedBy?.email ?? '—' },
+        { key: 'expiresAt', header: 'Expires', cell: (i) => formatDateTime(i.expiresAt) },
+      ]}
+      actions={(i) => <RevokeInvitation i={i} />}
+      empty="No invitation is waiting for an answer."
+    />
   );
 }
 

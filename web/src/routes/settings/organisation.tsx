@@ -2,13 +2,14 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { ConfigReport as Report, Data, Me, NewTenant, TenantInput, UpdateMe } from '../../api/contract';
 import { meQuery } from '../../api/me';
 import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
 function Rename({ tenant }: { tenant: { id: string; name: string } }) {
-  const rename = useChange((name: string) => api(`/api/tenants/${tenant.id}`, { method: 'PATCH', json: { name } }), [['api', '/api/users/me']]);
+  const rename = useChange((name: string) => api(`/api/tenants/${tenant.id}`, { method: 'PATCH', json: { name } satisfies TenantInput }), [['api', '/api/users/me']]);
   const { errors, form } = useFormErrors(rename.error, ['name']);
   return (
     <form
@@ -40,8 +41,8 @@ function Rename({ tenant }: { tenant: { id: string; name: string } }) {
 function CreateTenant() {
   const create = useMutation({
     mutationFn: async (name: string) => {
-      const created = await api<{ data: { id: string } }>('/api/tenants', { method: 'POST', json: { name } });
-      await api('/api/users/me', { method: 'PATCH', json: { activeTenantId: created.data.id } });
+      const created = await api<Data<NewTenant>>('/api/tenants', { method: 'POST', json: { name } satisfies TenantInput });
+      await api<Data<Me>>('/api/users/me', { method: 'PATCH', json: { activeTenantId: created.data.id } satisfies UpdateMe });
     },
     // A full load: cached answers and the live socket belong to the previous organisation.
     onSuccess: () => location.assign('/app/settings/import'),
@@ -84,7 +85,7 @@ function flatten(value: unknown, path = ''): [string, string][] {
  */
 function ConfigReport() {
   const [secret, setSecret] = useState('');
-  const report = useMutation({ mutationFn: () => api<{ data: unknown }>('/api/config-report', { headers: { 'X-Admin-Secret': secret }, signInOn401: false }) });
+  const report = useMutation({ mutationFn: () => api<Data<Report>>('/api/config-report', { headers: { 'X-Admin-Secret': secret }, signInOn401: false }) });
   return (
     <section className="panel" aria-labelledby="config-title">
       <h2 id="config-title">Server configuration report</h2>

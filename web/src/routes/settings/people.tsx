@@ -3,15 +3,13 @@ import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
-import type { Person } from '../../api/queries/organisation';
-import type { ListMeta } from '../../api/queries/keys';
-import { ActionsHeader, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { Panel } from '../../components/states';
+import type { Data, List, Person, PersonChange } from '../../api/contract';
+import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ListPanel } from '../../components/ListPanel';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
-type Identity = { kind: string; value: string };
+type Identity = PersonChange['identities'][number];
 const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Code-host username' };
 
 /**
@@ -19,8 +17,8 @@ const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Cod
  * the person; register identities come from the register and are not edited here.
  */
 function IdentityEditor({ person }: { person: Person }) {
-  const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }));
-  const save = useChange((identities: Identity[]) => api(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } }), [['api', '/api/people']]);
+  const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }) as Identity);
+  const save = useChange((identities: Identity[]) => api<Data<Person>>(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } satisfies PersonChange }), [['api', '/api/people']]);
   const { errors, form } = useFormErrors(save.error, ['identities']);
   const formId = `identity-${person.id}`;
   return (
@@ -46,7 +44,7 @@ function IdentityEditor({ person }: { person: Person }) {
         onSubmit={(e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          save.mutate([...manual, { kind: String(data.get('kind')), value: String(data.get('identities') ?? '') }], { onSuccess: () => form.current?.reset() });
+          save.mutate([...manual, { kind: String(data.get('kind')) as Identity['kind'], value: String(data.get('identities') ?? '') }], { onSuccess: () => form.current?.reset() });
         }}
       >
         <div className="field">
@@ -76,7 +74,7 @@ export function PeoplePage() {
   const [page, setPage] = useState(1);
   const [q, setQ] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const people = useQuery({ ...apiQuery<{ data: Person[]; meta: ListMeta }>('/api/people', { page, perPage: 25, q: q.trim() || undefined }), placeholderData: (prev) => prev });
+  const people = useQuery({ ...apiQuery<List<Person>>('/api/people', { page, perPage: 25, q: q.trim() || undefined }), placeholderData: (prev) => prev });
   return (
     <>
       <h1>People</h1>
@@ -97,56 +95,43 @@ export function PeoplePage() {
           placeholder="Name, external ref or e-mail"
         />
       </div>
-      <Panel title="People" id="people" query={people} height={240}>
-        {() =>
-          people.data && people.data.data.length > 0 ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Person</th>
-                      <th scope="col">External ref</th>
-                      <th scope="col">Teams</th>
-                      <th scope="col">Identities</th>
-                      {owner && <ActionsHeader />}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {people.data.data.map((p) => (
-                      <tr key={p.id}>
-                        <th scope="row">{p.displayName ?? '—'}</th>
-                        <td>{p.externalRef}</td>
-                        <td>{p.teams.map((t) => t.slug).join(', ') || <span className="muted">none</span>}</td>
-                        <td>
-                          {p.identities.map((i) => (
-                            <div key={`${i.kind}:${i.value}`} className="identity">
-                              {i.value} <span className="muted">({i.source === 'manual' ? 'added by hand' : 'register'})</span>
-                            </div>
-                          ))}
-                          {open === p.id && <IdentityEditor person={p} />}
-                        </td>
-                        {owner && (
-                          <td>
-                            <button type="button" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
-                              {open === p.id ? 'Close' : 'Edit identities'}
-                            </button>
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager meta={people.data.meta} onPage={setPage} />
-            </>
-          ) : (
-            <p className="empty" data-testid="empty">
-              {q.trim() ? `Nobody matches “${q.trim()}”.` : 'No person yet: people come from the register (Settings › Register and seats).'}
-            </p>
-          )
+      <ListPanel
+        title="People"
+        id="people"
+        query={people}
+        height={240}
+        onPage={setPage}
+        rowKey={(p) => p.id}
+        columns={[
+          { key: 'name', header: 'Person', cell: (p) => p.displayName ?? '—' },
+          { key: 'externalRef', header: 'External ref', cell: (p) => p.externalRef },
+          { key: 'teams', header: 'Teams', cell: (p) => p.teams.map((t) => t.slug).join(', ') || <span className="muted">none</span> },
+          {
+            key: 'identities',
+            header: 'Identities',
+            cell: (p) => (
+              <>
+                {p.identities.map((i) => (
+                  <div key={`${i.kind}:${i.value}`} className="identity">
+                    {i.value} <span className="muted">({i.source === 'manual' ? 'added by hand' : 'register'})</span>
+                  </div>
+                ))}
+                {open === p.id && <IdentityEditor person={p} />}
+              </>
+            ),
+          },
+        ]}
+        actions={
+          owner
+            ? (p) => (
+                <button type="button" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
+                  {open === p.id ? 'Close' : 'Edit identities'}
+                </button>
+              )
+            : undefined
         }
-      </Panel>
+        empty={q.trim() ? `Nobody matches “${q.trim()}”.` : 'No person yet: people come from the register (Settings › Register and seats).'}
+      />
     </>
   );
 }

@@ -3,32 +3,21 @@ import { useState } from 'react';
 import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery, cubeQuery, num } from '../../api/cube';
-import type { ListMeta } from '../../api/queries/keys';
-import type { Team } from '../../api/queries/organisation';
-import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
-import { Pager } from '../../components/Pager';
-import { ErrorNote, Panel } from '../../components/states';
+import type { Data, List, Survey, SurveyInput, Team } from '../../api/contract';
+import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ListPanel } from '../../components/ListPanel';
+import { ErrorNote } from '../../components/states';
 import { formatRatio, formatScore } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
-interface Survey {
-  id: string;
-  title: string;
-  opensOn: string;
-  closesOn: string;
-  status: 'open' | 'closed';
-  closedAt: string | null;
-  counts: { invitations: number; responses: number };
-  teams: { id: string; slug: string; name: string; invitations: number; responses: number }[];
-}
 
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 function CreateSurvey() {
-  const teams = useQuery(apiQuery<{ data: Team[] }>('/api/teams', { enabled: 'true', perPage: 100 }));
-  const create = useChange((body: Record<string, unknown>) => api<{ data: Survey }>('/api/surveys', { method: 'POST', json: body }), [['api', '/api/surveys']]);
+  const teams = useQuery(apiQuery<List<Team>>('/api/teams', { enabled: 'true', perPage: 100 }));
+  const create = useChange((body: SurveyInput) => api<Data<Survey>>('/api/surveys', { method: 'POST', json: body }), [['api', '/api/surveys']]);
   const { errors, form } = useFormErrors(create.error, ['title', 'teams', 'opensOn', 'closesOn']);
   return (
     <section className="panel" aria-labelledby="create-survey-title">
@@ -142,44 +131,25 @@ function Results({ survey }: { survey: Survey }) {
   );
 }
 
-function SurveyRow({ survey, owner }: { survey: Survey; owner: boolean }) {
-  const [open, setOpen] = useState(false);
+/** A survey's actions: its results folded under it, its links (owner), closing it (owner, while open). */
+function SurveyActions({ survey, owner, open, onToggle }: { survey: Survey; owner: boolean; open: boolean; onToggle: () => void }) {
   const close = useChange(() => api(`/api/surveys/${survey.id}/close`, { method: 'POST' }), TOUCHES.everything);
   return (
     <>
-      <tr>
-        <th scope="row">{survey.title}</th>
-        <td>
-          {survey.opensOn} – {survey.closesOn}
-        </td>
-        <td>{survey.status === 'open' ? 'open' : `closed${survey.closedAt ? ` ${survey.closedAt.slice(0, 10)}` : ''}`}</td>
-        <td className="num">
-          {survey.counts.responses} of {survey.counts.invitations}
-        </td>
-        <td>
-          <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-            {open ? 'Hide results' : 'Results'}
-          </button>{' '}
-          {owner && (
-            <>
-              <a href={`/api/surveys/${survey.id}/links`} download>
-                Download links
-              </a>{' '}
-              {survey.status === 'open' && (
-                <ConfirmButton label="Close" confirmLabel="Close survey" question={`Close “${survey.title}” now? Its links stop accepting answers.`} onConfirm={() => close.mutate()} />
-              )}
-            </>
+      <button type="button" aria-expanded={open} onClick={onToggle}>
+        {open ? 'Hide results' : 'Results'}
+      </button>{' '}
+      {owner && (
+        <>
+          <a href={`/api/surveys/${survey.id}/links`} download>
+            Download links
+          </a>{' '}
+          {survey.status === 'open' && (
+            <ConfirmButton label="Close" confirmLabel="Close survey" question={`Close “${survey.title}” now? Its links stop accepting answers.`} onConfirm={() => close.mutate()} />
           )}
-          {close.isError && <ErrorNote error={close.error} />}
-        </td>
-      </tr>
-      {open && (
-        <tr>
-          <td colSpan={5}>
-            <Results survey={survey} />
-          </td>
-        </tr>
+        </>
       )}
+      {close.isError && <ErrorNote error={close.error} />}
     </>
   );
 }
@@ -188,47 +158,58 @@ export function SurveysSettingsPage() {
   usePageTitle('Surveys');
   const owner = useIsOwner();
   const [page, setPage] = useState(1);
-  const surveys = useQuery({ ...apiQuery<{ data: Survey[]; meta: ListMeta }>('/api/surveys', { page, perPage: 20 }), placeholderData: (prev) => prev });
+  const surveys = useQuery({ ...apiQuery<List<Survey>>('/api/surveys', { page, perPage: 20 }), placeholderData: (prev) => prev });
+  // Unfolded results, by survey: any number at once.
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <>
       <h1>Surveys</h1>
       {owner && <CreateSurvey />}
-      <Panel title="Surveys" id="surveys" query={surveys} height={160}>
-        {() =>
-          surveys.data && surveys.data.data.length > 0 ? (
-            <>
-              <p className="muted">
-                Each person gets a personal link by e-mail when the server has a mailer; otherwise download the links and send them yourself. The Perception page shows the scores by month.
-              </p>
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Survey</th>
-                      <th scope="col">Window</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" className="num">
-                        Responses
-                      </th>
-                      <ActionsHeader />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {surveys.data.data.map((s) => (
-                      <SurveyRow key={s.id} survey={s} owner={owner} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager meta={surveys.data.meta} onPage={setPage} />
-            </>
-          ) : (
-            <p className="empty" data-testid="empty">
-              No survey yet.{owner ? ' Start one above.' : ' An owner starts them.'}
-            </p>
-          )
+      <ListPanel
+        title="Surveys"
+        id="surveys"
+        query={surveys}
+        height={160}
+        onPage={setPage}
+        intro={
+          <p className="muted">
+            Each person gets a personal link by e-mail when the server has a mailer; otherwise download the links and send them yourself. The Perception page shows the scores by month.
+          </p>
         }
-      </Panel>
+        rowKey={(s) => s.id}
+        columns={[
+          { key: 'title', header: 'Survey', cell: (s) => s.title },
+          {
+            key: 'window',
+            header: 'Window',
+            cell: (s) => (
+              <>
+                {s.opensOn} – {s.closesOn}
+              </>
+            ),
+          },
+          { key: 'status', header: 'Status', cell: (s) => (s.status === 'open' ? 'open' : `closed${s.closedAt ? ` ${s.closedAt.slice(0, 10)}` : ''}`) },
+          {
+            key: 'responses',
+            header: 'Responses',
+            numeric: true,
+            cell: (s) => (
+              <>
+                {s.counts.responses} of {s.counts.invitations}
+              </>
+            ),
+          },
+        ]}
+        actions={(s) => <SurveyActions survey={s} owner={owner} open={open.has(s.id)} onToggle={() => toggle(s.id)} />}
+        rowDetail={(s) => (open.has(s.id) ? <Results survey={s} /> : null)}
+        empty={<>No survey yet.{owner ? ' Start one above.' : ' An owner starts them.'}</>}
+      />
     </>
   );
 }

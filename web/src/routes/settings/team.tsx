@@ -3,9 +3,11 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
+import type { Data, List, TeamChange, TeamMemberInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { peopleQuery, type Person, type Team } from '../../api/queries/organisation';
-import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { DataTable } from '../../components/DataTable';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
@@ -13,7 +15,7 @@ import { keepScope } from '../../lib/scope';
 
 
 function Projects({ team }: { team: Team }) {
-  const save = useChange((projects: string[]) => api<{ data: Team }>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } }), TOUCHES.everything);
+  const save = useChange((projects: string[]) => api<Data<Team>>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } satisfies TeamChange }), TOUCHES.everything);
   const { errors, form } = useFormErrors(save.error, ['projects']);
   return (
     <form
@@ -41,8 +43,8 @@ function Projects({ team }: { team: Team }) {
 
 function AddMember({ team }: { team: Team }) {
   const [q, setQ] = useState('');
-  const found = useQuery({ ...apiQuery<{ data: Person[] }>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
-  const add = useChange((personId: string) => api(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } }), TOUCHES.everything);
+  const found = useQuery({ ...apiQuery<List<Person>>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
+  const add = useChange((personId: string) => api<Data<Team>>(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } satisfies TeamMemberInput }), TOUCHES.everything);
   return (
     <div>
       <h3>Add a person by hand</h3>
@@ -76,6 +78,7 @@ function AddMember({ team }: { team: Team }) {
 function Members({ team, owner }: { team: Team; owner: boolean }) {
   const members = useQuery(peopleQuery(1, team.slug));
   const remove = useChange((personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }), TOUCHES.everything);
+  const sourceOf = (p: Person) => p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
   return (
     <Panel title="Members" id="team-members" query={members}>
       {() => (
@@ -83,35 +86,23 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
           <p className="muted">Register members come from the register file; manual ones are added here (e.g. someone the register does not list yet).</p>
           {remove.isError && <ErrorNote error={remove.error} />}
           {members.data && members.data.data.length > 0 ? (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Person</th>
-                  <th scope="col">External ref</th>
-                  <th scope="col">Source</th>
-                  {owner && <ActionsHeader />}
-                </tr>
-              </thead>
-              <tbody>
-                {members.data.data.map((p) => {
-                  const source = p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
-                  return (
-                    <tr key={p.id}>
-                      <th scope="row">{p.displayName ?? '—'}</th>
-                      <td>{p.externalRef}</td>
-                      <td>{source}</td>
-                      {owner && (
-                        <td>
-                          {source === 'manual' && (
-                            <ConfirmButton label="Remove" confirmLabel="Remove member" question={`Remove ${p.displayName ?? p.externalRef} from ${team.name}?`} onConfirm={() => remove.mutate(p.id)} />
-                          )}
-                        </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <DataTable
+              columns={[
+                { key: 'name', header: 'Person', cell: (p) => p.displayName ?? '—' },
+                { key: 'externalRef', header: 'External ref', cell: (p) => p.externalRef },
+                { key: 'source', header: 'Source', cell: (p) => sourceOf(p) },
+              ]}
+              actions={
+                owner
+                  ? (p) =>
+                      sourceOf(p) === 'manual' && (
+                        <ConfirmButton label="Remove" confirmLabel="Remove member" question={`Remove ${p.displayName ?? p.externalRef} from ${team.name}?`} onConfirm={() => remove.mutate(p.id)} />
+                      )
+                  : undefined
+              }
+              rows={members.data.data}
+              rowKey={(p) => p.id}
+            />
           ) : (
             <p className="empty" data-testid="empty">
               Nobody in {team.name} yet.
@@ -132,7 +123,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
 export function TeamSettingsPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
   const owner = useIsOwner();
-  const team = useQuery(apiQuery<{ data: Team }>(`/api/teams/${encodeURIComponent(teamId)}`));
+  const team = useQuery(apiQuery<Data<Team>>(`/api/teams/${encodeURIComponent(teamId)}`));
   usePageTitle(team.data?.data.name ?? 'Team');
   if (team.isError) return <ErrorNote error={team.error} onRetry={() => void team.refetch()} />;
   const t = team.data?.data;

@@ -7,23 +7,11 @@ import { useState } from 'react';
 import { api } from '../../../api/client';
 import { useChange } from '../../../api/change';
 import { apiQuery, vendorQuery } from '../../../api/cube';
-import type { Team } from '../../../api/queries/organisation';
+import type { Channel, Data, DigestInput, List, NotionPage, NotionStatus, ParentInput, SlackStatus, Team, VendorConnection } from '../../../api/contract';
 import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../../components/Form';
 import { ErrorNote, Panel } from '../../../components/states';
 import { formatDateTime } from '../../../lib/format';
 
-/** A connection as /api/integrations/slack and /api/integrations/notion present it (never a token). */
-export interface VendorConnection {
-  id: string;
-  kind: 'slack' | 'notion';
-  externalId: string;
-  displayName: string | null;
-  state: 'active' | 'needs_reconnect' | 'needs_attention';
-  stateDetail: string | null;
-  lastSyncAt: string | null;
-  lastError: string | null;
-  settings: Record<string, unknown>;
-}
 
 const STATE_TEXT = { active: 'Connected', needs_reconnect: 'Needs reconnect', needs_attention: 'Needs attention' } as const;
 
@@ -37,14 +25,6 @@ export function ConnectionState({ c }: { c: VendorConnection }) {
   );
 }
 
-interface SlackStatus {
-  enabled: boolean;
-  requestsAccepted: boolean;
-  scopes: string[];
-  commandUrl: string;
-  eventsUrl: string;
-  connections: VendorConnection[];
-}
 const SLACK = '/api/integrations/slack';
 
 function RemoveButton({ path, queryKey, what }: { path: string; queryKey: string; what: string }) {
@@ -57,16 +37,11 @@ function RemoveButton({ path, queryKey, what }: { path: string; queryKey: string
   );
 }
 
-interface Channel {
-  id: string;
-  name: string;
-}
-
 /** One team's digest channel: a select of the workspace's public channels (or none), saved on its own. */
 function DigestRow({ connectionId, team, current, channels }: { connectionId: string; team: Team; current: string | null; channels: Channel[] }) {
   const [channel, setChannel] = useState(current ?? '');
   const [saved, setSaved] = useState(false);
-  const save = useChange((value: string) => api(`${SLACK}/connections/${connectionId}/digests`, { method: 'PUT', json: { teamId: team.id, channel: value === '' ? null : value } }), [['api', SLACK]], () => setSaved(true));
+  const save = useChange((value: string) => api(`${SLACK}/connections/${connectionId}/digests`, { method: 'PUT', json: { teamId: team.id, channel: value === '' ? null : value } satisfies DigestInput }), [['api', SLACK]], () => setSaved(true));
   const { errors } = useFormErrors(save.error, ['channel']);
   const id = `digest-${team.id}`;
   // A stored channel Slack no longer lists (archived, renamed away) stays visible rather than silently shown as "none".
@@ -113,8 +88,8 @@ function DigestRow({ connectionId, team, current, channels }: { connectionId: st
 
 /** The owner's choice of a digest channel per team, among the channels `conversations.list` gives. */
 function DigestChannels({ c }: { c: VendorConnection }) {
-  const channels = useQuery(vendorQuery<{ data: Channel[] }>(`${SLACK}/connections/${c.id}/channels`));
-  const teams = useQuery(apiQuery<{ data: Team[] }>('/api/teams', { enabled: 'true', perPage: 100 }));
+  const channels = useQuery(vendorQuery<List<Channel>>(`${SLACK}/connections/${c.id}/channels`));
+  const teams = useQuery(apiQuery<List<Team>>('/api/teams', { enabled: 'true', perPage: 100 }));
   const chosen = (c.settings.digestChannels as Record<string, string> | undefined) ?? {};
   if (channels.isError || teams.isError) return <ErrorNote error={channels.error ?? teams.error} />;
   if (!channels.data || !teams.data) return <p className="muted">Loading channels…</p>;
@@ -146,7 +121,7 @@ function DigestChannels({ c }: { c: VendorConnection }) {
 
 /** Settings › Integrations › Slack: install, the signing secret's state, the slash command and events URLs. */
 export function SlackPanel({ owner }: { owner: boolean }) {
-  const status = useQuery(apiQuery<{ data: SlackStatus }>(SLACK));
+  const status = useQuery(apiQuery<Data<SlackStatus>>(SLACK));
   return (
     <Panel title="Chat tool (Slack)" id="slack" query={status} height={160}>
       {() => {
@@ -182,18 +157,8 @@ export function SlackPanel({ owner }: { owner: boolean }) {
   );
 }
 
-interface NotionStatus {
-  enabled: boolean;
-  webhooksAccepted: boolean;
-  webhookUrl: string;
-  connections: VendorConnection[];
-}
 const NOTION = '/api/integrations/notion';
 
-interface NotionPage {
-  id: string;
-  title: string;
-}
 const bare = (id: string) => id.replace(/-/g, '').toLowerCase();
 
 /**
@@ -201,10 +166,10 @@ const bare = (id: string) => id.replace(/-/g, '').toLowerCase();
  * search). Choosing again also clears "needs attention" (a deleted or moved parent).
  */
 function ParentPicker({ c }: { c: VendorConnection }) {
-  const pages = useQuery(vendorQuery<{ data: NotionPage[] }>(`${NOTION}/connections/${c.id}/pages`));
+  const pages = useQuery(vendorQuery<List<NotionPage>>(`${NOTION}/connections/${c.id}/pages`));
   const current = typeof c.settings.parentPageId === 'string' ? c.settings.parentPageId : null;
   const [chosen, setChosen] = useState<string | null>(null);
-  const choose = useChange((pageId: string) => api(`${NOTION}/connections/${c.id}/parent`, { method: 'PUT', json: { pageId } }), [['api', NOTION]], () => setChosen(null));
+  const choose = useChange((pageId: string) => api(`${NOTION}/connections/${c.id}/parent`, { method: 'PUT', json: { pageId } satisfies ParentInput }), [['api', NOTION]], () => setChosen(null));
   const { errors, form } = useFormErrors(choose.error, ['pageId']);
   if (pages.isError) return <ErrorNote error={pages.error} />;
   if (!pages.data) return <p className="muted">Loading the pages shared with the integration…</p>;
@@ -255,7 +220,7 @@ function parentText(c: VendorConnection, pages: NotionPage[] | undefined): strin
 
 function NotionConnection({ c, owner }: { c: VendorConnection; owner: boolean }) {
   // Shares the picker's query (same key): the title of the chosen page.
-  const pages = useQuery({ ...vendorQuery<{ data: NotionPage[] }>(`${NOTION}/connections/${c.id}/pages`), enabled: owner && c.state !== 'needs_reconnect' });
+  const pages = useQuery({ ...vendorQuery<List<NotionPage>>(`${NOTION}/connections/${c.id}/pages`), enabled: owner && c.state !== 'needs_reconnect' });
   return (
     <div>
       <ConnectionState c={c} />
@@ -270,7 +235,7 @@ function NotionConnection({ c, owner }: { c: VendorConnection; owner: boolean })
 
 /** Settings › Integrations › Notion: connect, the parent page's state ("needs attention"), the webhook URL. */
 export function NotionPanel({ owner }: { owner: boolean }) {
-  const status = useQuery(apiQuery<{ data: NotionStatus }>(NOTION));
+  const status = useQuery(apiQuery<Data<NotionStatus>>(NOTION));
   return (
     <Panel title="Document workspace (Notion)" id="notion" query={status} height={160}>
       {() => {

@@ -8,29 +8,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../../../api/client';
 import { useChange } from '../../../api/change';
+import type { Data, TrackerChange, Trackers } from '../../../api/contract';
 import { apiQuery } from '../../../api/cube';
 import { onLiveMessage } from '../../../api/live';
 import { ActionsHeader, ConfirmButton, Field, FormAlert, fieldProps, useFormErrors, type FormErrors } from '../../../components/Form';
 import { ErrorNote, Panel } from '../../../components/states';
 import { formatDateTime } from '../../../lib/format';
 
-type Kind = 'jira' | 'linear';
-interface Connection {
-  id: string;
-  externalId: string;
-  displayName: string | null;
-  state: 'active' | 'needs_reconnect' | 'needs_attention';
-  stateDetail: string | null;
-  lastSyncAt: string | null;
-  lastError: string | null;
-  settings: { mapping: { projects: Record<string, string>; types: Record<string, string>; states: Record<string, string> }; backfillMonths: number };
-  sync: { running: boolean; done: number | null };
-}
-interface Tracker {
-  configured: boolean;
-  callbackUrl: string | null;
-  connections: Connection[];
-}
+type Kind = keyof Trackers;
+type Tracker = Trackers[Kind];
+type Connection = Tracker['connections'][number];
+/** The mapping a change sends: type and status names to the values the server accepts. */
+type Mapping = NonNullable<TrackerChange['mapping']>;
 const TRACKERS = '/api/integrations/trackers';
 const NAMES: Record<Kind, string> = { jira: 'Jira Cloud', linear: 'Linear' };
 const VARIABLES: Record<Kind, string> = { jira: 'TRACKER1_CLIENT_ID, TRACKER1_SECRET and TRACKER1_REDIRECT_URI', linear: 'TRACKER2_CLIENT_ID and TRACKER2_CLIENT_SECRET' };
@@ -61,7 +50,7 @@ function useSyncProgress(connectionId: string): number | null {
 }
 
 function ProjectMapping({ kind, c }: { kind: Kind; c: Connection }) {
-  const save = useChange((projects: Record<string, string>) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { ...c.settings.mapping, projects } } }), [['api', TRACKERS]]);
+  const save = useChange((projects: Record<string, string>) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { ...c.settings.mapping, projects } } satisfies TrackerChange }), [['api', TRACKERS]]);
   // The API names `mapping.projects.<key>`: no single field of this form, so the alert lists it.
   const { errors, form } = useFormErrors(save.error, []);
   const form_ = `map-${c.id}`;
@@ -224,7 +213,7 @@ function TypeStateMapping({ kind, c }: { kind: Kind; c: Connection }) {
   const [states, setStates] = useState<Pairs>(() => sorted(mapping.states));
   const [saved, setSaved] = useState(false);
   const save = useChange(
-    (next: { types: Pairs; states: Pairs }) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { projects: mapping.projects, types: Object.fromEntries(next.types), states: Object.fromEntries(next.states) } } }),
+    (next: { types: Pairs; states: Pairs }) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { projects: mapping.projects, types: Object.fromEntries(next.types) as Mapping['types'], states: Object.fromEntries(next.states) as Mapping['states'] } } satisfies TrackerChange }),
     [['api', TRACKERS]],
     () => setSaved(true),
   );
@@ -358,7 +347,7 @@ function TrackerSection({ kind, t, owner }: { kind: Kind; t: Tracker; owner: boo
 }
 
 export function TrackersPanel({ owner }: { owner: boolean }) {
-  const trackers = useQuery(apiQuery<{ data: Record<Kind, Tracker> }>(TRACKERS));
+  const trackers = useQuery(apiQuery<Data<Trackers>>(TRACKERS));
   const [result] = useState(() => {
     const params = new URLSearchParams(location.search);
     const kind = params.get('tracker') as Kind | null;
