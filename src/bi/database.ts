@@ -272,8 +272,14 @@ async function upgradeCredentials(pool: Pool, options: BiDatabaseOptions): Promi
           `CONNECTION LIMIT ${Math.trunc(found.conn)} PASSWORD ${escapeLiteral(scramVerifier(password))}`,
       );
       await applyRoleSettings(client, source, found.statement_timeout_ms);
-      // The old role keeps nothing here: no CONNECT, no bi (and no default privileges).
-      await client.query(`DROP OWNED BY ${escapeIdentifier(user)}`);
+      // The old role keeps nothing here: no CONNECT, no bi, no default privileges. (Not DROP OWNED
+      // BY: it would also revoke the CONNECT on the BI database granted above.)
+      const old = escapeIdentifier(user);
+      const { rows: [db] } = await client.query<{ name: string }>('SELECT current_database() AS name');
+      await client.query(`REVOKE ALL ON DATABASE ${escapeIdentifier(db!.name)} FROM ${old}`);
+      await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA bi REVOKE ALL ON TABLES FROM ${old}`);
+      await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA bi FROM ${old}`);
+      await client.query(`REVOKE ALL ON SCHEMA bi FROM ${old}`);
       await grantSourceRole(client, source);
       await client.query('UPDATE bi_credentials SET role_name = $2, user_name = $3 WHERE id = $1', [id, source, user]);
       return true;
