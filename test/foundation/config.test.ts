@@ -88,15 +88,16 @@ describe('configuration', () => {
     expect(loadConfig({ ...VALID, DATABASE_URL: 'postgres://u:p@h:5432/d' }).database.url).to.equal('postgres://u:p@h:5432/d');
   });
 
-  it('BI access: DATABASE_URL_BI, BI_PORT and BI_HOST (default: APP_URL\'s host) are optional and checked', () => {
-    expect(loadConfig(VALID).bi).to.deep.equal({ databaseUrl: null, publicPort: null, publicHost: 'analytics.example.com' });
+  it('BI access: DATABASE_URL_BI, BI_PORT, BI_HOST (default: APP_URL\'s host) and BI_DATABASE are optional and checked', () => {
+    expect(loadConfig(VALID).bi).to.deep.equal({ databaseUrl: null, publicPort: null, publicHost: 'analytics.example.com', database: null });
     const replica = 'postgresql://app:secret@replica.internal:5432/analytics';
-    expect(loadConfig({ ...VALID, DATABASE_URL_BI: replica, BI_PORT: '6432', BI_HOST: 'bi.example.com' }).bi)
-      .to.deep.equal({ databaseUrl: replica, publicPort: 6432, publicHost: 'bi.example.com' });
-    expect(problems({ ...VALID, DATABASE_URL_BI: 'nonsense', BI_PORT: '0', BI_HOST: 'bi.example.com/x' })).to.deep.equal([
+    expect(loadConfig({ ...VALID, DATABASE_URL_BI: replica, BI_PORT: '6432', BI_HOST: 'bi.example.com', BI_DATABASE: 'analytics_tools' }).bi)
+      .to.deep.equal({ databaseUrl: replica, publicPort: 6432, publicHost: 'bi.example.com', database: 'analytics_tools' });
+    expect(problems({ ...VALID, DATABASE_URL_BI: 'nonsense', BI_PORT: '0', BI_HOST: 'bi.example.com/x', BI_DATABASE: 'a"b' })).to.deep.equal([
       'DATABASE_URL_BI must have the shape postgresql://<user>:<password>@<host>:<port>/<database>',
       'BI_PORT must be a whole number from 1 to 65535',
       'BI_HOST must be a host name (letters, digits, dots and hyphens)',
+      'BI_DATABASE must be a database name (a letter or _, then letters, digits, _, $ or -; at most 63)',
     ]);
   });
 
