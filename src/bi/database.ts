@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
+import { asSystem } from '../db/tenancy.js';
 import { inTransaction, transactionOn } from '../db/transaction.js';
 import { applyRoleSettings, scramVerifier } from './credentials.js';
 
@@ -185,7 +186,12 @@ interface SyncOptions extends BiDatabaseOptions {
  * pool's user to be allowed CREATE DATABASE (or the database made for it, owned by it) and
  * CREATE EXTENSION postgres_fdw (a superuser, or the extension created once by one: docs/bi.md).
  */
-export async function syncBiDatabase(pool: Pool, options: SyncOptions = {}): Promise<BiSync> {
+export function syncBiDatabase(pool: Pool, options: SyncOptions = {}): Promise<BiSync> {
+  // Creating a database, roles and grants is DDL the tenant's role may not run.
+  return asSystem('bi-roles', () => syncAsOwner(pool, options));
+}
+
+async function syncAsOwner(pool: Pool, options: SyncOptions): Promise<BiSync> {
   const database = biDatabaseOf(pool, options);
   if (database === databaseOf(poolUrl(pool))) throw new Error('BI_DATABASE must name a database other than the application\'s');
   const created = await createDatabaseIfMissing(pool, database);
