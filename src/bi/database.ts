@@ -151,6 +151,16 @@ export async function grantInBiDatabase(client: Queryable, user: string, source:
   await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${id}`);
   // No USAGE on the server: pg_user_mappings then shows the role no option of its own mapping.
   await client.query(`DROP USER MAPPING IF EXISTS FOR ${id} SERVER ${BI_SERVER}`);
+  // The mapping's statement holds the source role's password: kept out of the server's statement
+  // log where the server's user may say so (a superuser; elsewhere log_statement decides).
+  await client.query('SAVEPOINT quiet');
+  try {
+    await client.query("SET LOCAL log_statement = 'none'");
+    await client.query('SET LOCAL log_min_duration_statement = -1');
+    await client.query("SET LOCAL log_min_error_statement = 'panic'");
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT quiet');
+  }
   await client.query(
     `CREATE USER MAPPING FOR ${id} SERVER ${BI_SERVER} OPTIONS (user ${escapeLiteral(source)}, password ${escapeLiteral(sourcePassword)})`,
   );
@@ -199,28 +209,32 @@ async function syncAsOwner(pool: Pool, options: SyncOptions): Promise<BiSync> {
   const server = serverOptions(pool, options);
   const result = await onBiDatabase(pool, options, (client) => transactionOn(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SYNC_LOCK]);
-    await client.query(`REVOKE ALL ON DATABASE ${escapeIdentifier(database)} FROM PUBLIC`);
-    // Nothing but bi: schema public goes (kept, closed, if something was put there).
-    await client.query('SAVEPOINT public_schema');
-    try {
-      await client.query('DROP SCHEMA IF EXISTS public');
-    } catch {
-      await client.query('ROLLBACK TO SAVEPOINT public_schema');
-      await client.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
-    }
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${FDW_SCHEMA}`);
-    await client.query(`REVOKE ALL ON SCHEMA ${FDW_SCHEMA} FROM PUBLIC`);
-    await client.query(`CREATE EXTENSION IF NOT EXISTS postgres_fdw SCHEMA ${FDW_SCHEMA}`);
     const existing = await client.query<{ options: string[] | null }>('SELECT srvoptions AS options FROM pg_foreign_server WHERE srvname = $1', [BI_SERVER]);
-    const list = (verb: string) => Object.entries(server).map(([k, v]) => `${verb} ${escapeIdentifier(k)} ${escapeLiteral(v)}`.trim()).join(', ');
-    if (existing.rowCount === 0) {
-      await client.query(`CREATE SERVER ${BI_SERVER} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${list('')})`);
-    } else if (options.updateServer) {
-      const present = new Set((existing.rows[0]!.options ?? []).map((o) => o.split('=')[0]));
-      await client.query(`ALTER SERVER ${BI_SERVER} OPTIONS (${Object.entries(server).map(([k, v]) => `${present.has(k) ? 'SET ' : 'ADD '}${escapeIdentifier(k)} ${escapeLiteral(v)}`).join(', ')})`);
+    // Set up once (and again on every migrate); the watchdog's and grants' runs then only compare.
+    if (created || existing.rowCount === 0 || options.updateServer) {
+      await client.query(`REVOKE ALL ON DATABASE ${escapeIdentifier(database)} FROM PUBLIC`);
+      // Nothing but bi: schema public goes (kept, closed, if something was put there).
+      await client.query('SAVEPOINT public_schema');
+      try {
+        await client.query('DROP SCHEMA IF EXISTS public');
+      } catch {
+        await client.query('ROLLBACK TO SAVEPOINT public_schema');
+        await client.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
+      }
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${FDW_SCHEMA}`);
+      await client.query(`REVOKE ALL ON SCHEMA ${FDW_SCHEMA} FROM PUBLIC`);
+      await client.query(`CREATE EXTENSION IF NOT EXISTS postgres_fdw SCHEMA ${FDW_SCHEMA}`);
+      if (existing.rowCount === 0) {
+        const list = Object.entries(server).map(([k, v]) => `${escapeIdentifier(k)} ${escapeLiteral(v)}`).join(', ');
+        await client.query(`CREATE SERVER ${BI_SERVER} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${list})`);
+      } else {
+        const present = new Set((existing.rows[0]!.options ?? []).map((o) => o.split('=')[0]));
+        const list = Object.entries(server).map(([k, v]) => `${present.has(k) ? 'SET' : 'ADD'} ${escapeIdentifier(k)} ${escapeLiteral(v)}`).join(', ');
+        await client.query(`ALTER SERVER ${BI_SERVER} OPTIONS (${list})`);
+      }
+      await client.query('CREATE SCHEMA IF NOT EXISTS bi');
+      await client.query('REVOKE ALL ON SCHEMA bi FROM PUBLIC');
     }
-    await client.query('CREATE SCHEMA IF NOT EXISTS bi');
-    await client.query('REVOKE ALL ON SCHEMA bi FROM PUBLIC');
     const have = await relations(client, ['f']);
     const tables: string[] = [];
     for (const [name] of have) {
