@@ -207,6 +207,9 @@ async function syncAsOwner(pool: Pool, options: SyncOptions): Promise<BiSync> {
   const created = await createDatabaseIfMissing(pool, database);
   const wanted = await relations(pool, ['v', 'm', 'r', 'f']);
   const server = serverOptions(pool, options);
+  const { rows: users } = await pool.query<{ user_name: string }>(
+    'SELECT c.user_name FROM bi_credentials c JOIN pg_roles r ON r.rolname = c.user_name ORDER BY 1',
+  );
   const result = await onBiDatabase(pool, options, (client) => transactionOn(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SYNC_LOCK]);
     const existing = await client.query<{ options: string[] | null }>('SELECT srvoptions AS options FROM pg_foreign_server WHERE srvname = $1', [BI_SERVER]);
@@ -247,18 +250,13 @@ async function syncAsOwner(pool: Pool, options: SyncOptions): Promise<BiSync> {
       for (const statement of createForeignTable(relation)) await client.query(statement);
       tables.push(name);
     }
+    // Every user-facing role reads every foreign table, a re-created one at once.
+    if (tables.length > 0) {
+      for (const { user_name } of users) await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${escapeIdentifier(user_name)}`);
+    }
     return { tables };
   }));
   const upgraded = await upgradeCredentials(pool, options);
-  // Every user-facing role reads every foreign table (new ones included).
-  const { rows } = await pool.query<{ user_name: string }>(
-    'SELECT c.user_name FROM bi_credentials c JOIN pg_roles r ON r.rolname = c.user_name ORDER BY 1',
-  );
-  if (result.tables.length > 0 && rows.length > 0) {
-    await onBiDatabase(pool, options, async (client) => {
-      for (const { user_name } of rows) await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${escapeIdentifier(user_name)}`);
-    });
-  }
   return { database, created, tables: result.tables, upgraded };
 }
 
@@ -275,9 +273,6 @@ async function upgradeCredentials(pool: Pool, options: BiDatabaseOptions): Promi
   for (const { id, role_name: user } of rows) {
     const source = sourceRoleNameFor(user);
     const password = randomBytes(24).toString('base64url');
-    // The BI database first: a failure below leaves a mapping to no role yet, and the next run
-    // replaces it (the row still has no user_name).
-    await onBiDatabase(pool, options, (client) => transactionOn(client, () => grantInBiDatabase(client, user, source, password)));
     const changed = await inTransaction(pool, async (client) => {
       const row = await client.query<{ statement_timeout_ms: number; conn: number }>(
         `SELECT c.statement_timeout_ms, r.rolconnlimit AS conn FROM bi_credentials c JOIN pg_roles r ON r.rolname = c.role_name
@@ -285,7 +280,11 @@ async function upgradeCredentials(pool: Pool, options: BiDatabaseOptions): Promi
         [id],
       );
       const found = row.rows[0];
+      // Upgraded meanwhile by another run (which held the row until it committed).
       if (!found) return false;
+      // The BI database while the row is held: a failure below leaves a mapping to no role yet,
+      // which the next run replaces (the row still has no user_name).
+      await onBiDatabase(pool, options, (bi) => transactionOn(bi, () => grantInBiDatabase(bi, user, source, password)));
       const src = escapeIdentifier(source);
       await client.query(
         `CREATE ROLE ${src} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS ` +

@@ -64,6 +64,10 @@ describe('bi database: a BI role connects to a database holding only bi', functi
     const client = await asA();
     const { rows: [{ database }] } = await client.query('select current_database() as database');
     expect(database).to.equal(`${new URL(databaseUrl).pathname.slice(1)}_bi`);
+    const open = await client.query(
+      "select has_database_privilege('public', current_database(), 'CONNECT') as connect, has_database_privilege('public', current_database(), 'TEMPORARY') as temporary",
+    );
+    expect(open.rows).to.deep.equal([{ connect: false, temporary: false }]);
     const schemas = await keys(client, "select nspname as k from pg_namespace where nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1");
     expect(schemas).to.deep.equal(['bi', 'bi_fdw']);
     const named = await client.query(
