@@ -9,13 +9,17 @@
  */
 import { asSystem } from '../db/tenancy.js';
 import { inTransaction, transactionOn } from '../db/transaction.js';
-import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
-import pg, { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
+import { randomBytes } from 'node:crypto';
+import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 import { databaseOpenToPublic } from '../db/privileges.js';
-import { biDatabaseOf, grantInBiDatabase, grantSourceRole, onBiDatabase, sourceRoleNameFor, syncBiDatabase, type BiDatabaseOptions } from './database.js';
+import { biDatabaseOf, grantInBiDatabase, onBiDatabase, syncBiDatabase, type BiDatabaseOptions } from './database.js';
+import { applyRoleSettings, grantSourceRole, roleNameFor, scramVerifier, sourceRoleNameFor } from './roles.js';
+
+// Where the roles' helpers were before src/bi/roles.ts; the watchdog and tests import them from here.
+export { applyRoleSettings, biRoleSettings, roleNameFor, scramVerifier } from './roles.js';
 
 export interface BiCredential {
   id: string;
@@ -52,22 +56,6 @@ const present = (row: CredentialRow): BiCredential => ({
   user: row.user_name ?? row.role_name,
   createdAt: row.created_at,
 });
-
-/** `bi_<tenant prefix>_<name, letters and digits only>_<random>`: readable, unique, at most 63 bytes. */
-export function roleNameFor(tenantId: string, name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24);
-  const tenant = tenantId.replace(/-/g, '').slice(0, 8).toLowerCase();
-  return ['bi', tenant, slug, randomBytes(4).toString('hex')].filter(Boolean).join('_');
-}
-
-/** PostgreSQL's SCRAM-SHA-256 verifier for a password (the form pg_authid stores). */
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
-  const salted = pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
-  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
-  const storedKey = createHash('sha256').update(clientKey).digest();
-  const serverKey = createHmac('sha256', salted).update('Server Key').digest();
-  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
-}
 
 export async function listBiCredentials(pool: Pool, tenantId: string): Promise<BiCredential[]> {
   const { rows } = await pool.query<CredentialRow>(
@@ -131,40 +119,6 @@ export async function grantBiCredential(
     return created;
   });
   return { credential, password };
-}
-
-/**
- * The role defaults of a BI role, in pg_db_role_setting's `name=value` form. The role may change
- * them itself (PostgreSQL allows it any role); the watchdog puts these back (src/bi/watchdog.ts)
- * and the views refuse a session outside them meanwhile (bi_session_within_limits, migration 0041).
- */
-export function biRoleSettings(statementTimeoutMs: number): string[] {
-  const limit = Math.trunc(statementTimeoutMs);
-  return [
-    `statement_timeout=${limit}`,
-    `idle_in_transaction_session_timeout=${limit}`,
-    'default_transaction_read_only=on',
-    'search_path=bi',
-    // PostgreSQL's defaults, written down so that a server configured higher does not make every
-    // view refuse (the views allow at most these).
-    'work_mem=4MB',
-    'hash_mem_multiplier=2',
-  ];
-}
-
-/** Sets the role's defaults to exactly biRoleSettings (any other, in any database, removed). */
-export async function applyRoleSettings(client: Pick<PoolClient, 'query'>, role: string, statementTimeoutMs: number): Promise<void> {
-  const id = escapeIdentifier(role);
-  const { rows } = await client.query<{ name: string }>(
-    `SELECT d.datname AS name FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole JOIN pg_database d ON d.oid = s.setdatabase WHERE r.rolname = $1`,
-    [role],
-  );
-  for (const { name } of rows) await client.query(`ALTER ROLE ${id} IN DATABASE ${escapeIdentifier(name)} RESET ALL`);
-  await client.query(`ALTER ROLE ${id} RESET ALL`);
-  for (const setting of biRoleSettings(statementTimeoutMs)) {
-    const [name, value] = setting.split('=') as [string, string];
-    await client.query(`ALTER ROLE ${id} SET ${escapeIdentifier(name)} = ${escapeLiteral(value)}`);
-  }
 }
 
 /**

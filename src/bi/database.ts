@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { asSystem } from '../db/tenancy.js';
 import { inTransaction, transactionOn } from '../db/transaction.js';
-import { applyRoleSettings, scramVerifier } from './credentials.js';
+import { applyRoleSettings, grantSourceRole, scramVerifier, sourceRoleNameFor } from './roles.js';
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
@@ -35,11 +35,6 @@ const SYNC_LOCK = 4_127_301_561;
 
 export function biDatabaseName(mainDatabase: string, configured: string | null | undefined): string {
   return configured ?? `${mainDatabase}_bi`;
-}
-
-/** The internal role a user-facing role reads as: never admitted through the load balancer (its hba matches `bi_<8 hex>_`). */
-export function sourceRoleNameFor(user: string): string {
-  return `bisrc_${user.replace(/^bi_/, '')}`.slice(0, 63);
 }
 
 function databaseOf(url: string): string {
@@ -164,17 +159,6 @@ export async function grantInBiDatabase(client: Queryable, user: string, source:
   await client.query(
     `CREATE USER MAPPING FOR ${id} SERVER ${BI_SERVER} OPTIONS (user ${escapeLiteral(source)}, password ${escapeLiteral(sourcePassword)})`,
   );
-}
-
-/** The source role's privileges in the main database: what a BI role had before the BI database. */
-export async function grantSourceRole(client: Queryable, source: string): Promise<void> {
-  const id = escapeIdentifier(source);
-  const { rows: [db] } = await client.query<{ name: string }>('SELECT current_database() AS name');
-  await client.query(`GRANT CONNECT ON DATABASE ${escapeIdentifier(db!.name)} TO ${id}`);
-  await client.query(`GRANT USAGE ON SCHEMA bi TO ${id}`);
-  await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${id}`);
-  // Views a later migration adds to `bi` (created by this same role) are readable at once.
-  await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA bi GRANT SELECT ON TABLES TO ${id}`);
 }
 
 export interface BiSync {

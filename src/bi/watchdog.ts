@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
-import { applyRoleSettings, biRoleSettings } from './credentials.js';
+import { applyRoleSettings, biRoleSettings } from './roles.js';
 
 export interface Stopped {
   user: string;
