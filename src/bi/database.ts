@@ -128,7 +128,9 @@ async function createDatabaseIfMissing(pool: Pool, name: string): Promise<boolea
   const exists = await pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   if (exists.rowCount !== 0) return false;
   try {
-    await pool.query(`CREATE DATABASE ${escapeIdentifier(name)}`);
+    // From template0: nobody can be connected to it (template1 admits any role, a BI one included,
+    // and CREATE DATABASE fails while its template has sessions), and it holds nothing of ours.
+    await pool.query(`CREATE DATABASE ${escapeIdentifier(name)} TEMPLATE template0`);
     return true;
   } catch (error) {
     // Another instance created it meanwhile.

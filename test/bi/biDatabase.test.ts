@@ -181,6 +181,14 @@ describe('bi database: a BI role connects to a database holding only bi', functi
     expect((await owner.query('select count(*)::int as n from pg_user_mappings where usename = $1', [granted.credential.user])).rows[0].n).to.equal(0);
   });
 
+  it('a grant whose BI database cannot be set up leaves no credential and no role behind', async () => {
+    const main = new URL(databaseUrl).pathname.slice(1);
+    const error = await failure(grantBiCredential(admin, { tenantId: tenantA, name: 'Broken' }, undefined, { database: main }));
+    expect(error?.message).to.equal("BI_DATABASE must name a database other than the application's");
+    expect((await admin.query('select 1 from bi_credentials where name = $1', ['Broken'])).rowCount).to.equal(0);
+    expect((await admin.query("select rolname from pg_roles where rolname like '%\\_broken\\_%'")).rows).to.deep.equal([]);
+  });
+
   it('upgrades a credential issued before the BI database: same user and password, now on the BI database only', async () => {
     // What a grant did before migration 0044: one role, CONNECT here, reading bi.
     const user = `bi_${tenantA.replace(/-/g, '').slice(0, 8)}_legacy_0a0b0c0d`;
