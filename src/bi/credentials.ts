@@ -1,22 +1,31 @@
 /**
- * BI credentials (issue 21, docs/bi.md): each one is a PostgreSQL LOGIN role mapped to one tenant
- * in `bi_credentials`; the `bi` views show that tenant's rows only. The role is created with a
- * SCRAM verifier computed here, so the password never reaches the server (nor its statement log),
- * and every identifier is quoted by pg's escapeIdentifier: no SQL is built from the caller's text.
+ * BI credentials (issues 21 and 32, docs/bi.md): each one is a PostgreSQL LOGIN role that may
+ * connect to the BI database only (src/bi/database.ts) and reads its foreign tables through a user
+ * mapping to an internal source role, which `bi_credentials.role_name` maps to one tenant: the
+ * `bi` views of this database show the source role that tenant's rows only. Both roles are created
+ * with SCRAM verifiers computed here, so the owner's password never reaches the server (nor its
+ * statement log), and every identifier is quoted by pg's escapeIdentifier: no SQL is built from
+ * the caller's text.
  */
 import { asSystem } from '../db/tenancy.js';
-import { inTransaction } from '../db/transaction.js';
-import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
-import pg, { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg';
+import { inTransaction, transactionOn } from '../db/transaction.js';
+import { randomBytes } from 'node:crypto';
+import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 import { databaseOpenToPublic } from '../db/privileges.js';
+import { biDatabaseOf, grantInBiDatabase, onBiDatabase, syncBiDatabase, type BiDatabaseOptions } from './database.js';
+import { applyRoleSettings, grantSourceRole, roleNameFor, scramVerifier, sourceRoleNameFor } from './roles.js';
+
+// Where the roles' helpers were before src/bi/roles.ts; the watchdog and tests import them from here.
+export { applyRoleSettings, biRoleSettings, roleNameFor, scramVerifier } from './roles.js';
 
 export interface BiCredential {
   id: string;
   tenantId: string;
   name: string;
+  /** The user-facing role: what the owner connects to the BI database as. */
   user: string;
   createdAt: Date;
 }
@@ -35,6 +44,7 @@ interface CredentialRow {
   tenant_id: string;
   name: string;
   role_name: string;
+  user_name: string | null;
   created_at: Date;
 }
 
@@ -42,116 +52,80 @@ const present = (row: CredentialRow): BiCredential => ({
   id: row.id,
   tenantId: row.tenant_id,
   name: row.name,
-  user: row.role_name,
+  // A credential from before the BI database has one role until the server upgrades it.
+  user: row.user_name ?? row.role_name,
   createdAt: row.created_at,
 });
 
-/** `bi_<tenant prefix>_<name, letters and digits only>_<random>`: readable, unique, at most 63 bytes. */
-export function roleNameFor(tenantId: string, name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24);
-  const tenant = tenantId.replace(/-/g, '').slice(0, 8).toLowerCase();
-  return ['bi', tenant, slug, randomBytes(4).toString('hex')].filter(Boolean).join('_');
-}
-
-/** PostgreSQL's SCRAM-SHA-256 verifier for a password (the form pg_authid stores). */
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
-  const salted = pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
-  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
-  const storedKey = createHash('sha256').update(clientKey).digest();
-  const serverKey = createHmac('sha256', salted).update('Server Key').digest();
-  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
-}
-
 export async function listBiCredentials(pool: Pool, tenantId: string): Promise<BiCredential[]> {
   const { rows } = await pool.query<CredentialRow>(
-    'SELECT id, tenant_id, name, role_name, created_at FROM bi_credentials WHERE tenant_id = $1 ORDER BY created_at, id',
+    'SELECT id, tenant_id, name, role_name, user_name, created_at FROM bi_credentials WHERE tenant_id = $1 ORDER BY created_at, id',
     [tenantId],
   );
   return rows.map(present);
 }
 
 /**
- * Creates the role and its mapping in one transaction; returns the password, which is not stored
- * (its SCRAM verifier is, for the watchdog to restore). The role gets CONNECT and reads `bi`,
- * nothing else: `migrate` took the database's CONNECT and TEMPORARY from PUBLIC (src/db/privileges.ts);
- * a database where it did not is refused rather than changed here, since changing it per grant
- * took TEMPORARY from every tenant's work (issue 32).
+ * Creates the two roles and the mapping; returns the owner's password, which is not stored (its
+ * SCRAM verifier is, for the watchdog to restore). The user-facing role gets CONNECT on the BI
+ * database and reads its foreign tables, nothing else; the source role (random password, kept in
+ * the user mapping only) gets CONNECT here and reads `bi`. `migrate` took this database's CONNECT
+ * and TEMPORARY from PUBLIC (src/db/privileges.ts); a database where it did not is refused rather
+ * than changed here, since changing it per grant took TEMPORARY from every tenant's work (issue 32).
  */
 export async function grantBiCredential(
   pool: Pool,
   input: { tenantId: string; name: string },
   limits: BiLimits = DEFAULT_BI_LIMITS,
+  options: BiDatabaseOptions = {},
 ): Promise<{ credential: BiCredential; password: string }> {
   const password = randomBytes(24).toString('base64url');
-  const role = roleNameFor(input.tenantId, input.name);
-  // Creating a login role and granting it is DDL the tenant's role may not run.
-  const credential = await asSystem('bi-roles', () => inTransaction(pool, async (client) => {
-    const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1', [input.tenantId]);
-    if (tenant.rowCount === 0) throw notFound('Tenant');
-    const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
-    if (taken.rowCount !== 0) throw new AppError('conflict', 'A BI credential with this name exists');
-    if (await databaseOpenToPublic(client)) throw new Error('The database still grants CONNECT or TEMPORARY to PUBLIC: run "delivery-analytics migrate" before issuing BI credentials');
-    const verifier = scramVerifier(password);
-    const { rows } = await client.query<CredentialRow>(
-      // The limit the bi views hold the session to (bi_session_within_limits, migration 0037).
-      'INSERT INTO bi_credentials (tenant_id, name, role_name, statement_timeout_ms, password_verifier) VALUES ($1, $2, $3, $4, $5) RETURNING id, tenant_id, name, role_name, created_at',
-      [input.tenantId, input.name, role, Math.trunc(limits.statementTimeoutMs), verifier],
-    );
-    const id = escapeIdentifier(role);
-    const { rows: [db] } = await client.query<{ name: string }>('SELECT current_database() AS name');
-    await client.query(
-      `CREATE ROLE ${id} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS ` +
-        `CONNECTION LIMIT ${Math.trunc(limits.connectionLimit)} PASSWORD ${escapeLiteral(verifier)}`,
-    );
-    await applyRoleSettings(client, role, limits.statementTimeoutMs);
-    await client.query(`GRANT CONNECT ON DATABASE ${escapeIdentifier(db!.name)} TO ${id}`);
-    await client.query(`GRANT USAGE ON SCHEMA bi TO ${id}`);
-    await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${id}`);
-    // Views a later migration adds to `bi` (created by this same role) are readable at once.
-    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA bi GRANT SELECT ON TABLES TO ${id}`);
-    return present(rows[0] as CredentialRow);
-  }));
+  const sourcePassword = randomBytes(24).toString('base64url');
+  const user = roleNameFor(input.tenantId, input.name);
+  const source = sourceRoleNameFor(user);
+  // Creating login roles, a database and granting them is DDL the tenant's role may not run.
+  const credential = await asSystem('bi-roles', async () => {
+    const created = await inTransaction(pool, async (client) => {
+      const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1', [input.tenantId]);
+      if (tenant.rowCount === 0) throw notFound('Tenant');
+      const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
+      if (taken.rowCount !== 0) throw new AppError('conflict', 'A BI credential with this name exists');
+      if (await databaseOpenToPublic(client)) throw new Error('The database still grants CONNECT or TEMPORARY to PUBLIC: run "delivery-analytics migrate" before issuing BI credentials');
+      const verifier = scramVerifier(password);
+      const { rows } = await client.query<CredentialRow>(
+        // The limit the bi views hold the session to (bi_session_within_limits, migration 0037).
+        `INSERT INTO bi_credentials (tenant_id, name, role_name, user_name, statement_timeout_ms, password_verifier) VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING id, tenant_id, name, role_name, user_name, created_at`,
+        [input.tenantId, input.name, source, user, Math.trunc(limits.statementTimeoutMs), verifier],
+      );
+      for (const [role, secret] of [[user, verifier], [source, scramVerifier(sourcePassword)]] as const) {
+        await client.query(
+          `CREATE ROLE ${escapeIdentifier(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS ` +
+            `CONNECTION LIMIT ${Math.trunc(limits.connectionLimit)} PASSWORD ${escapeLiteral(secret)}`,
+        );
+        await applyRoleSettings(client, role, limits.statementTimeoutMs);
+      }
+      await grantSourceRole(client, source);
+      return present(rows[0] as CredentialRow);
+    });
+    try {
+      // Roles are the cluster's: committed above, the BI database's connection sees them.
+      await syncBiDatabase(pool, options);
+      await onBiDatabase(pool, options, (client) => transactionOn(client, () => grantInBiDatabase(client, user, source, sourcePassword)));
+    } catch (error) {
+      await revokeAsOwner(pool, 'id = $1', [created.id], options).catch(() => {});
+      throw error;
+    }
+    return created;
+  });
   return { credential, password };
 }
 
 /**
- * The role defaults of a BI role, in pg_db_role_setting's `name=value` form. The role may change
- * them itself (PostgreSQL allows it any role); the watchdog puts these back (src/bi/watchdog.ts)
- * and the views refuse a session outside them meanwhile (bi_session_within_limits, migration 0041).
+ * DATABASE_URL_BI: a read replica whose BI sessions must end too (the roles' drop replicates,
+ * their sessions there do not end by it); BI_DATABASE: where the user mapping is.
  */
-export function biRoleSettings(statementTimeoutMs: number): string[] {
-  const limit = Math.trunc(statementTimeoutMs);
-  return [
-    `statement_timeout=${limit}`,
-    `idle_in_transaction_session_timeout=${limit}`,
-    'default_transaction_read_only=on',
-    'search_path=bi',
-    // PostgreSQL's defaults, written down so that a server configured higher does not make every
-    // view refuse (the views allow at most these).
-    'work_mem=4MB',
-    'hash_mem_multiplier=2',
-  ];
-}
-
-/** Sets the role's defaults to exactly biRoleSettings (any other, in any database, removed). */
-export async function applyRoleSettings(client: Pick<PoolClient, 'query'>, role: string, statementTimeoutMs: number): Promise<void> {
-  const id = escapeIdentifier(role);
-  const { rows } = await client.query<{ name: string }>(
-    `SELECT d.datname AS name FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole JOIN pg_database d ON d.oid = s.setdatabase WHERE r.rolname = $1`,
-    [role],
-  );
-  for (const { name } of rows) await client.query(`ALTER ROLE ${id} IN DATABASE ${escapeIdentifier(name)} RESET ALL`);
-  await client.query(`ALTER ROLE ${id} RESET ALL`);
-  for (const setting of biRoleSettings(statementTimeoutMs)) {
-    const [name, value] = setting.split('=') as [string, string];
-    await client.query(`ALTER ROLE ${id} SET ${escapeIdentifier(name)} = ${escapeLiteral(value)}`);
-  }
-}
-
-/** DATABASE_URL_BI: a read replica whose BI sessions must end too (the role's drop replicates, its sessions there do not end by it). */
-export interface RevokeOptions {
-  replicaUrl?: string | null;
-}
+export type RevokeOptions = BiDatabaseOptions;
 
 function revokeWhere(pool: Pool, where: string, values: unknown[], options: RevokeOptions): Promise<BiCredential> {
   // Dropping a login role is DDL the tenant's role may not run.
@@ -160,48 +134,57 @@ function revokeWhere(pool: Pool, where: string, values: unknown[], options: Revo
 
 async function revokeAsOwner(pool: Pool, where: string, values: unknown[], options: RevokeOptions): Promise<BiCredential> {
   // First, committed: the mapping goes (a session still open reads no row from then on) and the
-  // role may no longer log in, so no client reconnects between the terminate and the drop.
+  // roles may no longer log in, so no client reconnects between the terminate and the drop.
   const row = await inTransaction(pool, async (client) => {
     const { rows } = await client.query<CredentialRow>(
-      `DELETE FROM bi_credentials WHERE ${where} RETURNING id, tenant_id, name, role_name, created_at`,
+      `DELETE FROM bi_credentials WHERE ${where} RETURNING id, tenant_id, name, role_name, user_name, created_at`,
       values,
     );
     const deleted = rows[0];
     if (!deleted) throw notFound('BI credential');
-    const role = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [deleted.role_name]);
-    if (role.rowCount !== 0) await client.query(`ALTER ROLE ${escapeIdentifier(deleted.role_name)} NOLOGIN`);
+    for (const role of rolesOf(deleted)) {
+      const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+      if (exists.rowCount !== 0) await client.query(`ALTER ROLE ${escapeIdentifier(role)} NOLOGIN`);
+    }
     return deleted;
   });
-  if (options.replicaUrl) await terminateOn(options.replicaUrl, row.role_name);
-  await dropRole(pool, row.role_name);
+  if (options.replicaUrl) await terminateOn(options.replicaUrl, rolesOf(row));
+  await dropRoles(pool, rolesOf(row), options);
   return present(row);
 }
 
-/** Ends the role's sessions on another server (the replica); pg_terminate_backend works on a standby. */
-async function terminateOn(url: string, role: string): Promise<void> {
+const rolesOf = (row: CredentialRow): string[] => (row.user_name ? [row.user_name, row.role_name] : [row.role_name]);
+
+/** Ends the roles' sessions on another server (the replica); pg_terminate_backend works on a standby. */
+async function terminateOn(url: string, roles: string[]): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ANY($1::text[])', [roles]);
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-/** Ends the role's sessions, then drops its privileges (here and on the database) and the role. */
-async function dropRole(pool: Pool, role: string): Promise<void> {
-  const exists = await pool.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
-  if (exists.rowCount === 0) return;
-  await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+/**
+ * Ends the roles' sessions, then drops what they have in the BI database (the user mapping, the
+ * grants) and here (grants, default privileges), and the roles.
+ */
+async function dropRoles(pool: Pool, roles: string[], options: RevokeOptions): Promise<void> {
+  const { rows } = await pool.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1::text[])', [roles]);
+  if (rows.length === 0) return;
+  const ids = rows.map((r) => escapeIdentifier(r.rolname)).join(', ');
+  await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ANY($1::text[])', [roles]);
+  const bi = await pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [biDatabaseOf(pool, options)]);
+  if (bi.rowCount !== 0) await onBiDatabase(pool, options, (client) => client.query(`DROP OWNED BY ${ids}`));
   await inTransaction(pool, async (client) => {
-    const id = escapeIdentifier(role);
-    await client.query(`DROP OWNED BY ${id}`);
-    await client.query(`DROP ROLE ${id}`);
+    await client.query(`DROP OWNED BY ${ids}`);
+    await client.query(`DROP ROLE ${ids}`);
   });
 }
 
-/** Drops the role, ending its open sessions, and its mapping; another tenant's id is not found. */
+/** Drops the roles, ending their open sessions, and the mapping; another tenant's id is not found. */
 export function revokeBiCredential(pool: Pool, tenantId: string, id: string, options: RevokeOptions = {}): Promise<BiCredential> {
   return revokeWhere(pool, 'tenant_id = $1 AND id = $2', [tenantId, id], options);
 }
@@ -215,7 +198,7 @@ export const biCredentialsFor = (pool: Pool, principal: TenantPrincipal, options
   authorize(principal, 'bi.manage');
   return {
     list: () => listBiCredentials(pool, principal.tenantId),
-    grant: (name: string, limits?: BiLimits) => grantBiCredential(pool, { tenantId: principal.tenantId, name }, limits),
+    grant: (name: string, limits?: BiLimits) => grantBiCredential(pool, { tenantId: principal.tenantId, name }, limits, options),
     revoke: (id: string) => revokeBiCredential(pool, principal.tenantId, id, options),
   };
 };

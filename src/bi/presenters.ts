@@ -1,5 +1,6 @@
 import type { BiConfig } from '../config/index.js';
 import type { BiCredential } from './credentials.js';
+import { biDatabaseName } from './database.js';
 
 /** A credential as listed: never its password (it is not stored). */
 export const presentBiCredential = (c: BiCredential) => ({
@@ -19,13 +20,13 @@ export interface BiEndpoint {
 /**
  * Where BI tools connect (docs/bi.md "Deployment"). With BI_PORT, the load balancer's TLS entry
  * point on BI_HOST (APP_URL's host by default), `sslmode=require`: the TLS is the load balancer's.
- * Without it, the database BI sessions read, as the server sees it: DATABASE_URL_BI (a replica)
- * or else DATABASE_URL, with the sslmode of that URL (else `prefer`). The database name is always
- * that URL's: the load balancer forwards to it unchanged.
+ * Without it, the server BI sessions use, as the server sees it: DATABASE_URL_BI (a replica)
+ * or else DATABASE_URL, with the sslmode of that URL (else `prefer`). The database is always the
+ * BI database (BI_DATABASE, else `<that URL's database>_bi`), never the application's.
  */
 export function biEndpoint(databaseUrl: string, bi: BiConfig): BiEndpoint {
   const db = new URL(bi.databaseUrl ?? databaseUrl);
-  const database = decodeURIComponent(db.pathname.replace(/^\//, ''));
+  const database = biDatabaseName(decodeURIComponent(db.pathname.replace(/^\//, '')), bi.database);
   if (bi.publicPort !== null && bi.publicHost !== null) return { host: bi.publicHost, port: bi.publicPort, database, sslmode: 'require' };
   return { host: db.hostname, port: Number(db.port || 5432), database, sslmode: db.searchParams.get('sslmode') ?? 'prefer' };
 }

@@ -15,7 +15,7 @@ export function biRoutes(app: AppContext): Router {
   const router = new Router();
   const { pool } = app.database;
   const endpoint = biEndpoint(app.config.database.url, app.config.bi);
-  const revokeOptions = { replicaUrl: app.config.bi.databaseUrl };
+  const options = { replicaUrl: app.config.bi.databaseUrl, database: app.config.bi.database };
 
   router.get('/api/bi/credentials', route(app, { auth: 'required' }, async ({ principal }) => {
     const rows = await biCredentialsFor(pool, principal).list();
@@ -23,13 +23,13 @@ export function biRoutes(app: AppContext): Router {
   }));
 
   router.post('/api/bi/credentials', route(app, { auth: 'required', body: CreateBiCredentialBody }, async ({ principal, body }) => {
-    const { credential, password } = await biCredentialsFor(pool, principal).grant(body.name);
+    const { credential, password } = await biCredentialsFor(pool, principal, options).grant(body.name);
     const { id: _id, ...connection } = presentBiConnection(endpoint, credential, password);
     return { status: 201, body: { data: { ...presentBiCredential(credential), ...connection }, meta: {} } };
   }));
 
   router.delete('/api/bi/credentials/:id', route(app, { auth: 'required', params: IdParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
-    const credential = await biCredentialsFor(pool, principal, revokeOptions).revoke(params.id);
+    const credential = await biCredentialsFor(pool, principal, options).revoke(params.id);
     return { body: { data: presentBiCredential(credential), meta: {} } };
   }));
 

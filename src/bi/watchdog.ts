@@ -1,13 +1,15 @@
 /**
  * The BI watchdog (docs/bi.md "Tenant floor"): a client may SET its statement_timeout or
- * idle_in_transaction_session_timeout higher than its credential allows, and the views refuse to
- * read then; this closes what that check leaves open. It cancels a BI role's statement running
- * longer than the credential's limit and ends a session idle in a transaction for longer, on the
- * primary and on DATABASE_URL_BI (where BI sessions run on a replica).
+ * idle_in_transaction_session_timeout higher than its credential allows, in the BI database
+ * (where no view checks them) as anywhere. It cancels a BI role's statement running longer than
+ * the credential's limit and ends a session idle in a transaction for longer, on the primary and
+ * on DATABASE_URL_BI (where BI sessions run on a replica), for both roles of a credential: the
+ * user-facing one (its sessions in the BI database) and the source one (the foreign server's
+ * sessions in this database). pg_stat_activity shows every database's sessions.
  */
 import pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
-import { applyRoleSettings, biRoleSettings } from './credentials.js';
+import { applyRoleSettings, biRoleSettings } from './roles.js';
 
 export interface Stopped {
   user: string;
@@ -16,12 +18,13 @@ export interface Stopped {
 }
 
 // Every BI role is named in bi_credentials (with its limit); nothing else is ever signalled.
+// user_name is null for a credential from before the BI database, until its upgrade.
 const SWEEP = `
   SELECT a.usename AS "user",
          CASE WHEN a.state = 'active' THEN 'cancel' ELSE 'terminate' END AS action,
          CASE WHEN a.state = 'active' THEN pg_cancel_backend(a.pid) ELSE pg_terminate_backend(a.pid) END AS signalled
   FROM pg_stat_activity a
-  JOIN bi_credentials r ON r.role_name = a.usename
+  JOIN bi_credentials r ON a.usename IN (r.role_name, r.user_name)
   WHERE a.backend_type = 'client backend'
     AND ((a.state = 'active' AND a.query_start < clock_timestamp() - make_interval(secs => (r.statement_timeout_ms + $1) / 1000.0))
       OR (a.state LIKE 'idle in transaction%' AND a.state_change < clock_timestamp() - make_interval(secs => (r.statement_timeout_ms + $1) / 1000.0)))
@@ -69,18 +72,21 @@ interface RoleState {
 /**
  * A BI role may change its own password and setting defaults (PostgreSQL lets every role do so);
  * this puts back what the credential set (docs/bi.md "What a BI role can change"). Settings are
- * compared (pg_db_role_setting is readable by all); the password is compared where pg_authid is
- * readable (a superuser), else set again on every run. Runs on the primary: roles replicate.
+ * compared (pg_db_role_setting is readable by all) for both roles of a credential; the password of
+ * the user-facing role (the source role's is in the user mapping only, and nobody runs SQL as it)
+ * is compared where pg_authid is readable (a superuser), else set again on every run. Runs on the
+ * primary: roles replicate.
  */
 export async function restoreBiRoles(pool: pg.Pool): Promise<Restored[]> {
   const readable = (await pool.query<{ ok: boolean }>(`SELECT has_table_privilege('pg_catalog.pg_authid', 'SELECT') AS ok`)).rows[0]!.ok;
   const { rows } = await pool.query<RoleState>(`
-    SELECT c.role_name, c.statement_timeout_ms, c.password_verifier,
+    SELECT r.rolname AS role_name, c.statement_timeout_ms,
+           CASE WHEN r.rolname = COALESCE(c.user_name, c.role_name) THEN c.password_verifier END AS password_verifier,
            (SELECT s.setconfig FROM pg_db_role_setting s WHERE s.setrole = r.oid AND s.setdatabase = 0) AS settings,
            EXISTS (SELECT 1 FROM pg_db_role_setting s WHERE s.setrole = r.oid AND s.setdatabase <> 0) AS per_database,
            ${readable ? '(SELECT a.rolpassword FROM pg_catalog.pg_authid a WHERE a.oid = r.oid)' : 'NULL::text'} AS current_verifier
-    FROM bi_credentials c JOIN pg_roles r ON r.rolname = c.role_name
-    ORDER BY c.role_name`);
+    FROM bi_credentials c JOIN pg_roles r ON r.rolname IN (c.role_name, c.user_name)
+    ORDER BY r.rolname`);
   const restored: Restored[] = [];
   for (const row of rows) {
     const what: Restored['restored'] = [];

@@ -22,14 +22,14 @@ function nameOption(options: Parameters<Command['run']>[0]): string {
 
 export const biCommands: Record<string, Command> = {
   'bi:grant': {
-    summary: "Create a BI credential (a read-only PostgreSQL role on the tenant's bi views); prints {name, user, password, host, port, database, url}.",
+    summary: "Create a BI credential (a read-only PostgreSQL role on the BI database's tables of the tenant's rows); prints {name, user, password, host, port, database, url}.",
     usage: 'bi:grant --tenant=<id> --name=<name>',
     run: (options, env) => {
       const tenantId = tenantOption(options);
       const name = nameOption(options);
       const config = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
-        const { credential, password } = await grantBiCredential(pool, { tenantId, name });
+        const { credential, password } = await grantBiCredential(pool, { tenantId, name }, undefined, { replicaUrl: config.bi.databaseUrl, database: config.bi.database });
         const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
         print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
       });
@@ -43,7 +43,7 @@ export const biCommands: Record<string, Command> = {
       const name = nameOption(options);
       const { bi } = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
-        const credential = await revokeBiCredentialByName(pool, tenantId, name, { replicaUrl: bi.databaseUrl });
+        const credential = await revokeBiCredentialByName(pool, tenantId, name, { replicaUrl: bi.databaseUrl, database: bi.database });
         print({ name: credential.name, user: credential.user, revoked: true });
       });
     },

@@ -1,4 +1,4 @@
-import { loadConfig, loadDatabaseConfig, type Env } from '../config/index.js';
+import { loadBiCommandConfig, loadConfig, loadDatabaseConfig, type Env } from '../config/index.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrations.js';
 import { createLogger } from '../log.js';
@@ -76,6 +76,14 @@ export const coreCommands: Record<string, Command> = {
       withDatabase(env, async ({ pool }) => {
         const status = await runMigrations(pool);
         process.stdout.write(`${JSON.stringify({ applied: status.applied, bundled: status.bundled, ahead: status.ahead })}\n`);
+        // The BI database (docs/bi.md): created when missing, its foreign tables following the views
+        // just migrated. Where the user may not create it, BI credentials cannot be issued; the
+        // application itself does not need it, so migrate still succeeds.
+        const { bi } = loadBiCommandConfig(env);
+        const { syncBiDatabase } = await import('../bi/database.js');
+        await syncBiDatabase(pool, { replicaUrl: bi.databaseUrl, database: bi.database, updateServer: true }).catch((error: unknown) => {
+          process.stderr.write(`BI database not set up (BI credentials cannot be issued until it is; docs/bi.md): ${(error as Error).message}\n`);
+        });
       }),
   },
   dev: {

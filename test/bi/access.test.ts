@@ -6,6 +6,7 @@ import { renderTeamMonth } from '../../src/bi/teamMonth.js';
 import { loadCube } from '../../src/cube/compiler.js';
 import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
+import { biUrl } from './biUrl.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
 import { buildFixture } from '../cube/fixture.js';
@@ -35,10 +36,8 @@ describe('bi schema: the tenant floor in the database', function () {
   let shared: pg.Client | null = null;
   const sharedClient = async () => (shared ??= await connectAs(credA.user, passwordA));
   const connectAs = async (user: string, password: string): Promise<pg.Client> => {
-    const url = new URL(databaseUrl);
-    url.username = user;
-    url.password = password;
-    const client = new pg.Client({ connectionString: url.toString() });
+    // The BI database, as a BI tool connects (docs/bi.md "The BI database").
+    const client = new pg.Client({ connectionString: biUrl(databaseUrl, user, password) });
     client.on('error', () => {});
     await client.connect();
     opened.push(client);
@@ -132,18 +131,21 @@ describe('bi schema: the tenant floor in the database', function () {
 
   it('refuses reading public.*, the mapping, writes, temporary tables and SET ROLE', async () => {
     const client = await sharedClient();
-    expect(await failsWith(client, 'select * from public.deployments')).to.equal('42501');
-    expect(await failsWith(client, 'select * from public.cube_deployments')).to.equal('42501');
-    expect(await failsWith(client, 'select * from public.bi_credentials')).to.equal('42501');
-    expect(await failsWith(client, 'select * from drizzle.__drizzle_migrations')).to.equal('42501');
+    // The BI database has no such relations at all (42P01), not even schema public.
+    expect(await failsWith(client, 'select * from public.deployments')).to.equal('42P01');
+    expect(await failsWith(client, 'select * from public.cube_deployments')).to.equal('42P01');
+    expect(await failsWith(client, 'select * from public.bi_credentials')).to.equal('42P01');
+    expect(await failsWith(client, 'select * from drizzle.__drizzle_migrations')).to.equal('42P01');
     expect(await failsWith(client, "select pg_read_file('/etc/hostname')")).to.equal('42501');
-    // The views are not updatable; default_transaction_read_only refuses DDL first and, once the
-    // client turns it off (it may), the missing privileges do.
-    expect(await failsWith(client, 'delete from bi.deployments')).to.equal('55000');
+    // default_transaction_read_only refuses writes and DDL first and, once the client turns it off
+    // (it may), the missing privileges do.
+    expect(await failsWith(client, 'delete from bi.deployments')).to.equal('25006');
     expect(await failsWith(client, 'create table bi.t (x int)')).to.equal('25006');
     await client.query('set default_transaction_read_only = off');
+    expect(await failsWith(client, 'delete from bi.deployments')).to.equal('42501');
     expect(await failsWith(client, 'create table bi.t (x int)')).to.equal('42501');
-    expect(await failsWith(client, 'create table public.t (x int)')).to.equal('42501');
+    expect(await failsWith(client, 'create table public.t (x int)')).to.equal('3F000');
+    expect(await failsWith(client, 'create table bi_fdw.t (x int)')).to.equal('42501');
     expect(await failsWith(client, 'create temporary table t (x int)')).to.equal('42501');
     expect(await failsWith(client, `set role "${credB.user}"`)).to.equal('42501');
     expect(await failsWith(client, 'set role postgres')).to.equal('42501');
@@ -174,19 +176,18 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(schemas.rows).to.deep.equal([{ nspname: 'bi' }]);
   });
 
-  it('hides the other schemas from what information_schema and privilege checks answer (issue 32), and gives every bi column its comment', async () => {
+  it('has no other schema for information_schema and privilege checks to answer about (issue 32), and gives every bi column its comment', async () => {
     const client = await sharedClient();
     const columns = await client.query("select column_name from information_schema.columns where table_schema = 'public' and table_name = 'api_keys'");
     expect(columns.rows).to.deep.equal([]);
     const usage = await client.query(
-      "select has_schema_privilege('public', 'USAGE') as public, has_schema_privilege('drizzle', 'USAGE') as drizzle, has_schema_privilege('pgboss', 'USAGE') as pgboss, has_schema_privilege('bi', 'USAGE') as bi",
+      "select to_regnamespace('public') as public, to_regnamespace('drizzle') as drizzle, to_regnamespace('pgboss') as pgboss, has_schema_privilege('bi', 'USAGE') as bi, has_schema_privilege('bi_fdw', 'USAGE') as fdw",
     );
-    expect(usage.rows).to.deep.equal([{ public: false, drizzle: false, pgboss: false, bi: true }]);
+    expect(usage.rows).to.deep.equal([{ public: null, drizzle: null, pgboss: null, bi: true, fdw: false }]);
     for (const table of ['public.api_keys', 'public.tenants', 'pgboss.job', 'drizzle.__drizzle_migrations']) {
-      expect(await failsWith(client, `select * from ${table}`), table).to.equal('42501');
+      expect(await failsWith(client, `select * from ${table}`), table).to.equal('42P01');
     }
-    // Size and existence of another schema's relation through a name cast need USAGE too.
-    expect(await failsWith(client, "select pg_relation_size('public.api_keys')")).to.equal('42501');
+    expect(await failsWith(client, "select pg_relation_size('public.api_keys')")).to.equal('42P01');
     // What ODBC's and JDBC's column listings can read as REMARKS: every bi column has a comment.
     const uncommented = await client.query(
       `select c.relname, a.attname from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_attribute a on a.attrelid = c.oid
@@ -211,42 +212,52 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(Date.now() - started).to.be.lessThan(4000);
   });
 
-  it('refuses to read the views once the session raises or switches off a timeout (the role default is only a default)', async () => {
+  it("keeps the credential's limits on the source side whatever the BI session sets, and the views refuse a source session outside them", async () => {
+    // In the BI database a client may switch its own timeouts off (no view there can check them;
+    // the watchdog bounds that session). The reading runs in the source role's session, which
+    // nobody can SET anything in: its defaults are the credential's.
     const client = await sharedClient();
+    const { rows: [{ source }] } = await admin.query('select role_name as source from bi_credentials where id = $1', [credA.id]);
     try {
-      for (const setting of ['statement_timeout = 0', "statement_timeout = '10min'", 'idle_in_transaction_session_timeout = 0', 'idle_in_transaction_session_timeout = 5000']) {
-        await client.query(`set ${setting}`);
-        let error: { code?: string; message?: string } | null = null;
-        await client.query('select count(*) from bi.deployments').catch((e) => (error = e));
-        expect(error, setting).to.include({ code: '42501' });
-        expect(error!.message).to.match(/^(statement_timeout|idle_in_transaction_session_timeout) is \d+ ms; this BI credential allows at most 1000 ms$/);
-        await client.query('select count(*) from bi.team_month').catch((e) => (error = e));
-        expect(error, setting).to.include({ code: '42501' });
-        await client.query('reset all');
-      }
-      // Lower is allowed, and so is the limit itself.
-      await client.query('set statement_timeout = 500');
+      await client.query('set statement_timeout = 0');
+      await client.query('set idle_in_transaction_session_timeout = 0');
+      await client.query("set work_mem = '1GB'");
       expect((await client.query('select count(*)::int as n from bi.deployments')).rows[0].n).to.be.greaterThan(0);
-      await client.query('set statement_timeout = 1000');
       expect((await client.query('select count(*)::int as n from bi.team_month')).rows[0].n).to.be.greaterThan(0);
+      // A join and count postgres_fdw sends whole to the source session runs there under 1000 ms.
+      const started = Date.now();
+      const error = await client.query(
+        `select count(*) from ${'abcdefghij'.split('').map((t) => `bi.pull_requests ${t}`).join(', ')}`,
+      ).then(() => null, (e: { code?: string; message?: string }) => e);
+      expect(error, 'cancelled by the source session').to.include({ code: '57014' });
+      expect(Date.now() - started).to.be.lessThan(5000);
+      await client.query('set default_transaction_read_only = off');
+      expect(await failsWith(client, `alter role "${source}" set statement_timeout = 0`)).to.equal('42501');
     } finally {
       await client.query('reset all');
     }
-  });
-
-  it('lets a role read a view added to bi after its grant (default privileges), still tenant-filtered', async () => {
-    await admin.query(
-      `create view bi.later with (security_barrier = true) as select t.slug from public.teams t
-       where t.tenant_id = (select r.tenant_id from public.bi_credentials r where r.role_name = current_user)`,
+    const { rows: [settings] } = await admin.query(
+      'select s.setconfig from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = $1 and s.setdatabase = 0',
+      [source],
     );
+    expect(settings.setconfig).to.include.members(['statement_timeout=1000', 'idle_in_transaction_session_timeout=1000', 'default_transaction_read_only=on']);
+    // The views' own check (migration 0037) still refuses a source session outside the limits.
+    const direct = await admin.connect();
     try {
-      const client = await sharedClient();
-      const slugs = (await client.query('select slug from bi.later order by 1')).rows.map((r) => r.slug);
-      const ofA = (await admin.query('select slug from teams where tenant_id = $1 order by 1', [tenantA])).rows.map((r) => r.slug);
-      expect(slugs).to.deep.equal(ofA);
-      expect(slugs.length).to.be.greaterThan(0);
+      await direct.query(`set role "${source}"`);
+      for (const setting of ['statement_timeout = 0', "statement_timeout = '10min'", 'idle_in_transaction_session_timeout = 0', 'idle_in_transaction_session_timeout = 5000']) {
+        await direct.query(`set ${setting}`);
+        let error: { code?: string; message?: string } | null = null;
+        await direct.query('select count(*) from bi.deployments').catch((e) => (error = e));
+        expect(error, setting).to.include({ code: '42501' });
+        expect(error!.message).to.match(/^(statement_timeout|idle_in_transaction_session_timeout) is \d+ ms; this BI credential allows at most 1000 ms$/);
+        await direct.query('reset statement_timeout');
+        await direct.query('reset idle_in_transaction_session_timeout');
+      }
     } finally {
-      await admin.query('drop view bi.later');
+      await direct.query('reset all').catch(() => {});
+      await direct.query('reset role').catch(() => {});
+      direct.release();
     }
   });
 

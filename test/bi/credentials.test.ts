@@ -50,10 +50,12 @@ describe('BI credentials: API and CLI', function () {
     const db = new URL(api.databaseUrl);
     const data = created.body.data;
     expect(Object.keys(data).sort()).to.deep.equal(['createdAt', 'database', 'host', 'id', 'name', 'password', 'port', 'sslmode', 'url', 'user']);
-    expect(data).to.deep.include({ name: 'Power BI', host: db.hostname, port: Number(db.port), database: db.pathname.slice(1), sslmode: 'prefer' });
+    // The BI database (docs/bi.md "The BI database"), never the application's.
+    const biDatabase = `${db.pathname.slice(1)}_bi`;
+    expect(data).to.deep.include({ name: 'Power BI', host: db.hostname, port: Number(db.port), database: biDatabase, sslmode: 'prefer' });
     expect(data.user).to.match(/^bi_[0-9a-f]{8}_power_bi_[0-9a-f]{8}$/);
     expect(data.password).to.match(/^[A-Za-z0-9_-]{32}$/);
-    expect(data.url).to.equal(`postgresql://${data.user}:${data.password}@${db.hostname}:${db.port}/${db.pathname.slice(1)}`);
+    expect(data.url).to.equal(`postgresql://${data.user}:${data.password}@${db.hostname}:${db.port}/${biDatabase}`);
     expect(await countTeams(data.url)).to.equal(2);
 
     const listed = await api.as(a.owner.apiKey).get('/api/bi/credentials');
@@ -103,6 +105,7 @@ describe('BI credentials: API and CLI', function () {
     const out = printed(await runCli(['bi:grant', `--tenant=${b.tenantId}`, '--name=Metabase'], env));
     expect(Object.keys(out)).to.deep.equal(['name', 'user', 'password', 'host', 'port', 'database', 'url']);
     expect(out.name).to.equal('Metabase');
+    expect(out.database).to.equal(`${new URL(api.databaseUrl).pathname.slice(1)}_bi`);
     expect(await countTeams(out.url as string)).to.equal(1);
     const listed = await api.as(b.owner.apiKey).get('/api/bi/credentials');
     expect(listed.body.data.map((c: { user: string }) => c.user)).to.deep.equal([out.user]);
@@ -121,7 +124,7 @@ describe('BI credentials: API and CLI', function () {
 
   it('behind the load balancer (BI_PORT), gives BI_HOST or APP_URL\'s host, that port and sslmode=require', async () => {
     const db = new URL(api.databaseUrl);
-    const database = db.pathname.slice(1);
+    const database = `${db.pathname.slice(1)}_bi`;
     const behind = await testServer({ databaseUrl: api.databaseUrl, env: { BI_PORT: '6432', BI_HOST: 'bi.acme.example' } });
     try {
       const created = await behind.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Tableau' });
@@ -156,7 +159,7 @@ describe('BI credentials: API and CLI', function () {
     try {
       const created = await server.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Superset' });
       const data = created.body.data;
-      expect(data).to.deep.include({ host: replica.hostname, port: Number(replica.port), sslmode: 'prefer' });
+      expect(data).to.deep.include({ host: replica.hostname, port: Number(replica.port), database: `${replica.pathname.slice(1)}_bi`, sslmode: 'prefer' });
       const session = new pg.Client({ connectionString: data.url });
       session.on('error', () => {});
       await session.connect();
@@ -169,5 +172,28 @@ describe('BI credentials: API and CLI', function () {
     } finally {
       await server.close();
     }
+  });
+
+  it('with BI_DATABASE, makes that database and names it in the API and the CLI', async () => {
+    const name = `${new URL(api.databaseUrl).pathname.slice(1)}_tools`;
+    const server = await testServer({ databaseUrl: api.databaseUrl, env: { BI_DATABASE: name } });
+    try {
+      const created = await server.as(a.owner.apiKey).post('/api/bi/credentials', { name: 'Looker' });
+      expect(created.status).to.equal(201);
+      expect(created.body.data).to.deep.include({ database: name });
+      expect(new URL(created.body.data.url).pathname).to.equal(`/${name}`);
+      expect(await countTeams(created.body.data.url)).to.equal(2);
+      expect((await server.as(a.owner.apiKey).delete(`/api/bi/credentials/${created.body.data.id}`)).status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+    const env = { DATABASE_URL: api.databaseUrl, BI_DATABASE: name };
+    const out = printed(await runCli(['bi:grant', `--tenant=${b.tenantId}`, '--name=Looker'], env));
+    expect(out).to.deep.include({ database: name });
+    expect(await countTeams(out.url as string)).to.equal(1);
+    expect(printed(await runCli(['bi:revoke', `--tenant=${b.tenantId}`, '--name=Looker'], env))).to.include({ revoked: true });
+    const bad = await runCli(['bi:grant', `--tenant=${b.tenantId}`, '--name=Looker'], { ...env, BI_DATABASE: 'no spaces; please' });
+    expect(bad.code).to.not.equal(0);
+    expect(bad.stderr).to.include('BI_DATABASE must be a database name');
   });
 });

@@ -9,6 +9,7 @@ import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../
 import { monthIndex, monthOf } from '../../src/cube/months.js';
 import { BASELINE_COLUMNS, baselineRows, currentMonth } from '../../src/exports/baseline.js';
 import { seedBaseline } from '../../bench/baselineData.js';
+import { biUrl } from './biUrl.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
 import { buildFixture } from '../cube/fixture.js';
@@ -26,10 +27,8 @@ describe('bi.team_month equals the team-baseline export', function () {
   const tenants: { id: string; credential: BiCredential; client: pg.Client }[] = [];
 
   const connectAs = async (user: string, password: string) => {
-    const url = new URL(databaseUrl);
-    url.username = user;
-    url.password = password;
-    const client = new pg.Client({ connectionString: url.toString(), types } as pg.ClientConfig);
+    // The BI database's foreign tables, as a BI tool reads them (docs/bi.md "The BI database").
+    const client = new pg.Client({ connectionString: biUrl(databaseUrl, user, password), types } as pg.ClientConfig);
     await client.connect();
     return client;
   };

@@ -15,6 +15,7 @@ import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';
 import { createLivePublisher } from '../../src/live/publisher.js';
 import { createLogger } from '../../src/log.js';
+import { biUrl } from './biUrl.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
@@ -38,10 +39,8 @@ describe('bi.watchdog: BI sessions past their limit are stopped', function () {
   async function session(name: string, limitMs: number): Promise<{ client: pg.Client; user: string; errors: string[] }> {
     const { credential, password } = await grantBiCredential(database.pool, { tenantId, name }, { connectionLimit: 2, statementTimeoutMs: limitMs });
     credentials.push(credential);
-    const address = new URL(url);
-    address.username = credential.user;
-    address.password = password;
-    const client = new pg.Client({ connectionString: address.toString() });
+    // The BI database, as a BI tool connects.
+    const client = new pg.Client({ connectionString: biUrl(url, credential.user, password) });
     const errors: string[] = [];
     client.on('error', (e: Error & { code?: string }) => errors.push(e.code ?? e.message));
     await client.connect();
@@ -74,12 +73,17 @@ describe('bi.watchdog: BI sessions past their limit are stopped', function () {
     const patient = await session('Patient', 60_000);
     const running = slow.client.query('select pg_sleep(30)').then(() => null, (e: { code?: string }) => e.code ?? 'error');
     await idle.client.query('begin');
-    await idle.client.query('select 1');
+    // Reading a foreign table leaves the source role's session (the foreign server's, in the
+    // application database) idle in the same transaction: its own timeout (the credential's,
+    // a role default no client can change) ends it; the watchdog ends the BI session.
+    await idle.client.query('select count(*) from bi.teams');
+    const { rows: [{ source }] } = await asSystem('test-fixture', () => database.pool.query('select role_name as source from bi_credentials where user_name = $1', [idle.user]));
     const within = patient.client.query('select pg_sleep(3)').then(() => 'done', (e: { code?: string }) => e.code ?? 'error');
     await new Promise((resolve) => setTimeout(resolve, 1800));
 
     const result = (await run()) as { stopped: { user: string; action: string }[] };
     expect(result.stopped).to.have.deep.members([{ user: slow.user, action: 'cancel' }, { user: idle.user, action: 'terminate' }]);
+    expect((await asSystem('test-fixture', () => database.pool.query('select 1 from pg_stat_activity where usename = $1', [source]))).rowCount).to.equal(0);
     expect(await running).to.equal('57014');
     expect(await slow.client.query('select 1 as ok').then((r) => r.rows[0].ok)).to.equal(1);
     let ended = false;

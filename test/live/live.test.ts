@@ -122,7 +122,32 @@ describe('live progress websocket /api/live', function () {
     const url = new URL(databaseUrl);
     url.username = credential.user;
     url.password = password;
+    // Where the role connects (the BI database, docs/bi.md): channels are per database, so it
+    // hears nothing of the application's and reaches none of its listeners.
+    const inBi = new URL(url);
+    inBi.pathname = `${url.pathname}_bi`;
+    const separate = new pg.Client({ connectionString: inBi.toString() });
+    separate.on('error', () => {});
+    const overheard: string[] = [];
+    await separate.connect();
+    separate.on('notification', (n) => overheard.push(n.payload ?? ''));
+    await separate.query('listen da_live');
+    const before = { kind: 'progress', subject: { type: 'register_import', id: 'genuine-0' }, phase: 'queued' } as const;
+    await server.app.live.publish(a.tenantId, before);
+    await until('the event at the client', () => client.messages.some((m) => m.phase === 'queued'));
+    const own = JSON.stringify({ t: a.tenantId, e: before });
+    await separate.query(`select pg_notify('da_live', $1)`, [own]);
+    await until('its own notification', () => overheard.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Only what it sent itself, in its own database; the genuine event never reached it.
+    expect(overheard).to.deep.equal([own]);
+    await separate.end();
+    client.messages.splice(1);
+    // The sealing holds for a role that could connect to the application database (as BI roles
+    // did before the BI database): given CONNECT here for the test.
+    await dbFor(databaseUrl).pool.query(`grant connect on database ${pg.escapeIdentifier(url.pathname.slice(1))} to ${pg.escapeIdentifier(credential.user)}`);
     const bi = new pg.Client({ connectionString: url.toString() });
+    bi.on('error', () => {});
     try {
       await bi.connect();
       // PostgreSQL has no privilege on LISTEN or NOTIFY, and both work in the BI role's read-only transactions.

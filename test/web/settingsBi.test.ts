@@ -27,7 +27,11 @@ describe('web app: Settings › BI access (Chromium)', function () {
     expect(await page.getByTestId('bi-host').innerText()).to.equal(db.hostname);
     expect(await page.getByTestId('bi-port').innerText()).to.equal(db.port);
     expect(await page.getByTestId('bi-ssl-mode').innerText()).to.equal('prefer');
+    // The BI database (docs/bi.md "The BI database"), not the application's.
+    const database = await page.getByTestId('bi-database').innerText();
+    expect(database).to.equal(`${db.pathname.slice(1)}_bi`);
     const url = new URL(suite.server.databaseUrl);
+    url.pathname = `/${database}`;
     url.username = user;
     url.password = password;
     const client = new pg.Client({ connectionString: url.toString() });
