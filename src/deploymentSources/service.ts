@@ -1,0 +1,74 @@
+/**
+ * Each project's deployment source, one at a time (issue 36; docs/codehost-deployments.md): the
+ * webhook API, the code host's deployments, the runs of a named workflow, or releases. The code
+ * host's deliveries from another source are acknowledged and not stored (src/codehost/deployments.ts);
+ * rows already stored stay as they are, whichever source wrote them.
+ */
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { deployments, projects, type DeploymentSource } from '../db/schema/index.js';
+import { AppError, notFound } from '../errors.js';
+
+export interface DeploymentSourceRow {
+  projectId: string;
+  projectKey: string;
+  source: DeploymentSource | null;
+  workflow: string | null;
+  branch: string | null;
+  productionEnvironment: string | null;
+  webhookDeployments: number;
+  codehostDeployments: number;
+}
+
+export interface DeploymentSourceSettings {
+  source: DeploymentSource | null;
+  workflow?: string | null;
+  branch?: string | null;
+  productionEnvironment?: string | null;
+}
+
+const columns = {
+  projectId: projects.id,
+  projectKey: projects.projectKey,
+  source: projects.deploymentSource,
+  workflow: projects.deploymentWorkflow,
+  branch: projects.deploymentBranch,
+  productionEnvironment: projects.productionEnvironment,
+  webhookDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = ${projects.id} AND d.provider = 'manual')`,
+  codehostDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = ${projects.id} AND d.provider = 'codehost')`,
+};
+
+export async function listDeploymentSources(db: Db, tenantId: string, paging: { page: number; perPage: number }): Promise<{ rows: DeploymentSourceRow[]; total: number }> {
+  const rows = await db.select(columns).from(projects).where(eq(projects.tenantId, tenantId))
+    .orderBy(asc(sql`lower(${projects.projectKey})`), asc(projects.id)).limit(paging.perPage).offset((paging.page - 1) * paging.perPage);
+  const [total] = await db.select({ n: count() }).from(projects).where(eq(projects.tenantId, tenantId));
+  return { rows: rows as DeploymentSourceRow[], total: total?.n ?? 0 };
+}
+
+export async function getDeploymentSource(db: Db, tenantId: string, projectId: string): Promise<DeploymentSourceRow> {
+  const [row] = await db.select(columns).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.id, projectId)));
+  if (!row) throw notFound('Project');
+  return row as DeploymentSourceRow;
+}
+
+/**
+ * Replaces the project's settings (an omitted field is cleared). Workflow runs need the workflow's
+ * file name; the branch then defaults to the repository's default branch. `source: null` hands
+ * the project back to the first source that delivers a deployment.
+ */
+export async function setDeploymentSource(db: Db, tenantId: string, projectId: string, settings: DeploymentSourceSettings): Promise<DeploymentSourceRow> {
+  if (settings.source === 'workflow_runs' && !settings.workflow) {
+    throw new AppError('validation_failed', 'Validation failed', [{ path: 'workflow', message: 'Required when source is workflow_runs' }]);
+  }
+  const updated = await db.update(projects)
+    .set({
+      deploymentSource: settings.source,
+      deploymentWorkflow: settings.workflow ?? null,
+      deploymentBranch: settings.branch ?? null,
+      productionEnvironment: settings.productionEnvironment ?? null,
+    })
+    .where(and(eq(projects.tenantId, tenantId), eq(projects.id, projectId)))
+    .returning({ id: projects.id });
+  if (updated.length === 0) throw notFound('Project');
+  return getDeploymentSource(db, tenantId, projectId);
+}
