@@ -234,7 +234,9 @@ export async function applyDeploymentStatus(tx: Executor, tenantId: string, even
   const stored = await storedDeployment(tx, tenantId, externalId);
   const storedStatusId = Number(stored?.metadata?.statusId ?? 0);
   if (stored && storedStatusId > status.id) return;
-  const state = (FINISHED_OR_PROGRESS.has(status.state) ? status.state : (stored?.status ?? 'inactive')) as Status;
+  // `inactive` and states this service does not know keep what is stored.
+  if (stored && !FINISHED_OR_PROGRESS.has(status.state)) return;
+  const state = (FINISHED_OR_PROGRESS.has(status.state) ? status.state : 'inactive') as Status;
   const url = status.target_url || status.log_url || status.environment_url || status.url || null;
   await write(tx, tenantId, project, deploymentRecord(project, event.deployment, state, url, { statusId: status.id, statusState: status.state }));
 }

@@ -34,8 +34,8 @@ const columns = {
   workflow: projects.deploymentWorkflow,
   branch: projects.deploymentBranch,
   productionEnvironment: projects.productionEnvironment,
-  webhookDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = ${projects.id} AND d.provider = 'manual')`,
-  codehostDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = ${projects.id} AND d.provider = 'codehost')`,
+  webhookDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = "projects"."id" AND d.provider = 'manual')`,
+  codehostDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = "projects"."id" AND d.provider = 'codehost')`,
 };
 
 export async function listDeploymentSources(db: Db, tenantId: string, paging: { page: number; perPage: number }): Promise<{ rows: DeploymentSourceRow[]; total: number }> {
