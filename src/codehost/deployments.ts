@@ -9,7 +9,7 @@
  */
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { deployments, projects, type DeploymentSource } from '../db/schema/index.js';
+import { deploymentSourceDefaults, deployments, projects, type DeploymentSource } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 import { upsertCodehostDeployment, type DeploymentRecord } from '../webhooks/service.js';
 import type { DEPLOYMENT_STATUSES } from '../webhooks/schemas.js';
@@ -124,11 +124,16 @@ const notStored = (reason: string): NotStored => ({ stored: false, reason });
 /**
  * Whether this source's records are the project's deployments. A project with no source yet is
  * claimed by the first that delivers one: webhook-API deployments already stored claim it for the
- * webhook API; otherwise code-host deployments claim it. Workflow runs and releases are never
- * claimed by a delivery: an owner names them (a workflow run or a release is not in itself a deployment).
+ * webhook API; otherwise code-host deployments claim it. A workflow run claims it only when it
+ * matches the organisation-wide workflow pattern (`claims`); releases never do: an owner names them
+ * (a workflow run or a release is not in itself a deployment).
  */
-async function usesSource(tx: Executor, project: ProjectSettings, source: DeploymentSource): Promise<NotStored | undefined> {
+async function usesSource(tx: Executor, project: ProjectSettings, source: DeploymentSource, claims = source === 'deployments'): Promise<NotStored | undefined> {
   let current = project.deploymentSource;
+  if (current === null && claims && source !== 'deployments') {
+    current = source;
+    await tx.update(projects).set({ deploymentSource: current }).where(eq(projects.id, project.id));
+  }
   if (current === null && source === 'deployments') {
     const [manual] = await tx.select({ id: deployments.id }).from(deployments)
       .where(and(eq(deployments.projectId, project.id), eq(deployments.provider, 'manual'))).limit(1);
@@ -253,6 +258,12 @@ const RUN_STATUS: Record<string, Status> = {
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
+/** A workflow's file name against a name or pattern (`deploy*.yml`: `*` is any run of characters), without case. */
+export function workflowMatches(pattern: string, path: string): boolean {
+  const escaped = fileName(pattern).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${escaped}$`, 'i').test(fileName(path));
+}
+
 /**
  * A completed run of the workflow an owner named, on the named branch (default: the repository's
  * default branch), is a production deployment; a re-run (same run id, next attempt) replaces it.
@@ -261,16 +272,21 @@ const fileName = (path: string) => path.split('/').pop() ?? path;
  */
 export async function applyWorkflowRun(tx: Executor, tenantId: string, event: z.infer<typeof WorkflowRunEvent>): Promise<NotStored | void> {
   const project = await projectSettings(tx, tenantId, event.repository.full_name);
-  const refused = await usesSource(tx, project, 'workflow_runs');
-  if (refused) return refused;
   const run = event.workflow_run;
   const path = run.path ?? event.workflow?.path ?? '';
-  const workflow = project.deploymentWorkflow;
-  if (!workflow || lower(fileName(path)) !== lower(fileName(workflow))) {
-    return notStored(`workflow ${fileName(path) || run.name || run.id} is not the deployment workflow of ${project.projectKey}`);
+  // The project's own workflow, else the organisation's pattern (its branch with it).
+  const [pattern] = project.deploymentWorkflow ? [] : await tx.select().from(deploymentSourceDefaults).where(eq(deploymentSourceDefaults.tenantId, tenantId));
+  const workflow = project.deploymentWorkflow ?? pattern?.workflow ?? null;
+  const matches = workflow !== null && workflowMatches(workflow, path);
+  const branch = (project.deploymentWorkflow ? project.deploymentBranch : pattern?.branch) ?? event.repository.default_branch ?? null;
+  const onBranch = branch === null || run.head_branch === branch;
+  // A project of another source hears that first; one open to workflow runs, why this run is not its deployment.
+  if (workflow !== null && (project.deploymentSource === null || project.deploymentSource === 'workflow_runs')) {
+    if (!matches) return notStored(`workflow ${fileName(path) || run.name || run.id} is not the deployment workflow of ${project.projectKey}`);
+    if (!onBranch) return notStored(`a run on branch ${run.head_branch ?? '(none)'} is not a deployment of ${project.projectKey} (branch ${branch})`);
   }
-  const branch = project.deploymentBranch ?? event.repository.default_branch ?? null;
-  if (branch !== null && run.head_branch !== branch) return notStored(`a run on branch ${run.head_branch ?? '(none)'} is not a deployment of ${project.projectKey} (branch ${branch})`);
+  const refused = await usesSource(tx, project, 'workflow_runs', matches && onBranch && !project.deploymentWorkflow);
+  if (refused) return refused;
   const externalId = `gh-run-${run.id}`;
   const attempt = run.run_attempt ?? 1;
   const stored = await storedDeployment(tx, tenantId, externalId);

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
-import { getDeploymentSource, listDeploymentSources, setDeploymentSource } from './service.js';
+import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 /** A malformed id is "not found", like an id of another tenant. */
@@ -19,6 +19,11 @@ export const DeploymentSourceBody = z.strictObject({
   productionEnvironment: name(255).nullable().optional(),
 });
 
+/** `deploy.yml`, or a pattern such as `deploy*.yml` (`*`: any characters); null removes it. */
+export const OrganisationPatternBody = z.strictObject({
+  pattern: z.strictObject({ workflow: name(255), branch: name(255).nullable().optional() }).nullable(),
+});
+
 export function deploymentSourceRoutes(app: AppContext): Router {
   const router = new Router();
   const { db } = app.database;
@@ -28,6 +33,16 @@ export function deploymentSourceRoutes(app: AppContext): Router {
     const { rows, total } = await listDeploymentSources(db, principal.tenantId, query);
     const list = listEnvelope(rows.map(presentDeploymentSource), query, total);
     return { body: { ...list, meta: { ...list.meta, ...meta } } };
+  }));
+
+  // Before the project routes: `organisation` is not a project id.
+  router.get('/api/deployment-sources/organisation', route(app, { auth: 'required' }, async ({ principal }) => {
+    return { body: { data: { pattern: await getOrganisationPattern(db, principal.tenantId) }, meta } };
+  }));
+
+  router.put('/api/deployment-sources/organisation', route(app, { auth: 'owner', body: OrganisationPatternBody }, async ({ principal, body }) => {
+    const pattern = body.pattern && { workflow: body.pattern.workflow, branch: body.pattern.branch ?? null };
+    return { body: { data: { pattern: await setOrganisationPattern(db, principal.tenantId, pattern) }, meta } };
   }));
 
   router.get('/api/deployment-sources/:projectId', route(app, { auth: 'required', params: ProjectParams }, async ({ principal, params }) => {

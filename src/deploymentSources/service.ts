@@ -6,7 +6,7 @@
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { deployments, projects, type DeploymentSource } from '../db/schema/index.js';
+import { deploymentSourceDefaults, deployments, projects, type DeploymentSource } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors.js';
 
 export interface DeploymentSourceRow {
@@ -57,8 +57,8 @@ export async function getDeploymentSource(db: Db, tenantId: string, projectId: s
  * the project back to the first source that delivers a deployment.
  */
 export async function setDeploymentSource(db: Db, tenantId: string, projectId: string, settings: DeploymentSourceSettings): Promise<DeploymentSourceRow> {
-  if (settings.source === 'workflow_runs' && !settings.workflow) {
-    throw new AppError('validation_failed', 'Validation failed', [{ path: 'workflow', message: 'Required when source is workflow_runs' }]);
+  if (settings.source === 'workflow_runs' && !settings.workflow && !(await getOrganisationPattern(db, tenantId))) {
+    throw new AppError('validation_failed', 'Validation failed', [{ path: 'workflow', message: 'Required when source is workflow_runs and the organisation has no workflow pattern' }]);
   }
   const updated = await db.update(projects)
     .set({
@@ -71,4 +71,30 @@ export async function setDeploymentSource(db: Db, tenantId: string, projectId: s
     .returning({ id: projects.id });
   if (updated.length === 0) throw notFound('Project');
   return getDeploymentSource(db, tenantId, projectId);
+}
+
+export interface OrganisationPattern {
+  workflow: string;
+  branch: string | null;
+}
+
+/** The organisation-wide workflow pattern, or null when none is set. */
+export async function getOrganisationPattern(db: Db, tenantId: string): Promise<OrganisationPattern | null> {
+  const [row] = await db.select({ workflow: deploymentSourceDefaults.workflow, branch: deploymentSourceDefaults.branch })
+    .from(deploymentSourceDefaults).where(eq(deploymentSourceDefaults.tenantId, tenantId));
+  return row ?? null;
+}
+
+/**
+ * Sets (or, with null, removes) the organisation-wide workflow pattern. Projects with their own
+ * workflow keep it; those without a source are claimed by the first matching completed run.
+ */
+export async function setOrganisationPattern(db: Db, tenantId: string, pattern: OrganisationPattern | null): Promise<OrganisationPattern | null> {
+  if (pattern === null) {
+    await db.delete(deploymentSourceDefaults).where(eq(deploymentSourceDefaults.tenantId, tenantId));
+    return null;
+  }
+  await db.insert(deploymentSourceDefaults).values({ tenantId, ...pattern })
+    .onConflictDoUpdate({ target: deploymentSourceDefaults.tenantId, set: { ...pattern, updatedAt: sql`now()` } });
+  return getOrganisationPattern(db, tenantId);
 }

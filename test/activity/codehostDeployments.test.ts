@@ -234,6 +234,36 @@ describe('code-host webhook: deployments from the code host', function () {
     await send('deployment', deploymentEvent(repo, 603, { sha: sha('3'), created_at: '2026-06-03T00:00:00Z' }), { stored: false, reason: 'the deployment source of acme/switch is the webhook API, not code-host deployments' });
   });
 
+  it('an organisation-wide workflow pattern: a matching completed run on the default branch claims a project with no source', async () => {
+    const owner = api.as(tenant.owner.apiKey);
+    expect((await owner.get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+    const member = await buildMember(api.databaseUrl, tenant.tenantId, 'member');
+    expect((await api.as(member.apiKey).put('/api/deployment-sources/organisation', { pattern: { workflow: 'deploy*.yml' } })).status).to.equal(403);
+    const set = await owner.put('/api/deployment-sources/organisation', { pattern: { workflow: 'deploy*.yml' } });
+    expect(set.status).to.equal(200);
+    expect(set.body.data).to.deep.equal({ pattern: { workflow: 'deploy*.yml', branch: null } });
+
+    const repo = 'acme/pattern';
+    await send('workflow_run', runEvent(repo, { id: 701, attempt: 1, conclusion: 'success', sha: sha('1'), started: '2026-07-01T00:00:00Z', path: '.github/workflows/ci.yml' }),
+      { stored: false, reason: 'workflow ci.yml is not the deployment workflow of acme/pattern' });
+    await send('workflow_run', runEvent(repo, { id: 702, attempt: 1, conclusion: 'success', sha: sha('2'), started: '2026-07-02T00:00:00Z', path: '.github/workflows/deploy-prod.yml', branch: 'develop' }),
+      { stored: false, reason: 'a run on branch develop is not a deployment of acme/pattern (branch main)' });
+    expect((await q('select deployment_source from projects where tenant_id = $1 and project_key = $2', [tenant.tenantId, repo]))[0].deployment_source).to.equal(null);
+    await send('workflow_run', runEvent(repo, { id: 703, attempt: 1, conclusion: 'failure', sha: sha('3'), started: '2026-07-03T00:00:00Z', path: '.github/workflows/Deploy-Prod.yml' }), { stored: true });
+    expect((await q('select deployment_source from projects where tenant_id = $1 and project_key = $2', [tenant.tenantId, repo]))[0].deployment_source).to.equal('workflow_runs');
+    await send('deployment', deploymentEvent(repo, 704, { sha: sha('4'), created_at: '2026-07-04T00:00:00Z' }),
+      { stored: false, reason: 'the deployment source of acme/pattern is workflow runs, not code-host deployments' });
+    expect((await rowsOf(repo)).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-run-703', 'failure']]);
+    // A project with its own workflow keeps it.
+    await setSource('acme/own-workflow', { source: 'workflow_runs', workflow: 'release.yml', branch: 'stable' });
+    await send('workflow_run', runEvent('acme/own-workflow', { id: 705, attempt: 1, conclusion: 'success', sha: sha('5'), started: '2026-07-05T00:00:00Z', path: '.github/workflows/deploy.yml', branch: 'stable' }),
+      { stored: false, reason: 'workflow deploy.yml is not the deployment workflow of acme/own-workflow' });
+    await send('workflow_run', runEvent('acme/own-workflow', { id: 706, attempt: 1, conclusion: 'success', sha: sha('6'), started: '2026-07-06T00:00:00Z', path: '.github/workflows/release.yml', branch: 'stable' }), { stored: true });
+    expect((await owner.put('/api/deployment-sources/organisation', { pattern: null })).body.data).to.deep.equal({ pattern: null });
+    const other = await buildTenant(api.databaseUrl);
+    expect((await api.as(other.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+  });
+
   it('settings: owners only; workflow runs need a workflow; another tenant\'s project is not found', async () => {
     const id = await projectId('acme/settings');
     const owner = api.as(tenant.owner.apiKey);
@@ -242,7 +272,7 @@ describe('code-host webhook: deployments from the code host', function () {
     expect((await api.as(member.apiKey).get(`/api/deployment-sources/${id}`)).status).to.equal(200);
     const invalid = await owner.put(`/api/deployment-sources/${id}`, { source: 'workflow_runs' });
     expect(invalid.status).to.equal(400);
-    expect(invalid.body.error).to.deep.equal({ code: 'validation_failed', message: 'Validation failed', details: [{ path: 'workflow', message: 'Required when source is workflow_runs' }] });
+    expect(invalid.body.error).to.deep.equal({ code: 'validation_failed', message: 'Validation failed', details: [{ path: 'workflow', message: 'Required when source is workflow_runs and the organisation has no workflow pattern' }] });
     expect((await owner.put(`/api/deployment-sources/${id}`, { source: 'pipelines' })).status).to.equal(400);
 
     const other = await buildTenant(api.databaseUrl);

@@ -47,6 +47,18 @@ export const projects = pgTable(
   ],
 );
 
+/**
+ * The organisation-wide workflow pattern (docs/codehost-deployments.md): completed runs of a
+ * matching workflow on the branch (NULL: the repository's default branch) are production
+ * deployments of projects with no source yet, or with workflow runs but no workflow of their own.
+ */
+export const deploymentSourceDefaults = pgTable('deployment_source_defaults', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  workflow: text('workflow').notNull(),
+  branch: text('branch'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const issues = pgTable(
   'issues',
   {
