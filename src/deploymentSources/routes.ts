@@ -42,7 +42,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
 
   router.put('/api/deployment-sources/organisation', route(app, { auth: 'owner', body: OrganisationPatternBody }, async ({ principal, body }) => {
     const pattern = body.pattern && { workflow: body.pattern.workflow, branch: body.pattern.branch ?? null };
-    return { body: { data: { pattern: await setOrganisationPattern(db, principal.tenantId, pattern) }, meta } };
+    return { body: { data: { pattern: await setOrganisationPattern(db, principal, pattern) }, meta } };
   }));
 
   router.get('/api/deployment-sources/:projectId', route(app, { auth: 'required', params: ProjectParams }, async ({ principal, params }) => {
@@ -50,7 +50,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   }));
 
   router.put('/api/deployment-sources/:projectId', route(app, { auth: 'owner', params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
-    return { body: { data: presentDeploymentSource(await setDeploymentSource(db, principal.tenantId, params.projectId, body)), meta } };
+    return { body: { data: presentDeploymentSource(await setDeploymentSource(db, principal, params.projectId, body)), meta } };
   }));
 
   return router;

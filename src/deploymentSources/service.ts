@@ -8,6 +8,8 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { deploymentSourceDefaults, deployments, projects, type DeploymentSource } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors.js';
+import { authorize } from '../auth/policies.js';
+import type { TenantPrincipal } from '../auth/principal.js';
 
 export interface DeploymentSourceRow {
   projectId: string;
@@ -56,7 +58,10 @@ export async function getDeploymentSource(db: Db, tenantId: string, projectId: s
  * file name; the branch then defaults to the repository's default branch. `source: null` hands
  * the project back to the first source that delivers a deployment.
  */
-export async function setDeploymentSource(db: Db, tenantId: string, projectId: string, settings: DeploymentSourceSettings): Promise<DeploymentSourceRow> {
+export async function setDeploymentSource(db: Db, principal: TenantPrincipal, projectId: string, settings: DeploymentSourceSettings): Promise<DeploymentSourceRow> {
+  // Owners only (the route says so too): what counts as a deployment changes every DORA number.
+  authorize(principal, 'tenant.manage');
+  const { tenantId } = principal;
   if (settings.source === 'workflow_runs' && !settings.workflow && !(await getOrganisationPattern(db, tenantId))) {
     throw new AppError('validation_failed', 'Validation failed', [{ path: 'workflow', message: 'Required when source is workflow_runs and the organisation has no workflow pattern' }]);
   }
@@ -89,7 +94,9 @@ export async function getOrganisationPattern(db: Db, tenantId: string): Promise<
  * Sets (or, with null, removes) the organisation-wide workflow pattern. Projects with their own
  * workflow keep it; those without a source are claimed by the first matching completed run.
  */
-export async function setOrganisationPattern(db: Db, tenantId: string, pattern: OrganisationPattern | null): Promise<OrganisationPattern | null> {
+export async function setOrganisationPattern(db: Db, principal: TenantPrincipal, pattern: OrganisationPattern | null): Promise<OrganisationPattern | null> {
+  authorize(principal, 'tenant.manage');
+  const { tenantId } = principal;
   if (pattern === null) {
     await db.delete(deploymentSourceDefaults).where(eq(deploymentSourceDefaults.tenantId, tenantId));
     return null;
