@@ -10,8 +10,8 @@ import { readTrailers } from './aiTrailers.js';
 
 export const PROVIDER = 'codehost';
 
-const Repository = z.object({ full_name: z.string().min(3) });
-const User = z.object({ login: z.string() }).nullish();
+export const Repository = z.object({ full_name: z.string().min(3) });
+export const User = z.object({ login: z.string() }).nullish();
 const Label = z.object({ name: z.string() });
 const Time = z.string().nullish();
 

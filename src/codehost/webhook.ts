@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import { zodDetails } from '../http/route.js';
 import { applyIssue, applyPullRequest, applyPush, applyRepository, ensureProject, IssuesEvent, PullRequestEvent, PushEvent, RepositoryEvent } from './events.js';
 import { applyPullRequestReview, applyReviewRequest, PullRequestReviewEvent } from './reviews.js';
+import { applyDeployment, applyDeploymentStatus, applyRelease, applyWorkflowRun, DeploymentEvent, DeploymentStatusEvent, ReleaseEvent, WorkflowRunEvent, type NotStored } from './deployments.js';
 import { applyInstallationEvent, claimUnlinkedNotice, tenantOfInstallation } from './installations.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 
@@ -55,6 +56,13 @@ const TENANT_EVENTS = {
   push: { schema: PushEvent, apply: applyPush, ignored: [] },
   issues: { schema: IssuesEvent, apply: applyIssue, ignored: ['pinned', 'unpinned'] },
   repository: { schema: RepositoryEvent, apply: applyRepository, ignored: [] },
+  // Deployments from the code host's own records (deployments.ts, docs/codehost-deployments.md).
+  deployment: { schema: DeploymentEvent, apply: applyDeployment, ignored: [] },
+  deployment_status: { schema: DeploymentStatusEvent, apply: applyDeploymentStatus, ignored: [] },
+  // Only a completed run has a conclusion.
+  workflow_run: { schema: WorkflowRunEvent, apply: applyWorkflowRun, ignored: ['requested', 'in_progress'] },
+  // A release is a deployment once published; a draft's creation or edit is not one.
+  release: { schema: ReleaseEvent, apply: applyRelease, ignored: ['created', 'edited', 'prereleased'] },
 } as const;
 
 /** Whether a delivery of a handled event is acknowledged without being read (its action changes nothing stored). */
@@ -143,7 +151,9 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
   const event = parse(handler.schema as z.ZodType<unknown>, payload);
   return db.transaction(async (tx) => {
     if (!(await claimDelivery(tx, delivery, tenantId, installation.id, envelope.action ?? null))) return { status: 200 as const, stored: false, duplicate: true };
-    await (handler.apply as (tx: Executor, tenantId: string, event: unknown) => Promise<void>)(tx, tenantId, event);
+    // A deployment from a source the project does not use is acknowledged, with the delivery recorded.
+    const skipped = await (handler.apply as (tx: Executor, tenantId: string, event: unknown) => Promise<NotStored | void>)(tx, tenantId, event);
+    if (skipped) return { status: 200 as const, stored: false, reason: skipped.reason };
     return { status: 200 as const, stored: true };
   });
 }

@@ -22,6 +22,7 @@ import { adminRoutes } from '../operations/adminRoutes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { sessionRoutes } from '../aiSessions/routes.js';
 import { codehostRoutes } from '../codehost/routes.js';
+import { deploymentSourceRoutes } from '../deploymentSources/routes.js';
 import { trackerRoutes } from '../integrations/trackers/routes.js';
 import { testHookRoutes } from '../jobs/testRoutes.js';
 import mount from 'koa-mount';
@@ -65,6 +66,7 @@ const routeFactories: RouteFactory[] = [
   sessionRoutes,
   aiRoutes,
   codehostRoutes,
+  deploymentSourceRoutes,
   trackerRoutes,
   slackRoutes,
   notionRoutes,

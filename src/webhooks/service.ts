@@ -18,6 +18,8 @@ import type { Pool } from 'pg';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
 import type { DeploymentWebhook, IssueWebhook } from './schemas.js';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../aiSessions/activityLinks.js';
 import { deploymentUpsert, inputRows, issueUpsert, principalTenant, statement, type Column, type IssueProvider } from './upsertStatement.js';
 
 export { ISSUE_PROVIDERS, type IssueProvider } from './upsertStatement.js';
@@ -57,6 +59,9 @@ export const ISSUE_KIND: Kind<IssueWebhook> = {
   ],
   steps: issueUpsert('manual'),
 };
+
+/** A deployment as the statement stores it; the code host's environments are free names, not the webhook API's enum. */
+export type DeploymentRecord = Omit<DeploymentWebhook, 'environment'> & { environment: string };
 
 export const DEPLOYMENT_KIND: Kind<DeploymentWebhook> = {
   columns: [
@@ -101,6 +106,29 @@ const PLAIN_ISSUE = plainSql(ISSUE_KIND as Kind<never>);
 const PLAIN_DEPLOYMENT = plainSql(DEPLOYMENT_KIND as Kind<never>);
 
 const ATTEMPTS = 3;
+
+const CODEHOST_DEPLOYMENT = plainSql({ ...DEPLOYMENT_KIND, steps: deploymentUpsert('codehost') } as Kind<never>);
+
+/** The statement's text and positional parameters as one drizzle query, so it runs inside the caller's transaction. */
+function inTransaction(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`));
+  return sql.join(chunks);
+}
+
+/**
+ * Creates or replaces a deployment read from the code host's own records (src/codehost/deployments.ts),
+ * with the webhook API's statement under provider `codehost`, so the facts its triggers keep are
+ * the same; inside the transaction that records the delivery. The project exists already.
+ */
+export async function upsertCodehostDeployment(tx: Executor, tenantId: string, input: DeploymentRecord): Promise<UpsertResult> {
+  const values = [...batchValues(DEPLOYMENT_KIND as unknown as Kind<DeploymentRecord>, [{ keyHash: '', input }]), tenantId];
+  const result = await tx.execute<{ id: string; created: boolean }>(inTransaction(CODEHOST_DEPLOYMENT, values));
+  const row = result.rows[0];
+  if (!row) throw new AppError('internal', 'project could not be found or created');
+  return { action: row.created ? 'created' : 'updated', id: row.id, externalId: input.externalId };
+}
 
 const TRACKER_ISSUES = Object.fromEntries(
   (['jira', 'linear'] as const).map((provider) => [provider, plainSql({ ...ISSUE_KIND, steps: issueUpsert(provider) } as Kind<never>, 'rec.id, rec.external_id, rec.created')]),

@@ -80,11 +80,16 @@ export function deploymentProjects(): string[] {
   ];
 }
 
+/** Where deployment records come from: the webhook API, or the code host's own records (src/codehost/deployments.ts). */
+export const DEPLOYMENT_PROVIDERS = ['manual', 'codehost'] as const;
+export type DeploymentProvider = (typeof DEPLOYMENT_PROVIDERS)[number];
+
 /** `rec`: the deployments written, `created` true for an insert (`xmax = 0`). */
-export function deploymentRecords(): string[] {
+export function deploymentRecords(provider: DeploymentProvider = 'manual'): string[] {
+  if (!DEPLOYMENT_PROVIDERS.includes(provider)) throw new Error(`unknown deployment provider ${String(provider)}`);
   return [cte('rec', `INSERT INTO deployments AS d (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task,
   description, url, creator_username, is_production, is_rollback, rollback_from_sha, metadata, created_at)
-SELECT ok.tenant_id, project.id, 'manual', ok.external_id, ok.ref, ok.sha, ok.environment, ok.status, ok.task,
+SELECT ok.tenant_id, project.id, '${provider}', ok.external_id, ok.ref, ok.sha, ok.environment, ok.status, ok.task,
   ok.description, ok.url, ok.creator_username, ok.is_production, ok.is_rollback, ok.rollback_from_sha, ok.metadata, COALESCE(ok.created_at, now())
 FROM ok JOIN project ON project.tenant_id = ok.tenant_id AND project.project_key = ok.project_key
 ORDER BY ok.tenant_id, ok.external_id
@@ -97,8 +102,8 @@ ON CONFLICT (tenant_id, provider, external_id) DO UPDATE SET
 RETURNING id, tenant_id, external_id, (xmax = 0) AS created`)];
 }
 
-export function deploymentUpsert(): string[][] {
-  return [projectLookup(), deploymentProjects(), deploymentRecords()];
+export function deploymentUpsert(provider: DeploymentProvider = 'manual'): string[][] {
+  return [projectLookup(), deploymentProjects(), deploymentRecords(provider)];
 }
 
 // Issue numbers, per project: an explicit number is kept and moves the project's counter up to it;

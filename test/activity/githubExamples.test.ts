@@ -50,6 +50,19 @@ describe('code-host webhook: GitHub\'s own example payloads', function () {
     });
   }
 
+  /**
+   * Deployments claim their repository's project (the first source that delivers one,
+   * docs/codehost-deployments.md); no owner named a workflow or chose releases, so runs and releases
+   * are acknowledged and not stored.
+   */
+  function notTheSource(event: string, example: Record<string, unknown>) {
+    const repo = (example.repository as { full_name: string }).full_name;
+    if (repo === 'Codertocat/Hello-World') {
+      return { stored: false, reason: `the deployment source of ${repo} is code-host deployments, not ${event === 'release' ? 'releases' : 'workflow runs'}` };
+    }
+    return { stored: false, reason: `no workflow is named as the deployment of ${repo}` };
+  }
+
   // Installation events last: they change the installation the others are delivered through.
   const order = [...HANDLED_EVENTS].sort((a, b) => Number(a.startsWith('installation')) - Number(b.startsWith('installation')));
   for (const event of order) {
@@ -66,6 +79,7 @@ describe('code-host webhook: GitHub\'s own example payloads', function () {
         const expected =
           event === 'ping' ? { stored: false, reason: 'ping' }
           : ignoredAction(event, action) ? { stored: false, reason: `action ${action} of ${event} is not used` }
+          : event === 'workflow_run' || event === 'release' ? notTheSource(event, example)
           : { stored: true };
         expect(res.body.data, label).to.include(expected);
       }
@@ -76,5 +90,12 @@ describe('code-host webhook: GitHub\'s own example payloads', function () {
     const { pool } = dbFor(api.databaseUrl);
     const count = async (table: string) => Number((await pool.query(`select count(*)::int as n from ${table} where tenant_id = $1`, [tenant.tenantId])).rows[0].n);
     for (const table of ['projects', 'pull_requests', 'pull_request_reviewers', 'commits', 'issues', 'codehost_deliveries']) expect(await count(table), table).to.be.greaterThan(0);
+    // The deployment examples name two deployment ids; each is one row with its latest status.
+    const { rows } = await pool.query(
+      `select external_id, environment, status, is_production, provider from deployments where tenant_id = $1 order by external_id`, [tenant.tenantId]);
+    expect(rows).to.deep.equal([
+      { external_id: 'gh-deployment-145988746', environment: 'production', status: 'success', is_production: true, provider: 'codehost' },
+      { external_id: 'gh-deployment-2', environment: 'production', status: 'success', is_production: true, provider: 'codehost' },
+    ]);
   });
 });

@@ -80,7 +80,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
 
   it('the team filter changes the numbers; a team without deployments says why', async () => {
     await page.goto(`/app/?${SCOPE}&team=${seeded.teams.beta}`);
-    await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. How to send deployments Previous window: no deployment source');
+    await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. Possible sources: the webhook API, the code host’s deployments, workflow runs or releases. Choose a deployment source Previous window: no deployment source');
     expect(await text(page, 'time-to-restore')).to.equal('Time to restore service No incident closed from Jan 2026 to Mar 2026. Previous window: no value');
     await page.getByLabel('Team', { exact: true }).selectOption({ label: 'Alpha' });
     await until(() => text(page, 'deployment-frequency-count'), '4');

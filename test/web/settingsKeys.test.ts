@@ -6,7 +6,7 @@ import type { TestServer } from '../helpers/server.js';
 import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
 
 /** The settings menu of a member: every owner-only page is left out. */
-const MEMBER_MENU = ['API keys', 'Members', 'Teams', 'People', 'Surveys', 'Integrations', 'Organisation', 'AI', 'Account'];
+const MEMBER_MENU = ['API keys', 'Members', 'Teams', 'People', 'Surveys', 'Integrations', 'Deployment sources', 'Organisation', 'AI', 'Account'];
 const rowNames = (page: Page) => page.locator('[data-testid="keys"] tbody th').allInnerTexts();
 
 describe('web app: Settings › API keys (Chromium)', function () {

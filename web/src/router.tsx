@@ -79,6 +79,7 @@ const settingsPages = [
   settingsPage('people', () => import('./routes/settings/people'), 'PeoplePage'),
   settingsPage('surveys', () => import('./routes/settings/surveys'), 'SurveysSettingsPage'),
   settingsPage('integrations', () => import('./routes/settings/integrations'), 'IntegrationsPage'),
+  settingsPage('deployments', () => import('./routes/settings/deployments'), 'DeploymentSourcesPage'),
   settingsPage('organisation', () => import('./routes/settings/organisation'), 'OrganisationPage'),
   settingsPage('bi', () => import('./routes/settings/bi'), 'BiAccessPage'),
   settingsPage('account', () => import('./routes/settings/account'), 'AccountPage'),

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './identity.js';
 import { teams } from './organisation.js';
+
+/** A project's deployment source: the webhook API, or the code host's deployments, workflow runs or releases. */
+export const DEPLOYMENT_SOURCES = ['webhook', 'deployments', 'workflow_runs', 'releases'] as const;
+export type DeploymentSource = (typeof DEPLOYMENT_SOURCES)[number];
 
 /**
  * A repository, `<owner>/<repo>`; created by the first webhook, tracker or code-host event that
@@ -23,13 +27,37 @@ export const projects = pgTable(
     issueSeq: integer('issue_seq').notNull().default(0),
     /** The team the project's facts count for (METRICS.md "Attribution"); at most one. */
     owningTeamId: uuid('owning_team_id').references(() => teams.id, { onDelete: 'set null' }),
+    /**
+     * Where its deployments come from, one source at a time (docs/codehost-deployments.md): NULL
+     * until the first source that delivers a deployment claims it or an owner chooses one.
+     */
+    deploymentSource: text('deployment_source').$type<DeploymentSource>(),
+    /** The workflow file (`deploy.yml`) whose completed runs are production deployments (source `workflow_runs`). */
+    deploymentWorkflow: text('deployment_workflow'),
+    /** The branch those runs must be of; NULL: the repository's default branch. */
+    deploymentBranch: text('deployment_branch'),
+    /** The code host's environment name that is production; NULL: `production`. */
+    productionEnvironment: text('production_environment'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('projects_tenant_key').on(t.tenantId, sql`lower(${t.projectKey})`),
     index('projects_owning_team_idx').on(t.owningTeamId),
+    check('projects_deployment_source', sql`${t.deploymentSource} in ('webhook', 'deployments', 'workflow_runs', 'releases')`),
   ],
 );
+
+/**
+ * The organisation-wide workflow pattern (docs/codehost-deployments.md): completed runs of a
+ * matching workflow on the branch (NULL: the repository's default branch) are production
+ * deployments of projects with no source yet, or with workflow runs but no workflow of their own.
+ */
+export const deploymentSourceDefaults = pgTable('deployment_source_defaults', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  workflow: text('workflow').notNull(),
+  branch: text('branch'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const issues = pgTable(
   'issues',

@@ -11,7 +11,8 @@ export interface Reason {
   fix?: { label: string; href: string };
 }
 
-const WEBHOOK_DOCS = { label: 'How to send deployments', href: '/app/help#deployments' };
+/** Where a project's deployment source is chosen (docs/codehost-deployments.md). */
+const DEPLOYMENT_SOURCES = { label: 'Choose a deployment source', href: '/app/settings/deployments' };
 const REGISTER = { label: 'Import the register', href: '/app/help#register' };
 
 const NOTHING: Record<Subject, string> = {
@@ -45,7 +46,10 @@ export const needsDeploymentSource = (subject: Subject): boolean =>
  */
 export function emptyReason(subject: Subject, period: { month?: string; from?: string; to?: string }, context: { hasDeploymentSource?: boolean } = {}): Reason {
   if (needsDeploymentSource(subject) && context.hasDeploymentSource === false) {
-    return { text: 'No deployment source connected: no project of this scope has ever sent a deployment.', fix: WEBHOOK_DOCS };
+    return {
+      text: 'No deployment source connected: no project of this scope has ever sent a deployment. Possible sources: the webhook API, the code host’s deployments, workflow runs or releases.',
+      fix: DEPLOYMENT_SOURCES,
+    };
   }
   return { text: `${NOTHING[subject]} ${periodText(period)}`.trim() + '.' };
 }

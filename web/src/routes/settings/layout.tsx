@@ -13,6 +13,7 @@ const PAGES = [
   { to: '/settings/people', label: 'People', owner: false },
   { to: '/settings/surveys', label: 'Surveys', owner: false },
   { to: '/settings/integrations', label: 'Integrations', owner: false },
+  { to: '/settings/deployments', label: 'Deployment sources', owner: false },
   { to: '/settings/organisation', label: 'Organisation', owner: false },
   { to: '/settings/bi', label: 'BI access', owner: true },
   { to: '/settings/ai', label: 'AI', owner: false },

@@ -1,0 +1,15 @@
+import type { DeploymentSourceRow } from './service.js';
+
+export function presentDeploymentSource(row: DeploymentSourceRow) {
+  return {
+    projectId: row.projectId,
+    projectKey: row.projectKey,
+    /** null: not chosen yet; the first source that delivers a deployment claims the project. */
+    source: row.source,
+    workflow: row.workflow,
+    branch: row.branch,
+    productionEnvironment: row.productionEnvironment,
+    /** Rows already stored, by writer: a switch keeps them (docs/codehost-deployments.md). */
+    storedDeployments: { webhook: row.webhookDeployments, codehost: row.codehostDeployments },
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * Deployments from the code host's own records (issue 36; docs/codehost-deployments.md), by
+ * hand-built deliveries signed as the code host signs them. Each rule has its own repository.
+ *
+ * Hand-worked DORA month (acme/rollback, 2026-03, source: code-host deployments):
+ *   A sha a 03-01 success; B sha b 03-05 success; C sha a 03-06 success → a rollback from b
+ *   (the sha before it was b, a was deployed earlier), so B is failed; E sha c 03-10 failure;
+ *   F sha c 03-11 success (c was never deployed successfully before: not a rollback).
+ *   production_deploys (successful) = A, B, C, F = 4; finished = 5; failed = B, E = 2;
+ *   change_failure_rate = 2 / 5 = 0.4.
+ */
+import { expect } from 'chai';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { announceInstallation, codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
+
+const installation = { id: FIXTURE_INSTALLATION };
+const sha = (c: string) => c.repeat(40);
+
+function deploymentEvent(repo: string, id: number, fields: { sha: string; created_at: string; environment?: string; production_environment?: boolean }) {
+  return {
+    action: 'created',
+    installation,
+    repository: { full_name: repo, default_branch: 'main' },
+    deployment: {
+      id, ref: 'main', task: 'deploy', description: null, creator: { login: 'octocat' }, url: `https://api.github.com/repos/${repo}/deployments/${id}`,
+      environment: fields.environment ?? 'production', sha: fields.sha, created_at: fields.created_at,
+      ...(fields.production_environment === undefined ? {} : { production_environment: fields.production_environment }),
+    },
+  };
+}
+
+function statusEvent(repo: string, id: number, fields: { sha: string; created_at: string; environment?: string }, status: { id: number; state: string }) {
+  return {
+    ...deploymentEvent(repo, id, fields),
+    deployment_status: { id: status.id, state: status.state, target_url: `https://ci.example/${id}/${status.id}`, created_at: fields.created_at },
+  };
+}
+
+function runEvent(repo: string, run: { id: number; attempt: number; conclusion: string | null; path?: string; branch?: string; sha: string; started: string; action?: string }) {
+  return {
+    action: run.action ?? 'completed',
+    installation,
+    repository: { full_name: repo, default_branch: 'main' },
+    workflow_run: {
+      id: run.id, name: 'Deploy', path: run.path ?? '.github/workflows/deploy.yml', head_branch: run.branch ?? 'main', head_sha: run.sha,
+      status: 'completed', conclusion: run.conclusion, run_attempt: run.attempt, run_started_at: run.started, created_at: run.started,
+      html_url: `https://github.com/${repo}/actions/runs/${run.id}`, actor: { login: 'octocat' },
+    },
+  };
+}
+
+function releaseEvent(repo: string, action: string, release: { id: number; tag: string; published: string; prerelease?: boolean; draft?: boolean }) {
+  return {
+    action,
+    installation,
+    repository: { full_name: repo },
+    release: {
+      id: release.id, tag_name: release.tag, target_commitish: 'main', name: release.tag, draft: release.draft ?? false, prerelease: release.prerelease ?? false,
+      created_at: release.published, published_at: release.published, html_url: `https://github.com/${repo}/releases/tag/${release.tag}`, author: { login: 'octocat' },
+    },
+  };
+}
+
+describe('code-host webhook: deployments from the code host', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let tenant: BuiltTenant;
+  const q = async (text: string, values: unknown[] = []) => (await dbFor(api.databaseUrl).pool.query(text, values)).rows;
+
+  before(async () => {
+    api = await testServer({ env: codehostEnv() });
+    tenant = await buildTenant(api.databaseUrl);
+    await announceInstallation(api.databaseUrl, FIXTURE_INSTALLATION);
+    expect((await api.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
+  });
+  after(() => api?.close());
+
+  async function send(event: string, payload: object, expected: { stored: boolean; reason?: string }) {
+    const res = await deliver(api, event, payload);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.data, JSON.stringify(res.body)).to.deep.include(expected);
+  }
+
+  const rowsOf = (repo: string) => q(`select d.external_id, d.provider, d.ref, d.sha, d.environment, d.status, d.url, d.is_production, d.is_rollback, d.rollback_from_sha, d.created_at
+    from deployments d join projects p on p.id = d.project_id where p.tenant_id = $1 and p.project_key = $2 order by d.created_at, d.external_id`, [tenant.tenantId, repo]);
+
+  async function projectId(repo: string): Promise<string> {
+    await send('repository', { action: 'created', installation, repository: { full_name: repo } }, { stored: true });
+    const [row] = await q('select id from projects where tenant_id = $1 and project_key = $2', [tenant.tenantId, repo]);
+    return row.id;
+  }
+
+  async function setSource(repo: string, settings: object) {
+    const res = await api.as(tenant.owner.apiKey).put(`/api/deployment-sources/${await projectId(repo)}`, settings);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.data;
+  }
+
+  it('a deployment and its statuses are one row with the latest status; an older status or `inactive` arriving late changes nothing', async () => {
+    const repo = 'acme/statuses';
+    const d = { sha: sha('a'), created_at: '2026-02-02T10:00:00Z' };
+    await send('deployment', deploymentEvent(repo, 101, d), { stored: true });
+    expect((await rowsOf(repo)).map((r) => r.status)).to.deep.equal(['pending']);
+    await send('deployment_status', statusEvent(repo, 101, d, { id: 1, state: 'queued' }), { stored: true });
+    await send('deployment_status', statusEvent(repo, 101, d, { id: 2, state: 'in_progress' }), { stored: true });
+    await send('deployment_status', statusEvent(repo, 101, d, { id: 4, state: 'success' }), { stored: true });
+    // Late: an older status, GitHub's `inactive` when a newer deployment succeeds, the deployment event itself.
+    await send('deployment_status', statusEvent(repo, 101, d, { id: 3, state: 'in_progress' }), { stored: true });
+    await send('deployment_status', statusEvent(repo, 101, d, { id: 5, state: 'inactive' }), { stored: true });
+    await send('deployment', deploymentEvent(repo, 101, d), { stored: true });
+    expect(await rowsOf(repo)).to.deep.equal([{
+      external_id: 'gh-deployment-101', provider: 'codehost', ref: 'main', sha: sha('a'), environment: 'production', status: 'success',
+      url: 'https://ci.example/101/4', is_production: true, is_rollback: false, rollback_from_sha: null, created_at: new Date('2026-02-02T10:00:00Z'),
+    }]);
+  });
+
+  it('production: `production_environment`, or the project\'s production environment name (default `production`)', async () => {
+    const repo = 'acme/environments';
+    await send('deployment', deploymentEvent(repo, 201, { sha: sha('1'), created_at: '2026-02-01T00:00:00Z', environment: 'staging' }), { stored: true });
+    await send('deployment', deploymentEvent(repo, 202, { sha: sha('2'), created_at: '2026-02-02T00:00:00Z', environment: 'live', production_environment: true }), { stored: true });
+    await setSource(repo, { source: 'deployments', productionEnvironment: 'Prod' });
+    await send('deployment', deploymentEvent(repo, 203, { sha: sha('3'), created_at: '2026-02-03T00:00:00Z', environment: 'prod' }), { stored: true });
+    await send('deployment', deploymentEvent(repo, 204, { sha: sha('4'), created_at: '2026-02-04T00:00:00Z', environment: 'production' }), { stored: true });
+    expect((await rowsOf(repo)).map((r) => [r.environment, r.is_production])).to.deep.equal([['staging', false], ['live', true], ['prod', true], ['production', false]]);
+  });
+
+  it('rollback by sha, failures by status: the hand-worked month through the cube', async () => {
+    const repo = 'acme/rollback';
+    const deploy = async (id: number, c: string, at: string, state: string) => {
+      const d = { sha: sha(c), created_at: at };
+      await send('deployment', deploymentEvent(repo, id, d), { stored: true });
+      await send('deployment_status', statusEvent(repo, id, d, { id: id * 10, state }), { stored: true });
+    };
+    await deploy(301, 'a', '2026-03-01T00:00:00Z', 'success');
+    await deploy(302, 'b', '2026-03-05T00:00:00Z', 'success');
+    await deploy(303, 'a', '2026-03-06T00:00:00Z', 'success');
+    await deploy(304, 'c', '2026-03-10T00:00:00Z', 'failure');
+    await deploy(305, 'c', '2026-03-11T00:00:00Z', 'success');
+    expect((await rowsOf(repo)).map((r) => [r.external_id, r.status, r.is_rollback, r.rollback_from_sha])).to.deep.equal([
+      ['gh-deployment-301', 'success', false, null],
+      ['gh-deployment-302', 'success', false, null],
+      ['gh-deployment-303', 'success', true, sha('b')],
+      ['gh-deployment-304', 'failure', false, null],
+      ['gh-deployment-305', 'success', false, null],
+    ]);
+    expect(await q(`select d.external_id, f.rolled_back from deployment_facts f join deployments d on d.id = f.deployment_id
+      join projects p on p.id = d.project_id where p.project_key = $1 and f.rolled_back order by 1`, [repo])).to.deep.equal([{ external_id: 'gh-deployment-302', rolled_back: true }]);
+
+    const loaded = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', { query: {
+      measures: ['deployments.production_deploys', 'deployments.finished_production_deploys', 'deployments.failed_production_deploys', 'deployments.change_failure_rate'],
+      timeDimensions: [{ dimension: 'deployments.created_at', dateRange: ['2026-03-01', '2026-03-31'] }],
+    } });
+    expect(loaded.status).to.equal(200);
+    expect(loaded.body.data).to.have.length(1);
+    expect(loaded.body.data[0]).to.include({ 'deployments.production_deploys': '4', 'deployments.finished_production_deploys': '5', 'deployments.failed_production_deploys': '2' });
+    expect(Number(loaded.body.data[0]['deployments.change_failure_rate'])).to.be.closeTo(0.4, 1e-9);
+  });
+
+  it('workflow runs: the named workflow on the named branch; a re-run updates the same deployment; a failed run is a failed deployment', async () => {
+    const repo = 'acme/workflows';
+    // Nobody named a workflow yet: runs are acknowledged, not stored.
+    await send('workflow_run', runEvent(repo, { id: 900, attempt: 1, conclusion: 'success', sha: sha('9'), started: '2026-04-01T00:00:00Z' }),
+      { stored: false, reason: 'no workflow is named as the deployment of acme/workflows' });
+    const settings = await setSource(repo, { source: 'workflow_runs', workflow: 'deploy.yml' });
+    expect(settings).to.deep.include({ source: 'workflow_runs', workflow: 'deploy.yml', branch: null });
+
+    await send('workflow_run', runEvent(repo, { id: 901, attempt: 1, conclusion: 'timed_out', sha: sha('1'), started: '2026-04-02T00:00:00Z' }), { stored: true });
+    expect((await rowsOf(repo)).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-run-901', 'failure']]);
+    await send('workflow_run', runEvent(repo, { id: 901, attempt: 2, conclusion: 'success', sha: sha('1'), started: '2026-04-02T01:00:00Z' }), { stored: true });
+    // The first attempt's delivery arriving again late changes nothing.
+    await send('workflow_run', runEvent(repo, { id: 901, attempt: 1, conclusion: 'failure', sha: sha('1'), started: '2026-04-02T00:00:00Z' }), { stored: true });
+    await send('workflow_run', runEvent(repo, { id: 902, attempt: 1, conclusion: 'failure', sha: sha('2'), started: '2026-04-03T00:00:00Z' }), { stored: true });
+    await send('workflow_run', runEvent(repo, { id: 903, attempt: 1, conclusion: 'cancelled', sha: sha('3'), started: '2026-04-04T00:00:00Z' }), { stored: true });
+    await send('workflow_run', runEvent(repo, { id: 904, attempt: 1, conclusion: 'success', sha: sha('4'), started: '2026-04-05T00:00:00Z', path: '.github/workflows/test.yml' }),
+      { stored: false, reason: 'workflow test.yml is not the deployment workflow of acme/workflows' });
+    await send('workflow_run', runEvent(repo, { id: 905, attempt: 1, conclusion: 'success', sha: sha('5'), started: '2026-04-06T00:00:00Z', branch: 'feature' }),
+      { stored: false, reason: 'a run on branch feature is not a deployment of acme/workflows (branch main)' });
+    await send('workflow_run', runEvent(repo, { id: 906, attempt: 1, conclusion: null, sha: sha('6'), started: '2026-04-07T00:00:00Z', action: 'requested' }),
+      { stored: false, reason: 'action requested of workflow_run is not used' });
+    expect((await rowsOf(repo)).map((r) => [r.external_id, r.status, r.is_production, r.created_at.toISOString()])).to.deep.equal([
+      ['gh-run-901', 'success', true, '2026-04-02T01:00:00.000Z'],
+      ['gh-run-902', 'failure', true, '2026-04-03T00:00:00.000Z'],
+      ['gh-run-903', 'inactive', true, '2026-04-04T00:00:00.000Z'],
+    ]);
+    // A code-host deployment of this repository is not its source now.
+    await send('deployment', deploymentEvent(repo, 907, { sha: sha('7'), created_at: '2026-04-08T00:00:00Z' }),
+      { stored: false, reason: 'the deployment source of acme/workflows is workflow runs, not code-host deployments' });
+  });
+
+  it('releases: published, non-draft, non-prerelease, when the project uses them; a deleted one is no longer finished', async () => {
+    const repo = 'acme/library';
+    await send('release', releaseEvent(repo, 'published', { id: 1, tag: 'v1.0.0', published: '2026-05-01T00:00:00Z' }),
+      { stored: false, reason: 'acme/library does not use releases as its deployment source' });
+    await setSource(repo, { source: 'releases' });
+    await send('release', releaseEvent(repo, 'published', { id: 1, tag: 'v1.0.0', published: '2026-05-01T00:00:00Z' }), { stored: true });
+    await send('release', releaseEvent(repo, 'released', { id: 1, tag: 'v1.0.0', published: '2026-05-01T00:00:00Z' }), { stored: true });
+    await send('release', releaseEvent(repo, 'published', { id: 2, tag: 'v1.1.0-rc.1', published: '2026-05-02T00:00:00Z', prerelease: true }),
+      { stored: false, reason: 'release v1.1.0-rc.1 is a prerelease' });
+    await send('release', releaseEvent(repo, 'published', { id: 3, tag: 'v1.1.0', published: '2026-05-03T00:00:00Z' }), { stored: true });
+    await send('release', releaseEvent(repo, 'deleted', { id: 3, tag: 'v1.1.0', published: '2026-05-03T00:00:00Z' }), { stored: true });
+    await send('release', releaseEvent(repo, 'deleted', { id: 4, tag: 'v0.9.0', published: '2026-04-03T00:00:00Z' }),
+      { stored: false, reason: 'release v0.9.0 was never stored' });
+    expect((await rowsOf(repo)).map((r) => [r.external_id, r.ref, r.sha, r.status, r.is_production])).to.deep.equal([
+      ['gh-release-1', 'v1.0.0', '', 'success', true],
+      ['gh-release-3', 'v1.1.0', '', 'inactive', true],
+    ]);
+  });
+
+  it('one source at a time: the webhook API claims a project first; switching stores only the new source and keeps the old rows', async () => {
+    const repo = 'acme/switch';
+    const owner = api.as(tenant.owner.apiKey);
+    const posted = await owner.post('/api/webhooks/v1/deployments', { projectKey: repo, externalId: 'ci-1', ref: 'main', sha: sha('1'), environment: 'production', status: 'success', createdAt: '2026-06-01T00:00:00Z' });
+    expect(posted.status).to.equal(201);
+    // The same real deployment, reported by the code host too: not stored, so not counted twice.
+    const d = { sha: sha('1'), created_at: '2026-06-01T00:00:00Z' };
+    await send('deployment', deploymentEvent(repo, 601, d), { stored: false, reason: 'the deployment source of acme/switch is the webhook API, not code-host deployments' });
+    await send('deployment_status', statusEvent(repo, 601, d, { id: 1, state: 'success' }), { stored: false, reason: 'the deployment source of acme/switch is the webhook API, not code-host deployments' });
+    const id = await projectId(repo);
+    expect((await owner.get(`/api/deployment-sources/${id}`)).body.data).to.deep.equal({
+      projectId: id, projectKey: repo, source: 'webhook', workflow: null, branch: null, productionEnvironment: null, storedDeployments: { webhook: 1, codehost: 0 },
+    });
+
+    await setSource(repo, { source: 'deployments' });
+    const e = { sha: sha('2'), created_at: '2026-06-02T00:00:00Z' };
+    await send('deployment_status', statusEvent(repo, 602, e, { id: 2, state: 'success' }), { stored: true });
+    await send('release', releaseEvent(repo, 'published', { id: 60, tag: 'v2', published: '2026-06-02T00:00:00Z' }),
+      { stored: false, reason: 'the deployment source of acme/switch is code-host deployments, not releases' });
+    expect((await rowsOf(repo)).map((r) => [r.provider, r.external_id, r.status])).to.deep.equal([['manual', 'ci-1', 'success'], ['codehost', 'gh-deployment-602', 'success']]);
+    expect((await owner.get(`/api/deployment-sources/${id}`)).body.data.storedDeployments).to.deep.equal({ webhook: 1, codehost: 1 });
+
+    // Back to no choice: the project stays as chosen until a deployment claims it again.
+    expect((await setSource(repo, { source: null })).source).to.equal(null);
+    await send('deployment', deploymentEvent(repo, 603, { sha: sha('3'), created_at: '2026-06-03T00:00:00Z' }), { stored: false, reason: 'the deployment source of acme/switch is the webhook API, not code-host deployments' });
+  });
+
+  it('an organisation-wide workflow pattern: a matching completed run on the default branch claims a project with no source', async () => {
+    const owner = api.as(tenant.owner.apiKey);
+    expect((await owner.get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+    const member = await buildMember(api.databaseUrl, tenant.tenantId, 'member');
+    expect((await api.as(member.apiKey).put('/api/deployment-sources/organisation', { pattern: { workflow: 'deploy*.yml' } })).status).to.equal(403);
+    const set = await owner.put('/api/deployment-sources/organisation', { pattern: { workflow: 'deploy*.yml' } });
+    expect(set.status).to.equal(200);
+    expect(set.body.data).to.deep.equal({ pattern: { workflow: 'deploy*.yml', branch: null } });
+
+    const repo = 'acme/pattern';
+    await send('workflow_run', runEvent(repo, { id: 701, attempt: 1, conclusion: 'success', sha: sha('1'), started: '2026-07-01T00:00:00Z', path: '.github/workflows/ci.yml' }),
+      { stored: false, reason: 'workflow ci.yml is not the deployment workflow of acme/pattern' });
+    await send('workflow_run', runEvent(repo, { id: 702, attempt: 1, conclusion: 'success', sha: sha('2'), started: '2026-07-02T00:00:00Z', path: '.github/workflows/deploy-prod.yml', branch: 'develop' }),
+      { stored: false, reason: 'a run on branch develop is not a deployment of acme/pattern (branch main)' });
+    expect((await q('select deployment_source from projects where tenant_id = $1 and project_key = $2', [tenant.tenantId, repo]))[0].deployment_source).to.equal(null);
+    await send('workflow_run', runEvent(repo, { id: 703, attempt: 1, conclusion: 'failure', sha: sha('3'), started: '2026-07-03T00:00:00Z', path: '.github/workflows/Deploy-Prod.yml' }), { stored: true });
+    expect((await q('select deployment_source from projects where tenant_id = $1 and project_key = $2', [tenant.tenantId, repo]))[0].deployment_source).to.equal('workflow_runs');
+    await send('deployment', deploymentEvent(repo, 704, { sha: sha('4'), created_at: '2026-07-04T00:00:00Z' }),
+      { stored: false, reason: 'the deployment source of acme/pattern is workflow runs, not code-host deployments' });
+    expect((await rowsOf(repo)).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-run-703', 'failure']]);
+    // A project with its own workflow keeps it.
+    await setSource('acme/own-workflow', { source: 'workflow_runs', workflow: 'release.yml', branch: 'stable' });
+    await send('workflow_run', runEvent('acme/own-workflow', { id: 705, attempt: 1, conclusion: 'success', sha: sha('5'), started: '2026-07-05T00:00:00Z', path: '.github/workflows/deploy.yml', branch: 'stable' }),
+      { stored: false, reason: 'workflow deploy.yml is not the deployment workflow of acme/own-workflow' });
+    await send('workflow_run', runEvent('acme/own-workflow', { id: 706, attempt: 1, conclusion: 'success', sha: sha('6'), started: '2026-07-06T00:00:00Z', path: '.github/workflows/release.yml', branch: 'stable' }), { stored: true });
+    expect((await owner.put('/api/deployment-sources/organisation', { pattern: null })).body.data).to.deep.equal({ pattern: null });
+    const other = await buildTenant(api.databaseUrl);
+    expect((await api.as(other.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+  });
+
+  it('settings: owners only; workflow runs need a workflow; another tenant\'s project is not found', async () => {
+    const id = await projectId('acme/settings');
+    const owner = api.as(tenant.owner.apiKey);
+    const member = await buildMember(api.databaseUrl, tenant.tenantId, 'member');
+    expect((await api.as(member.apiKey).put(`/api/deployment-sources/${id}`, { source: 'releases' })).status).to.equal(403);
+    expect((await api.as(member.apiKey).get(`/api/deployment-sources/${id}`)).status).to.equal(200);
+    const invalid = await owner.put(`/api/deployment-sources/${id}`, { source: 'workflow_runs' });
+    expect(invalid.status).to.equal(400);
+    expect(invalid.body.error).to.deep.equal({ code: 'validation_failed', message: 'Validation failed', details: [{ path: 'workflow', message: 'Required when source is workflow_runs and the organisation has no workflow pattern' }] });
+    expect((await owner.put(`/api/deployment-sources/${id}`, { source: 'pipelines' })).status).to.equal(400);
+
+    const other = await buildTenant(api.databaseUrl);
+    const theirs = api.as(other.owner.apiKey);
+    expect((await theirs.get(`/api/deployment-sources/${id}`)).status).to.equal(404);
+    expect((await theirs.put(`/api/deployment-sources/${id}`, { source: 'releases' })).status).to.equal(404);
+    expect((await theirs.get('/api/deployment-sources')).body).to.deep.equal({ data: [], meta: { page: 1, perPage: 25, total: 0, sources: ['webhook', 'deployments', 'workflow_runs', 'releases'] } });
+    expect((await q('select deployment_source from projects where id = $1', [id]))[0].deployment_source).to.equal(null);
+  });
+});

@@ -1,0 +1,108 @@
+import { useQuery } from '@tanstack/react-query';
+import { useChange } from '../../api/change';
+import { api } from '../../api/client';
+import { apiQuery } from '../../api/cube';
+import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { Panel } from '../../components/states';
+import { usePageTitle } from '../../lib/usePageTitle';
+import { useIsOwner } from './layout';
+
+type Source = 'webhook' | 'deployments' | 'workflow_runs' | 'releases';
+
+interface DeploymentSourceSetting {
+  projectId: string;
+  projectKey: string;
+  source: Source | null;
+  workflow: string | null;
+  branch: string | null;
+  productionEnvironment: string | null;
+  storedDeployments: { webhook: number; codehost: number };
+}
+
+const LABELS: Record<Source, string> = {
+  webhook: 'Webhook API (a pipeline step)',
+  deployments: 'Code-host deployments',
+  workflow_runs: 'Workflow runs',
+  releases: 'Releases',
+};
+
+const TOUCHES = [['api', '/api/deployment-sources']];
+
+function SourceForm({ setting }: { setting: DeploymentSourceSetting }) {
+  const save = useChange((body: unknown) => api(`/api/deployment-sources/${setting.projectId}`, { method: 'PUT', json: body }), TOUCHES);
+  const { errors, form } = useFormErrors(save.error, ['source', 'workflow', 'branch', 'productionEnvironment']);
+  const id = `source-${setting.projectId}`;
+  const text = (data: FormData, name: string) => {
+    const value = String(data.get(name) ?? '').trim();
+    return value === '' ? null : value;
+  };
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-label={`Deployment source of ${setting.projectKey}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        save.mutate({ source: text(data, 'source'), workflow: text(data, 'workflow'), branch: text(data, 'branch'), productionEnvironment: text(data, 'productionEnvironment') });
+      }}
+    >
+      <FormAlert errors={errors} />
+      <Field form={id} name="source" label="Source" errors={errors} hint="Not chosen: the first source that delivers a deployment claims the project.">
+        <select {...fieldProps(id, 'source', errors)} defaultValue={setting.source ?? ''}>
+          <option value="">Not chosen</option>
+          {(Object.keys(LABELS) as Source[]).map((s) => <option key={s} value={s}>{LABELS[s]}</option>)}
+        </select>
+      </Field>
+      <Field form={id} name="workflow" label="Workflow file" errors={errors} hint="For workflow runs, e.g. deploy.yml.">
+        <input {...fieldProps(id, 'workflow', errors)} defaultValue={setting.workflow ?? ''} autoComplete="off" />
+      </Field>
+      <Field form={id} name="branch" label="Branch" errors={errors} hint="Empty: the repository’s default branch.">
+        <input {...fieldProps(id, 'branch', errors)} defaultValue={setting.branch ?? ''} autoComplete="off" />
+      </Field>
+      <Field form={id} name="productionEnvironment" label="Production environment" errors={errors} hint="Empty: production.">
+        <input {...fieldProps(id, 'productionEnvironment', errors)} defaultValue={setting.productionEnvironment ?? ''} autoComplete="off" />
+      </Field>
+      <button className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : `Save ${setting.projectKey}`}</button>
+    </form>
+  );
+}
+
+export function DeploymentSourcesPage() {
+  usePageTitle('Deployment sources');
+  const owner = useIsOwner();
+  const list = useQuery(apiQuery<{ data: DeploymentSourceSetting[] }>('/api/deployment-sources', { perPage: 100 }));
+  const rows = list.data?.data ?? [];
+  return (
+    <>
+      <h1>Deployment sources</h1>
+      <p>
+        Each project takes its deployments from one source: the webhook API, the code host’s deployments, the runs of a named workflow, or
+        releases. Another source’s events are acknowledged and not stored, so a deployment never counts twice; rows already stored stay.
+      </p>
+      <Panel title="Projects" id="deployment-sources" query={list} height={120}>
+        {() =>
+          rows.length === 0 ? (
+            <p>No project yet: projects appear with the code host’s first event or the first webhook.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr><th scope="col">Project</th><th scope="col">Source</th><th scope="col">Stored (webhook / code host)</th></tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.projectId}>
+                    <th scope="row">{r.projectKey}</th>
+                    <td>{r.source ? LABELS[r.source] : 'Not chosen'}{r.source === 'workflow_runs' && r.workflow ? ` (${r.workflow})` : ''}</td>
+                    <td>{r.storedDeployments.webhook} / {r.storedDeployments.codehost}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Panel>
+      {owner ? rows.map((r) => <SourceForm key={`${r.projectId}-${r.source}-${r.workflow}`} setting={r} />) : null}
+    </>
+  );
+}
