@@ -23,6 +23,8 @@ export const policies = {
   'key.revoke': { allows: ownerOrAuthor, refusal: NOT_YOURS },
   /** The organisation's name. */
   'tenant.manage': { allows: owner, refusal: OWNER_ONLY },
+  /** Which source a project's deployments come from (webhook API, code-host deployments, workflow runs, releases). */
+  'deploymentSource.manage': { allows: owner, refusal: OWNER_ONLY },
   /** Any member sees who belongs to the tenant; only owners change roles, remove people or invite. */
   'member.list': { allows: anyone, refusal: NOT_YOURS },
   'member.manage': { allows: owner, refusal: NOT_YOURS },

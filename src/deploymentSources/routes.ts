@@ -40,7 +40,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
     return { body: { data: { pattern: await getOrganisationPattern(db, principal.tenantId) }, meta } };
   }));
 
-  router.put('/api/deployment-sources/organisation', route(app, { auth: 'owner', body: OrganisationPatternBody }, async ({ principal, body }) => {
+  router.put('/api/deployment-sources/organisation', route(app, { auth: { policy: 'deploymentSource.manage' }, body: OrganisationPatternBody }, async ({ principal, body }) => {
     const pattern = body.pattern && { workflow: body.pattern.workflow, branch: body.pattern.branch ?? null };
     return { body: { data: { pattern: await setOrganisationPattern(db, principal, pattern) }, meta } };
   }));
@@ -49,7 +49,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
     return { body: { data: presentDeploymentSource(await getDeploymentSource(db, principal.tenantId, params.projectId)), meta } };
   }));
 
-  router.put('/api/deployment-sources/:projectId', route(app, { auth: 'owner', params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
+  router.put('/api/deployment-sources/:projectId', route(app, { auth: { policy: 'deploymentSource.manage' }, params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
     return { body: { data: presentDeploymentSource(await setDeploymentSource(db, principal, params.projectId, body)), meta } };
   }));
 

@@ -60,7 +60,7 @@ export async function getDeploymentSource(db: Db, tenantId: string, projectId: s
  */
 export async function setDeploymentSource(db: Db, principal: TenantPrincipal, projectId: string, settings: DeploymentSourceSettings): Promise<DeploymentSourceRow> {
   // Owners only (the route says so too): what counts as a deployment changes every DORA number.
-  authorize(principal, 'tenant.manage');
+  authorize(principal, 'deploymentSource.manage');
   const { tenantId } = principal;
   if (settings.source === 'workflow_runs' && !settings.workflow && !(await getOrganisationPattern(db, tenantId))) {
     throw new AppError('validation_failed', 'Validation failed', [{ path: 'workflow', message: 'Required when source is workflow_runs and the organisation has no workflow pattern' }]);
@@ -95,7 +95,7 @@ export async function getOrganisationPattern(db: Db, tenantId: string): Promise<
  * workflow keep it; those without a source are claimed by the first matching completed run.
  */
 export async function setOrganisationPattern(db: Db, principal: TenantPrincipal, pattern: OrganisationPattern | null): Promise<OrganisationPattern | null> {
-  authorize(principal, 'tenant.manage');
+  authorize(principal, 'deploymentSource.manage');
   const { tenantId } = principal;
   if (pattern === null) {
     await db.delete(deploymentSourceDefaults).where(eq(deploymentSourceDefaults.tenantId, tenantId));

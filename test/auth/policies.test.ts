@@ -40,6 +40,7 @@ import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.j
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
+import { setDeploymentSource, setOrganisationPattern } from '../../src/deploymentSources/service.js';
 import { mcpClients } from '../mcp/mcpClient.js';
 
 const OWNER_ONLY = 'Only an owner of the tenant can do this';
@@ -137,6 +138,14 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
       member: 'refused',
       http: [{ method: 'PATCH', path: `/api/tenants/${tenantId}`, body: { name: 'Renamed' } }],
       service: [(m) => renameTenant(db, m, tenantId, 'Renamed')],
+    },
+    'deploymentSource.manage': {
+      member: 'refused',
+      http: [
+        { method: 'PUT', path: '/api/deployment-sources/organisation', body: { pattern: { workflow: 'deploy.yml' } } },
+        { method: 'PUT', path: `/api/deployment-sources/${NOWHERE}`, body: { source: 'workflow_runs', workflow: 'deploy.yml' } },
+      ],
+      service: [(m) => setOrganisationPattern(db, m, { workflow: 'deploy.yml', branch: null }), (m) => setDeploymentSource(db, m, NOWHERE, { source: 'workflow_runs', workflow: 'deploy.yml' })],
     },
     'member.list': {
       member: 'allowed',
