@@ -31,6 +31,7 @@ import { DRILLS, DRILL_MEASURES } from '../../src/facts/definitions.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { announceInstallation, codehostEnv, deliver, mergedPullRequest } from '../activity/helpers.js';
+import { mcpClients, structured } from '../mcp/mcpClient.js';
 
 const MAY = 'from=2026-05&to=2026-05';
 const sha = (c: string) => c.repeat(40);
@@ -100,7 +101,9 @@ describe('drill-through: the facts behind every measure', function () {
     const b = await api.as(other.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/shop', externalId: 'b1', ref: 'main', sha: sha('b'), environment: 'production', status: 'failure', createdAt: '2026-05-09T00:00:00Z' });
     expect(b.status).to.equal(201);
   });
+  const mcp = mcpClients(() => api.baseUrl);
   after(async () => {
+    await mcp.closeAll();
     await api?.close();
   });
 
@@ -208,6 +211,23 @@ describe('drill-through: the facts behind every measure', function () {
       const cell = (v: unknown) => (v === null ? '' : String(v));
       expect(lines).to.deep.equal(json.map((row: Record<string, unknown>) => header!.map((k) => cell(row[k]))));
     }
+  });
+
+  it('list_facts (MCP) answers the same rows, paged and capped at 50, for the principal\'s tenant only', async () => {
+    const client = await mcp.connect(tenant.owner.apiKey);
+    const args = { measure: 'deployments.change_failure_rate', from: '2026-05', to: '2026-05', team: 'payments' };
+    const answer = structured(await client.callTool({ name: 'list_facts', arguments: args }));
+    const rest = await facts(`measure=deployments.change_failure_rate&${MAY}&team=payments`);
+    expect(answer.rows).to.deep.equal(rest.body.data);
+    expect(answer).to.include({ total: 5, marked: 4, markedColumn: 'failed', page: 1, perPage: 50, truncated: false, kind: 'deployments' });
+    const paged = structured(await client.callTool({ name: 'list_facts', arguments: { measure: 'deployments.production_deploys', from: '2026-07', to: '2026-07', page: 1 } }));
+    expect(paged).to.include({ total: 53, truncated: true });
+    expect(paged.rows).to.have.length(50);
+    const last = structured(await client.callTool({ name: 'list_facts', arguments: { measure: 'deployments.production_deploys', from: '2026-07', to: '2026-07', page: 2 } }));
+    expect(last.rows.map((r: Record<string, unknown>) => r.externalId)).to.deep.equal(['j02', 'j01', 'j00']);
+    expect(last.truncated).to.equal(false);
+    const b = structured(await (await mcp.connect(other.owner.apiKey)).callTool({ name: 'list_facts', arguments: args }));
+    expect(b).to.include({ total: 0, marked: 0 });
   });
 
   it("tenant B never sees tenant A's facts, by window or by A's team slug", async () => {
