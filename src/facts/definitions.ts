@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { SCHEMA_DIR } from '../cube/compiler.js';
+import type { FactKind } from './presenters.js';
 
-export const FACT_KINDS = ['deployments', 'pull_requests', 'change_lead_times', 'issues', 'incidents'] as const;
-export type FactKind = (typeof FACT_KINDS)[number];
+export type { FactKind };
 
 /** The count measure whose rows a measure lists and, for a ratio, the one whose rows it marks. */
 interface DrillSource {

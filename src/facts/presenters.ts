@@ -3,8 +3,13 @@
  * dimensions read and the row made of them, with the reason a deployment counts in words. The web
  * app imports these types (`import type`), so the server's presenter is the one response type.
  */
-import type { Cell, Row } from '../cube/run.js';
-import type { FactKind } from './definitions.js';
+
+/** A cube cell and row (as src/cube/plan.ts): declared here so the web app's types need no server module. */
+type Cell = string | number | boolean | null;
+type Row = Record<string, Cell>;
+
+/** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
+export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents';
 
 /** How a column's values read: times are ISO 8601 (UTC), durations seconds. */
 export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean';

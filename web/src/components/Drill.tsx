@@ -1,0 +1,45 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import type { DrillSearch } from '../lib/drill';
+import type { Scope } from '../lib/scope';
+
+// The panel and its table load when a list is opened, not with the dashboard (main script budget).
+const FactsPanel = lazy(() => import('./FactsPanel').then((m) => ({ default: m.FactsPanel })));
+
+/**
+ * The link on a number that opens the facts it was computed from, in the same scope (the page's
+ * window, or one month of it). Its text is "List the facts" unless it wraps the number itself.
+ */
+export function DrillLink({ measure, title, testId, month, children }: { measure: string; title: string; testId?: string; month?: string; children?: ReactNode }) {
+  return (
+    <Link
+      to="."
+      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month })) as never}
+      className={children ? undefined : 'drill-link'}
+      data-testid={testId}
+      aria-label={`List the facts behind ${title}${month ? `, ${month}` : ''}`}
+    >
+      {children ?? 'List the facts'}
+    </Link>
+  );
+}
+
+/** The open drill-through panel of the page, if its URL names one; `titles` names the measures the page shows. */
+export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<string, string> }) {
+  const { drill, dpage, dmonth } = useSearch({ strict: false }) as DrillSearch;
+  const navigate = useNavigate();
+  if (!drill) return null;
+  const to = (search: (prev: Record<string, unknown>) => Record<string, unknown>) => void navigate({ to: '.', search: search as never, replace: true });
+  return (
+    <Suspense fallback={null}>
+      <FactsPanel
+        measure={drill}
+        title={titles[drill] ?? drill}
+        scope={dmonth ? { ...scope, from: dmonth, to: dmonth } : scope}
+        page={dpage ?? 1}
+        onPage={(page) => to((prev) => ({ ...prev, dpage: page > 1 ? page : undefined }))}
+        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined }))}
+      />
+    </Suspense>
+  );
+}
