@@ -29,6 +29,8 @@ export interface DeploymentFact {
   createdAt: string | null;
   failed: boolean;
   reason: string | null;
+  recoveredBy: string | null;
+  recoverySeconds: number | null;
 }
 export interface PullRequestFact {
   id: string;
@@ -160,6 +162,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       { key: 'createdAt', title: 'Created', type: 'time' },
       { key: 'failed', title: 'Failed', type: 'boolean' },
       { key: 'reason', title: 'Why it counts', type: 'text' },
+      { key: 'recoveredBy', title: 'Recovered by', type: 'text' },
+      { key: 'recoverySeconds', title: 'Recovery time', type: 'seconds' },
     ],
     markedColumn: { 'deployments.is_failed': 'failed' },
     present: (get) => {
@@ -177,6 +181,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
           failed, status: text(get('status')), rolledBack: bool(get('rolled_back')), rolledBackBy: text(get('rolled_back_by')), rolledBackAt: get('rolled_back_at'),
           causedIncident: bool(get('caused_incident')), causedIncidentKey: text(get('caused_incident_key')), recoveredBy: text(get('recovered_by')), recoverySeconds: num(get('recovery_seconds')),
         }),
+        recoveredBy: text(get('recovered_by')),
+        recoverySeconds: num(get('recovery_seconds')),
       };
     },
   },

@@ -8,16 +8,18 @@ const FactsPanel = lazy(() => import('./FactsPanel').then((m) => ({ default: m.F
 
 /**
  * The link on a number that opens the facts it was computed from, in the same scope (the page's
- * window, or one month of it). Its text is "List the facts" unless it wraps the number itself.
+ * window, or one month of it). A tile's link reads "List the facts"; a table's number is the link
+ * itself, its name the number as shown and its description (title) what it opens.
  */
 export function DrillLink({ measure, title, testId, month, children }: { measure: string; title: string; testId?: string; month?: string; children?: ReactNode }) {
+  const what = `List the facts behind ${title}${month ? `, ${month}` : ''}`;
   return (
     <Link
       to="."
       search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month })) as never}
       className={children ? undefined : 'drill-link'}
       data-testid={testId}
-      aria-label={`List the facts behind ${title}${month ? `, ${month}` : ''}`}
+      {...(children ? { title: what } : { 'aria-label': what })}
     >
       {children ?? 'List the facts'}
     </Link>

@@ -48,7 +48,7 @@ export function Tile({ id, title, value, current, previous, previousText, tier, 
           {note}
         </>
       )}
-      {facts && <DrillLink measure={facts} title={title} testId={`${id}-facts`} />}
+      {facts && !empty && <DrillLink measure={facts} title={title} testId={`${id}-facts`} />}
       <p className="previous muted" data-testid={`${id}-previous`}>
         Previous window: {previousText}
         {trend && <span className="trend-word"> · {trend}</span>}
