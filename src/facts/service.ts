@@ -20,13 +20,7 @@ import { csvCells, KINDS, presentFact, type FactRow, type FactsPage } from './pr
 export const FACTS_PER_PAGE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A measure, a window of months (as the dashboards and the baseline export: at most 36) and a team (slug or id). */
-export const FactsScope = BaselineWindow.extend({
-  measure: z.string().min(1).max(201),
-  team: z.string().min(1).max(200).optional(),
-}).superRefine(checkWindow);
-export type FactsScope = z.infer<typeof FactsScope>;
-
+/** A measure, a window of months (as the dashboards and the baseline export: at most 36), a team (slug or id), a page. */
 export const FactsQuery = BaselineWindow.extend({
   measure: z.string().min(1).max(201),
   team: z.string().min(1).max(200).optional(),
