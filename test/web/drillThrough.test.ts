@@ -107,6 +107,22 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     expect(await page.evaluate(() => [document.activeElement?.textContent, document.activeElement?.getAttribute('title')])).to.deep.equal(['50%', 'List the facts behind Change failure rate, 2026-02']);
   });
 
+  it("a team's cell of Flow's table opens that team's pull requests, AI-assisted ones said why", async () => {
+    const page = await personPage();
+    await page.goto(`/app/flow?${SCOPE}`);
+    await page.locator('a[title="List the facts behind PRs merged, Alpha"]').click();
+    const panel = page.getByRole('dialog', { name: 'PRs merged: the facts' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '3 pull requests');
+    // repository, number, title, author, opened, merged, cycle time, AI-assisted, because.
+    expect((await rows(page)).map((r) => [r[0], r[1], r[5], r[6], r[7], r[8]])).to.deep.equal([
+      ['acme/api', '3', '2026-03-02 00:00', '18.0 h', 'yes', 'label ai-assisted'],
+      ['acme/api', '2', '2026-03-01 00:00', '24.0 h', 'no', '–'],
+      ['acme/api', '1', '2026-01-09 00:00', '24.0 h', 'no', '–'],
+    ]);
+    expect(new URL(page.url()).searchParams.get('dteam')).to.equal(seeded.teams.alpha);
+  });
+
   it('fits a 390 px wide screen: the panel takes the width and scrolls, the page does not', async () => {
     const page = await personPage({ width: 390, height: 844 });
     await page.goto(`/app/?${SCOPE}&drill=deployments.change_failure_rate`);

@@ -49,7 +49,7 @@ const overview = createRoute({
 // The table's sort is in the address too, so that a reload or a shared link shows the same order.
 const teams = createRoute({ getParentRoute: () => root, path: '/teams', validateSearch: validateTableSort, component: lazy(() => import('./routes/teams'), 'TeamsPage') });
 const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', validateSearch: validateDrill, component: lazy(() => import('./routes/team'), 'TeamPage') });
-const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
+const flow = createRoute({ getParentRoute: () => root, path: '/flow', validateSearch: validateDrill, component: lazy(() => import('./routes/flow'), 'FlowPage') });
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
 const sessions = createRoute({ getParentRoute: () => root, path: '/ai/sessions', component: lazy(() => import('./routes/sessions/index'), 'SessionsPage') });
 const session = createRoute({ getParentRoute: () => root, path: '/ai/sessions/$sessionId', component: lazy(() => import('./routes/sessions/session'), 'SessionPage') });

@@ -11,12 +11,20 @@ const FactsPanel = lazy(() => import('./FactsPanel').then((m) => ({ default: m.F
  * window, or one month of it). A tile's link reads "List the facts"; a table's number is the link
  * itself, its name the number as shown and its description (title) what it opens.
  */
-export function DrillLink({ measure, title, testId, month, children }: { measure: string; title: string; testId?: string; month?: string; children?: ReactNode }) {
-  const what = `List the facts behind ${title}${month ? `, ${month}` : ''}`;
+export function DrillLink({ measure, title, testId, month, team, children }: {
+  measure: string;
+  title: string;
+  testId?: string;
+  month?: string;
+  /** One team's row of a by-team table: its id and name. */
+  team?: { id: string; name: string };
+  children?: ReactNode;
+}) {
+  const what = `List the facts behind ${title}${team ? `, ${team.name}` : ''}${month ? `, ${month}` : ''}`;
   return (
     <Link
       to="."
-      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month })) as never}
+      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month, dteam: team?.id })) as never}
       className={children ? undefined : 'drill-link'}
       data-testid={testId}
       {...(children ? { title: what } : { 'aria-label': what })}
@@ -28,7 +36,7 @@ export function DrillLink({ measure, title, testId, month, children }: { measure
 
 /** The open drill-through panel of the page, if its URL names one; `titles` names the measures the page shows. */
 export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<string, string> }) {
-  const { drill, dpage, dmonth } = useSearch({ strict: false }) as DrillSearch;
+  const { drill, dpage, dmonth, dteam } = useSearch({ strict: false }) as DrillSearch;
   const navigate = useNavigate();
   if (!drill) return null;
   const to = (search: (prev: Record<string, unknown>) => Record<string, unknown>) => void navigate({ to: '.', search: search as never, replace: true });
@@ -37,10 +45,10 @@ export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<str
       <FactsPanel
         measure={drill}
         title={titles[drill] ?? drill}
-        scope={dmonth ? { ...scope, from: dmonth, to: dmonth } : scope}
+        scope={{ ...scope, ...(dmonth ? { from: dmonth, to: dmonth } : {}), ...(dteam ? { team: dteam } : {}) }}
         page={dpage ?? 1}
         onPage={(page) => to((prev) => ({ ...prev, dpage: page > 1 ? page : undefined }))}
-        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined }))}
+        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined, dteam: undefined }))}
       />
     </Suspense>
   );
