@@ -6,6 +6,34 @@
 -- a query does not read them, so the measures' plans are unchanged. The issues cube reads a new
 -- view, cube_issues, for the same reason. The bi views are regenerated from the models after
 -- (npx tsx tools/bi/generate.ts --replace).
+CREATE OR REPLACE VIEW "cube_incidents" AS
+SELECT i.tenant_id, i.id, i.project_id, p.owning_team_id AS team_id, i.state, i.created_at, i.closed_at,
+       COALESCE(named.id, recent.id) AS caused_by_deployment_id,
+       i.state = 'closed' AND i.closed_at IS NOT NULL AS is_restored,
+       CASE WHEN i.state = 'closed' AND i.closed_at IS NOT NULL THEN extract(epoch FROM i.closed_at - i.created_at)::double precision END AS restore_seconds,
+       i.external_id, i.title, p.project_key,
+       CASE WHEN named.id IS NOT NULL THEN 'named' WHEN recent.id IS NOT NULL THEN 'recent' END AS cause_rule,
+       (SELECT d.external_id FROM "deployments" d WHERE d.id = COALESCE(named.id, recent.id)) AS caused_by_external_id
+FROM "issues" i
+LEFT JOIN "projects" p ON p.id = i.project_id
+-- metadata.causedByDeployment names the deployment's externalId (same project preferred).
+LEFT JOIN LATERAL (
+  SELECT d.id FROM "deployments" d
+  WHERE d.tenant_id = i.tenant_id AND d.external_id = i.metadata ->> 'causedByDeployment'
+  ORDER BY (d.project_id = i.project_id) DESC, d.created_at DESC, d.id
+  LIMIT 1
+) named ON true
+-- Otherwise the latest successful production deployment of the project in the 24 h before.
+LEFT JOIN LATERAL (
+  SELECT d.id FROM "deployments" d
+  WHERE named.id IS NULL AND d.project_id = i.project_id AND d.status = 'success'
+    AND COALESCE(d.is_production, d.environment = 'production')
+    AND d.created_at >= i.created_at - interval '24 hours' AND d.created_at <= i.created_at
+  ORDER BY d.created_at DESC, d.id
+  LIMIT 1
+) recent ON true
+WHERE i.type = 'incident';
+--> statement-breakpoint
 CREATE OR REPLACE VIEW "cube_deployments" AS
 SELECT f.tenant_id, f.deployment_id AS id, f.project_id, p.owning_team_id AS team_id, d.environment, f.status, d.sha, d.is_rollback,
        f.created_at, f.is_production,
@@ -31,13 +59,15 @@ SELECT f.tenant_id, f.deployment_id AS id, f.project_id, p.owning_team_id AS tea
           AND r.created_at > f.created_at
           AND (starts_with(lower(d.sha), lower(r.rollback_from_sha)) OR starts_with(lower(r.rollback_from_sha), lower(d.sha)))
         ORDER BY r.created_at, r.id LIMIT 1) AS rolled_back_at,
-       -- The first incident whose cause (incident_cause, 0021: the rule of cube_incidents) is this deployment.
-       (SELECT i.external_id FROM "issues" i
-        WHERE i.type = 'incident' AND (
-          (i.tenant_id = f.tenant_id AND (i.metadata ->> 'causedByDeployment') = d.external_id)
-          OR (i.project_id = f.project_id AND i.created_at >= f.created_at AND i.created_at <= f.created_at + interval '24 hours'))
-          AND incident_cause(i.tenant_id, i.project_id, i.metadata ->> 'causedByDeployment', i.created_at) = f.deployment_id
-        ORDER BY i.created_at, i.id LIMIT 1) AS caused_incident_key,
+       -- The first incident whose cause (cube_incidents' rule) is this deployment, among those that
+       -- may name it: by externalId, or opened in its 24 h (as the triggers of 0021 find them). Not
+       -- incident_cause(): a view runs its functions as the caller, which a BI role cannot be.
+       (SELECT ci.external_id FROM "cube_incidents" ci
+        WHERE ci.caused_by_deployment_id = f.deployment_id
+          AND ci.id IN (SELECT i.id FROM "issues" i WHERE i.type = 'incident' AND (
+            (i.tenant_id = f.tenant_id AND (i.metadata ->> 'causedByDeployment') = d.external_id)
+            OR (i.project_id = f.project_id AND i.created_at >= f.created_at AND i.created_at <= f.created_at + interval '24 hours')))
+        ORDER BY ci.created_at, ci.id LIMIT 1) AS caused_incident_key,
        -- The good deployment at recovered_at (the next successful, not rolled back, production deployment of the project).
        (SELECT n.external_id FROM "deployment_facts" g JOIN "deployments" n ON n.id = g.deployment_id
         WHERE g.project_id = f.project_id AND g.created_at = f.recovered_at AND g.status = 'success' AND g.is_production AND NOT g.rolled_back
@@ -87,34 +117,6 @@ FROM "change_lead_times" c
 LEFT JOIN "projects" p ON p.id = c.project_id
 LEFT JOIN "pull_requests" pr ON pr.id = c.pull_request_id
 LEFT JOIN "deployments" d ON d.id = c.deployment_id;
---> statement-breakpoint
-CREATE OR REPLACE VIEW "cube_incidents" AS
-SELECT i.tenant_id, i.id, i.project_id, p.owning_team_id AS team_id, i.state, i.created_at, i.closed_at,
-       COALESCE(named.id, recent.id) AS caused_by_deployment_id,
-       i.state = 'closed' AND i.closed_at IS NOT NULL AS is_restored,
-       CASE WHEN i.state = 'closed' AND i.closed_at IS NOT NULL THEN extract(epoch FROM i.closed_at - i.created_at)::double precision END AS restore_seconds,
-       i.external_id, i.title, p.project_key,
-       CASE WHEN named.id IS NOT NULL THEN 'named' WHEN recent.id IS NOT NULL THEN 'recent' END AS cause_rule,
-       (SELECT d.external_id FROM "deployments" d WHERE d.id = COALESCE(named.id, recent.id)) AS caused_by_external_id
-FROM "issues" i
-LEFT JOIN "projects" p ON p.id = i.project_id
--- metadata.causedByDeployment names the deployment's externalId (same project preferred).
-LEFT JOIN LATERAL (
-  SELECT d.id FROM "deployments" d
-  WHERE d.tenant_id = i.tenant_id AND d.external_id = i.metadata ->> 'causedByDeployment'
-  ORDER BY (d.project_id = i.project_id) DESC, d.created_at DESC, d.id
-  LIMIT 1
-) named ON true
--- Otherwise the latest successful production deployment of the project in the 24 h before.
-LEFT JOIN LATERAL (
-  SELECT d.id FROM "deployments" d
-  WHERE named.id IS NULL AND d.project_id = i.project_id AND d.status = 'success'
-    AND COALESCE(d.is_production, d.environment = 'production')
-    AND d.created_at >= i.created_at - interval '24 hours' AND d.created_at <= i.created_at
-  ORDER BY d.created_at DESC, d.id
-  LIMIT 1
-) recent ON true
-WHERE i.type = 'incident';
 --> statement-breakpoint
 -- The issues cube read the table; its flags and row columns are here now.
 CREATE VIEW "cube_issues" AS

@@ -25,7 +25,10 @@
  * Issues: BUG-1 05-03 → closed 05-07; INC-1 05-10 12:00 → 14:00 (2 h); INC-2 05-25 00:00 → 06:00 (6 h).
  * Paging: 53 successful production deployments of acme/shop in 2026-07, one an hour.
  */
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import pg from 'pg';
+import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.js';
 import { parse } from 'csv-parse/sync';
 import { DRILLS, DRILL_MEASURES } from '../../src/facts/definitions.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
@@ -257,6 +260,34 @@ describe('drill-through: the facts behind every measure', function () {
     expect(last.truncated).to.equal(false);
     const b = structured(await (await mcp.connect(other.owner.apiKey)).callTool({ name: 'list_facts', arguments: args }));
     expect(b).to.include({ total: 0, marked: 0 });
+  });
+
+  it('the bi queries of docs/drill-through.md give the same lists, run as the tenant\'s BI role', async () => {
+    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const measures = ['deployments.change_failure_rate', 'pull_requests.prs_merged', 'change_lead_times.deployed_changes', 'incidents.incidents_restored', 'issues.issues_closed'];
+    expect(sql).to.have.length(measures.length);
+    const { pool } = dbFor(api.databaseUrl);
+    const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'Drill docs' });
+    const url = new URL(api.databaseUrl);
+    url.username = credential.user;
+    url.password = password;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      for (const [i, measure] of measures.entries()) {
+        const { rows } = await client.query(sql[i]!);
+        const list = await facts(`measure=${measure}&${MAY}&team=payments`);
+        expect(rows.length, measure).to.equal(list.body.meta.total);
+        if (i === 0) {
+          expect(rows.map((r) => [r.external_id, r.is_failed, r.rolled_back_by, r.caused_incident_key, r.recovered_by])).to.deep.equal(
+            list.body.data.map((r: Record<string, unknown>) => [r.externalId, r.failed, (r.reason as string | null)?.match(/rolled back by (\S+)/)?.[1] ?? null, (r.reason as string | null)?.match(/caused incident (\S+?)(;|$)/)?.[1] ?? null, r.recoveredBy]),
+          );
+        }
+      }
+    } finally {
+      await client.end();
+      await revokeBiCredential(pool, tenant.tenantId, credential.id);
+    }
   });
 
   it("tenant B never sees tenant A's facts, by window or by A's team slug", async () => {
