@@ -14,6 +14,7 @@ import { teamRosterRoutes } from '../exports/teamRosterRoutes.js';
 import { baselineRoutes } from '../exports/baselineRoutes.js';
 import { cubeRoutes } from '../cube/routes.js';
 import { metricsRoutes } from '../operations/metricsRoutes.js';
+import { factRoutes } from '../facts/routes.js';
 import { authRoutes } from '../auth/routes.js';
 import { signInProviderRoutes } from '../auth/providers/routes.js';
 import { userRoutes } from '../users/routes.js';
@@ -53,6 +54,7 @@ const routeFactories: RouteFactory[] = [
   baselineRoutes,
   metricsRoutes,
   openWorkRoutes,
+  factRoutes,
   cubeRoutes,
   authRoutes,
   signInProviderRoutes,

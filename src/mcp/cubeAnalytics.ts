@@ -13,6 +13,8 @@ import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../exp
 import { teamBenchmark, type Benchmark } from '../benchmarks/comparison.js';
 import { teamOssBenchmark, type OssBenchmark } from '../benchmarks/service.js';
 import { catalogueOf, type Catalogue } from './catalogue.js';
+import { listFacts } from '../facts/service.js';
+import type { FactsPage } from '../facts/presenters.js';
 
 export interface CubeMember {
   name: string;
@@ -50,6 +52,8 @@ export interface AnalyticsService {
   teamBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<Benchmark>;
   /** The team's percentile among open-source repositories (docs/benchmarks.md). */
   teamOssBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<OssBenchmark>;
+  /** One page of the facts behind a measure (src/facts/service.ts). */
+  facts(tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string; page: number }): Promise<FactsPage>;
 }
 
 const Window = BaselineWindow.superRefine(checkWindow);
@@ -125,6 +129,9 @@ export function cubeAnalytics(pool: pg.Pool): AnalyticsService {
     },
     async teamOssBenchmark(tenantId, team, window) {
       return teamOssBenchmark(pool, tenantId, team, checkedWindow(window));
+    },
+    async facts(tenantId, scope) {
+      return listFacts(pool, tenantId, { ...scope, ...checkedWindow({ from: scope.from, to: scope.to }) });
     },
   };
 }

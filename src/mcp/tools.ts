@@ -7,6 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerComparisonTools } from './comparisonTools.js';
 import { registerDiscoveryTools } from './discoveryTools.js';
+import { registerFactTools } from './factTools.js';
 import { registerQueryTools } from './queryTools.js';
 import type { ToolContext, ToolRegistry } from './toolKit.js';
 
@@ -18,6 +19,7 @@ export function registerCubeTools(registry: ToolRegistry, context: ToolContext):
   registerDiscoveryTools(registry, context);
   registerQueryTools(registry, context);
   registerComparisonTools(registry, context);
+  registerFactTools(registry, context);
 }
 
 export function registerTools(server: McpServer, context: ToolContext): void {

@@ -8,6 +8,7 @@ import { createRootRouteWithContext, createRoute, createRouter, lazyRouteCompone
 import { cubeQuery } from './api/cube';
 import { doraTiles } from './api/queries/dora';
 import { Shell } from './components/Shell';
+import { validateDrill } from './lib/drill';
 import { validateScope, validateTableSort, type Scope } from './lib/scope';
 
 export interface RouterContext {
@@ -36,6 +37,7 @@ const root = createRootRouteWithContext<RouterContext>()({ component: Shell, val
 const overview = createRoute({
   getParentRoute: () => root,
   path: '/',
+  validateSearch: validateDrill,
   // The tiles' queries start with the navigation, alongside the page's chunk instead of after it
   // has loaded and rendered; the page's useQuery picks up the same queries (docs/web.md "Performance").
   loaderDeps: ({ search }) => search as Scope,
@@ -46,8 +48,8 @@ const overview = createRoute({
 });
 // The table's sort is in the address too, so that a reload or a shared link shows the same order.
 const teams = createRoute({ getParentRoute: () => root, path: '/teams', validateSearch: validateTableSort, component: lazy(() => import('./routes/teams'), 'TeamsPage') });
-const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', component: lazy(() => import('./routes/team'), 'TeamPage') });
-const flow = createRoute({ getParentRoute: () => root, path: '/flow', component: lazy(() => import('./routes/flow'), 'FlowPage') });
+const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', validateSearch: validateDrill, component: lazy(() => import('./routes/team'), 'TeamPage') });
+const flow = createRoute({ getParentRoute: () => root, path: '/flow', validateSearch: validateDrill, component: lazy(() => import('./routes/flow'), 'FlowPage') });
 const openWork = createRoute({ getParentRoute: () => root, path: '/open-work', component: lazy(() => import('./routes/openWork'), 'OpenWorkPage') });
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
 const sessions = createRoute({ getParentRoute: () => root, path: '/ai/sessions', component: lazy(() => import('./routes/sessions/index'), 'SessionsPage') });

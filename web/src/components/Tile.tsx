@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import type { Tier } from '../../../src/shared/doraBands';
 import type { Reason } from '../lib/emptyReasons';
+import { DrillLink } from './Drill';
 import { Empty } from './states';
 
 /**
  * One measure for the window: its value, the previous window's value (the direction is a
  * comparison of the two numbers the server sent, no arithmetic), and its DORA band in words.
  */
-export function Tile({ id, title, value, current, previous, previousText, tier, empty, note, lowerIsBetter = false }: {
+export function Tile({ id, title, value, current, previous, previousText, tier, empty, note, lowerIsBetter = false, facts }: {
   id: string;
   title: string;
   value: ReactNode;
@@ -19,6 +20,8 @@ export function Tile({ id, title, value, current, previous, previousText, tier, 
   /** Lines under the value: what the number covers ("since …", "includes … no team owns"). */
   note?: ReactNode;
   lowerIsBetter?: boolean;
+  /** The measure whose facts the tile opens (a drill-through link under the value). */
+  facts?: string;
 }) {
   let trend = '';
   if (current !== null && previous !== null) {
@@ -45,6 +48,7 @@ export function Tile({ id, title, value, current, previous, previousText, tier, 
           {note}
         </>
       )}
+      {facts && !empty && <DrillLink measure={facts} title={title} testId={`${id}-facts`} />}
       <p className="previous muted" data-testid={`${id}-previous`}>
         Previous window: {previousText}
         {trend && <span className="trend-word"> · {trend}</span>}

@@ -3,6 +3,7 @@ import { cubeQuery, num, type CubeRow } from '../api/cube';
 import { doraTiles, doraTotals, doraTrend, DORA_TIMES, unownedDeploys } from '../api/queries/dora';
 import { MonthlyCharts } from '../components/MonthlyCharts';
 import { Median } from '../components/Median';
+import { DrillPanel } from '../components/Drill';
 import { ErrorNote } from '../components/states';
 import { Tile } from '../components/Tile';
 import { doraTier, isDoraMeasure } from '../../../src/shared/doraBands';
@@ -31,6 +32,9 @@ const MEASURES: Measure[] = [
   { id: 'time-to-restore', title: 'Time to restore service', value: 'incidents.mttr_p50_seconds', n: 'incidents.incidents_restored', subject: 'incidents', kind: 'seconds', lowerIsBetter: true },
   { id: 'recovery-time', title: 'Failed deployment recovery time', value: 'deployments.failed_deployment_recovery_time_p50_seconds', n: 'deployments.recovered_deploys', subject: 'recoveries', kind: 'seconds', lowerIsBetter: true },
 ];
+
+/** The panel's title for each measure a tile opens. */
+const DRILL_TITLES: Record<string, string> = Object.fromEntries(MEASURES.map((m) => [m.value, m.title]));
 
 const formatters = { count: formatCount, ratio: formatRatio, seconds: formatSeconds } as const;
 
@@ -71,6 +75,7 @@ export function DoraPage() {
 
   return (
     <>
+      <DrillPanel scope={scope} titles={DRILL_TITLES} />
       <h1>Overview: DORA measures</h1>
       {(current.isError || previous.isError) && <ErrorNote error={current.error ?? previous.error} onRetry={() => { void current.refetch(); void previous.refetch(); }} />}
       <div className="tiles">
@@ -86,6 +91,7 @@ export function DoraPage() {
                 key={m.id}
                 id={m.id}
                 title={m.title}
+                facts={m.value}
                 current={noSource ? null : rate.perDay}
                 previous={noSource || !previous.data ? null : before_.perDay}
                 previousText={loading || !previous.data ? '…' : noSource ? 'no deployment source' : show(m, before, prevStart)}
@@ -111,6 +117,7 @@ export function DoraPage() {
               key={m.id}
               id={m.id}
               title={m.title}
+              facts={m.value}
               lowerIsBetter={m.lowerIsBetter}
               current={noSource ? null : v}
               previous={noSource || !previous.data ? null : num(before, m.value)}

@@ -1,9 +1,11 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import type { BaselineColumn, BaselineJson, BaselineMonth as MetricRow, Data, Team } from '../api/contract';
 import { apiQuery, cubeQuery, num, teamFilter } from '../api/cube';
 import { TrendChart, type TrendRow } from '../components/charts/TrendChart';
 import { DataTable, type Column } from '../components/DataTable';
+import { DrillLink, DrillPanel } from '../components/Drill';
 import { Median } from '../components/Median';
 import { Empty, ErrorNote, Panel } from '../components/states';
 import { emptyReason, FEWER_THAN_3, type Subject } from '../lib/emptyReasons';
@@ -21,6 +23,12 @@ const CHARTS: { key: BaselineColumn; title: string; format: (v: number) => strin
   { key: 'ai_assisted_pr_share', title: 'AI-assisted PR share', format: formatRatio, subject: 'pullRequests' },
 ];
 
+/** The drill-through panel's title for each measure a cell of the months table opens. */
+const DRILL_TITLES: Record<string, string> = {
+  'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
+  'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys', 'deployments.change_failure_rate': 'Change failure rate',
+  'incidents.mttr_p50_seconds': 'Time to restore p50', 'pull_requests.ceu_total': 'Change effort (CEU)', 'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share',
+};
 
 export function TeamPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
@@ -50,17 +58,23 @@ export function TeamPage() {
   const csv = slug ? `/api/exports/team-baseline?${new URLSearchParams({ from: scope.from, to: scope.to, format: 'csv', team: slug })}` : undefined;
 
   const m = (r: MetricRow, k: BaselineColumn) => { const v = r[k]; return typeof v === 'number' ? v : null; };
+  // Each number opens the facts it was computed from, for its month and this team.
+  const drill = (measure: string, title: string, r: MetricRow, content: ReactNode) => (
+    <DrillLink measure={measure} title={title} month={r.month}>
+      {content}
+    </DrillLink>
+  );
   const columns: Column<MetricRow>[] = [
     { key: 'month', header: 'Month', sortValue: (r) => r.month, cell: (r) => formatMonth(r.month) },
-    { key: 'prs', header: 'PRs merged', numeric: true, cell: (r) => formatCount(m(r, 'prs_merged') ?? 0) },
-    { key: 'cycle', header: 'PR cycle time p50', numeric: true, cell: (r) => (m(r, 'pr_cycle_time_p50_seconds') === null ? <span className="muted">no PR merged</span> : <Median seconds={m(r, 'pr_cycle_time_p50_seconds')} n={m(r, 'prs_merged')} />) },
-    { key: 'issues', header: 'Issues closed', numeric: true, cell: (r) => formatCount(m(r, 'issues_closed') ?? 0) },
-    { key: 'lead', header: 'Issue lead time p50', numeric: true, cell: (r) => (m(r, 'issue_lead_time_p50_seconds') === null ? <span className="muted">no issue closed</span> : <Median seconds={m(r, 'issue_lead_time_p50_seconds')} n={m(r, 'issues_closed')} />) },
-    { key: 'deploys', header: 'Production deploys', numeric: true, cell: (r) => formatCount(m(r, 'production_deploys') ?? 0) },
-    { key: 'cfr', header: 'Change failure rate', numeric: true, cell: (r) => (m(r, 'change_failure_rate') === null ? <span className="muted">{emptyReason('finishedDeployments', { month: r.month }).text}</span> : formatRatio(m(r, 'change_failure_rate') as number)) },
-    { key: 'mttr', header: 'Time to restore p50', numeric: true, cell: (r) => (m(r, 'mttr_p50_seconds') === null ? <span className="muted">no incident closed</span> : <Median seconds={m(r, 'mttr_p50_seconds')} n={restoredBy.get(r.month) ?? null} />) },
-    { key: 'ceu', header: 'Change effort (CEU)', numeric: true, cell: (r) => formatCount(m(r, 'ceu_total') ?? 0) },
-    { key: 'ai', header: 'AI-assisted PR share', numeric: true, cell: (r) => (m(r, 'ai_assisted_pr_share') === null ? <span className="muted">no PR merged</span> : formatRatio(m(r, 'ai_assisted_pr_share') as number)) },
+    { key: 'prs', header: 'PRs merged', numeric: true, cell: (r) => drill('pull_requests.prs_merged', 'PRs merged', r, formatCount(m(r, 'prs_merged') ?? 0)) },
+    { key: 'cycle', header: 'PR cycle time p50', numeric: true, cell: (r) => (m(r, 'pr_cycle_time_p50_seconds') === null ? <span className="muted">no PR merged</span> : drill('pull_requests.pr_cycle_time_p50_seconds', 'PR cycle time p50', r, <Median seconds={m(r, 'pr_cycle_time_p50_seconds')} n={m(r, 'prs_merged')} />)) },
+    { key: 'issues', header: 'Issues closed', numeric: true, cell: (r) => drill('issues.issues_closed', 'Issues closed', r, formatCount(m(r, 'issues_closed') ?? 0)) },
+    { key: 'lead', header: 'Issue lead time p50', numeric: true, cell: (r) => (m(r, 'issue_lead_time_p50_seconds') === null ? <span className="muted">no issue closed</span> : drill('issues.issue_lead_time_p50_seconds', 'Issue lead time p50', r, <Median seconds={m(r, 'issue_lead_time_p50_seconds')} n={m(r, 'issues_closed')} />)) },
+    { key: 'deploys', header: 'Production deploys', numeric: true, cell: (r) => drill('deployments.production_deploys', 'Production deploys', r, formatCount(m(r, 'production_deploys') ?? 0)) },
+    { key: 'cfr', header: 'Change failure rate', numeric: true, cell: (r) => (m(r, 'change_failure_rate') === null ? <span className="muted">{emptyReason('finishedDeployments', { month: r.month }).text}</span> : drill('deployments.change_failure_rate', 'Change failure rate', r, formatRatio(m(r, 'change_failure_rate') as number))) },
+    { key: 'mttr', header: 'Time to restore p50', numeric: true, cell: (r) => (m(r, 'mttr_p50_seconds') === null ? <span className="muted">no incident closed</span> : drill('incidents.mttr_p50_seconds', 'Time to restore p50', r, <Median seconds={m(r, 'mttr_p50_seconds')} n={restoredBy.get(r.month) ?? null} />)) },
+    { key: 'ceu', header: 'Change effort (CEU)', numeric: true, cell: (r) => drill('pull_requests.ceu_total', 'Change effort (CEU)', r, formatCount(m(r, 'ceu_total') ?? 0)) },
+    { key: 'ai', header: 'AI-assisted PR share', numeric: true, cell: (r) => (m(r, 'ai_assisted_pr_share') === null ? <span className="muted">no PR merged</span> : drill('pull_requests.ai_assisted_pr_share', 'AI-assisted PR share', r, formatRatio(m(r, 'ai_assisted_pr_share') as number))) },
     { key: 'ai-users', header: 'AI active users', numeric: true, cell: (r) => formatCount(m(r, 'ai_active_users') ?? 0) },
     { key: 'rate', header: 'Survey response rate', numeric: true, cell: (r) => (m(r, 'survey_response_rate') === null ? <span className="muted">no survey invitation</span> : formatRatio(m(r, 'survey_response_rate') as number)) },
     { key: 'score', header: 'Experience score', numeric: true, cell: (r) => (m(r, 'team_experience_score') !== null ? formatScore(m(r, 'team_experience_score') as number) : <span className="muted">{m(r, 'survey_response_rate') !== null && (m(r, 'survey_response_rate') as number) > 0 ? FEWER_THAN_3 : 'no survey response'}</span>) },
@@ -68,6 +82,7 @@ export function TeamPage() {
 
   return (
     <>
+      <DrillPanel scope={{ from: scope.from, to: scope.to, team: teamId }} titles={DRILL_TITLES} />
       <h1>{t ? `Team ${t.name}` : 'Team'}</h1>
       {t && (
         <section className="panel" aria-labelledby="team-facts">

@@ -1,0 +1,130 @@
+/**
+ * Which facts each measure is computed from (issue 33, docs/drill-through.md). The list behind a
+ * measure is the ungrouped rows of its count measure, filtered by the very flags that count
+ * measure's `filters` read in schema/*.yml: the rule is the model's, parsed here, never written
+ * again. A median or ratio lists the rows of its `n`; a ratio marks the rows of its numerator.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { SCHEMA_DIR } from '../cube/compiler.js';
+import type { FactKind } from './presenters.js';
+
+export type { FactKind };
+
+/** The count measure whose rows a measure lists and, for a ratio, the one whose rows it marks. */
+interface DrillSource {
+  rows: string;
+  marked?: string;
+}
+
+const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys' };
+const MERGED = { rows: 'pull_requests.prs_merged' };
+
+/** Every measure that opens onto its facts. */
+export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
+  'deployments.production_deploys': { rows: 'deployments.production_deploys' },
+  'deployments.production_deploys_per_day': { rows: 'deployments.production_deploys' },
+  'deployments.production_deploys_per_week': { rows: 'deployments.production_deploys' },
+  'deployments.finished_production_deploys': FINISHED,
+  'deployments.change_failure_rate': FINISHED,
+  'deployments.failed_production_deploys': { rows: 'deployments.failed_production_deploys' },
+  'deployments.recovered_deploys': { rows: 'deployments.recovered_deploys' },
+  'deployments.failed_deployment_recovery_time_p50_seconds': { rows: 'deployments.recovered_deploys' },
+  'pull_requests.prs_merged': MERGED,
+  'pull_requests.pr_cycle_time_p50_seconds': MERGED,
+  'pull_requests.ccv_total': MERGED,
+  'pull_requests.ceu_total': MERGED,
+  'pull_requests.ai_assisted_prs_merged': { rows: 'pull_requests.ai_assisted_prs_merged' },
+  'pull_requests.ai_assisted_pr_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.ai_assisted_prs_merged' },
+  'change_lead_times.deployed_changes': { rows: 'change_lead_times.deployed_changes' },
+  'change_lead_times.lead_time_for_changes_p50_seconds': { rows: 'change_lead_times.deployed_changes' },
+  'change_lead_times.undeployed_changes': { rows: 'change_lead_times.undeployed_changes' },
+  'issues.issues_closed': { rows: 'issues.issues_closed' },
+  'issues.issue_lead_time_p50_seconds': { rows: 'issues.issues_closed' },
+  'incidents.incidents_opened': { rows: 'incidents.incidents_opened' },
+  'incidents.incidents_restored': { rows: 'incidents.incidents_restored' },
+  'incidents.mttr_p50_seconds': { rows: 'incidents.incidents_restored' },
+});
+
+export const DRILL_MEASURES = Object.keys(DRILLS);
+
+/** A boolean dimension and the value a counted row has. */
+export interface Flag {
+  member: string;
+  value: boolean;
+}
+
+export interface Drill {
+  measure: string;
+  kind: FactKind;
+  /** The time dimension that puts a row in the window (the rows measure's `meta.time_dimension`). */
+  time: string;
+  /** Every row of the list has these. */
+  flags: Flag[];
+  /** A marked row has these too (a ratio's numerator); empty when the list marks none. */
+  marked: Flag[];
+}
+
+interface ModelMeasure {
+  name: string;
+  filters?: { sql: string }[];
+  meta?: { time_dimension?: string };
+}
+interface ModelDimension {
+  name: string;
+  sql?: string;
+  type: string;
+}
+interface ModelCube {
+  name: string;
+  dimensions?: ModelDimension[];
+  measures?: ModelMeasure[];
+}
+
+const TERM = /^(NOT )?\{CUBE\}\.([a-z_][a-z0-9_]*)$/;
+
+function modelOf(cube: string, dir: string): ModelCube {
+  const doc = parse(readFileSync(`${dir}/${cube}.yml`, 'utf8')) as { cubes: ModelCube[] };
+  const model = doc.cubes.find((c) => c.name === cube);
+  if (!model) throw new Error(`schema/${cube}.yml has no cube ${cube}`);
+  return model;
+}
+
+/**
+ * The flags of a count measure's filters: each filter a conjunction of `{CUBE}.<column>` or
+ * `NOT {CUBE}.<column>` where a boolean dimension of the cube reads that column. A filter of any
+ * other form fails loudly (test/facts/drill.test.ts runs every drill): the list would otherwise
+ * need a second, hand-written rule.
+ */
+export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string; flags: Flag[] } {
+  const [cube, name] = measure.split('.') as [string, string];
+  const model = modelOf(cube, dir);
+  const m = model.measures?.find((x) => x.name === name);
+  if (!m) throw new Error(`${measure} is not in schema/${cube}.yml`);
+  const time = m.meta?.time_dimension;
+  if (!time) throw new Error(`${measure} has no meta.time_dimension`);
+  const flags = (m.filters ?? []).flatMap((f) =>
+    f.sql.split(/\s+AND\s+/).map((term) => {
+      const match = TERM.exec(term.trim());
+      const dimension = match && model.dimensions?.find((d) => d.sql === match[2] && d.type === 'boolean');
+      if (!match || !dimension) throw new Error(`${measure}: filter term "${term}" is not a boolean dimension of ${cube}`);
+      return { member: `${cube}.${dimension.name}`, value: match[1] === undefined };
+    }),
+  );
+  return { time, flags };
+}
+
+const cache = new Map<string, Drill>();
+
+/** The drill of a measure, or null when it has none. */
+export function drillOf(measure: string): Drill | null {
+  if (!Object.hasOwn(DRILLS, measure)) return null;
+  const hit = cache.get(measure);
+  if (hit) return hit;
+  const source = DRILLS[measure] as DrillSource;
+  const { time, flags } = flagsOf(source.rows);
+  const marked = source.marked ? flagsOf(source.marked).flags.filter((f) => !flags.some((g) => g.member === f.member && g.value === f.value)) : [];
+  const drill: Drill = { measure, kind: measure.slice(0, measure.indexOf('.')) as FactKind, time, flags, marked };
+  cache.set(measure, drill);
+  return drill;
+}

@@ -1,0 +1,301 @@
+/**
+ * The rows of a drill-through as the API, the CSV and MCP show them: per kind of fact, the cube
+ * dimensions read and the row made of them, with the reason a deployment counts in words. The web
+ * app imports these types (`import type`), so the server's presenter is the one response type.
+ */
+
+/** A cube cell and row (as src/cube/plan.ts): declared here so the web app's types need no server module. */
+type Cell = string | number | boolean | null;
+type Row = Record<string, Cell>;
+
+/** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
+export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents';
+
+/** How a column's values read: times are ISO 8601 (UTC), durations seconds. */
+export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean';
+export interface FactColumn {
+  key: string;
+  title: string;
+  type: FactColumnType;
+}
+
+export interface DeploymentFact {
+  id: string;
+  project: string | null;
+  environment: string | null;
+  externalId: string | null;
+  sha: string | null;
+  status: string | null;
+  createdAt: string | null;
+  failed: boolean;
+  reason: string | null;
+  recoveredBy: string | null;
+  recoverySeconds: number | null;
+}
+export interface PullRequestFact {
+  id: string;
+  repository: string | null;
+  number: number | null;
+  title: string | null;
+  author: string | null;
+  openedAt: string | null;
+  mergedAt: string | null;
+  cycleTimeSeconds: number | null;
+  aiAssisted: boolean;
+  aiAssistedBecause: string | null;
+}
+export interface ChangeLeadTimeFact {
+  id: string;
+  repository: string | null;
+  number: number | null;
+  title: string | null;
+  author: string | null;
+  openedAt: string | null;
+  mergedAt: string | null;
+  firstCommitAt: string | null;
+  firstCommitKnown: boolean;
+  deployment: string | null;
+  deployedAt: string | null;
+  leadTimeSeconds: number | null;
+}
+export interface IssueFact {
+  id: string;
+  key: string | null;
+  title: string | null;
+  type: string | null;
+  project: string | null;
+  openedAt: string | null;
+  closedAt: string | null;
+  leadTimeSeconds: number | null;
+}
+export interface IncidentFact {
+  id: string;
+  key: string | null;
+  title: string | null;
+  type: 'incident';
+  project: string | null;
+  openedAt: string | null;
+  closedAt: string | null;
+  timeToRestoreSeconds: number | null;
+  causedBy: string | null;
+  causeDecidedBy: string | null;
+}
+export type FactRow = DeploymentFact | PullRequestFact | ChangeLeadTimeFact | IssueFact | IncidentFact;
+
+/** `GET /api/facts` (JSON): one page of rows, newest first. */
+export interface FactsPage {
+  data: FactRow[];
+  meta: {
+    page: number;
+    perPage: number;
+    /** Rows of the whole list: the measure's n (a count's value). */
+    total: number;
+    /** Rows marked (a ratio's numerator: failed deployments, AI-assisted PRs); 0 when the list marks none. */
+    marked: number;
+    /** The row key that says a row is marked, or null. */
+    markedColumn: string | null;
+    measure: string;
+    kind: FactKind;
+    from: string;
+    to: string;
+    team: string | null;
+    columns: FactColumn[];
+  };
+}
+
+const text = (v: Cell | undefined): string | null => (v === null || v === undefined ? null : String(v));
+const num = (v: Cell | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+const bool = (v: Cell | undefined): boolean => v === true || v === 'true';
+/** Cube's time cell (`2026-02-05T00:00:00.000`, UTC) as ISO 8601. */
+const time = (v: Cell | undefined): string | null => (v === null || v === undefined ? null : `${String(v)}Z`);
+const day = (v: Cell | undefined): string => (v === null || v === undefined ? '?' : String(v).slice(0, 10));
+
+/** 21600 → "6 h", 12600 → "3.5 h". */
+export function hours(seconds: number | null): string {
+  return seconds === null ? '?' : `${Number((seconds / 3600).toFixed(1))} h`;
+}
+
+/** Why a deployment counts: each rule that made it fail, and its recovery. */
+export function deploymentReason(r: { failed: boolean; status: string | null; rolledBack: boolean; rolledBackBy: string | null; rolledBackAt: Cell | undefined; causedIncident: boolean; causedIncidentKey: string | null; recoveredBy: string | null; recoverySeconds: number | null }): string | null {
+  const reasons: string[] = [];
+  if (r.failed) {
+    if (r.status === 'failure' || r.status === 'error') reasons.push(`failed: status ${r.status}`);
+    if (r.rolledBack) reasons.push(`failed: rolled back by ${r.rolledBackBy ?? '?'} on ${day(r.rolledBackAt)}`);
+    if (r.causedIncident) reasons.push(`failed: caused incident ${r.causedIncidentKey ?? '?'}`);
+  }
+  if (r.recoveredBy !== null) reasons.push(`recovered by ${r.recoveredBy} after ${hours(r.recoverySeconds)}`);
+  return reasons.length > 0 ? reasons.join('; ') : null;
+}
+
+const CAUSE_RULES: Record<string, string> = {
+  named: 'named by the incident (causedByDeployment)',
+  recent: 'latest successful production deployment in the 24 h before',
+};
+
+interface KindSpec {
+  /** Dimensions of the kind's cube (without the cube prefix). */
+  dimensions: string[];
+  columns: FactColumn[];
+  present(get: (dimension: string) => Cell | undefined): FactRow;
+  /** Row keys by marking flag member. */
+  markedColumn?: Record<string, string>;
+}
+
+const PR_COLUMNS: FactColumn[] = [
+  { key: 'repository', title: 'Repository', type: 'text' },
+  { key: 'number', title: 'Number', type: 'number' },
+  { key: 'title', title: 'Title', type: 'text' },
+  { key: 'author', title: 'Author', type: 'text' },
+  { key: 'openedAt', title: 'Opened', type: 'time' },
+  { key: 'mergedAt', title: 'Merged', type: 'time' },
+];
+
+export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
+  deployments: {
+    dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds'],
+    columns: [
+      { key: 'project', title: 'Project', type: 'text' },
+      { key: 'environment', title: 'Environment', type: 'text' },
+      { key: 'externalId', title: 'External id', type: 'text' },
+      { key: 'sha', title: 'Sha', type: 'text' },
+      { key: 'status', title: 'Status', type: 'text' },
+      { key: 'createdAt', title: 'Created', type: 'time' },
+      { key: 'failed', title: 'Failed', type: 'boolean' },
+      { key: 'reason', title: 'Why it counts', type: 'text' },
+      { key: 'recoveredBy', title: 'Recovered by', type: 'text' },
+      { key: 'recoverySeconds', title: 'Recovery time', type: 'seconds' },
+    ],
+    markedColumn: { 'deployments.is_failed': 'failed' },
+    present: (get) => {
+      const failed = bool(get('is_failed'));
+      return {
+        id: String(get('id')),
+        project: text(get('project_key')),
+        environment: text(get('environment')),
+        externalId: text(get('external_id')),
+        sha: text(get('sha')),
+        status: text(get('status')),
+        createdAt: time(get('created_at')),
+        failed,
+        reason: deploymentReason({
+          failed, status: text(get('status')), rolledBack: bool(get('rolled_back')), rolledBackBy: text(get('rolled_back_by')), rolledBackAt: get('rolled_back_at'),
+          causedIncident: bool(get('caused_incident')), causedIncidentKey: text(get('caused_incident_key')), recoveredBy: text(get('recovered_by')), recoverySeconds: num(get('recovery_seconds')),
+        }),
+        recoveredBy: text(get('recovered_by')),
+        recoverySeconds: num(get('recovery_seconds')),
+      };
+    },
+  },
+  pull_requests: {
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_via_session', 'ai_via_trailer', 'ai_via_label'],
+    columns: [
+      ...PR_COLUMNS,
+      { key: 'cycleTimeSeconds', title: 'Cycle time', type: 'seconds' },
+      { key: 'aiAssisted', title: 'AI-assisted', type: 'boolean' },
+      { key: 'aiAssistedBecause', title: 'AI-assisted because', type: 'text' },
+    ],
+    markedColumn: { 'pull_requests.ai_assisted': 'aiAssisted' },
+    present: (get) => {
+      const because = [get('ai_via_session') && 'linked session', get('ai_via_trailer') && 'co-author trailer', get('ai_via_label') && 'label ai-assisted'].filter(Boolean);
+      return {
+        id: String(get('id')),
+        repository: text(get('project_key')),
+        number: num(get('number')),
+        title: text(get('title')),
+        author: text(get('author_username')),
+        openedAt: time(get('created_at')),
+        mergedAt: time(get('merged_at')),
+        cycleTimeSeconds: num(get('cycle_time_seconds')),
+        aiAssisted: bool(get('ai_assisted')),
+        aiAssistedBecause: because.length > 0 ? because.join(', ') : null,
+      };
+    },
+  },
+  change_lead_times: {
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds'],
+    columns: [
+      ...PR_COLUMNS,
+      { key: 'firstCommitAt', title: 'First commit', type: 'time' },
+      { key: 'firstCommitKnown', title: 'First commit known', type: 'boolean' },
+      { key: 'deployment', title: 'Shipped by', type: 'text' },
+      { key: 'deployedAt', title: 'Deployed', type: 'time' },
+      { key: 'leadTimeSeconds', title: 'Lead time', type: 'seconds' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      repository: text(get('project_key')),
+      number: num(get('number')),
+      title: text(get('title')),
+      author: text(get('author_username')),
+      openedAt: time(get('opened_at')),
+      mergedAt: time(get('merged_at')),
+      firstCommitAt: time(get('first_commit_at')),
+      firstCommitKnown: bool(get('first_commit_known')),
+      deployment: text(get('deployment_external_id')),
+      deployedAt: time(get('deployed_at')),
+      leadTimeSeconds: num(get('lead_time_seconds')),
+    }),
+  },
+  issues: {
+    dimensions: ['id', 'external_id', 'title', 'type', 'project_key', 'created_at', 'closed_at', 'lead_time_seconds'],
+    columns: [
+      { key: 'key', title: 'Key', type: 'text' },
+      { key: 'title', title: 'Title', type: 'text' },
+      { key: 'type', title: 'Type', type: 'text' },
+      { key: 'project', title: 'Project', type: 'text' },
+      { key: 'openedAt', title: 'Opened', type: 'time' },
+      { key: 'closedAt', title: 'Closed', type: 'time' },
+      { key: 'leadTimeSeconds', title: 'Lead time', type: 'seconds' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      key: text(get('external_id')),
+      title: text(get('title')),
+      type: text(get('type')),
+      project: text(get('project_key')),
+      openedAt: time(get('created_at')),
+      closedAt: time(get('closed_at')),
+      leadTimeSeconds: num(get('lead_time_seconds')),
+    }),
+  },
+  incidents: {
+    dimensions: ['id', 'external_id', 'title', 'project_key', 'created_at', 'closed_at', 'restore_seconds', 'caused_by_external_id', 'cause_rule'],
+    columns: [
+      { key: 'key', title: 'Key', type: 'text' },
+      { key: 'title', title: 'Title', type: 'text' },
+      { key: 'type', title: 'Type', type: 'text' },
+      { key: 'project', title: 'Project', type: 'text' },
+      { key: 'openedAt', title: 'Opened', type: 'time' },
+      { key: 'closedAt', title: 'Closed', type: 'time' },
+      { key: 'timeToRestoreSeconds', title: 'Time to restore', type: 'seconds' },
+      { key: 'causedBy', title: 'Caused by deployment', type: 'text' },
+      { key: 'causeDecidedBy', title: 'Cause decided by', type: 'text' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      key: text(get('external_id')),
+      title: text(get('title')),
+      type: 'incident',
+      project: text(get('project_key')),
+      openedAt: time(get('created_at')),
+      closedAt: time(get('closed_at')),
+      timeToRestoreSeconds: num(get('restore_seconds')),
+      causedBy: text(get('caused_by_external_id')),
+      causeDecidedBy: CAUSE_RULES[String(get('cause_rule'))] ?? null,
+    }),
+  },
+};
+
+/** A cube row of the kind's dimensions as the kind's fact. */
+export function presentFact(kind: FactKind, row: Row): FactRow {
+  return KINDS[kind].present((d) => row[`${kind}.${d}`]);
+}
+
+/** The CSV cells of a fact, in the kind's column order (id first): empty for null. */
+export function csvCells(kind: FactKind, fact: FactRow): (string | number)[] {
+  const record = fact as unknown as Record<string, string | number | boolean | null>;
+  return ['id', ...KINDS[kind].columns.map((c) => c.key)].map((key) => {
+    const v = record[key];
+    return v === null || v === undefined ? '' : typeof v === 'boolean' ? String(v) : v;
+  });
+}

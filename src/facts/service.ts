@@ -1,0 +1,119 @@
+/**
+ * Drill-through (issue 33): the facts behind a measure for a scope (a window of months, optionally
+ * one team), read from the cube as ungrouped queries over the measure's own fact cube with the
+ * flags its count measure filters on (definitions.ts). The REST endpoint, its CSV and the MCP tool
+ * `list_facts` all come through here.
+ */
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type pg from 'pg';
+import { z } from 'zod';
+import { loadCube, type CompiledCube } from '../cube/compiler.js';
+import { lastDay } from '../cube/months.js';
+import { MAX_LIMIT, validateQuery } from '../cube/query.js';
+import { loadRows, type Row } from '../cube/run.js';
+import { AppError } from '../errors.js';
+import { BaselineWindow, checkWindow, resolveWindow } from '../exports/baseline.js';
+import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
+import { csvCells, KINDS, presentFact, type FactRow, type FactsPage } from './presenters.js';
+
+export const FACTS_PER_PAGE = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A measure, a window of months (as the dashboards and the baseline export: at most 36), a team (slug or id), a page. */
+export const FactsQuery = BaselineWindow.extend({
+  measure: z.string().min(1).max(201),
+  team: z.string().min(1).max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  format: z.enum(['json', 'csv'], { message: 'Must be json or csv' }).optional(),
+}).superRefine(checkWindow);
+export type FactsQuery = z.infer<typeof FactsQuery>;
+
+/** The drill of a measure, or a 400 naming the measures that have one. */
+export function requireDrill(measure: string): Drill {
+  const drill = drillOf(measure);
+  if (drill) return drill;
+  const message = `${measure} has no drill-through. Measures with one: ${DRILL_MEASURES.join(', ')}`;
+  throw new AppError('validation_failed', message, [{ path: 'query.measure', message }]);
+}
+
+interface Resolved {
+  drill: Drill;
+  from: string;
+  to: string;
+  team: string | null;
+}
+
+function resolve(scope: { measure: string; from?: string; to?: string; team?: string }): Resolved {
+  const drill = requireDrill(scope.measure);
+  const { from, to } = resolveWindow(scope);
+  return { drill, from, to, team: scope.team ?? null };
+}
+
+const cubeOf = (drill: Drill) => drill.kind;
+
+/** The ungrouped cube query of the list: the rows measure's flags, the window, the team; newest first. */
+function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unknown>[] = []) {
+  const cube = cubeOf(r.drill);
+  const team = r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }];
+  // An ungrouped query names the primary key of every cube it joins (the team filter joins teams,
+  // through projects for issues); many-to-one joins, so no row is repeated.
+  const joined = r.team === null ? [] : cube === 'issues' ? ['projects.id', 'teams.id'] : ['teams.id'];
+  return {
+    dimensions: [...new Set([`${cube}.id`, r.drill.time, ...dimensions, ...joined])],
+    timeDimensions: [{ dimension: r.drill.time, dateRange: [`${r.from}-01`, lastDay(r.to)] }],
+    filters: [...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })), ...team, ...extra],
+    order: [[r.drill.time, 'desc'], [`${cube}.id`, 'asc']],
+    ungrouped: true,
+    limit: MAX_LIMIT,
+  };
+}
+
+async function run(pool: pg.Pool, cube: CompiledCube, tenantId: string, query: unknown): Promise<Row[]> {
+  const { rows, total } = await loadRows(pool, cube, tenantId, validateQuery(cube, query), { rollups: false });
+  if (total > MAX_LIMIT) throw new AppError('validation_failed', `The list has ${total} rows, more than ${MAX_LIMIT}: narrow the window or pick a team`, [{ path: 'query', message: 'Too many rows' }]);
+  return rows;
+}
+
+const isMarked = (drill: Drill, row: Row) => drill.marked.length > 0 && drill.marked.every((f) => row[f.member] === f.value);
+
+function meta(r: Resolved, page: number, total: number, marked: number): FactsPage['meta'] {
+  const spec = KINDS[r.drill.kind];
+  const markedColumn = r.drill.marked.length > 0 ? (spec.markedColumn?.[r.drill.marked[0]!.member] ?? null) : null;
+  return { page, perPage: FACTS_PER_PAGE, total, marked, markedColumn, measure: r.drill.measure, kind: r.drill.kind, from: r.from, to: r.to, team: r.team, columns: spec.columns };
+}
+
+/**
+ * One page of the facts behind a measure (50 rows, newest first), with the list's count and the
+ * marked count. The whole list is read with its keys and flags only; the page's rows with every
+ * column (the columns that say why are subqueries, worth running for 50 rows, not for thousands).
+ */
+export async function listFacts(pool: pg.Pool, tenantId: string, query: { measure: string; from?: string; to?: string; team?: string; page: number }): Promise<FactsPage> {
+  const r = resolve(query);
+  const cube = await loadCube();
+  const kind = cubeOf(r.drill);
+  const keys = await run(pool, cube, tenantId, listQuery(r, r.drill.marked.map((f) => f.member)));
+  const marked = keys.filter((row) => isMarked(r.drill, row)).length;
+  const ids = keys.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE).map((row) => String(row[`${kind}.id`]));
+  const rows = ids.length === 0 ? [] : await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`), [{ member: `${kind}.id`, operator: 'equals', values: ids }]));
+  return { data: rows.map((row) => presentFact(kind, row)), meta: meta(r, query.page, keys.length, marked) };
+}
+
+/** Every fact behind a measure for the scope, newest first. */
+export async function allFacts(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ rows: FactRow[]; meta: FactsPage['meta'] }> {
+  const r = resolve(scope);
+  const cube = await loadCube();
+  const kind = cubeOf(r.drill);
+  const rows = await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`)));
+  const facts = rows.map((row) => presentFact(kind, row));
+  return { rows: facts, meta: meta(r, 1, facts.length, rows.filter((row) => isMarked(r.drill, row)).length) };
+}
+
+/** The whole list as CSV: a header of the JSON keys (id first), one line per fact, csv-stringify quoting. */
+export async function factsCsv(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ filename: string; body: Readable }> {
+  const { rows, meta: m } = await allFacts(pool, tenantId, scope);
+  const header = ['id', ...KINDS[m.kind].columns.map((c) => c.key)];
+  const body = Readable.from(rows.map((row) => csvCells(m.kind, row))).pipe(stringify({ header: true, columns: header }));
+  const filename = `facts-${m.measure.replace('.', '-')}-${m.team ? `${m.team}-` : ''}${m.from}-${m.to}.csv`;
+  return { filename, body };
+}

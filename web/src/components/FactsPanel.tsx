@@ -1,0 +1,122 @@
+/**
+ * The drill-through panel: the facts a number was computed from (GET /api/facts), in a modal
+ * `<dialog>` on the page's side. Focus moves into it, Esc or Close closes it, its URL is the page's
+ * with `drill` (docs/drill-through.md). The rows are the server's, in its order; nothing is counted
+ * here: the count and the marked count are the API's `meta`.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { FactColumn, FactRow, FactsPage } from '../../../src/facts/presenters';
+import { apiQuery } from '../api/cube';
+import { formatCount, formatSeconds } from '../lib/format';
+import type { Scope } from '../lib/scope';
+import { DataTable, type Column } from './DataTable';
+import { DownloadLink } from './DownloadLink';
+import { Pager } from './Pager';
+import { ErrorNote } from './states';
+
+const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
+  deployments: ['deployment', 'deployments'],
+  pull_requests: ['pull request', 'pull requests'],
+  change_lead_times: ['change', 'changes'],
+  issues: ['issue', 'issues'],
+  incidents: ['incident', 'incidents'],
+};
+const MARKED: Record<string, string> = { failed: 'failed', aiAssisted: 'AI-assisted' };
+
+function cell(column: FactColumn, value: unknown) {
+  if (value === null || value === undefined) return <span className="muted">–</span>;
+  switch (column.type) {
+    case 'time':
+      return String(value).slice(0, 16).replace('T', ' ');
+    case 'seconds':
+      return formatSeconds(Number(value));
+    case 'boolean':
+      return value === true ? 'yes' : 'no';
+    default:
+      return String(value);
+  }
+}
+
+export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
+  measure: string;
+  title: string;
+  scope: Scope;
+  page: number;
+  onPage: (page: number) => void;
+  onClose: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [downloadError, setDownloadError] = useState<unknown>(null);
+  const params = { measure, from: scope.from, to: scope.to, team: scope.team, page };
+  const facts = useQuery({ ...apiQuery<FactsPage>('/api/facts', params), placeholderData: (previous) => previous });
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    // The number the panel was opened from gets the focus back (none on a shared link's load).
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    if (!d.open) d.showModal();
+    return () => {
+      d.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  const meta = facts.data?.meta;
+  const csv = `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
+  const columns: Column<FactRow>[] = (meta?.columns ?? []).map((c) => ({
+    key: c.key,
+    header: c.title,
+    numeric: c.type === 'number' || c.type === 'seconds',
+    cell: (row) => cell(c, (row as unknown as Record<string, unknown>)[c.key]),
+  }));
+  const [one, many] = meta ? NOUNS[meta.kind] : ['row', 'rows'];
+
+  return (
+    <dialog
+      ref={dialog}
+      className="drawer"
+      aria-labelledby="facts-title"
+      data-testid="facts-panel"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="drawer-head">
+        <h2 id="facts-title">{title}: the facts</h2>
+        <button type="button" onClick={onClose} autoFocus>
+          Close
+        </button>
+      </header>
+      <p className="muted">
+        {scope.from === scope.to ? scope.from : `${scope.from} to ${scope.to}`}
+        {scope.team ? ', this team' : ', whole organisation'}; times UTC, newest first.
+      </p>
+      {facts.isError && <ErrorNote error={facts.error} onRetry={() => void facts.refetch()} />}
+      {meta ? (
+        <>
+          <p data-testid="facts-count">
+            {formatCount(meta.total)} {meta.total === 1 ? one : many}
+            {meta.markedColumn && ` · ${formatCount(meta.marked)} ${MARKED[meta.markedColumn] ?? meta.markedColumn}`}
+          </p>
+          <p>
+            <DownloadLink href={csv} onResult={setDownloadError} testId="facts-csv">
+              Download CSV
+            </DownloadLink>
+          </p>
+          {downloadError ? <ErrorNote error={downloadError} onRetry={() => setDownloadError(null)} /> : null}
+          {meta.total === 0 ? (
+            <p className="muted">Nothing counted in this scope.</p>
+          ) : (
+            <DataTable caption={`${title}: ${many}, page ${meta.page}`} columns={columns} rows={facts.data?.data ?? []} rowKey={(r) => r.id} />
+          )}
+          <Pager meta={meta} onPage={onPage} />
+        </>
+      ) : (
+        !facts.isError && <div className="skeleton" role="status" aria-busy="true" aria-label="Loading the facts" style={{ minHeight: 200 }} />
+      )}
+    </dialog>
+  );
+}

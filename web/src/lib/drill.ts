@@ -1,0 +1,24 @@
+/**
+ * Which drill-through panel a dashboard shows, held in the URL (`drill` a cube measure, `dpage` its
+ * page) so that a list of facts can be shared as a link (docs/drill-through.md).
+ */
+export interface DrillSearch {
+  drill?: string;
+  dpage?: number;
+  /** One month of the window (a table cell's), else the whole window. */
+  dmonth?: string;
+  /** One team (a by-team table's row), else the page's team. */
+  dteam?: string;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MEASURE = /^[a-z_][a-z0-9_]{0,99}\.[a-z_][a-z0-9_]{0,99}$/;
+
+export function validateDrill(search: Record<string, unknown>): DrillSearch {
+  const drill = typeof search.drill === 'string' && MEASURE.test(search.drill) ? search.drill : undefined;
+  const page = Number(search.dpage);
+  const month = typeof search.dmonth === 'string' && MONTH.test(search.dmonth) ? search.dmonth : undefined;
+  const team = typeof search.dteam === 'string' && UUID.test(search.dteam) ? search.dteam.toLowerCase() : undefined;
+  return drill ? { drill, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}) } : {};
+}
