@@ -150,6 +150,24 @@ const PR_COLUMNS: FactColumn[] = [
   { key: 'mergedAt', title: 'Merged', type: 'time' },
 ];
 
+/** Issues and incidents share their first columns (an incident is an issue of type incident). */
+const ISSUE_COLUMNS: FactColumn[] = [
+  { key: 'key', title: 'Key', type: 'text' },
+  { key: 'title', title: 'Title', type: 'text' },
+  { key: 'type', title: 'Type', type: 'text' },
+  { key: 'project', title: 'Project', type: 'text' },
+  { key: 'openedAt', title: 'Opened', type: 'time' },
+  { key: 'closedAt', title: 'Closed', type: 'time' },
+];
+const issueFields = (get: (dimension: string) => Cell | undefined) => ({
+  id: String(get('id')),
+  key: text(get('external_id')),
+  title: text(get('title')),
+  project: text(get('project_key')),
+  openedAt: time(get('created_at')),
+  closedAt: time(get('closed_at')),
+});
+
 export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   deployments: {
     dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds'],
@@ -239,46 +257,26 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   issues: {
     dimensions: ['id', 'external_id', 'title', 'type', 'project_key', 'created_at', 'closed_at', 'lead_time_seconds'],
     columns: [
-      { key: 'key', title: 'Key', type: 'text' },
-      { key: 'title', title: 'Title', type: 'text' },
-      { key: 'type', title: 'Type', type: 'text' },
-      { key: 'project', title: 'Project', type: 'text' },
-      { key: 'openedAt', title: 'Opened', type: 'time' },
-      { key: 'closedAt', title: 'Closed', type: 'time' },
+      ...ISSUE_COLUMNS,
       { key: 'leadTimeSeconds', title: 'Lead time', type: 'seconds' },
     ],
     present: (get) => ({
-      id: String(get('id')),
-      key: text(get('external_id')),
-      title: text(get('title')),
+      ...issueFields(get),
       type: text(get('type')),
-      project: text(get('project_key')),
-      openedAt: time(get('created_at')),
-      closedAt: time(get('closed_at')),
       leadTimeSeconds: num(get('lead_time_seconds')),
     }),
   },
   incidents: {
     dimensions: ['id', 'external_id', 'title', 'project_key', 'created_at', 'closed_at', 'restore_seconds', 'caused_by_external_id', 'cause_rule'],
     columns: [
-      { key: 'key', title: 'Key', type: 'text' },
-      { key: 'title', title: 'Title', type: 'text' },
-      { key: 'type', title: 'Type', type: 'text' },
-      { key: 'project', title: 'Project', type: 'text' },
-      { key: 'openedAt', title: 'Opened', type: 'time' },
-      { key: 'closedAt', title: 'Closed', type: 'time' },
+      ...ISSUE_COLUMNS,
       { key: 'timeToRestoreSeconds', title: 'Time to restore', type: 'seconds' },
       { key: 'causedBy', title: 'Caused by deployment', type: 'text' },
       { key: 'causeDecidedBy', title: 'Cause decided by', type: 'text' },
     ],
     present: (get) => ({
-      id: String(get('id')),
-      key: text(get('external_id')),
-      title: text(get('title')),
+      ...issueFields(get),
       type: 'incident',
-      project: text(get('project_key')),
-      openedAt: time(get('created_at')),
-      closedAt: time(get('closed_at')),
       timeToRestoreSeconds: num(get('restore_seconds')),
       causedBy: text(get('caused_by_external_id')),
       causeDecidedBy: CAUSE_RULES[String(get('cause_rule'))] ?? null,

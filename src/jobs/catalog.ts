@@ -4,7 +4,8 @@
  */
 import type { Config } from '../config/index.js';
 import type { JobDefinition } from './define.js';
-import { biWatchdog, integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './cleanup.js';
+import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './cleanup.js';
+import { biWatchdog } from '../bi/jobs.js';
 import { expireJobs, jobRetention } from './maintenance.js';
 import { codehostDeliveriesRetention } from '../codehost/jobs.js';
 import { cubeRollupsRefresh, ROLLUPS_SWEEP } from '../cube/jobs.js';

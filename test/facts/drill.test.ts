@@ -29,6 +29,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import pg from 'pg';
 import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.js';
+import { biUrl } from '../bi/biUrl.js';
 import { parse } from 'csv-parse/sync';
 import { DRILLS, DRILL_MEASURES } from '../../src/facts/definitions.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
@@ -268,10 +269,8 @@ describe('drill-through: the facts behind every measure', function () {
     expect(sql).to.have.length(measures.length);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'Drill docs' });
-    const url = new URL(api.databaseUrl);
-    url.username = credential.user;
-    url.password = password;
-    const client = new pg.Client({ connectionString: url.toString() });
+    // As a BI tool reads them: the BI database's foreign tables (docs/bi.md "The BI database").
+    const client = new pg.Client({ connectionString: biUrl(api.databaseUrl, credential.user, password) });
     await client.connect();
     try {
       for (const [i, measure] of measures.entries()) {
