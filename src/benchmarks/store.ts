@@ -32,11 +32,13 @@ export interface CorpusSource {
 
 export interface Snapshot {
   about: string;
-  /** true: computed from a synthetic recording (fictional repositories), illustrative only; false: exported from a live corpus. */
+  /** true: computed from a synthetic recording (fictional repositories), illustrative only; false: measured (from git history, or exported from a live corpus). */
   synthetic: boolean;
   generatedAt: string;
   windowFrom: string;
   windowTo: string;
+  /** Where measured figures came from: for `git-history`, the public repositories and the commit each was read at (tools/benchmarks/measure.ts). */
+  provenance?: { method: 'git-history'; readOn: string; repositories: { repository: string; commit: string }[] };
   rows: StoredRow[];
 }
 
