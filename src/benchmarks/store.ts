@@ -37,8 +37,16 @@ export interface Snapshot {
   generatedAt: string;
   windowFrom: string;
   windowTo: string;
-  /** Where measured figures came from: for `git-history`, the public repositories and the commit each was read at (tools/benchmarks/measure.ts). */
-  provenance?: { method: 'git-history'; readOn: string; repositories: { repository: string; commit: string }[] };
+  /**
+   * Where measured figures came from: for `git-history`, the public repositories in the corpus and
+   * the commit each was read at, and those read but left out as not active (tools/benchmarks/measure.ts).
+   */
+  provenance?: {
+    method: 'git-history';
+    readOn: string;
+    repositories: { repository: string; commit: string }[];
+    leftOut: { repository: string; commit: string; activeMonths: number }[];
+  };
   rows: StoredRow[];
 }
 

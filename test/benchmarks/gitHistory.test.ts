@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryKey } from '../../src/benchmarks/measures.js';
-import { measureRepository } from '../../tools/benchmarks/gitHistory.js';
+import { measureRepository, releaseTag } from '../../tools/benchmarks/gitHistory.js';
 import { measuredSnapshot, snapshotText } from '../../tools/benchmarks/measure.js';
 
 const DAY = 86_400;
@@ -84,7 +84,20 @@ describe('benchmark corpus measured from git history', () => {
     const parsed = JSON.parse(first);
     expect(parsed.synthetic).to.equal(false);
     expect(parsed.generatedAt).to.equal('2025-03-01T00:00:00.000Z');
-    expect(parsed.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-03-01', repositories: [{ repository: 'example/tiny', commit: head }] });
+    expect(parsed.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-03-01', repositories: [{ repository: 'example/tiny', commit: head }], leftOut: [] });
     expect(parsed.rows.map((r: { month: string }) => r.month)).to.deep.equal(['2025-01-01', '2025-02-01']);
+  });
+
+  it('leaves out a repository with a change by a person in fewer than 3 of 4 months of the window', () => {
+    const head = run(['rev-parse', 'HEAD'], '2025-05-01T00:00:00Z');
+    const list = { about: 'test', readOn: '2025-05-01', windowFrom: '2025-01-01', windowTo: '2025-04-01', repositories: [{ repository: 'example/tiny', commit: head }] };
+    const snapshot = measuredSnapshot(list, clones);
+    expect(snapshot.rows).to.deep.equal([]);
+    expect(snapshot.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-05-01', repositories: [], leftOut: [{ repository: 'example/tiny', commit: head, activeMonths: 2 }] });
+  });
+
+  it('takes X.Y.Z tags, bare, with v, or after the repository\'s own name or parent, as releases', () => {
+    const tags = ['v1.2.3', '1.2.3', 'svelte@5.1.0', 'tokio-1.47.0', 'axum-v0.8.4', 'parent-5.1.0', 'v1.2.3-rc.1', 'axum-extra-v0.12.0', '@scope/pkg@1.0.0', 'nightly'];
+    expect(tags.filter((t) => releaseTag('svelte').test(t) || releaseTag('tokio').test(t) || releaseTag('axum').test(t))).to.deep.equal(['v1.2.3', '1.2.3', 'svelte@5.1.0', 'tokio-1.47.0', 'axum-v0.8.4', 'parent-5.1.0']);
   });
 });

@@ -9,8 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { median, monthOf, repositoryKey } from '../../src/benchmarks/measures.js';
 import type { StoredRow } from '../../src/benchmarks/store.js';
 
-/** A release tag: `X.Y.Z` or `vX.Y.Z` (no package prefix, no pre-release or build suffix). */
-export const RELEASE_TAG = /^v?(\d+)\.(\d+)\.(\d+)$/;
+/**
+ * A release tag of repository `name`: `X.Y.Z` or `vX.Y.Z`, optionally after the repository's own
+ * name or `parent` (Maven) and `-`, `@` or `/` (`svelte@5.1.0`, `tokio-1.47.0`, `axum-v0.8.4`,
+ * `parent-5.1.0`). No pre-release or build suffix; another package's tags (`axum-extra-v0.12.0`,
+ * `@scope/pkg@1.0.0`) are left out, so a monorepo counts its main package's releases.
+ */
+export function releaseTag(name: string): RegExp {
+  const own = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:(?:${own}|parent)[-@/])?v?(\\d+)\\.(\\d+)\\.(\\d+)$`, 'i');
+}
 /** A patch release tagged within this many days of the release it patches counts as a fix of a release. */
 export const FIX_RELEASE_DAYS = 7;
 const MERGE_PR = /^Merge pull request #(\d+)\b/;
@@ -71,13 +79,14 @@ export interface Release {
   patch: number;
 }
 
-export function releaseTags(gitDir: string): Release[] {
+export function releaseTags(gitDir: string, name: string): Release[] {
+  const pattern = releaseTag(name);
   const out = git(gitDir, ['for-each-ref', 'refs/tags', `--format=%(refname:short)${FS}%(taggerdate:iso-strict)${FS}%(*committerdate:iso-strict)${FS}%(committerdate:iso-strict)`]);
   const releases: Release[] = [];
   for (const line of out.split('\n')) {
     if (!line) continue;
     const [name, tagger, peeled, direct] = line.split(FS) as [string, string, string, string];
-    const m = RELEASE_TAG.exec(name);
+    const m = pattern.exec(name);
     const date = tagger || peeled || direct;
     if (!m || !date) continue;
     releases.push({ name, date: new Date(date).toISOString(), major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) });
@@ -162,7 +171,7 @@ export function measureRepository(gitDir: string, nameWithOwner: string, commit:
   const months = monthsBetween(from, to);
   const since = new Date(Date.parse(`${from}T00:00:00Z`) - 31 * 86_400_000).toISOString();
   const changes = firstParentChanges(gitDir, commit, since).filter((c) => months.includes(monthOf(new Date(c.committerDate).toISOString())));
-  const releases = releaseTags(gitDir);
+  const releases = releaseTags(gitDir, nameWithOwner.split('/')[1] ?? nameWithOwner);
   const leads = leadTimes(gitDir, releases, from, to);
   const key = repositoryKey(nameWithOwner);
   return months.map((month) => {

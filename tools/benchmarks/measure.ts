@@ -39,27 +39,39 @@ export function snapshotText(snapshot: Snapshot): string {
   return `${JSON.stringify({ ...snapshot, rows: undefined }, null, 2).replace(/\n}$/, ',\n  "rows": [\n')}${snapshot.rows.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]\n}\n`;
 }
 
+/** A repository is active, and in the corpus, when its default branch has a change by a person in at least this share of the window's months (9 of 12). */
+export const ACTIVE_SHARE = 3 / 4;
+
 export function measuredSnapshot(list: MeasuredRepositories, clones: string, log: (line: string) => void = () => {}): Snapshot {
   const rows: StoredRow[] = [];
-  const repositories = [...list.repositories].sort((a, b) => a.repository.localeCompare(b.repository));
-  for (const { repository, commit } of repositories) {
+  const repositories: MeasuredRepositories['repositories'] = [];
+  const leftOut: { repository: string; commit: string; activeMonths: number }[] = [];
+  for (const { repository, commit } of [...list.repositories].sort((a, b) => a.repository.localeCompare(b.repository))) {
     const dir = gitDirOf(clones, repository);
     git(dir, ['cat-file', '-e', `${commit}^{commit}`]);
     const measured = measureRepository(dir, repository, commit, list.windowFrom, list.windowTo);
-    log(`${repository}: ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
+    // The change failure proxy has a value exactly in the months with a change by a person.
+    const activeMonths = measured.filter((r) => r.change_failure_proxy !== null).length;
+    const active = activeMonths >= Math.ceil(ACTIVE_SHARE * measured.length);
+    log(`${repository}: ${activeMonths} active months${active ? '' : ' (left out)'}, ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
+    if (!active) {
+      leftOut.push({ repository, commit, activeMonths });
+      continue;
+    }
+    repositories.push({ repository, commit });
     rows.push(...measured);
   }
   rows.sort((a, b) => String(a.repository_key).localeCompare(String(b.repository_key)) || String(a.month).localeCompare(String(b.month)));
   return {
     about:
-      `Open-source benchmark corpus measured from the public git history of ${repositories.length} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${list.readOn}), ` +
+      `Open-source benchmark corpus measured from the public git history of ${repositories.length} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${list.readOn}; ${leftOut.length} more read but left out as not active), ` +
       'by tools/benchmarks/measure.ts (docs/benchmarks.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
       'A deployment with CODEHOST_PUBLIC_TOKEN re-measures the corpus from the code host (the first completed run of benchmarks.corpus replaces this one). Aggregates per repository and month only.',
     synthetic: false,
     generatedAt: `${list.readOn}T00:00:00.000Z`,
     windowFrom: list.windowFrom,
     windowTo: list.windowTo,
-    provenance: { method: 'git-history', readOn: list.readOn, repositories },
+    provenance: { method: 'git-history', readOn: list.readOn, repositories, leftOut },
     rows,
   };
 }
@@ -78,5 +90,5 @@ if (process.argv[1] && new URL(`file://${process.argv[1]}`).pathname.endsWith('t
   }
   const snapshot = measuredSnapshot(list, clones, (line) => process.stdout.write(line));
   writeFileSync(SNAPSHOT_FILE, snapshotText(snapshot));
-  process.stdout.write(`wrote ${SNAPSHOT_FILE.pathname}: ${snapshot.rows.length} repository months, ${list.repositories.length} repositories\n`);
+  process.stdout.write(`wrote ${SNAPSHOT_FILE.pathname}: ${snapshot.rows.length} repository months, ${snapshot.provenance?.repositories.length} repositories\n`);
 }
