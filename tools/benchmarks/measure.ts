@@ -15,6 +15,16 @@ import { SNAPSHOT_FILE, type Snapshot, type StoredRow } from '../../src/benchmar
 import { git, measureRepository } from './gitHistory.js';
 
 export const REPOSITORIES_FILE = new URL('../../corpus/measured-repositories.json', import.meta.url);
+/** The shipped corpus's provenance for the web app's help page and the MCP tool (written beside the snapshot). */
+export const PROVENANCE_MODULE = new URL('../../src/shared/measuredCorpus.ts', import.meta.url);
+
+export function provenanceModule(snapshot: Snapshot): string {
+  const p = snapshot.provenance;
+  if (!p) throw new Error('not a snapshot measured from git history');
+  return `/** Written by tools/benchmarks/measure.ts with corpus/snapshot.json: where the shipped corpus was measured from. No imports: the web build compiles this file too. */
+export const MEASURED_CORPUS = ${JSON.stringify({ readOn: p.readOn, windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo, repositories: p.repositories.map((r) => r.repository), leftOut: p.leftOut.map((r) => r.repository) }, null, 2)} as const;
+`;
+}
 
 export interface MeasuredRepositories {
   about: string;
@@ -90,5 +100,6 @@ if (process.argv[1] && new URL(`file://${process.argv[1]}`).pathname.endsWith('t
   }
   const snapshot = measuredSnapshot(list, clones, (line) => process.stdout.write(line));
   writeFileSync(SNAPSHOT_FILE, snapshotText(snapshot));
+  writeFileSync(PROVENANCE_MODULE, provenanceModule(snapshot));
   process.stdout.write(`wrote ${SNAPSHOT_FILE.pathname}: ${snapshot.rows.length} repository months, ${snapshot.provenance?.repositories.length} repositories\n`);
 }
