@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryKey } from '../../src/benchmarks/measures.js';
 import { measureRepository, releaseTag } from '../../tools/benchmarks/gitHistory.js';
-import { measuredSnapshot, snapshotText } from '../../tools/benchmarks/measure.js';
+import { measuredSnapshot, provenanceModule, REPOSITORIES_FILE, snapshotText, PROVENANCE_MODULE, type MeasuredRepositories } from '../../tools/benchmarks/measure.js';
+import { SNAPSHOT_FILE } from '../../src/benchmarks/store.js';
+import { readFileSync } from 'node:fs';
 
 const DAY = 86_400;
 
@@ -99,5 +101,19 @@ describe('benchmark corpus measured from git history', () => {
   it('takes X.Y.Z tags, bare, with v, or after the repository\'s own name or parent, as releases', () => {
     const tags = ['v1.2.3', '1.2.3', 'svelte@5.1.0', 'tokio-1.47.0', 'axum-v0.8.4', 'parent-5.1.0', 'v1.2.3-rc.1', 'axum-extra-v0.12.0', '@scope/pkg@1.0.0', 'nightly'];
     expect(tags.filter((t) => releaseTag('svelte').test(t) || releaseTag('tokio').test(t) || releaseTag('axum').test(t))).to.deep.equal(['v1.2.3', '1.2.3', 'svelte@5.1.0', 'tokio-1.47.0', 'axum-v0.8.4', 'parent-5.1.0']);
+  });
+
+  it('the shipped snapshot is rebuilt byte for byte from corpus/measured-repositories.json and the clones (BENCHMARK_CLONES)', function () {
+    const clonesDir = process.env.BENCHMARK_CLONES;
+    if (!clonesDir) {
+      // Skipped, and said: the clones (about 4 GB) stay out of the repository.
+      console.log('      skipped: set BENCHMARK_CLONES to a directory holding the clones listed in corpus/measured-repositories.json');
+      this.skip();
+    }
+    this.timeout(600_000);
+    const list = JSON.parse(readFileSync(REPOSITORIES_FILE, 'utf8')) as MeasuredRepositories;
+    const snapshot = measuredSnapshot(list, clonesDir!);
+    expect(snapshotText(snapshot)).to.equal(readFileSync(SNAPSHOT_FILE, 'utf8'));
+    expect(provenanceModule(snapshot)).to.equal(readFileSync(PROVENANCE_MODULE, 'utf8'));
   });
 });
