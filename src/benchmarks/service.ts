@@ -10,7 +10,7 @@ import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
 import { baselineRows, resolveWindow } from '../exports/baseline.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
-import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_NOTE, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
+import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, measuredCorpusLabel, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
 
 export const PERCENTILE_DEFINITION =
   'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time and the change failure proxy, lower for the others. 100: better than every repository month.';
@@ -32,8 +32,10 @@ const MEDIAN: Record<OssMeasure['key'], string> = {
 };
 
 export interface CorpusSummary {
-  /** shipped_example: the synthetic example shipped with the server; measured: real repositories (a completed run). null: no corpus at all. */
+  /** measured: real public repositories (the shipped corpus, from their git history, or a completed run); shipped_example: a synthetic example. null: no corpus at all. */
   source: CorpusSource | null;
+  /** What the percentiles rank among: `measured from the public history of N repositories, read on YYYY-MM-DD`, or `example corpus (synthetic)`; null: no corpus. */
+  label: string | null;
   /** For the shipped example, the sentence saying its figures are illustrative; null otherwise. */
   note: string | null;
   generated_at: string | null;
@@ -85,6 +87,7 @@ async function corpusSummary(pool: pg.Pool, tenantId: string): Promise<{ summary
   return {
     summary: {
       source: kind,
+      label: kind === 'shipped_example' ? EXAMPLE_CORPUS_LABEL : kind === 'measured' && source ? measuredCorpusLabel(number(row['benchmarks.repositories']) ?? 0, source.generated_at.toISOString().slice(0, 10)) : null,
       note: kind === 'shipped_example' ? EXAMPLE_CORPUS_NOTE : null,
       generated_at: source ? source.generated_at.toISOString() : null,
       window: source ? { from: source.from, to: source.to } : null,

@@ -18,10 +18,11 @@ export type StoredRow = Record<string, string | number | null>;
 
 export interface CorpusSource {
   /**
-   * snapshot: the synthetic example shipped with the server; live: measured from real repositories
-   * by a completed run of benchmarks.corpus (here, or elsewhere and shipped through
-   * `tools/benchmarks/snapshot.ts --export`). Users see them as `shipped_example` and `measured`
-   * (the cube dimension benchmarks.corpus_source).
+   * snapshot: a synthetic example (tools/benchmarks/snapshot.ts); live: measured from real
+   * repositories, by a completed run of benchmarks.corpus (here, or elsewhere and shipped through
+   * `tools/benchmarks/snapshot.ts --export`) or from their public git history
+   * (tools/benchmarks/measure.ts, the corpus shipped today). Users see them as `shipped_example`
+   * and `measured` (the cube dimension benchmarks.corpus_source).
    */
   kind: 'snapshot' | 'live';
   generatedAt: Date;
@@ -32,11 +33,21 @@ export interface CorpusSource {
 
 export interface Snapshot {
   about: string;
-  /** true: computed from a synthetic recording (fictional repositories), illustrative only; false: exported from a live corpus. */
+  /** true: computed from a synthetic recording (fictional repositories), illustrative only; false: measured (from git history, or exported from a live corpus). */
   synthetic: boolean;
   generatedAt: string;
   windowFrom: string;
   windowTo: string;
+  /**
+   * Where measured figures came from: for `git-history`, the public repositories in the corpus and
+   * the commit each was read at, and those read but left out as not active (tools/benchmarks/measure.ts).
+   */
+  provenance?: {
+    method: 'git-history';
+    readOn: string;
+    repositories: { repository: string; commit: string }[];
+    leftOut: { repository: string; commit: string; activeMonths: number }[];
+  };
   rows: StoredRow[];
 }
 
@@ -63,18 +74,24 @@ export type SnapshotOutcome = 'loaded' | 'current' | 'live';
 
 /**
  * Loads the shipped snapshot when the corpus has none or an older one. Several instances starting
- * at once serialise on CORPUS_LOCK: the first loads, the others find it current. A snapshot
- * exported from a live run holds measured figures, so it is stored as `live` (and replaces the
- * synthetic example whatever its date); only the synthetic one is stored as `snapshot`.
+ * at once serialise on CORPUS_LOCK: the first loads, the others find it current. A measured
+ * snapshot (from public git history, tools/benchmarks/measure.ts, or exported from a live run)
+ * holds measured figures, so it is stored as `live`: it replaces the synthetic example whatever
+ * its date, and a measured corpus only when newer (a live run after it is kept); only a synthetic
+ * snapshot is stored as `snapshot`, and it never replaces a measured corpus.
  */
 export async function loadShippedSnapshot(client: pg.ClientBase, snapshot: Snapshot = readSnapshot()): Promise<SnapshotOutcome> {
   return transactionOn(client, async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [CORPUS_LOCK]);
     const { rows } = await tx.query<{ kind: string; generated_at: Date }>('select kind, generated_at from benchmark_corpus_source where id = 1');
     const current = rows[0];
-    if (current?.kind === 'live') return 'live';
     const kind = snapshot.synthetic === false ? 'live' : 'snapshot';
-    if (current && kind === 'snapshot' && current.generated_at.getTime() >= Date.parse(snapshot.generatedAt)) return 'current';
+    if (current) {
+      const notNewer = current.generated_at.getTime() >= Date.parse(snapshot.generatedAt);
+      if (current.kind === kind && notNewer) return 'current';
+      // A measured corpus is kept, unless the snapshot is a newer measurement.
+      if (current.kind === 'live' && (kind === 'snapshot' || notNewer)) return 'live';
+    }
     await replaceCorpus(tx, snapshot.rows, { kind, generatedAt: new Date(snapshot.generatedAt), windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo });
     return 'loaded';
   });

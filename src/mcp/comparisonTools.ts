@@ -50,7 +50,7 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
     'team_open_source_benchmark',
     {
       title: 'Compare a team with open-source repositories (open-source proxy)',
-      description: `Month by month, a team's value of ${OSS_MEASURES.map((m) => m.title).join(', ')} and its percentile among the repository months of the open-source benchmark corpus (sampled public repositories; the same measures computed from their merged pull requests and releases; an ${OSS_LABEL}, not a like-for-like comparison: releases stand for production deployments, the revert or hotfix share of merged PRs for the change failure rate). Percentile: mid-rank, 0–100, 100 = better than every repository month. The DORA 2023 band is given beside the two DORA measures. corpus.source says which corpus it is: measured (real public repositories, measured by a completed run of the server's corpus job) or shipped_example (the example shipped with the server, computed from synthetic repositories: its percentiles are illustrative, not measured; corpus.note says so, and so does a second text block).`,
+      description: `Month by month, a team's value of ${OSS_MEASURES.map((m) => m.title).join(', ')} and its percentile among the repository months of the open-source benchmark corpus (public repositories; the same measures computed from their merged pull requests and releases; an ${OSS_LABEL}, not a like-for-like comparison: releases stand for production deployments, the revert or hotfix share of merged PRs for the change failure rate). Percentile: mid-rank, 0–100, 100 = better than every repository month. The DORA 2023 band is given beside the two DORA measures. corpus.label names the corpus, e.g. "measured from the public history of 30 repositories, read on 2026-11-27"; corpus.source says which kind it is: measured (real public repositories: the corpus shipped with the server, measured from their public git history, where releases are release tags and the change failure proxy counts reverts and quick patch releases, or a completed run of the server's corpus job) or shipped_example (a synthetic example corpus: its percentiles are illustrative, not measured; corpus.note says so, and so does a second text block).`,
       inputSchema: TeamWindow,
       outputSchema: z.object({
         team: z.object({ slug: z.string(), name: z.string() }),
@@ -60,6 +60,7 @@ export function registerComparisonTools(server: ToolRegistry, { tenantId, servic
         dora_source: z.string(),
         corpus: z.object({
           source: z.enum(CORPUS_SOURCES).nullable(),
+          label: z.string().nullable(),
           note: z.string().nullable(),
           generated_at: z.string().nullable(),
           window: z.object({ from: z.string(), to: z.string() }).nullable(),

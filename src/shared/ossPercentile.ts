@@ -15,15 +15,31 @@
 export const OSS_LABEL = 'open-source proxy';
 
 /**
- * Which corpus the percentiles rank among (the `benchmarks.corpus_source` dimension): the example
- * shipped with the server, computed from synthetic repositories, until a deployment with
- * CODEHOST_PUBLIC_TOKEN has measured real ones. Every place showing the percentiles says so.
+ * Which corpus the percentiles rank among (the `benchmarks.corpus_source` dimension): measured
+ * (the corpus shipped with the server, measured from the public git history of real repositories,
+ * or one a deployment with CODEHOST_PUBLIC_TOKEN measured) or shipped_example (a synthetic example
+ * corpus, illustrative only). Every place showing the percentiles says which, and for a measured
+ * one from how many repositories and when they were read.
  */
 export const CORPUS_SOURCES = ['shipped_example', 'measured'] as const;
 export type CorpusSource = (typeof CORPUS_SOURCES)[number];
 export const EXAMPLE_CORPUS_LABEL = 'example corpus (synthetic)';
 export const EXAMPLE_CORPUS_NOTE =
   'Example corpus shipped with the server (synthetic repositories): its percentiles are illustrative, not measured. Set CODEHOST_PUBLIC_TOKEN to measure real open-source repositories.';
+
+/** How a measured corpus is named wherever its percentiles are shown: `measured from the public history of 30 repositories, read on 2026-11-27`. */
+export function measuredCorpusLabel(repositories: number, readOn: string): string {
+  return `measured from the public history of ${repositories} ${repositories === 1 ? 'repository' : 'repositories'}, read on ${readOn}`;
+}
+
+/** The label of the corpus a `benchmarks` row of OSS_CORPUS_QUERY belongs to, or null (no corpus). */
+export function corpusLabelOf(row: Record<string, unknown> | undefined): string | null {
+  const source = corpusSourceOf(row);
+  if (source === 'shipped_example') return EXAMPLE_CORPUS_LABEL;
+  const repositories = Number(row?.['benchmarks.corpus_repositories']);
+  const readOn = row?.['benchmarks.corpus_read_on'];
+  return source === 'measured' && Number.isFinite(repositories) && typeof readOn === 'string' ? measuredCorpusLabel(repositories, readOn) : null;
+}
 
 /** The source a `benchmarks` row grouped by benchmarks.corpus_source names, or null. */
 export function corpusSourceOf(row: Record<string, unknown> | undefined): CorpusSource | null {
@@ -59,13 +75,13 @@ export type Distribution = readonly (readonly [number, number])[];
 
 /**
  * The whole corpus in one cube query: repository months per combination of the measures' values,
- * with the corpus's source (the same for every tenant). distributionOf() reads one measure's
+ * with the corpus's source, repositories and read date (the same for every row and tenant). distributionOf() reads one measure's
  * distribution from these rows, skipping the months without a value. 50,000 rows, Cube's most, is
  * far above 12 months of the sampled repositories. Used by the web app and the MCP tool alike.
  */
 export const OSS_CORPUS_QUERY: { measures: string[]; dimensions: string[]; limit: number } = {
   measures: ['benchmarks.repository_months'],
-  dimensions: [...OSS_MEASURES.map((m) => m.corpus), 'benchmarks.corpus_source'],
+  dimensions: [...OSS_MEASURES.map((m) => m.corpus), 'benchmarks.corpus_source', 'benchmarks.corpus_repositories', 'benchmarks.corpus_read_on'],
   limit: 50_000,
 };
 

@@ -17,6 +17,10 @@ import { SEED_ENV, seedTenant } from '../web/seed.js';
 import { snapshotFromRecording, type Recording } from '../../tools/benchmarks/build.js';
 import { readFileSync } from 'node:fs';
 import { seedCorpus } from './helpers.js';
+import { repositoryKey } from '../../src/benchmarks/measures.js';
+import { MEASURED_CORPUS } from '../../src/shared/measuredCorpus.js';
+import { monthsBetween } from '../../tools/benchmarks/gitHistory.js';
+import type { MeasuredRepositories } from '../../tools/benchmarks/measure.js';
 
 describe('benchmark corpus: percentiles through the cube, REST and MCP', function () {
   this.timeout(120_000);
@@ -37,32 +41,43 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
   });
 
   describe('with no token: the shipped snapshot', () => {
-    it('is loaded after migrate, so the comparison works without CODEHOST_PUBLIC_TOKEN', async () => {
+    it('is loaded after migrate, measured from public git history, so the comparison works without CODEHOST_PUBLIC_TOKEN', async () => {
       const snapshot = readSnapshot();
-      expect(snapshot.synthetic).to.equal(true);
-      expect(snapshot.about).to.include('SYNTHETIC').and.include('CODEHOST_PUBLIC_TOKEN');
+      expect(snapshot.synthetic).to.equal(false);
+      expect(snapshot.about).to.include('measured from the public git history of 30 repositories').and.include('CODEHOST_PUBLIC_TOKEN');
       const client = await mcp.connect(a.owner.apiKey);
       const answer = await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } });
       const result = structured(answer);
       expect(result.label).to.equal(OSS_LABEL);
       expect(result.corpus).to.deep.equal({
-        source: 'shipped_example', note: EXAMPLE_CORPUS_NOTE, generated_at: snapshot.generatedAt, window: { from: snapshot.windowFrom.slice(0, 7), to: snapshot.windowTo.slice(0, 7) },
-        repositories: new Set(snapshot.rows.map((r) => r.repository_key)).size, repository_months: snapshot.rows.length,
+        source: 'measured', label: 'measured from the public history of 30 repositories, read on 2026-11-27', note: null, generated_at: '2026-11-27T00:00:00.000Z',
+        window: { from: '2025-08', to: '2026-07' }, repositories: 30, repository_months: 360,
       });
       expect(result.rows).to.have.length(4);
       for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
-      // Beside the JSON (structured() checked the first block is it), a sentence: the figures are the synthetic example's.
+      // Measured: the JSON only, no sentence of a synthetic example beside it.
+      expect((answer.content as { type: string }[]).map((c) => c.type)).to.deep.equal(['text']);
+    });
+
+    it('Cube REST: benchmarks.corpus_source, corpus_repositories and corpus_read_on name the measured corpus', async () => {
+      const res = await api.as(b.owner.apiKey).post('/cubejs-api/v1/load', {
+        query: { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source', 'benchmarks.corpus_repositories', 'benchmarks.corpus_read_on'] }, castNumerics: true,
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.deep.equal([
+        { 'benchmarks.corpus_source': 'measured', 'benchmarks.corpus_repositories': 30, 'benchmarks.corpus_read_on': '2026-11-27', 'benchmarks.repository_months': readSnapshot().rows.length },
+      ]);
+    });
+
+    it('MCP: a synthetic example corpus is labelled as such, with its note in a second text block', async () => {
+      await seedCorpus(api.databaseUrl, 'snapshot');
+      const answer = await (await mcp.connect(a.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } });
+      expect(structured(answer).corpus).to.deep.include({ source: 'shipped_example', label: 'example corpus (synthetic)', note: EXAMPLE_CORPUS_NOTE });
       const content = answer.content as { type: string; text: string }[];
       expect(content.map((c) => c.type)).to.deep.equal(['text', 'text']);
       expect(content[1]!.text).to.equal(
         'Example corpus shipped with the server (synthetic repositories): its percentiles are illustrative, not measured. Set CODEHOST_PUBLIC_TOKEN to measure real open-source repositories.',
       );
-    });
-
-    it('Cube REST: benchmarks.corpus_source names the shipped example', async () => {
-      const res = await api.as(b.owner.apiKey).post('/cubejs-api/v1/load', { query: { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] }, castNumerics: true });
-      expect(res.status).to.equal(200);
-      expect(res.body.data).to.deep.equal([{ 'benchmarks.corpus_source': 'shipped_example', 'benchmarks.repository_months': readSnapshot().rows.length }]);
     });
   });
 
@@ -78,7 +93,10 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       expect(result.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
       expect(result.label).to.equal('open-source proxy');
       expect(result.percentile_definition).to.include('100 × (W + E/2) ÷ N');
-      expect(result.corpus).to.deep.equal({ source: 'measured', note: null, generated_at: '2025-03-01T00:00:00.000Z', window: { from: '2025-01', to: '2025-02' }, repositories: 2, repository_months: 4 });
+      expect(result.corpus).to.deep.equal({
+        source: 'measured', label: 'measured from the public history of 2 repositories, read on 2025-03-01', note: null, generated_at: '2025-03-01T00:00:00.000Z',
+        window: { from: '2025-01', to: '2025-02' }, repositories: 2, repository_months: 4,
+      });
       const base = { month: '2026-03' };
       expect(result.rows).to.deep.equal([
         // 75600 among 36000, 75600, 200000 (lower is better): 1 worse, 1 equal → 1.5 / 3.
@@ -160,9 +178,10 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       }
     });
 
-    it('the snapshot loads once when three instances start at once, replaces an older snapshot, never a live corpus', async () => {
+    it('the snapshot loads once when three instances start at once, replaces an older one, never a newer measured corpus', async () => {
       const snapshot = readSnapshot();
-      expect((await admin.query('select kind, generated_at from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'snapshot', generated_at: new Date(snapshot.generatedAt) }]);
+      // Measured (from public git history): stored as live.
+      expect((await admin.query('select kind, generated_at, repositories from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'live', generated_at: new Date(snapshot.generatedAt), repositories: 30 }]);
       await admin.query('delete from benchmark_corpus; delete from benchmark_corpus_source');
       const clients = await Promise.all([admin.connect(), admin.connect(), admin.connect()]);
       try {
@@ -172,26 +191,42 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         expect(await loadShippedSnapshot(clients[0]!, newer)).to.equal('loaded');
         expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(5);
         expect(await loadShippedSnapshot(clients[1]!)).to.equal('current');
-        await admin.query(`update benchmark_corpus_source set kind = 'live'`);
-        expect(await loadShippedSnapshot(clients[2]!, { ...newer, generatedAt: '2100-01-01T00:00:00.000Z' })).to.equal('live');
+        // A synthetic example never replaces a measured corpus, however new.
+        expect(await loadShippedSnapshot(clients[2]!, { ...newer, synthetic: true, generatedAt: '2100-01-01T00:00:00.000Z' })).to.equal('live');
         expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(5);
-        // A snapshot exported from a live run holds measured figures: stored as live, it replaces the example whatever its date.
+        // A measured snapshot replaces a synthetic example whatever its date.
         await admin.query(`update benchmark_corpus_source set kind = 'snapshot'`);
-        const measured: Snapshot = { ...snapshot, synthetic: false, generatedAt: '2000-01-01T00:00:00.000Z', rows: snapshot.rows.slice(0, 3) };
+        const measured: Snapshot = { ...snapshot, generatedAt: '2000-01-01T00:00:00.000Z', rows: snapshot.rows.slice(0, 3) };
         expect(await loadShippedSnapshot(clients[0]!, measured)).to.equal('loaded');
         expect((await admin.query('select kind, generated_at, (select count(*)::int from benchmark_corpus) as n from benchmark_corpus_source')).rows).to.deep.equal([
           { kind: 'live', generated_at: new Date('2000-01-01T00:00:00.000Z'), n: 3 },
         ]);
-        expect(await loadShippedSnapshot(clients[1]!)).to.equal('live');
+        // And an older measured corpus (a run of 2000): the shipped measurement is newer.
+        expect(await loadShippedSnapshot(clients[1]!)).to.equal('loaded');
+        expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(snapshot.rows.length);
       } finally {
         for (const c of clients) c.release();
       }
     });
 
-    it('the shipped snapshot is exactly what the workflow computes from the recorded answers (tools/benchmarks)', async () => {
+    it('the shipped snapshot lists the repositories and commits corpus/measured-repositories.json records, 12 months each, sorted', async () => {
+      const snapshot = readSnapshot();
+      const list = JSON.parse(readFileSync(new URL('../../corpus/measured-repositories.json', import.meta.url), 'utf8')) as MeasuredRepositories;
+      const provenance = snapshot.provenance!;
+      expect([...provenance.repositories, ...provenance.leftOut.map(({ repository, commit }) => ({ repository, commit }))].sort((x, y) => x.repository.localeCompare(y.repository))).to.deep.equal(list.repositories);
+      expect(provenance.repositories).to.have.length(30);
+      expect([snapshot.windowFrom, snapshot.windowTo, provenance.readOn]).to.deep.equal([list.windowFrom, list.windowTo, list.readOn]);
+      const keys = provenance.repositories.map((r) => repositoryKey(r.repository)).sort();
+      expect(snapshot.rows.map((r) => `${r.repository_key} ${r.month}`)).to.deep.equal(keys.flatMap((k) => monthsBetween(list.windowFrom, list.windowTo).map((m) => `${k} ${m}`)));
+      // The web app's help page lists the same repositories.
+      expect(MEASURED_CORPUS.repositories).to.deep.equal(provenance.repositories.map((r) => r.repository));
+    });
+
+    it('the synthetic recording still builds a synthetic snapshot (tools/benchmarks/snapshot.ts)', async () => {
       const recording = JSON.parse(readFileSync(new URL('../../tools/benchmarks/recording.json', import.meta.url), 'utf8')) as Recording;
       const built = await snapshotFromRecording(await freshDatabase(), recording);
-      expect(JSON.parse(JSON.stringify(built))).to.deep.equal(readSnapshot());
+      expect(built.synthetic).to.equal(true);
+      expect(new Set(built.rows.map((r) => r.repository_key)).size).to.equal(10);
     });
   });
 });

@@ -1,4 +1,8 @@
-/** The Overview page shows the team's open-source percentile, labelled as a proxy (and as synthetic while the corpus is the shipped example), beside the DORA band (Chromium). */
+/**
+ * The Overview page shows the team's open-source percentile, labelled as a proxy and with the corpus
+ * it ranks among (measured from the public history of N repositories, read on a date; synthetic for
+ * an example corpus), beside the DORA band; the help page lists the shipped corpus's repositories (Chromium).
+ */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
@@ -34,7 +38,13 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await page.goto(`/app/?${SCOPE}&team=${seeded.teams.alpha}`);
     await until(() => text(page, 'oss-release_frequency-percentile'), '63rd percentile of 4 repository months · open-source proxy');
     expect(await text(page, 'oss-proxy-title')).to.equal('Open-source benchmark (open-source proxy)');
-    expect(await text(page, 'oss-proxy-note')).to.match(/^Mar 2026: this team ranked among the repository months of sampled open-source repositories\. .*a proxy, not a like-for-like comparison\.$/);
+    expect(await text(page, 'oss-proxy-note')).to.equal(
+      'Mar 2026: this team ranked among the repository months of the open-source corpus measured from the public history of 2 repositories, read on 2025-03-01. ' +
+        'Releases stand for production deployments and reverts and quick fixes for failed changes: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).',
+    );
+    expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
+      'Percentile among open-source repositories (open-source proxy, measured from the public history of 2 repositories, read on 2025-03-01) for Mar 2026',
+    );
     expect(await page.getByTestId('oss-proxy-example').count()).to.equal(0);
     const row = async (key: string) => [await text(page, `oss-${key}-value`), await text(page, `oss-${key}-percentile`), await text(page, `oss-${key}-tier`)];
     expect(await row('pr_cycle_time')).to.deep.equal(['21.0 h', '50th percentile of 3 repository months · open-source proxy', '—']);
@@ -44,7 +54,15 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await screenshot(page, 'overview-open-source');
   });
 
-  it('while the corpus is the example shipped with the server, the section and every percentile say it is synthetic', async () => {
+  it('the help page lists the repositories the shipped corpus was measured from, and when they were read', async () => {
+    await page.goto('/app/help');
+    await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 30);
+    expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 30 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
+    const items = await page.getByTestId('help-corpus-repositories').locator('li').allTextContents();
+    expect(items).to.include.members(['fastify/fastify', 'rails/rails', 'prometheus/prometheus', 'tokio-rs/tokio']);
+  });
+
+  it('while the corpus is a synthetic example, the section and every percentile say it is synthetic', async () => {
     await seedCorpus(server.databaseUrl, 'snapshot');
     try {
       await page.goto(`/app/?${SCOPE}&team=${seeded.teams.alpha}`);

@@ -1,4 +1,5 @@
 import { usePageTitle } from '../lib/usePageTitle';
+import { MEASURED_CORPUS } from '../../../src/shared/measuredCorpus';
 
 const origin = () => location.origin;
 
@@ -24,6 +25,17 @@ export function HelpPage() {
       <section className="panel" id="surveys" aria-labelledby="help-surveys">
         <h2 id="help-surveys">Surveys</h2>
         <p>An owner creates a survey for teams and shares its links; a team's experience score appears from 3 responses in a month.</p>
+      </section>
+      <section className="panel" id="open-source-benchmark" aria-labelledby="help-open-source-benchmark">
+        <h2 id="help-open-source-benchmark">Open-source benchmark</h2>
+        <p data-testid="help-corpus-summary">
+          The open-source percentiles rank among repository months measured from the public history of {MEASURED_CORPUS.repositories.length} repositories, read on {MEASURED_CORPUS.readOn} ({MEASURED_CORPUS.windowFrom.slice(0, 7)} to {MEASURED_CORPUS.windowTo.slice(0, 7)}):
+          release tags for deployments, reverts and quick fix releases for failed changes. They are proxies: git history holds no deployment and no incident. With <code>CODEHOST_PUBLIC_TOKEN</code> set, the server measures its own corpus from the code host instead.
+        </p>
+        <ul data-testid="help-corpus-repositories">
+          {MEASURED_CORPUS.repositories.map((r) => <li key={r}>{r}</li>)}
+        </ul>
+        {MEASURED_CORPUS.leftOut.length > 0 && <p className="muted">Read but left out as not active (a change by a person in fewer than 9 of the 12 months): {MEASURED_CORPUS.leftOut.join(', ')}.</p>}
       </section>
     </>
   );

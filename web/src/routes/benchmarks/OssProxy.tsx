@@ -3,7 +3,7 @@ import { cubeQuery, referenceCubeQuery } from '../../api/cube';
 import { OSS_MEASURES, ossCorpus, ossTeamMonth } from '../../api/queries/benchmarks';
 import { ErrorNote } from '../../components/states';
 import { doraTier, isDoraMeasure } from '../../../../src/shared/doraBands';
-import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, OSS_LABEL, ossPercentile, percentileText, teamValue, type OssMeasure } from '../../../../src/shared/ossPercentile';
+import { corpusLabelOf, corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, OSS_LABEL, ossPercentile, percentileText, teamValue, type OssMeasure } from '../../../../src/shared/ossPercentile';
 import { formatCount, formatMonth, formatRatio, formatSeconds } from '../../lib/format';
 import type { Scope } from '../../lib/scope';
 import { dayCount } from '../../lib/window';
@@ -15,8 +15,9 @@ const format = (m: OssMeasure, v: number) => (m.unit === 'seconds' ? formatSecon
  * The window's last month beside the open-source corpus (docs/benchmarks.md): the scope's value of
  * each measure, its percentile among the corpus's repository months and, for the DORA measures,
  * the band. Both numbers come from cube queries; src/shared/ossPercentile.ts only ranks them.
- * While the corpus is the synthetic example shipped with the server, the note and every percentile
- * say so: those figures are illustrative, not measured.
+ * The note and the caption name the corpus: measured from the public history of N repositories,
+ * read on a date (the corpus shipped with the server, or a deployment's own run). Were it a
+ * synthetic example, the note and every percentile would say so: its figures are illustrative.
  */
 export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDeploymentSource: boolean | undefined }) {
   const team = useQuery(cubeQuery(ossTeamMonth(scope)));
@@ -25,6 +26,7 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
   const failed = queries.find((q) => q.isError);
   const loading = queries.some((q) => !q.data);
   const example = corpusSourceOf(corpus.data?.data[0]) === 'shipped_example';
+  const corpusLabel = corpusLabelOf(corpus.data?.data[0]);
   const row = team.data?.data[0];
   const days = dayCount({ from: scope.to, to: scope.to });
   return (
@@ -32,13 +34,13 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
       <h2 className="section" id="oss-proxy-title" data-testid="oss-proxy-title">Open-source benchmark ({OSS_LABEL})</h2>
       {example && <p className="notice" data-testid="oss-proxy-example">{EXAMPLE_CORPUS_NOTE}</p>}
       <p className="muted" data-testid="oss-proxy-note">
-        {formatMonth(scope.to)}: {scope.team ? 'this team' : 'the whole organisation'} ranked among the repository months of {example ? `the ${EXAMPLE_CORPUS_LABEL}` : 'sampled open-source repositories'}.
-        Releases stand for production deployments and the revert or hotfix share of merged pull requests for the change failure rate: a proxy, not a like-for-like comparison.
+        {formatMonth(scope.to)}: {scope.team ? 'this team' : 'the whole organisation'} ranked among the repository months of {example ? `the ${EXAMPLE_CORPUS_LABEL}` : corpusLabel ? `the open-source corpus ${corpusLabel}` : 'sampled open-source repositories'}.
+        Releases stand for production deployments and reverts and quick fixes for failed changes: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).
       </p>
       {failed && <ErrorNote error={failed.error} onRetry={() => { for (const q of queries) void q.refetch(); }} />}
       <div className="table-wrap">
         <table>
-          <caption className="visually-hidden">Percentile among open-source repositories ({OSS_LABEL}{example ? `, ${EXAMPLE_CORPUS_LABEL}` : ''}) for {formatMonth(scope.to)}</caption>
+          <caption className="visually-hidden">Percentile among open-source repositories ({OSS_LABEL}{corpusLabel ? `, ${corpusLabel}` : ''}) for {formatMonth(scope.to)}</caption>
           <thead>
             <tr>
               <th scope="col">Measure</th>

@@ -1,0 +1,119 @@
+/**
+ * The corpus measured from git history (tools/benchmarks/gitHistory.ts): a tiny repository built
+ * here with fixed dates (a merge commit, squash commits, a bot's commit, a revert, release tags,
+ * a pre-release tag) gives the hand-worked rows; the snapshot it makes is the same bytes twice.
+ */
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repositoryKey } from '../../src/benchmarks/measures.js';
+import { measureRepository, releaseTag } from '../../tools/benchmarks/gitHistory.js';
+import { measuredSnapshot, provenanceModule, REPOSITORIES_FILE, snapshotText, PROVENANCE_MODULE, type MeasuredRepositories } from '../../tools/benchmarks/measure.js';
+import { SNAPSHOT_FILE } from '../../src/benchmarks/store.js';
+import { readFileSync } from 'node:fs';
+
+const DAY = 86_400;
+
+describe('benchmark corpus measured from git history', () => {
+  let clones: string;
+  let work: string;
+  let revertOf = '';
+
+  function run(args: string[], when: string, who: [string, string] = ['Ann', 'ann@example.com']): string {
+    const env = {
+      ...process.env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when, GIT_AUTHOR_NAME: who[0], GIT_AUTHOR_EMAIL: who[1],
+      GIT_COMMITTER_NAME: 'Ann', GIT_COMMITTER_EMAIL: 'ann@example.com', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1',
+    };
+    return execFileSync('git', ['-C', work, ...args], { env, encoding: 'utf8' }).trim();
+  }
+  const commit = (subject: string, when: string, who?: [string, string], body?: string) =>
+    run(['commit', '--allow-empty', '-q', '-m', subject, ...(body ? ['-m', body] : [])], when, who);
+
+  before(() => {
+    clones = mkdtempSync(join(tmpdir(), 'da-git-history-'));
+    work = join(clones, 'example+tiny');
+    execFileSync('git', ['init', '-q', '-b', 'main', work]);
+    const bob: [string, string] = ['Bob', 'bob@example.com'];
+    const cy: [string, string] = ['Cy', 'cy@example.com'];
+    commit('initial', '2024-12-20T00:00:00Z');
+    run(['tag', 'v1.0.0'], '2024-12-20T00:00:00Z');
+    run(['checkout', '-q', '-b', 'feature'], '2025-01-01T00:00:00Z');
+    commit('add feature', '2025-01-02T00:00:00Z', bob);
+    commit('finish feature', '2025-01-03T00:00:00Z', bob);
+    run(['checkout', '-q', 'main'], '2025-01-04T00:00:00Z');
+    run(['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from bob/feature', '-m', 'Add feature'], '2025-01-05T00:00:00Z');
+    commit('Fix parser (#12)', '2025-01-10T00:00:00Z', cy);
+    revertOf = run(['rev-parse', 'HEAD'], '2025-01-10T00:00:00Z');
+    commit('Bump lodash (#13)', '2025-01-11T00:00:00Z', ['dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com']);
+    run(['tag', '-a', 'v1.1.0', '-m', 'v1.1.0'], '2025-01-15T00:00:00Z');
+    commit('Revert "Fix parser (#12)"', '2025-01-18T00:00:00Z', cy, `This reverts commit ${revertOf}.`);
+    run(['tag', 'v1.1.1'], '2025-01-18T00:00:00Z');
+    commit('docs', '2025-02-03T00:00:00Z');
+    commit('Add x (#14)', '2025-02-10T00:00:00Z', bob);
+    run(['tag', 'v1.2.0-rc.1'], '2025-02-10T00:00:00Z');
+    run(['tag', '-a', 'v1.2.0', '-m', 'v1.2.0'], '2025-02-20T00:00:00Z');
+  });
+  after(() => rmSync(clones, { recursive: true, force: true }));
+
+  it('counts PRs, authors, branch cycle time, releases, reverts and fix releases, and lead time per month', () => {
+    const key = repositoryKey('example/tiny');
+    expect(measureRepository(join(work, '.git'), 'example/tiny', 'HEAD', '2025-01-01', '2025-02-01')).to.deep.equal([
+      {
+        // Human first-parent changes: the merge of #7, #12 and the revert (the bot's #13 left out).
+        // PRs: #7 (Bob opened the branch: 2 Jan → merge 5 Jan = 3 days) and #12 (squash, no branch in history).
+        // Releases: v1.1.0 (15 Jan, annotated) and v1.1.1 (18 Jan), a fix of v1.1.0 within 7 days.
+        // Failures: the revert and the fix release, 2 of 3 changes. Lead time: v1.1.0 releases
+        // the commits of 2, 3, 10 and 11 Jan (13, 12, 5 and 4 days), v1.1.1 the revert (0): median 5 days.
+        repository_key: key, month: '2025-01-01', prs_merged: 2, active_authors: 2, pr_cycle_time_p50_seconds: 3 * DAY, prs_merged_per_active_author: 1,
+        releases: 2, revert_or_hotfix_prs: 2, change_failure_proxy: 2 / 3, lead_time_p50_seconds: 5 * DAY,
+      },
+      {
+        // "docs" (no PR) and #14 (squash: no cycle time); v1.2.0 (the release candidate is no release)
+        // releases the commits of 3 and 10 Feb on 20 Feb: 17 and 10 days, median 13.5.
+        repository_key: key, month: '2025-02-01', prs_merged: 1, active_authors: 1, pr_cycle_time_p50_seconds: null, prs_merged_per_active_author: 1,
+        releases: 1, revert_or_hotfix_prs: 0, change_failure_proxy: 0, lead_time_p50_seconds: 13.5 * DAY,
+      },
+    ]);
+  });
+
+  it('writes the same snapshot bytes from the same clones, with the repositories and commits read', () => {
+    const head = run(['rev-parse', 'HEAD'], '2025-03-01T00:00:00Z');
+    const list = { about: 'test', readOn: '2025-03-01', windowFrom: '2025-01-01', windowTo: '2025-02-01', repositories: [{ repository: 'example/tiny', commit: head }] };
+    const first = snapshotText(measuredSnapshot(list, clones));
+    expect(snapshotText(measuredSnapshot(list, clones))).to.equal(first);
+    const parsed = JSON.parse(first);
+    expect(parsed.synthetic).to.equal(false);
+    expect(parsed.generatedAt).to.equal('2025-03-01T00:00:00.000Z');
+    expect(parsed.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-03-01', repositories: [{ repository: 'example/tiny', commit: head }], leftOut: [] });
+    expect(parsed.rows.map((r: { month: string }) => r.month)).to.deep.equal(['2025-01-01', '2025-02-01']);
+  });
+
+  it('leaves out a repository with a change by a person in fewer than 3 of 4 months of the window', () => {
+    const head = run(['rev-parse', 'HEAD'], '2025-05-01T00:00:00Z');
+    const list = { about: 'test', readOn: '2025-05-01', windowFrom: '2025-01-01', windowTo: '2025-04-01', repositories: [{ repository: 'example/tiny', commit: head }] };
+    const snapshot = measuredSnapshot(list, clones);
+    expect(snapshot.rows).to.deep.equal([]);
+    expect(snapshot.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-05-01', repositories: [], leftOut: [{ repository: 'example/tiny', commit: head, activeMonths: 2 }] });
+  });
+
+  it('takes X.Y.Z tags, bare, with v, or after the repository\'s own name or parent, as releases', () => {
+    const tags = ['v1.2.3', '1.2.3', 'svelte@5.1.0', 'tokio-1.47.0', 'axum-v0.8.4', 'parent-5.1.0', 'v1.2.3-rc.1', 'axum-extra-v0.12.0', '@scope/pkg@1.0.0', 'nightly'];
+    expect(tags.filter((t) => releaseTag('svelte').test(t) || releaseTag('tokio').test(t) || releaseTag('axum').test(t))).to.deep.equal(['v1.2.3', '1.2.3', 'svelte@5.1.0', 'tokio-1.47.0', 'axum-v0.8.4', 'parent-5.1.0']);
+  });
+
+  it('the shipped snapshot is rebuilt byte for byte from corpus/measured-repositories.json and the clones (BENCHMARK_CLONES)', function () {
+    const clonesDir = process.env.BENCHMARK_CLONES;
+    if (!clonesDir) {
+      // Skipped, and said: the clones (about 4 GB) stay out of the repository.
+      console.log('      skipped: set BENCHMARK_CLONES to a directory holding the clones listed in corpus/measured-repositories.json');
+      this.skip();
+    }
+    this.timeout(600_000);
+    const list = JSON.parse(readFileSync(REPOSITORIES_FILE, 'utf8')) as MeasuredRepositories;
+    const snapshot = measuredSnapshot(list, clonesDir!);
+    expect(snapshotText(snapshot)).to.equal(readFileSync(SNAPSHOT_FILE, 'utf8'));
+    expect(provenanceModule(snapshot)).to.equal(readFileSync(PROVENANCE_MODULE, 'utf8'));
+  });
+});
