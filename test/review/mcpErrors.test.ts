@@ -21,7 +21,8 @@ describe('review: MCP tools answer internal failures without their message', () 
 
   it('cube_query and the REST API both hide a database error', async () => {
     const t = await buildTenant(server.databaseUrl);
-    await dbFor(server.databaseUrl).pool.query('alter table issues rename column type to type_gone');
+    // The relation the issues cube reads is gone: PostgreSQL answers 42P01 with the relation's name.
+    await dbFor(server.databaseUrl).pool.query('alter view cube_issues rename to cube_issues_gone');
     const query = { measures: ['issues.issues_closed'], filters: [{ member: 'issues.type', operator: 'equals', values: ['bug'] }] };
     const rest = await server.post('/cubejs-api/v1/load', { query }, { authorization: `Bearer ${t.owner.apiKey}` });
     expect(rest.status).to.equal(500);
