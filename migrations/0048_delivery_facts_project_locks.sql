@@ -17,6 +17,8 @@
 --   * a pull request: its project, old and new;
 --   * a commit linked to or unlinked from a PR: the PR's project (read again after the lock until it
 --     holds still, in case the PR was being moved).
+-- An INSERT … ON CONFLICT locks, with its new row's project, the project of the row it may update
+-- (the same externalId), so that its BEFORE UPDATE takes no lock out of order.
 -- A statement's rows take their locks one row after another; the webhook batch writes its rows
 -- ordered by (tenant, project, externalId), so two batches take them in one order. A row that also
 -- needs another project (a move, a named incident elsewhere) can still meet another writer in the
@@ -62,15 +64,23 @@ BEGIN
     PERFORM delivery_facts_lock_tenant(t) FROM unnest(ARRAY[OLD.tenant_id, NEW.tenant_id]) AS u(t) ORDER BY t;
   ELSIF TG_TABLE_NAME = 'deployments' THEN
     PERFORM pg_advisory_xact_lock_shared(hashtextextended('delivery_facts:' || tenant, 0));
+    -- An INSERT … ON CONFLICT that turns into an UPDATE of a row in another project takes that
+    -- project's lock again in its BEFORE UPDATE: it is taken here already, in order with the rest.
     PERFORM delivery_facts_lock_projects(tenant, ARRAY[OLD.project_id, NEW.project_id] || ARRAY(
       SELECT i.project_id FROM "issues" i
       WHERE i.tenant_id = tenant AND i.type = 'incident'
-        AND (i.metadata ->> 'causedByDeployment') IN (OLD.external_id, NEW.external_id)));
+        AND (i.metadata ->> 'causedByDeployment') IN (OLD.external_id, NEW.external_id)) || ARRAY(
+      SELECT d.project_id FROM "deployments" d
+      WHERE TG_OP = 'INSERT' AND d.tenant_id = tenant AND d.provider = NEW.provider AND d.external_id = NEW.external_id));
   ELSIF TG_TABLE_NAME = 'issues' THEN
-    IF (OLD.metadata ->> 'causedByDeployment') IS NOT NULL OR (NEW.metadata ->> 'causedByDeployment') IS NOT NULL THEN
+    IF (OLD.metadata ->> 'causedByDeployment') IS NOT NULL OR (NEW.metadata ->> 'causedByDeployment') IS NOT NULL
+       OR (TG_OP = 'INSERT' AND EXISTS (SELECT 1 FROM "issues" i WHERE i.tenant_id = tenant AND i.provider = NEW.provider
+             AND i.external_id = NEW.external_id AND i.type = 'incident' AND (i.metadata ->> 'causedByDeployment') IS NOT NULL)) THEN
       PERFORM delivery_facts_lock_tenant(tenant);
     ELSE
-      PERFORM delivery_facts_lock_projects(tenant, ARRAY[OLD.project_id, NEW.project_id]);
+      PERFORM delivery_facts_lock_projects(tenant, ARRAY[OLD.project_id, NEW.project_id] || ARRAY(
+        SELECT i.project_id FROM "issues" i
+        WHERE TG_OP = 'INSERT' AND i.tenant_id = tenant AND i.provider = NEW.provider AND i.external_id = NEW.external_id));
     END IF;
   ELSIF TG_TABLE_NAME = 'pull_requests' THEN
     PERFORM delivery_facts_lock_projects(tenant, ARRAY[OLD.project_id, NEW.project_id]);
