@@ -326,6 +326,40 @@ describe('stored delivery facts (migration 0021)', function () {
     await expectCurrent(t.tenantId);
   });
 
+  it('an incident naming a deployment of another project waits for that project\'s open writer, then sees its row', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const project = async (key: string) => (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id as string;
+    const [one, two] = [await project('x/one'), await project('x/two')];
+    const first = new pg.Client({ connectionString: api.databaseUrl });
+    const second = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      await first.query('begin');
+      await first.query(`insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, created_at)
+        values ($1, $2, 'manual', 'named', 'main', md5('named'), 'production', 'success', 'deploy', '2025-05-01T00:00:00Z')`, [t.tenantId, one]);
+      await second.query('begin');
+      let secondDone = false;
+      const incident = second.query(`insert into issues (tenant_id, project_id, provider, external_id, number, title, type, state, metadata, created_at)
+        values ($1, $2, 'manual', 'inc', 1, 'down', 'incident', 'open', '{"causedByDeployment":"named"}', '2025-05-03T00:00:00Z')`, [t.tenantId, two])
+        .then(() => { secondDone = true; });
+      const secondPid = (second as unknown as { processID: number }).processID;
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
+        if (rows[0]?.wait_event_type === 'Lock') break;
+        if (secondDone || Date.now() > end) throw new Error('the incident did not wait for the writer of the named deployment');
+      }
+      expect(secondDone).to.equal(false);
+      await first.query('commit');
+      await incident;
+      await second.query('commit');
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+    const rows = (await pool.query(`select d.external_id, f.caused_incident from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1`, [t.tenantId])).rows;
+    expect(rows).to.deep.equal([{ external_id: 'named', caused_incident: true }]);
+    await expectCurrent(t.tenantId);
+  });
+
   it('is rebuilt after a TRUNCATE, and goes with a deleted tenant', async () => {
     const t = await buildTenant(api.databaseUrl);
     const projectId = (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 't/one', 'manual') returning id`, [t.tenantId])).rows[0].id;
