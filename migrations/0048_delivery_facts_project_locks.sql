@@ -23,7 +23,7 @@
 -- ordered by (tenant, project, externalId), so two batches take them in one order. A row that also
 -- needs another project (a move, a named incident elsewhere) can still meet another writer in the
 -- opposite order: PostgreSQL then detects the deadlock and fails one transaction, as it would for
--- row locks.
+-- row locks (the webhook batch then runs each of its requests alone, src/webhooks/batch.ts).
 CREATE OR REPLACE FUNCTION delivery_facts_lock(tenants uuid[]) RETURNS void LANGUAGE sql AS $$
   SELECT count(pg_advisory_xact_lock_shared(hashtextextended('delivery_facts:' || t, 0)))
   FROM (SELECT DISTINCT t FROM unnest(tenants) AS u(t) ORDER BY t) s
