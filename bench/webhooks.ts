@@ -2,12 +2,20 @@
  * `npm run bench:webhooks`: the webhook API against the database's own single-row upsert rate.
  *
  * 1. Embedded PostgreSQL 17 (default durability), migrated by `delivery-analytics migrate`.
- * 2. Raw: 32 concurrent loops of one-statement upserts into `issues` and `deployments` over a
- *    pool of 32 (half new externalIds, half updates), no HTTP, no auth, no rate limit.
- * 3. HTTP: `delivery-analytics serve` as a child process, driven on loopback over 32 keep-alive
+ * 2. Floor: the same single-row upserts into copies of `issues` and `deployments` with no
+ *    triggers and no row-level security (`CREATE TABLE … (LIKE … INCLUDING DEFAULTS INCLUDING
+ *    INDEXES)`): what PostgreSQL charges for the row itself.
+ * 3. Raw: 32 concurrent loops of one-statement upserts into `issues` and `deployments` over a
+ *    pool of 32 (half new externalIds, half updates) into the 8 projects of one tenant, with every
+ *    trigger on, no HTTP, no auth, no rate limit.
+ * 4. HTTP: `delivery-analytics serve` as a child process, driven on loopback over 32 keep-alive
  *    connections by 32 loops for BENCH_SECONDS (20): half issues, half deployments, half creates,
- *    half updates, spread over many API keys so that no key passes its 100-a-minute limit.
- * Prints requests/s, p50/p99 latency and the ratio to the raw rate; exits 1 when a request failed.
+ *    half updates over 8 projects per tenant, spread over many API keys so that no key passes its
+ *    100-a-minute limit; once with keys of 16 tenants, once with keys of one tenant (a large
+ *    organisation: 32 pipelines over 8 projects). BENCH_TENANTS sets the first figure's tenants.
+ * Phases alternate (floor, raw, 16 tenants, one tenant) so all see the same machine. Prints
+ * requests/s, p50/p99 latency, PostgreSQL CPU per row, and the ratios of issue 34: raw CPU per row
+ * ÷ floor's, webhook rate ÷ floor's, one tenant ÷ 16 tenants; exits 1 when a request failed.
  * BENCH_PROFILE=1 writes a CPU profile of the server to BENCH_PROFILE_DIR (a temporary directory).
  * BENCH_PG_FLAGS adds PostgreSQL settings (e.g. `-c synchronous_commit=off`); BENCH_DEBUG=1 samples
  * what the server's database connections wait on; BENCH_STATEMENTS=1 loads pg_stat_statements and
@@ -24,12 +32,11 @@ import { cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerPr
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 12);
 const CONCURRENCY = 32;
-const TENANTS = 16;
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 16);
 const PROJECTS_PER_TENANT = 8;
 const KEYS = Number(process.env.BENCH_KEYS ?? 4000);
 const USES_PER_KEY = 95;
 const ACTIVE_KEYS = 64;
-let keyTurn = 0;
 const PHASES = 4;
 /** Server instances behind the load generator (the reference deployment runs three). */
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
@@ -50,13 +57,14 @@ function deploymentBody(projectKey: string, externalId: string, n: number) {
   return { projectKey, externalId, ref: 'main', sha: `abcdef${hex(n)}`, environment: n % 2 ? 'production' : 'staging', status: n % 5 ? 'success' : 'failure', creatorUsername: 'ci' };
 }
 
-async function rawUpserts(pool: pg.Pool, tenant: string, project: string, seconds: number, tag: string) {
-  const issueSql = `insert into issues as i (tenant_id, project_id, provider, external_id, number, title, type, state, labels, author_username, created_at, closed_at)
+async function rawUpserts(pool: pg.Pool, tenant: string, projects: string[], seconds: number, tag: string, floor = false) {
+  const [issues, deployments] = floor ? ['bench_floor_issues', 'bench_floor_deployments'] : ['issues', 'deployments'];
+  const issueSql = `insert into ${issues} as i (tenant_id, project_id, provider, external_id, number, title, type, state, labels, author_username, created_at, closed_at)
     values ($1, $2, 'manual', $3, $4, $5, 'bug', $6, '{bench}', 'bench', now(), case when $6 = 'closed' then now() end)
     on conflict (tenant_id, provider, external_id) do update set title = excluded.title, state = excluded.state, labels = excluded.labels,
       author_username = excluded.author_username, closed_at = excluded.closed_at, updated_at = now()
     returning id, (xmax = 0) as created`;
-  const deploySql = `insert into deployments as d (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, creator_username, is_rollback, created_at)
+  const deploySql = `insert into ${deployments} as d (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, creator_username, is_rollback, created_at)
     values ($1, $2, 'manual', $3, 'main', $4, $5, $6, 'deploy', 'ci', false, now())
     on conflict (tenant_id, provider, external_id) do update set sha = excluded.sha, environment = excluded.environment, status = excluded.status, updated_at = now()
     returning id, (xmax = 0) as created`;
@@ -70,10 +78,12 @@ async function rawUpserts(pool: pg.Pool, tenant: string, project: string, second
       const update = n % 2 === 0 && n > 100;
       const id = update ? Math.floor(Math.random() * (n / 2)) : n;
       const t0 = performance.now();
+      // A record belongs to one project (a pipeline re-posts its own), so the project follows the id.
+      const project = projects[id % projects.length];
       if (n % 4 < 2) {
-        await pool.query({ name: 'raw-issue', text: issueSql, values: [tenant, project, `RI-${tag}-${id}`, id, `Issue ${n}`, n % 3 === 0 ? 'closed' : 'open'] });
+        await pool.query({ name: floor ? 'floor-issue' : 'raw-issue', text: issueSql, values: [tenant, project, `RI-${tag}-${id}`, id, `Issue ${n}`, n % 3 === 0 ? 'closed' : 'open'] });
       } else {
-        await pool.query({ name: 'raw-deploy', text: deploySql, values: [tenant, project, `RD-${tag}-${id}`, `abcdef${hex(n)}`, n % 2 ? 'production' : 'staging', n % 5 ? 'success' : 'failure'] });
+        await pool.query({ name: floor ? 'floor-deploy' : 'raw-deploy', text: deploySql, values: [tenant, project, `RD-${tag}-${id}`, `abcdef${hex(n)}`, n % 2 ? 'production' : 'staging', n % 5 ? 'success' : 'failure'] });
       }
       latencies.push(performance.now() - t0);
     }
@@ -95,14 +105,14 @@ interface Key {
   uses: number;
 }
 
-async function makeKeys(url: string): Promise<Key[]> {
+async function makeKeys(url: string, tenants: number, count: number, tag: string): Promise<Key[]> {
   const database = openDatabase(url, { max: 8, unscoped: 'test-fixture' });
   const keys: Key[] = [];
   try {
-    for (let t = 0; t < TENANTS; t += 1) {
-      const made = await createTenant(database.db, { name: `Bench ${t}`, ownerEmail: `owner${t}@bench.example`, apiKey: false });
+    for (let t = 0; t < tenants; t += 1) {
+      const made = await createTenant(database.db, { name: `Bench ${tag}${t}`, ownerEmail: `owner${tag}${t}@bench.example`, apiKey: false });
       const tenant: Tenant = { id: made.tenantId, issues: [], deployments: [] };
-      const perTenant = Math.ceil(KEYS / TENANTS);
+      const perTenant = Math.ceil(count / tenants);
       for (let k = 0; k < perTenant; k += 16) {
         const batch = await Promise.all(Array.from({ length: Math.min(16, perTenant - k) }, () => insertKey(database.db, made.tenantId, made.userId, 'bench')));
         for (const secret of batch) keys.push({ secret, tenant, uses: 0 });
@@ -131,7 +141,7 @@ function post(agent: Agent, base: URL, path: string, key: string, body: string):
   });
 }
 
-async function httpLoad(urls: string[], keys: Key[], seconds: number) {
+async function httpLoad(urls: string[], keys: Key[], seconds: number, turns = { keyTurn: 0 }) {
   // 32 connections in all, spread evenly over the instances (each loop keeps to one instance).
   const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: Math.ceil(CONCURRENCY / urls.length) }));
   const bases = urls.map((url) => new URL(url));
@@ -148,7 +158,7 @@ async function httpLoad(urls: string[], keys: Key[], seconds: number) {
       // Keys are used as a real sender uses one (up to its limit, then the next key), 64 at a
       // time round-robin so that concurrent requests rarely queue on one key's counter rows.
       const n = (seq += 1);
-      const turn = (keyTurn += 1);
+      const turn = (turns.keyTurn += 1);
       const key = keys[Math.floor(turn / (ACTIVE_KEYS * USES_PER_KEY)) * ACTIVE_KEYS + (turn % ACTIVE_KEYS)];
       if (!key) {
         outOfKeys = true;
@@ -225,27 +235,41 @@ async function main(): Promise<number> {
   try {
     const env = serverEnv(database.url);
     await migrate(env);
-    const keys = await makeKeys(database.url);
+    const keys = await makeKeys(database.url, TENANTS, KEYS, 'm');
+    // One tenant with as many keys: a large organisation's 32 pipelines over its 8 projects.
+    const oneTenantKeys = await makeKeys(database.url, 1, KEYS, 's');
     const rawTenant = keys[0]!.tenant.id;
-    process.stdout.write(`${keys.length} API keys over ${TENANTS} tenants\n`);
+    process.stdout.write(`${keys.length} API keys over ${TENANTS} tenants, ${oneTenantKeys.length} of one tenant\n`);
 
     const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     for (let i = 0; i < INSTANCES; i += 1) servers.push(await startServerProcess(env, nodeArgs));
     for (const one of servers) await settle(one.pid);
     // A short warm-up so JIT and connection pools are ready before the measured run.
     await httpLoad(servers.map((one) => one.url), keys.slice(0, 40), 1);
+    await httpLoad(servers.map((one) => one.url), oneTenantKeys.slice(0, 40), 1);
     const rawPool = new pg.Pool({ connectionString: database.url, max: CONCURRENCY });
     closeRaw = () => rawPool.end();
-    const { rows } = await rawPool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'raw/bench', 'manual') returning id`, [rawTenant]);
-    const rawProject = rows[0].id as string;
-    await rawUpserts(rawPool, rawTenant, rawProject, 1, 'warm');
+    const rawProjects: string[] = [];
+    for (let p = 0; p < PROJECTS_PER_TENANT; p += 1) {
+      const { rows } = await rawPool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [rawTenant, `raw/bench${p}`]);
+      rawProjects.push(rows[0].id as string);
+    }
+    // The floor's tables: the columns, defaults and indexes (the unique key the upsert needs), no
+    // triggers, no foreign keys, no row-level security.
+    for (const table of ['issues', 'deployments']) {
+      await rawPool.query(`create table bench_floor_${table} (like ${table} including defaults including indexes)`);
+    }
+    await rawUpserts(rawPool, rawTenant, rawProjects, 1, 'warm', true);
+    await rawUpserts(rawPool, rawTenant, rawProjects, 1, 'warm');
 
-    // The machine may be shared: raw and HTTP phases alternate so both see the same conditions.
+    // The machine may be shared: the phases alternate so all see the same conditions.
     const sampler = process.env.BENCH_DEBUG === '1' ? sampleActivity(database.url) : null;
-    const rawRuns: Summary[] = [];
-    const httpRuns: Summary[] = [];
-    const rawLatencies: number[] = [];
-    const httpLatencies: number[] = [];
+    interface Kind { runs: Summary[]; latencies: number[]; cpu: Cpu }
+    const kind = (): Kind => ({ runs: [], latencies: [], cpu: { self: 0, server: 0, db: 0 } });
+    const floorK = kind();
+    const rawK = kind();
+    const httpK = kind();
+    const oneK = kind();
     const failures = new Map<string, number>();
     let outOfKeys = false;
     // CPU seconds by party, per phase kind: this process (raw client, or load generator), the
@@ -257,43 +281,58 @@ async function main(): Promise<number> {
       const now = marks();
       return { self: (self.user + self.system) / 1e6, server: (now.server - m.server) / 100, db: (now.db - m.db) / 100 };
     };
+    const measure = async <R extends { summary: Summary; latencies: number[] }>(k: Kind, run: () => Promise<R>): Promise<R> => {
+      const mark = marks();
+      const result = await run();
+      k.cpu = add(k.cpu, since(mark));
+      k.runs.push(result.summary);
+      k.latencies.push(...result.latencies);
+      return result;
+    };
     if (statements) {
       await rawPool.query('create extension if not exists pg_stat_statements');
       await rawPool.query('select pg_stat_statements_reset()');
     }
-    let rawCpu: Cpu = { self: 0, server: 0, db: 0 };
-    let httpCpu: Cpu = { self: 0, server: 0, db: 0 };
+    const manyTurns = { keyTurn: 0 };
+    const oneTurns = { keyTurn: 0 };
     for (let phase = 0; phase < PHASES; phase += 1) {
-      let mark = marks();
-      const raw = await rawUpserts(rawPool, rawTenant, rawProject, RAW_SECONDS / PHASES, `p${phase}`);
-      rawCpu = add(rawCpu, since(mark));
-      mark = marks();
-      rawRuns.push(raw.summary);
-      rawLatencies.push(...raw.latencies);
-      const http = await httpLoad(servers.map((one) => one.url), keys.slice(40), SECONDS / PHASES);
-      httpCpu = add(httpCpu, since(mark));
-      httpRuns.push(http.summary);
-      httpLatencies.push(...http.latencies);
-      for (const [label, count] of http.failures) failures.set(label, (failures.get(label) ?? 0) + count);
-      outOfKeys ||= http.outOfKeys;
-      process.stdout.write(`  phase ${phase + 1}/${PHASES}: raw ${raw.summary.perSecond.toFixed(0)}/s, HTTP ${http.summary.perSecond.toFixed(0)}/s\n`);
+      const floor = await measure(floorK, () => rawUpserts(rawPool, rawTenant, rawProjects, RAW_SECONDS / PHASES, `p${phase}`, true));
+      const raw = await measure(rawK, () => rawUpserts(rawPool, rawTenant, rawProjects, RAW_SECONDS / PHASES, `p${phase}`));
+      const loads = [];
+      for (const [k, set, turns] of [[httpK, keys, manyTurns], [oneK, oneTenantKeys, oneTurns]] as const) {
+        const http = await measure(k, () => httpLoad(servers.map((one) => one.url), set.slice(40), SECONDS / PHASES, turns));
+        for (const [label, count] of http.failures) failures.set(label, (failures.get(label) ?? 0) + count);
+        outOfKeys ||= http.outOfKeys;
+        loads.push(http.summary.perSecond.toFixed(0));
+      }
+      process.stdout.write(`  phase ${phase + 1}/${PHASES}: floor ${floor.summary.perSecond.toFixed(0)}/s, raw ${raw.summary.perSecond.toFixed(0)}/s, HTTP ${TENANTS} tenants ${loads[0]}/s, HTTP one tenant ${loads[1]}/s\n`);
     }
     if (sampler) process.stdout.write(`${await sampler.stop()}\n`);
     if (statements) process.stdout.write(`${await statementProfile(rawPool)}\n`);
-    const seconds = (runs: Summary[]) => runs.reduce((sum, r) => sum + r.seconds, 0);
-    const raw = summarise(rawLatencies, seconds(rawRuns));
-    const http = { summary: summarise(httpLatencies, seconds(httpRuns)), failures, outOfKeys };
+    const total = (k: Kind) => summarise(k.latencies, k.runs.reduce((sum, r) => sum + r.seconds, 0));
+    const [floor, raw, many, one] = [total(floorK), total(rawK), total(httpK), total(oneK)];
+    const http = { summary: many, failures, outOfKeys };
+    const instances = `${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}`;
+    process.stdout.write(`floor: upserts into copies without triggers or RLS ${fmt(floor)}\n`);
     process.stdout.write(`raw upserts (pool of ${CONCURRENCY}, one statement each)   ${fmt(raw)}\n`);
-    process.stdout.write(`webhook API over HTTP (${CONCURRENCY} connections, ${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}) ${fmt(http.summary)}\n`);
-    const perOp = (cpu: number, count: number) => ((cpu * 1000) / Math.max(1, count)).toFixed(3);
-    process.stdout.write(`CPU per operation (ms): raw  client ${perOp(rawCpu.self, raw.count)} + PostgreSQL ${perOp(rawCpu.db, raw.count)}\n`);
-    process.stdout.write(`                         HTTP server ${perOp(httpCpu.server, http.summary.count)} + PostgreSQL ${perOp(httpCpu.db, http.summary.count)} (+ load generator ${perOp(httpCpu.self, http.summary.count)})\n`);
-    const costRaw = (rawCpu.self + rawCpu.db) / Math.max(1, raw.count);
-    const costHttp = (httpCpu.server + httpCpu.db) / Math.max(1, http.summary.count);
-    process.stdout.write(`server busy ${((httpCpu.server / http.summary.seconds) * 100).toFixed(0)}% of one core during the HTTP phases; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
+    process.stdout.write(`webhook API over HTTP, ${TENANTS} tenants (${CONCURRENCY} connections, ${instances}) ${fmt(many)}\n`);
+    process.stdout.write(`webhook API over HTTP, one tenant (${CONCURRENCY} connections, ${instances}) ${fmt(one)}\n`);
+    const perOp = (cpu: number, count: number) => ((cpu * 1000) / Math.max(1, count));
+    const ms = (cpu: number, count: number) => perOp(cpu, count).toFixed(3);
+    process.stdout.write(`CPU per operation (ms): floor client ${ms(floorK.cpu.self, floor.count)} + PostgreSQL ${ms(floorK.cpu.db, floor.count)}\n`);
+    process.stdout.write(`                         raw  client ${ms(rawK.cpu.self, raw.count)} + PostgreSQL ${ms(rawK.cpu.db, raw.count)}\n`);
+    process.stdout.write(`                         HTTP server ${ms(httpK.cpu.server, many.count)} + PostgreSQL ${ms(httpK.cpu.db, many.count)} (+ load generator ${ms(httpK.cpu.self, many.count)})\n`);
+    process.stdout.write(`                         HTTP one tenant server ${ms(oneK.cpu.server, one.count)} + PostgreSQL ${ms(oneK.cpu.db, one.count)}\n`);
+    const costRaw = (rawK.cpu.self + rawK.cpu.db) / Math.max(1, raw.count);
+    const costHttp = (httpK.cpu.server + httpK.cpu.db) / Math.max(1, many.count);
+    process.stdout.write(`server busy ${((httpK.cpu.server / many.seconds) * 100).toFixed(0)}% of one core during the HTTP phases; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
     process.stdout.write(`CPU-cost ratio (raw cost ÷ webhook cost, load generator excluded): ${(costRaw / costHttp).toFixed(3)}\n`);
-    const ratio = http.summary.perSecond / raw.perSecond;
-    process.stdout.write(`ratio to raw: ${ratio.toFixed(3)} (target >= 0.35); p99 ${http.summary.p99.toFixed(1)} ms (target < 50)\n`);
+    process.stdout.write(`ratio to raw: ${(many.perSecond / raw.perSecond).toFixed(3)}\n`);
+    const cpuRatio = perOp(rawK.cpu.db, raw.count) / perOp(floorK.cpu.db, floor.count);
+    process.stdout.write(`raw PostgreSQL CPU per row ÷ floor's: ${cpuRatio.toFixed(2)} (target <= 1.5)\n`);
+    process.stdout.write(`webhook rate ÷ floor rate: ${(many.perSecond / floor.perSecond).toFixed(3)} (target >= 1.0)\n`);
+    process.stdout.write(`one tenant ÷ ${TENANTS} tenants (webhook rate): ${(one.perSecond / many.perSecond).toFixed(3)} (target >= 0.9)\n`);
+    process.stdout.write(`p99 at ${CONCURRENCY} connections: ${TENANTS} tenants ${many.p99.toFixed(1)} ms, one tenant ${one.p99.toFixed(1)} ms (target < 50 on a quiet machine)\n`);
     if (http.outOfKeys) process.stdout.write('note: ran out of API keys before the end; raise BENCH_KEYS\n');
     for (const [label, count] of http.failures) process.stdout.write(`failed: ${count} × ${label}\n`);
     return http.failures.size > 0 ? 1 : 0;

@@ -40,15 +40,9 @@ const QUERY_CANCELED = '57014';
  */
 async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   try {
-    return await inTransaction(
-      pool,
-      async (client) => {
-        // An integer from the configuration, never client input.
-        await client.query(`set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`);
-        return work(client);
-      },
-      'begin isolation level repeatable read read only',
-    );
+    // One round trip for both (a simple query of two statements); the timeout is an integer from
+    // the configuration, never client input.
+    return await inTransaction(pool, work, `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`);
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;

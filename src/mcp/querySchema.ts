@@ -33,7 +33,20 @@ function filterError(issue: { code?: string; input?: unknown; errors?: BranchIss
   return problems.length > 0 ? problems.join('; ') : undefined;
 }
 
-export function querySchema(catalogue: Catalogue) {
+const schemas = new WeakMap<Catalogue, ReturnType<typeof buildQuerySchema>>();
+
+/**
+ * The query tools' input schema for the models' catalogue. Built once per catalogue (once per
+ * process): /mcp makes a server per request, and this schema, with an enum of every member, was
+ * most of that server's making. It holds no tenant: the tenant is bound in each request's handlers.
+ */
+export function querySchema(catalogue: Catalogue): ReturnType<typeof buildQuerySchema> {
+  let schema = schemas.get(catalogue);
+  if (!schema) schemas.set(catalogue, (schema = buildQuerySchema(catalogue)));
+  return schema;
+}
+
+function buildQuerySchema(catalogue: Catalogue) {
   const measures = memberEnum(catalogue.measures.map((m) => m.name), 'measure', 'list_measures');
   const dimensions = memberEnum(catalogue.dimensions.map((d) => d.name), 'dimension', 'list_dimensions');
   const times = memberEnum(catalogue.dimensions.filter((d) => d.type === 'time').map((d) => d.name), 'time dimension', 'list_dimensions');

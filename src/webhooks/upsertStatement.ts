@@ -8,7 +8,8 @@
  * CONFLICT cannot touch a row twice). Who defines `ok` is the caller's business: the webhook gate
  * (src/webhooks/gate.ts) admits rows by API key, `principalTenant` gives them one tenant.
  * Rows are locked in a fixed order (projects by (tenant, key) then id, records by (tenant,
- * externalId)) so two batches running at once wait for each other instead of deadlocking.
+ * project, externalId): the delivery facts' per-project locks, migration 0048, are taken row by row)
+ * so two batches running at once wait for each other instead of deadlocking.
  *
  * Every lookup by key is a LATERAL subquery with LIMIT 1 over the CTE's rows: the statement is
  * prepared once per connection and its cached plan is made from the statistics of that moment.
@@ -92,7 +93,7 @@ export function deploymentRecords(provider: DeploymentProvider = 'manual'): stri
 SELECT ok.tenant_id, project.id, '${provider}', ok.external_id, ok.ref, ok.sha, ok.environment, ok.status, ok.task,
   ok.description, ok.url, ok.creator_username, ok.is_production, ok.is_rollback, ok.rollback_from_sha, ok.metadata, COALESCE(ok.created_at, now())
 FROM ok JOIN project ON project.tenant_id = ok.tenant_id AND project.project_key = ok.project_key
-ORDER BY ok.tenant_id, ok.external_id
+ORDER BY ok.tenant_id, project.id, ok.external_id
 ON CONFLICT (tenant_id, provider, external_id) DO UPDATE SET
   project_id = EXCLUDED.project_id, ref = EXCLUDED.ref, sha = EXCLUDED.sha, environment = EXCLUDED.environment,
   status = EXCLUDED.status, task = EXCLUDED.task, description = EXCLUDED.description, url = EXCLUDED.url,
@@ -174,7 +175,7 @@ SELECT n.tenant_id, n.project_id, ${providerLiteral(provider)}, n.external_id, n
   n.author_username, n.assignee_username, ARRAY(SELECT jsonb_array_elements_text(n.labels)), n.metadata, COALESCE(n.created_at, now()),
   CASE WHEN n.closed_given THEN n.closed_at WHEN n.state = 'closed' THEN now() END
 FROM numbered n
-ORDER BY n.tenant_id, n.external_id
+ORDER BY n.tenant_id, n.project_id, n.external_id
 ON CONFLICT (tenant_id, provider, external_id) DO UPDATE SET
   project_id = EXCLUDED.project_id,
   number = CASE WHEN ${sent('number')} IS NOT NULL OR i.project_id <> EXCLUDED.project_id THEN EXCLUDED.number ELSE i.number END,

@@ -87,6 +87,17 @@ describe('semantic cube', function () {
       }
     });
 
+    it('a planned query is kept per tenant: the same query asked by two tenants, twice each, binds each its own id', async () => {
+      const query = { measures: ['pull_requests.prs_merged'], dimensions: ['teams.slug'], timeDimensions: [{ dimension: 'pull_requests.merged_at', granularity: 'month', dateRange: ['2025-01-01', '2025-03-31'] }] };
+      const tenantParams = async (tenantId: string) => (await cubeSql({ tenantId }, query)).statements.flatMap((s) => s.params.filter((p) => p === a.tenantId || p === b.tenantId));
+      for (let round = 0; round < 2; round += 1) {
+        const [ofA, ofB] = [await tenantParams(a.tenantId), await tenantParams(b.tenantId)];
+        expect(ofA.length).to.be.greaterThan(0);
+        expect(ofA.every((p) => p === a.tenantId), 'a').to.equal(true);
+        expect(ofB).to.deep.equal(ofA.map(() => b.tenantId));
+      }
+    });
+
     it('every dimension on a uuid column, and only those, has meta.uuid (never Cube\'s numeric format: id)', async () => {
       const { pool } = dbFor(api.databaseUrl);
       const { rows } = await pool.query(`select table_name, column_name, data_type from information_schema.columns where table_schema = current_schema()`);

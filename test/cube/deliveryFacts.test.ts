@@ -276,6 +276,90 @@ describe('stored delivery facts (migration 0021)', function () {
     await expectCurrent(t.tenantId);
   });
 
+  it('two writers of one tenant on different projects do not wait for each other, and commit in either order', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const project = async (key: string) => (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id as string;
+    const [one, two] = [await project('c/one'), await project('c/two')];
+    const first = new pg.Client({ connectionString: api.databaseUrl });
+    const second = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      const insert = (c: pg.Client, projectId: string, ext: string, at: string, rollbackFrom: string | null) => c.query(
+        `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, is_rollback, rollback_from_sha, created_at)
+         values ($1, $2, 'manual', $3, 'main', md5($3), 'production', 'success', 'deploy', $4, $5, $6)`,
+        [t.tenantId, projectId, ext, rollbackFrom !== null, rollbackFrom, at]);
+      const firstPid = (first as unknown as { processID: number }).processID;
+      const secondPid = (second as unknown as { processID: number }).processID;
+      await first.query('begin');
+      await insert(first, one, 'one-target', '2025-05-01T00:00:00Z', null);
+      // The first writer holds its project's lock (exclusive) and the tenant's (shared), open.
+      const held = async (pid: number) => (await pool.query(
+        `select mode from pg_locks where locktype = 'advisory' and pid = $1 and granted order by mode`, [pid])).rows.map((r) => r.mode as string);
+      expect(await held(firstPid)).to.deep.equal(['ExclusiveLock', 'ShareLock']);
+      await second.query('begin');
+      let secondDone = false;
+      const secondWrite = insert(second, two, 'two-target', '2025-05-01T00:00:00Z', null).then(() => { secondDone = true; });
+      // Positive signal: the second insert returns while the first transaction is still open; were
+      // it queued behind the first, pg_stat_activity would show it waiting on a Lock.
+      for (const end = Date.now() + 10_000; !secondDone; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
+        if (rows[0]?.wait_event_type === 'Lock') throw new Error('the second writer waited for the first');
+        if (Date.now() > end) throw new Error('the second writer did not finish');
+      }
+      await secondWrite;
+      expect(await held(secondPid)).to.deep.equal(['ExclusiveLock', 'ShareLock']);
+      expect((await pool.query(`select state from pg_stat_activity where pid = $1`, [firstPid])).rows[0].state).to.equal('idle in transaction');
+      // Each then writes a rollback of its own project's deployment, still without waiting, and they
+      // commit in the opposite order to their start.
+      await insert(second, two, 'two-rollback', '2025-05-02T00:00:00Z', (await second.query(`select left(md5('two-target'), 7) as s`)).rows[0].s);
+      await insert(first, one, 'one-rollback', '2025-05-02T00:00:00Z', (await first.query(`select left(md5('one-target'), 7) as s`)).rows[0].s);
+      await second.query('commit');
+      await first.query('commit');
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+    const rows = (await pool.query(`select d.external_id, f.rolled_back from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1 order by 1`, [t.tenantId])).rows;
+    expect(rows).to.deep.equal([
+      { external_id: 'one-rollback', rolled_back: false }, { external_id: 'one-target', rolled_back: true },
+      { external_id: 'two-rollback', rolled_back: false }, { external_id: 'two-target', rolled_back: true },
+    ]);
+    await expectCurrent(t.tenantId);
+  });
+
+  it('an incident naming a deployment of another project waits for that project\'s open writer, then sees its row', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const project = async (key: string) => (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id as string;
+    const [one, two] = [await project('x/one'), await project('x/two')];
+    const first = new pg.Client({ connectionString: api.databaseUrl });
+    const second = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      await first.query('begin');
+      await first.query(`insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, created_at)
+        values ($1, $2, 'manual', 'named', 'main', md5('named'), 'production', 'success', 'deploy', '2025-05-01T00:00:00Z')`, [t.tenantId, one]);
+      await second.query('begin');
+      let secondDone = false;
+      const incident = second.query(`insert into issues (tenant_id, project_id, provider, external_id, number, title, type, state, metadata, created_at)
+        values ($1, $2, 'manual', 'inc', 1, 'down', 'incident', 'open', '{"causedByDeployment":"named"}', '2025-05-03T00:00:00Z')`, [t.tenantId, two])
+        .then(() => { secondDone = true; });
+      const secondPid = (second as unknown as { processID: number }).processID;
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
+        if (rows[0]?.wait_event_type === 'Lock') break;
+        if (secondDone || Date.now() > end) throw new Error('the incident did not wait for the writer of the named deployment');
+      }
+      expect(secondDone).to.equal(false);
+      await first.query('commit');
+      await incident;
+      await second.query('commit');
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+    const rows = (await pool.query(`select d.external_id, f.caused_incident from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1`, [t.tenantId])).rows;
+    expect(rows).to.deep.equal([{ external_id: 'named', caused_incident: true }]);
+    await expectCurrent(t.tenantId);
+  });
+
   it('is rebuilt after a TRUNCATE, and goes with a deleted tenant', async () => {
     const t = await buildTenant(api.databaseUrl);
     const projectId = (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 't/one', 'manual') returning id`, [t.tenantId])).rows[0].id;
