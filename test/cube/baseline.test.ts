@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
-import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
-import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { baseEnv, type TestServer } from '../helpers/server.js';
+import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { runCli } from '../helpers/cli.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
 import { buildFixture, type Fixture } from './fixture.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const hc = { headcount: 3, internal_headcount: 1, external_headcount: 1 };
 const zeroes = {
@@ -61,14 +62,11 @@ function expected(f: Fixture) {
 
 describe('team-baseline export', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let fa: Fixture;
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     const { pool } = dbFor(api.databaseUrl);
     fa = await buildFixture(pool, a.tenantId);
     await buildFixture(pool, b.tenantId);
