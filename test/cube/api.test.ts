@@ -8,8 +8,7 @@ import { expectCubeRefusal } from '../helpers/refusals.js';
 import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
 import { cubeSql } from '../../src/cube/service.js';
 import { PUBLIC_CUBES } from '../../src/cube/publicCubes.js';
-import { buildFixture, type Fixture } from './fixture.js';
-import { serverWithTwoTenants } from '../helpers/suites.js';
+import { serverWithTwoFixtures, type Fixture } from './fixture.js';
 
 const REQUIRED = /^SELECT \* FROM [a-z_]+ WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
 
@@ -19,11 +18,8 @@ describe('semantic cube', function () {
   let fa: Fixture;
 
   before(async () => {
-    ({ api, a, b } = await serverWithTwoTenants());
-    const { pool } = dbFor(api.databaseUrl);
-    fa = await buildFixture(pool, a.tenantId);
-    await buildFixture(pool, b.tenantId);
-    await pool.query(`update pull_requests set merged_at = '2025-03-07Z', state = 'merged' where tenant_id = $1 and merged_at is null`, [b.tenantId]);
+    ({ api, a, b, fa } = await serverWithTwoFixtures());
+    await dbFor(api.databaseUrl).pool.query(`update pull_requests set merged_at = '2025-03-07Z', state = 'merged' where tenant_id = $1 and merged_at is null`, [b.tenantId]);
   });
   after(() => api.close());
 

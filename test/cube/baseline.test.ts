@@ -5,8 +5,7 @@ import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../hel
 import { runCli } from '../helpers/cli.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
-import { buildFixture, type Fixture } from './fixture.js';
-import { serverWithTwoTenants } from '../helpers/suites.js';
+import { serverWithTwoFixtures, type Fixture } from './fixture.js';
 
 const hc = { headcount: 3, internal_headcount: 1, external_headcount: 1 };
 const zeroes = {
@@ -66,12 +65,9 @@ describe('team-baseline export', function () {
   let fa: Fixture;
 
   before(async () => {
-    ({ api, a, b } = await serverWithTwoTenants());
-    const { pool } = dbFor(api.databaseUrl);
-    fa = await buildFixture(pool, a.tenantId);
-    await buildFixture(pool, b.tenantId);
+    ({ api, a, b, fa } = await serverWithTwoFixtures());
     // Tenant B has one more merged PR in alpha's March: it must never show in A's numbers.
-    await pool.query(
+    await dbFor(api.databaseUrl).pool.query(
       `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
        select tenant_id, id, 'extra', 99, 'x', 'merged', '2025-03-05Z', '2025-03-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
       [b.tenantId],
