@@ -8,7 +8,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { Grants, listen, send } from './http.js';
+import { Grants, authorizeRedirect, listen, send } from './http.js';
 
 export interface FakeJiraIssue {
   id: string;
@@ -58,12 +58,7 @@ export async function fakeJira(): Promise<FakeJira> {
   const http = await listen(async (req, url, body, res) => {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/authorize') {
-      const redirect = new URL(url.searchParams.get('redirect_uri')!);
-      redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
-      if (fake.deny) redirect.searchParams.set('error', 'access_denied');
-      else redirect.searchParams.set('code', fake.grants.code(url.searchParams.get('redirect_uri')!));
-      res.writeHead(302, { location: redirect.href }).end();
-      return;
+      return authorizeRedirect(res, url, fake.grants, fake.deny);
     }
     if (req.method === 'POST' && path === '/oauth/token') {
       const params = JSON.parse(body.toString()) as Record<string, string>;
