@@ -9,6 +9,9 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Grants, authorizeRedirect, listen, send } from './http.js';
+import { freePort } from '../../../src/dev.js';
+import type { Env } from '../../../src/config/reader.js';
+import { testServer, type TestServer } from '../../helpers/server.js';
 
 export interface FakeJiraIssue {
   id: string;
@@ -166,4 +169,19 @@ export async function fakeJira(): Promise<FakeJira> {
     },
   });
   return fake;
+}
+
+/** A fake Jira and a test server whose tracker1 (Jira) OAuth and API calls go to it, jobs worker off; `env` adds to it. */
+export async function serverWithFakeJira(env: Env = {}): Promise<{ jira: FakeJira; api: TestServer }> {
+  const jira = await fakeJira();
+  const port = await freePort();
+  const api = await testServer({
+    port,
+    env: {
+      TRACKER1_CLIENT_ID: jira.clientId, TRACKER1_SECRET: jira.clientSecret, TRACKER1_REDIRECT_URI: `http://127.0.0.1:${port}/api/integrations/jira/callback`,
+      JIRA_AUTH_BASE_URL: jira.url, JIRA_API_BASE_URL: jira.url, JOBS_WORKER_ENABLED: 'false',
+      ...env,
+    },
+  });
+  return { jira, api };
 }
