@@ -22,12 +22,8 @@ async function failsWith(client: pg.Client, sql: string): Promise<string | null>
 describe('bi schema: the tenant floor in the database', function () {
   this.timeout(120_000);
   const views = biViews();
-  let databaseUrl: string;
-  let admin: pg.Pool;
-  let tenantA: string;
-  let tenantB: string;
-  let credA: BiCredential;
-  let credB: BiCredential;
+  let databaseUrl: string, admin: pg.Pool, tenantA: string, tenantB: string;
+  let credA: BiCredential, credB: BiCredential;
   let passwordA: string;
   const clients = pgClients();
 

@@ -18,12 +18,8 @@ async function failure(work: Promise<unknown>): Promise<{ code?: string; message
 // Issue 32 point 3: in the database it connects to, PostgreSQL shows every role the whole catalogue.
 describe('bi database: a BI role connects to a database holding only bi', function () {
   this.timeout(120_000);
-  let databaseUrl: string;
-  let admin: pg.Pool;
-  let tenantA: string;
-  let tenantB: string;
-  let credA: BiCredential;
-  let credB: BiCredential;
+  let databaseUrl: string, admin: pg.Pool, tenantA: string, tenantB: string;
+  let credA: BiCredential, credB: BiCredential;
   let passwordA: string;
   let passwordB: string;
   const clients = pgClients();
