@@ -4,6 +4,7 @@ import { testServer, type TestServer } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { announceInstallation, codehostEnv, deliver } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const LINK = '/api/integrations/codehost/installations';
 
@@ -15,8 +16,7 @@ describe('code-host installations and tenants', function () {
   const q = async (text: string, values: unknown[] = []) => (await dbFor(api.databaseUrl).pool.query(text, values)).rows;
 
   before(async () => {
-    api = await testServer({ env: codehostEnv() });
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants({ env: codehostEnv() }));
     member = await buildMember(api.databaseUrl, a.tenantId);
   });
   after(() => api.close());

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import { dbFor, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
 import { announceInstallation, codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const SHA_A = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const SHA_HEAD = '9f3c2a1b7d4e5f60718293a4b5c6d7e8f9012345';
@@ -29,9 +30,7 @@ function push(repo: string, branch: string, shas: string[]) {
 }
 
 describe('linking AI sessions to pull requests and commits', function () {
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   const q = async (text: string, values: unknown[] = []) => (await dbFor(api.databaseUrl).pool.query(text, values)).rows;
   const session = async (tenant: BuiltTenant, body: object) => {
     const res = await api.as(tenant.owner.apiKey).post('/api/sessions', { tool: 'claude-code', startedAt: '2026-11-02T09:00:00Z', ...body });
@@ -43,8 +42,7 @@ describe('linking AI sessions to pull requests and commits', function () {
     (await q('select v.via_session, v.via_trailer, v.ai_assisted from pull_request_ai_assisted v join pull_requests pr on pr.id = v.pull_request_id join projects p on p.id = pr.project_id where p.project_key = $1 and pr.number = $2', [repo, number]))[0];
 
   before(async () => {
-    api = await testServer({ env: codehostEnv() });
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants({ env: codehostEnv() }));
     await announceInstallation(api.databaseUrl, FIXTURE_INSTALLATION, 62000000);
     expect((await api.as(a.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: FIXTURE_INSTALLATION })).status).to.equal(201);
     expect((await api.as(b.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000000 })).status).to.equal(201);

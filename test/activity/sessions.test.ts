@@ -5,10 +5,11 @@ import { gzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { expect } from 'chai';
 import { freePort } from '../../src/dev.js';
-import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { startS3, type FakeS3 } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const TRANSCRIPT = [
   { type: 'user', message: { role: 'user', content: 'Add retries to the gateway client' }, timestamp: '2026-11-02T09:00:05Z' },
@@ -40,8 +41,7 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
   before(async () => {
     s3 = await startS3();
     await s3.createBucket('transcripts');
-    api = await testServer({ env: s3.env('transcripts') });
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants({ env: s3.env('transcripts') }));
     member = await buildMember(api.databaseUrl, a.tenantId);
   });
   after(async () => {

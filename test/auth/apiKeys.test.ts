@@ -2,18 +2,14 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 describe('API keys', () => {
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
-  before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
-  });
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
+  before(async () => ({ api, a, b } = await serverWithTwoTenants()));
   after(() => api.close());
 
   it('creates a key shown once, stored only as a hash, listed by prefix', async () => {

@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, loginSessions, tenantMemberships } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'Member not found' } };
 const FORBIDDEN = { error: { code: 'forbidden', message: 'You do not have permission to do this' } };
@@ -12,13 +13,10 @@ const LAST_OWNER_DEMOTE = { error: { code: 'last_owner', message: "This is the t
 const LAST_OWNER_REMOVE = { error: { code: 'last_owner', message: "This is the tenant's last owner and cannot be removed; make someone else an owner first" } };
 
 describe('members API', () => {
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let member: BuiltUser;
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     member = await buildMember(api.databaseUrl, a.tenantId, 'member');
   });
   after(() => api.close());

@@ -1,17 +1,13 @@
 import { expect } from 'chai';
-import { buildMember, buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 describe('tenants from the web app: create and rename', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
-  before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Acme', b: 'Beta Corp' }));
-  });
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
+  before(async () => ({ api, a, b } = await serverWithTwoTenants({}, { a: 'Acme', b: 'Beta Corp' })));
   after(() => api.close());
 
   it('POST /api/tenants: any signed-in user creates one and owns it; a bad name is 400 with the field; no credentials 401', async () => {

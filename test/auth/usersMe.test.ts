@@ -2,19 +2,15 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { loginSessions, tenants, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 describe('GET and PATCH /api/users/me', () => {
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   const slugOf = async (id: string) => (await dbFor(api.databaseUrl).db.select().from(tenants).where(eq(tenants.id, id)))[0]!.slug;
-  before(async () => {
-    api = await testServer({ env: { ADMIN_SECRET: 'admin-secret-for-tests' } });
-    ({ a, b } = await twoTenants(api.databaseUrl));
-  });
+  before(async () => ({ api, a, b } = await serverWithTwoTenants({ env: { ADMIN_SECRET: 'admin-secret-for-tests' } })));
   after(() => api.close());
 
   it('an API key sees its user and only its own tenant', async () => {

@@ -7,9 +7,7 @@ import { loadCube } from '../../src/cube/compiler.js';
 import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
 import { biUrl } from './biUrl.js';
-import { freshDatabase } from '../helpers/database.js';
-import { buildTenant, dbFor } from '../helpers/factories.js';
-import { buildFixture } from '../cube/fixture.js';
+import { pgClients, revokeAll, twoFixtureTenants } from './helpers.js';
 
 /** The PostgreSQL error code a query fails with, or null when it succeeds. */
 async function failsWith(client: pg.Client, sql: string): Promise<string | null> {
@@ -24,33 +22,20 @@ async function failsWith(client: pg.Client, sql: string): Promise<string | null>
 describe('bi schema: the tenant floor in the database', function () {
   this.timeout(120_000);
   const views = biViews();
-  let databaseUrl: string;
-  let admin: pg.Pool;
-  let tenantA: string;
-  let tenantB: string;
-  let credA: BiCredential;
-  let credB: BiCredential;
+  let databaseUrl: string, admin: pg.Pool, tenantA: string, tenantB: string;
+  let credA: BiCredential, credB: BiCredential;
   let passwordA: string;
-  const opened: pg.Client[] = [];
+  const clients = pgClients();
 
   let shared: pg.Client | null = null;
   const sharedClient = async () => (shared ??= await connectAs(credA.user, passwordA));
   const connectAs = async (user: string, password: string): Promise<pg.Client> => {
     // The BI database, as a BI tool connects (docs/bi.md "The BI database").
-    const client = new pg.Client({ connectionString: biUrl(databaseUrl, user, password) });
-    client.on('error', () => {});
-    await client.connect();
-    opened.push(client);
-    return client;
+    return clients.connect(biUrl(databaseUrl, user, password));
   };
 
   before(async () => {
-    databaseUrl = await freshDatabase();
-    admin = dbFor(databaseUrl).pool;
-    tenantA = (await buildTenant(databaseUrl)).tenantId;
-    tenantB = (await buildTenant(databaseUrl)).tenantId;
-    await buildFixture(admin, tenantA);
-    await buildFixture(admin, tenantB);
+    ({ databaseUrl, admin, tenantA, tenantB } = await twoFixtureTenants());
     const a = await grantBiCredential(admin, { tenantId: tenantA, name: 'Metabase' }, { connectionLimit: 3, statementTimeoutMs: 1000 });
     const b = await grantBiCredential(admin, { tenantId: tenantB, name: 'Metabase' });
     credA = a.credential;
@@ -59,8 +44,8 @@ describe('bi schema: the tenant floor in the database', function () {
   });
 
   after(async () => {
-    await Promise.all(opened.map((c) => c.end().catch(() => {})));
-    for (const cred of [credA, credB]) await revokeBiCredential(admin, cred.tenantId, cred.id).catch(() => {});
+    await clients.closeAll();
+    await revokeAll(admin, [credA, credB]);
   });
 
   it('has one view per cube, with every column the models define and their descriptions as comments', async () => {

@@ -2,10 +2,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { applyRoleSettings, grantBiCredential, revokeBiCredential, scramVerifier, type BiCredential } from '../../src/bi/credentials.js';
 import { syncBiDatabase } from '../../src/bi/database.js';
-import { freshDatabase } from '../helpers/database.js';
-import { buildTenant, dbFor } from '../helpers/factories.js';
-import { buildFixture } from '../cube/fixture.js';
 import { biUrl } from './biUrl.js';
+import { pgClients, revokeAll, twoFixtureTenants } from './helpers.js';
 
 /** The PostgreSQL error a promise fails with ({code, message}), or null when it succeeds. */
 async function failure(work: Promise<unknown>): Promise<{ code?: string; message: string } | null> {
@@ -20,23 +18,12 @@ async function failure(work: Promise<unknown>): Promise<{ code?: string; message
 // Issue 32 point 3: in the database it connects to, PostgreSQL shows every role the whole catalogue.
 describe('bi database: a BI role connects to a database holding only bi', function () {
   this.timeout(120_000);
-  let databaseUrl: string;
-  let admin: pg.Pool;
-  let tenantA: string;
-  let tenantB: string;
-  let credA: BiCredential;
-  let credB: BiCredential;
+  let databaseUrl: string, admin: pg.Pool, tenantA: string, tenantB: string;
+  let credA: BiCredential, credB: BiCredential;
   let passwordA: string;
   let passwordB: string;
-  const opened: pg.Client[] = [];
-
-  const connect = async (url: string): Promise<pg.Client> => {
-    const client = new pg.Client({ connectionString: url });
-    client.on('error', () => {});
-    opened.push(client);
-    await client.connect();
-    return client;
-  };
+  const clients = pgClients();
+  const connect = clients.connect;
   const asBi = (user: string, password: string) => connect(biUrl(databaseUrl, user, password));
   // The credential's connection limit (5) counts every session: the tests of A share one.
   let shared: pg.Client | null = null;
@@ -45,19 +32,14 @@ describe('bi database: a BI role connects to a database holding only bi', functi
   const keys = async (client: pg.Client | pg.Pool, sql: string, values: unknown[] = []) => (await client.query<{ k: string }>(sql, values)).rows.map((r) => r.k);
 
   before(async () => {
-    databaseUrl = await freshDatabase();
-    admin = dbFor(databaseUrl).pool;
-    tenantA = (await buildTenant(databaseUrl)).tenantId;
-    tenantB = (await buildTenant(databaseUrl)).tenantId;
-    await buildFixture(admin, tenantA);
-    await buildFixture(admin, tenantB);
+    ({ databaseUrl, admin, tenantA, tenantB } = await twoFixtureTenants());
     ({ credential: credA, password: passwordA } = await grantBiCredential(admin, { tenantId: tenantA, name: 'Metabase' }));
     ({ credential: credB, password: passwordB } = await grantBiCredential(admin, { tenantId: tenantB, name: 'Metabase' }));
   });
 
   after(async () => {
-    await Promise.all(opened.map((c) => c.end().catch(() => {})));
-    for (const cred of [credA, credB]) await revokeBiCredential(admin, cred.tenantId, cred.id).catch(() => {});
+    await clients.closeAll();
+    await revokeAll(admin, [credA, credB]);
   });
 
   it('shows no table, column, schema or row count of the application in pg_catalog', async () => {

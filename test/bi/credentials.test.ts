@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { buildMember, twoTenants, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { buildMember, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'BI credential not found' } };
 const FORBIDDEN = { error: { code: 'forbidden', message: 'You do not have permission to do this' } };
@@ -35,8 +36,7 @@ describe('BI credentials: API and CLI', function () {
   let member: BuiltUser;
   before(async () => {
     log = capturedLog('debug');
-    api = await testServer({ logger: log.logger });
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants({ logger: log.logger }));
     member = await buildMember(api.databaseUrl, a.tenantId, 'member');
     const teams = new pg.Pool({ connectionString: api.databaseUrl, max: 1 });
     await teams.query(`insert into teams (tenant_id, slug, name) values ($1, 'a1', 'A1'), ($1, 'a2', 'A2'), ($2, 'b1', 'B1')`, [a.tenantId, b.tenantId]);

@@ -10,9 +10,10 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { runMigrations } from '../../src/db/migrations.js';
 import { freshDatabase } from '../helpers/database.js';
-import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import type { BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER } from '../organisation/helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const ENV = { JOBS_POLL_INTERVAL_MS: '100' };
 
@@ -38,14 +39,11 @@ const LOCKED = { public_connect: false, public_temporary: false, tenant_temporar
 
 describe('a BI grant changes nothing outside its tenant', function () {
   this.timeout(120_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   after(() => api?.close());
 
   it("after tenant B's grant and a restart (new connections), tenant A imports a register synchronously and through the workflow", async () => {
-    api = await testServer({ env: ENV });
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants({ env: ENV }));
     const granted = await api.as(b.owner.apiKey).post('/api/bi/credentials', { name: 'Metabase' });
     expect(granted.status).to.equal(201);
     // The restart: every connection of the pool is new, so none kept a temporary schema from before.

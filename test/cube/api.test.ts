@@ -2,30 +2,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import cube from '@cubejs-client/core';
 import { parse } from 'yaml';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { expectCubeRefusal } from '../helpers/refusals.js';
 import { SCHEMA_DIR, loadCube } from '../../src/cube/compiler.js';
 import { cubeSql } from '../../src/cube/service.js';
 import { PUBLIC_CUBES } from '../../src/cube/publicCubes.js';
-import { buildFixture, type Fixture } from './fixture.js';
+import { serverWithTwoFixtures, type Fixture } from './fixture.js';
 
 const REQUIRED = /^SELECT \* FROM [a-z_]+ WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
 
 describe('semantic cube', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let fa: Fixture;
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
-    const { pool } = dbFor(api.databaseUrl);
-    fa = await buildFixture(pool, a.tenantId);
-    await buildFixture(pool, b.tenantId);
-    await pool.query(`update pull_requests set merged_at = '2025-03-07Z', state = 'merged' where tenant_id = $1 and merged_at is null`, [b.tenantId]);
+    ({ api, a, b, fa } = await serverWithTwoFixtures());
+    await dbFor(api.databaseUrl).pool.query(`update pull_requests set merged_at = '2025-03-07Z', state = 'merged' where tenant_id = $1 and merged_at is null`, [b.tenantId]);
   });
   after(() => api.close());
 

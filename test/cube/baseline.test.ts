@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
-import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
-import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { baseEnv, type TestServer } from '../helpers/server.js';
+import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { runCli } from '../helpers/cli.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { BASELINE_COLUMNS } from '../../src/exports/baseline.js';
-import { buildFixture, type Fixture } from './fixture.js';
+import { serverWithTwoFixtures, type Fixture } from './fixture.js';
 
 const hc = { headcount: 3, internal_headcount: 1, external_headcount: 1 };
 const zeroes = {
@@ -61,19 +61,13 @@ function expected(f: Fixture) {
 
 describe('team-baseline export', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let fa: Fixture;
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
-    const { pool } = dbFor(api.databaseUrl);
-    fa = await buildFixture(pool, a.tenantId);
-    await buildFixture(pool, b.tenantId);
+    ({ api, a, b, fa } = await serverWithTwoFixtures());
     // Tenant B has one more merged PR in alpha's March: it must never show in A's numbers.
-    await pool.query(
+    await dbFor(api.databaseUrl).pool.query(
       `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
        select tenant_id, id, 'extra', 99, 'x', 'merged', '2025-03-05Z', '2025-03-06Z' from projects where tenant_id = $1 and project_key = 'acme/api'`,
       [b.tenantId],

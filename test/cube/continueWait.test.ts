@@ -6,10 +6,11 @@
 import { expect } from 'chai';
 import cube from '@cubejs-client/core';
 import pg from 'pg';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { DEFAULT_CUBE_SETTINGS, configureCube } from '../../src/cube/settings.js';
 import { buildRestFixture } from './restFixture.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const PRS = 'pull_requests.prs_merged';
 const QUERY = { measures: [PRS] };
@@ -17,14 +18,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Cube REST: long queries', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let locker: pg.Client;
 
   before(async () => {
-    api = await testServer({ env: { CUBE_CONTINUE_WAIT_SECONDS: '1', CUBE_QUERY_TIMEOUT_SECONDS: '3' } });
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants({ env: { CUBE_CONTINUE_WAIT_SECONDS: '1', CUBE_QUERY_TIMEOUT_SECONDS: '3' } }));
     await buildRestFixture(dbFor(api.databaseUrl).pool, a.tenantId);
     // Compiled and warm before any timing below (compiling alone may take longer than the wait).
     let warm = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: QUERY });

@@ -5,6 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { dbFor, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 export interface Fixture {
   teams: { alpha: string; beta: string; gamma: string };
@@ -141,4 +144,13 @@ export async function buildFixture(pool: pg.Pool, tenantId: string): Promise<Fix
   await survey(alpha, [p1, p2, p3], [5, 3, 1]);
   await survey(beta, [p1, p4], [4]);
   return { teams: { alpha, beta, gamma }, orgUnit };
+}
+
+/** Suite preamble: a server with tenants A and B, each holding this fixture (A's returned as `fa`). */
+export async function serverWithTwoFixtures(): Promise<{ api: TestServer; a: BuiltTenant; b: BuiltTenant; fa: Fixture }> {
+  const { api, a, b } = await serverWithTwoTenants();
+  const { pool } = dbFor(api.databaseUrl);
+  const fa = await buildFixture(pool, a.tenantId);
+  await buildFixture(pool, b.tenantId);
+  return { api, a, b, fa };
 }

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import type pg from 'pg';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { ROLLUPS } from '../../src/cube/rollups.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const DAY = 86_400;
 
@@ -36,9 +37,7 @@ const DAY = 86_400;
  */
 describe('lead time for changes (cube change_lead_times)', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let pool: pg.Pool;
   const ids: Record<string, string> = {};
 
@@ -65,8 +64,7 @@ describe('lead time for changes (cube change_lead_times)', function () {
   };
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     pool = dbFor(api.databaseUrl).pool;
     const t = a.tenantId;
     const alpha = (await team(t, 'alpha')).id;

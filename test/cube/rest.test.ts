@@ -7,10 +7,11 @@
 import { expect } from 'chai';
 import cube, { type Query } from '@cubejs-client/core';
 import { formatValue } from '@cubejs-client/core/format';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { refreshRollups } from '../../src/cube/rollupRefresh.js';
 import { buildRestFixture, MERGED, type RestFixture } from './restFixture.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const PRS = 'pull_requests.prs_merged';
 const MERGED_AT = 'pull_requests.merged_at';
@@ -18,14 +19,11 @@ const AUTHOR = 'pull_requests.author_username';
 
 describe('Cube REST protocol', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let fa: RestFixture;
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     fa = await buildRestFixture(dbFor(api.databaseUrl).pool, a.tenantId);
   });
   after(() => api.close());

@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { TRACKERS_SWEEP, trackersSyncDue } from '../../src/integrations/trackers/dueJob.js';
-import { freePort } from '../../src/dev.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { fakeJira, type FakeJira } from './fakes/fakeJira.js';
+import { serverWithFakeJira, type FakeJira } from './fakes/fakeJira.js';
 import { connectThroughVendor, runSync } from './trackerHelpers.js';
 
 const ADMIN = 'admin-secret-for-the-tracker-tests-0123456789';
@@ -30,20 +29,7 @@ describe('issue tracker: Jira Cloud', function () {
   };
 
   before(async () => {
-    jira = await fakeJira();
-    const port = await freePort();
-    api = await testServer({
-      port,
-      env: {
-        TRACKER1_CLIENT_ID: jira.clientId,
-        TRACKER1_SECRET: jira.clientSecret,
-        TRACKER1_REDIRECT_URI: `http://127.0.0.1:${port}/api/integrations/jira/callback`,
-        JIRA_AUTH_BASE_URL: jira.url,
-        JIRA_API_BASE_URL: jira.url,
-        JOBS_WORKER_ENABLED: 'false',
-        ADMIN_SECRET: ADMIN,
-      },
-    });
+    ({ jira, api } = await serverWithFakeJira({ ADMIN_SECRET: ADMIN }));
     a = await buildTenant(api.databaseUrl);
     b = await buildTenant(api.databaseUrl);
   });

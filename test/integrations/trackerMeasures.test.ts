@@ -4,10 +4,9 @@
  * (fake) Jira mapped onto the same project; every issue and DORA measure comes out the same.
  */
 import { expect } from 'chai';
-import { freePort } from '../../src/dev.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { fakeJira, type FakeJira } from './fakes/fakeJira.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithFakeJira, type FakeJira } from './fakes/fakeJira.js';
 import { connectThroughVendor, runSync } from './trackerHelpers.js';
 
 describe('issue tracker: synced issues in the measures', function () {
@@ -18,15 +17,7 @@ describe('issue tracker: synced issues in the measures', function () {
   let byJira: BuiltTenant;
 
   before(async () => {
-    jira = await fakeJira();
-    const port = await freePort();
-    api = await testServer({
-      port,
-      env: {
-        TRACKER1_CLIENT_ID: jira.clientId, TRACKER1_SECRET: jira.clientSecret, TRACKER1_REDIRECT_URI: `http://127.0.0.1:${port}/api/integrations/jira/callback`,
-        JIRA_AUTH_BASE_URL: jira.url, JIRA_API_BASE_URL: jira.url, JOBS_WORKER_ENABLED: 'false',
-      },
-    });
+    ({ jira, api } = await serverWithFakeJira());
     byWebhook = await buildTenant(api.databaseUrl);
     byJira = await buildTenant(api.databaseUrl);
   });

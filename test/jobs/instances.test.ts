@@ -5,7 +5,6 @@
  * The test-only job kinds and route exist only under TEST_HOOKS (NODE_ENV=test).
  */
 import type { ChildProcess } from 'node:child_process';
-import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -15,6 +14,7 @@ import { spawnServe } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { until } from '../ai/helpers.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
 import { startServer } from '../../src/server.js';
@@ -46,16 +46,6 @@ async function start(name: string, databaseUrl: string, extra: Record<string, st
 
 /** The instance id recorded in rows is `host:pid:random`. */
 const pidOf = (instance: string) => Number(instance.split(':')[1]);
-
-async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(100);
-  }
-}
 
 function openLive(url: string, apiKey: string): Promise<{ ws: WebSocket; messages: { at: number; data: any }[]; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {

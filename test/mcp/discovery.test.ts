@@ -1,29 +1,18 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { errorText, mcpClients, seedTeams, structured } from './mcpClient.js';
+import type { BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { errorText, mcpTwoTenantSuite, structured } from './mcpClient.js';
 
 type Schema = { type?: string; enum?: string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; description?: string; additionalProperties?: unknown; required?: string[] };
 
 describe('MCP: typed tool schemas and step-wise discovery', function () {
   this.timeout(90_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
-  let client: Client;
-  const mcp = mcpClients(() => api.baseUrl);
-
-  before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
-    await seedTeams(api.databaseUrl, a, [['payments', 2, 1], ['search', 1, 0]]);
-    await seedTeams(api.databaseUrl, b, [['hidden-team', 1, 0]]);
-    client = await mcp.connect(a.owner.apiKey);
-  });
-  after(async () => {
-    await mcp.closeAll();
-    await api.close();
+  const suite = mcpTwoTenantSuite({ a: [['payments', 2, 1], ['search', 1, 0]], b: [['hidden-team', 1, 0]] });
+  const { mcp } = suite;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant, client: Client;
+  before(() => {
+    ({ api, a, b, client } = suite);
   });
 
   it('every tool has a typed input schema (no free-form objects) and an output schema', async () => {

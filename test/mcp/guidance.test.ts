@@ -2,29 +2,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { THRESHOLDS } from '../../src/shared/doraBands.js';
-import { twoTenants, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { errorText, mcpClients, seedTeams, structured } from './mcpClient.js';
+import type { BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { errorText, mcpTwoTenantSuite, structured } from './mcpClient.js';
 
 describe('MCP: instructions, benchmarks, resources and prompts', function () {
   this.timeout(90_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
-  let client: Client;
-  const mcp = mcpClients(() => api.baseUrl);
-
-  before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
-    // 2025-03: alpha 4 successes and 1 failure, beta 2 successes, gamma no deployment at all.
-    await seedTeams(api.databaseUrl, a, [['alpha', 4, 1], ['beta', 2, 0], ['gamma', 0, 0]]);
-    await seedTeams(api.databaseUrl, b, [['alpha', 30, 0], ['bravo', 1, 0]]);
-    client = await mcp.connect(a.owner.apiKey);
-  });
-  after(async () => {
-    await mcp.closeAll();
-    await api.close();
+  // 2025-03: alpha 4 successes and 1 failure, beta 2 successes, gamma no deployment at all.
+  const suite = mcpTwoTenantSuite({ a: [['alpha', 4, 1], ['beta', 2, 0], ['gamma', 0, 0]], b: [['alpha', 30, 0], ['bravo', 1, 0]] });
+  const { mcp } = suite;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant, client: Client;
+  before(() => {
+    ({ api, a, b, client } = suite);
   });
 
   it('instructions give today\'s date (UTC) and how months, medians and n work', () => {

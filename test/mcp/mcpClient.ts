@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { dbFor, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 /** The official SDK client on /mcp with a bearer; `closeAll` ends every client opened. */
 export function mcpClients(baseUrl: () => string) {
@@ -56,4 +58,27 @@ export function structured(result: ToolResult): any {
 export function errorText(result: ToolResult): string {
   if (!result.isError) throw new Error(`expected a tool error, got ${JSON.stringify(result.structuredContent)}`);
   return (result.content as { text: string }[])[0]?.text as string;
+}
+
+type SeededTeam = [string, number, number];
+export interface McpSuite { api: TestServer; a: BuiltTenant; b: BuiltTenant; client: Client; mcp: ReturnType<typeof mcpClients> }
+
+/**
+ * Suite preamble: a server with tenants Alpha and Beta, these teams seeded (see seedTeams) and `client`
+ * speaking MCP as A's owner. Registers the suite's before/after hooks; read the fields inside tests.
+ */
+export function mcpTwoTenantSuite(teams: { a: SeededTeam[]; b: SeededTeam[] }): McpSuite {
+  const suite = {} as McpSuite;
+  suite.mcp = mcpClients(() => suite.api.baseUrl);
+  before(async () => {
+    Object.assign(suite, await serverWithTwoTenants({}, { a: 'Alpha', b: 'Beta' }));
+    await seedTeams(suite.api.databaseUrl, suite.a, teams.a);
+    await seedTeams(suite.api.databaseUrl, suite.b, teams.b);
+    suite.client = await suite.mcp.connect(suite.a.owner.apiKey);
+  });
+  after(async () => {
+    await suite.mcp.closeAll();
+    await suite.api?.close();
+  });
+  return suite;
 }

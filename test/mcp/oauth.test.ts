@@ -2,21 +2,19 @@ import { expect } from 'chai';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, startConsent, tenantOptions } from './oauthFlow.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 describe('MCP over OAuth: the SDK client end to end', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let session: string;
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
+    ({ api, a, b } = await serverWithTwoTenants({}, { a: 'Alpha', b: 'Beta' }));
     // The owner of Alpha is also a member of Beta: the consent page offers both.
     await buildMember(api.databaseUrl, b.tenantId, 'member', a.owner.email);
     session = await buildSessionCookie(api.databaseUrl, a.owner.userId);

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { expectRefusal, expectRefusalPage, pageOf } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { providerFor } from '../../src/oauth/provider.js';
 import { approve, approveAndGetCode, browse, fetchFrom, finishWithCode, Jar, MemoryOAuthClient, nextIp, REDIRECT_URI, startConsent, type Started } from './oauthFlow.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',
@@ -14,9 +15,7 @@ const form = (fields: Record<string, string>) => ({
 
 describe('MCP OAuth: refused requests', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let session: string;
 
   const mcpStatus = async (bearer: string) => (await api.as(bearer).post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json, text/event-stream' })).status;
@@ -42,8 +41,7 @@ describe('MCP OAuth: refused requests', function () {
   }
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
+    ({ api, a, b } = await serverWithTwoTenants({}, { a: 'Alpha', b: 'Beta' }));
     session = await buildSessionCookie(api.databaseUrl, a.owner.userId);
   });
   after(() => api.close());

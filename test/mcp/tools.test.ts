@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import { buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import type { TestServer } from '../helpers/server.js';
 import { approveAndGetCode, finishWithCode, startConsent } from './oauthFlow.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 /** Two tenants with different data: a team, a project, issues closed and deployments in 2025-03. */
 async function seed(databaseUrl: string, tenant: BuiltTenant, issuesClosed: number, productionDeploys: number): Promise<string> {
@@ -39,9 +40,7 @@ function text(result: Awaited<ReturnType<Client['callTool']>>): any {
 
 describe('MCP tools: API-key access and tenant separation', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let teamA: string;
   let teamB: string;
   const clients: Client[] = [];
@@ -54,8 +53,7 @@ describe('MCP tools: API-key access and tenant separation', function () {
   }
 
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
+    ({ api, a, b } = await serverWithTwoTenants({}, { a: 'Alpha', b: 'Beta' }));
     teamA = await seed(api.databaseUrl, a, 3, 2);
     teamB = await seed(api.databaseUrl, b, 5, 4);
   });

@@ -27,6 +27,15 @@ describe('open work now (GET /api/open-work)', function () {
     return res;
   };
   /** Each row's age must be the seconds from its time to `meta.asOf`. */
+  /** A review_requested delivery asking bo to review #11 (acme/api), updated at `updatedAt`. */
+  const requestBoOn11 = (updatedAt: string) => {
+    const event = fixture('pull_request.opened');
+    event.action = 'review_requested';
+    event.repository.full_name = 'acme/api';
+    Object.assign(event.pull_request, { id: seeded.installationId * 100 + 11, number: 11, title: 'Add retry to payments', html_url: 'https://github.com/acme/api/pull/11', draft: false, user: { login: 'ann' }, created_at: seeded.at(120), updated_at: updatedAt });
+    event.requested_reviewer = { login: 'bo' };
+    return deliver(api, 'pull_request', event, { installationId: seeded.installationId });
+  };
   const checkAges = (body: { meta: { asOf: string }; data: Record<string, { ageSeconds: number; openedAt?: string; createdAt?: string }[]> }) => {
     const asOf = Date.parse(body.meta.asOf);
     for (const rows of Object.values(body.data)) {
@@ -122,24 +131,14 @@ describe('open work now (GET /api/open-work)', function () {
     expect(floor).to.deep.equal({ relrowsecurity: true, relforcerowsecurity: true });
 
     // bo's request on #11 delivered late (older than bo's change request): nothing changes.
-    const late = fixture('pull_request.opened');
-    late.action = 'review_requested';
-    late.repository.full_name = 'acme/api';
-    Object.assign(late.pull_request, { id: seeded.installationId * 100 + 11, number: 11, title: 'Add retry to payments', html_url: 'https://github.com/acme/api/pull/11', draft: false, user: { login: 'ann' }, created_at: seeded.at(120), updated_at: seeded.at(110) });
-    late.requested_reviewer = { login: 'bo' };
-    const res = await deliver(api, 'pull_request', late, { installationId: seeded.installationId });
+    const res = await requestBoOn11(seeded.at(110));
     expect(res.body.data).to.include({ stored: true });
     const after = await get('/api/open-work?team=alpha');
     expect(after.body.data.pullRequests[0]).to.deep.include({ number: 11, waitingState: 'changes_requested', reviewers: [{ login: 'bo', state: 'changes_requested' }] });
   });
 
   it('asking a reviewer again after a change request: the PR waits for their review again', async () => {
-    const again = fixture('pull_request.opened');
-    again.action = 'review_requested';
-    again.repository.full_name = 'acme/api';
-    Object.assign(again.pull_request, { id: seeded.installationId * 100 + 11, number: 11, title: 'Add retry to payments', html_url: 'https://github.com/acme/api/pull/11', draft: false, user: { login: 'ann' }, created_at: seeded.at(120), updated_at: seeded.at(2) });
-    again.requested_reviewer = { login: 'bo' };
-    const res = await deliver(api, 'pull_request', again, { installationId: seeded.installationId });
+    const res = await requestBoOn11(seeded.at(2));
     expect(res.body.data).to.include({ stored: true });
     const after = await get('/api/open-work?team=alpha');
     expect(after.body.data.pullRequests.map((r: Record<string, unknown>) => [r.number, r.waitingState, r.reviewers])).to.deep.equal([

@@ -1,20 +1,16 @@
 import { expect } from 'chai';
-import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { CSV, REGISTER_HEADER } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const withUsernames = (...rows: string[]) => `${REGISTER_HEADER},codehost_usernames\n${rows.join('\n')}\n`;
 
 describe('Person identities: register usernames and manual identities', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
-  before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
-  });
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
+  before(async () => ({ api, a, b } = await serverWithTwoTenants()));
   after(() => api.close());
 
   const person = async (ref: string) => (await api.as(a.owner.apiKey).get('/api/people')).body.data.find((p: any) => p.externalRef === ref);

@@ -11,10 +11,11 @@ import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { registerImportWorkflow } from '../../src/organisation/jobs.js';
-import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, register, snapshot } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 interface Live {
   ws: WebSocket;
@@ -65,13 +66,8 @@ async function jobsEnqueued(databaseUrl: string): Promise<number> {
 
 describe('Organisation register import through the register.import workflow', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
-  before(async () => {
-    api = await testServer({ env: { JOBS_POLL_INTERVAL_MS: '100' } });
-    ({ a, b } = await twoTenants(api.databaseUrl));
-  });
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
+  before(async () => ({ api, a, b } = await serverWithTwoTenants({ env: { JOBS_POLL_INTERVAL_MS: '100' } })));
   after(() => api.close());
 
   async function finished(apiKey: string, jobId: string): Promise<any> {

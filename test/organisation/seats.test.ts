@@ -2,19 +2,17 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { people, seats } from '../../src/db/schema/index.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, EXAMPLE_SEATS, EXAMPLE_SEATS_PATH, ownStderr, snapshot } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 describe('AI seat import', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     await api.as(b.owner.apiKey).post('/api/register/imports', 'external_ref,email,display_name,employment_type,supplier_name,cost_centre_code,location_country,team_slug,team_name,team_external_ref,team_cost_centre_code,org_unit_slug\nB1,b1@example.com,B One,employee,,,,bteam,B Team,,,\n', CSV);
   });

@@ -2,20 +2,18 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { projects } from '../../src/db/schema/index.js';
 import { runCli } from '../helpers/cli.js';
-import { buildMember, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
-import { testServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER, ownStderr } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 describe('Teams API and project ownership', function () {
   this.timeout(60_000);
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let ids: Record<string, string>;
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     await api.as(a.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     ids = Object.fromEntries((await api.as(a.owner.apiKey).get('/api/teams')).body.data.map((x: any) => [x.slug, x.id]));
   });

@@ -3,11 +3,12 @@ import { eq, sql } from 'drizzle-orm';
 import { surveyInvitations, surveyResponses, surveys } from '../../src/db/schema/index.js';
 import { linkExpiry, signSurveyToken, surveyLinkKey, verifySurveyToken } from '../../src/surveys/links.js';
 import { closeDueSurveys, emailInvitations } from '../../src/surveys/service.js';
-import { buildMember, buildTenant, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakePostmark } from '../helpers/fakePostmark.js';
 import { apiError, expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { answer, buildTeam, linksOf, openForm } from './helpers.js';
+import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -48,14 +49,11 @@ describe('survey access links', () => {
 });
 
 describe('surveys', () => {
-  let api: TestServer;
-  let a: BuiltTenant;
-  let b: BuiltTenant;
+  let api: TestServer, a: BuiltTenant, b: BuiltTenant;
   let alpha: { id: string; slug: string; personIds: string[] };
   let beta: { id: string; slug: string; personIds: string[] };
   before(async () => {
-    api = await testServer();
-    ({ a, b } = await twoTenants(api.databaseUrl));
+    ({ api, a, b } = await serverWithTwoTenants());
     alpha = await buildTeam(api.databaseUrl, a.tenantId, 'alpha', 4);
     beta = await buildTeam(api.databaseUrl, a.tenantId, 'beta', 2);
   });

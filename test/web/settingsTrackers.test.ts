@@ -1,11 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { freePort } from '../../src/dev.js';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { fakeJira, type FakeJira } from '../integrations/fakes/fakeJira.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverWithFakeJira, type FakeJira } from '../integrations/fakes/fakeJira.js';
 import { launch, screenshot, signedIn, text, until } from './browser.js';
 
 /** Serious or critical axe findings on the page as it is now. */
@@ -24,15 +23,7 @@ describe('web app: Settings › Integrations › Issue trackers (Chromium)', fun
   before(async function () {
     this.timeout(180_000);
     ensureWebBuilt(() => {});
-    jira = await fakeJira();
-    const port = await freePort();
-    server = await testServer({
-      port,
-      env: {
-        TRACKER1_CLIENT_ID: jira.clientId, TRACKER1_SECRET: jira.clientSecret, TRACKER1_REDIRECT_URI: `http://127.0.0.1:${port}/api/integrations/jira/callback`,
-        JIRA_AUTH_BASE_URL: jira.url, JIRA_API_BASE_URL: jira.url, JOBS_WORKER_ENABLED: 'false',
-      },
-    });
+    ({ jira, api: server } = await serverWithFakeJira());
     browser = await launch();
     tenant = await buildTenant(server.databaseUrl, 'Trackers Org');
   });

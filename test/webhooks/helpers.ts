@@ -1,5 +1,5 @@
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import type { TestServer } from '../helpers/server.js';
+import { testServer, type TestServer } from '../helpers/server.js';
 
 export const ISSUES = '/api/webhooks/v1/issues';
 export const DEPLOYMENTS = '/api/webhooks/v1/deployments';
@@ -61,4 +61,10 @@ export class Sender {
 
 export async function rows<T = any>(api: TestServer, text: string, values: unknown[] = []): Promise<T[]> {
   return (await dbFor(api.databaseUrl).pool.query(text, values)).rows as T[];
+}
+
+/** Suite preamble: a fresh server and a Sender for a new tenant on it. */
+export async function serverWithSender(): Promise<{ api: TestServer; sender: Sender }> {
+  const api = await testServer();
+  return { api, sender: await Sender.create(api) };
 }

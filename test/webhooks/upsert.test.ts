@@ -1,16 +1,12 @@
 import { expect } from 'chai';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { DEPLOYMENTS, deployment, ISSUES, issue, rows, Sender } from './helpers.js';
+import { DEPLOYMENTS, deployment, ISSUES, issue, rows, Sender, serverWithSender } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('webhook API v1: upserts', () => {
-  let api: TestServer;
-  let sender: Sender;
-  before(async () => {
-    api = await testServer();
-    sender = await Sender.create(api);
-  });
+  let api: TestServer, sender: Sender;
+  before(async () => ({ api, sender } = await serverWithSender()));
   after(() => api.close());
 
   it('creates with 201, then replaces with 200 under the same id; the body is exactly the success response', async () => {

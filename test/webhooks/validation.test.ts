@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { DEPLOYMENTS, deployment, ISSUES, issue, rows, Sender } from './helpers.js';
+import { DEPLOYMENTS, deployment, ISSUES, issue, rows, Sender, serverWithSender } from './helpers.js';
 
 const STR = 'Invalid input: expected string, received number';
 const TS = 'Must be an ISO 8601 timestamp with an offset, e.g. 2024-05-01T12:00:00Z';
@@ -117,12 +117,8 @@ const invalidDeployment: Case[] = [
 ];
 
 describe('webhook API v1: field rules', () => {
-  let api: TestServer;
-  let sender: Sender;
-  before(async () => {
-    api = await testServer();
-    sender = await Sender.create(api);
-  });
+  let api: TestServer, sender: Sender;
+  before(async () => ({ api, sender } = await serverWithSender()));
   after(() => api.close());
 
   for (const [kind, path, build, valid, invalid] of [

@@ -8,7 +8,10 @@
  */
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { Grants, listen, send } from './http.js';
+import { Grants, authorizeRedirect, listen, send } from './http.js';
+import { freePort } from '../../../src/dev.js';
+import type { Env } from '../../../src/config/reader.js';
+import { testServer, type TestServer } from '../../helpers/server.js';
 
 export interface FakeJiraIssue {
   id: string;
@@ -58,12 +61,7 @@ export async function fakeJira(): Promise<FakeJira> {
   const http = await listen(async (req, url, body, res) => {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/authorize') {
-      const redirect = new URL(url.searchParams.get('redirect_uri')!);
-      redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
-      if (fake.deny) redirect.searchParams.set('error', 'access_denied');
-      else redirect.searchParams.set('code', fake.grants.code(url.searchParams.get('redirect_uri')!));
-      res.writeHead(302, { location: redirect.href }).end();
-      return;
+      return authorizeRedirect(res, url, fake.grants, fake.deny);
     }
     if (req.method === 'POST' && path === '/oauth/token') {
       const params = JSON.parse(body.toString()) as Record<string, string>;
@@ -171,4 +169,19 @@ export async function fakeJira(): Promise<FakeJira> {
     },
   });
   return fake;
+}
+
+/** A fake Jira and a test server whose tracker1 (Jira) OAuth and API calls go to it, jobs worker off; `env` adds to it. */
+export async function serverWithFakeJira(env: Env = {}): Promise<{ jira: FakeJira; api: TestServer }> {
+  const jira = await fakeJira();
+  const port = await freePort();
+  const api = await testServer({
+    port,
+    env: {
+      TRACKER1_CLIENT_ID: jira.clientId, TRACKER1_SECRET: jira.clientSecret, TRACKER1_REDIRECT_URI: `http://127.0.0.1:${port}/api/integrations/jira/callback`,
+      JIRA_AUTH_BASE_URL: jira.url, JIRA_API_BASE_URL: jira.url, JOBS_WORKER_ENABLED: 'false',
+      ...env,
+    },
+  });
+  return { jira, api };
 }

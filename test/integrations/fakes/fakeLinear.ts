@@ -6,7 +6,7 @@
  * signs a webhook as Linear does (HMAC-SHA256 of the body with the webhook's secret).
  */
 import { createHmac } from 'node:crypto';
-import { Grants, listen, send } from './http.js';
+import { Grants, authorizeRedirect, listen, send } from './http.js';
 
 export interface FakeLinearIssue {
   id: string;
@@ -52,12 +52,7 @@ export async function fakeLinear(): Promise<FakeLinear> {
   const http = await listen(async (req, url, body, res) => {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/oauth/authorize') {
-      const redirect = new URL(url.searchParams.get('redirect_uri')!);
-      redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
-      if (fake.deny) redirect.searchParams.set('error', 'access_denied');
-      else redirect.searchParams.set('code', fake.grants.code(url.searchParams.get('redirect_uri')!));
-      res.writeHead(302, { location: redirect.href }).end();
-      return;
+      return authorizeRedirect(res, url, fake.grants, fake.deny);
     }
     if (req.method === 'POST' && path === '/oauth/token') {
       const params = Object.fromEntries(new URLSearchParams(body.toString()));

@@ -78,3 +78,21 @@ export class Grants {
     for (const grant of this.access.values()) grant.expires = 0;
   }
 }
+
+/** A vendor's authorize endpoint: back to redirect_uri with the state and a code of these grants (error=access_denied when denied). */
+export function authorizeRedirect(res: ServerResponse, url: URL, grants: Grants, deny: boolean): void {
+  const redirect = new URL(url.searchParams.get('redirect_uri')!);
+  redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
+  if (deny) redirect.searchParams.set('error', 'access_denied');
+  else redirect.searchParams.set('code', grants.code(url.searchParams.get('redirect_uri')!));
+  res.writeHead(302, { location: redirect.href }).end();
+}
+
+/** The authorize endpoint of a fake that approves at once: back to redirect_uri with this code and the state. */
+export function approveRedirect(res: ServerResponse, url: URL, code: string): void {
+  const back = new URL(url.searchParams.get('redirect_uri') as string);
+  back.searchParams.set('code', code);
+  back.searchParams.set('state', url.searchParams.get('state') ?? '');
+  res.writeHead(302, { location: back.toString() });
+  res.end();
+}

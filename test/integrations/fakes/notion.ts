@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { approveRedirect } from './http.js';
 
 export interface FakePage {
   id: string;
@@ -58,12 +59,7 @@ export async function fakeNotion(workspace = { id: randomUUID(), name: 'Acme Not
     const path = url.pathname;
     fake.calls.push({ method: req.method ?? '', path });
     if (req.method === 'GET' && path === '/v1/oauth/authorize') {
-      const { code } = fake.issueCode();
-      const back = new URL(url.searchParams.get('redirect_uri') as string);
-      back.searchParams.set('code', code);
-      back.searchParams.set('state', url.searchParams.get('state') ?? '');
-      res.writeHead(302, { location: back.toString() });
-      return res.end();
+      return approveRedirect(res, url, fake.issueCode().code);
     }
     const body = req.method === 'GET' || req.method === 'DELETE' ? {} : await readJson(req);
     if (req.method === 'POST' && path === '/v1/oauth/token') {

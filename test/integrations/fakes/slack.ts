@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { approveRedirect } from './http.js';
 
 export interface FakeSlackUser {
   id: string;
@@ -75,12 +76,7 @@ export async function fakeSlack(workspace = { id: `T${randomBytes(4).toString('h
     };
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname === '/oauth/v2/authorize') {
-      const { code } = fake.issueCode();
-      const back = new URL(url.searchParams.get('redirect_uri') as string);
-      back.searchParams.set('code', code);
-      back.searchParams.set('state', url.searchParams.get('state') ?? '');
-      res.writeHead(302, { location: back.toString() });
-      return res.end();
+      return approveRedirect(res, url, fake.issueCode().code);
     }
     if (req.method !== 'POST') return reply(404, { ok: false, error: 'unknown_method' });
     const body = await readBody(req);
