@@ -20,27 +20,21 @@ type Payload = z.infer<typeof Payload>;
 const IDEMPOTENT =
   'The job first looks for a stored result (newer than requestedAt on a re-run) and then calls no model; the insert keeps the first row (ON CONFLICT), so two runs store one result. A crash between the model call and the insert repeats the call once.';
 
-export const sessionSummaryJob = defineJob<Payload>({
-  name: SUMMARY_JOB,
-  summary: 'Summarises the transcript of an AI session (chunked when long) and stores it with the model used.',
-  idempotency: IDEMPOTENT,
-  payload: Payload,
-  tenantOf: (p) => p.tenantId,
-  retryLimit: 3,
-  retryDelaySeconds: 30,
-  run: (ctx, p) => summariseSession(ctx.app, p.tenantId, p.sessionId, p.requestedAt ? new Date(p.requestedAt) : undefined),
-});
+/** Both review jobs: the same payload, retries and idempotency, a different summary and step. */
+const reviewJob = (name: string, summary: string, review: typeof summariseSession | typeof assessSession) =>
+  defineJob<Payload>({
+    name,
+    summary,
+    idempotency: IDEMPOTENT,
+    payload: Payload,
+    tenantOf: (p) => p.tenantId,
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    run: (ctx, p) => review(ctx.app, p.tenantId, p.sessionId, p.requestedAt ? new Date(p.requestedAt) : undefined),
+  });
 
-export const sessionAssessmentJob = defineJob<Payload>({
-  name: ASSESSMENT_JOB,
-  summary: 'Scores an AI session against the quality rubric (structured output) and stores it.',
-  idempotency: IDEMPOTENT,
-  payload: Payload,
-  tenantOf: (p) => p.tenantId,
-  retryLimit: 3,
-  retryDelaySeconds: 30,
-  run: (ctx, p) => assessSession(ctx.app, p.tenantId, p.sessionId, p.requestedAt ? new Date(p.requestedAt) : undefined),
-});
+export const sessionSummaryJob = reviewJob(SUMMARY_JOB, 'Summarises the transcript of an AI session (chunked when long) and stores it with the model used.', summariseSession);
+export const sessionAssessmentJob = reviewJob(ASSESSMENT_JOB, 'Scores an AI session against the quality rubric (structured output) and stores it.', assessSession);
 
 /**
  * After an upload with a transcript: enqueue both reviews when the tenant has a model. A failed

@@ -32,7 +32,8 @@ export interface DeploymentFact {
   recoveredBy: string | null;
   recoverySeconds: number | null;
 }
-export interface PullRequestFact {
+/** What every pull-request row says (the PR and the lead-time lists). */
+interface PullRequestBase {
   id: string;
   repository: string | null;
   number: number | null;
@@ -40,42 +41,34 @@ export interface PullRequestFact {
   author: string | null;
   openedAt: string | null;
   mergedAt: string | null;
+}
+export interface PullRequestFact extends PullRequestBase {
   cycleTimeSeconds: number | null;
   aiAssisted: boolean;
   aiAssistedBecause: string | null;
 }
-export interface ChangeLeadTimeFact {
-  id: string;
-  repository: string | null;
-  number: number | null;
-  title: string | null;
-  author: string | null;
-  openedAt: string | null;
-  mergedAt: string | null;
+export interface ChangeLeadTimeFact extends PullRequestBase {
   firstCommitAt: string | null;
   firstCommitKnown: boolean;
   deployment: string | null;
   deployedAt: string | null;
   leadTimeSeconds: number | null;
 }
-export interface IssueFact {
+/** What issue and incident rows both say (an incident is an issue of type incident). */
+interface IssueBase {
   id: string;
   key: string | null;
   title: string | null;
-  type: string | null;
   project: string | null;
   openedAt: string | null;
   closedAt: string | null;
+}
+export interface IssueFact extends IssueBase {
+  type: string | null;
   leadTimeSeconds: number | null;
 }
-export interface IncidentFact {
-  id: string;
-  key: string | null;
-  title: string | null;
+export interface IncidentFact extends IssueBase {
   type: 'incident';
-  project: string | null;
-  openedAt: string | null;
-  closedAt: string | null;
   timeToRestoreSeconds: number | null;
   causedBy: string | null;
   causeDecidedBy: string | null;

@@ -88,17 +88,9 @@ export interface OpenPullRequestRow {
   waitingState: WaitingState;
 }
 
-export interface FailedDeploymentRow {
-  id: string;
-  project: string;
-  environment: string;
-  externalId: string;
-  sha: string;
-  status: string;
-  failure: DeploymentFailure;
-  url: string | null;
+/** A failed deployment as the service reads it: the answer's row before its age is counted. */
+export interface FailedDeploymentRow extends Omit<FailedDeployment, 'createdAt' | 'ageSeconds'> {
   createdAt: Date;
-  team: OpenWorkTeam | null;
 }
 
 export interface OpenIncidentRow {
