@@ -108,10 +108,11 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     // Every event heard has been answered: no refresh waits for its gap or is still fetching.
     await liveAnswered(page, heard);
     expect(await text(page, 'deployment-frequency-count')).to.equal('9');
-    // No more refreshes than events, each at least the 2 s gap after the one before (timers may fire
-    // a few ms early in the page's clock); the corpus was never asked again.
+    // No more refreshes than events, each about the 2 s gap after the one before (measured where the
+    // requests leave, which lags the page's timer by a varying few tens of ms; without the gap they
+    // follow the server's 1 s window); the corpus was never asked again.
     expect(refreshes.length).to.be.within(1, heard);
-    refreshes.slice(1).forEach((at, i) => expect(at - refreshes[i]!, `gap before refresh ${i + 2}`).to.be.at.least(1_950));
+    refreshes.slice(1).forEach((at, i) => expect(at - refreshes[i]!, `gap before refresh ${i + 2}`).to.be.at.least(1_800));
     expect(requests.filter((r) => isCorpus(r.query))).to.deep.equal([]);
     expect(await text(page, 'deployment-frequency-count')).to.equal('9');
   });
