@@ -15,13 +15,13 @@
  * API keys are rotated so that none passes its 100-a-minute general limit. BENCH_PROFILE=1 writes
  * a CPU profile of the server to BENCH_PROFILE_DIR (/tmp/da-query-profiles).
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { insertKey, createTenant } from '../src/tenants/service.js';
 import { openDatabase } from '../src/db/client.js';
 import { seedBaseline } from './baselineData.js';
-import { migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess } from './support.js';
+import { call, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess } from './support.js';
 
 const RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 200);
 const ROUNDS = 4;
@@ -33,26 +33,6 @@ const QUERY = {
   order: { 'teams.name': 'asc' },
 };
 const MCP_QUERY = { ...QUERY, order: [{ member: 'teams.name', direction: 'asc' }] };
-
-function call(agent: Agent, base: URL, method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent, host: base.hostname, port: base.port, path, method,
-        headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 async function main(): Promise<number> {
   process.stdout.write(`query benchmark: ${RUNS} runs of each, one at a time; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);

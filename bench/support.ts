@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type Agent, request } from 'node:http';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
 
@@ -151,3 +152,24 @@ export function summarise(latencies: number[], seconds: number): Summary {
 }
 
 export const fmt = (s: Summary) => `${s.perSecond.toFixed(0).padStart(7)}/s   p50 ${s.p50.toFixed(2).padStart(7)} ms   p99 ${s.p99.toFixed(2).padStart(7)} ms   (${s.count} in ${s.seconds.toFixed(1)} s)`;
+
+/** One request with a bearer key over a keep-alive agent: status and body text (both benches). */
+export function call(agent: Agent, base: URL, method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent, host: base.hostname, port: base.port, path, method,
+        headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

@@ -21,13 +21,13 @@
  * what the server's database connections wait on; BENCH_STATEMENTS=1 loads pg_stat_statements and
  * prints the statements PostgreSQL spent the HTTP phases on (planning and execution per call).
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createTenant, insertKey } from '../src/tenants/service.js';
 import { openDatabase } from '../src/db/client.js';
-import { cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
+import { call, cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 12);
@@ -125,22 +125,6 @@ async function makeKeys(url: string, tenants: number, count: number, tag: string
   return keys.sort((a, b) => (a.secret < b.secret ? -1 : 1));
 }
 
-function post(agent: Agent, base: URL, path: string, key: string, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { agent, host: base.hostname, port: base.port, path, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 async function httpLoad(urls: string[], keys: Key[], seconds: number, turns = { keyTurn: 0 }) {
   // 32 connections in all, spread evenly over the instances (each loop keeps to one instance).
   const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: Math.ceil(CONCURRENCY / urls.length) }));
@@ -170,9 +154,9 @@ async function httpLoad(urls: string[], keys: Key[], seconds: number, turns = { 
       const update = n % 2 === 0 && list.length > 0;
       const externalId = update ? (list[Math.floor(Math.random() * list.length)] as string) : `${isIssue ? 'I' : 'D'}-${n}`;
       const projectKey = `bench/p${n % PROJECTS_PER_TENANT}`;
-      const body = JSON.stringify(isIssue ? issueBody(projectKey, externalId, n) : deploymentBody(projectKey, externalId, n));
+      const body = isIssue ? issueBody(projectKey, externalId, n) : deploymentBody(projectKey, externalId, n);
       const t0 = performance.now();
-      const res = await post(agent, base, isIssue ? '/api/webhooks/v1/issues' : '/api/webhooks/v1/deployments', key.secret, body);
+      const res = await call(agent, base, 'POST', isIssue ? '/api/webhooks/v1/issues' : '/api/webhooks/v1/deployments', key.secret, body);
       const took = performance.now() - t0;
       if (res.status === 201 || res.status === 200) {
         latencies.push(took);
