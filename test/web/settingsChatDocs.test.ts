@@ -141,6 +141,8 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
     await page.goto('/app/settings/integrations');
     // The channel picker has Slack's channels (beyond "No digest"): Slack was asked once.
     await until(async () => (await page.getByRole('combobox', { name: 'Digest channel of Alpha' }).locator('option').count()) > 1, true);
+    // Likewise the parent-page picker has Notion's pages: Notion was asked once, before we count.
+    await until(async () => (await page.getByRole('form', { name: 'Parent page' }).getByLabel('Parent page').locator('option').count()) > 1, true);
     await until(() => text(page, 'live'), 'Live');
     const vendorCalls = () => ({ slack: slack.calls.filter((c) => c.method === 'conversations.list').length, notion: notion.calls.filter((c) => c.path === '/v1/search').length });
     const before = vendorCalls();
