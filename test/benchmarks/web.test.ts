@@ -86,6 +86,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 30);
     expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 30 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
     const items = await page.getByTestId('help-corpus-repositories').locator('li').allTextContents();
+    expect(await text(page, 'help-corpus-summary')).to.include(': release tags for deployments, a commit to the first release tag holding it for lead time for changes, reverts and quick fix releases for failed changes.');
     expect(items).to.include.members(['fastify/fastify', 'rails/rails', 'prometheus/prometheus', 'tokio-rs/tokio']);
   });
 
