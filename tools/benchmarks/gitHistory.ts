@@ -168,7 +168,7 @@ export function monthsBetween(from: string, to: string): string[] {
   return out;
 }
 
-/** A repository month as stored (the columns of benchmark_corpus, plus lead_time_p50_seconds). */
+/** A repository month as stored (the columns of benchmark_corpus, lead_time_p50_seconds included). */
 export function measureRepository(gitDir: string, nameWithOwner: string, commit: string, from: string, to: string): StoredRow[] {
   const months = monthsBetween(from, to);
   const since = new Date(Date.parse(`${from}T00:00:00Z`) - 31 * 86_400_000).toISOString();
