@@ -31,7 +31,7 @@ export function MonthlyCharts({ rows, times, series, scope, context, drill = fal
           const value = num(row, s.value);
           return {
             month, value, n: s.n ? num(row, s.n) : undefined,
-            reason: value === null ? emptyReason(s.subject, { month }, context) : undefined,
+            reason: value === null ? emptyReason(s.subject, span.partial ? { first: span.first, last: span.last } : { month }, context) : undefined,
             ...(span.partial ? { partial: { first: span.first, last: span.last } } : {}),
           };
         });
