@@ -52,6 +52,9 @@ export function ChartPoints({ title, rows, geo, format, withN, drill }: {
 
   const tip = shown === null ? null : rows[shown];
   const tipLeft = shown === null ? 0 : Math.min(Math.max((geo.xs[shown] as number) - 90, 0), Math.max(geo.width - 180, 0));
+  // Above the point when it fits, else below it: never over the point it describes.
+  const tipY = shown === null ? 0 : (geo.ys[shown] ?? geo.top);
+  const tipTop = tipY - 70 >= 0 ? tipY - 70 : tipY + 12;
   return (
     <div className="chart-points" role="group" aria-label={`${title} by month: arrow keys move between months${drill ? ', Enter lists the facts' : ''}`}>
       {rows.map((r, i) => {
@@ -81,7 +84,7 @@ export function ChartPoints({ title, rows, geo, format, withN, drill }: {
         );
       })}
       {tip && (
-        <div className="chart-tip" role="tooltip" data-testid="chart-tip" style={{ left: tipLeft, top: Math.max((geo.ys[shown as number] ?? geo.top) - 56, 0) }}>
+        <div className="chart-tip" role="tooltip" data-testid="chart-tip" style={{ left: tipLeft, top: tipTop }}>
           <strong>{monthText(tip)}</strong>
           <span>
             {format(tip.value as number)}

@@ -51,6 +51,8 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
     // Whole months on a solid line; a partial month on a dashed segment from its neighbours, so
     // that its lower count does not read as a fall.
     const whole = rows.map((r) => (r.partial ? null : r.value));
+    // Hollow points on the partial months only (their neighbours are on the solid line already).
+    const partialAt = rows.flatMap((r, i) => (r.partial && r.value !== null ? [i] : []));
     const part = rows.map((r, i) => (r.partial || rows[i - 1]?.partial || rows[i + 1]?.partial ? r.value : null));
     // The month labels are text in the page under the canvas, not drawn by uPlot: so that they can be
     // thinned by their measured width (uPlot draws every value it is given, overlapping or not) and
@@ -91,8 +93,8 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
         },
         series: [
           {},
-          { label: title, stroke, width: 2, spanGaps: false, points },
-          { label: `${title} (partial month)`, stroke, width: 2, dash: [5, 4], spanGaps: false, points: { ...points, fill: bg } },
+          { label: title, stroke, width: 2, spanGaps: false, points: { ...points, fill: stroke } },
+          { label: `${title} (partial month)`, stroke, width: 2, dash: [5, 4], spanGaps: false, points: { ...points, fill: bg, filter: (_u, _i, show) => (show ? partialAt : null) } },
         ],
         axes: [
           // One tick per month, not uPlot's automatic time ticks; the labels are placed by placeMonthLabels.
