@@ -71,6 +71,22 @@ describe('web app: charts that do not mislead (Chromium)', function () {
     ]);
     // A month without data has no point (the line is broken there, spanGaps off); the others do.
     expect(await page.getByTestId('deployment-frequency-trend').locator('.chart-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-month')))).to.deep.equal(['2025-11', '2026-01', '2026-02', '2026-03']);
+    // On the canvas: between Nov and Jan (both 1) no line at the height of 1; between Jan and Feb
+    // (both 1) the line is there (the chart's blue, not a grey grid line).
+    const lineAt = (a: string, b: string) => page.evaluate(([from, to]) => {
+      const fig = document.querySelector('[data-testid="deployment-frequency-trend"]')!;
+      const canvas = fig.querySelector('canvas')!;
+      const box = canvas.getBoundingClientRect();
+      // (No named function in here: the test runner's transform would refer to a helper the page lacks.)
+      const [x0, x1] = [from, to].map((m) => fig.querySelector(`.chart-point[data-month="${m}"]`)!.getBoundingClientRect()).map((r) => r.left + r.width / 2) as [number, number];
+      const dot = fig.querySelector(`.chart-point[data-month="${from}"] .chart-dot`)!.getBoundingClientRect();
+      const x = x0 + (x1 - x0) / 4;
+      const scale = canvas.width / box.width;
+      const [r, , b, alpha] = canvas.getContext('2d')!.getImageData(Math.round((x - box.left) * scale), Math.round((dot.top + dot.height / 2 - box.top) * scale), 1, 1).data;
+      return alpha! > 0 && b! > 150 && r! < 120;
+    }, [a, b]);
+    expect(await lineAt('2025-11', '2026-01')).to.equal(false);
+    expect(await lineAt('2026-01', '2026-02')).to.equal(true);
     // 48 h and 33 h: the axis still starts at zero, for durations and counts alike.
     for (const chart of ['lead-time-trend', 'deployment-frequency-trend', 'change-failure-rate-trend']) {
       expect(await page.getByTestId(chart).locator('.chart').getAttribute('data-y-min'), chart).to.equal('0');
