@@ -45,8 +45,8 @@ export function TeamPage() {
     ...apiQuery<BaselineJson>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
     enabled: slug !== undefined,
   });
-  // mttr's n is not an export column: it comes from its cube beside the baseline rows.
   const trend = useQuery(cubeQuery(factQuery(CHART_FACTS, { ...scope, team: teamId }, scope, { byMonth: true })));
+  // mttr's n is not an export column: it comes from its cube beside the baseline rows.
   const restored = useQuery(cubeQuery({ measures: ['incidents.incidents_restored'], timeDimensions: [{ dimension: 'incidents.closed_at', granularity: 'month', dateRange: dateRange(scope) }], filters: teamFilter(teamId) }));
   usePageTitle(team.data ? `Team ${team.data.data.name}` : 'Team');
 
