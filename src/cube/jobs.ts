@@ -1,7 +1,7 @@
 import { defineJob } from '../jobs/define.js';
 import { scheduled } from '../jobs/maintenance.js';
 
-/** The hourly schedule whose window visits every tenant (catalog.ts); the minutely one visits those that may need work. */
+/** The hourly schedule whose window visits every tenant (src/jobCatalog.ts); the minutely one visits those that may need work. */
 export const ROLLUPS_SWEEP = 'cube.rollups-sweep';
 
 export const cubeRollupsRefresh = defineJob({

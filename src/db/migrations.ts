@@ -63,7 +63,7 @@ export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promis
       await migrate(drizzle(client), { migrationsFolder: dir });
       // Loaded here, not at the top: the job catalog pulls in every handler's module graph, which
       // every CLI command would otherwise pay for at start-up.
-      const [{ installJobQueues, BOSS_SCHEMA }, { jobCatalog }] = await Promise.all([import('../jobs/boss.js'), import('../jobs/catalog.js')]);
+      const [{ installJobQueues, BOSS_SCHEMA }, { jobCatalog }] = await Promise.all([import('../jobs/boss.js'), import('../jobCatalog.js')]);
       await installJobQueues(client, jobCatalog);
       // Tenant work enqueues jobs, sometimes in its own transaction (docs/tenancy.md): it may add
       // a job and learn its id, never read or change the queue, which holds every tenant's jobs.

@@ -1,7 +1,7 @@
 /**
  * Our side of the OAuth flow: the consent page and its approve step (with tenant choice), the
  * protected-resource metadata, CORS and rate limits in front of oidc-provider's own endpoints.
- * oidc-provider itself is mounted after every router (src/http/app.ts).
+ * oidc-provider itself is mounted after every router (src/app.ts).
  */
 import Router from '@koa/router';
 import type Koa from 'koa';

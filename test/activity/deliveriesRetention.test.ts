@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
+import { jobCatalog, scheduleCatalog } from '../../src/jobCatalog.js';
 import type { JobContext } from '../../src/jobs/define.js';
 import { codehostDeliveriesRetention } from '../../src/codehost/jobs.js';
 import { createJobQueue } from '../../src/jobs/index.js';

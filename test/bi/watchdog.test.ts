@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { asSystem } from '../../src/db/tenancy.js';
-import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
+import { jobCatalog, scheduleCatalog } from '../../src/jobCatalog.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';
 import { createLivePublisher } from '../../src/live/publisher.js';

@@ -6,7 +6,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import type Koa from 'koa';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 import { afterResponseErrorHandler } from '../../src/http/errors.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { expectRefusal } from '../helpers/refusals.js';

@@ -8,7 +8,7 @@ import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { runMigrations } from '../../src/db/migrations.js';
 import { bossOver, JobSchemaBehindError } from '../../src/jobs/boss.js';
-import { jobCatalog, scheduleCatalog } from '../../src/jobs/catalog.js';
+import { jobCatalog, scheduleCatalog } from '../../src/jobCatalog.js';
 import { ROLLUPS_SWEEP } from '../../src/cube/jobs.js';
 import { asSystem } from '../../src/db/tenancy.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';

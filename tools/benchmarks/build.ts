@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase } from '../../src/db/client.js';
 import { asSystem } from '../../src/db/tenancy.js';
-import { jobCatalog } from '../../src/jobs/catalog.js';
+import { jobCatalog } from '../../src/jobCatalog.js';
 import type { JobContext } from '../../src/jobs/define.js';
 import { createJobQueue } from '../../src/jobs/index.js';
 import { createLivePublisher } from '../../src/live/publisher.js';

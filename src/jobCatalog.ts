@@ -2,24 +2,24 @@
  * Every job kind and every schedule, as data. A capability adds its jobs here (their definitions
  * live in its own folder) and `delivery-analytics migrate` creates a queue for each.
  */
-import type { Config } from '../config/index.js';
-import type { JobDefinition } from './define.js';
-import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './cleanup.js';
-import { biWatchdog } from '../bi/jobs.js';
-import { expireJobs, jobRetention } from './maintenance.js';
-import { codehostDeliveriesRetention } from '../codehost/jobs.js';
-import { cubeRollupsRefresh, ROLLUPS_SWEEP } from '../cube/jobs.js';
-import { registerImportWorkflow } from '../organisation/jobs.js';
-import { sendSurveyInvitations } from '../surveys/jobs.js';
-import type { ScheduleDefinition } from './scheduler.js';
-import { sessionAssessmentJob, sessionSummaryJob } from '../ai/jobs.js';
-import { testJobs, testSchedules } from './testHooks.js';
-import { trackerSyncWorkflow } from '../integrations/trackers/syncJob.js';
-import { TRACKERS_SWEEP, trackersSyncDue } from '../integrations/trackers/dueJob.js';
-import { slashCommandJob } from '../integrations/slack/command.js';
-import { notionPublish, notionPublishDue } from '../integrations/notion/jobs.js';
-import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from '../integrations/slack/digest.js';
-import { CORPUS_SCHEDULE, corpusWorkflow } from '../benchmarks/workflow.js';
+import type { Config } from './config/index.js';
+import type { JobDefinition } from './jobs/define.js';
+import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './jobs/cleanup.js';
+import { biWatchdog } from './bi/jobs.js';
+import { expireJobs, jobRetention } from './jobs/maintenance.js';
+import { codehostDeliveriesRetention } from './codehost/jobs.js';
+import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './cube/jobs.js';
+import { registerImportWorkflow } from './organisation/jobs.js';
+import { sendSurveyInvitations } from './surveys/jobs.js';
+import type { ScheduleDefinition } from './jobs/scheduler.js';
+import { sessionAssessmentJob, sessionSummaryJob } from './ai/jobs.js';
+import { testJobs, testSchedules } from './jobs/testHooks.js';
+import { trackerSyncWorkflow } from './integrations/trackers/syncJob.js';
+import { TRACKERS_SWEEP, trackersSyncDue } from './integrations/trackers/dueJob.js';
+import { slashCommandJob } from './integrations/slack/command.js';
+import { notionPublish, notionPublishDue } from './integrations/notion/jobs.js';
+import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from './integrations/slack/digest.js';
+import { CORPUS_SCHEDULE, corpusWorkflow } from './benchmarks/workflow.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,

@@ -1,0 +1,73 @@
+import Router from "@koa/router";
+import { reviewFailures, sessionListExtras } from "../ai/reviewState.js";
+import { z } from "zod";
+import { int32, pgDate, pgTimestamp } from "../shared/limits.js";
+import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from "./presenters.js";
+import { createSession, deleteSession, findSession, listSessions, readTranscript, sessionLinks, sessionMetrics } from "./service.js";
+import { listEnvelope, Paging, route } from "../http/route.js";
+import { sessionReview } from "../ai/routes.js";
+import { presentAssessment, presentSummary } from "../ai/presenters.js";
+import { Uuid } from "../shared/schemas.js";
+const SESSION_BODY_LIMIT = 16 * 1024 * 1024;
+const Timestamp = pgTimestamp();
+const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const SmallCount = int32(0);
+const SessionBody = z.strictObject({
+  tool: z.string().trim().min(1).max(100),
+  model: z.string().trim().min(1).max(200).optional(),
+  startedAt: Timestamp,
+  endedAt: Timestamp.nullable().optional(),
+  projectKey: z.string().regex(/^[^/\s]+\/[^/\s]+$/, "must have the form <owner>/<repo>").max(200).optional(),
+  branch: z.string().min(1).max(255).optional(),
+  prNumber: int32(1).optional(),
+  commitShas: z.array(z.string().regex(/^[0-9a-fA-F]{7,40}$/, "must be 7 to 40 hexadecimal characters")).max(1e3).optional(),
+  externalId: z.string().min(1).max(200).optional(),
+  usage: z.strictObject({ inputTokens: Count, outputTokens: Count, cacheReadTokens: Count, cacheWriteTokens: Count, messages: SmallCount, toolCalls: SmallCount }).partial().optional(),
+  transcript: z.union([z.string(), z.array(z.unknown())]).optional()
+}).refine((b) => !b.endedAt || new Date(b.endedAt) >= new Date(b.startedAt), { path: ["endedAt"], message: "must not be before startedAt" });
+const ListQuery = Paging.extend({
+  userId: Uuid.optional(),
+  projectKey: z.string().min(1).max(200).optional(),
+  tool: z.string().min(1).max(100).optional(),
+  // A date alone means its midnight UTC.
+  from: z.union([Timestamp, pgDate()]).optional(),
+  to: z.union([Timestamp, pgDate()]).optional()
+});
+const SessionParams = z.object({ id: Uuid }).catch({ id: "00000000-0000-0000-0000-000000000000" });
+const DetailQuery = z.object({ include: z.enum(["transcript"]).optional() });
+function sessionRoutes(app) {
+  const router = new Router();
+  const { db } = app.database;
+  router.post("/api/sessions", route(app, { auth: "required", body: SessionBody, bodyLimit: SESSION_BODY_LIMIT, whenReadOnly: "allowed" }, async ({ principal, body }) => {
+    const { session, transcript } = await createSession(app, principal, body);
+    return { status: 201, body: { data: presentCreatedSession(session, transcript), meta: {} } };
+  }));
+  router.get("/api/sessions", route(app, { auth: "required", query: ListQuery }, async ({ principal, query }) => {
+    const { rows, total } = await listSessions(db, principal, query, query);
+    const extras = await sessionListExtras(app, principal.tenantId, rows);
+    return { body: listEnvelope(rows.map((row) => ({ ...presentSession(row), ...extras(row) })), query, total) };
+  }));
+  router.get("/api/sessions/:id", route(app, { auth: "required", params: SessionParams, query: DetailQuery }, async ({ principal, params, query }) => {
+    const session = await findSession(db, principal, params.id);
+    const transcript = query.include === "transcript" ? await readTranscript(app, principal, session) : void 0;
+    const [{ summary, assessment }, failures] = await Promise.all([sessionReview(app, principal.tenantId, session.id), reviewFailures(app, principal.tenantId, [session.id])]);
+    const details = presentSessionDetails(session, await sessionLinks(db, session), transcript);
+    const failed = failures.get(session.id) ?? {};
+    const reviewFailed = { summary: failed.summary ?? null, assessment: failed.assessment ?? null };
+    return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment), reviewFailed }, meta: {} } };
+  }));
+  router.get("/api/sessions/:id/metrics", route(app, { auth: "required", params: SessionParams }, async ({ principal, params }) => {
+    const { session, metrics, links } = await sessionMetrics(db, principal, params.id);
+    return { body: { data: presentSessionMetrics(session, metrics, links), meta: {} } };
+  }));
+  router.delete("/api/sessions/:id", route(app, { auth: "required", params: SessionParams, whenReadOnly: "allowed" }, async ({ principal, params }) => {
+    const deleted = await deleteSession(app, principal, params.id);
+    return { body: { data: { id: deleted.id, deleted: true, transcriptDeleted: deleted.transcriptKey !== null }, meta: {} } };
+  }));
+  return router;
+}
+export {
+  SESSION_BODY_LIMIT,
+  SessionBody,
+  sessionRoutes
+};

@@ -1,0 +1,32 @@
+import Router from "@koa/router";
+import { z } from "zod";
+import { presentApiKey, presentNewApiKey } from "./presenters.js";
+import { createApiKey, currentApiKey, listApiKeys, revokeApiKey } from "./service.js";
+import { listEnvelope, Paging, route } from "../http/route.js";
+import { Uuid } from "../shared/schemas.js";
+const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+const KeyParams = z.object({ id: Uuid });
+function apiKeyRoutes(app) {
+  const router = new Router();
+  const { db } = app.database;
+  router.get("/api/keys", route(app, { auth: "required", query: Paging }, async ({ principal, query }) => {
+    const { rows, total } = await listApiKeys(db, principal, query);
+    return { body: listEnvelope(rows.map(presentApiKey), query, total) };
+  }));
+  router.get("/api/keys/current", route(app, { auth: "required" }, async ({ principal }) => {
+    return { body: { data: presentApiKey(await currentApiKey(db, principal)), meta: {} } };
+  }));
+  router.post("/api/keys", route(app, { auth: "required", body: CreateKeyBody }, async ({ principal, body }) => {
+    const { key, secret } = await createApiKey(db, principal, body);
+    return { status: 201, body: { data: presentNewApiKey(key, secret), meta: {} } };
+  }));
+  router.delete("/api/keys/:id", route(app, { auth: "required", whenReadOnly: "allowed", params: KeyParams.catch({ id: "00000000-0000-0000-0000-000000000000" }) }, async ({ principal, params }) => {
+    const key = await revokeApiKey(db, principal, params.id);
+    return { body: { data: presentApiKey(key), meta: {} } };
+  }));
+  return router;
+}
+export {
+  CreateKeyBody,
+  apiKeyRoutes
+};

@@ -1,0 +1,106 @@
+import Router from "@koa/router";
+import { z } from "zod";
+import { checkFormToken, checkOrigin, CSRF_FIELD, isFormPost, issueCsrfToken } from "./csrf.js";
+import { signInProviders } from "./providers/registry.js";
+import { safeReturnUrl } from "./returnUrl.js";
+import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCookie } from "./sessions.js";
+import { sha256 } from "./secrets.js";
+import { AppError } from "../errors.js";
+import { renderLoginPage } from "./loginPage.js";
+import { emailSignInAvailable, mailerConfigured } from "../mail/mailer.js";
+import { completeMagicLink, MAGIC_LINK_PATH, requestMagicLink } from "./signIn.js";
+import { normaliseEmail } from "../tenants/service.js";
+import { userEmail } from "../users/service.js";
+import { readBody } from "../http/body.js";
+import { sendPage } from "../http/html.js";
+import { consume } from "../http/rateLimit.js";
+import { route, zodDetails } from "../http/route.js";
+const optionalString = z.string().optional().catch(void 0);
+const LoginQuery = z.object({ mode: optionalString, returnUrl: optionalString, sent: optionalString, error: optionalString });
+const CallbackQuery = z.object({ token: optionalString });
+const EmailFields = { email: z.email().max(320), returnUrl: z.string().max(4096).optional() };
+const JsonEmailBody = z.strictObject(EmailFields);
+const FormEmailBody = z.strictObject({ ...EmailFields, mode: z.string().max(20).optional(), [CSRF_FIELD]: z.string().max(100).optional() });
+const PER_ADDRESS = { name: "magic-email", points: 5, durationSeconds: 15 * 60 };
+const FORM_LIMIT = 16 * 1024;
+const modeOf = (value) => value === "mcp" ? "mcp" : null;
+function loginUrl(params) {
+  const search = new URLSearchParams(Object.entries(params).filter((e) => e[1] !== null && e[1] !== ""));
+  const query = search.toString();
+  return query ? `/login?${query}` : "/login";
+}
+function parseBody(schema, raw) {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new AppError("validation_failed", "Validation failed", zodDetails(result.error, void 0, raw));
+  return result.data;
+}
+function authRoutes(app) {
+  const router = new Router();
+  const { config } = app;
+  const { db } = app.database;
+  const secure = config.production;
+  router.get("/login", route(app, { system: "authentication", auth: "optional", limit: "none", query: LoginQuery }, async ({ ctx, principal, query }) => {
+    const mode = modeOf(query.mode);
+    const signedInAs = principal && principal.kind === "session" ? await userEmail(db, principal.userId) : null;
+    const page = renderLoginPage({
+      mode,
+      returnUrl: safeReturnUrl(query.returnUrl),
+      csrfToken: issueCsrfToken(ctx, secure),
+      emailAvailable: emailSignInAvailable(config),
+      linkInLog: !mailerConfigured(config) && !config.production,
+      sent: query.sent === "1",
+      error: query.error ?? null,
+      signedInAs,
+      providers: [...signInProviders(config).values()].map((p) => ({ id: p.id, label: p.label }))
+    });
+    sendPage(ctx, 200, page);
+  }));
+  router.post("/auth/email", route(app, { system: "authentication", auth: "none" }, async ({ ctx }) => {
+    checkOrigin(ctx, config.appUrl);
+    const form = isFormPost(ctx);
+    const body = form ? parseBody(FormEmailBody, await readBody(ctx, "form", FORM_LIMIT)) : parseBody(JsonEmailBody, await readBody(ctx, "json", FORM_LIMIT));
+    if (form) checkFormToken(ctx, body.csrf);
+    await consume(app, `addr:${sha256(normaliseEmail(body.email))}`, [PER_ADDRESS]);
+    const returnUrl = safeReturnUrl(body.returnUrl);
+    const { delivery } = await requestMagicLink(app, { email: body.email, returnUrl });
+    if (form) {
+      const mode = modeOf(body.mode);
+      return { status: 303, headers: { Location: loginUrl({ sent: "1", mode, returnUrl: returnUrl === "/" ? null : returnUrl }) } };
+    }
+    return {
+      status: 202,
+      body: { data: { message: "If an account exists for this address, a sign-in link has been sent to it.", expiresInMinutes: 15, delivery }, meta: {} }
+    };
+  }));
+  router.get(MAGIC_LINK_PATH, route(app, { system: "authentication", auth: "none", query: CallbackQuery }, async ({ ctx, query }) => {
+    ctx.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+    const done = query.token ? await completeMagicLink(db, query.token) : { problem: "invalid_link" };
+    if ("problem" in done) return { status: 303, headers: { Location: loginUrl({ error: done.problem }) } };
+    const previous = readCookie(ctx.get("cookie"), SESSION_COOKIE);
+    if (previous) await endSession(db, previous);
+    ctx.append("Set-Cookie", sessionCookie(done.session.token, done.session.absoluteExpiresAt, secure));
+    return { status: 303, headers: { Location: done.returnUrl } };
+  }));
+  router.post("/auth/logout", route(app, { system: "authentication", auth: "none" }, async ({ ctx }) => {
+    checkOrigin(ctx, config.appUrl);
+    const form = isFormPost(ctx);
+    let returnUrl = null;
+    if (form) {
+      const fields = await readBody(ctx, "form", FORM_LIMIT);
+      checkFormToken(ctx, fields[CSRF_FIELD]);
+      if (fields.returnUrl !== void 0) returnUrl = safeReturnUrl(fields.returnUrl);
+    }
+    const token = readCookie(ctx.get("cookie"), SESSION_COOKIE);
+    if (token) await endSession(db, token);
+    ctx.append("Set-Cookie", clearedSessionCookie(secure));
+    if (form) return { status: 303, headers: { Location: returnUrl ?? "/login" } };
+    return { body: { data: { signedOut: true }, meta: {} } };
+  }));
+  return router;
+}
+export {
+  JsonEmailBody,
+  PER_ADDRESS,
+  authRoutes,
+  loginUrl
+};

@@ -1,0 +1,32 @@
+import Router from "@koa/router";
+import { z } from "zod";
+import { route } from "../http/route.js";
+import { biCredentialsFor } from "./credentials.js";
+import { biEndpoint, presentBiConnection, presentBiCredential } from "./presenters.js";
+import { Uuid } from "../shared/schemas.js";
+const CreateBiCredentialBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+const IdParams = z.object({ id: Uuid }).catch({ id: "00000000-0000-0000-0000-000000000000" });
+function biRoutes(app) {
+  const router = new Router();
+  const { pool } = app.database;
+  const endpoint = biEndpoint(app.config.database.url, app.config.bi);
+  const options = { replicaUrl: app.config.bi.databaseUrl, database: app.config.bi.database };
+  router.get("/api/bi/credentials", route(app, { auth: "required" }, async ({ principal }) => {
+    const rows = await biCredentialsFor(pool, principal).list();
+    return { body: { data: rows.map(presentBiCredential), meta: {} } };
+  }));
+  router.post("/api/bi/credentials", route(app, { auth: "required", body: CreateBiCredentialBody }, async ({ principal, body }) => {
+    const { credential, password } = await biCredentialsFor(pool, principal, options).grant(body.name);
+    const { id: _id, ...connection } = presentBiConnection(endpoint, credential, password);
+    return { status: 201, body: { data: { ...presentBiCredential(credential), ...connection }, meta: {} } };
+  }));
+  router.delete("/api/bi/credentials/:id", route(app, { auth: "required", params: IdParams, whenReadOnly: "allowed" }, async ({ principal, params }) => {
+    const credential = await biCredentialsFor(pool, principal, options).revoke(params.id);
+    return { body: { data: presentBiCredential(credential), meta: {} } };
+  }));
+  return router;
+}
+export {
+  CreateBiCredentialBody,
+  biRoutes
+};

@@ -1,0 +1,51 @@
+import { withDatabase } from "./commands.js";
+import { requireOption, UsageError } from "./args.js";
+import { loadBiCommandConfig } from "../config/index.js";
+import { isUuid } from "../shared/schemas.js";
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}
+`);
+function tenantOption(options) {
+  const tenantId = requireOption(options, "tenant");
+  if (!isUuid(tenantId)) throw new UsageError("--tenant must be a tenant id (UUID)");
+  return tenantId;
+}
+function nameOption(options) {
+  const name = requireOption(options, "name").trim();
+  if (name.length < 1 || name.length > 100) throw new UsageError("--name must be 1 to 100 characters");
+  return name;
+}
+const biCommands = {
+  "bi:grant": {
+    summary: "Create a BI credential (a read-only PostgreSQL role on the BI database's tables of the tenant's rows); prints {name, user, password, host, port, database, url}.",
+    usage: "bi:grant --tenant=<id> --name=<name>",
+    run: (options, env) => {
+      const tenantId = tenantOption(options);
+      const name = nameOption(options);
+      const config = loadBiCommandConfig(env);
+      return withDatabase(env, async ({ pool }) => {
+        const { grantBiCredential } = await import("../bi/credentials.js");
+        const { biEndpoint, presentBiConnection } = await import("../bi/presenters.js");
+        const { credential, password } = await grantBiCredential(pool, { tenantId, name }, void 0, { replicaUrl: config.bi.databaseUrl, database: config.bi.database });
+        const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
+        print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
+      });
+    }
+  },
+  "bi:revoke": {
+    summary: "Drop a BI credential: its role goes and its open sessions end; prints {name, user, revoked: true}.",
+    usage: "bi:revoke --tenant=<id> --name=<name>",
+    run: (options, env) => {
+      const tenantId = tenantOption(options);
+      const name = nameOption(options);
+      const { bi } = loadBiCommandConfig(env);
+      return withDatabase(env, async ({ pool }) => {
+        const { revokeBiCredentialByName } = await import("../bi/credentials.js");
+        const credential = await revokeBiCredentialByName(pool, tenantId, name, { replicaUrl: bi.databaseUrl, database: bi.database });
+        print({ name: credential.name, user: credential.user, revoked: true });
+      });
+    }
+  }
+};
+export {
+  biCommands
+};

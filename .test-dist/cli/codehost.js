@@ -1,0 +1,32 @@
+import { withDatabase } from "./commands.js";
+import { requireOption, UsageError } from "./args.js";
+import { systemActor } from "../auth/principal.js";
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}
+`);
+const codehostCommands = {
+  "codehost:link": {
+    summary: "Link a code-host installation to a tenant; prints the installation.",
+    usage: "codehost:link --tenant=<id> --installation=<id>",
+    run: (options, env) => {
+      const tenantId = requireOption(options, "tenant");
+      if (!/^[0-9a-f-]{36}$/i.test(tenantId)) throw new UsageError("--tenant must be a tenant id (UUID)");
+      const installation = requireOption(options, "installation");
+      if (!/^[1-9]\d{0,15}$/.test(installation)) throw new UsageError("--installation must be a positive whole number");
+      return withDatabase(env, async ({ db }) => {
+        const [{ eq }, { tenants }, { claimInstallation }, { presentInstallation }] = await Promise.all([
+          import("drizzle-orm"),
+          import("../db/schema/index.js"),
+          import("../codehost/installations.js"),
+          import("../codehost/presenters.js")
+        ]);
+        const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
+        if (!tenant) throw new Error(`no tenant ${tenantId}`);
+        const { row } = await claimInstallation(db, systemActor(tenantId, "cli"), Number(installation));
+        print(presentInstallation(row));
+      });
+    }
+  }
+};
+export {
+  codehostCommands
+};

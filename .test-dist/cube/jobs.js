@@ -1,0 +1,19 @@
+import { defineJob } from "../jobs/define.js";
+import { scheduled } from "../jobs/maintenance.js";
+const ROLLUPS_SWEEP = "cube.rollups-sweep";
+const cubeRollupsRefresh = defineJob({
+  ...scheduled,
+  name: "cube.rollups-refresh",
+  summary: "Computes every tenant's missing or changed rollup months (docs/rollups.md) and forgets change records all stored months have seen.",
+  idempotency: "Recomputes only months that are missing or not current, in one snapshot per tenant under a per-tenant advisory lock; a second run finds every month current and computes nothing.",
+  // A first build of a large tenant reads its whole history once.
+  expireInSeconds: 1800,
+  async run(ctx, payload) {
+    const { refreshAllRollups } = await import("./rollupRefresh.js");
+    return refreshAllRollups(ctx.app.database.pool, /* @__PURE__ */ new Date(), { everyTenant: payload.schedule === ROLLUPS_SWEEP });
+  }
+});
+export {
+  ROLLUPS_SWEEP,
+  cubeRollupsRefresh
+};

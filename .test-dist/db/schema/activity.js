@@ -1,0 +1,220 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, index, integer, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { tenants, users } from "./identity.js";
+import { projects } from "./delivery.js";
+const codehostInstallations = pgTable(
+  "codehost_installations",
+  {
+    installationId: bigint("installation_id", { mode: "number" }).primaryKey(),
+    tenantId: uuid("tenant_id").references(() => tenants.id, { onDelete: "set null" }),
+    accountLogin: text("account_login"),
+    accountType: text("account_type"),
+    linkedByUserId: uuid("linked_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    linkedAt: timestamp("linked_at", { withTimezone: true }),
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    unlinkedLoggedAt: timestamp("unlinked_logged_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [index("codehost_installations_tenant_idx").on(t.tenantId)]
+);
+const codehostDeliveries = pgTable(
+  "codehost_deliveries",
+  {
+    deliveryId: text("delivery_id").primaryKey(),
+    /** Null for installation events, which belong to no tenant yet. */
+    tenantId: uuid("tenant_id").references(() => tenants.id, { onDelete: "cascade" }),
+    installationId: bigint("installation_id", { mode: "number" }),
+    event: text("event").notNull(),
+    action: text("action"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [index("codehost_deliveries_received_idx").on(t.receivedAt)]
+);
+const pullRequests = pgTable(
+  "pull_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull().default("codehost"),
+    externalId: text("external_id").notNull(),
+    number: integer("number").notNull(),
+    title: text("title").notNull(),
+    url: text("url"),
+    authorUsername: text("author_username"),
+    /** open, closed (without merge) or merged. */
+    state: text("state", { enum: ["open", "closed", "merged"] }).notNull(),
+    draft: boolean("draft").notNull().default(false),
+    additions: integer("additions").notNull().default(0),
+    deletions: integer("deletions").notNull().default(0),
+    changedFiles: integer("changed_files").notNull().default(0),
+    commitCount: integer("commit_count").notNull().default(0),
+    labels: text("labels").array().notNull().default(sql`'{}'::text[]`),
+    headBranch: text("head_branch"),
+    headSha: text("head_sha"),
+    baseBranch: text("base_branch"),
+    mergeCommitSha: text("merge_commit_sha"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    mergedAt: timestamp("merged_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [
+    uniqueIndex("pull_requests_project_number").on(t.projectId, t.number),
+    index("pull_requests_tenant_merged_idx").on(t.tenantId, t.mergedAt),
+    index("pull_requests_project_head_branch_idx").on(t.projectId, t.headBranch),
+    // The pull requests a deployment ships: merged in a range of time (migration 0019's view; since
+    // 0021 the stored change_lead_times has its own index, and this one serves no query we know).
+    index("pull_requests_project_merged_idx").on(t.projectId, t.mergedAt).where(sql`merged_at IS NOT NULL`)
+  ]
+);
+const pullRequestReviewers = pgTable(
+  "pull_request_reviewers",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    pullRequestNumber: integer("pull_request_number").notNull(),
+    reviewer: text("reviewer").notNull(),
+    state: text("state", { enum: ["requested", "commented", "approved", "changes_requested", "dismissed"] }).notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.pullRequestNumber, t.reviewer] }),
+    check("pull_request_reviewers_state", sql`${t.state} in ('requested', 'commented', 'approved', 'changes_requested', 'dismissed')`)
+  ]
+);
+const commits = pgTable(
+  "commits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    sha: text("sha").notNull(),
+    branch: text("branch"),
+    authorUsername: text("author_username"),
+    authorName: text("author_name"),
+    authorEmail: text("author_email"),
+    committedAt: timestamp("committed_at", { withTimezone: true }).notNull(),
+    message: text("message").notNull(),
+    /** Every `Co-authored-by:` trailer, as written (`Name <email>`). */
+    coauthors: text("coauthors").array().notNull().default(sql`'{}'::text[]`),
+    /** AI tools recognised among the trailers (src/codehost/aiTrailers.ts), e.g. `claude`. */
+    aiCoauthors: text("ai_coauthors").array().notNull().default(sql`'{}'::text[]`),
+    url: text("url"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [
+    uniqueIndex("commits_project_sha").on(t.projectId, t.sha),
+    index("commits_tenant_sha_idx").on(t.tenantId, t.sha),
+    index("commits_tenant_committed_idx").on(t.tenantId, t.committedAt),
+    index("commits_project_branch_idx").on(t.projectId, t.branch)
+  ]
+);
+const pullRequestCommits = pgTable(
+  "pull_request_commits",
+  {
+    pullRequestId: uuid("pull_request_id").notNull().references(() => pullRequests.id, { onDelete: "cascade" }),
+    commitId: uuid("commit_id").notNull().references(() => commits.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" })
+  },
+  (t) => [primaryKey({ columns: [t.pullRequestId, t.commitId] }), index("pull_request_commits_commit_idx").on(t.commitId)]
+);
+const aiSessions = pgTable(
+  "ai_sessions",
+  {
+    id: uuid("id").primaryKey(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** The client's own id for the session; a second upload with the same one is a conflict. */
+    externalId: text("external_id"),
+    tool: text("tool").notNull(),
+    model: text("model"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    projectKey: text("project_key"),
+    branch: text("branch"),
+    prNumber: integer("pr_number"),
+    commitShas: text("commit_shas").array().notNull().default(sql`'{}'::text[]`),
+    inputTokens: bigint("input_tokens", { mode: "number" }).notNull().default(0),
+    outputTokens: bigint("output_tokens", { mode: "number" }).notNull().default(0),
+    cacheReadTokens: bigint("cache_read_tokens", { mode: "number" }).notNull().default(0),
+    cacheWriteTokens: bigint("cache_write_tokens", { mode: "number" }).notNull().default(0),
+    messageCount: integer("message_count").notNull().default(0),
+    toolCallCount: integer("tool_call_count").notNull().default(0),
+    transcriptKey: text("transcript_key"),
+    transcriptBytes: integer("transcript_bytes"),
+    transcriptLines: integer("transcript_lines"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [
+    index("ai_sessions_tenant_started_idx").on(t.tenantId, t.startedAt),
+    index("ai_sessions_tenant_user_idx").on(t.tenantId, t.userId),
+    index("ai_sessions_tenant_project_idx").on(t.tenantId, t.projectKey),
+    // Linking looks sessions up by PR number and by branch (commit shas: ai_session_shas).
+    index("ai_sessions_tenant_project_pr_idx").on(t.tenantId, t.projectKey, t.prNumber),
+    index("ai_sessions_tenant_project_branch_idx").on(t.tenantId, t.projectKey, t.branch),
+    uniqueIndex("ai_sessions_tenant_external").on(t.tenantId, t.externalId)
+  ]
+);
+const aiSessionShas = pgTable(
+  "ai_session_shas",
+  {
+    sessionId: uuid("session_id").notNull().references(() => aiSessions.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sha: text("sha").notNull()
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.sha] }), index("ai_session_shas_tenant_sha_idx").on(t.tenantId, t.sha)]
+);
+const aiSessionLinks = pgTable(
+  "ai_session_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id").notNull().references(() => aiSessions.id, { onDelete: "cascade" }),
+    pullRequestId: uuid("pull_request_id").references(() => pullRequests.id, { onDelete: "cascade" }),
+    commitId: uuid("commit_id").references(() => commits.id, { onDelete: "cascade" }),
+    linkedBy: text("linked_by", { enum: ["pr_number", "branch", "commit_sha", "commit_pr"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow()
+  },
+  (t) => [
+    uniqueIndex("ai_session_links_session_pr").on(t.sessionId, t.pullRequestId).where(sql`pull_request_id is not null`),
+    uniqueIndex("ai_session_links_session_commit").on(t.sessionId, t.commitId).where(sql`commit_id is not null`),
+    index("ai_session_links_pr_idx").on(t.pullRequestId),
+    index("ai_session_links_commit_idx").on(t.commitId),
+    check("ai_session_links_one_target", sql`(pull_request_id is null) <> (commit_id is null)`)
+  ]
+);
+const pullRequestAiAssisted = pgView("pull_request_ai_assisted", {
+  pullRequestId: uuid("pull_request_id").notNull(),
+  tenantId: uuid("tenant_id").notNull(),
+  viaSession: boolean("via_session").notNull(),
+  viaTrailer: boolean("via_trailer").notNull(),
+  viaLabel: boolean("via_label").notNull(),
+  aiAssisted: boolean("ai_assisted").notNull()
+}).as(sql`
+  select f.pull_request_id, f.tenant_id, f.via_session, f.via_trailer, f.via_label,
+         (f.via_session or f.via_trailer or f.via_label) as ai_assisted
+  from (
+    select pr.id as pull_request_id, pr.tenant_id,
+      exists (select 1 from ai_session_links l where l.pull_request_id = pr.id) as via_session,
+      exists (select 1 from pull_request_commits prc join commits c on c.id = prc.commit_id
+              where prc.pull_request_id = pr.id and cardinality(c.ai_coauthors) > 0) as via_trailer,
+      exists (select 1 from unnest(pr.labels) as label where lower(label) = 'ai-assisted') as via_label
+    from pull_requests pr
+  ) f`);
+export {
+  aiSessionLinks,
+  aiSessionShas,
+  aiSessions,
+  codehostDeliveries,
+  codehostInstallations,
+  commits,
+  pullRequestAiAssisted,
+  pullRequestCommits,
+  pullRequestReviewers,
+  pullRequests
+};

@@ -1,0 +1,91 @@
+import Router from "@koa/router";
+import { z } from "zod";
+import { AppError } from "../../errors.js";
+import { readRawBody } from "../../http/body.js";
+import { route } from "../../http/route.js";
+import { connectionById, connectionsOf, deleteConnection, presentConnection, setConnectionState, tokensOf, updateSettings } from "../shared/connections.js";
+import { notionClient, notionErrorCode } from "./client.js";
+import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNotionConnection, requireNotion } from "./install.js";
+import { notionPublish } from "./jobs.js";
+import { closedMonth } from "./publish.js";
+import { receiveNotionWebhook } from "./webhook.js";
+import { Month, Uuid } from "../../shared/schemas.js";
+const ConnectionParams = z.object({ id: Uuid });
+const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
+const ParentBody = z.strictObject({ pageId: z.string().regex(/^[0-9a-fA-F-]{32,36}$/, "A Notion page id") });
+const PublishBody = z.strictObject({ month: Month.optional() });
+const titleOf = (page) => {
+  for (const p of Object.values(page.properties ?? {})) {
+    if (p.type === "title") return (p.title ?? []).map((t) => t.plain_text ?? "").join("") || "Untitled";
+  }
+  return "Untitled";
+};
+function presentNotionStatus(app, enabled, connections) {
+  const { appUrl, docsWebhookSecret } = app.config;
+  return { enabled, webhooksAccepted: enabled && docsWebhookSecret !== null, webhookUrl: `${appUrl}/api/integrations/notion/webhook`, connections: connections.map(presentConnection) };
+}
+const presentPage = (p) => ({ id: p.id, title: titleOf(p) });
+function notionRoutes(app) {
+  const router = new Router();
+  const { db } = app.database;
+  router.get("/api/integrations/notion", route(app, { auth: "required" }, async ({ principal }) => {
+    const enabled = app.config.integrations.docs !== null;
+    const connections = enabled ? await connectionsOf(db, principal.tenantId, "notion") : [];
+    return { body: { data: presentNotionStatus(app, enabled, connections), meta: {} } };
+  }));
+  router.get("/api/integrations/notion/connect", route(app, { auth: { policy: "integration.manage" } }, async ({ principal }) => ({ status: 302, headers: { location: notionAuthorizeUrl(app, principal) } })));
+  router.get("/api/integrations/notion/callback", route(app, { auth: { policy: "integration.manage" }, query: CallbackQuery }, async ({ principal, query }) => {
+    requireNotion(app);
+    if (query.error || !query.code || !query.state) return { status: 302, headers: { location: notionSettingsUrl(app, query.error === "access_denied" ? "denied" : "failed") } };
+    await completeNotionConnect(app, principal, query.code, query.state);
+    return { status: 302, headers: { location: notionSettingsUrl(app, "connected") } };
+  }));
+  router.post("/api/integrations/notion/webhook", route(app, { auth: "none", limit: "none" }, async ({ ctx }) => {
+    requireNotion(app);
+    const body = await readRawBody(ctx, 256 * 1024);
+    return { body: await receiveNotionWebhook(app, body, ctx.get("x-notion-signature"), ctx.ip) };
+  }));
+  router.get("/api/integrations/notion/connections/:id/pages", route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams }, async ({ principal, params }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
+    try {
+      const found = await notionClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).search({ filter: { property: "object", value: "page" }, page_size: 100 });
+      const pages = found.results.map(presentPage);
+      return { body: { data: pages, meta: { page: 1, perPage: pages.length, total: pages.length } } };
+    } catch (error) {
+      throw new AppError("unavailable", `Notion did not list the pages (${notionErrorCode(error)})`);
+    }
+  }));
+  router.put("/api/integrations/notion/connections/:id/parent", route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams, body: ParentBody }, async ({ principal, params, body }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
+    try {
+      await notionClient(app.config, tokensOf(app.config.oauthEncryptionKey, connection).accessToken).pages.retrieve({ page_id: body.pageId });
+    } catch (error) {
+      throw new AppError("validation_failed", "Validation failed", [{ path: "pageId", message: `Notion cannot open this page for the integration (${notionErrorCode(error)}); share it with the integration first` }]);
+    }
+    const settings = { ...connection.settings, parentPageId: body.pageId };
+    await updateSettings(db, connection.id, settings);
+    if (connection.state === "needs_attention") await setConnectionState(db, connection.id, "active", null);
+    const fresh = await connectionById(db, principal.tenantId, connection.id);
+    return { body: { data: presentConnection(fresh), meta: {} } };
+  }));
+  router.post("/api/integrations/notion/connections/:id/publish", route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams, body: PublishBody }, async ({ principal, params, body }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
+    if (!connection.settings.parentPageId) throw new AppError("conflict", "Choose a parent page first");
+    if (connection.state !== "active") throw new AppError("conflict", `The connection ${connection.state === "needs_reconnect" ? "needs to be connected again" : "needs attention"}: ${connection.stateDetail ?? ""}`.trim());
+    const month = body.month ?? closedMonth();
+    const jobId = await app.jobs.send(notionPublish, { tenantId: principal.tenantId, connectionId: connection.id, month });
+    return { status: 202, body: { data: { jobId, month }, meta: {} } };
+  }));
+  router.delete("/api/integrations/notion/connections/:id", route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams, whenReadOnly: "allowed" }, async ({ principal, params }) => {
+    const connection = await ownedNotionConnection(app, principal, params.id);
+    await deleteConnection(db, principal.tenantId, connection.id);
+    return { status: 204 };
+  }));
+  return router;
+}
+export {
+  ParentBody,
+  notionRoutes,
+  presentNotionStatus,
+  presentPage
+};

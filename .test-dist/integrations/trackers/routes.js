@@ -1,0 +1,69 @@
+import Router from "@koa/router";
+import { z } from "zod";
+import { route } from "../../http/route.js";
+import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from "./service.js";
+import { syncRowOf } from "./store.js";
+import { TRACKER_KINDS } from "./types.js";
+import { requireTrackerApp } from "./vendors.js";
+import { receiveJiraWebhook, receiveLinearWebhook } from "./webhooks.js";
+import { Uuid } from "../../shared/schemas.js";
+const CallbackQuery = z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional(), error: z.string().max(200).optional() });
+const ConnectionParams = z.object({ id: Uuid });
+const DisconnectQuery = z.object({ connection: Uuid.optional() });
+const WebhookQuery = z.object({ site: z.string().max(200).optional(), key: z.string().max(100).optional() });
+const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
+function trackerRoutes(app) {
+  const router = new Router();
+  router.get("/api/integrations/trackers", route(app, { auth: "required" }, async ({ principal }) => ({ body: { data: await trackerOverview(app, principal), meta: {} } })));
+  for (const kind of TRACKER_KINDS) {
+    const base = `/api/integrations/${kind}`;
+    const configured = async (_ctx, next) => {
+      requireTrackerApp(app.config, kind);
+      await next();
+    };
+    router.get(`${base}/connect`, configured, route(app, { auth: { policy: "integration.manage" } }, ({ ctx, principal }) => {
+      ctx.redirect(connectUrl(app, principal, kind));
+    }));
+    router.get(`${base}/callback`, configured, route(app, { auth: { policy: "integration.manage" }, query: CallbackQuery }, async ({ ctx, principal, query }) => {
+      ctx.redirect(await completeConnect(app, principal, kind, query));
+    }));
+    router.delete(base, configured, route(app, { auth: { policy: "integration.manage" }, query: DisconnectQuery, whenReadOnly: "allowed" }, async ({ principal, query }) => ({
+      body: { data: await disconnect(app, principal, kind, query.connection), meta: {} }
+    })));
+    router.patch(`${base}/connections/:id`, configured, route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams, body: SettingsChange }, async ({ principal, params, body }) => {
+      const connection = await changeSettings(app, principal, kind, params.id, body);
+      return { body: { data: presentTrackerConnection(connection, await syncRowOf(app.database.db, connection.id)), meta: {} } };
+    }));
+    router.post(`${base}/connections/:id/backfill`, configured, route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams }, async ({ principal, params }) => ({
+      status: 202,
+      body: { data: { jobId: await startBackfill(app, principal, kind, params.id) }, meta: {} }
+    })));
+  }
+  const jiraConfigured = async (_ctx, next) => {
+    requireTrackerApp(app.config, "jira");
+    await next();
+  };
+  router.get("/api/integrations/jira/connections/:id/admin-webhook", jiraConfigured, route(app, { auth: { policy: "integration.manage" }, params: ConnectionParams }, async ({ principal, params }) => ({
+    body: { data: await jiraAdminWebhook(app, principal, params.id), meta: {} }
+  })));
+  router.post("/api/integrations/jira/webhook", route(app, { auth: "none", limit: "none", bodyKind: "raw", bodyLimit: WEBHOOK_BODY_LIMIT, query: WebhookQuery }, async ({ ctx, body, query }) => ({
+    body: {
+      data: await receiveJiraWebhook(app, {
+        authorization: ctx.get("authorization"),
+        hubSignature: ctx.get("x-hub-signature"),
+        identifier: ctx.get("x-atlassian-webhook-identifier"),
+        site: query.site,
+        key: query.key,
+        body
+      }),
+      meta: {}
+    }
+  })));
+  router.post("/api/integrations/linear/webhook", route(app, { auth: "none", limit: "none", bodyKind: "raw", bodyLimit: WEBHOOK_BODY_LIMIT }, async ({ ctx, body }) => ({
+    body: { data: await receiveLinearWebhook(app, { signature: ctx.get("linear-signature"), body }), meta: {} }
+  })));
+  return router;
+}
+export {
+  trackerRoutes
+};

@@ -1,0 +1,70 @@
+import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from "./cleanup.js";
+import { biWatchdog } from "../bi/jobs.js";
+import { expireJobs, jobRetention } from "./maintenance.js";
+import { codehostDeliveriesRetention } from "../codehost/jobs.js";
+import { cubeRollupsRefresh, ROLLUPS_SWEEP } from "../cube/jobs.js";
+import { registerImportWorkflow } from "../organisation/jobs.js";
+import { sendSurveyInvitations } from "../surveys/jobs.js";
+import { sessionAssessmentJob, sessionSummaryJob } from "../ai/jobs.js";
+import { testJobs, testSchedules } from "./testHooks.js";
+import { trackerSyncWorkflow } from "../integrations/trackers/syncJob.js";
+import { TRACKERS_SWEEP, trackersSyncDue } from "../integrations/trackers/dueJob.js";
+import { slashCommandJob } from "../integrations/slack/command.js";
+import { notionPublish, notionPublishDue } from "../integrations/notion/jobs.js";
+import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from "../integrations/slack/digest.js";
+import { CORPUS_SCHEDULE, corpusWorkflow } from "../benchmarks/workflow.js";
+const jobCatalog = [
+  expireJobs,
+  jobRetention,
+  loginSessionsCleanup,
+  oauthRecordsCleanup,
+  surveysCloseDue,
+  integrationsFlagStale,
+  codehostDeliveriesRetention,
+  registerImportWorkflow,
+  sendSurveyInvitations,
+  cubeRollupsRefresh,
+  trackerSyncWorkflow,
+  trackersSyncDue,
+  slashCommandJob,
+  slackDigestsDue,
+  slackDigest,
+  notionPublishDue,
+  notionPublish,
+  sessionSummaryJob,
+  sessionAssessmentJob,
+  biWatchdog,
+  corpusWorkflow
+];
+const MINUTE = 60;
+const HOUR = 3600;
+const scheduleCatalog = [
+  { name: "jobs.expire", job: "jobs.expire", everySeconds: 30, summary: "Every 30 s: jobs of a dead instance go back to the queue once expired." },
+  { name: "jobs.retention", job: "jobs.retention", everySeconds: HOUR, offsetSeconds: 7 * MINUTE, summary: "Hourly at :07: job-row retention." },
+  { name: "identity.sessions-cleanup", job: "identity.sessions-cleanup", everySeconds: HOUR, offsetSeconds: 13 * MINUTE, summary: "Hourly at :13: expired login sessions and sign-in links." },
+  { name: "oauth.records-cleanup", job: "oauth.records-cleanup", everySeconds: HOUR, offsetSeconds: 19 * MINUTE, summary: "Hourly at :19: expired OAuth records." },
+  { name: "surveys.close-due", job: "surveys.close-due", everySeconds: MINUTE, summary: "Every minute: close surveys past their close date." },
+  { name: "integrations.flag-stale", job: "integrations.flag-stale", everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: "Nightly at 02:30 UTC: flag stale integrations." },
+  { name: "cube.rollups-refresh", job: "cube.rollups-refresh", everySeconds: MINUTE, offsetSeconds: 30, summary: "Every minute at :30: rollup months missing or changed since they were computed." },
+  { name: "trackers.sync-due", job: "trackers.sync-due", everySeconds: 30 * MINUTE, offsetSeconds: 11 * MINUTE, summary: "Every 30 minutes at :11 and :41: incremental sync of every issue-tracker connection (the safety net under webhooks)." },
+  { name: TRACKERS_SWEEP, job: "trackers.sync-due", everySeconds: 6 * HOUR, offsetSeconds: 26 * MINUTE, summary: "Every 6 hours at 00:26, 06:26, 12:26, 18:26 UTC: the incremental sync of every issue-tracker connection plus the id sweep for deletes whose webhook was lost." },
+  { name: ROLLUPS_SWEEP, job: "cube.rollups-refresh", everySeconds: HOUR, offsetSeconds: 25 * MINUTE, summary: "Hourly at :25: every tenant\u2019s rollups, whatever the change records say." },
+  DIGEST_SCHEDULE,
+  CORPUS_SCHEDULE,
+  { name: "notion.publish-due", job: "notion.publish-due", everySeconds: 24 * HOUR, offsetSeconds: 4 * HOUR, summary: "Daily at 04:00 UTC: publish the last closed month to Notion where it is not published yet (in effect monthly, on the 1st)." },
+  { name: "bi.watchdog", job: "bi.watchdog", everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
+  { name: "codehost.deliveries-retention", job: "codehost.deliveries-retention", everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: "Nightly at 03:10 UTC: code-host delivery ids older than 30 days." }
+];
+function jobsFor(config) {
+  return config.testHooks ? [...jobCatalog, ...testJobs] : jobCatalog;
+}
+function schedulesFor(config) {
+  if (!config.testHooks) return scheduleCatalog;
+  return [...scheduleCatalog.map((s) => s.name === "jobs.expire" ? { ...s, everySeconds: 1 } : s), ...testSchedules];
+}
+export {
+  jobCatalog,
+  jobsFor,
+  scheduleCatalog,
+  schedulesFor
+};

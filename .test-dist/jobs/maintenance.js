@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { bossOver } from "./boss.js";
+import { defineJob } from "./define.js";
+const ScheduledPayload = z.object({ schedule: z.string(), windowStart: z.iso.datetime() });
+const scheduled = { payload: ScheduledPayload, retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 300 };
+const expireJobs = defineJob({
+  ...scheduled,
+  name: "jobs.expire",
+  summary: "Hands jobs held past their expiry (their instance died) back to the queue as a retry, or fails them when out of retries.",
+  idempotency: "One UPDATE of jobs still active past their expiry; a second run finds none.",
+  async run(ctx) {
+    await bossOver(ctx.app.database.pool).expire();
+    return {};
+  }
+});
+const jobRetention = defineJob({
+  ...scheduled,
+  name: "jobs.retention",
+  summary: "Archives jobs finished over an hour ago, deletes archived jobs, schedule windows and workflow checkpoints older than JOBS_RETENTION_DAYS.",
+  idempotency: "Deletes by age only; a second run deletes nothing more.",
+  async run(ctx) {
+    const days = ctx.app.config.jobs.retentionDays;
+    const boss = bossOver(ctx.app.database.pool, { retentionDays: days });
+    await boss.archive();
+    await boss.drop();
+    const { pool } = ctx.app.database;
+    const runs = await pool.query(`delete from schedule_runs where claimed_at < now() - make_interval(days => $1)`, [days]);
+    const checkpoints = await pool.query(`delete from workflow_checkpoints where updated_at < now() - make_interval(days => $1)`, [days]);
+    return { scheduleRuns: runs.rowCount ?? 0, workflowCheckpoints: checkpoints.rowCount ?? 0 };
+  }
+});
+export {
+  ScheduledPayload,
+  expireJobs,
+  jobRetention,
+  scheduled
+};

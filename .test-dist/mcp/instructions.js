@@ -1,0 +1,19 @@
+function serverInstructions(now) {
+  const today = now.toISOString().slice(0, 10);
+  const month = today.slice(0, 7);
+  return [
+    `Delivery analytics of one organisation: issues, pull requests, commits, deployments, incidents, AI coding sessions and seats, surveys, teams and people. Today is ${today} (UTC); the current month ${month} is not over, so its counts are partial.`,
+    "Find names step by step, never guess them: list_measures (search words) \u2192 list_dimensions (for a measure) \u2192 list_dimension_values (e.g. teams.slug, deployments.environment) \u2192 cube_query. cube_sql shows how a number is computed.",
+    `Months are calendar months in UTC. A fact counts in the month of its measure's time dimension (list_measures gives it: a deployment in the month it was created, an issue or incident in the month it closed, a PR in the month it merged). "Last month" is the previous calendar month, not the last 30 days.`,
+    "Medians (\u2026_p50_seconds) are percentile_cont(0.5) over the facts of the period, in seconds. Each median and ratio has an n measure (list_measures: n): ask for it in the same query and report it beside the value; a median over a handful of facts is weak evidence. Medians cannot be averaged or added across months or teams: query the longer period or the whole organisation instead.",
+    "Ratios (change_failure_rate, shares, rates) are 0\u20131. null means no denominator (nothing to measure), never zero. A team without any deployment source has no change failure rate at all.",
+    "Attribution: facts of a repository count for the team owning the project; facts of a person (AI sessions, seats, survey answers) count for every enabled team the person is on.",
+    "Comparisons: team_benchmark puts a team beside the median of all enabled teams (the org benchmark) and the DORA 2023 bands, month by month; team_baseline is the monthly export of every team.",
+    "team_open_source_benchmark gives a team's percentile among open-source repositories for PR cycle time, PRs per author, release frequency and change failure: an open-source proxy, say so when you cite it.",
+    "Which ones, and why: list_facts lists the deployments, pull requests, changes, issues or incidents behind a measure for a window and team (the measure's n, a rate's numerator marked, each failed deployment with the rule that made it fail), 50 a page.",
+    "Resources: analytics://definitions/metrics (every measure's definition), analytics://models/<cube> (the data models), analytics://benchmarks/dora-2023 (the bands). Prompts: monthly_delivery_review, change_failure_rate_rise."
+  ].join("\n\n");
+}
+export {
+  serverInstructions
+};

@@ -1,0 +1,3 @@
+import { restoreWarn } from "./quietRuntimeNotice.js";
+export * from "oidc-provider";
+restoreWarn();

@@ -1,0 +1,92 @@
+import Router from "@koa/router";
+import { z } from "zod";
+import { presentImport, presentImportRecord, presentPerson, presentTeam } from "./presenters.js";
+import { importRegister, listRegisterImports } from "./registerImport.js";
+import { enqueueRegisterImport, getRegisterImportJob } from "./registerImportJobs.js";
+import { importSeats } from "./seats.js";
+import { CODEHOST_USERNAME, setManualIdentities } from "./identities.js";
+import { addManualMembership, removeManualMembership } from "./memberships.js";
+import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from "./teams.js";
+import { listEnvelope, Paging, route } from "../http/route.js";
+import { Uuid } from "../shared/schemas.js";
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+const NO_ID = "00000000-0000-0000-0000-000000000000";
+const TeamParams = z.object({ id: Uuid }).catch({ id: NO_ID });
+const ImportQuery = z.object({ mode: z.enum(["sync", "async"]).optional() });
+const JobParams = z.object({ jobId: Uuid }).catch({ jobId: NO_ID });
+const TeamsQuery = Paging.extend({ enabled: z.enum(["true", "false"]).optional() });
+const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional(), q: z.string().trim().min(1).max(100).optional() });
+const Identity = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("email"), value: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Must be an e-mail address").max(320) }),
+  z.strictObject({ kind: z.literal("codehost_username"), value: z.string().trim().regex(CODEHOST_USERNAME, "Must be a code-host username") })
+]);
+const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
+const MemberBody = z.strictObject({ personId: Uuid });
+const MemberParams = z.object({ id: Uuid, personId: Uuid }).catch({ id: NO_ID, personId: NO_ID });
+const TeamPatch = z.strictObject({
+  enabled: z.boolean().optional(),
+  projects: z.array(z.string().regex(PROJECT_KEY, "Must be a project key <owner>/<repo>")).max(1e3).optional()
+}).refine((b) => b.enabled !== void 0 || b.projects !== void 0, { message: "Give enabled and/or projects" });
+function organisationRoutes(app) {
+  const router = new Router();
+  const { db } = app.database;
+  const announce = (tenantId, fact) => app.live.publish(tenantId, { kind: "data.changed", facts: [fact] }).catch((error) => app.log.warn({ err: error }, "data.changed event not published"));
+  router.post("/api/register/imports", route(app, { auth: { policy: "register.import" }, query: ImportQuery, bodyKind: "text", bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, query, body }) => {
+    if (query.mode === "async") {
+      const jobId = await enqueueRegisterImport(app, principal, body);
+      return { status: 202, body: { data: { jobId, status: "queued" }, meta: {} } };
+    }
+    const result = await importRegister(db, principal, body);
+    if (result.recorded) await announce(principal.tenantId, "register");
+    return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
+  }));
+  router.get("/api/register/imports/jobs/:jobId", route(app, { auth: "required", params: JobParams }, async ({ principal, params }) => {
+    return { body: { data: await getRegisterImportJob(app, principal.tenantId, params.jobId), meta: {} } };
+  }));
+  router.get("/api/register/imports", route(app, { auth: "required", query: Paging }, async ({ principal, query }) => {
+    const { rows, total } = await listRegisterImports(db, principal.tenantId, query);
+    return { body: listEnvelope(rows.map(presentImportRecord), query, total) };
+  }));
+  router.post("/api/seats/imports", route(app, { auth: { policy: "seats.import" }, bodyKind: "text", bodyLimit: IMPORT_BODY_LIMIT }, async ({ principal, body }) => {
+    const result = await importSeats(db, principal, body);
+    if (result.recorded) await announce(principal.tenantId, "seats");
+    return { status: result.recorded ? 201 : 200, body: { data: presentImport(result), meta: {} } };
+  }));
+  router.get("/api/teams", route(app, { auth: "required", query: TeamsQuery }, async ({ principal, query }) => {
+    const enabled = query.enabled === void 0 ? void 0 : query.enabled === "true";
+    const { rows, total } = await listTeams(db, principal.tenantId, query, { enabled });
+    return { body: listEnvelope(rows.map(presentTeam), query, total) };
+  }));
+  router.get("/api/teams/:id", route(app, { auth: "required", params: TeamParams }, async ({ principal, params }) => {
+    return { body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+  router.patch("/api/teams/:id", route(app, { auth: { policy: "team.manage" }, params: TeamParams, body: TeamPatch }, async ({ principal, params, body }) => {
+    return { body: { data: presentTeam(await updateTeam(db, principal, params.id, body)), meta: {} } };
+  }));
+  router.post("/api/teams/:id/members", route(app, { auth: { policy: "team.manage" }, params: TeamParams, body: MemberBody }, async ({ principal, params, body }) => {
+    const added = await addManualMembership(db, principal, params.id, body.personId);
+    return { status: added ? 201 : 200, body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+  router.delete("/api/teams/:id/members/:personId", route(app, { auth: { policy: "team.manage" }, params: MemberParams }, async ({ principal, params }) => {
+    await removeManualMembership(db, principal, params.id, params.personId);
+    return { body: { data: presentTeam(await getTeam(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+  router.get("/api/people", route(app, { auth: "required", query: PeopleQuery }, async ({ principal, query }) => {
+    const { rows, total } = await listPeople(db, principal.tenantId, query, { team: query.team, q: query.q });
+    return { body: listEnvelope(rows.map(presentPerson), query, total) };
+  }));
+  router.get("/api/people/:id", route(app, { auth: "required", params: TeamParams }, async ({ principal, params }) => {
+    return { body: { data: presentPerson(await getPerson(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+  router.patch("/api/people/:id", route(app, { auth: { policy: "person.manage" }, params: TeamParams, body: PersonPatch }, async ({ principal, params, body }) => {
+    await setManualIdentities(db, principal, params.id, body.identities);
+    return { body: { data: presentPerson(await getPerson(db, principal.tenantId, params.id)), meta: {} } };
+  }));
+  return router;
+}
+export {
+  MemberBody,
+  PersonPatch,
+  TeamPatch,
+  organisationRoutes
+};

@@ -1,0 +1,137 @@
+import { and, asc, count, eq, ilike, inArray, not, or, sql } from "drizzle-orm";
+import { orgUnits, people, personIdentities, projects, teamMemberships, teams } from "../db/schema/index.js";
+import { notFound } from "../errors.js";
+import { authorize } from "../auth/policies.js";
+import { PROJECT_KEY } from "../shared/schemas.js";
+const teamColumns = {
+  id: teams.id,
+  slug: teams.slug,
+  name: teams.name,
+  externalRef: teams.externalRef,
+  costCentreCode: teams.costCentreCode,
+  supplierName: teams.supplierName,
+  deliveryModel: teams.deliveryModel,
+  locationCountry: teams.locationCountry,
+  enabled: teams.enabled,
+  createdAt: teams.createdAt,
+  updatedAt: teams.updatedAt,
+  orgUnitId: orgUnits.id,
+  orgUnitSlug: orgUnits.slug,
+  orgUnitName: orgUnits.name
+};
+async function loadTeams(db, tenantId, where, paging) {
+  let query = db.select(teamColumns).from(teams).leftJoin(orgUnits, eq(orgUnits.id, teams.orgUnitId)).where(and(eq(teams.tenantId, tenantId), where)).orderBy(sql`${teams.slug} collate "C"`).$dynamic();
+  if (paging) query = query.limit(paging.perPage).offset((paging.page - 1) * paging.perPage);
+  const rows = await query;
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [members, owned] = await Promise.all([
+    db.select({ teamId: teamMemberships.teamId, n: count() }).from(teamMemberships).where(and(eq(teamMemberships.tenantId, tenantId), inArray(teamMemberships.teamId, ids))).groupBy(teamMemberships.teamId),
+    db.select({ teamId: projects.owningTeamId, key: projects.projectKey }).from(projects).where(and(eq(projects.tenantId, tenantId), inArray(projects.owningTeamId, ids))).orderBy(sql`${projects.projectKey} collate "C"`)
+  ]);
+  const memberCount = new Map(members.map((m) => [m.teamId, m.n]));
+  return rows.map(({ orgUnitId, orgUnitSlug, orgUnitName, ...team }) => ({
+    ...team,
+    orgUnit: orgUnitId ? { id: orgUnitId, slug: orgUnitSlug, name: orgUnitName } : null,
+    memberCount: memberCount.get(team.id) ?? 0,
+    // One key may exist under several providers; the team owns the key once.
+    projects: [...new Set(owned.filter((p) => p.teamId === team.id).map((p) => p.key))]
+  }));
+}
+async function listTeams(db, tenantId, paging, filter = {}) {
+  const where = filter.enabled === void 0 ? void 0 : eq(teams.enabled, filter.enabled);
+  const [rows, [total]] = await Promise.all([
+    loadTeams(db, tenantId, and(where), paging),
+    db.select({ n: count() }).from(teams).where(and(eq(teams.tenantId, tenantId), where))
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+async function getTeam(db, tenantId, id) {
+  const [team] = await loadTeams(db, tenantId, and(eq(teams.id, id)));
+  if (!team) throw notFound("Team");
+  return team;
+}
+async function updateTeam(db, actor, id, patch) {
+  authorize(actor, "team.manage");
+  const { tenantId } = actor;
+  await db.transaction(async (tx) => {
+    const [team] = await tx.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.id, id))).for("update");
+    if (!team) throw notFound("Team");
+    if (patch.enabled !== void 0) await tx.update(teams).set({ enabled: patch.enabled, updatedAt: /* @__PURE__ */ new Date() }).where(eq(teams.id, id));
+    if (patch.projects) {
+      const keys = [...new Set(patch.projects)];
+      await tx.update(projects).set({ owningTeamId: null }).where(and(eq(projects.tenantId, tenantId), eq(projects.owningTeamId, id), keys.length ? not(keyIn(keys)) : void 0));
+      await ensureProjects(tx, tenantId, keys);
+      if (keys.length) await tx.update(projects).set({ owningTeamId: id }).where(and(eq(projects.tenantId, tenantId), keyIn(keys)));
+    }
+  });
+  return getTeam(db, tenantId, id);
+}
+const keyIn = (keys) => sql`lower(${projects.projectKey}) in (select lower(k) from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k)`;
+async function ensureProjects(db, tenantId, keys) {
+  if (keys.length === 0) return;
+  const existing = await db.select({ key: sql`lower(${projects.projectKey})` }).from(projects).where(and(eq(projects.tenantId, tenantId), keyIn(keys)));
+  const known = new Set(existing.map((p) => p.key));
+  const missing = keys.filter((k) => !known.has(k.toLowerCase()));
+  if (missing.length === 0) return;
+  await db.insert(projects).values(missing.map((projectKey) => ({ tenantId, provider: "manual", projectKey, sourceType: "manual" }))).onConflictDoNothing();
+}
+async function assignProject(db, actor, projectKey, teamSlug) {
+  authorize(actor, "team.manage");
+  const { tenantId } = actor;
+  const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.slug, teamSlug)));
+  if (!team) throw notFound(`Team "${teamSlug}"`);
+  await db.transaction(async (tx) => {
+    await ensureProjects(tx, tenantId, [projectKey]);
+    await tx.update(projects).set({ owningTeamId: team.id }).where(and(eq(projects.tenantId, tenantId), keyIn([projectKey])));
+  });
+  return { projectKey, teamId: team.id, teamSlug };
+}
+async function listPeople(db, tenantId, paging, filter = {}) {
+  const inTeam = filter.team === void 0 ? void 0 : sql`${people.id} in (
+    select m.person_id from team_memberships m join teams t on t.id = m.team_id
+    where m.tenant_id = ${tenantId}::uuid and t.tenant_id = ${tenantId}::uuid and t.slug = ${filter.team})`;
+  const pattern = filter.q === void 0 ? void 0 : `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const matches = pattern === void 0 ? void 0 : or(ilike(people.externalRef, pattern), ilike(people.displayName, pattern), ilike(people.email, pattern));
+  const where = and(eq(people.tenantId, tenantId), inTeam, matches);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(people).where(where).orderBy(sql`${people.externalRef} collate "C"`).limit(paging.perPage).offset((paging.page - 1) * paging.perPage),
+    db.select({ n: count() }).from(people).where(where)
+  ]);
+  return { rows: await withDetails(db, tenantId, rows), total: total?.n ?? 0 };
+}
+async function getPerson(db, tenantId, id) {
+  const rows = await db.select().from(people).where(and(eq(people.tenantId, tenantId), eq(people.id, id)));
+  const [person] = await withDetails(db, tenantId, rows);
+  if (!person) throw notFound("Person");
+  return person;
+}
+async function withDetails(db, tenantId, rows) {
+  if (rows.length === 0) return [];
+  const ids = rows.map((p) => p.id);
+  const [identities, memberships] = await Promise.all([
+    db.select().from(personIdentities).where(and(eq(personIdentities.tenantId, tenantId), inArray(personIdentities.personId, ids))).orderBy(asc(personIdentities.kind), sql`${personIdentities.value} collate "C"`),
+    db.select({ personId: teamMemberships.personId, id: teams.id, slug: teams.slug, membershipSource: teamMemberships.membershipSource }).from(teamMemberships).innerJoin(teams, eq(teams.id, teamMemberships.teamId)).where(and(eq(teamMemberships.tenantId, tenantId), inArray(teamMemberships.personId, ids))).orderBy(sql`${teams.slug} collate "C"`)
+  ]);
+  return rows.map((p) => ({
+    id: p.id,
+    externalRef: p.externalRef,
+    email: p.email,
+    displayName: p.displayName,
+    employmentType: p.employmentType,
+    supplierName: p.supplierName,
+    costCentreCode: p.costCentreCode,
+    locationCountry: p.locationCountry,
+    identities: identities.filter((i) => i.personId === p.id).map(({ kind, value, source }) => ({ kind, value, source })),
+    teams: memberships.filter((m) => m.personId === p.id).map(({ id, slug, membershipSource }) => ({ id, slug, membershipSource }))
+  }));
+}
+export {
+  PROJECT_KEY,
+  assignProject,
+  getPerson,
+  getTeam,
+  listPeople,
+  listTeams,
+  updateTeam
+};
