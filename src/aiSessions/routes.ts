@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { int32, pgDate, pgTimestamp } from '../shared/limits.js';
 import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from './presenters.js';
-import { createSession, deleteSession, findSession, listSessions, readTranscript, sessionLinks, sessionMetrics } from './service.js';
+import { createSession, deleteSession, findSession, listSessions, readTranscript, rerunSessionReview, sessionLinks, sessionMetrics } from './service.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { sessionReview } from '../ai/routes.js';
 import { presentAssessment, presentSummary } from '../ai/presenters.js';
@@ -73,6 +73,12 @@ export function sessionRoutes(app: AppContext): Router {
     const failed = failures.get(session.id) ?? {};
     const reviewFailed = { summary: failed.summary ?? null, assessment: failed.assessment ?? null };
     return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment), reviewFailed }, meta: {} } };
+  }));
+
+  // Re-run on demand: the uploader or an owner (those who may read the transcript it is made from).
+  for (const kind of ['summary', 'assessment'] as const) router.post(`/api/sessions/:id/${kind}`, route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
+    const jobId = await rerunSessionReview(app, principal, kind, params.id);
+    return { status: 202, body: { data: { sessionId: params.id, kind, jobId }, meta: {} } };
   }));
 
   router.get('/api/sessions/:id/metrics', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {

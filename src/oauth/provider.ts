@@ -169,7 +169,7 @@ function createProvider(app: AppContext): Provider {
         getResourceServerInfo: (_ctx, indicator, client) => {
           if (client.clientId === CLI_CLIENT_ID) {
             if (indicator !== cliTokenResource) throw new errors.InvalidTarget('the CLI login only issues API keys');
-            // Destroyed the moment it is issued (src/cliLogin/exchange.ts): it never leaves the server.
+            // Destroyed the moment it is issued (src/oauth/deviceKeyExchange.ts): it never leaves the server.
             return { scope: CLI_SCOPE, audience: cliTokenResource, accessTokenTTL: 60, accessTokenFormat: 'opaque' };
           }
           if (indicator !== resource) throw new errors.InvalidTarget('unknown resource: the only resource of this server is its /mcp endpoint');

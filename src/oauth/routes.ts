@@ -19,7 +19,7 @@ import { sendPage } from '../http/html.js';
 import { csrfToken, csrfValid, oauthKeys } from './crypto.js';
 import { recordGrant, roleIn, tenantsOfUser } from './grants.js';
 import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
-import { exchangeForApiKey } from '../cliLogin/exchange.js';
+import { exchangeForApiKey } from './deviceKeyExchange.js';
 import { isUuid } from '../shared/schemas.js';
 
 /**

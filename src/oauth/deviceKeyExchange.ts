@@ -11,10 +11,10 @@ import { eq } from 'drizzle-orm';
 import { permissionsOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { mcpGrants } from '../db/schema/index.js';
-import { CLI_CLIENT_ID } from '../oauth/constants.js';
-import { roleIn, type OAuthProps } from '../oauth/grants.js';
-import type { KoaContextWithOIDC } from '../oauth/oidc.js';
-import { MACHINE_NAME } from '../oauth/provider.js';
+import { CLI_CLIENT_ID } from './constants.js';
+import { roleIn, type OAuthProps } from './grants.js';
+import type { KoaContextWithOIDC } from './oidc.js';
+import { MACHINE_NAME } from './provider.js';
 import { createApiKey } from '../apiKeys/service.js';
 
 /** The key's name when the CLI sent none. */
