@@ -16,7 +16,7 @@
  *   (01-15..02-13): d2, d3: CFR 50 % n 2. Last 90 days (2025-12-16..03-15): d1–d5 finished, d2 failed: 4 successful,
  *   CFR 20 % n 5.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -56,7 +56,7 @@ describe('web app: charts that do not mislead (Chromium)', function () {
     return rows;
   };
   const tip = (page: Page) => page.getByTestId('chart-tip').innerText().then((t) => t.replace(/\s+/g, ' ').trim());
-  const axe = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
+  const axe = async (page: Page) => (await seriousAxe(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
 
   it('Overview: a window ending this month marks it month to date; axes start at zero; empty months are gaps; "Data from"', async () => {
     const page = await personPage();

@@ -4,7 +4,7 @@
  * Alpha's acme/api has 5 finished production deployments, d2 failed (status failure) and recovered
  * by d3 6 h later. Paging: 53 more successful production deployments in 2026-05 (one an hour).
  */
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -59,7 +59,7 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     ]);
     // Focus is inside the panel.
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).to.equal(true);
-    const axe = await new AxeBuilder({ page }).include('dialog').analyze();
+    const axe = await seriousAxe(page).include('dialog').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
     const shared = page.url();
 

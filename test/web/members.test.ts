@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -13,7 +13,7 @@ const linkIn = (body: string) => /(http:\/\/\S+)/.exec(body)![1] as string;
 
 /** axe-core's serious and critical violations on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await seriousAxe(page).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 

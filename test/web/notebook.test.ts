@@ -4,7 +4,7 @@
  * then the answer with the seeded number. Notebooks are saved, re-runnable and shareable within the
  * tenant; another tenant's person gets "not found". A prompt injection shows only tenant A's numbers.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { Env } from '../../src/config/index.js';
@@ -69,7 +69,7 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** axe-core's serious and critical violations on the page as it is. */
 async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await seriousAxe(page).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
 /** The page's error note: the API's message and code (without the request id). */

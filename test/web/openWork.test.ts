@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -131,7 +131,7 @@ describe('web app: Open work (Chromium)', function () {
     await until(() => rowsOf(page, 'open-prs'), ORGANISATION_PRS);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
     await screenshot(page, 'open-work-390');
-    const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const serious = (await seriousAxe(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 2).join(', ')}`)).to.deep.equal([]);
     await page.context().close();
   });

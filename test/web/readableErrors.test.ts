@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -26,7 +26,7 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
   }
 
   async function seriousViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page }).analyze();
+    const result = await seriousAxe(page).analyze();
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
   }
 

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { Env } from '../../src/config/index.js';
@@ -19,7 +19,7 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** axe-core's serious and critical violations on the page as it is. */
 async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await seriousAxe(page).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
 const summaryText = (page: Page) => page.getByTestId('session-summary').locator('p').first().innerText().then(norm);

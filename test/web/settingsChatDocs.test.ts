@@ -4,7 +4,7 @@
  * parent page among the pages Notion's search shows the integration; both saved, still shown after
  * a reload; a page that Notion no longer opens is refused under the field. Members see no picker.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
@@ -17,7 +17,7 @@ import { launch, liveAnswered, liveEvents, screenshot, signedIn, text, until } f
 
 /** Serious or critical axe findings on the page as it is now. */
 async function axeFindings(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await seriousAxe(page).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
 

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
@@ -9,7 +9,7 @@ import { launch, screenshot, signedIn, text, until } from './browser.js';
 
 /** Serious or critical axe findings on the page as it is now. */
 async function axeFindings(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await seriousAxe(page).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
 

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -56,7 +56,7 @@ describe('web app: small screens and charts (Chromium)', function () {
       }, PHONE.width);
       if (width > PHONE.width) wide.push(`${p}: ${width} px (${past})`);
       // A table that now scrolls in its panel must still be reachable by keyboard (axe: scrollable-region-focusable).
-      for (const v of (await new AxeBuilder({ page }).analyze()).violations) {
+      for (const v of (await seriousAxe(page).analyze()).violations) {
         if (v.impact === 'serious' || v.impact === 'critical') wide.push(`${p}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 2).join(', ')}`);
       }
       await screenshot(page, `phone-settings-${p.replace(/\//g, '-').replace(/-[0-9a-f-]{36}$/, '-one')}`);
@@ -106,7 +106,7 @@ describe('web app: small screens and charts (Chromium)', function () {
     // Alpha merged three PRs in the window (one AI-assisted, cycle time p50 24 h); Beta and Empty none.
     expect(await scatter.locator('[data-point]').allTextContents()).to.deep.equal(['Alpha']);
     expect(await scatter.getByRole('img').getAttribute('aria-label')).to.contain('Alpha: AI-assisted PR share 33.3%, PR cycle time p50 24.0 h');
-    const violations = (await new AxeBuilder({ page }).include('figure.scatter').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const violations = (await seriousAxe(page).include('figure.scatter').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(violations.map((v) => v.id)).to.deep.equal([]);
     await screenshot(page, 'ai-scatter');
   });
