@@ -86,12 +86,16 @@ export interface AiSessionFact {
 /** A person (or, unmatched, an uploading user) with AI sessions in the scope: what ai_active_users counts. */
 export interface AiUserFact {
   id: string;
+  /** The id again, as a column: the person's, or the uploading user's when none matched. */
+  user: string;
   personMatched: boolean;
   sessions: number;
 }
 /** A person holding an AI-tool seat in the scope: what ai_seat_holders counts. */
 export interface SeatHolderFact {
   id: string;
+  /** The id again, as a column. */
+  person: string;
   seats: number;
 }
 /** A team's survey counts in a month: the survey cube's own row, counts only (never a response or an answer). */
@@ -352,18 +356,19 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     measures: ['ai_sessions.ai_sessions'],
     order: [['ai_sessions.ai_sessions', 'desc']],
     columns: [
+      { key: 'user', title: 'Person (or uploader) id', type: 'text' },
       { key: 'personMatched', title: 'Matched a person', type: 'boolean' },
       { key: 'sessions', title: 'AI sessions', type: 'number' },
     ],
-    present: (get) => ({ id: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0 }),
+    present: (get) => ({ id: String(get('user_key')), user: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0 }),
   },
   seat_holders: {
     cube: 'seats',
     dimensions: ['person_id'],
     measures: ['seats.seats_held'],
     order: [['seats.seats_held', 'desc']],
-    columns: [{ key: 'seats', title: 'Seats held', type: 'number' }],
-    present: (get) => ({ id: String(get('person_id')), seats: num(get('seats_held')) ?? 0 }),
+    columns: [{ key: 'person', title: 'Person id', type: 'text' }, { key: 'seats', title: 'Seats held', type: 'number' }],
+    present: (get) => ({ id: String(get('person_id')), person: String(get('person_id')), seats: num(get('seats_held')) ?? 0 }),
   },
   survey_counts: {
     cube: 'survey_responses',
