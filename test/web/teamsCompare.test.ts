@@ -15,7 +15,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { serverAndBrowser, signedIn, text, until } from './browser.js';
+import { screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 describe('web app: Teams compared, and the AI numbers opened (Chromium)', function () {
@@ -74,6 +74,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     expect(await page.locator('.change.worse').allInnerTexts()).to.deep.equal(['up, worse']);
     const axe = await new AxeBuilder({ page }).include('[data-testid="teams-table"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    await screenshot(page, 'teams-compare');
   });
 
   it("a team's cell opens that team's facts (not the team's page); the shared URL opens it again; focus returns on close", async () => {
@@ -150,6 +151,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await page.locator('a[title="List the facts behind AI active users, Alpha"]').click();
     await until(() => text(page, 'facts-count'), '1 person or uploader');
     expect(await rows(page)).to.deep.equal([[ann, 'yes', '1']]);
+    await screenshot(page, 'ai-drill');
   });
 
   it('at 390 px the Teams panel is the whole width and the page does not scroll sideways', async () => {
