@@ -15,8 +15,12 @@
  *   no score: fewer than 3), beta 1 of 1.
  * Tenant B has one session of its own in May.
  */
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
+import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.js';
+import { biUrl } from '../bi/biUrl.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { mcpClients, structured } from '../mcp/mcpClient.js';
@@ -211,5 +215,29 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     expect(sessions).to.include({ total: 3, kind: 'ai_sessions' });
     const b = structured(await (await mcp.connect(other.owner.apiKey)).callTool({ name: 'list_facts', arguments: { measure: 'seats.ai_seat_holders', from: '2026-05', to: '2026-05' } }));
     expect(b).to.include({ total: 0 });
+  });
+
+  it("the bi queries of docs/drill-through.md for the AI lists give the API's lists, run as the tenant's BI role", async () => {
+    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_sessions|seats)\b/.test(q));
+    expect(sql).to.have.length(2);
+    const { pool } = dbFor(api.databaseUrl);
+    const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'AI drill docs' });
+    const client = new pg.Client({ connectionString: biUrl(api.databaseUrl, credential.user, password) });
+    await client.connect();
+    try {
+      const sessions = await client.query(sql[0]!.replace("'payments'", "'alpha'"));
+      const list = await facts(`measure=ai_sessions.ai_sessions&${MAY}&team=alpha`);
+      expect(sessions.rows.map((r) => [r.id, r.tool, r.user_key, r.person_matched])).to.deep.equal(list.body.data.map((r: Record<string, unknown>) => [r.id, r.tool, r.user, r.personMatched]));
+      expect(sessions.rows).to.have.length(3);
+      // Without the team join, the organisation's list: Bo's session once, though he is on two teams.
+      const org = await client.query(sql[0]!.replace('JOIN bi.teams t ON t.id = s.team_id', '').replace("t.slug = 'payments' AND ", ''));
+      expect(org.rows.map((r) => r.id)).to.deep.equal((await facts(`measure=ai_sessions.ai_sessions&${MAY}`)).body.data.map((r: Record<string, unknown>) => r.id));
+      const seats = await client.query(sql[1]!.replace("'payments'", "'alpha'"));
+      expect(seats.rows.map((r) => [r.person_id, Number(r.seats)])).to.deep.equal((await facts(`measure=seats.ai_seat_holders&${MAY}&team=alpha`)).body.data.map((r: Record<string, unknown>) => [r.id, r.seats]));
+      expect(seats.rows).to.have.length(2);
+    } finally {
+      await client.end();
+      await revokeBiCredential(pool, tenant.tenantId, credential.id);
+    }
   });
 });
