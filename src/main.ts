@@ -8,7 +8,7 @@ import { codehostCommands } from './cli/codehost.js';
 import { biCommands } from './cli/bi.js';
 import { loginCommands } from './cli/login.js';
 import { notionCommands } from './cli/notion.js';
-import { SchemaBehindError } from './db/migrations.js';
+import { SchemaBehindError } from './db/errors.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
 const commands: Record<string, Command> = {

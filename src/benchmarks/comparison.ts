@@ -59,13 +59,15 @@ export interface Benchmark {
   rows: BenchmarkRow[];
 }
 
-async function cubeGrid(pool: pg.Pool, tenantId: string, measure: string, window: { from: string; to: string }): Promise<Map<string, number>> {
+/** A cube-only measure by team and month (keys `team id|YYYY-MM`), of every team or of one (`teamId`). */
+export async function cubeGrid(pool: pg.Pool, tenantId: string, measure: keyof typeof FROM_CUBE, window: { from: string; to: string }, teamId?: string): Promise<Map<string, number>> {
   const [team, time] = FROM_CUBE[measure] as [string, string];
   const end = new Date(Date.UTC(Number(window.to.slice(0, 4)), Number(window.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
   const { data } = await cubeLoad(pool, { tenantId }, {
     measures: [measure],
     dimensions: [team],
     timeDimensions: [{ dimension: time, granularity: 'month', dateRange: [`${window.from}-01`, end] }],
+    ...(teamId === undefined ? {} : { filters: [{ member: team, operator: 'equals', values: [teamId] }] }),
     limit: 50_000,
   });
   const grid = new Map<string, number>();

@@ -1,6 +1,7 @@
 /**
  * A team beside the open-source corpus (docs/benchmarks.md): month by month, its value of each
- * measure of src/shared/ossPercentile.ts (from the team-baseline export's cube queries) and its
+ * measure of src/shared/ossPercentile.ts (from the team-baseline export's cube queries, and lead
+ * time for changes from the change_lead_times cube, which the export has no column for) and its
  * percentile among the corpus's repository months (from the `benchmarks` cube), labelled as an
  * open-source proxy, with the DORA 2023 band where the measure has one.
  */
@@ -9,11 +10,12 @@ import { daysIn } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
 import { baselineRows, resolveWindow } from '../exports/baseline.js';
+import { cubeGrid } from './comparison.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
 import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, measuredCorpusLabel, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
 
 export const PERCENTILE_DEFINITION =
-  'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time and the change failure proxy, lower for the others. 100: better than every repository month.';
+  'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time, lead time for changes and the change failure proxy, lower for the others. 100: better than every repository month.';
 
 /** The baseline export's columns under the cube members the measures name. */
 const BASELINE_COLUMN: Record<string, string> = {
@@ -24,10 +26,14 @@ const BASELINE_COLUMN: Record<string, string> = {
   'deployments.change_failure_rate': 'change_failure_rate',
 };
 
+/** Not a column of the baseline export: read from its cube, team by month. */
+const LEAD_TIME = 'change_lead_times.lead_time_for_changes_p50_seconds';
+
 const MEDIAN: Record<OssMeasure['key'], string> = {
   pr_cycle_time: 'benchmarks.pr_cycle_time_p50_seconds_median',
   prs_per_author: 'benchmarks.prs_merged_per_active_author_median',
   release_frequency: 'benchmarks.releases_median',
+  lead_time: 'benchmarks.lead_time_p50_seconds_median',
   change_failure: 'benchmarks.change_failure_proxy_median',
 };
 
@@ -107,11 +113,16 @@ export async function teamOssBenchmark(pool: pg.Pool, tenantId: string, teamSlug
   const rows = await baselineRows(pool, tenantId, resolved, teamSlug);
   const own = rows[0];
   if (!own) throw new AppError('not_found', `No enabled team with slug ${teamSlug} (list_dimension_values on teams.slug lists them)`);
-  const [distributions, { summary, medians }] = await Promise.all([corpusDistributions(pool, tenantId), corpusSummary(pool, tenantId)]);
+  const [distributions, { summary, medians }, leadTimes] = await Promise.all([
+    corpusDistributions(pool, tenantId),
+    corpusSummary(pool, tenantId),
+    cubeGrid(pool, tenantId, LEAD_TIME, resolved, own.team_id as string),
+  ]);
   const out: OssRow[] = [];
   for (const r of rows) {
     const month = r.month as string;
-    const members = Object.fromEntries(Object.entries(BASELINE_COLUMN).map(([member, column]) => [member, r[column as keyof typeof r]]));
+    const members: Record<string, unknown> = Object.fromEntries(Object.entries(BASELINE_COLUMN).map(([member, column]) => [member, r[column as keyof typeof r]]));
+    members[LEAD_TIME] = leadTimes.get(`${own.team_id as string}|${month}`) ?? null;
     for (const m of OSS_MEASURES) {
       const value = teamValue(m, members);
       const distribution = distributions.get(m.key) ?? [];

@@ -2,7 +2,6 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { BaselineQuery, exportTeamBaseline } from '../exports/baseline.js';
 import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
@@ -19,7 +18,8 @@ export const baselineCommands: Record<string, Command> = {
   'export:team-baseline': {
     summary: 'Write the team baseline exactly as GET /api/exports/team-baseline does.',
     usage: 'export:team-baseline (--tenant=<id> | --url=<APP_URL>) [--from=YYYY-MM] [--to=YYYY-MM] [--format=csv|json] [--out=<file>] [--generated-at=<ISO 8601>]',
-    run: (options, env) => {
+    run: async (options, env) => {
+      const { BaselineQuery, exportTeamBaseline } = await import('../exports/baseline.js');
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : requireOption(options, 'tenant');
       if (!remote && !isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');

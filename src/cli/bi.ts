@@ -2,8 +2,6 @@ import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
 import { loadBiCommandConfig } from '../config/index.js';
-import { grantBiCredential, revokeBiCredentialByName } from '../bi/credentials.js';
-import { biEndpoint, presentBiConnection } from '../bi/presenters.js';
 import { isUuid } from '../shared/schemas.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -29,6 +27,8 @@ export const biCommands: Record<string, Command> = {
       const name = nameOption(options);
       const config = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
+        const { grantBiCredential } = await import('../bi/credentials.js');
+        const { biEndpoint, presentBiConnection } = await import('../bi/presenters.js');
         const { credential, password } = await grantBiCredential(pool, { tenantId, name }, undefined, { replicaUrl: config.bi.databaseUrl, database: config.bi.database });
         const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
         print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
@@ -43,6 +43,7 @@ export const biCommands: Record<string, Command> = {
       const name = nameOption(options);
       const { bi } = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
+        const { revokeBiCredentialByName } = await import('../bi/credentials.js');
         const credential = await revokeBiCredentialByName(pool, tenantId, name, { replicaUrl: bi.databaseUrl, database: bi.database });
         print({ name: credential.name, user: credential.user, revoked: true });
       });

@@ -1,10 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { requireOption, UsageError } from './args.js';
-import { tenants } from '../db/schema/index.js';
-import { presentInstallation } from '../codehost/presenters.js';
-import { claimInstallation } from '../codehost/installations.js';
 import { systemActor } from '../auth/principal.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -23,6 +19,12 @@ export const codehostCommands: Record<string, Command> = {
       const installation = requireOption(options, 'installation');
       if (!/^[1-9]\d{0,15}$/.test(installation)) throw new UsageError('--installation must be a positive whole number');
       return withDatabase(env, async ({ db }) => {
+        const [{ eq }, { tenants }, { claimInstallation }, { presentInstallation }] = await Promise.all([
+          import('drizzle-orm'),
+          import('../db/schema/index.js'),
+          import('../codehost/installations.js'),
+          import('../codehost/presenters.js'),
+        ]);
         const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
         if (!tenant) throw new Error(`no tenant ${tenantId}`);
         const { row } = await claimInstallation(db, systemActor(tenantId, 'cli'), Number(installation));

@@ -1,6 +1,5 @@
 import { loadBiCommandConfig, loadConfig, loadDatabaseConfig, type Env } from '../config/index.js';
-import { openDatabase, type Database } from '../db/client.js';
-import { runMigrations } from '../db/migrations.js';
+import type { Database } from '../db/client.js';
 import { createLogger } from '../log.js';
 import type { Options } from './args.js';
 
@@ -13,6 +12,7 @@ export interface Command {
 /** Opens the database named by DATABASE_URL for the length of one command. */
 export async function withDatabase<T>(env: Env, body: (database: Database) => Promise<T>): Promise<T> {
   const { databaseUrl } = loadDatabaseConfig(env);
+  const { openDatabase } = await import('../db/client.js');
   const database = openDatabase(databaseUrl, { max: 4, applicationName: 'delivery-analytics-cli', unscoped: 'operator' });
   try {
     return await body(database);
@@ -74,6 +74,7 @@ export const coreCommands: Record<string, Command> = {
     usage: 'migrate',
     run: (_options, env) =>
       withDatabase(env, async ({ pool }) => {
+        const { runMigrations } = await import('../db/migrations.js');
         const status = await runMigrations(pool);
         process.stdout.write(`${JSON.stringify({ applied: status.applied, bundled: status.bundled, ahead: status.ahead })}\n`);
         // The BI database (docs/bi.md): created when missing, its foreign tables following the views

@@ -1,6 +1,4 @@
 import { loadSealingConfig } from '../config/index.js';
-import { openDatabase } from '../db/client.js';
-import { takeVerificationTokens } from '../integrations/notion/verificationTokens.js';
 import type { Command } from './commands.js';
 
 /**
@@ -14,6 +12,7 @@ export const notionCommands: Record<string, Command> = {
     usage: 'notion:verification-token',
     async run(_options, env) {
       const { databaseUrl, oauthEncryptionKey } = loadSealingConfig(env);
+      const [{ openDatabase }, { takeVerificationTokens }] = await Promise.all([import('../db/client.js'), import('../integrations/notion/verificationTokens.js')]);
       const database = openDatabase(databaseUrl, { max: 1, applicationName: 'delivery-analytics-cli', unscoped: 'operator' });
       try {
         const tokens = await takeVerificationTokens(database.db, oauthEncryptionKey);

@@ -3,21 +3,15 @@
  * the export writes exactly the endpoint's bytes (no trailing newline is added).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { tenants } from '../db/schema/index.js';
 import { AppError } from '../errors.js';
-import { presentImport } from '../organisation/presenters.js';
-import { importRegister } from '../organisation/registerImport.js';
-import { importSeats } from '../organisation/seats.js';
-import { assignProject, PROJECT_KEY } from '../organisation/teams.js';
-import { exportTeamRoster, RosterQuery } from '../exports/teamRoster.js';
+import type { presentImport } from '../organisation/presenters.js';
 import { systemActor, type Actor } from '../auth/principal.js';
 import { requireOption, UsageError, type Options } from './args.js';
 import type { Command } from './commands.js';
 import { withDatabase } from './commands.js';
 import { exportOverHttp, wantsRemote } from './remoteExport.js';
-import { isUuid } from '../shared/schemas.js';
+import { isUuid, PROJECT_KEY } from '../shared/schemas.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -27,7 +21,10 @@ function tenantOption(options: Options): string {
   return tenantId;
 }
 
+// The services are imported when a command runs, not with the command table: `whoami` or an export
+// with --url must not load the server's modules (seconds of start-up for every CLI call).
 async function requireTenant(db: Db, tenantId: string): Promise<void> {
+  const [{ eq }, { tenants }] = await Promise.all([import('drizzle-orm'), import('../db/schema/index.js')]);
   const [found] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
   if (!found) throw new Error(`tenant ${tenantId} not found`);
 }
@@ -72,8 +69,9 @@ function csvImportCommand(
       const text = await readInput(options);
       return withDatabase(env, async ({ db }) => {
         await requireTenant(db, tenantId);
+        const { presentImport: present } = await import('../organisation/presenters.js');
         return reportingProblems(async () => {
-          print(presentImport(await importer(db, systemActor(tenantId, 'cli'), text)));
+          print(present(await importer(db, systemActor(tenantId, 'cli'), text)));
         });
       });
     },
@@ -81,8 +79,8 @@ function csvImportCommand(
 }
 
 export const organisationCommands: Record<string, Command> = {
-  'register:import': csvImportCommand('register:import', 'Import an organisation register CSV (all-or-nothing); prints the import record.', importRegister),
-  'seats:import': csvImportCommand('seats:import', 'Import an AI-seat CSV (all-or-nothing); prints the import record.', importSeats),
+  'register:import': csvImportCommand('register:import', 'Import an organisation register CSV (all-or-nothing); prints the import record.', async (...args) => (await import('../organisation/registerImport.js')).importRegister(...args)),
+  'seats:import': csvImportCommand('seats:import', 'Import an AI-seat CSV (all-or-nothing); prints the import record.', async (...args) => (await import('../organisation/seats.js')).importSeats(...args)),
   'project:assign': {
     summary: 'Make a team (by slug) the owner of a project, creating the project (provider manual) if needed.',
     usage: 'project:assign --tenant=<id> --project=<owner/repo> --team=<team_slug>',
@@ -93,6 +91,7 @@ export const organisationCommands: Record<string, Command> = {
       const team = requireOption(options, 'team');
       return withDatabase(env, async ({ db }) => {
         await requireTenant(db, tenantId);
+        const { assignProject } = await import('../organisation/teams.js');
         print(await assignProject(db, systemActor(tenantId, 'cli'), project, team));
       });
     },
@@ -100,7 +99,8 @@ export const organisationCommands: Record<string, Command> = {
   'export:team-roster': {
     summary: 'Write the team roster exactly as GET /api/exports/team-roster does.',
     usage: 'export:team-roster (--tenant=<id> | --url=<APP_URL>) [--as-of=YYYY-MM-DD] [--format=csv|json] [--out=<file>]',
-    run: (options, env) => {
+    run: async (options, env) => {
+      const { exportTeamRoster, RosterQuery } = await import('../exports/teamRoster.js');
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : tenantOption(options);
       const flag = (name: string) => (typeof options[name] === 'string' ? (options[name] as string) : options[name] === true ? '' : undefined);

@@ -58,3 +58,13 @@ export function serializeError(error: unknown, standard: (e: Error) => Record<st
   const frames = (error.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).join('\n');
   return { type: error.name, message: describeError(error), ...(db ? { db } : {}), stack: frames };
 }
+
+/**
+ * The database lacks migrations this server needs. Here rather than in migrations.ts (drizzle's
+ * migrator) so that the CLI's entry point can recognise it without loading the database modules.
+ */
+export class SchemaBehindError extends Error {
+  constructor(readonly missing: string[]) {
+    super(`database schema is behind this server: expected migration ${missing[0]} (run "delivery-analytics migrate")`);
+  }
+}

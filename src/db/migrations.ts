@@ -8,6 +8,9 @@ import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { restrictDatabaseToApplication } from './privileges.js';
+import { SchemaBehindError } from './errors.js';
+
+export { SchemaBehindError };
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -43,12 +46,6 @@ export async function schemaStatus(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise
   const missing = bundled.filter((m) => !appliedStamps.has(m.when)).map((m) => m.tag);
   const ahead = [...appliedStamps].some((stamp) => !bundledStamps.has(stamp));
   return { applied: bundled.length - missing.length, bundled: bundled.length, ahead, missing };
-}
-
-export class SchemaBehindError extends Error {
-  constructor(readonly missing: string[]) {
-    super(`database schema is behind this server: expected migration ${missing[0]} (run "delivery-analytics migrate")`);
-  }
 }
 
 // Any constant works; it only has to be the same in every instance and the migration job.

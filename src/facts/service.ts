@@ -9,24 +9,27 @@ import { stringify } from 'csv-stringify';
 import type pg from 'pg';
 import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
-import { lastDay } from '../cube/months.js';
 import { MAX_LIMIT, validateQuery } from '../cube/query.js';
 import { loadRows, type Row } from '../cube/run.js';
 import { AppError } from '../errors.js';
-import { BaselineWindow, checkWindow, resolveWindow } from '../exports/baseline.js';
+import { resolveWindow } from '../exports/baseline.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { csvCells, KINDS, memberOf, presentFact, type FactRow, type FactsPage } from './presenters.js';
+import { checkFactsWindow, dayRange, FactsWindow } from './window.js';
 
 export const FACTS_PER_PAGE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A measure, a window of months (as the dashboards and the baseline export: at most 36), a team (slug or id), a page. */
-export const FactsQuery = BaselineWindow.extend({
+/**
+ * A measure, a window of months or days (at most 36 months, as the dashboards and the baseline
+ * export: window.ts), a team (slug or id), a page.
+ */
+export const FactsQuery = FactsWindow.extend({
   measure: z.string().min(1).max(201),
   team: z.string().min(1).max(200).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   format: z.enum(['json', 'csv'], { message: 'Must be json or csv' }).optional(),
-}).superRefine(checkWindow);
+}).superRefine(checkFactsWindow);
 export type FactsQuery = z.infer<typeof FactsQuery>;
 
 /** The drill of a measure, or a 400 naming the measures that have one. */
@@ -41,13 +44,16 @@ interface Resolved {
   drill: Drill;
   from: string;
   to: string;
+  /** The window's first and last day. */
+  days: [string, string];
   team: string | null;
 }
 
 function resolve(scope: { measure: string; from?: string; to?: string; team?: string }): Resolved {
   const drill = requireDrill(scope.measure);
-  const { from, to } = resolveWindow(scope);
-  return { drill, from, to, team: scope.team ?? null };
+  // As given (months or days), for meta and the CSV's name; the defaults are the export's months.
+  const months = resolveWindow({ from: scope.from?.slice(0, 7), to: scope.to?.slice(0, 7) });
+  return { drill, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null };
 }
 
 const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
@@ -64,7 +70,7 @@ function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unkn
   const joined = r.team === null ? [] : cube === 'issues' ? ['projects.id', 'teams.id'] : ['teams.id'];
   return {
     dimensions: [...new Set([`${cube}.id`, r.drill.time, ...dimensions, ...joined])],
-    timeDimensions: [{ dimension: r.drill.time, dateRange: [`${r.from}-01`, lastDay(r.to)] }],
+    timeDimensions: [{ dimension: r.drill.time, dateRange: r.days }],
     filters: [...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })), ...team, ...extra],
     order: [[r.drill.time, 'desc'], [`${cube}.id`, 'asc']],
     ungrouped: true,
@@ -85,7 +91,7 @@ function groupedQuery(r: Resolved) {
   return {
     dimensions,
     measures: spec.measures ?? [],
-    timeDimensions: [{ dimension: r.drill.time, dateRange: [`${r.from}-01`, lastDay(r.to)] }],
+    timeDimensions: [{ dimension: r.drill.time, dateRange: r.days }],
     filters: [
       ...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })),
       ...(r.drill.key ? [{ member: r.drill.key, operator: 'set' }] : []),

@@ -9,8 +9,9 @@ import { notFound } from '../errors.js';
 import type { Paging } from '../http/route.js';
 import type { Actor } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
+import { PROJECT_KEY } from '../shared/schemas.js';
 
-export const PROJECT_KEY = /^[^/\s]{1,100}\/[^/\s]{1,100}$/;
+export { PROJECT_KEY };
 
 export interface TeamView {
   id: string; slug: string; name: string; externalRef: string | null; costCentreCode: string | null;

@@ -7,8 +7,8 @@
  *
  * Definition (mid-rank): among the N repository months of the corpus that have a value of the
  * measure, W are worse than the team's value and E equal to it; the percentile is
- * 100 × (W + E / 2) ÷ N. "Worse" is higher for a measure where lower is better (cycle time, the
- * change failure proxy) and lower otherwise. 100 means better than every repository month, 0 worse
+ * 100 × (W + E / 2) ÷ N. "Worse" is higher for a measure where lower is better (cycle time, lead
+ * time, the change failure proxy) and lower otherwise. 100 means better than every repository month, 0 worse
  * than all, 50 the middle. Empty when the team has no value or the corpus none.
  */
 
@@ -48,7 +48,7 @@ export function corpusSourceOf(row: Record<string, unknown> | undefined): Corpus
 }
 
 export interface OssMeasure {
-  key: 'pr_cycle_time' | 'prs_per_author' | 'release_frequency' | 'change_failure';
+  key: 'pr_cycle_time' | 'prs_per_author' | 'release_frequency' | 'lead_time' | 'change_failure';
   title: string;
   /** The `benchmarks` dimension holding a repository month's value. */
   corpus: string;
@@ -67,6 +67,10 @@ export const OSS_MEASURES: readonly OssMeasure[] = [
     team: { numerator: 'pull_requests.prs_merged', denominator: 'author_activity.active_authors' }, lowerIsBetter: false, dora: null, unit: 'ratio',
   },
   { key: 'release_frequency', title: 'Release frequency (production deployments a month)', corpus: 'benchmarks.releases', team: { measure: 'deployments.production_deploys' }, lowerIsBetter: false, dora: 'deployments.production_deploys', unit: 'count' },
+  {
+    key: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', corpus: 'benchmarks.lead_time_p50_seconds',
+    team: { measure: 'change_lead_times.lead_time_for_changes_p50_seconds' }, lowerIsBetter: true, dora: 'change_lead_times.lead_time_for_changes_p50_seconds', unit: 'seconds',
+  },
   { key: 'change_failure', title: 'Change failure rate (revert or hotfix share)', corpus: 'benchmarks.change_failure_proxy', team: { measure: 'deployments.change_failure_rate' }, lowerIsBetter: true, dora: 'deployments.change_failure_rate', unit: 'ratio' },
 ];
 

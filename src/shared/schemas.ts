@@ -17,3 +17,6 @@ export const isUuid = (value: string): boolean => Uuid.safeParse(value).success;
 export const MONTH_PATTERN = /^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/;
 export const Month = z.string().regex(MONTH_PATTERN, 'Must be a month YYYY-MM');
 export type Month = z.infer<typeof Month>;
+
+/** A project key `<owner>/<repo>`, as the code host and the webhook API name a repository. */
+export const PROJECT_KEY = /^[^/\s]{1,100}\/[^/\s]{1,100}$/;

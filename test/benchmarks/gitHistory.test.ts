@@ -78,6 +78,30 @@ describe('benchmark corpus measured from git history', () => {
     ]);
   });
 
+  it('lead time: each commit counts once, at the first release holding it (two tags of one instant: the first by name)', () => {
+    const ties = join(clones, 'example+ties');
+    execFileSync('git', ['init', '-q', '-b', 'main', ties]);
+    const at = (args: string[], when: string) => execFileSync('git', ['-C', ties, ...args], {
+      env: { ...process.env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when, GIT_AUTHOR_NAME: 'Ann', GIT_AUTHOR_EMAIL: 'ann@example.com', GIT_COMMITTER_NAME: 'Ann', GIT_COMMITTER_EMAIL: 'ann@example.com', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      encoding: 'utf8',
+    });
+    const change = (subject: string, when: string) => at(['commit', '--allow-empty', '-q', '-m', subject], when);
+    change('a', '2025-02-20T00:00:00Z');
+    at(['tag', 'v1.0.0'], '2025-02-20T00:00:00Z');
+    change('b', '2025-03-02T00:00:00Z');
+    change('c', '2025-03-03T00:00:00Z');
+    change('d', '2025-03-05T00:00:00Z');
+    // Two lightweight tags of d: both dated 5 Mar (d's committer date), both releases.
+    at(['tag', 'v1.1.0'], '2025-03-05T00:00:00Z');
+    at(['tag', 'ties-1.1.0'], '2025-03-05T00:00:00Z');
+    change('e', '2025-03-20T00:00:00Z');
+    at(['tag', '-a', 'v1.2.0', '-m', 'v1.2.0'], '2025-03-21T00:00:00Z');
+    const [march] = measureRepository(join(ties, '.git'), 'example/ties', 'HEAD', '2025-03-01', '2025-03-01');
+    // ties-1.1.0 (first by name) releases b, c and d: 3, 2 and 0 days; v1.1.0 nothing more; v1.2.0 e: 1 day.
+    // Median of 0, 1, 2, 3 days: 1.5 (counting b, c and d again for v1.1.0 would make it 2).
+    expect(march).to.deep.include({ month: '2025-03-01', releases: 3, lead_time_p50_seconds: 1.5 * DAY });
+  });
+
   it('writes the same snapshot bytes from the same clones, with the repositories and commits read', () => {
     const head = run(['rev-parse', 'HEAD'], '2025-03-01T00:00:00Z');
     const list = { about: 'test', readOn: '2025-03-01', windowFrom: '2025-01-01', windowTo: '2025-02-01', repositories: [{ repository: 'example/tiny', commit: head }] };

@@ -65,13 +65,17 @@ export const LIST = ['fixture-org/alpha', 'fixture-org/forked', 'fixture-org/bra
 /** Requests of a whole run at page size 2: alpha 1 + 2 + 12 × 2, forked 1, bravo 1 + 1 + 12 × 1. */
 export const FULL_RUN_REQUESTS = 27 + 1 + 14;
 
-/** Four repository months; the seeded team's March 2026 is cycle 21 h, 2 PRs per author, 2 deployments, 0 failures. */
+/**
+ * Four repository months; the seeded team's March 2026 is cycle 21 h, 2 PRs per author, 2
+ * deployments, lead time 33 h, 0 failures. Lead time (the last column): 3 days, 1 day and 7 days
+ * in the three months with a release.
+ */
 export const SEEDED_CORPUS = `
   insert into benchmark_corpus values
-    ('r1', '2025-01-01', 3, 3, 36000, 1, 0, 0, 0),
-    ('r1', '2025-02-01', 10, 5, 75600, 2, 2, 1, 0.1),
-    ('r2', '2025-01-01', 2, 4, 200000, 0.5, 1, 0, 0),
-    ('r2', '2025-02-01', 0, 0, null, null, 3, 0, null)`;
+    ('r1', '2025-01-01', 3, 3, 36000, 1, 0, 0, 0, null),
+    ('r1', '2025-02-01', 10, 5, 75600, 2, 2, 1, 0.1, 259200),
+    ('r2', '2025-01-01', 2, 4, 200000, 0.5, 1, 0, 0, 86400),
+    ('r2', '2025-02-01', 0, 0, null, null, 3, 0, null, 604800)`;
 
 /** The seeded corpus, as measured by a completed run (live) or as the shipped synthetic example (snapshot). */
 export async function seedCorpus(url: string, kind: 'live' | 'snapshot' = 'live'): Promise<void> {

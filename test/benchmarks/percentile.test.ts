@@ -53,8 +53,16 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         source: 'measured', label: 'measured from the public history of 30 repositories, read on 2026-11-27', note: null, generated_at: '2026-11-27T00:00:00.000Z',
         window: { from: '2025-08', to: '2026-07' }, repositories: 30, repository_months: 360,
       });
-      expect(result.rows).to.have.length(4);
+      expect(result.rows).to.have.length(5);
       for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+      // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 220 repository months of
+      // the snapshot with a release: 165 are slower, none equal → 75. Their median: 575,225 s (6.7 days).
+      expect(result.rows.find((r: { measure: string }) => r.measure === 'lead_time')).to.deep.equal({
+        month: '2026-03', measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: 75, oss_repository_months: 220,
+        oss_median: 575225, lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
+      });
+      const leadTimes = readSnapshot().rows.map((r) => r.lead_time_p50_seconds).filter((v): v is number => typeof v === 'number');
+      expect([leadTimes.length, leadTimes.filter((v) => v > 118800).length, leadTimes.filter((v) => v === 118800).length]).to.deep.equal([220, 165, 0]);
       // Measured: the JSON only, no sentence of a synthetic example beside it.
       expect((answer.content as { type: string }[]).map((c) => c.type)).to.deep.equal(['text']);
     });
@@ -105,6 +113,11 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         { ...base, measure: 'prs_per_author', title: 'PRs merged per active author', team_value: 2, oss_percentile: (100 * 2.5) / 3, oss_repository_months: 3, oss_median: 1, lower_is_better: false, dora_measure: null, team_dora_band: null },
         // 2 among 0, 2, 1, 3: 2 worse, 1 equal → 2.5 / 4.
         { ...base, measure: 'release_frequency', title: 'Release frequency (production deployments a month)', team_value: 2, oss_percentile: 62.5, oss_repository_months: 4, oss_median: 1.5, lower_is_better: false, dora_measure: 'deployments.production_deploys', team_dora_band: 'medium' },
+        // 33 h (36 h and 30 h) among 3, 1 and 7 days (lower is better): 2 worse → 2 / 3.
+        {
+          ...base, measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 259200,
+          lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
+        },
         // 0 among 0, 0.1, 0 (lower is better): 1 worse, 2 equal → 2 / 3.
         { ...base, measure: 'change_failure', title: 'Change failure rate (revert or hotfix share)', team_value: 0, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 0, lower_is_better: true, dora_measure: 'deployments.change_failure_rate', team_dora_band: 'elite' },
       ]);
@@ -115,8 +128,11 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       const histogram = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.releases'], order: [['benchmarks.releases', 'asc']] });
       expect(histogram.status).to.equal(200);
       expect(histogram.body.data).to.deep.equal([0, 1, 2, 3].map((v) => ({ 'benchmarks.releases': v, 'benchmarks.repository_months': 1 })));
-      const medians = await load(b.owner.apiKey, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', 'benchmarks.pr_cycle_time_p50_seconds_median', 'benchmarks.change_failure_proxy_median', 'benchmarks.corpus_prs_merged'] });
-      expect(medians.body.data).to.deep.equal([{ 'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 0, 'benchmarks.corpus_prs_merged': 15 }]);
+      const medians = await load(b.owner.apiKey, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', 'benchmarks.pr_cycle_time_p50_seconds_median', 'benchmarks.change_failure_proxy_median', 'benchmarks.lead_time_p50_seconds_median', 'benchmarks.corpus_prs_merged'] });
+      expect(medians.body.data).to.deep.equal([{
+        'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 0,
+        'benchmarks.lead_time_p50_seconds_median': 259200, 'benchmarks.corpus_prs_merged': 15,
+      }]);
       const source = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] });
       expect(source.body.data).to.deep.equal([{ 'benchmarks.corpus_source': 'measured', 'benchmarks.repository_months': 4 }]);
       const byMonth = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], timeDimensions: [{ dimension: 'benchmarks.month', granularity: 'month', dateRange: ['2025-01-01', '2025-12-31'] }] });
@@ -133,13 +149,13 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       const forB = structured(await (await mcp.connect(b.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2025-03', to: '2025-03' } }));
       const pick = (r: { rows: { measure: string; team_value: number | null; oss_percentile: number | null }[] }) => Object.fromEntries(r.rows.map((x) => [x.measure, [x.team_value, x.oss_percentile]]));
       // B's alpha: 30 successful deployments in 2025-03, no PR. A's alpha: nothing in 2025-03.
-      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], change_failure: [0, (100 * 2) / 3] });
-      expect(pick(forA)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [0, 12.5], change_failure: [null, null] });
+      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], lead_time: [null, null], change_failure: [0, (100 * 2) / 3] });
+      expect(pick(forA)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [0, 12.5], lead_time: [null, null], change_failure: [null, null] });
       expect(forB.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
       expect(forB.corpus).to.deep.equal(forA.corpus);
       // A's team values of 2026-03 appear nowhere in B's answer for the same month.
       const bMarch = structured(await (await mcp.connect(b.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } }));
-      expect(bMarch.rows.map((r: { team_value: number | null }) => r.team_value)).to.deep.equal([null, null, 0, null]);
+      expect(bMarch.rows.map((r: { team_value: number | null }) => r.team_value)).to.deep.equal([null, null, 0, null, null]);
     });
   });
 

@@ -4,7 +4,9 @@
  * an example corpus), beside the DORA band; the help page lists the shipped corpus's repositories (Chromium).
  */
 import { expect } from 'chai';
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
+import { loadShippedSnapshot } from '../../src/benchmarks/store.js';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -40,7 +42,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     expect(await text(page, 'oss-proxy-title')).to.equal('Open-source benchmark (open-source proxy)');
     expect(await text(page, 'oss-proxy-note')).to.equal(
       'Mar 2026: this team ranked among the repository months of the open-source corpus measured from the public history of 2 repositories, read on 2025-03-01. ' +
-        'Releases stand for production deployments and reverts and quick fixes for failed changes: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).',
+        'Releases stand for production deployments (lead time runs from a commit to the first release tag holding it) and reverts and quick fixes for failed changes: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).',
     );
     expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
       'Percentile among open-source repositories (open-source proxy, measured from the public history of 2 repositories, read on 2025-03-01) for Mar 2026',
@@ -50,8 +52,33 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     expect(await row('pr_cycle_time')).to.deep.equal(['21.0 h', '50th percentile of 3 repository months · open-source proxy', '—']);
     expect(await row('prs_per_author')).to.deep.equal(['2', '83rd percentile of 3 repository months · open-source proxy', '—']);
     expect(await row('release_frequency')).to.deep.equal(['2', '63rd percentile of 4 repository months · open-source proxy', 'medium']);
+    // Lead time: alpha's March 33 h (36 h and 30 h) among 3, 1 and 7 days: 2 of 3 slower.
+    expect(await row('lead_time')).to.deep.equal(['33.0 h', '67th percentile of 3 repository months · open-source proxy', 'high']);
     expect(await row('change_failure')).to.deep.equal(['0%', '67th percentile of 3 repository months · open-source proxy', 'elite']);
+    expect(await page.locator('[data-testid="oss-proxy"] tbody th').allTextContents()).to.deep.equal([
+      'PR cycle time p50', 'PRs merged per active author', 'Release frequency (production deployments a month)', 'Lead time for changes p50 (commit to release tag)', 'Change failure rate (revert or hotfix share)',
+    ]);
     await screenshot(page, 'overview-open-source');
+  });
+
+  it('with the shipped snapshot, lead time for changes ranks among its 220 repository months with a release', async () => {
+    const admin = new pg.Client({ connectionString: server.databaseUrl });
+    await admin.connect();
+    try {
+      expect(await loadShippedSnapshot(admin)).to.equal('loaded');
+      await page.goto(`/app/?${SCOPE}&team=${seeded.teams.alpha}`);
+      // 33 h: 165 of the snapshot's 220 lead times are slower, none equal → 75.
+      await until(() => text(page, 'oss-lead_time-percentile'), '75th percentile of 220 repository months · open-source proxy');
+      expect(await text(page, 'oss-lead_time-value')).to.equal('33.0 h');
+      expect(await text(page, 'oss-lead_time-tier')).to.equal('high');
+      expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
+        'Percentile among open-source repositories (open-source proxy, measured from the public history of 30 repositories, read on 2026-11-27) for Mar 2026',
+      );
+      await screenshot(page, 'overview-open-source-shipped');
+    } finally {
+      await admin.end();
+      await seedCorpus(server.databaseUrl, 'live');
+    }
   });
 
   it('the help page lists the repositories the shipped corpus was measured from, and when they were read', async () => {
@@ -59,6 +86,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 30);
     expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 30 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
     const items = await page.getByTestId('help-corpus-repositories').locator('li').allTextContents();
+    expect(await text(page, 'help-corpus-summary')).to.include(': release tags for deployments, a commit to the first release tag holding it for lead time for changes, reverts and quick fix releases for failed changes.');
     expect(items).to.include.members(['fastify/fastify', 'rails/rails', 'prometheus/prometheus', 'tokio-rs/tokio']);
   });
 
@@ -74,6 +102,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
       expect(await text(page, 'oss-pr_cycle_time-percentile')).to.equal('50th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
       expect(await text(page, 'oss-prs_per_author-percentile')).to.equal('83rd percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
       expect(await text(page, 'oss-change_failure-percentile')).to.equal('67th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
+      expect(await text(page, 'oss-lead_time-percentile')).to.equal('67th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
       await screenshot(page, 'overview-open-source-example');
     } finally {
       await seedCorpus(server.databaseUrl, 'live');
@@ -85,6 +114,8 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await until(() => text(page, 'oss-release_frequency-value'), 'no deployment source');
     expect(await text(page, 'oss-release_frequency-percentile')).to.equal('no percentile');
     expect(await text(page, 'oss-change_failure-value')).to.equal('no deployment source');
+    expect(await text(page, 'oss-lead_time-value')).to.equal('no deployment source');
+    expect(await text(page, 'oss-lead_time-percentile')).to.equal('no percentile');
     expect(await text(page, 'oss-pr_cycle_time-value')).to.equal('no value');
   });
 });

@@ -88,7 +88,10 @@ describe('benchmark corpus workflow (fake code-host GraphQL)', function () {
     const columns = (await admin.query(`select table_name, column_name from information_schema.columns where table_name in ('benchmark_corpus', 'benchmark_corpus_source', 'benchmark_corpus_staging') order by table_name, ordinal_position`)).rows;
     expect(columns.filter((c) => c.table_name === 'benchmark_corpus').map((c) => c.column_name)).to.deep.equal([
       'repository_key', 'month', 'prs_merged', 'active_authors', 'pr_cycle_time_p50_seconds', 'prs_merged_per_active_author', 'releases', 'revert_or_hotfix_prs', 'change_failure_proxy',
+      'lead_time_p50_seconds',
     ]);
+    // A run from the code host's API measures no lead time (git history only): empty in every row.
+    expect((await admin.query('select count(*)::int as n, count(lead_time_p50_seconds)::int as with_lead_time from benchmark_corpus')).rows).to.deep.equal([{ n: 24, with_lead_time: 0 }]);
     expect(columns.filter((c) => c.table_name === 'benchmark_corpus_source').map((c) => c.column_name)).to.deep.equal(['id', 'kind', 'generated_at', 'window_from', 'window_to', 'repositories']);
     // Every value (not the column names) of the corpus, its source and the run's cursor.
     const values = (await admin.query(`select row_to_json(c)::text as v from benchmark_corpus c union all select row_to_json(s)::text from benchmark_corpus_source s

@@ -301,6 +301,27 @@ describe('drill-through: the facts behind every measure', function () {
     expect((await facts(`measure=pull_requests.prs_merged&${MAY}`, other.owner.apiKey)).body.meta.total).to.equal(0);
   });
 
+  it('takes days as well as months (the web app\'s "last 30 days" and a partial month), validated', async () => {
+    // 05-05..05-10 (the whole last day): p2 05-05 08:00 failure, p3 05-05 11:30, p4 05-10 09:00, all failed.
+    const days = await facts('measure=deployments.change_failure_rate&from=2026-05-05&to=2026-05-10&team=payments');
+    expect(days.status).to.equal(200);
+    expect(days.body.meta).to.include({ total: 3, marked: 3, from: '2026-05-05', to: '2026-05-10' });
+    expect(days.body.data.map((r: { externalId: string }) => r.externalId)).to.deep.equal(['p4', 'p3', 'p2']);
+    // A day, then a month: 05-11 to the end of May: p5 (p6 is not finished).
+    const mixed = await facts('measure=deployments.change_failure_rate&from=2026-05-11&to=2026-05&team=payments');
+    expect(mixed.body.meta).to.include({ total: 1, marked: 0 });
+    const csv = await api.as(tenant.owner.apiKey).get('/api/facts?measure=deployments.change_failure_rate&from=2026-05-05&to=2026-05-10&team=payments&format=csv');
+    expect(csv.headers.get('content-disposition')).to.include('facts-deployments-change_failure_rate-payments-2026-05-05-2026-05-10.csv');
+    const badDay = await facts('measure=deployments.production_deploys&from=2026-02-30&to=2026-03-01');
+    expect(badDay.status).to.equal(400);
+    expect(badDay.body.error.details).to.deep.equal([{ path: 'query.from', message: 'Must be a month YYYY-MM or a day YYYY-MM-DD' }]);
+    const reversed = await facts('measure=deployments.production_deploys&from=2026-05-10&to=2026-05-05');
+    expect(reversed.status).to.equal(400);
+    expect(reversed.body.error.details).to.deep.equal([{ path: 'query.from', message: 'Must not be after to (2026-05-05)' }]);
+    const long = await facts('measure=deployments.production_deploys&from=2023-01-31&to=2026-01-01');
+    expect(long.body.error.details).to.deep.equal([{ path: 'query.to', message: 'The window is at most 36 months (2023-01-31 to 2026-01-01 touches 37)' }]);
+  });
+
   it('refuses a measure without a drill-through, naming those with one, and a bad window, with the 400 body', async () => {
     const res = await facts(`measure=ai_commits.ai_commits&${MAY}`);
     expect(res.status).to.equal(400);

@@ -7,12 +7,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { freePort } from '../../src/db/embedded.js';
-import { MAIN } from '../helpers/cli.js';
+import { NODE_ARGS } from '../helpers/cli.js';
 
 interface Run {
   output: () => string;
@@ -25,8 +23,8 @@ const started: Run[] = [];
 function startDev(cwd: string, port: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     // detached: a process group of its own, as a terminal gives a foreground job.
-    // Run from another directory (its .data), so tsx is named by its path.
-    const child = spawn(process.execPath, ['--import', pathToFileURL(createRequire(MAIN).resolve('tsx')).href, MAIN, 'dev'], {
+    // Run from another directory (its .data): NODE_ARGS names everything by its path.
+    const child = spawn(process.execPath, [...NODE_ARGS, 'dev'], {
       cwd,
       detached: true,
       env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } as NodeJS.ProcessEnv,

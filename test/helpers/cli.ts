@@ -1,10 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Env } from '../../src/config/index.js';
+import { transpiledMain } from './transpiled.js';
 
-// The source, not bin/ (which prefers dist/ when built): a stale build must never be what a test runs.
-export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-const NODE_ARGS = ['--import', 'tsx', MAIN];
+// The source, not bin/ (which prefers dist/ when built): a stale build must never be what a test
+// runs. Transpiled by this run's global setup (transpiled.ts), else through tsx.
+const SOURCE = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const TRANSPILED = transpiledMain();
+export const MAIN = TRANSPILED ?? SOURCE;
+/** node's arguments before a command: the entry point, behind tsx's loader when it is the source. */
+export const NODE_ARGS = TRANSPILED ? [TRANSPILED] : ['--import', pathToFileURL(createRequire(SOURCE).resolve('tsx')).href, SOURCE];
 
 export interface CliResult {
   code: number | null;

@@ -1,16 +1,19 @@
 /**
  * Mocha's global fixtures: they run once, in the main process, before the parallel workers start.
  * The embedded PostgreSQL and the migrated template are made here (every worker's files clone the
- * template), and the web app is built once, so two workers never build it at the same time.
+ * template), the web app is built once, so two workers never build it at the same time, and the
+ * source is transpiled once for the child processes the tests start (transpiled.ts).
  */
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { startSharedTestDatabase, stopTestDatabase } from './database.js';
+import { removeTranspiled, transpileForChildren } from './transpiled.js';
 
 export async function mochaGlobalSetup(): Promise<void> {
   ensureWebBuilt();
-  await startSharedTestDatabase();
+  await Promise.all([startSharedTestDatabase(), transpileForChildren()]);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
   await stopTestDatabase();
+  removeTranspiled();
 }

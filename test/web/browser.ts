@@ -13,11 +13,42 @@ import { testServer, type TestServer } from '../helpers/server.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = new URL('../../test-results/', import.meta.url).pathname;
 
+let shared: Promise<Browser> | null = null;
+
+function sharedChromium(): Promise<Browser> {
+  shared ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    })
+    .then((browser) => {
+      browser.on('disconnected', () => (shared = null));
+      return browser;
+    });
+  shared.catch(() => (shared = null));
+  return shared;
+}
+
+/**
+ * A browser for one test file. Every file of a worker process shares one Chromium (playwright
+ * closes it when the process exits): launching one per file cost a second of CPU 30 times a run.
+ * Each file gets its own contexts (cookies, storage, cache), and `close()` closes those only.
+ */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  const browser = await sharedChromium();
+  const contexts = new Set<BrowserContext>();
+  const own: Pick<Browser, 'newContext' | 'close'> = {
+    async newContext(options) {
+      const context = await browser.newContext(options);
+      contexts.add(context);
+      context.on('close', () => contexts.delete(context));
+      return context;
+    },
+    async close() {
+      await Promise.all([...contexts].map((c) => c.close()));
+    },
+  };
+  return own as Browser;
 }
 
 /** A browser context signed in with the given `sessionId=…` cookie for the server at baseUrl. */

@@ -142,16 +142,18 @@ export function isRevert(change: Change): boolean {
 }
 
 /**
- * Lead time for changes of each release in [from, to] (months YYYY-MM-01): the commits (merges
- * left out) a release tag holds that no release tagged before it holds, each its committer date →
- * the tag's date in seconds (never below 0).
+ * Lead time for changes of each release in [from, to] (months YYYY-MM-01), DORA's with a release
+ * tag standing for production: each commit (merges left out) counts once, at the first release
+ * holding it, its committer date → that release's date in seconds (never below 0). A release's
+ * commits are those its tag holds and no release before it holds; `releases` is in (date, name)
+ * order, so of two releases of the same instant holding a commit the first by name has it.
  */
 export function leadTimes(gitDir: string, releases: Release[], from: string, to: string): Map<string, number[]> {
   const byMonth = new Map<string, number[]>();
   releases.forEach((release, i) => {
     const month = monthOf(release.date);
     if (month < from || month > to) return;
-    const earlier = releases.slice(0, i).filter((r) => r.date < release.date).map((r) => `refs/tags/${r.name}`);
+    const earlier = releases.slice(0, i).map((r) => `refs/tags/${r.name}`);
     const out = git(gitDir, ['log', '--no-merges', '--format=%cI', `refs/tags/${release.name}`, ...(earlier.length ? ['--not', ...earlier] : [])]);
     const seconds = out.split('\n').filter(Boolean).map((d) => Math.max(0, (Date.parse(release.date) - Date.parse(d)) / 1000));
     byMonth.set(month, [...(byMonth.get(month) ?? []), ...seconds]);
@@ -166,7 +168,7 @@ export function monthsBetween(from: string, to: string): string[] {
   return out;
 }
 
-/** A repository month as stored (the columns of benchmark_corpus, plus lead_time_p50_seconds). */
+/** A repository month as stored (the columns of benchmark_corpus, lead_time_p50_seconds included). */
 export function measureRepository(gitDir: string, nameWithOwner: string, commit: string, from: string, to: string): StoredRow[] {
   const months = monthsBetween(from, to);
   const since = new Date(Date.parse(`${from}T00:00:00Z`) - 31 * 86_400_000).toISOString();

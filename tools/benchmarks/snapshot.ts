@@ -48,7 +48,7 @@ if (args[0] === '--export') {
   const source = (await pool.query(`select kind, generated_at, to_char(window_from, 'YYYY-MM-DD') as "from", to_char(window_to, 'YYYY-MM-DD') as "to" from benchmark_corpus_source`)).rows[0];
   if (source?.kind !== 'live') throw new Error('that database has no corpus from a completed run');
   const { rows } = await pool.query<StoredRow>(`select repository_key, to_char(month, 'YYYY-MM-DD') as month, prs_merged, active_authors, pr_cycle_time_p50_seconds,
-    prs_merged_per_active_author, releases, revert_or_hotfix_prs, change_failure_proxy from benchmark_corpus order by repository_key, month`);
+    prs_merged_per_active_author, releases, revert_or_hotfix_prs, change_failure_proxy, lead_time_p50_seconds from benchmark_corpus order by repository_key, month`);
   await pool.end();
   write({ about: EXPORTED_ABOUT, synthetic: false, generatedAt: source.generated_at.toISOString(), windowFrom: source.from, windowTo: source.to, rows });
 } else {

@@ -23,7 +23,15 @@ const measures = {
 
 export const benchmarkCorpus = pgTable(
   'benchmark_corpus',
-  measures,
+  {
+    ...measures,
+    /**
+     * Lead time for changes, median seconds of the releases dated in the month (commit → the first
+     * release tag holding it). Measured from git history only (tools/benchmarks/gitHistory.ts): a
+     * run of benchmarks.corpus leaves it empty, so it is not staged.
+     */
+    leadTimeP50Seconds: doublePrecision('lead_time_p50_seconds'),
+  },
   (t) => [primaryKey({ name: 'benchmark_corpus_pkey', columns: [t.repositoryKey, t.month] }), check('benchmark_corpus_month_check', sql`${t.month} = date_trunc('month', ${t.month})::date`)],
 );
 

@@ -8,7 +8,8 @@ import { liveState, subscribeLive } from '../api/live';
 import { meQuery, useFeatures } from '../api/me';
 import { billingNoticeQuery } from '../api/queries/billing';
 import { TEAMS_QUERY } from '../api/queries/common';
-import { defaultWindow, MAX_MONTHS, monthCount } from '../lib/window';
+import { formatDay, formatMonth } from '../lib/format';
+import { addMonths, currentMonth, dateRange, DAY_WINDOWS, defaultWindow, MAX_MONTHS, monthCount } from '../lib/window';
 import { ErrorNote } from './states';
 
 const NAV = [
@@ -34,7 +35,7 @@ function LiveBadge() {
 }
 
 function ScopeBar() {
-  const search = useSearch({ strict: false }) as { from: string; to: string; team?: string };
+  const search = useSearch({ strict: false }) as { from: string; to: string; days?: number; team?: string };
   const navigate = useNavigate();
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
   const teamRows = teams.data?.data ?? [];
@@ -43,24 +44,53 @@ function ScopeBar() {
   const onTeamPage = /\/teams\/[^/]+$/.test(pathname);
   // A page of what is open now has no window: only the team applies (the window stays in the URL).
   const windowless = /\/open-work$/.test(pathname);
-  const set = (patch: Record<string, string | undefined>) => {
+  const set = (patch: Record<string, string | number | undefined>) => {
     const next = { ...search, ...patch };
+    // A days window is `days` alone in the address (its months follow from today); months drop it.
+    if (next.days) return void navigate({ to: '.', search: { ...next, from: undefined, to: undefined } as never });
     if (next.from > next.to) return setProblem('The first month must not be after the last month.');
     if (monthCount({ from: next.from, to: next.to }) > MAX_MONTHS) return setProblem(`A window is at most ${MAX_MONTHS} months.`);
     setProblem(null);
     void navigate({ to: '.', search: next as never });
   };
   const reset = defaultWindow();
+  const thisMonth = currentMonth();
+  const [first, last] = dateRange(search);
   return (
     <form className="scope" aria-label={windowless ? 'Team filter' : 'Window and team'} onSubmit={(e) => e.preventDefault()}>
       {!windowless && (
         <>
-          <label htmlFor="scope-from">From</label>
-          <input id="scope-from" type="month" value={search.from} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ from: e.target.value })} />
-          <label htmlFor="scope-to">To</label>
-          <input id="scope-to" type="month" value={search.to} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ to: e.target.value })} />
-          <button type="button" onClick={() => set({ from: reset.from, to: reset.to })}>
+          <label htmlFor="scope-window">Window</label>
+          <select id="scope-window" value={search.days ?? ''} onChange={(e) => set(e.target.value ? { days: Number(e.target.value) } : { days: undefined, from: search.from, to: search.to })}>
+            <option value="">Months</option>
+            {DAY_WINDOWS.map((d) => (
+              <option key={d} value={d}>
+                Last {d} days
+              </option>
+            ))}
+          </select>
+          {search.days ? (
+            <span data-testid="scope-days">
+              {formatDay(first)} to {formatDay(last)}
+            </span>
+          ) : (
+            <>
+              <label htmlFor="scope-from">From</label>
+              <input id="scope-from" type="month" value={search.from} max={thisMonth} required aria-describedby="scope-problem" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ from: e.target.value })} />
+              <label htmlFor="scope-to">To</label>
+              <input id="scope-to" type="month" value={search.to} max={thisMonth} required aria-describedby="scope-problem scope-to-hint" aria-invalid={!!problem} onChange={(e) => e.target.value && set({ to: e.target.value })} />
+              {search.to === thisMonth && (
+                <span id="scope-to-hint" className="muted" data-testid="scope-partial">
+                  {formatMonth(thisMonth)} is month to date
+                </span>
+              )}
+            </>
+          )}
+          <button type="button" onClick={() => set({ days: undefined, from: reset.from, to: reset.to })}>
             Last 12 months
+          </button>
+          <button type="button" onClick={() => set({ days: undefined, from: addMonths(thisMonth, -11), to: thisMonth })}>
+            12 months to date
           </button>
         </>
       )}
@@ -101,7 +131,7 @@ function UserMenu() {
       await api<Data<Me>>('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } satisfies UpdateMe });
       const search = new URLSearchParams(location.search);
       const keep = new URLSearchParams();
-      for (const k of ['from', 'to']) if (search.get(k)) keep.set(k, search.get(k) as string);
+      for (const k of ['from', 'to', 'days']) if (search.get(k)) keep.set(k, search.get(k) as string);
       location.assign(`/app/${keep.size ? `?${keep}` : ''}`);
     } catch (e) {
       setError(e);
@@ -157,7 +187,7 @@ function BillingBanner() {
 export function Shell() {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const inSettings = useRouterState({ select: (s) => /^(\/app)?\/settings(\/|$)/.test(s.location.pathname) });
-  const keep = { from: search.from, to: search.to, ...(search.team ? { team: search.team } : {}) };
+  const keep = { ...(search.days ? { days: search.days } : { from: search.from, to: search.to }), ...(search.team ? { team: search.team } : {}) };
   return (
     <>
       <a className="skip" href="#main">

@@ -9,9 +9,13 @@ export interface DrillSearch {
   dmonth?: string;
   /** One team (a by-team table's row), else the page's team. */
   dteam?: string;
+  /** The days of a chart's partial month (YYYY-MM-DD, both or neither), else `dmonth` or the window. */
+  dfrom?: string;
+  dto?: string;
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MEASURE = /^[a-z_][a-z0-9_]{0,99}\.[a-z_][a-z0-9_]{0,99}$/;
 
@@ -20,5 +24,6 @@ export function validateDrill(search: Record<string, unknown>): DrillSearch {
   const page = Number(search.dpage);
   const month = typeof search.dmonth === 'string' && MONTH.test(search.dmonth) ? search.dmonth : undefined;
   const team = typeof search.dteam === 'string' && UUID.test(search.dteam) ? search.dteam.toLowerCase() : undefined;
-  return drill ? { drill, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}) } : {};
+  const days = typeof search.dfrom === 'string' && typeof search.dto === 'string' && DAY.test(search.dfrom) && DAY.test(search.dto) && search.dfrom <= search.dto ? { dfrom: search.dfrom, dto: search.dto } : {};
+  return drill ? { drill, ...days, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}) } : {};
 }

@@ -2,7 +2,7 @@
  * Why a value is empty, in the order a reader should fix things: no source connected, nothing in
  * range, nothing imported. A blank cell or a made-up zero is a bug; every empty value says why.
  */
-import { formatMonth } from './format';
+import { formatDay, formatMonth } from './format';
 
 export type Subject = 'deployments' | 'finishedDeployments' | 'recoveries' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'aiCommits' | 'seats' | 'surveys' | 'surveyScore';
 
@@ -30,7 +30,10 @@ const NOTHING: Record<Subject, string> = {
   surveyScore: 'No survey response',
 };
 
-export function periodText(period: { month?: string; from?: string; to?: string }): string {
+export function periodText(period: { month?: string; from?: string; to?: string; days?: number; first?: string; last?: string }): string {
+  // A day span (a partial month) or a days window, said as such rather than as whole months.
+  if (period.first && period.last) return `from ${formatDay(period.first)} to ${formatDay(period.last)}`;
+  if (period.days) return `in the last ${period.days} days`;
   if (period.month) return `in ${formatMonth(period.month)}`;
   if (period.from && period.to) return period.from === period.to ? `in ${formatMonth(period.from)}` : `from ${formatMonth(period.from)} to ${formatMonth(period.to)}`;
   return '';
@@ -44,7 +47,7 @@ export const needsDeploymentSource = (subject: Subject): boolean =>
  * The reason for an empty value of `subject`; `hasSource` is false when the team (or tenant) never
  * sent a deployment, which empties every deployment measure whatever the period.
  */
-export function emptyReason(subject: Subject, period: { month?: string; from?: string; to?: string }, context: { hasDeploymentSource?: boolean } = {}): Reason {
+export function emptyReason(subject: Subject, period: Parameters<typeof periodText>[0], context: { hasDeploymentSource?: boolean } = {}): Reason {
   if (needsDeploymentSource(subject) && context.hasDeploymentSource === false) {
     return {
       text: 'No deployment source connected: no project of this scope has ever sent a deployment. Possible sources: the webhook API, the code host’s deployments, workflow runs or releases.',

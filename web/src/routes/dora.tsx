@@ -148,7 +148,7 @@ export function DoraPage() {
       <h2 className="section">Monthly trend</h2>
       {trend.isError && <ErrorNote error={trend.error} onRetry={() => void trend.refetch()} />}
       {trend.data ? (
-        <MonthlyCharts rows={trend.data.data} times={DORA_TIMES} scope={scope} context={{ hasDeploymentSource }}
+        <MonthlyCharts rows={trend.data.data} times={DORA_TIMES} scope={scope} context={{ hasDeploymentSource }} drill
           series={MEASURES.map((m) => ({ id: `${m.id}-trend`, title: m.title, value: m.value, n: m.n, subject: m.subject, format: formatters[m.kind] }))} />
       ) : (
         !trend.isError && <div className="skeleton" role="status" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />

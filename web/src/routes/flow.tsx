@@ -22,8 +22,8 @@ const SERIES: Series[] = [
   { id: 'flow-prs', title: 'PRs merged', value: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatCount },
   { id: 'flow-cycle', title: 'PR cycle time p50', value: 'pull_requests.pr_cycle_time_p50_seconds', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatSeconds },
   { id: 'flow-issue-lead', title: 'Issue lead time p50', value: 'issues.issue_lead_time_p50_seconds', n: 'issues.issues_closed', subject: 'issues', format: formatSeconds },
-  { id: 'flow-ceu', title: 'Change effort units (CEU)', value: 'pull_requests.ceu_total', subject: 'pullRequests', format: formatCount },
-  { id: 'flow-ccv', title: 'Code change volume (CCV, lines)', value: 'pull_requests.ccv_total', subject: 'pullRequests', format: formatCount },
+  { id: 'flow-ceu', title: 'Change effort units (CEU)', value: 'pull_requests.ceu_total', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatCount },
+  { id: 'flow-ccv', title: 'Code change volume (CCV, lines)', value: 'pull_requests.ccv_total', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatCount },
 ];
 
 /**
@@ -64,7 +64,7 @@ export function FlowPage() {
       <DrillPanel scope={scope} titles={DRILL_TITLES} />
       <h1>Flow</h1>
       <Panel id="flow-trend" title="By month" query={trend} height={400}>
-        {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
+        {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} drill />}
       </Panel>
       <Panel id="flow-teams" title="By team, over the window" query={scope.team === undefined ? allOf(teams, byTeam, total) : allOf(teams, byTeam)}>
         {() => {

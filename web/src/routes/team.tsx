@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import type { BaselineColumn, BaselineJson, BaselineMonth as MetricRow, Data, Team } from '../api/contract';
 import { apiQuery, cubeQuery, num, teamFilter } from '../api/cube';
-import { TrendChart, type TrendRow } from '../components/charts/TrendChart';
+import { factQuery, type Fact } from '../api/queries/common';
+import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
 import { DataTable, type Column } from '../components/DataTable';
 import { DrillLink, DrillPanel } from '../components/Drill';
 import { Median } from '../components/Median';
@@ -15,12 +16,17 @@ import { usePageTitle } from '../lib/usePageTitle';
 import { dateRange } from '../lib/window';
 
 
-const CHARTS: { key: BaselineColumn; title: string; format: (v: number) => string; subject: Subject; n?: BaselineColumn }[] = [
-  { key: 'prs_merged', title: 'PRs merged', format: formatCount, subject: 'pullRequests' },
-  { key: 'pr_cycle_time_p50_seconds', title: 'PR cycle time p50', format: formatSeconds, subject: 'pullRequests', n: 'prs_merged' },
-  { key: 'production_deploys', title: 'Production deployments', format: formatCount, subject: 'deployments' },
-  { key: 'change_failure_rate', title: 'Change failure rate', format: formatRatio, subject: 'finishedDeployments' },
-  { key: 'ai_assisted_pr_share', title: 'AI-assisted PR share', format: formatRatio, subject: 'pullRequests' },
+/** The charts read the cube by month for this team, like Overview and Flow (the table below is the export's rows). */
+const CHART_FACTS: Fact[] = [
+  { time: 'pull_requests.merged_at', measures: ['pull_requests.prs_merged', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.ai_assisted_pr_share'] },
+  { time: 'deployments.created_at', measures: ['deployments.production_deploys', 'deployments.change_failure_rate', 'deployments.finished_production_deploys'] },
+];
+const CHARTS: Series[] = [
+  { id: 'team-prs_merged', title: 'PRs merged', value: 'pull_requests.prs_merged', format: formatCount, subject: 'pullRequests' },
+  { id: 'team-pr_cycle_time_p50_seconds', title: 'PR cycle time p50', value: 'pull_requests.pr_cycle_time_p50_seconds', n: 'pull_requests.prs_merged', format: formatSeconds, subject: 'pullRequests' },
+  { id: 'team-production_deploys', title: 'Production deployments', value: 'deployments.production_deploys', format: formatCount, subject: 'deployments' },
+  { id: 'team-change_failure_rate', title: 'Change failure rate', value: 'deployments.change_failure_rate', n: 'deployments.finished_production_deploys', format: formatRatio, subject: 'finishedDeployments' },
+  { id: 'team-ai_assisted_pr_share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', format: formatRatio, subject: 'pullRequests' },
 ];
 
 /** The drill-through panel's title for each measure a cell of the months table opens. */
@@ -39,6 +45,7 @@ export function TeamPage() {
     ...apiQuery<BaselineJson>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
     enabled: slug !== undefined,
   });
+  const trend = useQuery(cubeQuery(factQuery(CHART_FACTS, { ...scope, team: teamId }, scope, { byMonth: true })));
   // mttr's n is not an export column: it comes from its cube beside the baseline rows.
   const restored = useQuery(cubeQuery({ measures: ['incidents.incidents_restored'], timeDimensions: [{ dimension: 'incidents.closed_at', granularity: 'month', dateRange: dateRange(scope) }], filters: teamFilter(teamId) }));
   usePageTitle(team.data ? `Team ${team.data.data.name}` : 'Team');
@@ -82,7 +89,7 @@ export function TeamPage() {
 
   return (
     <>
-      <DrillPanel scope={{ from: scope.from, to: scope.to, team: teamId }} titles={DRILL_TITLES} />
+      <DrillPanel scope={{ ...scope, team: teamId }} titles={DRILL_TITLES} />
       <h1>{t ? `Team ${t.name}` : 'Team'}</h1>
       {t && (
         <section className="panel" aria-labelledby="team-facts">
@@ -122,12 +129,11 @@ export function TeamPage() {
             <Empty reason={{ text: 'This team is not enabled in the register, so it has no baseline rows.' }} />
           ) : (
             <>
-              <div className="charts">
-                {CHARTS.map((c) => {
-                  const series: TrendRow[] = rows.map((r) => ({ month: r.month, value: m(r, c.key), n: c.n ? m(r, c.n) : undefined, reason: m(r, c.key) === null ? emptyReason(c.subject, { month: r.month }) : undefined }));
-                  return <TrendChart key={c.key} id={`team-${c.key}`} title={c.title} rows={series} format={c.format} withN={!!c.n} emptyReason={emptyReason(c.subject, scope)} />;
-                })}
-              </div>
+              {trend.isError ? <ErrorNote error={trend.error} onRetry={() => void trend.refetch()} /> : trend.data ? (
+                <MonthlyCharts rows={trend.data.data} times={CHART_FACTS.map((f) => f.time as string)} series={CHARTS} scope={{ ...scope, team: teamId }} drill />
+              ) : (
+                <div className="skeleton" role="status" style={{ minHeight: 220 }} aria-busy="true" aria-label="Loading the monthly trend" />
+              )}
               <DataTable caption="The team's baseline rows, one per month" columns={columns} rows={rows} rowKey={(r) => r.month} />
             </>
           )

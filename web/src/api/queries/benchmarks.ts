@@ -8,6 +8,7 @@ export const OSS_FACTS: Fact[] = [
   { time: 'pull_requests.merged_at', measures: ['pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged'] },
   { time: 'author_activity.happened_at', measures: ['author_activity.active_authors'] },
   { time: 'deployments.created_at', measures: ['deployments.production_deploys', 'deployments.change_failure_rate'] },
+  { time: 'change_lead_times.deployed_at', measures: ['change_lead_times.lead_time_for_changes_p50_seconds'] },
 ];
 
 export const ossTeamMonth = (scope: Scope): CubeQuery => factQuery(OSS_FACTS, scope, { from: scope.to, to: scope.to });

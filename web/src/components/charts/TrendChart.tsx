@@ -4,31 +4,40 @@ import 'uplot/dist/uPlot.min.css';
 import type { Reason } from '../../lib/emptyReasons';
 import { formatCount, formatMonth, formatRatio } from '../../lib/format';
 import { Empty } from '../states';
+import { ChartPoints, monthText, spanText, type PointGeometry } from './ChartPoints';
 
 export interface TrendRow {
   month: string;
   value: number | null;
-  /** The count beside a median; absent for counts and ratios. */
+  /** The count beside a median or a rate; absent for counts (a count is its own n). */
   n?: number | null;
   /** Why the value is empty (shown in the table view). */
   reason?: Reason;
+  /** The days of the month the window covers, when not all of it (month to date, a days window's ends). */
+  partial?: { first: string; last: string };
 }
 
 /**
- * A monthly line (uPlot, canvas); a null month stays a gap. "Show as table" lists the same rows,
- * with n beside a median and the reason beside an empty month.
+ * A monthly line (uPlot, canvas) on an axis from zero; a null month stays a gap, a partial month
+ * is a hollow point on a dashed segment, and months before the first value are said ("Data from").
+ * Each month with a value is a target with a tooltip (value and n) that opens its facts when the
+ * chart has a drill-through (`drill`: the cube measure). "Show as table" lists the same rows.
  */
-export function TrendChart({ id, title, rows, format, emptyReason, withN = false }: {
+export function TrendChart({ id, title, rows, format, emptyReason, withN = false, drill }: {
   id: string;
   title: string;
   rows: TrendRow[];
   format: (v: number) => string;
   emptyReason: Reason;
   withN?: boolean;
+  drill?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [asTable, setAsTable] = useState(false);
+  const [geo, setGeo] = useState<PointGeometry | null>(null);
   const empty = rows.every((r) => r.value === null);
+  const firstValue = rows.findIndex((r) => r.value !== null);
+  const partial = rows.filter((r) => r.partial);
 
   useEffect(() => {
     const el = box.current;
@@ -36,8 +45,15 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
     const css = getComputedStyle(el);
     const stroke = css.getPropertyValue('--chart-1').trim() || '#2563eb';
     const axis = css.getPropertyValue('--text-muted').trim() || '#555';
+    const bg = css.getPropertyValue('--bg').trim() || '#fff';
     const width = Math.max(el.clientWidth, 200);
     const xs = rows.map((r) => Date.parse(`${r.month}-01T00:00:00Z`) / 1000);
+    // Whole months on a solid line; a partial month on a dashed segment from its neighbours, so
+    // that its lower count does not read as a fall.
+    const whole = rows.map((r) => (r.partial ? null : r.value));
+    // Hollow points on the partial months only (their neighbours are on the solid line already).
+    const partialAt = rows.flatMap((r, i) => (r.partial && r.value !== null ? [i] : []));
+    const part = rows.map((r, i) => (r.partial || rows[i - 1]?.partial || rows[i + 1]?.partial ? r.value : null));
     // The month labels are text in the page under the canvas, not drawn by uPlot: so that they can be
     // thinned by their measured width (uPlot draws every value it is given, overlapping or not) and
     // their geometry tested (docs/web.md "Charts").
@@ -50,17 +66,36 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
       span.textContent = formatMonth(r.month);
       return labels.appendChild(span);
     });
+    const measure = (u: uPlot) => {
+      if (!spans[0]?.isConnected) return;
+      placeMonthLabels(u, xs, spans);
+      const over = u.over.getBoundingClientRect();
+      const outer = el.getBoundingClientRect();
+      const left = over.left - outer.left;
+      const top = over.top - outer.top;
+      el.dataset.yMin = String(u.scales.y?.min);
+      setGeo({ xs: xs.map((x) => left + u.valToPos(x, 'x')), ys: rows.map((r) => (r.value === null ? null : top + u.valToPos(r.value, 'y'))), top, height: over.height, width: outer.width });
+    };
+    const points = { show: true, size: 6 };
     const plot = new uPlot(
       {
         width,
         height: 180,
         legend: { show: false },
-        // Every redraw (a resize included) places the labels again.
-        hooks: { draw: [(u) => placeMonthLabels(u, xs, spans)] },
-        cursor: { drag: { x: false, y: false } },
-        // Ratios on their whole 0–100 % scale (an all-zero month would otherwise be scaled to ±10,000 %).
-        scales: { x: { time: true, range: () => [(xs[0] ?? 0) - 86400 * 10, (xs[xs.length - 1] ?? 0) + 86400 * 10] }, ...(format === formatRatio ? { y: { range: [0, 1] as [number, number] } } : {}) },
-        series: [{}, { label: title, stroke, width: 2, spanGaps: false, points: { show: true, size: 5 } }],
+        // Every redraw (a resize included) places the labels and the month targets again.
+        hooks: { draw: [measure] },
+        cursor: { show: false, drag: { x: false, y: false } },
+        scales: {
+          x: { time: true, range: () => [(xs[0] ?? 0) - 86400 * 10, (xs[xs.length - 1] ?? 0) + 86400 * 10] },
+          // Every axis starts at zero (a count or a rate from 20 to 24 drawn from 20 reads as a
+          // fivefold rise); ratios on their whole 0–100 % scale.
+          y: { range: (_u, _min, max) => (format === formatRatio ? [0, 1] : [0, max > 0 ? uPlot.rangeNum(0, max, 0.1, true)[1] : 1]) },
+        },
+        series: [
+          {},
+          { label: title, stroke, width: 2, spanGaps: false, points: { ...points, fill: stroke } },
+          { label: `${title} (partial month)`, stroke, width: 2, dash: [5, 4], spanGaps: false, points: { ...points, fill: bg, filter: (_u, _i, show) => (show ? partialAt : null) } },
+        ],
         axes: [
           // One tick per month, not uPlot's automatic time ticks; the labels are placed by placeMonthLabels.
           { stroke: axis, splits: () => xs, values: (_u, ticks) => ticks.map(() => ''), size: 12 },
@@ -68,17 +103,18 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
           { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)), ...(format === formatCount ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000] } : {}) },
         ],
       },
-      [xs, rows.map((r) => r.value)],
+      [xs, whole, part],
       el,
     );
     el.appendChild(labels);
-    placeMonthLabels(plot, xs, spans);
+    measure(plot);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 200), height: 180 }));
     resize.observe(el);
     return () => {
       resize.disconnect();
       plot.destroy();
       labels.remove();
+      setGeo(null);
     };
   }, [rows, title, format, asTable, empty]);
 
@@ -92,6 +128,14 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
           </button>
         )}
       </figcaption>
+      {!empty && (firstValue > 0 || partial.length > 0) && (
+        <p className="chart-note muted" data-testid={`${id}-note`}>
+          {[
+            firstValue > 0 ? `Data from ${formatMonth((rows[firstValue] as TrendRow).month)}.` : '',
+            ...partial.map((r) => `${formatMonth(r.month)}: ${spanText(r.partial!.first, r.partial!.last)} only (dashed).`),
+          ].filter(Boolean).join(' ')}
+        </p>
+      )}
       {empty ? (
         <Empty reason={emptyReason} />
       ) : asTable ? (
@@ -107,7 +151,7 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
           <tbody>
             {rows.map((r) => (
               <tr key={r.month}>
-                <th scope="row">{formatMonth(r.month)}</th>
+                <th scope="row">{monthText(r)}</th>
                 <td className="num">{r.value === null ? <span className="muted">{r.reason?.text ?? '—'}</span> : format(r.value)}</td>
                 {withN && <td className="num">{r.n ?? '—'}</td>}
               </tr>
@@ -115,7 +159,10 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
           </tbody>
         </table>
       ) : (
-        <div ref={box} className="chart" role="img" aria-label={`${title}, monthly trend; use Show as table for the values`} />
+        <div className="chart-box">
+          <div ref={box} className="chart" role="img" aria-label={`${title}, monthly trend; use Show as table for the values`} />
+          {geo && <ChartPoints title={title} rows={rows} geo={geo} format={format} withN={withN} drill={drill} />}
+        </div>
       )}
     </figure>
   );

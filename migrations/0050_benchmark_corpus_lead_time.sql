@@ -1,0 +1,1 @@
+ALTER TABLE "benchmark_corpus" ADD COLUMN "lead_time_p50_seconds" double precision;
