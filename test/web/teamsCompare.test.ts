@@ -69,7 +69,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     expect(await cellOf(page, 'Beta', 'PRs merged')).to.deep.equal(['none merged', 'before none', "teams' median 3"]);
     expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', "teams' median 20%"]);
     expect(await cellOf(page, 'Organisation', 'Headcount')).to.deep.equal(['5', "teams' median 1"]);
-    expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window \(Oct 2025 to Dec 2025\), the change named better or worse/);
+    expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window of equal length \(1 Oct 2025 to 31 Dec 2025\), the change named better or worse/);
     // Better and worse are words, not colour alone.
     expect(await page.locator('.change.worse').allInnerTexts()).to.deep.equal(['up, worse']);
     const axe = await new AxeBuilder({ page }).include('[data-testid="teams-table"]').analyze();

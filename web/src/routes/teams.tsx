@@ -10,7 +10,7 @@ import { Median } from '../components/Median';
 import { allOf, Empty, Panel } from '../components/states';
 import { changeWords, teamsMedian, type Direction } from '../lib/compare';
 import { NO_TEAMS } from '../lib/emptyReasons';
-import { formatCount, formatMonth, formatRatio, formatScore, formatSeconds } from '../lib/format';
+import { formatCount, formatDay, formatRatio, formatScore, formatSeconds } from '../lib/format';
 import { useScope, type TableSort } from '../lib/scope';
 import { deployRate } from '../lib/deployRate';
 import { ORGANISATION, withTeamRows, type TeamRow } from '../lib/teamRows';
@@ -106,7 +106,7 @@ export function TeamsPage() {
   const previous = previousWindow(scope);
   const before = useQuery(cubeQuery(teamWindow({ ...scope, ...previous })));
   const [windowStart] = dateRange(scope);
-  const [previousStart] = dateRange(previous);
+  const [previousStart, previousEnd] = dateRange(previous);
   const keep = { from: scope.from, to: scope.to };
   const { sort, dir } = useSearch({ strict: false }) as TableSort;
   // Replaces the entry: Back leaves the page rather than stepping through its sorts.
@@ -170,7 +170,7 @@ export function TeamsPage() {
           return (
             <>
             <p className="muted" data-testid="teams-compare-note">
-              Under each number: the previous window ({formatMonth(previous.from)} to {formatMonth(previous.to)}), the change named better or worse where the measure has a direction (AI use and headcount have none), and where the team stands against the teams' median (the median of the teams that have a value). Select a number to list the facts it was computed from.
+              Under each number: the previous window of equal length ({formatDay(previousStart)} to {formatDay(previousEnd)}), the change named better or worse where the measure has a direction (AI use and headcount have none), and where the team stands against the teams' median (the median of the teams that have a value). Select a number to list the facts it was computed from.
             </p>
             <DataTable
               caption="One row per enabled team; select a team to open it. Sort by any column."
