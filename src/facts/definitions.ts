@@ -11,10 +11,14 @@ import type { FactKind } from './presenters.js';
 
 export type { FactKind };
 
-/** The count measure whose rows a measure lists and, for a ratio, the one whose rows it marks. */
+/**
+ * The count measure whose rows a measure lists and, for a ratio, the one whose rows it marks; `kind`
+ * when the list is not the rows of the cube itself (the AI and survey counts, below).
+ */
 interface DrillSource {
   rows: string;
   marked?: string;
+  kind?: FactKind;
 }
 
 const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys' };
@@ -44,6 +48,16 @@ export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
   'incidents.incidents_opened': { rows: 'incidents.incidents_opened' },
   'incidents.incidents_restored': { rows: 'incidents.incidents_restored' },
   'incidents.mttr_p50_seconds': { rows: 'incidents.incidents_restored' },
+  // Distinct counts: one row per value the measure counts (a session; a person, or an unmatched
+  // uploader; a seat holder), whatever the teams it counts for.
+  'ai_sessions.ai_sessions': { rows: 'ai_sessions.ai_sessions' },
+  'ai_sessions.ai_active_users': { rows: 'ai_sessions.ai_active_users', kind: 'ai_users' },
+  'seats.ai_seat_holders': { rows: 'seats.ai_seat_holders', kind: 'seat_holders' },
+  // Survey counts: the cube's own rows, a team and a month each, with their counts (docs/surveys.md:
+  // a response is never listed, nor an answer; the experience score has no drill-through).
+  'survey_responses.invitations': { rows: 'survey_responses.invitations', kind: 'survey_counts' },
+  'survey_responses.responses': { rows: 'survey_responses.responses', kind: 'survey_counts' },
+  'survey_responses.survey_response_rate': { rows: 'survey_responses.invitations', kind: 'survey_counts' },
 });
 
 export const DRILL_MEASURES = Object.keys(DRILLS);
@@ -63,10 +77,19 @@ export interface Drill {
   flags: Flag[];
   /** A marked row has these too (a ratio's numerator); empty when the list marks none. */
   marked: Flag[];
+  /**
+   * A distinct count's key: the dimension reading the column the measure counts (`count_distinct`);
+   * the list is one row per value of it. Null for a count (one row per fact).
+   */
+  key: string | null;
+  /** A sum's measure: the list's rows carry it, and it adds up to the number. Null otherwise. */
+  sum: string | null;
 }
 
 interface ModelMeasure {
   name: string;
+  type: string;
+  sql?: string;
   filters?: { sql: string }[];
   meta?: { time_dimension?: string };
 }
@@ -96,7 +119,7 @@ function modelOf(cube: string, dir: string): ModelCube {
  * other form fails loudly (test/facts/drill.test.ts runs every drill): the list would otherwise
  * need a second, hand-written rule.
  */
-export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string; flags: Flag[] } {
+export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string; flags: Flag[]; key: string | null; sum: string | null } {
   const [cube, name] = measure.split('.') as [string, string];
   const model = modelOf(cube, dir);
   const m = model.measures?.find((x) => x.name === name);
@@ -111,7 +134,16 @@ export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string; flag
       return { member: `${cube}.${dimension.name}`, value: match[1] === undefined };
     }),
   );
-  return { time, flags };
+  // A distinct count lists the values it counts: the dimension that reads its column.
+  let key: string | null = null;
+  if (m.type === 'count_distinct') {
+    const dimension = model.dimensions?.find((d) => d.sql === m.sql);
+    if (!dimension) throw new Error(`${measure}: no dimension of ${cube} reads ${m.sql ?? 'its column'}, the column it counts`);
+    key = `${cube}.${dimension.name}`;
+  } else if (m.type !== 'count' && m.type !== 'sum') {
+    throw new Error(`${measure} is a ${m.type}: only a count, a distinct count or a sum lists its facts`);
+  }
+  return { time, flags, key, sum: m.type === 'sum' ? measure : null };
 }
 
 const cache = new Map<string, Drill>();
@@ -122,9 +154,9 @@ export function drillOf(measure: string): Drill | null {
   const hit = cache.get(measure);
   if (hit) return hit;
   const source = DRILLS[measure] as DrillSource;
-  const { time, flags } = flagsOf(source.rows);
+  const { time, flags, key, sum } = flagsOf(source.rows);
   const marked = source.marked ? flagsOf(source.marked).flags.filter((f) => !flags.some((g) => g.member === f.member && g.value === f.value)) : [];
-  const drill: Drill = { measure, kind: measure.slice(0, measure.indexOf('.')) as FactKind, time, flags, marked };
+  const drill: Drill = { measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum };
   cache.set(measure, drill);
   return drill;
 }

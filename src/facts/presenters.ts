@@ -9,7 +9,7 @@ type Cell = string | number | boolean | null;
 type Row = Record<string, Cell>;
 
 /** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
-export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents';
+export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'survey_counts';
 
 /** How a column's values read: times are ISO 8601 (UTC), durations seconds. */
 export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean';
@@ -73,7 +73,40 @@ export interface IncidentFact extends IssueBase {
   causedBy: string | null;
   causeDecidedBy: string | null;
 }
-export type FactRow = DeploymentFact | PullRequestFact | ChangeLeadTimeFact | IssueFact | IncidentFact;
+/** An AI session (the ai_sessions list): who by key only (a person's id, or the uploading user's). */
+export interface AiSessionFact {
+  id: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  tool: string | null;
+  model: string | null;
+  user: string | null;
+  personMatched: boolean;
+}
+/** A person (or, unmatched, an uploading user) with AI sessions in the scope: what ai_active_users counts. */
+export interface AiUserFact {
+  id: string;
+  /** The id again, as a column: the person's, or the uploading user's when none matched. */
+  user: string;
+  personMatched: boolean;
+  sessions: number;
+}
+/** A person holding an AI-tool seat in the scope: what ai_seat_holders counts. */
+export interface SeatHolderFact {
+  id: string;
+  /** The id again, as a column. */
+  person: string;
+  seats: number;
+}
+/** A team's survey counts in a month: the survey cube's own row, counts only (never a response or an answer). */
+export interface SurveyCountFact {
+  id: string;
+  team: string | null;
+  month: string | null;
+  invitations: number;
+  responses: number;
+}
+export type FactRow = DeploymentFact | PullRequestFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | SurveyCountFact;
 
 /** `GET /api/facts` (JSON): one page of rows, newest first. */
 export interface FactsPage {
@@ -87,6 +120,12 @@ export interface FactsPage {
     marked: number;
     /** The row key that says a row is marked, or null. */
     markedColumn: string | null;
+    /**
+     * When the rows are counts (the survey lists: a team's month each), the row key the number adds
+     * up and its sum over the whole list: the number the list was opened from. Null otherwise (the
+     * number is `total`).
+     */
+    sum: { column: string; value: number } | null;
     measure: string;
     kind: FactKind;
     from: string;
@@ -126,8 +165,16 @@ const CAUSE_RULES: Record<string, string> = {
 };
 
 interface KindSpec {
-  /** Dimensions of the kind's cube (without the cube prefix). */
+  /** The cube the kind's rows come from. */
+  cube: string;
+  /** Dimensions read (without the cube prefix for the kind's cube; another cube's as `cube.member`). */
   dimensions: string[];
+  /** A grouped list (a distinct count or sum: one row per value counted) reads these measures too. */
+  measures?: string[];
+  /** A grouped list's order after nothing else: member and direction (then its key, ascending). */
+  order?: [string, 'asc' | 'desc'][];
+  /** Row key of a summed measure (a list of counts). */
+  sumColumn?: Record<string, string>;
   columns: FactColumn[];
   present(get: (dimension: string) => Cell | undefined): FactRow;
   /** Row keys by marking flag member. */
@@ -163,6 +210,7 @@ const issueFields = (get: (dimension: string) => Cell | undefined) => ({
 
 export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   deployments: {
+    cube: 'deployments',
     dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds'],
     columns: [
       { key: 'project', title: 'Project', type: 'text' },
@@ -198,6 +246,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     },
   },
   pull_requests: {
+    cube: 'pull_requests',
     dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_via_session', 'ai_via_trailer', 'ai_via_label'],
     columns: [
       ...PR_COLUMNS,
@@ -223,6 +272,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     },
   },
   change_lead_times: {
+    cube: 'change_lead_times',
     dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds'],
     columns: [
       ...PR_COLUMNS,
@@ -248,6 +298,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     }),
   },
   issues: {
+    cube: 'issues',
     dimensions: ['id', 'external_id', 'title', 'type', 'project_key', 'created_at', 'closed_at', 'lead_time_seconds'],
     columns: [
       ...ISSUE_COLUMNS,
@@ -260,6 +311,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     }),
   },
   incidents: {
+    cube: 'incidents',
     dimensions: ['id', 'external_id', 'title', 'project_key', 'created_at', 'closed_at', 'restore_seconds', 'caused_by_external_id', 'cause_rule'],
     columns: [
       ...ISSUE_COLUMNS,
@@ -275,11 +327,77 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       causeDecidedBy: CAUSE_RULES[String(get('cause_rule'))] ?? null,
     }),
   },
+  ai_sessions: {
+    cube: 'ai_sessions',
+    dimensions: ['id', 'started_at', 'ended_at', 'tool', 'model', 'user_key', 'person_matched'],
+    measures: [],
+    order: [['ai_sessions.started_at', 'desc']],
+    columns: [
+      { key: 'startedAt', title: 'Started', type: 'time' },
+      { key: 'endedAt', title: 'Ended', type: 'time' },
+      { key: 'tool', title: 'Tool', type: 'text' },
+      { key: 'model', title: 'Model', type: 'text' },
+      { key: 'user', title: 'Person (or uploader) id', type: 'text' },
+      { key: 'personMatched', title: 'Matched a person', type: 'boolean' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      startedAt: time(get('started_at')),
+      endedAt: time(get('ended_at')),
+      tool: text(get('tool')),
+      model: text(get('model')),
+      user: text(get('user_key')),
+      personMatched: bool(get('person_matched')),
+    }),
+  },
+  ai_users: {
+    cube: 'ai_sessions',
+    dimensions: ['user_key', 'person_matched'],
+    measures: ['ai_sessions.ai_sessions'],
+    order: [['ai_sessions.ai_sessions', 'desc']],
+    columns: [
+      { key: 'user', title: 'Person (or uploader) id', type: 'text' },
+      { key: 'personMatched', title: 'Matched a person', type: 'boolean' },
+      { key: 'sessions', title: 'AI sessions', type: 'number' },
+    ],
+    present: (get) => ({ id: String(get('user_key')), user: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0 }),
+  },
+  seat_holders: {
+    cube: 'seats',
+    dimensions: ['person_id'],
+    measures: ['seats.seats_held'],
+    order: [['seats.seats_held', 'desc']],
+    columns: [{ key: 'person', title: 'Person id', type: 'text' }, { key: 'seats', title: 'Seats held', type: 'number' }],
+    present: (get) => ({ id: String(get('person_id')), person: String(get('person_id')), seats: num(get('seats_held')) ?? 0 }),
+  },
+  survey_counts: {
+    cube: 'survey_responses',
+    dimensions: ['team_id', 'teams.name', 'month'],
+    measures: ['survey_responses.invitations', 'survey_responses.responses'],
+    order: [['survey_responses.month', 'desc'], ['teams.name', 'asc']],
+    sumColumn: { 'survey_responses.invitations': 'invitations', 'survey_responses.responses': 'responses' },
+    columns: [
+      { key: 'team', title: 'Team', type: 'text' },
+      { key: 'month', title: 'Month', type: 'text' },
+      { key: 'invitations', title: 'Invitations', type: 'number' },
+      { key: 'responses', title: 'Responses', type: 'number' },
+    ],
+    present: (get) => ({
+      id: `${String(get('team_id'))}:${String(get('month')).slice(0, 7)}`,
+      team: text(get('teams.name')),
+      month: get('month') === null || get('month') === undefined ? null : String(get('month')).slice(0, 7),
+      invitations: num(get('invitations')) ?? 0,
+      responses: num(get('responses')) ?? 0,
+    }),
+  },
 };
+
+/** A kind's member: its cube's unless named `cube.member`. */
+export const memberOf = (kind: FactKind, name: string): string => (name.includes('.') ? name : `${KINDS[kind].cube}.${name}`);
 
 /** A cube row of the kind's dimensions as the kind's fact. */
 export function presentFact(kind: FactKind, row: Row): FactRow {
-  return KINDS[kind].present((d) => row[`${kind}.${d}`]);
+  return KINDS[kind].present((d) => row[memberOf(kind, d)]);
 }
 
 /** The CSV cells of a fact, in the kind's column order (id first): empty for null. */

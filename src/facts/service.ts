@@ -14,7 +14,7 @@ import { loadRows, type Row } from '../cube/run.js';
 import { AppError } from '../errors.js';
 import { resolveWindow } from '../exports/baseline.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
-import { csvCells, KINDS, presentFact, type FactRow, type FactsPage } from './presenters.js';
+import { csvCells, KINDS, memberOf, presentFact, type FactRow, type FactsPage } from './presenters.js';
 import { checkFactsWindow, dayRange, FactsWindow } from './window.js';
 
 export const FACTS_PER_PAGE = 50;
@@ -56,12 +56,15 @@ function resolve(scope: { measure: string; from?: string; to?: string; team?: st
   return { drill, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null };
 }
 
-const cubeOf = (drill: Drill) => drill.kind;
+const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
+const teamFilter = (r: Resolved) => (r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }]);
+/** A grouped list: a distinct count's values or a sum's rows, not one row per fact. */
+const isGrouped = (drill: Drill) => drill.key !== null || drill.sum !== null;
 
 /** The ungrouped cube query of the list: the rows measure's flags, the window, the team; newest first. */
 function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unknown>[] = []) {
   const cube = cubeOf(r.drill);
-  const team = r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }];
+  const team = teamFilter(r);
   // An ungrouped query names the primary key of every cube it joins (the team filter joins teams,
   // through projects for issues); many-to-one joins, so no row is repeated.
   const joined = r.team === null ? [] : cube === 'issues' ? ['projects.id', 'teams.id'] : ['teams.id'];
@@ -75,6 +78,30 @@ function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unkn
   };
 }
 
+/**
+ * The grouped cube query of a distinct count's or a sum's list: one row per value the measure
+ * counts (its key dimension; for a sum the cube's own rows, a team's month), in the window, for the
+ * team, with the measures the rows show. Grouped, so a session of a person on two teams is one row,
+ * as the distinct count counts it once.
+ */
+function groupedQuery(r: Resolved) {
+  const spec = KINDS[r.drill.kind];
+  const dimensions = spec.dimensions.map((d) => memberOf(r.drill.kind, d));
+  const key = r.drill.key ?? dimensions[0]!;
+  return {
+    dimensions,
+    measures: spec.measures ?? [],
+    timeDimensions: [{ dimension: r.drill.time, dateRange: r.days }],
+    filters: [
+      ...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })),
+      ...(r.drill.key ? [{ member: r.drill.key, operator: 'set' }] : []),
+      ...teamFilter(r),
+    ],
+    order: [...(spec.order ?? []), [key, 'asc']],
+    limit: MAX_LIMIT,
+  };
+}
+
 async function run(pool: pg.Pool, cube: CompiledCube, tenantId: string, query: unknown): Promise<Row[]> {
   const { rows, total } = await loadRows(pool, cube, tenantId, validateQuery(cube, query), { rollups: false });
   if (total > MAX_LIMIT) throw new AppError('validation_failed', `The list has ${total} rows, more than ${MAX_LIMIT}: narrow the window or pick a team`, [{ path: 'query', message: 'Too many rows' }]);
@@ -83,10 +110,22 @@ async function run(pool: pg.Pool, cube: CompiledCube, tenantId: string, query: u
 
 const isMarked = (drill: Drill, row: Row) => drill.marked.length > 0 && drill.marked.every((f) => row[f.member] === f.value);
 
-function meta(r: Resolved, page: number, total: number, marked: number): FactsPage['meta'] {
+function meta(r: Resolved, page: number, total: number, marked: number, sum: number | null = null): FactsPage['meta'] {
   const spec = KINDS[r.drill.kind];
   const markedColumn = r.drill.marked.length > 0 ? (spec.markedColumn?.[r.drill.marked[0]!.member] ?? null) : null;
-  return { page, perPage: FACTS_PER_PAGE, total, marked, markedColumn, measure: r.drill.measure, kind: r.drill.kind, from: r.from, to: r.to, team: r.team, columns: spec.columns };
+  const sumColumn = r.drill.sum ? spec.sumColumn?.[r.drill.sum] : undefined;
+  return {
+    page, perPage: FACTS_PER_PAGE, total, marked, markedColumn,
+    sum: sumColumn === undefined || sum === null ? null : { column: sumColumn, value: sum },
+    measure: r.drill.measure, kind: r.drill.kind, from: r.from, to: r.to, team: r.team, columns: spec.columns,
+  };
+}
+
+/** A grouped list whole (its rows are few columns, no subqueries): the rows, and the sum the number is. */
+async function groupedFacts(pool: pg.Pool, tenantId: string, r: Resolved): Promise<{ rows: FactRow[]; sum: number | null }> {
+  const rows = await run(pool, await loadCube(), tenantId, groupedQuery(r));
+  const sum = r.drill.sum === null ? null : rows.reduce((acc, row) => acc + Number(row[r.drill.sum!] ?? 0), 0);
+  return { rows: rows.map((row) => presentFact(r.drill.kind, row)), sum };
 }
 
 /**
@@ -96,8 +135,12 @@ function meta(r: Resolved, page: number, total: number, marked: number): FactsPa
  */
 export async function listFacts(pool: pg.Pool, tenantId: string, query: { measure: string; from?: string; to?: string; team?: string; page: number }): Promise<FactsPage> {
   const r = resolve(query);
+  if (isGrouped(r.drill)) {
+    const { rows, sum } = await groupedFacts(pool, tenantId, r);
+    return { data: rows.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE), meta: meta(r, query.page, rows.length, 0, sum) };
+  }
   const cube = await loadCube();
-  const kind = cubeOf(r.drill);
+  const kind = r.drill.kind;
   const keys = await run(pool, cube, tenantId, listQuery(r, r.drill.marked.map((f) => f.member)));
   const marked = keys.filter((row) => isMarked(r.drill, row)).length;
   const ids = keys.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE).map((row) => String(row[`${kind}.id`]));
@@ -108,8 +151,12 @@ export async function listFacts(pool: pg.Pool, tenantId: string, query: { measur
 /** Every fact behind a measure for the scope, newest first. */
 export async function allFacts(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ rows: FactRow[]; meta: FactsPage['meta'] }> {
   const r = resolve(scope);
+  if (isGrouped(r.drill)) {
+    const { rows, sum } = await groupedFacts(pool, tenantId, r);
+    return { rows, meta: meta(r, 1, rows.length, 0, sum) };
+  }
   const cube = await loadCube();
-  const kind = cubeOf(r.drill);
+  const kind = r.drill.kind;
   const rows = await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`)));
   const facts = rows.map((row) => presentFact(kind, row));
   return { rows: facts, meta: meta(r, 1, facts.length, rows.filter((row) => isMarked(r.drill, row)).length) };

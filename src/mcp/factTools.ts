@@ -12,7 +12,7 @@ export function registerFactTools(server: ToolRegistry, { tenantId, service, log
     'list_facts',
     {
       title: 'List the facts behind a measure',
-      description: `Answers "which ones, and why": the deployments, pull requests, changes, issues or incidents a measure was computed from, for a window of months and optionally one team, ${FACTS_PER_PAGE} a page, newest first. The list is the measure's n (a median's or rate's count); a rate's numerator rows are marked (meta markedColumn, e.g. failed deployments with the rule that made them fail: "failed: status failure", "failed: rolled back by <externalId> on <date>", "failed: caused incident <key>", and "recovered by <externalId> after <h> h"). Same rows as GET /api/facts. Times are ISO 8601 UTC, durations seconds.`,
+      description: `Answers "which ones, and why": the deployments, pull requests, changes, issues, incidents, AI sessions, AI users or seat holders (by id, never a name) a measure was computed from, or a survey measure's counts per team and month (never a response, an answer or a person: the experience score has no list), for a window of months and optionally one team, ${FACTS_PER_PAGE} a page, newest first. The list is the measure's n (a median's or rate's count); a rate's numerator rows are marked (meta markedColumn, e.g. failed deployments with the rule that made them fail: "failed: status failure", "failed: rolled back by <externalId> on <date>", "failed: caused incident <key>", and "recovered by <externalId> after <h> h"). Same rows as GET /api/facts. Times are ISO 8601 UTC, durations seconds.`,
       inputSchema: z.strictObject({
         measure: z.enum(DRILL_MEASURES as [string, ...string[]]).describe('The cube measure whose facts to list (as cube_query names it)'),
         from: Month.optional().describe('First month, YYYY-MM (default: twelve months before to)'),
@@ -25,6 +25,7 @@ export function registerFactTools(server: ToolRegistry, { tenantId, service, log
         total: z.number().int().describe("Rows of the whole list: the measure's n"),
         marked: z.number().int().describe("Rows marked (a rate's numerator); 0 when the list marks none"),
         markedColumn: z.string().nullable().describe('The row key that is true on a marked row'),
+        sum: z.object({ column: z.string(), value: z.number() }).nullable().describe('For a list of counts (survey counts per team and month): the row key the measure adds up and its sum, the number itself; null otherwise'),
         page: z.number().int(),
         perPage: z.number().int(),
         truncated: z.boolean().describe('More rows on later pages'),
@@ -41,6 +42,7 @@ export function registerFactTools(server: ToolRegistry, { tenantId, service, log
           total: meta.total,
           marked: meta.marked,
           markedColumn: meta.markedColumn,
+          sum: meta.sum,
           page: meta.page,
           perPage: meta.perPage,
           truncated: meta.page * meta.perPage < meta.total,

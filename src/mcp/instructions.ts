@@ -14,7 +14,7 @@ export function serverInstructions(now: Date): string {
     'Attribution: facts of a repository count for the team owning the project; facts of a person (AI sessions, seats, survey answers) count for every enabled team the person is on.',
     'Comparisons: team_benchmark puts a team beside the median of all enabled teams (the org benchmark) and the DORA 2023 bands, month by month; team_baseline is the monthly export of every team.',
     'team_open_source_benchmark gives a team\'s percentile among open-source repositories for PR cycle time, PRs per author, release frequency, lead time for changes and change failure: an open-source proxy, say so when you cite it.',
-    'Which ones, and why: list_facts lists the deployments, pull requests, changes, issues or incidents behind a measure for a window and team (the measure\'s n, a rate\'s numerator marked, each failed deployment with the rule that made it fail), 50 a page.',
+    'Which ones, and why: list_facts lists the deployments, pull requests, changes, issues, incidents, AI sessions, AI users or seat holders (by id) behind a measure, or a survey measure\'s counts per team and month (never a response) for a window and team (the measure\'s n, a rate\'s numerator marked, each failed deployment with the rule that made it fail), 50 a page.',
     'Resources: analytics://definitions/metrics (every measure\'s definition), analytics://models/<cube> (the data models), analytics://benchmarks/dora-2023 (the bands). Prompts: monthly_delivery_review, change_failure_rate_rise.',
   ].join('\n\n');
 }

@@ -38,6 +38,8 @@ import { announceInstallation, codehostEnv, deliver, mergedPullRequest } from '.
 import { mcpClients, structured } from '../mcp/mcpClient.js';
 
 const MAY = 'from=2026-05&to=2026-05';
+/** The delivery facts this file seeds (the AI and survey lists: test/facts/aiDrill.test.ts). */
+const DELIVERY = DRILL_MEASURES.filter((m) => ['deployments', 'pull_requests', 'change_lead_times', 'issues', 'incidents'].includes(m.split('.')[0]!));
 const sha = (c: string) => c.repeat(40);
 const H = 3600;
 
@@ -154,7 +156,7 @@ describe('drill-through: the facts behind every measure', function () {
   it("every measure's list counts the measure's n (and marks its numerator), organisation-wide and for the team, as /cubejs-api/v1/load says", async () => {
     const cube = api.as(cubeKey);
     const byCube = new Map<string, Set<string>>();
-    for (const measure of DRILL_MEASURES) {
+    for (const measure of DELIVERY) {
       const { rows, marked } = DRILLS[measure]!;
       const set = byCube.get(measure.split('.')[0]!) ?? new Set<string>();
       set.add(rows);
@@ -177,7 +179,7 @@ describe('drill-through: the facts behind every measure', function () {
         ? { 'deployments.finished_production_deploys': 5, 'deployments.failed_production_deploys': 4, 'deployments.production_deploys': 4, 'deployments.recovered_deploys': 4, 'pull_requests.prs_merged': 4, 'pull_requests.ai_assisted_prs_merged': 1, 'change_lead_times.deployed_changes': 3, 'change_lead_times.undeployed_changes': 0, 'issues.issues_closed': 3, 'incidents.incidents_opened': 2, 'incidents.incidents_restored': 2 }
         : { 'deployments.finished_production_deploys': 6, 'deployments.failed_production_deploys': 4, 'deployments.production_deploys': 5, 'deployments.recovered_deploys': 4, 'pull_requests.prs_merged': 4, 'pull_requests.ai_assisted_prs_merged': 1, 'change_lead_times.deployed_changes': 3, 'change_lead_times.undeployed_changes': 0, 'issues.issues_closed': 3, 'incidents.incidents_opened': 2, 'incidents.incidents_restored': 2 };
       expect(values, `cube values, team ${team}`).to.deep.equal(expected);
-      for (const measure of DRILL_MEASURES) {
+      for (const measure of DELIVERY) {
         const res = await facts(`measure=${measure}&${MAY}${team ? `&team=${team}` : ''}`);
         expect(res.status, `${measure}: ${res.text}`).to.equal(200);
         const source = DRILLS[measure]!;
@@ -264,7 +266,8 @@ describe('drill-through: the facts behind every measure', function () {
   });
 
   it('the bi queries of docs/drill-through.md give the same lists, run as the tenant\'s BI role', async () => {
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    // The delivery lists' queries (the AI lists' are run by test/facts/aiDrill.test.ts).
+    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats)\b/.test(q));
     const measures = ['deployments.change_failure_rate', 'pull_requests.prs_merged', 'change_lead_times.deployed_changes', 'incidents.incidents_restored', 'issues.issues_closed'];
     expect(sql).to.have.length(measures.length);
     const { pool } = dbFor(api.databaseUrl);
@@ -320,10 +323,10 @@ describe('drill-through: the facts behind every measure', function () {
   });
 
   it('refuses a measure without a drill-through, naming those with one, and a bad window, with the 400 body', async () => {
-    const res = await facts(`measure=ai_sessions.ai_sessions&${MAY}`);
+    const res = await facts(`measure=ai_commits.ai_commits&${MAY}`);
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('validation_failed');
-    expect(res.body.error.message).to.match(/^ai_sessions\.ai_sessions has no drill-through\. Measures with one: deployments\.production_deploys, /);
+    expect(res.body.error.message).to.match(/^ai_commits\.ai_commits has no drill-through\. Measures with one: deployments\.production_deploys, /);
     expect(res.body.error.message).to.include('incidents.mttr_p50_seconds');
     const reversed = await facts('measure=deployments.production_deploys&from=2026-06&to=2026-05');
     expect(reversed.status).to.equal(400);

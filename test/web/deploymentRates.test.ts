@@ -64,7 +64,8 @@ describe('web app: deployment frequency as a rate, and the "No team" row (Chromi
     const header = (await table.locator('thead th').allInnerTexts()).map((h) => h.trim());
     const deploys = header.indexOf('Production deploys');
     const frequency = header.indexOf('Deployment frequency');
-    const pick = (rows: string[]) => rows.map((r) => { const c = r.split('\t'); return [c[0], c[deploys], c[frequency]].join('|'); });
+    // A cell's first line is its number (the lines under it compare with the previous window and the teams' median).
+    const pick = (rows: string[]) => rows.map((r) => { const c = r.split('\t').map((x) => x.split('\n')[0]); return [c[0], c[deploys], c[frequency]].join('|'); });
     expect(pick(await table.locator('tbody tr').allInnerTexts())).to.deep.equal([
       'Alpha|4|0.31 per week',
       'Beta|5|1.2 per week · since 2 Mar 2026',

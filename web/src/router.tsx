@@ -47,11 +47,11 @@ const overview = createRoute({
   component: lazy(() => import('./routes/dora'), 'DoraPage'),
 });
 // The table's sort is in the address too, so that a reload or a shared link shows the same order.
-const teams = createRoute({ getParentRoute: () => root, path: '/teams', validateSearch: validateTableSort, component: lazy(() => import('./routes/teams'), 'TeamsPage') });
+const teams = createRoute({ getParentRoute: () => root, path: '/teams', validateSearch: (search: Record<string, unknown>) => ({ ...validateTableSort(search), ...validateDrill(search) }), component: lazy(() => import('./routes/teams'), 'TeamsPage') });
 const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', validateSearch: validateDrill, component: lazy(() => import('./routes/team'), 'TeamPage') });
 const flow = createRoute({ getParentRoute: () => root, path: '/flow', validateSearch: validateDrill, component: lazy(() => import('./routes/flow'), 'FlowPage') });
 const openWork = createRoute({ getParentRoute: () => root, path: '/open-work', component: lazy(() => import('./routes/openWork'), 'OpenWorkPage') });
-const ai = createRoute({ getParentRoute: () => root, path: '/ai', component: lazy(() => import('./routes/ai'), 'AiPage') });
+const ai = createRoute({ getParentRoute: () => root, path: '/ai', validateSearch: validateDrill, component: lazy(() => import('./routes/ai'), 'AiPage') });
 const sessions = createRoute({ getParentRoute: () => root, path: '/ai/sessions', component: lazy(() => import('./routes/sessions/index'), 'SessionsPage') });
 const session = createRoute({ getParentRoute: () => root, path: '/ai/sessions/$sessionId', component: lazy(() => import('./routes/sessions/session'), 'SessionPage') });
 const perception = createRoute({ getParentRoute: () => root, path: '/perception', component: lazy(() => import('./routes/surveys'), 'SurveysPage') });

@@ -28,6 +28,8 @@ export function DrillLink({ measure, title, testId, month, team, children }: {
       search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month, dteam: team?.id, dfrom: undefined, dto: undefined })) as never}
       className={children ? undefined : 'drill-link'}
       data-testid={testId}
+      // In a table whose row opens a page (Teams), the number opens its list, not the row's page.
+      onClick={(e) => e.stopPropagation()}
       {...(children ? { title: what } : { 'aria-label': what })}
     >
       {children ?? 'List the facts'}

@@ -21,6 +21,10 @@ const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
   change_lead_times: ['change', 'changes'],
   issues: ['issue', 'issues'],
   incidents: ['incident', 'incidents'],
+  ai_sessions: ['AI session', 'AI sessions'],
+  ai_users: ['person or uploader', 'people or uploaders'],
+  seat_holders: ['seat holder', 'seat holders'],
+  survey_counts: ['team month', 'team months'],
 };
 const MARKED: Record<string, string> = { failed: 'failed', aiAssisted: 'AI-assisted' };
 
@@ -100,6 +104,7 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
           <p data-testid="facts-count">
             {formatCount(meta.total)} {meta.total === 1 ? one : many}
             {meta.markedColumn && ` · ${formatCount(meta.marked)} ${MARKED[meta.markedColumn] ?? meta.markedColumn}`}
+            {meta.sum && ` · ${formatCount(meta.sum.value)} ${meta.sum.column} in all`}
           </p>
           <p>
             <DownloadLink href={csv} onResult={setDownloadError} testId="facts-csv">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
@@ -5,12 +6,13 @@ import { factQuery, TEAMS_QUERY, type Fact } from '../api/queries/common';
 import { teamWindow } from '../api/queries/teams';
 import { ScatterPlot } from '../components/charts/ScatterPlot';
 import { DataTable } from '../components/DataTable';
+import { DrillLink, DrillPanel } from '../components/Drill';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { keepScope, useScope } from '../lib/scope';
-import { ORGANISATION, withTeamRows } from '../lib/teamRows';
+import { ORGANISATION, withTeamRows, type TeamRow } from '../lib/teamRows';
 import { countCell, medianCell, ratioCell, teamColumn, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
 
@@ -29,14 +31,34 @@ const SERIES: Series[] = [
 ];
 const TEAM_FACTS: Fact[] = [
   { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged'] },
-  { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users'] },
+  { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users', 'ai_sessions.ai_sessions'] },
+  { time: 'seats.month', measures: ['seats.ai_seat_holders'] },
 ];
+
+/**
+ * A number that opens its facts (docs/drill-through.md): a team's row for that team, the
+ * organisation's for the page's scope; "No team" and an empty cell open nothing (the API filters
+ * by team only). Sessions, people and seat holders are listed by id, never by name.
+ */
+const drillCell = (measure: string, title: string, cell: (r: TeamRow) => ReactNode) => (r: TeamRow) =>
+  r.team.noTeam || num(r.row, measure) === null ? cell(r) : (
+    <DrillLink measure={measure} title={title} team={r.team.id === ORGANISATION.id ? undefined : { id: r.team.id, name: r.team.name }}>
+      {cell(r)}
+    </DrillLink>
+  );
+const DRILL_TITLES: Record<string, string> = {
+  'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50',
+  'ai_sessions.ai_active_users': 'AI active users', 'ai_sessions.ai_sessions': 'AI sessions', 'seats.ai_seat_holders': 'Seat holders',
+};
+const column = (key: string, measure: string, cell: (r: TeamRow) => ReactNode) => teamColumn(key, DRILL_TITLES[measure] as string, measure, drillCell(measure, DRILL_TITLES[measure] as string, cell));
 
 const COLUMNS = [
   teamNameColumn,
-  teamColumn('share', 'AI-assisted PR share', 'pull_requests.ai_assisted_pr_share', ratioCell('pull_requests.ai_assisted_pr_share', 'no PR merged')),
-  teamColumn('cycle', 'PR cycle time p50', 'pull_requests.pr_cycle_time_p50_seconds', medianCell('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged')),
-  teamColumn('users', 'AI active users', 'ai_sessions.ai_active_users', countCell('ai_sessions.ai_active_users', 'none')),
+  column('share', 'pull_requests.ai_assisted_pr_share', ratioCell('pull_requests.ai_assisted_pr_share', 'no PR merged')),
+  column('cycle', 'pull_requests.pr_cycle_time_p50_seconds', medianCell('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged')),
+  column('users', 'ai_sessions.ai_active_users', countCell('ai_sessions.ai_active_users', 'none')),
+  column('sessions', 'ai_sessions.ai_sessions', countCell('ai_sessions.ai_sessions', 'none')),
+  column('seats', 'seats.ai_seat_holders', countCell('seats.ai_seat_holders', 'none')),
 ];
 
 export function AiPage() {
@@ -49,6 +71,7 @@ export function AiPage() {
   const total = useQuery({ ...cubeQuery({ ...teamWindow(scope, TEAM_FACTS), dimensions: [] }), enabled: scope.team === undefined });
   return (
     <>
+      <DrillPanel scope={scope} titles={DRILL_TITLES} />
       <h1>AI adoption</h1>
       <p><Link to="/ai/sessions" search={keepScope}>The sessions</Link>, each with its summary and quality assessment.</p>
       <Panel id="ai-trend" title="By month" query={trend} height={400}>

@@ -1,20 +1,97 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { cubeQuery, num } from '../api/cube';
+import { cubeQuery, num, type CubeRow } from '../api/cube';
 import { TEAMS_QUERY } from '../api/queries/common';
 import { orgWindow, teamWindow } from '../api/queries/teams';
 import { DataTable, type Column } from '../components/DataTable';
-import { countCell, medianCell, ratioCell, teamColumn } from '../components/teamCells';
+import { DrillLink, DrillPanel } from '../components/Drill';
+import { Median } from '../components/Median';
 import { allOf, Empty, Panel } from '../components/states';
+import { changeWords, teamsMedian, type Direction } from '../lib/compare';
 import { NO_TEAMS } from '../lib/emptyReasons';
-import { formatRatio, formatScore } from '../lib/format';
+import { formatCount, formatDay, formatRatio, formatScore, formatSeconds } from '../lib/format';
 import { useScope, type TableSort } from '../lib/scope';
 import { deployRate } from '../lib/deployRate';
-import { withTeamRows, type TeamRow } from '../lib/teamRows';
-import { dateRange } from '../lib/window';
+import { ORGANISATION, withTeamRows, type TeamRow } from '../lib/teamRows';
+import { dateRange, previousWindow } from '../lib/window';
 import { usePageTitle } from '../lib/usePageTitle';
 
-const ORG = 'organisation';
+const muted = (text: string) => <span className="muted">{text}</span>;
+
+/**
+ * One measure of the table: its cell, the value it sorts and compares on, how a value reads in the
+ * comparison lines, which way is better, and the measure whose facts the number opens.
+ */
+interface Measure {
+  key: string;
+  header: string;
+  /** The value sorted on and compared (the previous window, the teams' median). */
+  member: string;
+  /** The members the teams' median is taken of, to read with `show` (default: `member`). */
+  members?: string[];
+  show: (row: CubeRow | undefined) => string | null;
+  direction: Direction;
+  /** The measure whose facts the number opens; null: none (headcount is the register's, not a fact). */
+  drill: string | null;
+  /** A row whose number opens nothing (a withheld experience score: the survey anonymity rules). */
+  opens?: (row: CubeRow | undefined) => boolean;
+  cell: (r: TeamRow) => ReactNode;
+}
+
+const value = (member: string, format: (v: number) => string) => (row: CubeRow | undefined) => {
+  const v = num(row, member);
+  return v === null ? null : format(v);
+};
+const countOf = (member: string, empty: string) => (r: TeamRow) => (num(r.row, member) === null ? muted(empty) : formatCount(num(r.row, member) as number));
+const medianOf = (member: string, n: string, empty: string) => (r: TeamRow) => (num(r.row, member) === null ? muted(empty) : <Median seconds={num(r.row, member)} n={num(r.row, n)} />);
+
+function measures(windowStart: string): Measure[] {
+  const rate = (row: CubeRow | undefined) => deployRate(row, windowStart).rate;
+  return [
+    { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: null, cell: countOf('memberships.headcount', 'no members') },
+    { key: 'prs', header: 'PRs merged', member: 'pull_requests.prs_merged', show: value('pull_requests.prs_merged', formatCount), direction: 'higher', drill: 'pull_requests.prs_merged', cell: countOf('pull_requests.prs_merged', 'none merged') },
+    { key: 'cycle', header: 'PR cycle time p50', member: 'pull_requests.pr_cycle_time_p50_seconds', show: value('pull_requests.pr_cycle_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'pull_requests.pr_cycle_time_p50_seconds', cell: medianOf('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged') },
+    { key: 'issues', header: 'Issues closed', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
+    { key: 'issue-lead', header: 'Issue lead time p50', member: 'issues.issue_lead_time_p50_seconds', show: value('issues.issue_lead_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'issues.issue_lead_time_p50_seconds', cell: medianOf('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed') },
+    { key: 'deploys', header: 'Production deploys', member: 'deployments.production_deploys', show: value('deployments.production_deploys', formatCount), direction: 'higher', drill: 'deployments.production_deploys', cell: countOf('deployments.production_deploys', 'none') },
+    {
+      key: 'frequency', header: 'Deployment frequency', member: 'deployments.production_deploys_per_day', members: ['deployments.production_deploys_per_day', 'deployments.production_deploys_per_week'],
+      show: rate, direction: 'higher', drill: 'deployments.production_deploys_per_day',
+      cell: (r) => {
+        const d = deployRate(r.row, windowStart);
+        if (d.rate === null) return muted('no deployment source');
+        return <>{d.rate}{d.since && <span className="n"> · {d.since}</span>}</>;
+      },
+    },
+    {
+      key: 'cfr', header: 'Change failure rate', member: 'deployments.change_failure_rate', show: value('deployments.change_failure_rate', formatRatio), direction: 'lower', drill: 'deployments.change_failure_rate',
+      cell: (r) => (num(r.row, 'deployments.change_failure_rate') === null ? muted('no finished production deployment') : <>{formatRatio(num(r.row, 'deployments.change_failure_rate') as number)}<span className="n"> · n = {num(r.row, 'deployments.finished_production_deploys')}</span></>),
+    },
+    { key: 'mttr', header: 'Time to restore p50', member: 'incidents.mttr_p50_seconds', show: value('incidents.mttr_p50_seconds', formatSeconds), direction: 'lower', drill: 'incidents.mttr_p50_seconds', cell: medianOf('incidents.mttr_p50_seconds', 'incidents.incidents_restored', 'no incident closed') },
+    // More AI use is not better or worse in itself: the change is named up or down only.
+    { key: 'ai-share', header: 'AI-assisted PR share', member: 'pull_requests.ai_assisted_pr_share', show: value('pull_requests.ai_assisted_pr_share', formatRatio), direction: null, drill: 'pull_requests.ai_assisted_pr_share', cell: (r) => (num(r.row, 'pull_requests.ai_assisted_pr_share') === null ? muted('no PR merged') : formatRatio(num(r.row, 'pull_requests.ai_assisted_pr_share') as number)) },
+    { key: 'ai-users', header: 'AI active users', member: 'ai_sessions.ai_active_users', show: value('ai_sessions.ai_active_users', formatCount), direction: null, drill: 'ai_sessions.ai_active_users', cell: countOf('ai_sessions.ai_active_users', 'none') },
+    {
+      // The score is the answers': its number opens the survey counts it is over (its n), never an
+      // answer; a withheld score (fewer than 3 responses) opens nothing.
+      key: 'score', header: 'Experience score', member: 'survey_responses.team_experience_score', show: value('survey_responses.team_experience_score', formatScore), direction: 'higher', drill: 'survey_responses.responses',
+      opens: (row) => num(row, 'survey_responses.team_experience_score') !== null,
+      cell: (r) => {
+        const v = num(r.row, 'survey_responses.team_experience_score');
+        if (v !== null) return <>{formatScore(v)}<span className="n"> · n = {num(r.row, 'survey_responses.responses')}</span></>;
+        return muted((num(r.row, 'survey_responses.responses') ?? 0) > 0 ? 'fewer than 3 responses' : 'no survey response');
+      },
+    },
+  ];
+}
+
+const DRILL_TITLES: Record<string, string> = {
+  'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
+  'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys', 'deployments.production_deploys_per_day': 'Deployment frequency',
+  'deployments.change_failure_rate': 'Change failure rate', 'incidents.mttr_p50_seconds': 'Time to restore p50', 'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share',
+  'ai_sessions.ai_active_users': 'AI active users', 'survey_responses.responses': 'Survey responses (the experience score\'s n)',
+};
 
 export function TeamsPage() {
   usePageTitle('Teams');
@@ -25,50 +102,76 @@ export function TeamsPage() {
   const metrics = useQuery(cubeQuery(teamWindow(scope)));
   // The organisation's row is the cube's total, not a sum: it covers projects no team owns too.
   const totals = useQuery(cubeQuery(orgWindow(scope)));
+  // The window of equal length just before, every team in one query (the comparison lines).
+  const previous = previousWindow(scope);
+  const before = useQuery(cubeQuery(teamWindow({ ...scope, ...previous })));
   const [windowStart] = dateRange(scope);
+  const [previousStart, previousEnd] = dateRange(previous);
   const keep = { from: scope.from, to: scope.to };
   const { sort, dir } = useSearch({ strict: false }) as TableSort;
   // Replaces the entry: Back leaves the page rather than stepping through its sorts.
   const sortBy = (s: { key: string; desc: boolean }) =>
     void navigate({ to: '.', search: ((prev: Record<string, unknown>) => ({ ...prev, sort: s.key, dir: s.desc ? 'desc' : 'asc' })) as never, replace: true });
 
-  const columns: Column<TeamRow>[] = [
-    {
-      key: 'name', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(),
-      cell: (r) => (r.team.id === ORG ? r.team.name : r.team.noTeam ? <span title="Projects no team owns">{r.team.name}</span> : <Link to="/teams/$teamId" params={{ teamId: r.team.id }} search={keep as never}>{r.team.name}</Link>),
-    },
-    teamColumn('headcount', 'Headcount', 'memberships.headcount', countCell('memberships.headcount', 'no members')),
-    teamColumn('prs', 'PRs merged', 'pull_requests.prs_merged', countCell('pull_requests.prs_merged', 'none merged')),
-    teamColumn('cycle', 'PR cycle time p50', 'pull_requests.pr_cycle_time_p50_seconds', medianCell('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged')),
-    teamColumn('issues', 'Issues closed', 'issues.issues_closed', countCell('issues.issues_closed', 'none closed')),
-    teamColumn('issue-lead', 'Issue lead time p50', 'issues.issue_lead_time_p50_seconds', medianCell('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed')),
-    teamColumn('deploys', 'Production deploys', 'deployments.production_deploys', countCell('deployments.production_deploys', 'none')),
-    teamColumn('frequency', 'Deployment frequency', 'deployments.production_deploys_per_day', (r) => {
-      const rate = deployRate(r.row, windowStart);
-      if (rate.rate === null) return <span className="muted">no deployment source</span>;
-      return <>{rate.rate}{rate.since && <span className="n"> · {rate.since}</span>}</>;
-    }),
-    teamColumn('cfr', 'Change failure rate', 'deployments.change_failure_rate', (r) =>
-      num(r.row, 'deployments.change_failure_rate') === null ? <span className="muted">no finished production deployment</span> : <>{formatRatio(num(r.row, 'deployments.change_failure_rate') as number)}<span className="n"> · n = {num(r.row, 'deployments.finished_production_deploys')}</span></>),
-    teamColumn('mttr', 'Time to restore p50', 'incidents.mttr_p50_seconds', medianCell('incidents.mttr_p50_seconds', 'incidents.incidents_restored', 'no incident closed')),
-    teamColumn('ai-share', 'AI-assisted PR share', 'pull_requests.ai_assisted_pr_share', ratioCell('pull_requests.ai_assisted_pr_share', 'no PR merged')),
-    teamColumn('ai-users', 'AI active users', 'ai_sessions.ai_active_users', countCell('ai_sessions.ai_active_users', 'none')),
-    teamColumn('score', 'Experience score', 'survey_responses.team_experience_score', (r) => {
-      const v = num(r.row, 'survey_responses.team_experience_score');
-      if (v !== null) return formatScore(v);
-      return <span className="muted">{(num(r.row, 'survey_responses.responses') ?? 0) > 0 ? 'fewer than 3 responses' : 'no survey response'}</span>;
-    }),
-  ];
+  const table = (rows: TeamRow[], beforeRows: CubeRow[]) => {
+    const previousOf = new Map(beforeRows.map((r) => [String(r['teams.id']), r]));
+    const list = measures(windowStart);
+    // The teams' median of each measure (the register's teams with a value; not "No team").
+    const teamRows = rows.filter((r) => !r.team.noTeam);
+    const medianRow: CubeRow = {};
+    for (const m of list) for (const member of m.members ?? [m.member]) medianRow[member] = teamsMedian(teamRows.map((r) => num(r.row, member)));
+    const previousShow = (m: Measure, row: CubeRow | undefined) => (m.key === 'frequency' ? deployRate(row, previousStart).rate : m.show(row));
+
+    const column = (m: Measure): Column<TeamRow> => ({
+      key: m.key, header: m.header, numeric: true, sortValue: (r) => num(r.row, m.member),
+      cell: (r) => {
+        const org = r.team.id === ORGANISATION.id;
+        const v = num(r.row, m.member);
+        const main = m.cell(r);
+        const opens = m.drill !== null && !r.team.noTeam && v !== null && (m.opens?.(r.row) ?? true);
+        const shown = opens ? (
+          <DrillLink measure={m.drill!} title={m.header} team={org ? undefined : { id: r.team.id, name: r.team.name }}>{main}</DrillLink>
+        ) : main;
+        const median = m.show(medianRow);
+        const medianLine = <span className="cmp" data-testid={`median-${m.key}`}>teams' median {median ?? 'none'}</span>;
+        if (org) return <>{shown}{medianLine}</>;
+        const prevRow = previousOf.get(r.team.noTeam ? 'null' : r.team.id);
+        const prev = previousShow(m, prevRow);
+        const words = changeWords(v, num(prevRow, m.member), m.direction);
+        const above = v === null || medianRow[m.member] === null || v === medianRow[m.member] ? null : v > (medianRow[m.member] as number) ? 'above' : 'below';
+        return (
+          <>
+            {shown}
+            <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>
+            {!r.team.noTeam && <span className="cmp" data-testid={`vs-median-${m.key}-${r.team.slug}`}>{above ? `${above} the teams' median ${median}` : median === null || v === null ? `teams' median ${median ?? 'none'}` : "at the teams' median"}</span>}
+          </>
+        );
+      },
+    });
+    const columns: Column<TeamRow>[] = [
+      {
+        key: 'name', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(),
+        cell: (r) => (r.team.id === ORGANISATION.id ? r.team.name : r.team.noTeam ? <span title="Projects no team owns">{r.team.name}</span> : <Link to="/teams/$teamId" params={{ teamId: r.team.id }} search={keep as never}>{r.team.name}</Link>),
+      },
+      ...list.map(column),
+    ];
+    return { columns, medianRow };
+  };
 
   return (
     <>
+      <DrillPanel scope={scope} titles={DRILL_TITLES} />
       <h1>Teams</h1>
-      <Panel id="teams-table" title="Enabled teams, measures for the window" query={allOf(teams, metrics, totals)} height={300}>
+      <Panel id="teams-table" title="Enabled teams, measures for the window" query={allOf(teams, metrics, totals, before)} height={300}>
         {() => {
           const rows = withTeamRows(teams.data!.data, metrics.data!.data);
           if (rows.length === 0) return <Empty reason={NO_TEAMS} />;
+          const { columns } = table(rows, before.data!.data);
           return (
             <>
+            <p className="muted" data-testid="teams-compare-note">
+              Under each number: the previous window of equal length ({formatDay(previousStart)} to {formatDay(previousEnd)}), the change named better or worse where the measure has a direction (AI use and headcount have none), and where the team stands against the teams' median (the median of the teams that have a value). Select a number to list the facts it was computed from.
+            </p>
             <DataTable
               caption="One row per enabled team; select a team to open it. Sort by any column."
               columns={columns}
@@ -78,7 +181,7 @@ export function TeamsPage() {
               sort={sort ? { key: sort, desc: dir === undefined ? undefined : dir === 'desc' } : undefined}
               onSortChange={sortBy}
               onRowOpen={(r) => { if (!r.team.noTeam) void navigate({ to: '/teams/$teamId', params: { teamId: r.team.id }, search: keep as never }); }}
-              footer={[{ team: { id: ORG, name: 'Organisation', slug: '' }, row: totals.data!.data[0] }]}
+              footer={[{ team: ORGANISATION, row: totals.data!.data[0] }]}
             />
             <p className="muted" data-testid="teams-total-note">
               The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}. A person on two teams counts in both.

@@ -1,0 +1,169 @@
+/**
+ * The Teams page's comparison and drill-through, and the AI adoption page's drill-through (issue
+ * 33, points 1 and 6), in Chromium on the real server. Values from test/web/seed.ts, worked out by
+ * hand, window 2026-01..03, previous window 2025-10..12:
+ *   Alpha: headcount 3 (Beta 1, Empty 1: the teams' median 1, not windowed: no change); production
+ *   deploys 4 (d1, d3, d4, d5), before 1 (d0, 2025-11): up, better; change failure rate 20 % (n 5),
+ *   before 0 % (d0 finished, not failed): up, worse; the only team with a rate, so the teams'
+ *   median is its own; PRs merged 3, none before. Experience score 75.0 (n 3: February's survey,
+ *   3 invited, 3 answered); Beta's 1 response withholds its score, which opens nothing.
+ * AI, added here (the seed has none): Ann (a1, Alpha) uploads a session 2026-02-03 (cursor) and
+ * holds a cursor seat from 2026-01-15; an uploader with no person (the owner) one on 2026-03-01.
+ *   → Alpha: 1 active user, 1 session, 1 seat holder; organisation: 2 sessions.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
+import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
+
+describe('web app: Teams compared, and the AI numbers opened (Chromium)', function () {
+  this.timeout(120_000);
+  const suite = serverAndBrowser({ env: SEED_ENV });
+  let tenant: BuiltTenant;
+  let seeded: Seeded;
+  let ann: string;
+
+  before(async function () {
+    this.timeout(120_000);
+    tenant = await buildTenant(suite.server.databaseUrl, 'Compare Org');
+    seeded = await seedTenant(suite.server, tenant.owner.apiKey, tenant.tenantId);
+    const email = `a1-${tenant.tenantId.slice(0, 8)}@example.com`;
+    const annUser = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member', email);
+    const session = async (key: string, startedAt: string) => {
+      const r = await suite.server.as(key).post('/api/sessions', { tool: 'cursor', model: 'gpt-5', startedAt, endedAt: startedAt.replace('T09', 'T10') });
+      expect(r.status, r.text).to.equal(201);
+    };
+    await session(annUser.apiKey, '2026-02-03T09:00:00Z');
+    await session(tenant.owner.apiKey, '2026-03-01T09:00:00Z');
+    const seats = await suite.server.as(tenant.owner.apiKey).post('/api/seats/imports', `email,tool,assigned_on,revoked_on\n${email},cursor,2026-01-15,\n`, { 'content-type': 'text/csv' });
+    expect(seats.status, seats.text).to.be.oneOf([200, 201]);
+    ann = (await dbFor(suite.server.databaseUrl).pool.query(`select person_id from person_identities where tenant_id = $1 and kind = 'email' and value = $2`, [tenant.tenantId, email])).rows[0].person_id;
+  });
+
+  // A person of their own per page: each has 100 API requests a minute.
+  async function personPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
+    const person = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
+    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, person.userId, tenant.tenantId));
+    const page = await context.newPage();
+    await page.setViewportSize(viewport);
+    return page;
+  }
+  const rows = (page: Page) => page.getByTestId('facts-panel').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));
+  const cellOf = (page: Page, team: string, header: string) =>
+    page.getByRole('table').first().evaluate((table, [team, header]) => {
+      const col = [...table.querySelectorAll('thead th')].findIndex((th) => (th as HTMLElement).innerText.trim() === header);
+      const row = [...table.querySelectorAll('tbody tr, tfoot tr')].find((tr) => (tr.querySelector('th') as HTMLElement | null)?.innerText.trim() === team);
+      return row ? (row.children[col] as HTMLElement).innerText.split('\n').map((l) => l.trim()).filter(Boolean) : null;
+    }, [team, header] as const);
+
+  it('each team\'s number beside the previous window, the change named better or worse by the measure\'s direction, and the teams\' median', async () => {
+    const page = await personPage();
+    await page.goto(`/app/teams?${SCOPE}`);
+    await until(() => cellOf(page, 'Alpha', 'Production deploys'), ['4', 'before 1 · up, better', "at the teams' median"]);
+    expect(await cellOf(page, 'Alpha', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'before 0% · up, worse', "at the teams' median"]);
+    expect(await cellOf(page, 'Alpha', 'Headcount')).to.deep.equal(['3', 'before 3 · no change', "above the teams' median 1"]);
+    expect(await cellOf(page, 'Beta', 'Headcount')).to.deep.equal(['1', 'before 1 · no change', "at the teams' median"]);
+    expect(await cellOf(page, 'Alpha', 'PRs merged')).to.deep.equal(['3', 'before none', "at the teams' median"]);
+    expect(await cellOf(page, 'Beta', 'PRs merged')).to.deep.equal(['none merged', 'before none', "teams' median 3"]);
+    expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', "teams' median 20%"]);
+    expect(await cellOf(page, 'Organisation', 'Headcount')).to.deep.equal(['5', "teams' median 1"]);
+    expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window of equal length \(1 Oct 2025 to 31 Dec 2025\), the change named better or worse/);
+    // Better and worse are words, not colour alone.
+    expect(await page.locator('.change.worse').allInnerTexts()).to.deep.equal(['up, worse']);
+    const axe = await new AxeBuilder({ page }).include('[data-testid="teams-table"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    await screenshot(page, 'teams-compare');
+  });
+
+  it("a team's cell opens that team's facts (not the team's page); the shared URL opens it again; focus returns on close", async () => {
+    const page = await personPage();
+    await page.goto(`/app/teams?${SCOPE}`);
+    await page.locator('a[title="List the facts behind Change failure rate, Alpha"]').click();
+    const panel = page.getByRole('dialog', { name: 'Change failure rate: the facts' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '5 deployments · 1 failed');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Teams');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'deployments.change_failure_rate', dteam: seeded.teams.alpha });
+    expect((await rows(page)).map((r) => [r[2], r[6]])).to.deep.equal([['d5', 'no'], ['d4', 'no'], ['d3', 'no'], ['d2', 'yes'], ['d1', 'no']]);
+    const shared = page.url();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await until(() => panel.count(), 0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('title'))).to.equal('List the facts behind Change failure rate, Alpha');
+    await page.goto(shared);
+    await page.getByRole('dialog', { name: 'Change failure rate: the facts' }).waitFor();
+    await until(() => text(page, 'facts-count'), '5 deployments · 1 failed');
+
+    // The Organisation row opens the whole organisation's list.
+    await page.keyboard.press('Escape');
+    await page.locator('a[title="List the facts behind Production deploys"]').click();
+    await until(() => text(page, 'facts-count'), '4 deployments');
+    expect(new URL(page.url()).searchParams.get('dteam')).to.equal(null);
+  });
+
+  it('the experience score opens its survey counts (never an answer); a withheld score opens nothing', async () => {
+    const page = await personPage();
+    await page.goto(`/app/teams?${SCOPE}`);
+    await until(() => cellOf(page, 'Beta', 'Experience score'), ['fewer than 3 responses', 'before none', "teams' median 75.0"]);
+    const links = async (team: string) =>
+      page.getByRole('table').first().evaluate((table, team) => {
+        const col = [...table.querySelectorAll('thead th')].findIndex((th) => (th as HTMLElement).innerText.trim() === 'Experience score');
+        const row = [...table.querySelectorAll('tbody tr')].find((tr) => (tr.querySelector('th') as HTMLElement).innerText.trim() === team)!;
+        return row.children[col]!.querySelectorAll('a').length;
+      }, team);
+    expect(await links('Beta')).to.equal(0);
+    expect(await links('Alpha')).to.equal(1);
+    await page.locator(`a[title="List the facts behind Experience score, Alpha"]`).click();
+    const panel = page.getByRole('dialog', { name: "Survey responses (the experience score's n): the facts" });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '1 team month · 3 responses in all');
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Team', 'Month', 'Invitations', 'Responses']);
+    expect(await rows(page)).to.deep.equal([['Alpha', '2026-02', '3', '3']]);
+  });
+
+  it('AI adoption: a team\'s sessions and seat holders open their lists, by id; keyboard only', async () => {
+    const page = await personPage();
+    await page.goto(`/app/ai?${SCOPE}`);
+    const sessions = page.locator('a[title="List the facts behind AI sessions, Alpha"]');
+    await sessions.waitFor();
+    await sessions.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('dialog', { name: 'AI sessions: the facts' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '1 AI session');
+    // started, ended, tool, model, person id, matched.
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'cursor', 'gpt-5', ann, 'yes']]);
+    expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).to.equal(true);
+    const axe = await new AxeBuilder({ page }).include('dialog').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    await page.keyboard.press('Escape');
+    await until(() => panel.count(), 0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('title'))).to.equal('List the facts behind AI sessions, Alpha');
+
+    await page.locator('a[title="List the facts behind AI sessions"]').click();
+    await until(() => text(page, 'facts-count'), '2 AI sessions');
+    await page.keyboard.press('Escape');
+    await page.locator('a[title="List the facts behind Seat holders, Alpha"]').click();
+    await until(() => text(page, 'facts-count'), '1 seat holder');
+    expect(await rows(page)).to.deep.equal([[ann, '1']]);
+    await page.keyboard.press('Escape');
+    await page.locator('a[title="List the facts behind AI active users, Alpha"]').click();
+    await until(() => text(page, 'facts-count'), '1 person or uploader');
+    expect(await rows(page)).to.deep.equal([[ann, 'yes', '1']]);
+    await screenshot(page, 'ai-drill');
+  });
+
+  it('at 390 px the Teams panel is the whole width and the page does not scroll sideways', async () => {
+    const page = await personPage({ width: 390, height: 844 });
+    await page.goto(`/app/teams?${SCOPE}&drill=deployments.change_failure_rate&dteam=${seeded.teams.alpha}`);
+    const panel = page.getByRole('dialog', { name: 'Change failure rate: the facts' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '5 deployments · 1 failed');
+    const box = await panel.boundingBox();
+    expect(Math.round(box!.width)).to.equal(390);
+    await page.keyboard.press('Escape');
+    await until(() => panel.count(), 0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.equal(390);
+  });
+});
