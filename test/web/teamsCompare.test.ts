@@ -11,7 +11,7 @@
  * holds a cursor seat from 2026-01-15; an uploader with no person (the owner) one on 2026-03-01.
  *   → Alpha: 1 active user, 1 session, 1 seat holder; organisation: 2 sessions.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
@@ -72,7 +72,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window of equal length \(1 Oct 2025 to 31 Dec 2025\), the change named better or worse/);
     // Better and worse are words, not colour alone.
     expect(await page.locator('.change.worse').allInnerTexts()).to.deep.equal(['up, worse']);
-    const axe = await new AxeBuilder({ page }).include('[data-testid="teams-table"]').analyze();
+    const axe = await seriousAxe(page).include('[data-testid="teams-table"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
     await screenshot(page, 'teams-compare');
   });
@@ -135,7 +135,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     // started, ended, tool, model, person id, matched.
     expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'cursor', 'gpt-5', ann, 'yes']]);
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).to.equal(true);
-    const axe = await new AxeBuilder({ page }).include('dialog').analyze();
+    const axe = await seriousAxe(page).include('dialog').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
     await page.keyboard.press('Escape');
     await until(() => panel.count(), 0);
