@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
+import { requestBackfill } from '../codehost/backfill.js';
 import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
@@ -50,7 +51,10 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   }));
 
   router.put('/api/deployment-sources/:projectId', route(app, { auth: { policy: 'deploymentSource.manage' }, params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
-    return { body: { data: presentDeploymentSource(await setDeploymentSource(db, principal, params.projectId, body)), meta } };
+    const row = await setDeploymentSource(db, principal, params.projectId, body);
+    // The code host's records of the last 90 days, read once the project takes them (docs/codehost-deployments.md "Backfill").
+    if (row.source !== null && row.source !== 'webhook') await requestBackfill(app, { tenantId: principal.tenantId, projectId: row.projectId });
+    return { body: { data: presentDeploymentSource(row), meta } };
   }));
 
   return router;
