@@ -132,7 +132,8 @@ async function takeLease(ctx: JobContext, row: Row): Promise<boolean> {
 
 async function saveWalk(ctx: JobContext, row: Row, changes: Partial<typeof codehostBackfills.$inferInsert>): Promise<void> {
   await ctx.app.database.db.update(codehostBackfills)
-    .set({ ...changes, leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, updatedAt: sql`now()` })
+    // Every save renews the lease, unless it gives the lease up.
+    .set({ leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, ...changes, updatedAt: sql`now()` })
     .where(and(eq(codehostBackfills.projectId, row.projectId), eq(codehostBackfills.source, row.source)));
 }
 
