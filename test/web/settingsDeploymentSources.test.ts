@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
@@ -41,5 +42,38 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     await memberPage.goto('/app/settings/deployments');
     await until(() => rows(memberPage), [['acme/web', 'Workflow runs (deploy.yml)', '1 / 0']]);
     expect(await memberPage.getByRole('form').count()).to.equal(0);
+  });
+
+  it('an owner sets the organisation-wide workflow pattern (an empty one is refused under its field) and removes it; a member only reads it', async () => {
+    const org = await buildTenant(server.databaseUrl, 'Pattern Org');
+    const page = await pageAs(suite, org.owner.userId, org.tenantId);
+    await page.goto('/app/settings/deployments');
+    const panel = page.getByTestId('organisation-pattern');
+    await until(() => panel.getByText('No pattern: only a project’s own workflow counts as its deployment.').count(), 1);
+    const form = page.getByRole('form', { name: 'Organisation-wide workflow pattern' });
+
+    await form.getByRole('button', { name: 'Save pattern' }).click();
+    await until(() => form.getByLabel('Workflow pattern').getAttribute('aria-invalid'), 'true');
+    expect(await page.locator('#organisation-pattern-pattern\\.workflow-error').textContent()).to.equal('Give a workflow file name or pattern, without spaces, e.g. deploy*.yml.');
+    expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+
+    await form.getByLabel('Workflow pattern').fill('deploy*.yml');
+    await form.getByLabel('Pattern branch').fill('release');
+    await form.getByRole('button', { name: 'Save pattern' }).click();
+    await until(() => panel.locator('p').first().textContent(), 'Runs of deploy*.yml on release are the deployments of projects with no source yet or with workflow runs but no workflow of their own.');
+    expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: { workflow: 'deploy*.yml', branch: 'release' } });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal([]);
+
+    const member = await buildMember(server.databaseUrl, org.tenantId);
+    const memberPage = await pageAs(suite, member.userId, org.tenantId);
+    await memberPage.goto('/app/settings/deployments');
+    await until(() => memberPage.getByTestId('organisation-pattern').locator('p').first().textContent(), 'Runs of deploy*.yml on release are the deployments of projects with no source yet or with workflow runs but no workflow of their own.');
+    expect(await memberPage.getByRole('form').count()).to.equal(0);
+
+    await form.getByRole('button', { name: 'Remove pattern' }).click();
+    await page.getByRole('group', { name: 'Remove the organisation-wide pattern?' }).getByRole('button', { name: 'Remove' }).click();
+    await until(() => panel.locator('p').first().textContent(), 'No pattern: only a project’s own workflow counts as its deployment.');
+    expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
   });
 });
