@@ -25,6 +25,11 @@ import { CodehostApiError, CodehostRateLimited, CodehostRestClient, repoPath } f
 export const BACKFILL_DAYS = 90;
 const LEASE_SECONDS = 15 * 60;
 const PER_PAGE = 100;
+/** The longest a continuation waits for a rate limit's reset (the code host's hourly window). */
+const MAX_WAIT_MS = 3600_000;
+
+/** When the continuation after a rate limit starts: a second after the reset, an hour at most. */
+const continueAt = (error: CodehostRateLimited): Date => new Date(Math.min(error.resetAt.getTime() + 1000, Date.now() + MAX_WAIT_MS));
 
 export const CodehostBackfillPayload = z.object({
   tenantId: Uuid,
@@ -123,7 +128,7 @@ async function openWalk(ctx: JobContext, p: CodehostBackfillPayload, source: Cod
 /** Holds the walk for this job; false while another job's lease runs. */
 async function takeLease(ctx: JobContext, row: Row): Promise<boolean> {
   const taken = await ctx.app.database.db.update(codehostBackfills)
-    .set({ leaseJobId: ctx.job.id, leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, updatedAt: sql`now()` })
+    .set({ leaseJobId: ctx.job.id, leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, waitingUntil: null, updatedAt: sql`now()` })
     .where(and(eq(codehostBackfills.projectId, row.projectId), eq(codehostBackfills.source, row.source),
       or(isNull(codehostBackfills.leaseUntil), lt(codehostBackfills.leaseUntil, sql`now()`), eq(codehostBackfills.leaseJobId, ctx.job.id))))
     .returning({ projectId: codehostBackfills.projectId });
@@ -225,7 +230,7 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
     return { source, outcome: 'finished', applied, stored };
   } catch (error) {
     if (error instanceof CodehostRateLimited) {
-      const at = new Date(error.resetAt.getTime() + 1000);
+      const at = continueAt(error);
       await saveWalk(ctx, row, { waitingUntil: at, lastError: error.message, leaseJobId: null, leaseUntil: null });
       await ctx.app.jobs.send(codehostBackfill, { ...p, resume: true }, { startAfter: at });
       return { source, outcome: 'rate limited', applied, stored, continuesAt: at.toISOString() };
@@ -305,7 +310,7 @@ async function runInstallationBackfill(ctx: JobContext, p: CodehostInstallationB
     if (error instanceof CodehostApiError && error.permanent) return { outcome: `stopped: ${error.message}` };
     if (!(error instanceof CodehostRateLimited)) throw error;
     // Listing again is cheap: the whole job comes back when the limit resets.
-    const at = new Date(error.resetAt.getTime() + 1000);
+    const at = continueAt(error);
     await ctx.app.jobs.send(codehostInstallationBackfill, p, { startAfter: at });
     return { outcome: 'rate limited', repositories: names.length };
   }

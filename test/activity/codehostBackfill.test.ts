@@ -112,6 +112,11 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(continuation.data).to.deep.equal({ tenantId: a.tenantId, projectId, resume: true });
     expect(new Date(continuation.start_after).getTime()).to.be.within(before429 + 3000, Date.now() + 4000);
     expect(await rowsOf(a.tenantId, 'acme/api')).to.deep.equal([]);
+    const backfillOf = async () => (await api.as(a.owner.apiKey).get(`/api/deployment-sources/${projectId}`)).body.data.backfill;
+    const waiting = await backfillOf();
+    expect(waiting).to.deep.include({ source: 'deployments', state: 'waiting', applied: 0, total: null, finishedAt: null });
+    expect(Date.parse(waiting.waitingUntil)).to.equal(new Date(continuation.start_after).getTime());
+    expect(Date.parse(waiting.since)).to.be.within(before429 - 90 * DAY - 60_000, before429 - 90 * DAY + 1000);
 
     // Run 2 (the continuation): pages 2 to 4, then 1001 and 1002 are applied, and 1003's statuses fail.
     fake.failNext({ match: /\/deployments\/1003\/statuses/, status: 502, body: { message: 'Bad gateway' } });
@@ -122,6 +127,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     const [walk] = await q('select cursor, applied, finished_at, last_error from codehost_backfills where project_id = $1', [projectId]);
     expect({ phase: walk.cursor.phase, index: walk.cursor.index, applied: walk.applied, finished: walk.finished_at }).to.deep.equal({ phase: 'apply', index: 2, applied: 2, finished: null });
     expect(walk.last_error).to.include('502');
+    expect(await backfillOf()).to.deep.include({ state: 'stopped', applied: 2, total: 6, waitingUntil: null, lastError: walk.last_error });
 
     // Run 3 (the job again, as the queue retries it): it resumes at 1003, reading no page twice.
     const from = fake.requests.length;
@@ -137,6 +143,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
       'GET /repos/acme/api/deployments?per_page=100&page=4',
     ]);
     expect(fake.requests.some((r) => r.includes('/deployments/900/'))).to.equal(false);
+    expect(await backfillOf()).to.deep.include({ state: 'finished', applied: 6, total: 6, waitingUntil: null, lastError: null });
 
     const expected = [
       { external_id: 'gh-deployment-1001', sha: sha('a'), environment: 'production', status: 'success', is_production: true, is_rollback: false, rollback_from_sha: null, url: 'https://ci.example/1001/2', created_at: new Date(iso(at.d1)) },
