@@ -4,6 +4,7 @@ import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Panel } from '../../components/states';
+import { formatClock, formatDay } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
@@ -17,6 +18,28 @@ interface DeploymentSourceSetting {
   branch: string | null;
   productionEnvironment: string | null;
   storedDeployments: { webhook: number; codehost: number };
+  backfill: Backfill | null;
+}
+
+interface Backfill {
+  source: Source;
+  state: 'running' | 'waiting' | 'stopped' | 'finished';
+  since: string;
+  applied: number;
+  total: number | null;
+  waitingUntil: string | null;
+  finishedAt: string | null;
+  lastError: string | null;
+}
+
+/** The last 90 days read from the code host (docs/codehost-deployments.md "Backfill"), in words. */
+function backfillText(b: Backfill | null): string {
+  if (!b) return 'Not run';
+  const of = LABELS[b.source];
+  if (b.state === 'finished') return `${of}: ${b.applied} read since ${formatDay(b.since)}`;
+  if (b.state === 'waiting') return `${of}: ${b.applied} read; waiting for the code host’s rate limit until ${formatClock(Date.parse(b.waitingUntil ?? b.since))}`;
+  if (b.state === 'stopped') return `${of}: stopped after ${b.applied}: ${b.lastError ?? 'unknown reason'}`;
+  return b.total === null ? `${of}: listing records since ${formatDay(b.since)}` : `${of}: ${b.applied} of ${b.total} read`;
 }
 
 const LABELS: Record<Source, string> = {
@@ -147,7 +170,7 @@ export function DeploymentSourcesPage() {
           ) : (
             <table>
               <thead>
-                <tr><th scope="col">Project</th><th scope="col">Source</th><th scope="col">Stored (webhook / code host)</th></tr>
+                <tr><th scope="col">Project</th><th scope="col">Source</th><th scope="col">Stored (webhook / code host)</th><th scope="col">Last 90 days from the code host</th></tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
@@ -155,6 +178,7 @@ export function DeploymentSourcesPage() {
                     <th scope="row">{r.projectKey}</th>
                     <td>{r.source ? LABELS[r.source] : 'Not chosen'}{r.source === 'workflow_runs' && r.workflow ? ` (${r.workflow})` : ''}</td>
                     <td>{r.storedDeployments.webhook} / {r.storedDeployments.codehost}</td>
+                    <td>{backfillText(r.backfill)}</td>
                   </tr>
                 ))}
               </tbody>
