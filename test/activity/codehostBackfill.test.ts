@@ -229,6 +229,32 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(fake.requests.filter((r) => r.startsWith('GET /repos/gamma/web/actions/runs')).every((r) => r.includes(`created=%3E%3D${daysAgo(90).toISOString().slice(0, 10)}`))).to.equal(true);
   });
 
+  it('releases: published ones of the window only; a 403 with x-ratelimit-reset queues the continuation for the reset', async () => {
+    const repo = fake.repository({ full_name: 'acme/lib', default_branch: 'main', installationId: INSTALLATION_A });
+    const release = (id: number, tag: string, at: Date | null, fields: { draft?: boolean; prerelease?: boolean } = {}) => ({
+      id, tag_name: tag, target_commitish: sha('7'), name: tag, draft: fields.draft ?? false, prerelease: fields.prerelease ?? false,
+      created_at: iso(at ?? daysAgo(1)), published_at: at && iso(at), html_url: `https://github.com/acme/lib/releases/tag/${tag}`, author: { login: 'octocat' },
+    });
+    const at = { v1: daysAgo(70), v2: daysAgo(10) };
+    repo.releases.push(release(31, 'v0.9.0', daysAgo(95)), release(32, 'v1.0.0', at.v1), release(33, 'v1.1.0-rc.1', daysAgo(20), { prerelease: true }), release(34, 'v1.1.0', at.v2), release(35, 'v2.0.0', null, { draft: true }));
+    const projectId = await projectOf(a, INSTALLATION_A, 'acme/lib');
+    expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${projectId}`, { source: 'releases' })).status).to.equal(200);
+    const [job] = await queued('codehost.backfill', projectId);
+
+    const reset = Math.floor(Date.now() / 1000) + 30;
+    fake.failNext({ match: /^GET \/repos\/acme\/lib\/releases/, status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: { message: 'API rate limit exceeded' } });
+    expect((await runJob(api.running.app, codehostBackfill, job.id, job.data)).outcome).to.equal('rate limited');
+    const [, continuation] = await queued('codehost.backfill', projectId);
+    expect(new Date(continuation.start_after).getTime()).to.equal(reset * 1000 + 1000);
+
+    const result = await runJob(api.running.app, codehostBackfill, continuation.id, continuation.data);
+    expect(result.walks).to.deep.equal([{ source: 'releases', outcome: 'finished', applied: 4, stored: 2 }]);
+    expect((await rowsOf(a.tenantId, 'acme/lib')).map((r) => [r.external_id, r.sha, r.status, r.is_production, r.url, r.created_at])).to.deep.equal([
+      ['gh-release-32', sha('7'), 'success', true, 'https://github.com/acme/lib/releases/tag/v1.0.0', new Date(iso(at.v1))],
+      ['gh-release-34', sha('7'), 'success', true, 'https://github.com/acme/lib/releases/tag/v1.1.0', new Date(iso(at.v2))],
+    ]);
+  });
+
   it('a repository added to a linked installation is backfilled; a project on the webhook API is left alone', async () => {
     const res = await deliver(api, 'installation_repositories', {
       action: 'added', installation: { id: INSTALLATION_A }, repository_selection: 'selected', repositories_added: [{ full_name: 'acme/added' }], repositories_removed: [],
@@ -240,5 +266,37 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${project.id}`, { source: 'webhook' })).status).to.equal(200);
     expect(await queued('codehost.backfill', project.id)).to.have.length(1);
     expect(await runJob(api.running.app, codehostBackfill, job.id, job.data)).to.deep.equal({ outcome: 'skipped: acme/added takes its deployments from the webhook API', walks: [] });
+  });
+});
+
+describe('code-host backfill: queued and run by the worker', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let fake: FakeCodeHostRest;
+
+  before(async () => {
+    fake = await fakeCodeHostRest();
+    api = await testServer({ env: { ...codehostEnv(), CODEHOST_APP_PRIVATE_KEY: fake.privateKey, CODEHOST_APP_API_URL: fake.url, JOBS_POLL_INTERVAL_MS: '200' } });
+  });
+  after(async () => {
+    await api?.close();
+    await fake?.close();
+  });
+
+  it('an owner choosing code-host deployments gets the last 90 days without running anything by hand', async () => {
+    const tenant = await buildTenant(api.databaseUrl);
+    await announceInstallation(api.databaseUrl, 62000001);
+    expect((await api.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 62000001 })).status).to.equal(201);
+    const repo = fake.repository({ full_name: 'delta/app', default_branch: 'main', installationId: 62000001 });
+    deployment(repo, 8001, { sha: sha('8'), at: daysAgo(3) }, ['success']);
+    // The link's own backfill makes the project (and may read it first: either way, one row).
+    const project = async () => (await dbFor(api.databaseUrl).pool.query('select id from projects where tenant_id = $1', [tenant.tenantId])).rows[0]?.id;
+    const deadline = Date.now() + 60_000;
+    while (!(await project()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const projectId = await project();
+    expect((await api.as(tenant.owner.apiKey).put(`/api/deployment-sources/${projectId}`, { source: 'deployments' })).status).to.equal(200);
+    const rows = () => dbFor(api.databaseUrl).pool.query(`select external_id, status from deployments where project_id = $1`, [projectId]).then((r) => r.rows);
+    while ((await rows()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await rows()).to.deep.equal([{ external_id: 'gh-deployment-8001', status: 'success' }]);
   });
 });
