@@ -25,6 +25,11 @@ import { CodehostApiError, CodehostRateLimited, CodehostRestClient, repoPath } f
 export const BACKFILL_DAYS = 90;
 const LEASE_SECONDS = 15 * 60;
 const PER_PAGE = 100;
+/**
+ * How long one run walks before it hands over to a continuation (queued at once): well inside the
+ * job's expiry, so a long walk never runs into it and never uses up the retries. Tests lower it.
+ */
+export const RUN_BUDGET = { ms: 10 * 60_000 };
 /** The longest a continuation waits for a rate limit's reset (the code host's hourly window). */
 const MAX_WAIT_MS = 3600_000;
 
@@ -60,6 +65,10 @@ interface Walker {
 }
 
 const asArray = (body: unknown): unknown[] => (Array.isArray(body) ? body : []);
+const parsed = <T>(schema: z.ZodType<T>, value: unknown): T[] => {
+  const result = schema.safeParse(value);
+  return result.success ? [result.data] : [];
+};
 
 const WALKERS: Record<CodehostSource, Walker> = {
   deployments: {
@@ -72,7 +81,7 @@ const WALKERS: Record<CodehostSource, Walker> = {
       let next: string | null = `/repos/${repoPath(repository.full_name)}/deployments/${d.id}/statuses?per_page=${PER_PAGE}`;
       while (next) {
         const page: { body: unknown; next: string | null } = await client.get(installationId, next);
-        statuses.push(...asArray(page.body).map((s) => DeploymentStatusEvent.shape.deployment_status.parse(s)));
+        statuses.push(...asArray(page.body).flatMap((s) => parsed(DeploymentStatusEvent.shape.deployment_status, s)));
         next = page.next;
       }
       return statuses.sort((a: any, b: any) => a.id - b.id);
@@ -183,6 +192,8 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
   const walker = WALKERS[source];
   let applied = row.applied;
   let stored = 0;
+  const started = Date.now();
+  const spent = () => Date.now() - started >= RUN_BUDGET.ms;
   try {
     const installationId = p.installationId ?? row.installationId ?? (await client.repositoryInstallation(project.projectKey));
     if (installationId === null) return await stop(ctx, row, source, `the code-host application is not installed on ${project.projectKey}`);
@@ -199,7 +210,8 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
     while (cursor.phase === 'list') {
       ctx.signal.throwIfAborted();
       const page: { body: unknown; next: string | null } = await client.get<unknown>(installationId, cursor.next);
-      const listed = walker.itemsOf(page.body).map((item) => walker.item.parse(item));
+      // A record this service cannot read (a field missing or malformed) is left out, as its event would be refused.
+      const listed = walker.itemsOf(page.body).flatMap((item) => parsed(walker.item, item));
       const inWindow = listed.filter((item) => Date.parse(walker.createdAt(item)) >= row.since.getTime());
       const items: unknown[] = [...cursor.items, ...inWindow];
       // Newest first: a record older than the window ends the listing.
@@ -207,6 +219,7 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
         ? { ...cursor, next: page.next, items }
         : { phase: 'apply', repository: cursor.repository, items: oldestFirst(walker, items), index: 0 };
       await saveWalk(ctx, row, { cursor });
+      if (spent()) return await handOver(ctx, p, row, source, applied, stored);
     }
     const repository = cursor.repository;
     while (cursor.index < cursor.items.length) {
@@ -225,6 +238,7 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
         await saveWalk(ctx, row, { finishedAt: new Date(), leaseJobId: null, leaseUntil: null });
         return { source, outcome: `stopped: the project's deployment source is ${now.deploymentSource}`, applied, stored };
       }
+      if (cursor.index < cursor.items.length && spent()) return await handOver(ctx, p, row, source, applied, stored);
     }
     await saveWalk(ctx, row, { finishedAt: new Date(), lastError: null, waitingUntil: null, leaseJobId: null, leaseUntil: null });
     return { source, outcome: 'finished', applied, stored };
@@ -240,6 +254,13 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
     await saveWalk(ctx, row, { lastError: error instanceof CodehostApiError ? error.message : 'the backfill failed unexpectedly; it is retried', leaseJobId: null, leaseUntil: null }).catch(() => {});
     throw error;
   }
+}
+
+/** The run's time is up: the walk goes on in a continuation queued now, from the cursor just saved. */
+async function handOver(ctx: JobContext, p: CodehostBackfillPayload, row: Row, source: CodehostSource, applied: number, stored: number): Promise<Outcome> {
+  await saveWalk(ctx, row, { leaseJobId: null, leaseUntil: null });
+  await ctx.app.jobs.send(codehostBackfill, { ...p, resume: true });
+  return { source, outcome: 'continues', applied, stored };
 }
 
 async function stop(ctx: JobContext, row: Row, source: CodehostSource, reason: string, applied?: number): Promise<Outcome> {

@@ -17,7 +17,7 @@ import { expect } from 'chai';
 import type { AppContext } from '../../src/context.js';
 import { withTenant } from '../../src/db/tenancy.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
-import { codehostBackfill, codehostInstallationBackfill } from '../../src/codehost/backfill.js';
+import { codehostBackfill, codehostInstallationBackfill, RUN_BUDGET } from '../../src/codehost/backfill.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { fakeCodeHostRest, type FakeCodeHostRest, type FakeRepository } from '../helpers/fakeCodeHostRest.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -229,7 +229,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(fake.requests.filter((r) => r.startsWith('GET /repos/gamma/web/actions/runs')).every((r) => r.includes(`created=%3E%3D${daysAgo(90).toISOString().slice(0, 10)}`))).to.equal(true);
   });
 
-  it('releases: published ones of the window only; a 403 with x-ratelimit-reset queues the continuation for the reset', async () => {
+  it('releases: published ones of the window only, an unreadable one left out; a 403 with x-ratelimit-reset queues the continuation for the reset', async () => {
     const repo = fake.repository({ full_name: 'acme/lib', default_branch: 'main', installationId: INSTALLATION_A });
     const release = (id: number, tag: string, at: Date | null, fields: { draft?: boolean; prerelease?: boolean } = {}) => ({
       id, tag_name: tag, target_commitish: sha('7'), name: tag, draft: fields.draft ?? false, prerelease: fields.prerelease ?? false,
@@ -237,6 +237,8 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     });
     const at = { v1: daysAgo(70), v2: daysAgo(10) };
     repo.releases.push(release(31, 'v0.9.0', daysAgo(95)), release(32, 'v1.0.0', at.v1), release(33, 'v1.1.0-rc.1', daysAgo(20), { prerelease: true }), release(34, 'v1.1.0', at.v2), release(35, 'v2.0.0', null, { draft: true }));
+    // A record the webhook path would refuse (an empty tag) is left out, not retried for ever.
+    repo.releases.push({ ...release(36, 'unused', daysAgo(15)), tag_name: '' });
     const projectId = await projectOf(a, INSTALLATION_A, 'acme/lib');
     expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${projectId}`, { source: 'releases' })).status).to.equal(200);
     const [job] = await queued('codehost.backfill', projectId);
@@ -252,6 +254,38 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect((await rowsOf(a.tenantId, 'acme/lib')).map((r) => [r.external_id, r.sha, r.status, r.is_production, r.url, r.created_at])).to.deep.equal([
       ['gh-release-32', sha('7'), 'success', true, 'https://github.com/acme/lib/releases/tag/v1.0.0', new Date(iso(at.v1))],
       ['gh-release-34', sha('7'), 'success', true, 'https://github.com/acme/lib/releases/tag/v1.1.0', new Date(iso(at.v2))],
+    ]);
+  });
+
+  it('a run whose time is up hands over to a continuation queued at once, which goes on from the cursor', async () => {
+    const repo = fake.repository({ full_name: 'acme/long', default_branch: 'main', installationId: INSTALLATION_A });
+    deployment(repo, 4001, { sha: sha('1'), at: daysAgo(30) }, ['success']);
+    deployment(repo, 4002, { sha: sha('2'), at: daysAgo(20) }, ['failure']);
+    deployment(repo, 4003, { sha: sha('3'), at: daysAgo(10) }, ['success']);
+    const projectId = await projectOf(a, INSTALLATION_A, 'acme/long');
+    expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${projectId}`, { source: 'deployments' })).status).to.equal(200);
+    const budget = RUN_BUDGET.ms;
+    RUN_BUDGET.ms = 0;
+    const outcomes: string[] = [];
+    try {
+      for (let done = 0; outcomes.at(-1) !== 'finished' && outcomes.length < 10; done++) {
+        const jobs = await queued('codehost.backfill', projectId);
+        expect(jobs).to.have.length(done + 1);
+        const job = jobs.at(-1);
+        expect(job.data.resume).to.equal(done > 0);
+        expect(new Date(job.start_after).getTime()).to.be.at.most(Date.now());
+        outcomes.push((await runJob(api.running.app, codehostBackfill, job.id, job.data)).outcome);
+      }
+    } finally {
+      RUN_BUDGET.ms = budget;
+    }
+    // Page 1; page 2 (the end of the list); then one deployment a run.
+    expect(outcomes).to.deep.equal(['continues', 'continues', 'continues', 'continues', 'finished']);
+    expect((await rowsOf(a.tenantId, 'acme/long')).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-deployment-4001', 'success'], ['gh-deployment-4002', 'failure'], ['gh-deployment-4003', 'success']]);
+    expect(fake.requests.filter((r) => r.startsWith('GET /repos/acme/long/deployments'))).to.deep.equal([
+      'GET /repos/acme/long/deployments?per_page=100',
+      'GET /repos/acme/long/deployments?per_page=100&page=2',
+      ...[4001, 4002, 4003].map((id) => `GET /repos/acme/long/deployments/${id}/statuses?per_page=100`),
     ]);
   });
 
