@@ -16,15 +16,12 @@ import { codehostBackfills, codehostInstallations, deploymentSourceDefaults, pro
 import type { Executor } from '../aiSessions/activityLinks.js';
 import { defineJob, type JobContext } from '../jobs/define.js';
 import { Uuid } from '../shared/schemas.js';
-import {
-  applyDeployment, applyDeploymentStatus, applyRelease, applyWorkflowRun, DeploymentEvent, DeploymentStatusEvent, ReleaseEvent, WorkflowRunEvent, type NotStored,
-} from './deployments.js';
 import { ensureProject } from './events.js';
+import { oldestFirst, parsed, PER_PAGE, WALKERS, type CodehostSource, type Repository } from './backfillSources.js';
 import { CodehostApiError, CodehostRateLimited, CodehostRestClient, repoPath } from './restClient.js';
 
 export const BACKFILL_DAYS = 90;
 const LEASE_SECONDS = 15 * 60;
-const PER_PAGE = 100;
 /**
  * How long one run walks before it hands over to a continuation (queued at once): well inside the
  * job's expiry, so a long walk never runs into it and never uses up the retries. Tests lower it.
@@ -46,74 +43,9 @@ export const CodehostBackfillPayload = z.object({
 });
 export type CodehostBackfillPayload = z.infer<typeof CodehostBackfillPayload>;
 
-type CodehostSource = Exclude<DeploymentSource, 'webhook'>;
-type Repository = { full_name: string; default_branch: string | null };
 type Cursor =
   | { phase: 'list'; repository: Repository; next: string; items: unknown[] }
   | { phase: 'apply'; repository: Repository; items: unknown[]; index: number };
-
-interface Walker {
-  item: z.ZodType<Record<string, unknown>>;
-  firstPage(repository: string, since: Date): string;
-  itemsOf(body: unknown): unknown[];
-  /** When the record was made: the lists are newest first, so the walk stops at the first older than the window. */
-  createdAt(item: any): string;
-  /** Writes one record as its events, in the order the code host would have delivered them. */
-  apply(tx: Executor, tenantId: string, repository: Repository, item: any, extra: unknown[]): Promise<NotStored | void>;
-  /** What a record needs besides itself (a deployment's statuses), read before its transaction. */
-  extra?(client: CodehostRestClient, installationId: number, repository: Repository, item: any): Promise<unknown[]>;
-}
-
-const asArray = (body: unknown): unknown[] => (Array.isArray(body) ? body : []);
-const parsed = <T>(schema: z.ZodType<T>, value: unknown): T[] => {
-  const result = schema.safeParse(value);
-  return result.success ? [result.data] : [];
-};
-
-const WALKERS: Record<CodehostSource, Walker> = {
-  deployments: {
-    item: DeploymentEvent.shape.deployment,
-    firstPage: (repo) => `/repos/${repoPath(repo)}/deployments?per_page=${PER_PAGE}`,
-    itemsOf: asArray,
-    createdAt: (d) => d.created_at,
-    async extra(client, installationId, repository, d) {
-      const statuses: unknown[] = [];
-      let next: string | null = `/repos/${repoPath(repository.full_name)}/deployments/${d.id}/statuses?per_page=${PER_PAGE}`;
-      while (next) {
-        const page: { body: unknown; next: string | null } = await client.get(installationId, next);
-        statuses.push(...asArray(page.body).flatMap((s) => parsed(DeploymentStatusEvent.shape.deployment_status, s)));
-        next = page.next;
-      }
-      return statuses.sort((a: any, b: any) => a.id - b.id);
-    },
-    async apply(tx, tenantId, repository, deployment, statuses) {
-      const refused = await applyDeployment(tx, tenantId, { action: 'created', repository, deployment });
-      if (refused) return refused;
-      for (const status of statuses as any[]) await applyDeploymentStatus(tx, tenantId, { action: 'created', repository, deployment, deployment_status: status });
-    },
-  },
-  workflow_runs: {
-    item: WorkflowRunEvent.shape.workflow_run,
-    // Completed runs only (the others have no conclusion yet); the workflow and branch rule is applyWorkflowRun's.
-    firstPage: (repo, since) => `/repos/${repoPath(repo)}/actions/runs?status=completed&created=${encodeURIComponent(`>=${since.toISOString().slice(0, 10)}`)}&per_page=${PER_PAGE}`,
-    itemsOf: (body) => (body as { workflow_runs?: unknown[] })?.workflow_runs ?? [],
-    createdAt: (run) => run.created_at,
-    apply: (tx, tenantId, repository, run) => applyWorkflowRun(tx, tenantId, { action: 'completed', repository, workflow: null, workflow_run: run }),
-  },
-  releases: {
-    item: ReleaseEvent.shape.release,
-    firstPage: (repo) => `/repos/${repoPath(repo)}/releases?per_page=${PER_PAGE}`,
-    itemsOf: asArray,
-    createdAt: (r) => r.published_at ?? r.created_at ?? new Date(0).toISOString(),
-    apply: (tx, tenantId, repository, release) => applyRelease(tx, tenantId, { action: 'published', repository, release }),
-  },
-};
-
-/** Oldest first, each record once (a record added while the list was paged shifts the others to the next page). */
-function oldestFirst(walker: Walker, items: any[]): unknown[] {
-  const byId = new Map(items.map((item) => [item.id as number, item]));
-  return [...byId.values()].sort((a, b) => Date.parse(walker.createdAt(a)) - Date.parse(walker.createdAt(b)) || a.id - b.id);
-}
 
 type Row = typeof codehostBackfills.$inferSelect;
 
