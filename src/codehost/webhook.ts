@@ -136,7 +136,11 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
       return { status: 200, stored: true };
     });
     // A repository newly granted to a linked installation: its last 90 days of deployments (backfill.ts).
-    for (const project of added) await requestBackfill(app, { ...project, installationId: installation.id });
+    // The delivery is stored: a queue that refuses the job is logged, not answered as a failed delivery.
+    for (const project of added) {
+      await requestBackfill(app, { ...project, installationId: installation.id })
+        .catch((error: unknown) => app.log.warn({ err: error, installationId: installation.id, projectId: project.projectId }, 'the backfill of an added repository could not be queued'));
+    }
     return outcome;
   }
 
