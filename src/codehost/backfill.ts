@@ -231,6 +231,20 @@ export const codehostBackfill = defineJob({
   run: (ctx, p) => runBackfill(ctx, p),
 });
 
+/**
+ * The organisation's workflow pattern was set: the projects it applies to (the code host's, with no
+ * source yet, or on workflow runs without a workflow of their own) read their last 90 days again.
+ */
+export async function requestPatternBackfills(app: AppContext, tenantId: string): Promise<number> {
+  if (!app.config.codehostApp) return 0;
+  const rows = await app.database.db.select({ id: projects.id }).from(projects).where(and(
+    eq(projects.tenantId, tenantId), eq(projects.provider, 'codehost'),
+    or(isNull(projects.deploymentSource), and(eq(projects.deploymentSource, 'workflow_runs'), isNull(projects.deploymentWorkflow))),
+  ));
+  for (const row of rows) await app.jobs.send(codehostBackfill, { tenantId, projectId: row.id, resume: false });
+  return rows.length;
+}
+
 /** Queues the backfill of a project when the code-host application is configured; resolves with the job id, or null. */
 export async function requestBackfill(app: AppContext, payload: { tenantId: string; projectId: string; installationId?: number }): Promise<string | null> {
   if (!app.config.codehostApp) return null;

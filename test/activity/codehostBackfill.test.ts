@@ -289,6 +289,29 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     ]);
   });
 
+  it('setting the organisation-wide pattern backfills the projects it applies to, and only those', async () => {
+    const d = await buildTenant(api.databaseUrl);
+    const INSTALLATION_D = 61000004;
+    await announceInstallation(api.databaseUrl, INSTALLATION_D);
+    expect((await api.as(d.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: INSTALLATION_D })).status).to.equal(201);
+    const ids: Record<string, string> = {};
+    for (const repo of ['delta/none', 'delta/runs', 'delta/own', 'delta/hook']) ids[repo] = await projectOf(d, INSTALLATION_D, repo);
+    const owner = api.as(d.owner.apiKey);
+    expect((await owner.put(`/api/deployment-sources/${ids['delta/own']}`, { source: 'workflow_runs', workflow: 'ship.yml' })).status).to.equal(200);
+    expect((await owner.put(`/api/deployment-sources/${ids['delta/hook']}`, { source: 'webhook' })).status).to.equal(200);
+    expect((await owner.put('/api/deployment-sources/organisation', { pattern: { workflow: 'deploy*.yml' } })).status).to.equal(200);
+    // delta/runs (no source when the pattern came, then workflow runs with no workflow of its own, allowed now that a pattern exists).
+    expect((await owner.put(`/api/deployment-sources/${ids['delta/runs']}`, { source: 'workflow_runs' })).status).to.equal(200);
+    const jobs = async (repo: string) => (await queued('codehost.backfill', ids[repo] as string)).length;
+    expect({ none: await jobs('delta/none'), runs: await jobs('delta/runs'), own: await jobs('delta/own'), hook: await jobs('delta/hook') }).to.deep.equal({ none: 1, runs: 2, own: 1, hook: 0 });
+    // Set again: the same projects once more (own: its own PUT only; hook: never).
+    expect((await owner.put('/api/deployment-sources/organisation', { pattern: { workflow: 'deploy*.yml', branch: 'main' } })).status).to.equal(200);
+    expect({ none: await jobs('delta/none'), runs: await jobs('delta/runs'), own: await jobs('delta/own'), hook: await jobs('delta/hook') }).to.deep.equal({ none: 2, runs: 3, own: 1, hook: 0 });
+    // Removing the pattern reads nothing.
+    expect((await owner.put('/api/deployment-sources/organisation', { pattern: null })).status).to.equal(200);
+    expect(await jobs('delta/none')).to.equal(2);
+  });
+
   it('a repository added to a linked installation is backfilled; a project on the webhook API is left alone', async () => {
     const res = await deliver(api, 'installation_repositories', {
       action: 'added', installation: { id: INSTALLATION_A }, repository_selection: 'selected', repositories_added: [{ full_name: 'acme/added' }], repositories_removed: [],
