@@ -8,6 +8,7 @@ import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surve
 import { biWatchdog } from './bi/jobs.js';
 import { expireJobs, jobRetention } from './jobs/maintenance.js';
 import { codehostDeliveriesRetention } from './codehost/jobs.js';
+import { codehostBackfill, codehostInstallationBackfill } from './codehost/backfill.js';
 import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './cube/jobs.js';
 import { registerImportWorkflow } from './organisation/jobs.js';
 import { sendSurveyInvitations } from './surveys/jobs.js';
@@ -29,6 +30,8 @@ export const jobCatalog: readonly JobDefinition[] = [
   surveysCloseDue,
   integrationsFlagStale,
   codehostDeliveriesRetention,
+  codehostBackfill,
+  codehostInstallationBackfill,
   registerImportWorkflow,
   sendSurveyInvitations,
   cubeRollupsRefresh,

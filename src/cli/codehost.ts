@@ -18,16 +18,19 @@ export const codehostCommands: Record<string, Command> = {
       if (!/^[0-9a-f-]{36}$/i.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
       const installation = requireOption(options, 'installation');
       if (!/^[1-9]\d{0,15}$/.test(installation)) throw new UsageError('--installation must be a positive whole number');
-      return withDatabase(env, async ({ db }) => {
+      return withDatabase(env, async ({ db, pool }) => {
         const [{ eq }, { tenants }, { claimInstallation }, { presentInstallation }] = await Promise.all([
           import('drizzle-orm'),
           import('../db/schema/index.js'),
           import('../codehost/installations.js'),
           import('../codehost/presenters.js'),
         ]);
+        const [{ codehostInstallationBackfill }, { createJobQueue }, { jobCatalog }] = await Promise.all([import('../codehost/backfill.js'), import('../jobs/index.js'), import('../jobCatalog.js')]);
         const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
         if (!tenant) throw new Error(`no tenant ${tenantId}`);
-        const { row } = await claimInstallation(db, systemActor(tenantId, 'cli'), Number(installation));
+        const { row, created } = await claimInstallation(db, systemActor(tenantId, 'cli'), Number(installation));
+        // The worker reads the installation's repositories and their last 90 days of deployments (docs/codehost-deployments.md).
+        if (created) await createJobQueue(pool, jobCatalog).send(codehostInstallationBackfill, { tenantId, installationId: row.installationId });
         print(presentInstallation(row));
       });
     },

@@ -8,6 +8,7 @@ import { presentCodehostStatus, presentInstallation } from './presenters.js';
 import { renderSetupPage } from './setupPage.js';
 import { codehostUrls, linkInstallation, listInstallations, previewSetup, requireCodehostApp, unlinkInstallation } from './installations.js';
 import { receiveCodehostWebhook } from './webhook.js';
+import { requestInstallationBackfill } from './backfill.js';
 import { AppError } from '../errors.js';
 import { sendPage } from '../http/html.js';
 import { route, zodDetails } from '../http/route.js';
@@ -56,6 +57,7 @@ export function codehostRoutes(app: AppContext): Router {
   router.post('/api/integrations/codehost/installations', route(app, { auth: { policy: 'codehost.link' }, body: LinkBody }, async ({ principal, body }) => {
     requireCodehostApp(app);
     const { row, created } = await linkInstallation(db, principal, body.installationId);
+    if (created) await requestInstallationBackfill(app, principal.tenantId, row.installationId);
     return { status: created ? 201 : 200, body: { data: presentInstallation(row), meta: {} } };
   }));
 
@@ -91,7 +93,8 @@ export function codehostRoutes(app: AppContext): Router {
     checkFormToken(ctx, form[CSRF_FIELD]);
     const parsed = SetupForm.safeParse(form);
     if (!parsed.success) throw new AppError('validation_failed', 'Validation failed', zodDetails(parsed.error, undefined, form));
-    await linkInstallation(db, owner, parsed.data.installation_id);
+    const { row, created } = await linkInstallation(db, owner, parsed.data.installation_id);
+    if (created) await requestInstallationBackfill(app, owner.tenantId, row.installationId);
     return { status: 303, headers: { location: linkedUrl(parsed.data.installation_id) } };
   }));
 

@@ -14,6 +14,7 @@ import { applyIssue, applyPullRequest, applyPush, applyRepository, ensureProject
 import { applyPullRequestReview, applyReviewRequest, PullRequestReviewEvent } from './reviews.js';
 import { applyDeployment, applyDeploymentStatus, applyRelease, applyWorkflowRun, DeploymentEvent, DeploymentStatusEvent, ReleaseEvent, WorkflowRunEvent, type NotStored } from './deployments.js';
 import { applyInstallationEvent, claimUnlinkedNotice, tenantOfInstallation } from './installations.js';
+import { requestBackfill } from './backfill.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 
 export interface WebhookDelivery {
@@ -123,16 +124,24 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
 
   if (delivery.event === 'installation' || delivery.event === 'installation_repositories') {
     if (!installation) throw new AppError('validation_failed', 'Webhook payload does not have the expected shape', [{ path: 'installation', message: 'Required' }]);
-    return db.transaction(async (tx) => {
+    const added: { tenantId: string; projectId: string }[] = [];
+    const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
       if (delivery.event === 'installation') await applyInstallationEvent(tx, envelope.action ?? '', installation);
       const tenantId = await tenantOfInstallation(tx, installation.id);
       if (!(await claimDelivery(tx, delivery, tenantId, installation.id, envelope.action ?? null))) return { status: 200, stored: false, duplicate: true };
       // Repositories of a linked installation become projects now; an unlinked one keeps only its registry row.
       if (tenantId) {
-        for (const repo of [...(envelope.repositories ?? []), ...(envelope.repositories_added ?? [])]) await ensureProject(tx, tenantId, repo.full_name);
+        for (const repo of [...(envelope.repositories ?? []), ...(envelope.repositories_added ?? [])]) added.push({ tenantId, projectId: (await ensureProject(tx, tenantId, repo.full_name)).id });
       }
       return { status: 200, stored: true };
     });
+    // A repository newly granted to a linked installation: its last 90 days of deployments (backfill.ts).
+    // The delivery is stored: a queue that refuses the job is logged, not answered as a failed delivery.
+    for (const project of added) {
+      await requestBackfill(app, { ...project, installationId: installation.id })
+        .catch((error: unknown) => app.log.warn({ err: error, installationId: installation.id, projectId: project.projectId }, 'the backfill of an added repository could not be queued'));
+    }
+    return outcome;
   }
 
   // Own keys only: `constructor` is an event name the header may carry, not a handler.

@@ -3,9 +3,16 @@
  * token and GraphQL endpoint of the benchmark corpus (docs/benchmarks.md). Sign-in with the code
  * host is a sign-in provider (signIn.ts).
  */
-import { parseHttpUrl, type Reader } from './reader.js';
+import { endpointOverride, parseHttpUrl, type Reader } from './reader.js';
 
-export type CodehostAppConfig = { appId: string; privateKey: string; webhookSecret: string | null; name: string | null } | null;
+export type CodehostAppConfig = {
+  appId: string;
+  privateKey: string;
+  webhookSecret: string | null;
+  name: string | null;
+  /** The REST API the application acts through as its installations (the 90-day deployment backfill). */
+  apiUrl: string;
+} | null;
 
 export interface CorpusConfig {
   codehostPublicToken: string | null;
@@ -13,13 +20,16 @@ export interface CorpusConfig {
   codehostPublicGraphqlUrl: string;
 }
 
-export function parseCodehostApp(r: Reader): CodehostAppConfig {
-  const app = r.group('code-host application group (CODEHOST_APP_ID)', ['CODEHOST_APP_ID', 'CODEHOST_APP_PRIVATE_KEY'], ['CODEHOST_APP_WEBHOOK_SECRET', 'CODEHOST_APP_NAME']);
+export function parseCodehostApp(r: Reader, production = false): CodehostAppConfig {
+  const app = r.group('code-host application group (CODEHOST_APP_ID)', ['CODEHOST_APP_ID', 'CODEHOST_APP_PRIVATE_KEY'], ['CODEHOST_APP_WEBHOOK_SECRET', 'CODEHOST_APP_NAME', 'CODEHOST_APP_API_URL']);
+  // Installation tokens cross to this URL: never in clear in production (GitHub Enterprise: https://<host>/api/v3).
+  const apiUrl = endpointOverride(r, 'CODEHOST_APP_API_URL', production, 'https://api.github.com');
   return app && {
     appId: app.CODEHOST_APP_ID as string,
     privateKey: app.CODEHOST_APP_PRIVATE_KEY as string,
     webhookSecret: r.get('CODEHOST_APP_WEBHOOK_SECRET'),
     name: r.get('CODEHOST_APP_NAME'),
+    apiUrl,
   };
 }
 

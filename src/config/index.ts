@@ -82,7 +82,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const bi = parseBi(r, appUrl);
   const logLevel = parseLogLevel(r);
   const objectStore = parseObjectStore(r, production);
-  const codehostApp = parseCodehostApp(r);
+  const codehostApp = parseCodehostApp(r, production);
   const { integrations, ...integrationSettings } = parseIntegrations(r, production);
   const billing = parseBilling(r, production);
   const llmObservability = parseLlmObservability(r);

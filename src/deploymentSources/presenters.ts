@@ -1,4 +1,29 @@
-import type { DeploymentSourceRow } from './service.js';
+import type { BackfillRow, DeploymentSourceRow } from './service.js';
+
+const at = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+
+/**
+ * The 90-day backfill's state: `finished`; `waiting` for the code host's rate limit to reset (its
+ * continuation is queued for `waitingUntil`); `stopped` with `lastError` (a failure the code host
+ * may recover from is retried by the job queue and goes on from where it stopped); else `running`.
+ */
+export function presentBackfill(row: BackfillRow | null) {
+  if (!row) return null;
+  const waitingUntil = at(row.waitingUntil);
+  const state = row.finishedAt ? 'finished'
+    : waitingUntil && Date.parse(waitingUntil) > Date.now() ? 'waiting'
+      : row.lastError && !row.leased ? 'stopped' : 'running';
+  return {
+    source: row.source,
+    state,
+    since: at(row.since),
+    applied: row.applied,
+    total: row.total,
+    waitingUntil: state === 'waiting' ? waitingUntil : null,
+    finishedAt: at(row.finishedAt),
+    lastError: state === 'finished' ? null : row.lastError,
+  };
+}
 
 export function presentDeploymentSource(row: DeploymentSourceRow) {
   return {
@@ -11,5 +36,6 @@ export function presentDeploymentSource(row: DeploymentSourceRow) {
     productionEnvironment: row.productionEnvironment,
     /** Rows already stored, by writer: a switch keeps them (docs/codehost-deployments.md). */
     storedDeployments: { webhook: row.webhookDeployments, codehost: row.codehostDeployments },
+    backfill: presentBackfill(row.backfill),
   };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
+import { requestBackfill, requestPatternBackfills } from '../codehost/backfill.js';
 import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
@@ -42,7 +43,10 @@ export function deploymentSourceRoutes(app: AppContext): Router {
 
   router.put('/api/deployment-sources/organisation', route(app, { auth: { policy: 'deploymentSource.manage' }, body: OrganisationPatternBody }, async ({ principal, body }) => {
     const pattern = body.pattern && { workflow: body.pattern.workflow, branch: body.pattern.branch ?? null };
-    return { body: { data: { pattern: await setOrganisationPattern(db, principal, pattern) }, meta } };
+    const saved = await setOrganisationPattern(db, principal, pattern);
+    // The projects the pattern applies to read their runs of the last 90 days (docs/codehost-deployments.md "Backfill").
+    if (saved) await requestPatternBackfills(app, principal.tenantId);
+    return { body: { data: { pattern: saved }, meta } };
   }));
 
   router.get('/api/deployment-sources/:projectId', route(app, { auth: 'required', params: ProjectParams }, async ({ principal, params }) => {
@@ -50,7 +54,10 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   }));
 
   router.put('/api/deployment-sources/:projectId', route(app, { auth: { policy: 'deploymentSource.manage' }, params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
-    return { body: { data: presentDeploymentSource(await setDeploymentSource(db, principal, params.projectId, body)), meta } };
+    const row = await setDeploymentSource(db, principal, params.projectId, body);
+    // The code host's records of the last 90 days, read once the project takes them (docs/codehost-deployments.md "Backfill").
+    if (row.source !== null && row.source !== 'webhook') await requestBackfill(app, { tenantId: principal.tenantId, projectId: row.projectId });
+    return { body: { data: presentDeploymentSource(row), meta } };
   }));
 
   return router;

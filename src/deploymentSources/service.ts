@@ -6,7 +6,7 @@
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { deploymentSourceDefaults, deployments, projects, type DeploymentSource } from '../db/schema/index.js';
+import { codehostBackfills, deploymentSourceDefaults, deployments, projects, type DeploymentSource } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors.js';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
@@ -20,6 +20,21 @@ export interface DeploymentSourceRow {
   productionEnvironment: string | null;
   webhookDeployments: number;
   codehostDeployments: number;
+  /** The project's latest 90-day backfill from the code host (docs/codehost-deployments.md), or null. */
+  backfill: BackfillRow | null;
+}
+
+/** A `codehost_backfills` row as the list reads it (timestamps as JSON text). */
+export interface BackfillRow {
+  source: string;
+  applied: number;
+  /** Records of the window, once listed. */
+  total: number | null;
+  since: string;
+  waitingUntil: string | null;
+  finishedAt: string | null;
+  lastError: string | null;
+  leased: boolean;
 }
 
 export interface DeploymentSourceSettings {
@@ -38,6 +53,10 @@ const columns = {
   productionEnvironment: projects.productionEnvironment,
   webhookDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = "projects"."id" AND d.provider = 'manual')`,
   codehostDeployments: sql<number>`(SELECT count(*)::int FROM ${deployments} d WHERE d.project_id = "projects"."id" AND d.provider = 'codehost')`,
+  backfill: sql<BackfillRow | null>`(SELECT json_build_object('source', b.source, 'applied', b.applied,
+      'total', CASE WHEN b.cursor->>'phase' = 'apply' THEN jsonb_array_length(b.cursor->'items') END, 'since', b.since,
+      'waitingUntil', b.waiting_until, 'finishedAt', b.finished_at, 'lastError', b.last_error, 'leased', COALESCE(b.lease_until > now(), false))
+    FROM ${codehostBackfills} b WHERE b.project_id = "projects"."id" ORDER BY b.updated_at DESC LIMIT 1)`,
 };
 
 export async function listDeploymentSources(db: Db, tenantId: string, paging: { page: number; perPage: number }): Promise<{ rows: DeploymentSourceRow[]; total: number }> {

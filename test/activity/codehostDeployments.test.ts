@@ -218,7 +218,7 @@ describe('code-host webhook: deployments from the code host', function () {
     await send('deployment_status', statusEvent(repo, 601, d, { id: 1, state: 'success' }), { stored: false, reason: 'the deployment source of acme/switch is the webhook API, not code-host deployments' });
     const id = await projectId(repo);
     expect((await owner.get(`/api/deployment-sources/${id}`)).body.data).to.deep.equal({
-      projectId: id, projectKey: repo, source: 'webhook', workflow: null, branch: null, productionEnvironment: null, storedDeployments: { webhook: 1, codehost: 0 },
+      projectId: id, projectKey: repo, source: 'webhook', workflow: null, branch: null, productionEnvironment: null, storedDeployments: { webhook: 1, codehost: 0 }, backfill: null,
     });
 
     await setSource(repo, { source: 'deployments' });

@@ -116,6 +116,9 @@ describe('codehost:link (operators)', function () {
       const linked = await runCli(['codehost:link', `--tenant=${a.tenantId}`, '--installation=4004'], env);
       expect(linked.code, linked.stderr).to.equal(0);
       expect(JSON.parse(linked.stdout)).to.deep.include({ installationId: 4004, linkedByUserId: null });
+      // The link queues the backfill of the installation's repositories (docs/codehost-deployments.md).
+      const queued = await dbFor(api.databaseUrl).pool.query(`select data from pgboss.job where name = 'codehost.installation-backfill' and data->>'tenantId' = $1`, [a.tenantId]);
+      expect(queued.rows.map((r) => r.data)).to.deep.equal([{ tenantId: a.tenantId, installationId: 4004 }]);
       const refused = await runCli(['codehost:link', `--tenant=${b.tenantId}`, '--installation=4004'], env);
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.contain('already linked to another tenant');

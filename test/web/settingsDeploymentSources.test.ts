@@ -1,6 +1,7 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { pageAs, serverAndBrowser, until } from './browser.js';
 
@@ -25,21 +26,79 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
   it('an owner chooses workflow runs (the workflow file is required, shown under its field); a member only reads', async () => {
     const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/deployments');
-    await until(() => rows(page), [['acme/web', 'Not chosen', '1 / 0']]);
+    await until(() => rows(page), [['acme/web', 'Not chosen', '1 / 0', 'Not run']]);
     const form = page.getByRole('form', { name: 'Deployment source of acme/web' });
     await form.getByLabel('Source').selectOption('workflow_runs');
     await form.getByRole('button', { name: 'Save acme/web' }).click();
     await until(() => form.getByLabel('Workflow file').getAttribute('aria-invalid'), 'true');
     await form.getByLabel('Workflow file').fill('deploy.yml');
     await form.getByRole('button', { name: 'Save acme/web' }).click();
-    await until(() => rows(page), [['acme/web', 'Workflow runs (deploy.yml)', '1 / 0']]);
+    await until(() => rows(page), [['acme/web', 'Workflow runs (deploy.yml)', '1 / 0', 'Not run']]);
     const [setting] = (await server.as(tenant.owner.apiKey).get('/api/deployment-sources')).body.data;
     expect(setting).to.deep.include({ source: 'workflow_runs', workflow: 'deploy.yml', branch: null, productionEnvironment: null });
 
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
     const memberPage = await pageAs(suite, member.userId, tenant.tenantId);
     await memberPage.goto('/app/settings/deployments');
-    await until(() => rows(memberPage), [['acme/web', 'Workflow runs (deploy.yml)', '1 / 0']]);
+    await until(() => rows(memberPage), [['acme/web', 'Workflow runs (deploy.yml)', '1 / 0', 'Not run']]);
     expect(await memberPage.getByRole('form').count()).to.equal(0);
+  });
+
+  it('an owner sets the organisation-wide workflow pattern (an empty one is refused under its field) and removes it; a member only reads it', async () => {
+    const org = await buildTenant(server.databaseUrl, 'Pattern Org');
+    const page = await pageAs(suite, org.owner.userId, org.tenantId);
+    await page.goto('/app/settings/deployments');
+    const panel = page.getByTestId('organisation-pattern');
+    await until(() => panel.getByText('No pattern: only a project’s own workflow counts as its deployment.').count(), 1);
+    const form = page.getByRole('form', { name: 'Organisation-wide workflow pattern' });
+
+    await form.getByRole('button', { name: 'Save pattern' }).click();
+    await until(() => form.getByLabel('Workflow pattern').getAttribute('aria-invalid'), 'true');
+    expect(await page.locator('#organisation-pattern-pattern\\.workflow-error').textContent()).to.equal('Give a workflow file name or pattern, without spaces, e.g. deploy*.yml.');
+    expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+
+    await form.getByLabel('Workflow pattern').fill('deploy*.yml');
+    await form.getByLabel('Pattern branch').fill('release');
+    await form.getByRole('button', { name: 'Save pattern' }).click();
+    await until(() => panel.locator('p').first().textContent(), 'Runs of deploy*.yml on release are the deployments of projects with no source yet or with workflow runs but no workflow of their own.');
+    expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: { workflow: 'deploy*.yml', branch: 'release' } });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal([]);
+
+    const member = await buildMember(server.databaseUrl, org.tenantId);
+    const memberPage = await pageAs(suite, member.userId, org.tenantId);
+    await memberPage.goto('/app/settings/deployments');
+    await until(() => memberPage.getByTestId('organisation-pattern').locator('p').first().textContent(), 'Runs of deploy*.yml on release are the deployments of projects with no source yet or with workflow runs but no workflow of their own.');
+    expect(await memberPage.getByRole('form').count()).to.equal(0);
+
+    await form.getByRole('button', { name: 'Remove pattern' }).click();
+    await page.getByRole('group', { name: 'Remove the organisation-wide pattern?' }).getByRole('button', { name: 'Remove' }).click();
+    await until(() => panel.locator('p').first().textContent(), 'No pattern: only a project’s own workflow counts as its deployment.');
+    expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+  });
+
+  it('each project shows its 90-day backfill from the code host: finished, waiting for the rate limit, stopped', async () => {
+    const org = await buildTenant(server.databaseUrl, 'Backfill Org');
+    const keys = ['acme/done', 'acme/stopped', 'acme/waiting'];
+    for (const [i, projectKey] of keys.entries()) {
+      const posted = await server.as(org.owner.apiKey).post('/api/webhooks/v1/deployments', {
+        projectKey, externalId: `d${i}`, ref: 'main', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8', environment: 'production', status: 'success',
+      });
+      expect(posted.status).to.equal(201);
+    }
+    const pool = dbFor(server.databaseUrl).pool;
+    const insert = (key: string, columns: string) => pool.query(`insert into codehost_backfills (tenant_id, project_id, source, since, applied, cursor, finished_at, waiting_until, last_error)
+      select tenant_id, id, 'deployments', '2026-08-29T00:00:00Z', ${columns} from projects where tenant_id = $1 and project_key = $2`, [org.tenantId, key]);
+    await insert('acme/done', `6, null, now(), null, null`);
+    await insert('acme/stopped', `2, '{"phase":"apply","items":[1,2,3],"index":2}', null, null, 'the code-host application is not installed on acme/stopped'`);
+    await insert('acme/waiting', `0, null, null, now() + interval '20 minutes', 'rate limited'`);
+    const page = await pageAs(suite, org.owner.userId, org.tenantId);
+    await page.goto('/app/settings/deployments');
+    const cells = async () => (await rows(page)).map((r) => [r[0], r[3]?.replace(/until .*$/, 'until <time>')]);
+    await until(cells, [
+      ['acme/done', 'Code-host deployments: 6 read since 29 Aug 2026'],
+      ['acme/stopped', 'Code-host deployments: stopped after 2: the code-host application is not installed on acme/stopped'],
+      ['acme/waiting', 'Code-host deployments: 0 read; waiting for the code host’s rate limit until <time>'],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants, users } from './identity.js';
 import { projects } from './delivery.js';
 
@@ -44,6 +44,40 @@ export const codehostDeliveries = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('codehost_deliveries_received_idx').on(t.receivedAt)],
+);
+
+/**
+ * The 90-day backfill of one project's deployments from the code host's REST API, one row per
+ * project and source (docs/codehost-deployments.md "Backfill"). The cursor is where the walk
+ * stands (the page still to read, or the records listed and how many are applied), saved after
+ * every page and record, so a restart, a retry or the continuation queued after a rate limit
+ * resumes there; a finished walk starts afresh when asked for again.
+ */
+export const codehostBackfills = pgTable(
+  'codehost_backfills',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    /** `deployments`, `workflow_runs` or `releases`. */
+    source: text('source').notNull(),
+    installationId: bigint('installation_id', { mode: 'number' }),
+    /** Records created before this are not read (90 days before the walk began). */
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    cursor: jsonb('cursor').$type<Record<string, unknown>>(),
+    /** Records applied so far by this walk (stored or acknowledged as not used). */
+    applied: integer('applied').notNull().default(0),
+    /** The job running the walk, until `leaseUntil`: two walks of one project never run at once. */
+    leaseJobId: text('lease_job_id'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** The code host's rate limit stopped the walk; its continuation is queued for this time. */
+    waitingUntil: timestamp('waiting_until', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Why the last run stopped short (no installation, not linked, the code host failed). */
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.source] }), index('codehost_backfills_tenant_idx').on(t.tenantId)],
 );
 
 export const pullRequests = pgTable(

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import { apiQuery } from '../../api/cube';
-import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
+import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Panel } from '../../components/states';
+import { formatClock, formatDay } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useIsOwner } from './layout';
 
@@ -17,6 +18,28 @@ interface DeploymentSourceSetting {
   branch: string | null;
   productionEnvironment: string | null;
   storedDeployments: { webhook: number; codehost: number };
+  backfill: Backfill | null;
+}
+
+interface Backfill {
+  source: Source;
+  state: 'running' | 'waiting' | 'stopped' | 'finished';
+  since: string;
+  applied: number;
+  total: number | null;
+  waitingUntil: string | null;
+  finishedAt: string | null;
+  lastError: string | null;
+}
+
+/** The last 90 days read from the code host (docs/codehost-deployments.md "Backfill"), in words. */
+function backfillText(b: Backfill | null): string {
+  if (!b) return 'Not run';
+  const of = LABELS[b.source];
+  if (b.state === 'finished') return `${of}: ${b.applied} read since ${formatDay(b.since)}`;
+  if (b.state === 'waiting') return `${of}: ${b.applied} read; waiting for the code host’s rate limit until ${formatClock(Date.parse(b.waitingUntil ?? b.since))}`;
+  if (b.state === 'stopped') return `${of}: stopped after ${b.applied}: ${b.lastError ?? 'unknown reason'}`;
+  return b.total === null ? `${of}: listing records since ${formatDay(b.since)}` : `${of}: ${b.applied} of ${b.total} read`;
 }
 
 const LABELS: Record<Source, string> = {
@@ -26,7 +49,66 @@ const LABELS: Record<Source, string> = {
   releases: 'Releases',
 };
 
-const TOUCHES = [['api', '/api/deployment-sources']];
+const PATTERN_PATH = '/api/deployment-sources/organisation';
+// The pattern decides which workflow a project without its own uses: the list changes with it.
+const TOUCHES = [['api', '/api/deployment-sources'], ['api', PATTERN_PATH]];
+
+interface OrganisationPattern {
+  workflow: string;
+  branch: string | null;
+}
+
+/**
+ * The organisation-wide workflow pattern (docs/codehost-deployments.md): runs of a matching
+ * workflow on the branch are the deployments of projects without a source or a workflow of their own.
+ */
+function PatternForm({ pattern }: { pattern: OrganisationPattern | null }) {
+  const save = useChange((body: unknown) => api(PATTERN_PATH, { method: 'PUT', json: body }), TOUCHES);
+  const { errors, form } = useFormErrors(save.error, ['pattern.workflow', 'pattern.branch']);
+  const id = 'organisation-pattern';
+  return (
+    <form
+      ref={form}
+      noValidate
+      aria-label="Organisation-wide workflow pattern"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        const branch = String(data.get('pattern.branch') ?? '').trim();
+        save.mutate({ pattern: { workflow: String(data.get('pattern.workflow') ?? ''), branch: branch === '' ? null : branch } });
+      }}
+    >
+      <FormAlert errors={errors} />
+      <Field form={id} name="pattern.workflow" label="Workflow pattern" errors={errors} hint="A workflow file name, * for any characters: deploy*.yml." invalid="Give a workflow file name or pattern, without spaces, e.g. deploy*.yml.">
+        <input {...fieldProps(id, 'pattern.workflow', errors)} defaultValue={pattern?.workflow ?? ''} autoComplete="off" />
+      </Field>
+      <Field form={id} name="pattern.branch" label="Pattern branch" errors={errors} hint="Empty: each repository’s default branch.">
+        <input {...fieldProps(id, 'pattern.branch', errors)} defaultValue={pattern?.branch ?? ''} autoComplete="off" />
+      </Field>
+      <button className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save pattern'}</button>{' '}
+      {pattern && <ConfirmButton label="Remove pattern" confirmLabel="Remove" question="Remove the organisation-wide pattern?" disabled={save.isPending} onConfirm={() => save.mutate({ pattern: null })} />}
+    </form>
+  );
+}
+
+function OrganisationPatternPanel({ owner }: { owner: boolean }) {
+  const current = useQuery(apiQuery<{ data: { pattern: OrganisationPattern | null } }>(PATTERN_PATH));
+  const pattern = current.data?.data.pattern ?? null;
+  return (
+    <Panel title="Organisation-wide workflow pattern" id="organisation-pattern" query={current} height={60}>
+      {() => (
+        <>
+          <p>
+            {pattern
+              ? `Runs of ${pattern.workflow} on ${pattern.branch ?? 'the default branch'} are the deployments of projects with no source yet or with workflow runs but no workflow of their own.`
+              : 'No pattern: only a project’s own workflow counts as its deployment.'}
+          </p>
+          {owner && <PatternForm key={`${pattern?.workflow}-${pattern?.branch}`} pattern={pattern} />}
+        </>
+      )}
+    </Panel>
+  );
+}
 
 function SourceForm({ setting }: { setting: DeploymentSourceSetting }) {
   const save = useChange((body: unknown) => api(`/api/deployment-sources/${setting.projectId}`, { method: 'PUT', json: body }), TOUCHES);
@@ -80,6 +162,7 @@ export function DeploymentSourcesPage() {
         Each project takes its deployments from one source: the webhook API, the code host’s deployments, the runs of a named workflow, or
         releases. Another source’s events are acknowledged and not stored, so a deployment never counts twice; rows already stored stay.
       </p>
+      <OrganisationPatternPanel owner={owner} />
       <Panel title="Projects" id="deployment-sources" query={list} height={120}>
         {() =>
           rows.length === 0 ? (
@@ -87,7 +170,7 @@ export function DeploymentSourcesPage() {
           ) : (
             <table>
               <thead>
-                <tr><th scope="col">Project</th><th scope="col">Source</th><th scope="col">Stored (webhook / code host)</th></tr>
+                <tr><th scope="col">Project</th><th scope="col">Source</th><th scope="col">Stored (webhook / code host)</th><th scope="col">Last 90 days from the code host</th></tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
@@ -95,6 +178,7 @@ export function DeploymentSourcesPage() {
                     <th scope="row">{r.projectKey}</th>
                     <td>{r.source ? LABELS[r.source] : 'Not chosen'}{r.source === 'workflow_runs' && r.workflow ? ` (${r.workflow})` : ''}</td>
                     <td>{r.storedDeployments.webhook} / {r.storedDeployments.codehost}</td>
+                    <td>{backfillText(r.backfill)}</td>
                   </tr>
                 ))}
               </tbody>
