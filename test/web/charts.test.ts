@@ -155,6 +155,13 @@ describe('web app: charts that do not mislead (Chromium)', function () {
     await until(() => text(page, 'change-failure-rate-value'), '20% · n = 5');
     expect(await text(page, 'scope-days')).to.equal('16 Dec 2025 to 15 Mar 2026');
     expect(await text(page, 'deployment-frequency-count')).to.equal('4');
+    // The Teams page's link to a team keeps the days: the team's page counts the same 90 days.
+    await page.goto('/app/teams?days=90');
+    await page.getByRole('link', { name: 'Alpha', exact: true }).click();
+    await until(() => text(page, 'scope-days'), '16 Dec 2025 to 15 Mar 2026');
+    expect(new URL(page.url()).searchParams.get('days')).to.equal('90');
+    await page.goto('/app/?days=90');
+    await until(() => text(page, 'change-failure-rate-value'), '20% · n = 5');
     // Back to whole months: the months the days touched, no `days` in the address.
     await page.getByLabel('Window', { exact: true }).selectOption({ label: 'Months' });
     await until(() => page.getByLabel('From', { exact: true }).inputValue(), '2025-12');

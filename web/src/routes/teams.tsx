@@ -107,7 +107,8 @@ export function TeamsPage() {
   const before = useQuery(cubeQuery(teamWindow({ ...scope, ...previous })));
   const [windowStart] = dateRange(scope);
   const [previousStart, previousEnd] = dateRange(previous);
-  const keep = { from: scope.from, to: scope.to };
+  // A days window goes along as days (the team's page then counts the same days), else as months.
+  const keep = scope.days ? { days: scope.days } : { from: scope.from, to: scope.to };
   const { sort, dir } = useSearch({ strict: false }) as TableSort;
   // Replaces the entry: Back leaves the page rather than stepping through its sorts.
   const sortBy = (s: { key: string; desc: boolean }) =>
