@@ -15,8 +15,8 @@ import { baselineRoutes } from './exports/baselineRoutes.js';
 import { cubeRoutes } from './cube/routes.js';
 import { metricsRoutes } from './operations/metricsRoutes.js';
 import { factRoutes } from './facts/routes.js';
-import { authRoutes } from './auth/routes.js';
-import { signInProviderRoutes } from './auth/providers/routes.js';
+import { authRoutes } from './identity/routes.js';
+import { signInProviderRoutes } from './identity/providers/routes.js';
 import { userRoutes } from './users/routes.js';
 import { tenantRoutes } from './tenants/routes.js';
 import { adminRoutes } from './operations/adminRoutes.js';
@@ -35,6 +35,7 @@ import { mcpRoutes } from './mcp/server.js';
 import { webApp } from './http/web.js';
 import { asSystem, outsideScope, type SystemReason } from './db/tenancy.js';
 import { memberRoutes } from './members/routes.js';
+import { inviteRoutes } from './identity/inviteRoutes.js';
 import { biRoutes } from './bi/routes.js';
 import { slackRoutes } from './integrations/slack/routes.js';
 import { notionRoutes } from './integrations/notion/routes.js';
@@ -60,6 +61,7 @@ const routeFactories: RouteFactory[] = [
   signInProviderRoutes,
   userRoutes,
   memberRoutes,
+  inviteRoutes,
   biRoutes,
   tenantRoutes,
   adminRoutes,

@@ -4,7 +4,7 @@
  */
 import type Koa from 'koa';
 import { z } from 'zod';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate } from '../identity/authenticate.js';
 import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import { authorize, type TenantAction } from '../auth/policies.js';

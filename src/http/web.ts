@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import send from 'koa-send';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate } from '../identity/authenticate.js';
 import { issueCsrfToken } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { html } from './html.js';

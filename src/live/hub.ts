@@ -13,7 +13,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate } from '../identity/authenticate.js';
 import type { AppContext } from '../context.js';
 import { LIVE_CHANNEL, type LiveMessage } from './events.js';
 import { NotifyListener } from './listener.js';

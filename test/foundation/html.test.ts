@@ -5,12 +5,12 @@
  */
 import { expect } from 'chai';
 import { hidden, html, join, raw } from '../../src/http/html.js';
-import { renderLoginPage } from '../../src/auth/loginPage.js';
+import { renderLoginPage } from '../../src/identity/loginPage.js';
 import { renderSetupPage } from '../../src/codehost/setupPage.js';
 import { renderConsentPage, renderMessagePage } from '../../src/oauth/consentPage.js';
 import { renderApprovalPage, renderCodeEntryPage } from '../../src/cliLogin/page.js';
 import { renderLinkProblem, renderSurveyForm, renderThankYou } from '../../src/surveys/page.js';
-import { renderInvitePage } from '../../src/members/invitePage.js';
+import { renderInvitePage } from '../../src/identity/invitePage.js';
 import type { InvitationRow } from '../../src/members/invitations.js';
 
 const HOSTILE = `<script>alert(1)</script>"><img src=x onerror=alert(1)>'&`;

@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { CubeQuery } from '../../src/cube/query.js';
 import { CreateKeyBody } from '../../src/apiKeys/routes.js';
-import { JsonEmailBody } from '../../src/auth/routes.js';
+import { JsonEmailBody } from '../../src/identity/routes.js';
 import { LinkBody } from '../../src/codehost/routes.js';
 import { MemberBody, PersonPatch, TeamPatch } from '../../src/organisation/routes.js';
 import { SessionBody } from '../../src/aiSessions/routes.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { safeReturnUrl } from '../../src/auth/returnUrl.js';
+import { safeReturnUrl } from '../../src/identity/returnUrl.js';
 import { buildTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fromNewAddress, hiddenField, insertLoginToken } from '../auth/helpers.js';

@@ -2,9 +2,9 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { asSystem } from '../db/tenancy.js';
 import { principalFromApiKey } from '../apiKeys/principal.js';
-import type { Principal } from './principal.js';
-import { safeEqual } from './secrets.js';
-import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie } from './sessions.js';
+import type { Principal } from '../auth/principal.js';
+import { safeEqual } from '../auth/secrets.js';
+import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie } from '../auth/sessions.js';
 
 export interface RequestLike {
   headers: IncomingHttpHeaders;

@@ -8,7 +8,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { Db } from '../../db/client.js';
 import { signInFlows } from '../../db/schema/index.js';
-import { randomToken, safeEqual, sha256 } from '../secrets.js';
+import { randomToken, safeEqual, sha256 } from '../../auth/secrets.js';
 import { ProviderHttpError } from './github.js';
 import type { ProviderProfile, SignInProvider } from './provider.js';
 

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { checkFormToken, checkOrigin, CSRF_FIELD, isFormPost, issueCsrfToken } from './csrf.js';
+import { checkFormToken, checkOrigin, CSRF_FIELD, isFormPost, issueCsrfToken } from '../auth/csrf.js';
 import { signInProviders } from './providers/registry.js';
 import { safeReturnUrl } from './returnUrl.js';
-import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCookie } from './sessions.js';
-import { sha256 } from './secrets.js';
+import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCookie } from '../auth/sessions.js';
+import { sha256 } from '../auth/secrets.js';
 import { AppError } from '../errors.js';
 import { renderLoginPage, type LoginMode } from './loginPage.js';
 import { emailSignInAvailable, mailerConfigured } from '../mail/mailer.js';

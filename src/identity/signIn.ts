@@ -13,8 +13,8 @@ import { and, eq, gt, isNull, sql, TransactionRollbackError } from 'drizzle-orm'
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import { loginTokens, tenantMemberships, users } from '../db/schema/index.js';
-import { createSession, type NewSession } from './sessions.js';
-import { randomToken, sha256 } from './secrets.js';
+import { createSession, type NewSession } from '../auth/sessions.js';
+import { randomToken, sha256 } from '../auth/secrets.js';
 import { safeReturnUrl } from './returnUrl.js';
 import { AppError } from '../errors.js';
 import { html } from '../http/html.js';

@@ -7,7 +7,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { externalIdentities } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../errors.js';
-import type { TenantPrincipal } from '../principal.js';
+import type { TenantPrincipal } from '../../auth/principal.js';
 
 export type ExternalIdentity = typeof externalIdentities.$inferSelect;
 

@@ -11,7 +11,7 @@ import { loginUrl } from '../routes.js';
 import { route } from '../../http/route.js';
 import { AppError } from '../../errors.js';
 import { safeReturnUrl } from '../returnUrl.js';
-import { endSession, readCookie, SESSION_COOKIE, sessionCookie, createSession } from '../sessions.js';
+import { endSession, readCookie, SESSION_COOKIE, sessionCookie, createSession } from '../../auth/sessions.js';
 import { emailSignInAvailable } from '../../mail/mailer.js';
 import { listMyIdentities, presentIdentity, removeMyIdentity } from './identities.js';
 import { accountForProfile, recordCodehostUsername } from './accounts.js';

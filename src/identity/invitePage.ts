@@ -3,8 +3,8 @@
  * it runs no script and every form carries the double-submit CSRF token.
  */
 import { hidden, html, join, type Html } from '../http/html.js';
-import { PAGE_STYLE } from '../auth/loginPage.js';
-import type { InvitationRow } from './invitations.js';
+import { PAGE_STYLE } from './loginPage.js';
+import type { InvitationRow } from '../members/invitations.js';
 
 export type InviteView =
   | { kind: 'unknown' }
