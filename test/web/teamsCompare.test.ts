@@ -151,6 +151,12 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await page.locator('a[title="List the facts behind AI active users, Alpha"]').click();
     await until(() => text(page, 'facts-count'), '1 person or uploader');
     expect(await rows(page)).to.deep.equal([[ann, 'yes', '1']]);
+    await page.keyboard.press('Escape');
+    // A point of the monthly charts opens that month's list.
+    await page.getByTestId('ai-sessions').getByRole('link', { name: 'Feb 2026: 1. List the facts' }).click();
+    await until(() => text(page, 'facts-count'), '1 AI session');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'ai_sessions.ai_sessions', dmonth: '2026-02' });
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'cursor', 'gpt-5', ann, 'yes']]);
     await screenshot(page, 'ai-drill');
   });
 

@@ -16,7 +16,7 @@ import type { CellBody, NotebookBody, NotebookPatch, presentCell, presentNoteboo
 import type { presentSession, presentSessionDetails } from '../../../src/aiSessions/presenters';
 import type { presentApiKey, presentNewApiKey } from '../../../src/apiKeys/presenters';
 import type { CreateKeyBody } from '../../../src/apiKeys/routes';
-import type { presentIdentity } from '../../../src/auth/providers/identities';
+import type { presentIdentity } from '../../../src/identity/providers/identities';
 import type { presentBiConnection, presentBiCredential } from '../../../src/bi/presenters';
 import type { CreateBiCredentialBody } from '../../../src/bi/routes';
 import type { billingNotice, billingOverview } from '../../../src/billing/service';

@@ -26,7 +26,7 @@ const SERIES: Series[] = [
   { id: 'ai-seats', title: 'Seat holders', value: 'seats.ai_seat_holders', subject: 'seats', format: formatCount },
   { id: 'ai-active', title: 'Active users', value: 'ai_sessions.ai_active_users', subject: 'aiSessions', format: formatCount },
   { id: 'ai-sessions', title: 'AI sessions', value: 'ai_sessions.ai_sessions', subject: 'aiSessions', format: formatCount },
-  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount },
+  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount, noFacts: true },
   { id: 'ai-share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatRatio },
 ];
 const TEAM_FACTS: Fact[] = [
@@ -75,7 +75,7 @@ export function AiPage() {
       <h1>AI adoption</h1>
       <p><Link to="/ai/sessions" search={keepScope}>The sessions</Link>, each with its summary and quality assessment.</p>
       <Panel id="ai-trend" title="By month" query={trend} height={400}>
-        {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} />}
+        {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} drill />}
       </Panel>
       <Panel id="ai-teams" title="Adoption against PR cycle time, per team" query={scope.team === undefined ? allOf(teams, byTeam, total) : allOf(teams, byTeam)}>
         {() => {
