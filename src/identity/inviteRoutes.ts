@@ -41,6 +41,22 @@ export function inviteRoutes(app: AppContext): Router {
     return invitation.status === 'pending' ? null : { kind: invitation.status, invitation };
   };
   const sessionOf = (principal: Principal | null) => (principal?.kind === 'session' ? principal : null);
+  /**
+   * A form posted to the link's page (CSRF token and Origin checked): its open invitation, or null
+   * once the page has said why there is none (used, revoked, expired, unknown).
+   */
+  const postedTo = async (ctx: Koa.Context, token: string): Promise<InvitationRow | null> => {
+    checkOrigin(ctx, app.config.appUrl);
+    const form = (await readBody(ctx, 'form', FORM_LIMIT)) as Record<string, string>;
+    checkFormToken(ctx, form[CSRF_FIELD]);
+    const invitation = await invitationByToken(db, token);
+    const dead = deadView(invitation);
+    if (dead || !invitation) {
+      show(ctx, dead ?? { kind: 'unknown' });
+      return null;
+    }
+    return invitation;
+  };
 
   router.get(`${INVITE_PATH}/:token`, route(app, { system: 'authentication', auth: 'optional', params: TokenParams, query: InviteQuery }, async ({ ctx, principal, params, query }) => {
     const invitation = await invitationByToken(db, params.token);
@@ -64,12 +80,8 @@ export function inviteRoutes(app: AppContext): Router {
   // Joining is a deliberate POST (CSRF token and Origin checked): a page another site makes the
   // browser open cannot add the person to a tenant.
   router.post(`${INVITE_PATH}/:token`, route(app, { system: 'authentication', auth: 'optional', params: TokenParams }, async ({ ctx, principal, params }) => {
-    checkOrigin(ctx, app.config.appUrl);
-    const form = (await readBody(ctx, 'form', FORM_LIMIT)) as Record<string, string>;
-    checkFormToken(ctx, form[CSRF_FIELD]);
-    const invitation = await invitationByToken(db, params.token);
-    const dead = deadView(invitation);
-    if (dead || !invitation) return show(ctx, dead ?? { kind: 'unknown' });
+    const invitation = await postedTo(ctx, params.token);
+    if (!invitation) return;
     const session = sessionOf(principal);
     const email = session ? await userEmail(db, session.userId) : null;
     if (!session || email === null || email !== invitation.email) return { status: 303, headers: { Location: pathOf(params.token) } };
@@ -79,12 +91,8 @@ export function inviteRoutes(app: AppContext): Router {
   }));
 
   router.post(`${INVITE_PATH}/:token/sign-in`, route(app, { system: 'authentication', auth: 'none', params: TokenParams }, async ({ ctx, params }) => {
-    checkOrigin(ctx, app.config.appUrl);
-    const form = (await readBody(ctx, 'form', FORM_LIMIT)) as Record<string, string>;
-    checkFormToken(ctx, form[CSRF_FIELD]);
-    const invitation = await invitationByToken(db, params.token);
-    const dead = deadView(invitation);
-    if (dead || !invitation) return show(ctx, dead ?? { kind: 'unknown' });
+    const invitation = await postedTo(ctx, params.token);
+    if (!invitation) return;
     await consume(app, `addr:${sha256(invitation.email)}`, [PER_ADDRESS]);
     await requestInvitationSignIn(app, invitation);
     return { status: 303, headers: { Location: `${pathOf(params.token)}?sent=1` } };

@@ -74,18 +74,11 @@ export interface OpenWorkBody {
   };
 }
 
-export interface OpenPullRequestRow {
-  id: string;
-  repository: string;
-  number: number;
-  title: string;
-  url: string | null;
-  author: string | null;
+/** An open PR as the service reads it: the answer's row before its age is counted and dismissed reviews are left out. */
+export interface OpenPullRequestRow extends Omit<OpenPullRequest, 'openedAt' | 'ageSeconds' | 'reviewers'> {
   draft: boolean;
   createdAt: Date;
-  team: OpenWorkTeam | null;
   reviewers: { login: string; state: ReviewerState }[];
-  waitingState: WaitingState;
 }
 
 /** A failed deployment as the service reads it: the answer's row before its age is counted. */
