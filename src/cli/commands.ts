@@ -45,6 +45,7 @@ export async function serveUntilSignalled(
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const stop = hooks.stop ?? nextStopSignal();
+  await refuseWhenBehind(config.database.url);
   // Loaded only to serve: the app graph (OAuth provider, cube compiler…) costs seconds to import.
   const { startServer } = await import('../server.js');
   const running = await startServer(config, log);
@@ -55,6 +56,21 @@ export async function serveUntilSignalled(
   await hooks.after?.();
   log.info('stopped');
   return 0;
+}
+
+/**
+ * A database that lacks this release's migrations refuses the start before the server's modules
+ * load (seconds of CPU); startServer checks again, for starts that do not come through here.
+ */
+async function refuseWhenBehind(databaseUrl: string): Promise<void> {
+  const [{ default: pg }, { schemaStatus }, { SchemaBehindError }] = await Promise.all([import('pg'), import('../db/migrations.js'), import('../db/errors.js')]);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, application_name: 'delivery-analytics' });
+  try {
+    const status = await schemaStatus(pool);
+    if (status.missing.length > 0) throw new SchemaBehindError(status.missing);
+  } finally {
+    await pool.end();
+  }
 }
 
 export const coreCommands: Record<string, Command> = {
