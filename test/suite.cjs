@@ -1,6 +1,6 @@
 // `npm test`: every test file, the slowest first (test/slowest.txt), then the rest in name order.
-// Two workers share the files as they come; started last, a 70-second file kept one worker busy
-// for a minute after the other had finished.
+// The workers share the files as they come; started last, a 70-second file kept one worker busy
+// for a minute after the others had finished.
 const { readFileSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -15,5 +15,10 @@ const slowest = readFileSync(join(__dirname, 'slowest.txt'), 'utf8')
 
 module.exports = {
   ...JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8')),
+  parallel: true,
+  // Three workers on two cores: the slowest files mostly wait (child processes starting, a device
+  // login's 5-second polls, per-second schedules), and a third worker runs while they wait.
+  // TEST_JOBS overrides it.
+  jobs: Number(process.env.TEST_JOBS ?? 3),
   spec: [...slowest, ...all.filter((f) => !slowest.includes(f))],
 };
