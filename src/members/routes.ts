@@ -19,6 +19,7 @@ import { requestInvitationSignIn } from '../auth/signIn.js';
 import { userEmail } from '../users/service.js';
 import { acceptInvitation, createInvitation, INVITE_PATH, invitationByToken, listInvitations, revokeInvitation, type InvitationRow } from './invitations.js';
 import { INVITE_STATUS, renderInvitePage, type InviteView } from './invitePage.js';
+import { keysChanged } from '../apiKeys/principal.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { presentCreatedInvitation, presentInvitation, presentMember } from './presenters.js';
 import { Uuid } from '../shared/schemas.js';
@@ -45,11 +46,15 @@ export function memberRoutes(app: AppContext): Router {
   }));
 
   router.patch('/api/members/:userId', route(app, { auth: 'required', params: UserParams, body: ChangeRoleBody }, async ({ principal, params, body }) => {
-    return { body: { data: presentMember(await changeMemberRole(db, principal, params.userId, body.role)), meta: {} } };
+    const member = await changeMemberRole(db, principal, params.userId, body.role);
+    await keysChanged(app, principal.tenantId);
+    return { body: { data: presentMember(member), meta: {} } };
   }));
 
   router.delete('/api/members/:userId', route(app, { auth: 'required', params: UserParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
-    return { body: { data: presentMember(await removeMember(db, principal, params.userId)), meta: {} } };
+    const member = await removeMember(db, principal, params.userId);
+    await keysChanged(app, principal.tenantId);
+    return { body: { data: presentMember(member), meta: {} } };
   }));
 
   router.get('/api/invitations', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {
