@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import { apiKeys, tenantMemberships } from '../db/schema/index.js';
 import { permissionsOf, type TenantPrincipal } from '../auth/principal.js';
@@ -13,24 +14,120 @@ export function generateApiKey(): { secret: string; prefix: string; hash: string
   return { secret, prefix: secret.slice(0, SHOWN_PREFIX_LENGTH), hash: sha256(secret) };
 }
 
+/** How long a key's principal is reused without reading its row again (the bound on a missed invalidation). */
+export const PRINCIPAL_CACHE_MS = 5_000;
+/** Keys remembered per instance (least recently used dropped first). */
+export const PRINCIPAL_CACHE_ENTRIES = 1_000;
+
+interface Cached {
+  principal: TenantPrincipal;
+  /** When the row was read (the cache's clock). */
+  readAt: number;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * The principals of the API keys this instance authenticated lately, by key hash: a request with
+ * a key seen less than `ttlMs` ago skips the key's lookup (one statement, issue 34). Only keys
+ * that resolved are kept; an unknown key is looked up every time.
+ *
+ * How soon a change is seen: a key revoked, its creator's role changed or its creator removed
+ * through the API is forgotten at once on the instance that did it (`forgetTenant`) and, through
+ * the live NOTIFY channel (`keys.changed`, src/live/hub.ts), on every other instance as soon as the
+ * notification arrives; a listener that lost its connection forgets every key (`forgetAll`).
+ * Anything else (a revocation by hand in SQL, a notification lost) is seen within `ttlMs`.
+ */
+export class PrincipalCache {
+  private readonly entries = new Map<string, Cached>();
+
+  constructor(
+    readonly ttlMs = PRINCIPAL_CACHE_MS,
+    private readonly maxEntries = PRINCIPAL_CACHE_ENTRIES,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(hash: string): Cached | null {
+    const entry = this.entries.get(hash);
+    if (!entry) return null;
+    this.entries.delete(hash);
+    if (this.now() - entry.readAt >= this.ttlMs) return null;
+    this.entries.set(hash, entry); // most recently used last
+    return entry;
+  }
+
+  set(hash: string, principal: TenantPrincipal, lastUsedAt: Date | null): void {
+    this.entries.delete(hash);
+    this.entries.set(hash, { principal, readAt: this.now(), lastUsedAt });
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /** Forgets every key of the tenant (a key revoked, a member's role changed or a member removed). */
+  forgetTenant(tenantId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.principal.tenantId === tenantId) this.entries.delete(hash);
+  }
+
+  forgetAll(): void {
+    this.entries.clear();
+  }
+}
+
+/** One cache per database handle, i.e. per instance (a test's second server has its own). */
+const caches = new WeakMap<Db, PrincipalCache>();
+
+export function principalCache(db: Db): PrincipalCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new PrincipalCache()));
+  return cache;
+}
+
+/** For tests: this instance's cache with another bound or clock. */
+export function setPrincipalCache(db: Db, cache: PrincipalCache): void {
+  caches.set(db, cache);
+}
+
+/**
+ * After a change to who a tenant's keys act as (a key revoked, a member's role changed, a member
+ * removed) has committed: forgets the tenant's keys here and tells every other instance to
+ * (`keys.changed` on the live channel; src/live/hub.ts forgets them on receipt).
+ */
+export async function keysChanged(app: AppContext, tenantId: string): Promise<void> {
+  principalCache(app.database.db).forgetTenant(tenantId);
+  // The change is made: a lost notification leaves the other instances the cache's bound (5 s),
+  // which is no reason to answer the change with an error.
+  await app.live.publish(tenantId, { kind: 'keys.changed' }).catch((err: unknown) => app.log.warn({ err, tenantId }, 'keys.changed not published; other instances see the change within the cache bound'));
+}
+
 /**
  * The principal of a bearer API key, or null. The key carries the role its creator holds in the
- * key's tenant now (a demoted or removed creator's key loses the abilities with them). Revocation
- * is a column read on every request, so it takes effect on every instance at once.
+ * key's tenant now (a demoted or removed creator's key loses the abilities with them). The row is
+ * read again at most every PRINCIPAL_CACHE_MS; a revocation through the API is seen at once (see
+ * PrincipalCache).
  */
 export async function principalFromApiKey(db: Db, secret: string): Promise<TenantPrincipal | null> {
   if (!secret.startsWith(API_KEY_PREFIX)) return null;
+  const hash = sha256(secret);
+  const cache = principalCache(db);
+  const cached = cache.get(hash);
+  if (cached && cached.lastUsedAt && Date.now() - cached.lastUsedAt.getTime() <= 60_000) return cached.principal;
   const rows = await db
     .select({ id: apiKeys.id, tenantId: apiKeys.tenantId, userId: apiKeys.userId, role: tenantMemberships.role, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .innerJoin(tenantMemberships, and(eq(tenantMemberships.tenantId, apiKeys.tenantId), eq(tenantMemberships.userId, apiKeys.userId)))
-    .where(and(eq(apiKeys.keyHash, sha256(secret)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .limit(1);
   const row = rows[0];
   if (!row) return null;
+  let lastUsedAt = row.lastUsedAt;
   // last_used_at is shown to people, so minute precision is enough and saves a write per request.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+  if (!lastUsedAt || Date.now() - lastUsedAt.getTime() > 60_000) {
     await db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
+    lastUsedAt = new Date();
   }
-  return { kind: 'api_key', tenantId: row.tenantId, userId: row.userId, role: row.role, permissions: permissionsOf(row.role), apiKeyId: row.id };
+  const principal: TenantPrincipal = { kind: 'api_key', tenantId: row.tenantId, userId: row.userId, role: row.role, permissions: permissionsOf(row.role), apiKeyId: row.id };
+  cache.set(hash, principal, lastUsedAt);
+  return principal;
 }

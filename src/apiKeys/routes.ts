@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { presentApiKey, presentNewApiKey } from './presenters.js';
+import { keysChanged } from './principal.js';
 import { createApiKey, currentApiKey, listApiKeys, revokeApiKey } from './service.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
@@ -30,6 +31,7 @@ export function apiKeyRoutes(app: AppContext): Router {
 
   router.delete('/api/keys/:id', route(app, { auth: 'required', whenReadOnly: 'allowed', params: KeyParams.catch({ id: '00000000-0000-0000-0000-000000000000' }) }, async ({ principal, params }) => {
     const key = await revokeApiKey(db, principal, params.id);
+    await keysChanged(app, principal.tenantId);
     return { body: { data: presentApiKey(key), meta: {} } };
   }));
 

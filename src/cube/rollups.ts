@@ -12,11 +12,14 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA_DIR } from './compiler.js';
 import { lastDay, monthIndex, monthOf, monthRange } from './months.js';
 import { toEnd, toStart, type ValidQuery } from './query.js';
 import type { Queryable, Row } from './plan.js';
+
+const { escapeLiteral } = pg;
 
 export interface RollupDefinition {
   cube: string;
@@ -124,14 +127,17 @@ export function rollupQuery(rollup: RollupDefinition, run: readonly string[]): V
  * columns (pull_requests.merged_at, commits.committed_at, ai_sessions.started_at).
  */
 export async function factsAfterRangeEnd(db: Queryable, tenantId: string, month: string): Promise<boolean> {
-  const { rows } = await db.query<{ found: boolean }>(
-    `select exists (select 1 from pull_requests where tenant_id = $1 and merged_at > $2 and merged_at < $3)
-         or exists (select 1 from commits where tenant_id = $1 and committed_at > $2 and committed_at < $3)
-         or exists (select 1 from ai_sessions where tenant_id = $1 and started_at > $2 and started_at < $3) as found`,
-    [tenantId, `${lastDay(month)}T23:59:59.999Z`, `${monthOf(monthIndex(month) + 1)}-01T00:00:00Z`],
-  );
+  const { rows } = await db.query<{ found: boolean }>(`select ${factsAfterSql('$1', '$2', '$3')} as found`, [tenantId, ...afterRangeEnd(month)]);
   return rows[0]?.found === true;
 }
+
+/** The instants between which a fact lies after the month's range end (exclusive both). */
+const afterRangeEnd = (month: string): [string, string] => [`${lastDay(month)}T23:59:59.999Z`, `${monthOf(monthIndex(month) + 1)}-01T00:00:00Z`];
+
+const factsAfterSql = (tenant: string, from: string, to: string) =>
+  `(exists (select 1 from pull_requests where tenant_id = ${tenant} and merged_at > ${from} and merged_at < ${to})
+         or exists (select 1 from commits where tenant_id = ${tenant} and committed_at > ${from} and committed_at < ${to})
+         or exists (select 1 from ai_sessions where tenant_id = ${tenant} and started_at > ${from} and started_at < ${to}))`;
 
 /**
  * The rollup that can answer a single-cube query, and the months it covers: exactly the rollup's
@@ -161,18 +167,47 @@ export function matchRollup(q: ValidQuery): { rollup: RollupDefinition; months: 
  */
 export async function currentMonths(db: Queryable, tenantId: string, cube: string, months: readonly string[]): Promise<Map<string, Row[]>> {
   if (months.length === 0) return new Map();
-  const { rows } = await db.query<{ month: string; rows: Row[] }>(
-    `select to_char(p.month, 'YYYY-MM') as month, p.rows
+  const { rows } = await db.query<{ month: string; rows: Row[] }>(currentMonthsSql('$1', '$2', '$3::date[]', '$4'), [tenantId, cube, months.map((m) => `${m}-01`), rollupModel()]);
+  return new Map(rows.map((r) => [r.month, r.rows]));
+}
+
+const currentMonthsSql = (tenant: string, cube: string, months: string, model: string) =>
+  `select to_char(p.month, 'YYYY-MM') as month, p.rows
      from cube_rollups p
-     where p.tenant_id = $1 and p.cube = $2 and p.month = any($3::date[]) and p.model = ${storedModel('$4')}
+     where p.tenant_id = ${tenant} and p.cube = ${cube} and p.month = any(${months}) and p.model = ${storedModel(model)}
        and pg_snapshot_xmax(p.snapshot) <= pg_snapshot_xmax(pg_current_snapshot())
        and not exists (
          select 1 from cube_rollup_changes c
          where c.tenant_id = p.tenant_id and ((c.cube = p.cube and c.month = p.month) or c.cube = '*')
-           and not pg_visible_in_snapshot(c.xid, p.snapshot))`,
-    [tenantId, cube, months.map((m) => `${m}-01`), rollupModel()],
-  );
-  return new Map(rows.map((r) => [r.month, r.rows]));
+           and not pg_visible_in_snapshot(c.xid, p.snapshot))`;
+
+/**
+ * `currentMonths` and, for the last month, `factsAfterRangeEnd`, as one statement with its values
+ * written in as literals: it is sent in the simple query that opens the reading transaction
+ * (src/cube/run.ts), so the rollup check costs no round trip of its own. Its rows: the current
+ * months (`month`, `rows`), then one row whose `after` says whether a fact lies after the last
+ * month's range end. `readRollupCheck` reads them.
+ */
+export function rollupCheckSql(tenantId: string, cube: string, months: readonly string[]): string {
+  const lit = escapeLiteral;
+  const array = `array[${months.map((m) => `${lit(`${m}-01`)}::date`).join(', ')}]::date[]`;
+  const [from, to] = afterRangeEnd(months.at(-1) as string).map((t) => `${lit(t)}::timestamptz`) as [string, string];
+  return `select month, rows, null::boolean as after from (${currentMonthsSql(`${lit(tenantId)}::uuid`, lit(cube), array, lit(rollupModel()))}) current
+     union all select null, null, ${factsAfterSql(`${lit(tenantId)}::uuid`, from, to)}`;
+}
+
+/** The current stored months of a `rollupCheckSql` answer, the last dropped when facts lie after its range end. */
+export function readRollupCheck(rows: { month: string | null; rows: Row[] | null; after: boolean | null }[], months: readonly string[]): Map<string, Row[]> {
+  const stored = new Map<string, Row[]>();
+  let after = false;
+  for (const r of rows) {
+    if (r.month === null) after = r.after === true;
+    else stored.set(r.month, r.rows as Row[]);
+  }
+  // A stored month holds the whole month; as the last month of a Cube date range (which ends at
+  // 23:59:59.999) it is used only when no fact lies after that instant.
+  if (after) stored.delete(months.at(-1) as string);
+  return stored;
 }
 
 /** The month (YYYY-MM) a row of a rollup query belongs to. */

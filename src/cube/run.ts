@@ -10,7 +10,10 @@ import type { CompiledCube } from './compiler.js';
 import { mergeRows, sortRows } from './merge.js';
 import { execute, plan, planQueries, type Plan, type Row } from './plan.js';
 import type { ValidQuery } from './query.js';
-import { currentMonths, factsAfterRangeEnd, forMonths, matchRollup, monthRuns, rowMonth } from './rollups.js';
+import { forMonths, matchRollup, monthRuns, readRollupCheck, rollupCheckSql, rowMonth } from './rollups.js';
+
+type RollupMatch = NonNullable<ReturnType<typeof matchRollup>>;
+type RollupCheckRow = Parameters<typeof readRollupCheck>[0][number];
 import { cubeSettings } from './settings.js';
 
 export type { Cell, Queryable, Row } from './plan.js';
@@ -38,11 +41,13 @@ const QUERY_CANCELED = '57014';
  * stored months are current, their rows and the months read from the facts all come from one
  * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it.
  */
-async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
   try {
-    // One round trip for both (a simple query of two statements); the timeout is an integer from
-    // the configuration, never client input.
-    return await inTransaction(pool, work, `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`);
+    // One round trip for the opening, the timeout and the first read when there is one (a simple
+    // query of several statements); the timeout is an integer from the configuration, never
+    // client input, and the first read's values are written in as literals (rollupCheckSql).
+    const open = `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
+    return await inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${open}; ${first}` : open);
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;
@@ -64,7 +69,13 @@ const withHidden = (q: ValidQuery): ValidQuery => (q.hiddenMeasures.length === 0
 export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery, options: { rollups?: boolean } = {}): Promise<RunResult> {
   const full = withHidden(q);
   const plans = planQueries(cube, tenantId, full);
-  const results = await Promise.all(plans.map((p) => readOnly(pool, (client) => (options.rollups === false ? facts(client, p) : withRollups(client, cube, tenantId, p)))));
+  const results = await Promise.all(plans.map((p) => {
+    const match = options.rollups === false ? null : matchRollup(p.query);
+    if (!match) return readOnly(pool, (client) => facts(client, p));
+    // The rollup check is read in the round trip that opens the transaction.
+    return readOnly(pool, (client, check) => withRollups(client, cube, tenantId, p, match, readRollupCheck((check?.rows ?? []) as RollupCheckRow[], match.months)),
+      rollupCheckSql(tenantId, match.rollup.cube, match.months));
+  }));
   const all = plans.length === 1 ? (results[0] as PlanRows).rows : mergeRows(full, results.map((r) => r.rows));
   const offset = q.offset ?? 0;
   const rows = all.slice(offset, offset + q.limit);
@@ -86,14 +97,8 @@ async function facts(client: pg.PoolClient, p: Plan): Promise<PlanRows> {
   return { rows: await execute(client, p), rollups: [] };
 }
 
-async function withRollups(client: pg.PoolClient, cube: CompiledCube, tenantId: string, p: Plan): Promise<PlanRows> {
-  const match = matchRollup(p.query);
-  if (!match) return facts(client, p);
-  const stored = await currentMonths(client, tenantId, match.rollup.cube, match.months);
-  // A stored month holds the whole month; as the last month of a Cube date range (which ends at
-  // 23:59:59.999) it is used only when no fact lies after that instant.
+async function withRollups(client: pg.PoolClient, cube: CompiledCube, tenantId: string, p: Plan, match: RollupMatch, stored: Map<string, Row[]>): Promise<PlanRows> {
   const last = match.months.at(-1) as string;
-  if (stored.has(last) && (await factsAfterRangeEnd(client, tenantId, last))) stored.delete(last);
   if (stored.size === 0) return facts(client, p);
   const missing = match.months.filter((m) => !stored.has(m));
   const rows: Row[] = [];

@@ -147,7 +147,9 @@ export function route<
 
     const limited = limitsFor(spec, principal) ?? (spec.limit === 'none' ? null : { key: `ip:${ctx.ip}`, limits: [LIMITS.anonymous] });
     if (limited) {
-      const state = await consume(app, limited.key, limited.limits);
+      // In the scope the handler's work will have: a connection the pool hands back keeps its
+      // role and tenant, so the handler's first statement pays no switch (src/db/client.ts).
+      const state = await inScopeOf(spec, principal, () => consume(app, limited.key, limited.limits));
       ctx.set(headersOf(state));
     }
 

@@ -46,6 +46,14 @@ export type LiveEvent =
       kind: 'data.changed';
       facts: string[];
     }
+  | {
+      /**
+       * Who the tenant's API keys act as changed (a key revoked, a role changed, a member removed):
+       * each instance forgets the principals it cached for them (src/apiKeys/principal.ts). Not
+       * sent to clients.
+       */
+      kind: 'keys.changed';
+    }
   | { kind: 'test.ping'; sentAt: number; seq: number };
 
 /** What a client receives: the event plus the server time it was raised at. */

@@ -13,6 +13,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { principalCache } from '../apiKeys/principal.js';
 import { authenticate } from '../identity/authenticate.js';
 import type { AppContext } from '../context.js';
 import { LIVE_CHANNEL, type LiveMessage } from './events.js';
@@ -61,7 +62,11 @@ export class LiveHub {
       log: app.log,
       healthCheckMs: options.listenerHealthCheckMs,
       onNotification: (payload) => this.deliver(payload),
-      onGap: () => this.broadcastAll({ kind: 'live.gap', at: new Date().toISOString() }),
+      onGap: () => {
+        // A `keys.changed` may have been missed: every cached key principal is read again.
+        principalCache(app.database.db).forgetAll();
+        this.broadcastAll({ kind: 'live.gap', at: new Date().toISOString() });
+      },
     });
     this.pingTimer = setInterval(() => this.ping(), this.pingIntervalMs);
     this.wss.on('headers', (headers: string[], req: IncomingMessage) => {
@@ -145,6 +150,7 @@ export class LiveHub {
   private deliver(payload: string): void {
     const note = openNotification(this.key, payload);
     if (!note) return this.dropForged();
+    if (note.e.kind === 'keys.changed') return principalCache(this.app.database.db).forgetTenant(note.t);
     const set = this.byTenant.get(note.t);
     if (!set) return;
     const text = JSON.stringify({ ...note.e, at: note.at });

@@ -131,7 +131,8 @@ export function mcpRoutes(app: AppContext, service: AnalyticsService = cubeAnaly
     if (ids.length > 0) {
       // A refused single request gets its own id back in the JSON-RPC error.
       if (!Array.isArray(body)) ctx.state.rpcId = ids[0];
-      ctx.set(headersOf(await consume(app, key, [LIMITS.general], ids.length)));
+      // In the tenant's scope, as the tool calls: the connection keeps it (src/db/client.ts).
+      ctx.set(headersOf(await withTenant(principal.tenantId, () => consume(app, key, [LIMITS.general], ids.length))));
     }
     const now = new Date();
     const catalogue = await service.catalogue();

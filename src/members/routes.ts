@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { ROLES } from '../auth/principal.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { createInvitation, listInvitations, revokeInvitation } from './invitations.js';
+import { keysChanged } from '../apiKeys/principal.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { presentCreatedInvitation, presentInvitation, presentMember } from './presenters.js';
 import { Uuid } from '../shared/schemas.js';
@@ -30,11 +31,15 @@ export function memberRoutes(app: AppContext): Router {
   }));
 
   router.patch('/api/members/:userId', route(app, { auth: 'required', params: UserParams, body: ChangeRoleBody }, async ({ principal, params, body }) => {
-    return { body: { data: presentMember(await changeMemberRole(db, principal, params.userId, body.role)), meta: {} } };
+    const member = await changeMemberRole(db, principal, params.userId, body.role);
+    await keysChanged(app, principal.tenantId);
+    return { body: { data: presentMember(member), meta: {} } };
   }));
 
   router.delete('/api/members/:userId', route(app, { auth: 'required', params: UserParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
-    return { body: { data: presentMember(await removeMember(db, principal, params.userId)), meta: {} } };
+    const member = await removeMember(db, principal, params.userId);
+    await keysChanged(app, principal.tenantId);
+    return { body: { data: presentMember(member), meta: {} } };
   }));
 
   router.get('/api/invitations', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {

@@ -2,10 +2,20 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
+import { PRINCIPAL_CACHE_MS, PrincipalCache, principalCache, principalFromApiKey, setPrincipalCache } from '../../src/apiKeys/principal.js';
 import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { serverWithTwoTenants } from '../helpers/suites.js';
+
+/** Waits for `done` (checked every 10 ms), failing after 10 s. */
+async function waitFor(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) expect.fail('not done within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('API keys', () => {
   let api: TestServer, a: BuiltTenant, b: BuiltTenant;
@@ -103,16 +113,57 @@ describe('API keys', () => {
     expect(res.body.data.map((k: any) => k.createdBy.userId)).to.deep.equal([m.userId]);
   });
 
-  it('a revoked key is refused by a second instance at once', async () => {
+  it('a key revoked on one instance is refused by a second one that cached it, once the notification arrives', async () => {
     const second = await testServer({ databaseUrl: api.databaseUrl });
     try {
+      // The second instance would keep the principal an hour: only `keys.changed` can make it let go.
+      setPrincipalCache(second.running.app.database.db, new PrincipalCache(3_600_000));
       const created = await api.as(a.owner.apiKey).post('/api/keys', { name: 'short-lived' });
       expect((await second.as(created.body.data.key).get('/api/keys')).status).to.equal(200);
+      expect(principalCache(second.running.app.database.db).size).to.equal(1);
       expect((await api.as(a.owner.apiKey).delete(`/api/keys/${created.body.data.id}`)).status).to.equal(200);
-      expect((await second.as(created.body.data.key).get('/api/keys')).status).to.equal(401);
+      // Refused on the revoking instance at once; on the other as soon as its listener hears it.
+      expect((await api.as(created.body.data.key).get('/api/keys')).status).to.equal(401);
+      await waitFor(() => principalCache(second.running.app.database.db).size === 0);
+      expectRefusal(await second.as(created.body.data.key).get('/api/keys'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
     } finally {
       await second.close();
     }
+  });
+
+  it('a key revoked behind the API (by hand in SQL) is refused once the cache bound has passed, not before', async () => {
+    const db = dbFor(api.databaseUrl).db;
+    let now = 0;
+    const cache = new PrincipalCache(PRINCIPAL_CACHE_MS, 1_000, () => now);
+    setPrincipalCache(db, cache);
+    const created = await api.as(a.owner.apiKey).post('/api/keys', { name: 'revoked by hand' });
+    const secret = created.body.data.key as string;
+    expect(await principalFromApiKey(db, secret)).to.include({ kind: 'api_key', tenantId: a.tenantId, apiKeyId: created.body.data.id });
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, created.body.data.id));
+    now = PRINCIPAL_CACHE_MS - 1;
+    expect(await principalFromApiKey(db, secret), 'within the bound').to.include({ apiKeyId: created.body.data.id });
+    now = PRINCIPAL_CACHE_MS;
+    expect(await principalFromApiKey(db, secret), 'at the bound').to.equal(null);
+    expect(cache.size).to.equal(0);
+    expect(PRINCIPAL_CACHE_MS).to.equal(5_000);
+  });
+
+  it('the cache keeps at most its bound of keys, least recently used dropped first, and never an unknown key', async () => {
+    const db = dbFor(api.databaseUrl).db;
+    const cache = new PrincipalCache(PRINCIPAL_CACHE_MS, 2);
+    setPrincipalCache(db, cache);
+    const keys = [];
+    for (const name of ['one', 'two', 'three']) keys.push((await api.as(a.owner.apiKey).post('/api/keys', { name })).body.data);
+    await principalFromApiKey(db, keys[0].key);
+    await principalFromApiKey(db, keys[1].key);
+    await principalFromApiKey(db, keys[0].key); // `one` used last: `two` goes first
+    await principalFromApiKey(db, keys[2].key);
+    expect(cache.size).to.equal(2);
+    expect(cache.get(sha256(keys[0].key))?.principal.apiKeyId).to.equal(keys[0].id);
+    expect(cache.get(sha256(keys[1].key))).to.equal(null);
+    expect(cache.get(sha256(keys[2].key))?.principal.apiKeyId).to.equal(keys[2].id);
+    expect(await principalFromApiKey(db, 'gai_notakey')).to.equal(null);
+    expect(cache.size).to.equal(2);
   });
 
   it('works with a session cookie too', async () => {
