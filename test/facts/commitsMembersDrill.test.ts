@@ -184,7 +184,7 @@ describe('drill-through: AI commits and headcount', function () {
   });
 
   it('the CSV holds the same rows as the JSON', async () => {
-    for (const [measure, team] of [['ai_commits.ai_commits', ''], ['memberships.headcount', ''], ['memberships.headcount', 'alpha']]) {
+    for (const [measure, team] of [['ai_commits.ai_commits', ''], ['memberships.headcount', ''], ['memberships.headcount', 'alpha']] as const) {
       const json = (await facts(`measure=${measure}&${MAY}${team ? `&team=${team}` : ''}`)).body.data as Record<string, unknown>[];
       const csv = await facts(`measure=${measure}&${MAY}${team ? `&team=${team}` : ''}&format=csv`);
       expect(csv.status).to.equal(200);
