@@ -53,6 +53,10 @@ export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
   'ai_sessions.ai_sessions': { rows: 'ai_sessions.ai_sessions' },
   'ai_sessions.ai_active_users': { rows: 'ai_sessions.ai_active_users', kind: 'ai_users' },
   'seats.ai_seat_holders': { rows: 'seats.ai_seat_holders', kind: 'seat_holders' },
+  // A commit linked by two sessions, or counted for two teams, is one row (the commit id it counts).
+  'ai_commits.ai_commits': { rows: 'ai_commits.ai_commits' },
+  // The team's current members, by person id (a person once in the organisation's list); not windowed.
+  'memberships.headcount': { rows: 'memberships.headcount', kind: 'members' },
   // Survey counts: the cube's own rows, a team and a month each, with their counts (docs/surveys.md:
   // a response is never listed, nor an answer; the experience score has no drill-through).
   'survey_responses.invitations': { rows: 'survey_responses.invitations', kind: 'survey_counts' },
@@ -71,8 +75,11 @@ export interface Flag {
 export interface Drill {
   measure: string;
   kind: FactKind;
-  /** The time dimension that puts a row in the window (the rows measure's `meta.time_dimension`). */
-  time: string;
+  /**
+   * The time dimension that puts a row in the window (the rows measure's `meta.time_dimension`);
+   * null for a cube without one (memberships: the current state, whatever the window).
+   */
+  time: string | null;
   /** Every row of the list has these. */
   flags: Flag[];
   /** A marked row has these too (a ratio's numerator); empty when the list marks none. */
@@ -119,13 +126,15 @@ function modelOf(cube: string, dir: string): ModelCube {
  * other form fails loudly (test/facts/drill.test.ts runs every drill): the list would otherwise
  * need a second, hand-written rule.
  */
-export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string; flags: Flag[]; key: string | null; sum: string | null } {
+export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | null; flags: Flag[]; key: string | null; sum: string | null } {
   const [cube, name] = measure.split('.') as [string, string];
   const model = modelOf(cube, dir);
   const m = model.measures?.find((x) => x.name === name);
   if (!m) throw new Error(`${measure} is not in schema/${cube}.yml`);
-  const time = m.meta?.time_dimension;
-  if (!time) throw new Error(`${measure} has no meta.time_dimension`);
+  // A cube with a time dimension must say which one windows the measure; one without (memberships)
+  // is the current state, listed whatever the window.
+  const time = m.meta?.time_dimension ?? null;
+  if (!time && model.dimensions?.some((d) => d.type === 'time')) throw new Error(`${measure} has no meta.time_dimension`);
   const flags = (m.filters ?? []).flatMap((f) =>
     f.sql.split(/\s+AND\s+/).map((term) => {
       const match = TERM.exec(term.trim());

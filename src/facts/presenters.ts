@@ -9,7 +9,7 @@ type Cell = string | number | boolean | null;
 type Row = Record<string, Cell>;
 
 /** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
-export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'survey_counts';
+export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'ai_commits' | 'members' | 'survey_counts';
 
 /** How a column's values read: times are ISO 8601 (UTC), durations seconds. */
 export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean';
@@ -98,6 +98,29 @@ export interface SeatHolderFact {
   person: string;
   seats: number;
 }
+/** A commit an AI session names: what ai_commits counts (once, however many sessions or teams). */
+export interface AiCommitFact {
+  id: string;
+  repository: string | null;
+  sha: string | null;
+  committedAt: string | null;
+  /** The tools of every session naming the commit, sorted, joined by ", ". */
+  tools: string | null;
+  /** Every session naming the commit (ids, sorted, joined by ", "). */
+  sessions: string | null;
+  /** Their people by id (or the uploading user's when no person matched), sorted, joined by ", ". */
+  people: string | null;
+}
+/** A person currently a member (of the team, or of any team for the organisation): what headcount counts. */
+export interface MemberFact {
+  id: string;
+  /** The id again, as a column. */
+  person: string;
+  /** How the memberships came: `register`, `manual` (added by hand), or both (`register, manual`, organisation-wide). */
+  source: string;
+  /** The person's memberships in the scope (1 for a team). */
+  memberships: number;
+}
 /** A team's survey counts in a month: the survey cube's own row, counts only (never a response or an answer). */
 export interface SurveyCountFact {
   id: string;
@@ -106,7 +129,7 @@ export interface SurveyCountFact {
   invitations: number;
   responses: number;
 }
-export type FactRow = DeploymentFact | PullRequestFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | SurveyCountFact;
+export type FactRow = DeploymentFact | PullRequestFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | AiCommitFact | MemberFact | SurveyCountFact;
 
 /** `GET /api/facts` (JSON): one page of rows, newest first. */
 export interface FactsPage {
@@ -369,6 +392,49 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     order: [['seats.seats_held', 'desc']],
     columns: [{ key: 'person', title: 'Person id', type: 'text' }, { key: 'seats', title: 'Seats held', type: 'number' }],
     present: (get) => ({ id: String(get('person_id')), person: String(get('person_id')), seats: num(get('seats_held')) ?? 0 }),
+  },
+  ai_commits: {
+    cube: 'ai_commits',
+    dimensions: ['id', 'project_key', 'sha', 'committed_at', 'ai_tools', 'ai_session_ids', 'ai_user_keys'],
+    measures: [],
+    order: [['ai_commits.committed_at', 'desc']],
+    columns: [
+      { key: 'repository', title: 'Repository', type: 'text' },
+      { key: 'sha', title: 'Sha', type: 'text' },
+      { key: 'committedAt', title: 'Committed', type: 'time' },
+      { key: 'tools', title: 'AI tools', type: 'text' },
+      { key: 'sessions', title: 'AI sessions', type: 'text' },
+      { key: 'people', title: 'Person (or uploader) ids', type: 'text' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      repository: text(get('project_key')),
+      sha: text(get('sha')),
+      committedAt: time(get('committed_at')),
+      tools: text(get('ai_tools')),
+      sessions: text(get('ai_session_ids')),
+      people: text(get('ai_user_keys')),
+    }),
+  },
+  members: {
+    cube: 'memberships',
+    dimensions: ['person_id'],
+    measures: ['memberships.register_headcount', 'memberships.manual_headcount'],
+    columns: [
+      { key: 'person', title: 'Person id', type: 'text' },
+      { key: 'source', title: 'Membership from', type: 'text' },
+      { key: 'memberships', title: 'Memberships', type: 'number' },
+    ],
+    present: (get) => {
+      const register = num(get('register_headcount')) ?? 0;
+      const manual = num(get('manual_headcount')) ?? 0;
+      return {
+        id: String(get('person_id')),
+        person: String(get('person_id')),
+        source: [register > 0 && 'register', manual > 0 && 'manual'].filter(Boolean).join(', '),
+        memberships: register + manual,
+      };
+    },
   },
   survey_counts: {
     cube: 'survey_responses',

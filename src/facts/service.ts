@@ -60,6 +60,8 @@ const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
 const teamFilter = (r: Resolved) => (r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }]);
 /** A grouped list: a distinct count's values or a sum's rows, not one row per fact. */
 const isGrouped = (drill: Drill) => drill.key !== null || drill.sum !== null;
+/** The window, on the list's time dimension; none for a cube without one (memberships: current). */
+const windowOf = (r: Resolved) => (r.drill.time === null ? [] : [{ dimension: r.drill.time, dateRange: r.days }]);
 
 /** The ungrouped cube query of the list: the rows measure's flags, the window, the team; newest first. */
 function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unknown>[] = []) {
@@ -68,11 +70,12 @@ function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unkn
   // An ungrouped query names the primary key of every cube it joins (the team filter joins teams,
   // through projects for issues); many-to-one joins, so no row is repeated.
   const joined = r.team === null ? [] : cube === 'issues' ? ['projects.id', 'teams.id'] : ['teams.id'];
+  const time = r.drill.time === null ? [] : [r.drill.time];
   return {
-    dimensions: [...new Set([`${cube}.id`, r.drill.time, ...dimensions, ...joined])],
-    timeDimensions: [{ dimension: r.drill.time, dateRange: r.days }],
+    dimensions: [...new Set([`${cube}.id`, ...time, ...dimensions, ...joined])],
+    timeDimensions: windowOf(r),
     filters: [...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })), ...team, ...extra],
-    order: [[r.drill.time, 'desc'], [`${cube}.id`, 'asc']],
+    order: [...time.map((t) => [t, 'desc']), [`${cube}.id`, 'asc']],
     ungrouped: true,
     limit: MAX_LIMIT,
   };
@@ -91,7 +94,7 @@ function groupedQuery(r: Resolved) {
   return {
     dimensions,
     measures: spec.measures ?? [],
-    timeDimensions: [{ dimension: r.drill.time, dateRange: r.days }],
+    timeDimensions: windowOf(r),
     filters: [
       ...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })),
       ...(r.drill.key ? [{ member: r.drill.key, operator: 'set' }] : []),

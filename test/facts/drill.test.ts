@@ -267,7 +267,7 @@ describe('drill-through: the facts behind every measure', function () {
 
   it('the bi queries of docs/drill-through.md give the same lists, run as the tenant\'s BI role', async () => {
     // The delivery lists' queries (the AI lists' are run by test/facts/aiDrill.test.ts).
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats)\b/.test(q));
+    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats|ai_commits|memberships)\b/.test(q));
     const measures = ['deployments.change_failure_rate', 'pull_requests.prs_merged', 'change_lead_times.deployed_changes', 'incidents.incidents_restored', 'issues.issues_closed'];
     expect(sql).to.have.length(measures.length);
     const { pool } = dbFor(api.databaseUrl);
@@ -323,10 +323,10 @@ describe('drill-through: the facts behind every measure', function () {
   });
 
   it('refuses a measure without a drill-through, naming those with one, and a bad window, with the 400 body', async () => {
-    const res = await facts(`measure=ai_commits.ai_commits&${MAY}`);
+    const res = await facts(`measure=memberships.register_headcount&${MAY}`);
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('validation_failed');
-    expect(res.body.error.message).to.match(/^ai_commits\.ai_commits has no drill-through\. Measures with one: deployments\.production_deploys, /);
+    expect(res.body.error.message).to.match(/^memberships\.register_headcount has no drill-through\. Measures with one: deployments\.production_deploys, /);
     expect(res.body.error.message).to.include('incidents.mttr_p50_seconds');
     const reversed = await facts('measure=deployments.production_deploys&from=2026-06&to=2026-05');
     expect(reversed.status).to.equal(400);

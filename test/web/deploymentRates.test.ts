@@ -73,7 +73,7 @@ describe('web app: deployment frequency as a rate, and the "No team" row (Chromi
       'No team|2|0.28 per week · since 10 Feb 2026',
     ]);
     await until(async () => pick(await table.locator('tfoot tr').allInnerTexts()), ['Organisation|11|0.86 per week']);
-    expect(await text(page, 'teams-total-note')).to.equal('The organisation row is over every project: the teams\' rows plus “No team”, the projects no team owns. A person on two teams counts in both.');
+    expect(await text(page, 'teams-total-note')).to.equal('The organisation row is over every project: the teams\' rows plus “No team”, the projects no team owns. A person on two teams counts in both; the organisation\'s headcount counts them once.');
     // Sorting moves the teams, never the total.
     await page.getByRole('button', { name: 'Production deploys' }).click();
     expect(pick(await table.locator('tbody tr').allInnerTexts()).map((r) => r.split('|')[0])).to.deep.equal(['Beta', 'Alpha', 'No team', 'Empty']);

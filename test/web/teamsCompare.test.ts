@@ -10,10 +10,14 @@
  * AI, added here (the seed has none): Ann (a1, Alpha) uploads a session 2026-02-03 (cursor) and
  * holds a cursor seat from 2026-01-15; an uploader with no person (the owner) one on 2026-03-01.
  *   → Alpha: 1 active user, 1 session, 1 seat holder; organisation: 2 sessions.
+ * AI commits: a push to acme/api (main) of k1 2026-02-03 09:30 and k2 2026-03-01 09:30; Ann's
+ * session names k1, the owner's k2. → the AI commits chart: February 1 (k1: cursor, Ann), March 1.
+ * Headcount (current, from the register): Alpha a1, a2, a3 (register) → 3; organisation 5 people.
  */
 import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { deliver, fixture } from '../activity/helpers.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
@@ -24,6 +28,9 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
   let tenant: BuiltTenant;
   let seeded: Seeded;
   let ann: string;
+  let annSession: string;
+  const K1 = 'a1c0ffee'.repeat(5);
+  const K2 = 'b2c0ffee'.repeat(5);
 
   before(async function () {
     this.timeout(120_000);
@@ -31,12 +38,22 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     seeded = await seedTenant(suite.server, tenant.owner.apiKey, tenant.tenantId);
     const email = `a1-${tenant.tenantId.slice(0, 8)}@example.com`;
     const annUser = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member', email);
-    const session = async (key: string, startedAt: string) => {
-      const r = await suite.server.as(key).post('/api/sessions', { tool: 'cursor', model: 'gpt-5', startedAt, endedAt: startedAt.replace('T09', 'T10') });
+    // The seeded tenant's installation (seed.ts) pushes two commits to acme/api's main branch.
+    const push = fixture('push');
+    push.repository.full_name = 'acme/api';
+    push.ref = 'refs/heads/main';
+    push.commits = [[K1, '2026-02-03T09:30:00Z'], [K2, '2026-03-01T09:30:00Z']].map(([id, timestamp]) => ({ ...push.commits[1], id, timestamp, message: 'change' }));
+    push.head_commit = push.commits[1];
+    push.after = K2;
+    const pushed = await deliver(suite.server, 'push', push, { installationId: Number.parseInt(tenant.tenantId.replace(/-/g, '').slice(0, 7), 16) });
+    expect(pushed.status, pushed.text).to.equal(200);
+    const session = async (key: string, startedAt: string, commitShas: string[]) => {
+      const r = await suite.server.as(key).post('/api/sessions', { tool: 'cursor', model: 'gpt-5', startedAt, endedAt: startedAt.replace('T09', 'T10'), projectKey: 'acme/api', commitShas });
       expect(r.status, r.text).to.equal(201);
+      return r.body.data.id as string;
     };
-    await session(annUser.apiKey, '2026-02-03T09:00:00Z');
-    await session(tenant.owner.apiKey, '2026-03-01T09:00:00Z');
+    annSession = await session(annUser.apiKey, '2026-02-03T09:00:00Z', [K1]);
+    await session(tenant.owner.apiKey, '2026-03-01T09:00:00Z', [K2]);
     const seats = await suite.server.as(tenant.owner.apiKey).post('/api/seats/imports', `email,tool,assigned_on,revoked_on\n${email},cursor,2026-01-15,\n`, { 'content-type': 'text/csv' });
     expect(seats.status, seats.text).to.be.oneOf([200, 201]);
     ann = (await dbFor(suite.server.databaseUrl).pool.query(`select person_id from person_identities where tenant_id = $1 and kind = 'email' and value = $2`, [tenant.tenantId, email])).rows[0].person_id;
@@ -158,6 +175,60 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'ai_sessions.ai_sessions', dmonth: '2026-02' });
     expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'cursor', 'gpt-5', ann, 'yes']]);
     await screenshot(page, 'ai-drill');
+  });
+
+  it("headcount opens the team's current members by person id (the Organisation row's: the organisation's people)", async () => {
+    const page = await personPage();
+    await page.goto(`/app/teams?${SCOPE}`);
+    const alpha = page.locator('a[title="List the facts behind Headcount, Alpha"]');
+    await alpha.waitFor();
+    expect(await alpha.innerText()).to.equal('3');
+    await alpha.click();
+    const panel = page.getByRole('dialog', { name: 'Headcount: the facts' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '3 members');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'memberships.headcount', dteam: seeded.teams.alpha });
+    expect(await panel.locator('p.muted').first().innerText()).to.equal('Current members, whatever the window, this team; by person id.');
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Person id', 'Membership from', 'Memberships']);
+    const { pool } = dbFor(suite.server.databaseUrl);
+    const members = (await pool.query(`select person_id from team_memberships where team_id = $1 order by person_id`, [seeded.teams.alpha])).rows.map((r) => r.person_id as string);
+    expect(members).to.have.length(3);
+    expect(await rows(page)).to.deep.equal(members.map((id) => [id, 'register', '1']));
+    const axe = await seriousAxe(page).include('dialog').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    await page.keyboard.press('Escape');
+    await until(() => panel.count(), 0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('title'))).to.equal('List the facts behind Headcount, Alpha');
+
+    // The Organisation row: its 5 people, each once.
+    await page.locator('a[title="List the facts behind Headcount"]').click();
+    await until(() => text(page, 'facts-count'), '5 members');
+    expect(new URL(page.url()).searchParams.get('dteam')).to.equal(null);
+    const everyone = (await pool.query(`select distinct m.person_id from team_memberships m where m.tenant_id = $1 order by 1`, [tenant.tenantId])).rows.map((r) => r.person_id as string);
+    expect(await rows(page)).to.deep.equal(everyone.map((id) => [id, 'register', '1']));
+  });
+
+  it('AI adoption: a point of the AI commits chart opens that month\'s commits, with the session that names each', async () => {
+    const page = await personPage();
+    await page.goto(`/app/ai?${SCOPE}`);
+    const point = page.getByTestId('ai-commits').getByRole('link', { name: 'Feb 2026: 1. List the facts' });
+    await point.waitFor();
+    await point.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('dialog', { name: 'AI commits: the facts' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '1 AI commit');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'ai_commits.ai_commits', dmonth: '2026-02' });
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Repository', 'Sha', 'Committed', 'AI tools', 'AI sessions', 'Person (or uploader) ids']);
+    expect(await rows(page)).to.deep.equal([['acme/api', K1, '2026-02-03 09:30', 'cursor', annSession, ann]]);
+    const axe = await seriousAxe(page).include('dialog').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
+    await page.keyboard.press('Escape');
+    await until(() => panel.count(), 0);
+    // March's point: the owner's commit (no person: the uploading user's id).
+    await page.getByTestId('ai-commits').getByRole('link', { name: 'Mar 2026: 1. List the facts' }).click();
+    await until(() => text(page, 'facts-count'), '1 AI commit');
+    expect((await rows(page)).map((r) => [r[1], r[5]])).to.deep.equal([[K2, tenant.owner.userId]]);
   });
 
   it('at 390 px the Teams panel is the whole width and the page does not scroll sideways', async () => {

@@ -24,6 +24,8 @@ const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
   ai_sessions: ['AI session', 'AI sessions'],
   ai_users: ['person or uploader', 'people or uploaders'],
   seat_holders: ['seat holder', 'seat holders'],
+  ai_commits: ['AI commit', 'AI commits'],
+  members: ['member', 'members'],
   survey_counts: ['team month', 'team months'],
 };
 const MARKED: Record<string, string> = { failed: 'failed', aiAssisted: 'AI-assisted' };
@@ -95,8 +97,9 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
         </button>
       </header>
       <p className="muted">
-        {scope.from === scope.to ? scope.from : `${scope.from} to ${scope.to}`}
-        {scope.team ? ', this team' : ', whole organisation'}; times UTC, newest first.
+        {/* Memberships have no history: the members are today's, whatever the window. */}
+        {meta?.kind === 'members' ? 'Current members, whatever the window' : scope.from === scope.to ? scope.from : `${scope.from} to ${scope.to}`}
+        {scope.team ? ', this team' : ', whole organisation'}{meta?.kind === 'members' ? '; by person id.' : '; times UTC, newest first.'}
       </p>
       {facts.isError && <ErrorNote error={facts.error} onRetry={() => void facts.refetch()} />}
       {meta ? (

@@ -13,8 +13,6 @@ export interface Series {
   n?: string;
   subject: Subject;
   format: (v: number) => string;
-  /** A measure with no list behind it (docs/drill-through.md): its points open nothing. */
-  noFacts?: true;
 }
 
 /**
@@ -37,7 +35,7 @@ export function MonthlyCharts({ rows, times, series, scope, context, drill = fal
             ...(span.partial ? { partial: { first: span.first, last: span.last } } : {}),
           };
         });
-        return <TrendChart key={s.id} id={s.id} title={s.title} rows={data} format={s.format} withN={!!s.n} emptyReason={emptyReason(s.subject, scope, context)} drill={drill && !s.noFacts ? s.value : undefined} />;
+        return <TrendChart key={s.id} id={s.id} title={s.title} rows={data} format={s.format} withN={!!s.n} emptyReason={emptyReason(s.subject, scope, context)} drill={drill ? s.value : undefined} />;
       })}
     </div>
   );

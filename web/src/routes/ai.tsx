@@ -26,7 +26,7 @@ const SERIES: Series[] = [
   { id: 'ai-seats', title: 'Seat holders', value: 'seats.ai_seat_holders', subject: 'seats', format: formatCount },
   { id: 'ai-active', title: 'Active users', value: 'ai_sessions.ai_active_users', subject: 'aiSessions', format: formatCount },
   { id: 'ai-sessions', title: 'AI sessions', value: 'ai_sessions.ai_sessions', subject: 'aiSessions', format: formatCount },
-  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount, noFacts: true },
+  { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount },
   { id: 'ai-share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatRatio },
 ];
 const TEAM_FACTS: Fact[] = [
@@ -38,7 +38,7 @@ const TEAM_FACTS: Fact[] = [
 /**
  * A number that opens its facts (docs/drill-through.md): a team's row for that team, the
  * organisation's for the page's scope; "No team" and an empty cell open nothing (the API filters
- * by team only). Sessions, people and seat holders are listed by id, never by name.
+ * by team only). Sessions, people, seat holders and the people of AI commits are listed by id, never by name.
  */
 const drillCell = (measure: string, title: string, cell: (r: TeamRow) => ReactNode) => (r: TeamRow) =>
   r.team.noTeam || num(r.row, measure) === null ? cell(r) : (
@@ -49,6 +49,7 @@ const drillCell = (measure: string, title: string, cell: (r: TeamRow) => ReactNo
 const DRILL_TITLES: Record<string, string> = {
   'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50',
   'ai_sessions.ai_active_users': 'AI active users', 'ai_sessions.ai_sessions': 'AI sessions', 'seats.ai_seat_holders': 'Seat holders',
+  'ai_commits.ai_commits': 'AI commits',
 };
 const column = (key: string, measure: string, cell: (r: TeamRow) => ReactNode) => teamColumn(key, DRILL_TITLES[measure] as string, measure, drillCell(measure, DRILL_TITLES[measure] as string, cell));
 

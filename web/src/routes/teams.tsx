@@ -32,7 +32,7 @@ interface Measure {
   members?: string[];
   show: (row: CubeRow | undefined) => string | null;
   direction: Direction;
-  /** The measure whose facts the number opens; null: none (headcount is the register's, not a fact). */
+  /** The measure whose facts the number opens (headcount: the current members); null: none. */
   drill: string | null;
   /** A row whose number opens nothing (a withheld experience score: the survey anonymity rules). */
   opens?: (row: CubeRow | undefined) => boolean;
@@ -49,7 +49,7 @@ const medianOf = (member: string, n: string, empty: string) => (r: TeamRow) => (
 function measures(windowStart: string): Measure[] {
   const rate = (row: CubeRow | undefined) => deployRate(row, windowStart).rate;
   return [
-    { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: null, cell: countOf('memberships.headcount', 'no members') },
+    { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: 'memberships.headcount', cell: countOf('memberships.headcount', 'no members') },
     { key: 'prs', header: 'PRs merged', member: 'pull_requests.prs_merged', show: value('pull_requests.prs_merged', formatCount), direction: 'higher', drill: 'pull_requests.prs_merged', cell: countOf('pull_requests.prs_merged', 'none merged') },
     { key: 'cycle', header: 'PR cycle time p50', member: 'pull_requests.pr_cycle_time_p50_seconds', show: value('pull_requests.pr_cycle_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'pull_requests.pr_cycle_time_p50_seconds', cell: medianOf('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged') },
     { key: 'issues', header: 'Issues closed', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
@@ -87,7 +87,7 @@ function measures(windowStart: string): Measure[] {
 }
 
 const DRILL_TITLES: Record<string, string> = {
-  'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
+  'memberships.headcount': 'Headcount', 'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
   'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys', 'deployments.production_deploys_per_day': 'Deployment frequency',
   'deployments.change_failure_rate': 'Change failure rate', 'incidents.mttr_p50_seconds': 'Time to restore p50', 'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share',
   'ai_sessions.ai_active_users': 'AI active users', 'survey_responses.responses': 'Survey responses (the experience score\'s n)',
@@ -185,7 +185,7 @@ export function TeamsPage() {
               footer={[{ team: ORGANISATION, row: totals.data!.data[0] }]}
             />
             <p className="muted" data-testid="teams-total-note">
-              The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}. A person on two teams counts in both.
+              The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}. A person on two teams counts in both; the organisation's headcount counts them once.
             </p>
             </>
           );
