@@ -100,7 +100,8 @@ export function DoraPage() {
                 value={loading ? '…' : (
                   <>
                     <span data-testid="deployment-frequency-rate">{rate.rate ?? 'no deployment source in the window'}</span>
-                    <span className="n"> · <span data-testid="deployment-frequency-count">{formatCount(rate.count)}</span> {rate.count === 1 ? 'deployment' : 'deployments'}</span>
+                    {/* The count wraps as a whole, its "·" with it, never the dot alone at a line's end. */}
+                    <span className="n"> <span className="together">· <span data-testid="deployment-frequency-count">{formatCount(rate.count)}</span> {rate.count === 1 ? 'deployment' : 'deployments'}</span></span>
                   </>
                 )}
                 note={
