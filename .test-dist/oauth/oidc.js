@@ -1,3 +1,0 @@
-import { restoreWarn } from "./quietRuntimeNotice.js";
-export * from "oidc-provider";
-restoreWarn();
