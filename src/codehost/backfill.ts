@@ -128,8 +128,9 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
   const spent = () => Date.now() - started >= RUN_BUDGET.ms;
   try {
     const installationId = p.installationId ?? row.installationId ?? (await client.repositoryInstallation(project.projectKey));
-    if (installationId === null) return await stop(ctx, row, source, `the code-host application is not installed on ${project.projectKey}`);
-    if (!(await linkedHere(db, p.tenantId, installationId))) return await stop(ctx, row, source, `the installation of ${project.projectKey} is not linked to this organisation`);
+    // One answer whether the application is missing there or installed for another organisation:
+    // which repositories of other organisations have it installed is not this tenant's to learn.
+    if (installationId === null || !(await linkedHere(db, p.tenantId, installationId))) return await stop(ctx, row, source, `no installation linked to this organisation reads ${project.projectKey}`);
     if (row.installationId !== installationId) await saveWalk(ctx, row, { installationId });
 
     let cursor = row.cursor as Cursor | null;

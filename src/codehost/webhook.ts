@@ -131,7 +131,14 @@ export async function receiveCodehostWebhook(app: AppContext, delivery: WebhookD
       if (!(await claimDelivery(tx, delivery, tenantId, installation.id, envelope.action ?? null))) return { status: 200, stored: false, duplicate: true };
       // Repositories of a linked installation become projects now; an unlinked one keeps only its registry row.
       if (tenantId) {
-        for (const repo of [...(envelope.repositories ?? []), ...(envelope.repositories_added ?? [])]) added.push({ tenantId, projectId: (await ensureProject(tx, tenantId, repo.full_name)).id });
+        // Only repositories newly granted get a backfill: every other installation action (suspend,
+        // new permissions…) repeats the whole list, and restarting every finished walk would spend
+        // the rate limit on 90 days already read.
+        const granted = new Set((delivery.event === 'installation_repositories' ? envelope.repositories_added : envelope.action === 'created' ? envelope.repositories : undefined)?.map((r) => r.full_name) ?? []);
+        for (const repo of [...(envelope.repositories ?? []), ...(envelope.repositories_added ?? [])]) {
+          const projectId = (await ensureProject(tx, tenantId, repo.full_name)).id;
+          if (granted.has(repo.full_name)) added.push({ tenantId, projectId });
+        }
       }
       return { status: 200, stored: true };
     });

@@ -173,10 +173,16 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     const [job] = await queued('codehost.backfill', aProject);
     const tokensBefore = fake.tokensIssued.length;
     const result = await runJob(api.running.app, codehostBackfill, job.id, job.data);
-    expect(result).to.deep.equal({ outcome: 'stopped: the installation of beta/secret is not linked to this organisation', walks: [{ source: 'deployments', outcome: 'stopped: the installation of beta/secret is not linked to this organisation' }] });
+    expect(result).to.deep.equal({ outcome: 'stopped: no installation linked to this organisation reads beta/secret', walks: [{ source: 'deployments', outcome: 'stopped: no installation linked to this organisation reads beta/secret' }] });
     // A job naming B's installation outright is refused the same way.
     const forged = await runJob(api.running.app, codehostBackfill, randomUUID(), { ...job.data, installationId: INSTALLATION_B });
-    expect(forged.outcome).to.equal('stopped: the installation of beta/secret is not linked to this organisation');
+    expect(forged.outcome).to.equal('stopped: no installation linked to this organisation reads beta/secret');
+    // A repository the application is not installed on gets the very same answer: which
+    // repositories of other organisations have it installed is not A's to learn.
+    const nowhere = await projectOf(a, INSTALLATION_A, 'gamma/nowhere');
+    expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${nowhere}`, { source: 'deployments' })).status).to.equal(200);
+    const [other] = await queued('codehost.backfill', nowhere);
+    expect((await runJob(api.running.app, codehostBackfill, other.id, other.data)).outcome).to.equal('stopped: no installation linked to this organisation reads gamma/nowhere');
     expect(fake.tokensIssued.slice(tokensBefore)).to.deep.equal([]);
     expect(fake.requests.filter((r) => r.startsWith('GET /repos/beta/secret/'))).to.deep.equal(['GET /repos/beta/secret/installation']);
     expect(await rowsOf(a.tenantId, 'beta/secret')).to.deep.equal([]);
@@ -320,6 +326,13 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     const [project] = await q('select id from projects where tenant_id = $1 and project_key = $2', [a.tenantId, 'acme/added']);
     const [job] = await queued('codehost.backfill', project.id);
     expect(job.data).to.deep.equal({ tenantId: a.tenantId, projectId: project.id, installationId: INSTALLATION_A, resume: false });
+    // Other installation actions repeat the whole list of repositories: they queue nothing (the
+    // queueing happens before the delivery is answered, so the answer is the signal to count on).
+    for (const action of ['new_permissions_accepted', 'unsuspend']) {
+      const again = await deliver(api, 'installation', { action, installation: { id: INSTALLATION_A, account: { login: 'acme' } }, repositories: [{ full_name: 'acme/added' }] });
+      expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    }
+    expect(await queued('codehost.backfill', project.id)).to.have.length(1);
     expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${project.id}`, { source: 'webhook' })).status).to.equal(200);
     expect(await queued('codehost.backfill', project.id)).to.have.length(1);
     expect(await runJob(api.running.app, codehostBackfill, job.id, job.data)).to.deep.equal({ outcome: 'skipped: acme/added takes its deployments from the webhook API', walks: [] });
