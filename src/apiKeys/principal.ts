@@ -39,6 +39,8 @@ interface Cached {
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Cached>();
+  /** Counts the forgets: a lookup that began before one must not store what it read. */
+  private forgets = 0;
 
   constructor(
     readonly ttlMs = PRINCIPAL_CACHE_MS,
@@ -59,18 +61,33 @@ export class PrincipalCache {
     return entry;
   }
 
-  set(hash: string, principal: TenantPrincipal, lastUsedAt: Date | null): void {
+  /**
+   * Taken before a key's row is read: its moment (the entry ages from the read, not from the store)
+   * and the forgets so far.
+   */
+  begin(): { readAt: number; forgets: number } {
+    return { readAt: this.now(), forgets: this.forgets };
+  }
+
+  /**
+   * Keeps what a lookup read, unless a forget came between its `begin` and now: a key revoked (or
+   * its creator demoted) while the lookup was in flight must not be kept as it was before.
+   */
+  set(hash: string, principal: TenantPrincipal, lastUsedAt: Date | null, read: { readAt: number; forgets: number } = this.begin()): void {
+    if (read.forgets !== this.forgets) return;
     this.entries.delete(hash);
-    this.entries.set(hash, { principal, readAt: this.now(), lastUsedAt });
+    this.entries.set(hash, { principal, readAt: read.readAt, lastUsedAt });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   /** Forgets every key of the tenant (a key revoked, a member's role changed or a member removed). */
   forgetTenant(tenantId: string): void {
+    this.forgets += 1;
     for (const [hash, entry] of this.entries) if (entry.principal.tenantId === tenantId) this.entries.delete(hash);
   }
 
   forgetAll(): void {
+    this.forgets += 1;
     this.entries.clear();
   }
 }
@@ -113,6 +130,7 @@ export async function principalFromApiKey(db: Db, secret: string): Promise<Tenan
   const cache = principalCache(db);
   const cached = cache.get(hash);
   if (cached && cached.lastUsedAt && Date.now() - cached.lastUsedAt.getTime() <= 60_000) return cached.principal;
+  const read = cache.begin();
   const rows = await db
     .select({ id: apiKeys.id, tenantId: apiKeys.tenantId, userId: apiKeys.userId, role: tenantMemberships.role, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
@@ -128,6 +146,6 @@ export async function principalFromApiKey(db: Db, secret: string): Promise<Tenan
     lastUsedAt = new Date();
   }
   const principal: TenantPrincipal = { kind: 'api_key', tenantId: row.tenantId, userId: row.userId, role: row.role, permissions: permissionsOf(row.role), apiKeyId: row.id };
-  cache.set(hash, principal, lastUsedAt);
+  cache.set(hash, principal, lastUsedAt, read);
   return principal;
 }

@@ -166,6 +166,24 @@ describe('API keys', () => {
     expect(cache.size).to.equal(2);
   });
 
+  it('a lookup in flight when the tenant\'s keys are forgotten does not keep what it read, and an entry ages from its read', async () => {
+    let now = 0;
+    const cache = new PrincipalCache(PRINCIPAL_CACHE_MS, 10, () => now);
+    const principal = { kind: 'api_key', tenantId: a.tenantId, userId: a.owner.userId, role: 'owner', permissions: [], apiKeyId: 'k' } as never;
+    // Read, then a revocation forgets the tenant's keys, then the lookup comes back to store: refused.
+    const inFlight = cache.begin();
+    cache.forgetTenant(a.tenantId);
+    cache.set('h1', principal, new Date(), inFlight);
+    expect(cache.get('h1')).to.equal(null);
+    // A read at 0 stored at 4,000 ms is gone at 5,000 ms (its read's age), not at 9,000.
+    const read = cache.begin();
+    now = 4_000;
+    cache.set('h2', principal, new Date(), read);
+    expect(cache.get('h2')).to.not.equal(null);
+    now = 5_000;
+    expect(cache.get('h2')).to.equal(null);
+  });
+
   it('works with a session cookie too', async () => {
     const cookie = await buildSessionCookie(api.databaseUrl, a.owner.userId, a.tenantId);
     const res = await api.with({ cookie }).get('/api/keys');
