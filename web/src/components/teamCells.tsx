@@ -8,6 +8,8 @@ import { formatCount, formatRatio } from '../lib/format';
 import type { TeamRow } from '../lib/teamRows';
 import type { Column } from './DataTable';
 import { Median } from './Median';
+import { DrillLink } from './Drill';
+import { ORGANISATION } from '../lib/teamRows';
 
 const none = (text: string) => <span className="muted">{text}</span>;
 
@@ -28,3 +30,18 @@ export function teamColumn(key: string, header: string, member: string, cell: (r
 }
 
 export const teamNameColumn: Column<TeamRow> = { key: 'team', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(), cell: (r) => r.team.name };
+
+/**
+ * A by-team table's column whose cells open their facts (docs/drill-through.md): a team's row for
+ * that team, the organisation's row for the page's scope. "No team" (projects no team owns) and an
+ * empty cell open nothing: the API filters by team only. `titles` names each measure.
+ */
+export const drillColumn = (titles: Record<string, string>) => (key: string, measure: string, cell: (r: TeamRow) => ReactNode): Column<TeamRow> => {
+  const title = titles[measure] as string;
+  return teamColumn(key, title, measure, (r) =>
+    r.team.noTeam || num(r.row, measure) === null ? cell(r) : (
+      <DrillLink measure={measure} title={title} team={r.team.id === ORGANISATION.id ? undefined : { id: r.team.id, name: r.team.name }}>
+        {cell(r)}
+      </DrillLink>
+    ));
+};

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { cubeQuery, num } from '../api/cube';
@@ -6,14 +5,14 @@ import { factQuery, TEAMS_QUERY, type Fact } from '../api/queries/common';
 import { teamWindow } from '../api/queries/teams';
 import { ScatterPlot } from '../components/charts/ScatterPlot';
 import { DataTable } from '../components/DataTable';
-import { DrillLink, DrillPanel } from '../components/Drill';
+import { DrillPanel } from '../components/Drill';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { keepScope, useScope } from '../lib/scope';
-import { ORGANISATION, withTeamRows, type TeamRow } from '../lib/teamRows';
-import { countCell, medianCell, ratioCell, teamColumn, teamNameColumn } from '../components/teamCells';
+import { ORGANISATION, withTeamRows } from '../lib/teamRows';
+import { countCell, drillColumn, medianCell, ratioCell, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
 
 const FACTS: Fact[] = [
@@ -35,23 +34,12 @@ const TEAM_FACTS: Fact[] = [
   { time: 'seats.month', measures: ['seats.ai_seat_holders'] },
 ];
 
-/**
- * A number that opens its facts (docs/drill-through.md): a team's row for that team, the
- * organisation's for the page's scope; "No team" and an empty cell open nothing (the API filters
- * by team only). Sessions, people, seat holders and the people of AI commits are listed by id, never by name.
- */
-const drillCell = (measure: string, title: string, cell: (r: TeamRow) => ReactNode) => (r: TeamRow) =>
-  r.team.noTeam || num(r.row, measure) === null ? cell(r) : (
-    <DrillLink measure={measure} title={title} team={r.team.id === ORGANISATION.id ? undefined : { id: r.team.id, name: r.team.name }}>
-      {cell(r)}
-    </DrillLink>
-  );
 const DRILL_TITLES: Record<string, string> = {
   'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50',
   'ai_sessions.ai_active_users': 'AI active users', 'ai_sessions.ai_sessions': 'AI sessions', 'seats.ai_seat_holders': 'Seat holders',
   'ai_commits.ai_commits': 'AI commits',
 };
-const column = (key: string, measure: string, cell: (r: TeamRow) => ReactNode) => teamColumn(key, DRILL_TITLES[measure] as string, measure, drillCell(measure, DRILL_TITLES[measure] as string, cell));
+const column = drillColumn(DRILL_TITLES);
 
 const COLUMNS = [
   teamNameColumn,

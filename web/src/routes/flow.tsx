@@ -1,17 +1,16 @@
-import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { cubeQuery, num } from '../api/cube';
+import { cubeQuery } from '../api/cube';
 import { factQuery, TEAMS_QUERY, type Fact } from '../api/queries/common';
 import { teamWindow } from '../api/queries/teams';
 import { DataTable } from '../components/DataTable';
-import { DrillLink, DrillPanel } from '../components/Drill';
+import { DrillPanel } from '../components/Drill';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
-import { ORGANISATION, withTeamRows, type TeamRow } from '../lib/teamRows';
-import { countCell, medianCell, teamColumn, teamNameColumn } from '../components/teamCells';
+import { ORGANISATION, withTeamRows } from '../lib/teamRows';
+import { countCell, drillColumn, medianCell, teamNameColumn } from '../components/teamCells';
 import { usePageTitle } from '../lib/usePageTitle';
 
 const FACTS: Fact[] = [
@@ -26,21 +25,11 @@ const SERIES: Series[] = [
   { id: 'flow-ccv', title: 'Code change volume (CCV, lines)', value: 'pull_requests.ccv_total', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatCount },
 ];
 
-/**
- * A cell that opens its facts: a team's row for that team, the organisation's row for the page's
- * scope. "No team" (projects no team owns) and an empty cell open nothing.
- */
-const drillCell = (measure: string, title: string, cell: (r: TeamRow) => ReactNode) => (r: TeamRow) =>
-  r.team.noTeam || num(r.row, measure) === null ? cell(r) : (
-    <DrillLink measure={measure} title={title} team={r.team.id === ORGANISATION.id ? undefined : { id: r.team.id, name: r.team.name }}>
-      {cell(r)}
-    </DrillLink>
-  );
 const DRILL_TITLES: Record<string, string> = {
   'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issue_lead_time_p50_seconds': 'Issue lead time p50',
   'pull_requests.ceu_total': 'CEU', 'pull_requests.ccv_total': 'CCV',
 };
-const column = (key: string, measure: string, cell: (r: TeamRow) => ReactNode) => teamColumn(key, DRILL_TITLES[measure] as string, measure, drillCell(measure, DRILL_TITLES[measure] as string, cell));
+const column = drillColumn(DRILL_TITLES);
 
 const COLUMNS = [
   teamNameColumn,
