@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import type { Env } from '../../src/config/index.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
-import { buildSessionCookie } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie } from '../helpers/factories.js';
 import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 
@@ -140,3 +140,18 @@ export async function pageAs(suite: { server: TestServer; browser: Browser }, us
   const cookie = await buildSessionCookie(suite.server.databaseUrl, userId, tenantId);
   return (await signedIn(suite.browser, suite.server.baseUrl, cookie)).newPage();
 }
+
+/**
+ * A page signed in as a new member of the tenant: a person of their own per page, since each
+ * person has 100 API requests a minute. `prepare` runs on the page before it is sized (a fixed clock).
+ */
+export async function memberPage(suite: { server: TestServer; browser: Browser }, tenantId: string, viewport = { width: 1280, height: 800 }, prepare?: (page: Page) => Promise<void>): Promise<Page> {
+  const person = await buildMember(suite.server.databaseUrl, tenantId, 'member');
+  const page = await (await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, person.userId, tenantId))).newPage();
+  await prepare?.(page);
+  await page.setViewportSize(viewport);
+  return page;
+}
+
+/** The rows of the open drill-through panel, cell texts trimmed. */
+export const factRows = (page: Page) => page.getByTestId('facts-panel').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));

@@ -19,8 +19,8 @@
 import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
+import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { screenshot, serverAndBrowser, text, until, memberPage } from './browser.js';
 import { SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
@@ -38,14 +38,7 @@ describe('web app: charts that do not mislead (Chromium)', function () {
   });
 
   // A person of their own per page (each has 100 API requests a minute), the clock at NOW.
-  async function personPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const person = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
-    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, person.userId, tenant.tenantId));
-    const page = await context.newPage();
-    await page.clock.setFixedTime(NOW);
-    await page.setViewportSize(viewport);
-    return page;
-  }
+  const personPage = (viewport?: { width: number; height: number }) => memberPage(suite, tenant.tenantId, viewport, (page) => page.clock.setFixedTime(NOW));
 
   const tableOf = async (page: Page, chart: string) => {
     const figure = page.getByTestId(chart);

@@ -7,8 +7,8 @@
 import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { serverAndBrowser, signedIn, text, until } from './browser.js';
+import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { serverAndBrowser, text, until, memberPage, factRows } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 describe('web app: drill-through from the tiles (Chromium)', function () {
@@ -28,16 +28,9 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     }
   });
 
-  // A person of their own per page: each has 100 API requests a minute.
-  async function personPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const person = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
-    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, person.userId, tenant.tenantId));
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    return page;
-  }
+  const personPage = (viewport?: { width: number; height: number }) => memberPage(suite, tenant.tenantId, viewport);
 
-  const rows = (page: Page) => page.getByTestId('facts-panel').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));
+  const rows = factRows;
 
   it('the change failure rate tile opens its deployments, the failed one marked with why; Esc closes; the shared URL opens it again', async () => {
     const page = await personPage();

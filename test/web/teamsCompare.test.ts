@@ -18,8 +18,8 @@ import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { deliver, fixture } from '../activity/helpers.js';
-import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
+import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { screenshot, serverAndBrowser, text, until, memberPage, factRows } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 describe('web app: Teams compared, and the AI numbers opened (Chromium)', function () {
@@ -59,15 +59,8 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     ann = (await dbFor(suite.server.databaseUrl).pool.query(`select person_id from person_identities where tenant_id = $1 and kind = 'email' and value = $2`, [tenant.tenantId, email])).rows[0].person_id;
   });
 
-  // A person of their own per page: each has 100 API requests a minute.
-  async function personPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const person = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
-    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, person.userId, tenant.tenantId));
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    return page;
-  }
-  const rows = (page: Page) => page.getByTestId('facts-panel').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));
+  const personPage = (viewport?: { width: number; height: number }) => memberPage(suite, tenant.tenantId, viewport);
+  const rows = factRows;
   const cellOf = (page: Page, team: string, header: string) =>
     page.getByRole('table').first().evaluate((table, [team, header]) => {
       const col = [...table.querySelectorAll('thead th')].findIndex((th) => (th as HTMLElement).innerText.trim() === header);
