@@ -3,8 +3,8 @@
 -- commit write recomputed, in its own transaction and under advisory locks (0048), the facts its rows
 -- may change: some ten index lookups and two upserts per deployment, 7-8x the cost of the row itself.
 --
--- Now a write only notes what it changed: the statement's AFTER trigger appends the before and after
--- images of its rows (the few columns the rules read) to delivery_facts_pending, in the writer's own
+-- Now a write only notes what it changed: an AFTER ROW trigger appends the before and after images
+-- of the row (the few columns the rules read) to delivery_facts_pending, in the writer's own
 -- transaction, taking no lock. delivery_facts_catch_up(tenant) takes a tenant's pending notes and
 -- recomputes, with the rules and functions of 0021/0053 unchanged, what they may have changed. It is
 -- called before every cube query that reads the stored facts (src/cube/deliveryFacts.ts) and every
@@ -103,118 +103,101 @@ DROP FUNCTION delivery_facts_lock_tenant(uuid);
 --> statement-breakpoint
 DROP FUNCTION delivery_facts_lock(uuid[]);
 --> statement-breakpoint
--- A deployment written: its before and after images, when a column the rules read changed (a
--- webhook re-post notes nothing). Rows of a tenant being deleted are skipped.
-CREATE FUNCTION delivery_facts_note_deployments() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Row-level AFTER triggers whose WHEN clauses skip, without calling anything, the writes that change
+-- no fact: other issue types, webhook re-posts (no column the rules read changed), PRs not merged.
+-- (Statement-level triggers with transition tables cost a function call and a tuplestore on every
+-- statement, measured at about a tenth more per single-row upsert.)
+-- A deployment written: its before and after images. Rows of a tenant being deleted are skipped.
+CREATE FUNCTION delivery_facts_note_deployment() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
-    SELECT n.tenant_id, 'd', n.id, n.project_id, n.external_id, n.is_rollback, n.rollback_from_sha,
-           n.status = 'success' AND COALESCE(n.is_production, n.environment = 'production'), n.created_at
-    FROM changed_new n;
-  ELSIF TG_OP = 'DELETE' THEN
+    VALUES (NEW.tenant_id, 'd', NEW.id, NEW.project_id, NEW.external_id, NEW.is_rollback, NEW.rollback_from_sha,
+            NEW.status = 'success' AND COALESCE(NEW.is_production, NEW.environment = 'production'), NEW.created_at);
+  ELSIF TG_OP = 'UPDATE' THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
-    SELECT o.tenant_id, 'd', o.id, o.project_id, o.external_id, o.is_rollback, o.rollback_from_sha,
-           o.status = 'success' AND COALESCE(o.is_production, o.environment = 'production'), o.created_at
-    FROM changed_old o WHERE EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = o.tenant_id);
-  ELSE
+    VALUES (OLD.tenant_id, 'd', OLD.id, OLD.project_id, OLD.external_id, OLD.is_rollback, OLD.rollback_from_sha,
+            OLD.status = 'success' AND COALESCE(OLD.is_production, OLD.environment = 'production'), OLD.created_at),
+           (NEW.tenant_id, 'd', NEW.id, NEW.project_id, NEW.external_id, NEW.is_rollback, NEW.rollback_from_sha,
+            NEW.status = 'success' AND COALESCE(NEW.is_production, NEW.environment = 'production'), NEW.created_at);
+  ELSIF EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
-    SELECT x.* FROM changed_old o JOIN changed_new n ON n.id = o.id
-    CROSS JOIN LATERAL (VALUES
-      (o.tenant_id, 'd'::"char", o.id, o.project_id, o.external_id, o.is_rollback, o.rollback_from_sha,
-       o.status = 'success' AND COALESCE(o.is_production, o.environment = 'production'), o.created_at),
-      (n.tenant_id, 'd'::"char", n.id, n.project_id, n.external_id, n.is_rollback, n.rollback_from_sha,
-       n.status = 'success' AND COALESCE(n.is_production, n.environment = 'production'), n.created_at)) x
-    WHERE (o.tenant_id, o.project_id, o.external_id, o.sha, o.environment, o.status, o.is_production, o.is_rollback, o.rollback_from_sha, o.created_at)
-      IS DISTINCT FROM (n.tenant_id, n.project_id, n.external_id, n.sha, n.environment, n.status, n.is_production, n.is_rollback, n.rollback_from_sha, n.created_at);
+    VALUES (OLD.tenant_id, 'd', OLD.id, OLD.project_id, OLD.external_id, OLD.is_rollback, OLD.rollback_from_sha,
+            OLD.status = 'success' AND COALESCE(OLD.is_production, OLD.environment = 'production'), OLD.created_at);
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- An incident written (an issue of type incident before or after): its images. Other issues, and
--- updates of an incident's state or close time, note nothing.
-CREATE FUNCTION delivery_facts_note_incidents() RETURNS trigger LANGUAGE plpgsql AS $$
+-- An incident written (an issue of type incident before or after): its images.
+CREATE FUNCTION delivery_facts_note_incident() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, project_id, created_at, named)
-    SELECT n.tenant_id, 'i', n.project_id, n.created_at, n.metadata ->> 'causedByDeployment' FROM changed_new n WHERE n.type = 'incident';
-  ELSIF TG_OP = 'DELETE' THEN
+    VALUES (NEW.tenant_id, 'i', NEW.project_id, NEW.created_at, NEW.metadata ->> 'causedByDeployment');
+  ELSIF TG_OP = 'UPDATE' THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, project_id, created_at, named)
-    SELECT o.tenant_id, 'i', o.project_id, o.created_at, o.metadata ->> 'causedByDeployment' FROM changed_old o
-    WHERE o.type = 'incident' AND EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = o.tenant_id);
-  ELSE
+    VALUES (OLD.tenant_id, 'i', OLD.project_id, OLD.created_at, OLD.metadata ->> 'causedByDeployment'),
+           (NEW.tenant_id, 'i', NEW.project_id, NEW.created_at, NEW.metadata ->> 'causedByDeployment');
+  ELSIF EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, project_id, created_at, named)
-    SELECT x.* FROM changed_old o JOIN changed_new n ON n.id = o.id
-    CROSS JOIN LATERAL (VALUES
-      (o.tenant_id, 'i'::"char", o.project_id, o.created_at, o.metadata ->> 'causedByDeployment'),
-      (n.tenant_id, 'i'::"char", n.project_id, n.created_at, n.metadata ->> 'causedByDeployment')) x
-    WHERE (o.type = 'incident' OR n.type = 'incident')
-      AND (o.tenant_id, o.project_id, o.type, o.metadata ->> 'causedByDeployment', o.created_at)
-        IS DISTINCT FROM (n.tenant_id, n.project_id, n.type, n.metadata ->> 'causedByDeployment', n.created_at);
+    VALUES (OLD.tenant_id, 'i', OLD.project_id, OLD.created_at, OLD.metadata ->> 'causedByDeployment');
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- A pull request inserted merged, or whose project, merge or creation time changed (a deleted PR's
--- row goes with it by cascade: nothing else depends on it).
-CREATE FUNCTION delivery_facts_note_pull_requests() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A pull request whose lead time may change (a deleted PR's row goes with it by cascade).
+CREATE FUNCTION delivery_facts_note_pull_request() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) SELECT n.tenant_id, 'p', n.id FROM changed_new n WHERE n.merged_at IS NOT NULL;
-  ELSE
-    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id)
-    SELECT n.tenant_id, 'p', n.id FROM changed_old o JOIN changed_new n ON n.id = o.id
-    WHERE (o.project_id, o.merged_at, o.created_at) IS DISTINCT FROM (n.project_id, n.merged_at, n.created_at);
-  END IF;
+  INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'p', NEW.id);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 -- A PR's commits linked or unlinked (also when a commit is deleted: the link goes by cascade): the PR.
-CREATE FUNCTION delivery_facts_note_links() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION delivery_facts_note_link() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) SELECT DISTINCT n.tenant_id, 'p'::"char", n.pull_request_id FROM changed_new n;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) SELECT DISTINCT o.tenant_id, 'p'::"char", o.pull_request_id FROM changed_old o
-    WHERE EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = o.tenant_id);
-  ELSE
-    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id)
-    SELECT tenant_id, 'p'::"char", pull_request_id FROM changed_old UNION SELECT tenant_id, 'p'::"char", pull_request_id FROM changed_new;
+  IF TG_OP <> 'INSERT' AND EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (OLD.tenant_id, 'p', OLD.pull_request_id);
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'p', NEW.pull_request_id);
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 -- A commit's time changed: the commit (the PRs it is linked to are found when caught up).
-CREATE FUNCTION delivery_facts_note_commits() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION delivery_facts_note_commit() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "delivery_facts_pending" (tenant_id, kind, id)
-  SELECT n.tenant_id, 'c', n.id FROM changed_old o JOIN changed_new n ON n.id = o.id WHERE o.committed_at IS DISTINCT FROM n.committed_at;
+  INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'c', NEW.id);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_insert AFTER INSERT ON deployments REFERENCING NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_deployments();
+CREATE TRIGGER delivery_facts_note AFTER INSERT OR DELETE ON deployments FOR EACH ROW EXECUTE FUNCTION delivery_facts_note_deployment();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON deployments REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_deployments();
+CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON deployments FOR EACH ROW
+  WHEN ((OLD.tenant_id, OLD.project_id, OLD.external_id, OLD.sha, OLD.environment, OLD.status, OLD.is_production, OLD.is_rollback, OLD.rollback_from_sha, OLD.created_at)
+    IS DISTINCT FROM (NEW.tenant_id, NEW.project_id, NEW.external_id, NEW.sha, NEW.environment, NEW.status, NEW.is_production, NEW.is_rollback, NEW.rollback_from_sha, NEW.created_at))
+  EXECUTE FUNCTION delivery_facts_note_deployment();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_delete AFTER DELETE ON deployments REFERENCING OLD TABLE AS changed_old FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_deployments();
+CREATE TRIGGER delivery_facts_note AFTER INSERT ON issues FOR EACH ROW WHEN (NEW.type = 'incident') EXECUTE FUNCTION delivery_facts_note_incident();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_insert AFTER INSERT ON issues REFERENCING NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_incidents();
+CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON issues FOR EACH ROW
+  WHEN ((OLD.type = 'incident' OR NEW.type = 'incident')
+    AND (OLD.tenant_id, OLD.project_id, OLD.type, OLD.metadata ->> 'causedByDeployment', OLD.created_at)
+      IS DISTINCT FROM (NEW.tenant_id, NEW.project_id, NEW.type, NEW.metadata ->> 'causedByDeployment', NEW.created_at))
+  EXECUTE FUNCTION delivery_facts_note_incident();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON issues REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_incidents();
+CREATE TRIGGER delivery_facts_note_delete AFTER DELETE ON issues FOR EACH ROW WHEN (OLD.type = 'incident') EXECUTE FUNCTION delivery_facts_note_incident();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_delete AFTER DELETE ON issues REFERENCING OLD TABLE AS changed_old FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_incidents();
+CREATE TRIGGER delivery_facts_note AFTER INSERT ON pull_requests FOR EACH ROW WHEN (NEW.merged_at IS NOT NULL) EXECUTE FUNCTION delivery_facts_note_pull_request();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_insert AFTER INSERT ON pull_requests REFERENCING NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_pull_requests();
+CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON pull_requests FOR EACH ROW
+  WHEN ((OLD.project_id, OLD.merged_at, OLD.created_at) IS DISTINCT FROM (NEW.project_id, NEW.merged_at, NEW.created_at))
+  EXECUTE FUNCTION delivery_facts_note_pull_request();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON pull_requests REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_pull_requests();
+CREATE TRIGGER delivery_facts_note AFTER INSERT OR UPDATE OR DELETE ON pull_request_commits FOR EACH ROW EXECUTE FUNCTION delivery_facts_note_link();
 --> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_insert AFTER INSERT ON pull_request_commits REFERENCING NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_links();
---> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON pull_request_commits REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_links();
---> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_delete AFTER DELETE ON pull_request_commits REFERENCING OLD TABLE AS changed_old FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_links();
---> statement-breakpoint
-CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON commits REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_note_commits();
+CREATE TRIGGER delivery_facts_note_update AFTER UPDATE ON commits FOR EACH ROW
+  WHEN (OLD.committed_at IS DISTINCT FROM NEW.committed_at) EXECUTE FUNCTION delivery_facts_note_commit();
 --> statement-breakpoint
 -- 0053's refresh with the rows it computes locked FOR KEY SHARE: writers no longer wait for a
 -- recomputation, so a deployment could be deleted (and its fact row with it, by cascade) between the
