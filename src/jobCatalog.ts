@@ -9,7 +9,7 @@ import { biWatchdog } from './bi/jobs.js';
 import { expireJobs, jobRetention } from './jobs/maintenance.js';
 import { codehostDeliveriesRetention } from './codehost/jobs.js';
 import { codehostBackfill, codehostInstallationBackfill } from './codehost/backfill.js';
-import { cubeRollupsRefresh, ROLLUPS_SWEEP } from './cube/jobs.js';
+import { cubeRollupsRefresh, deliveryFactsCatchUp, ROLLUPS_SWEEP } from './cube/jobs.js';
 import { registerImportWorkflow } from './organisation/jobs.js';
 import { sendSurveyInvitations } from './surveys/jobs.js';
 import type { ScheduleDefinition } from './jobs/scheduler.js';
@@ -35,6 +35,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   registerImportWorkflow,
   sendSurveyInvitations,
   cubeRollupsRefresh,
+  deliveryFactsCatchUp,
   trackerSyncWorkflow,
   trackersSyncDue,
   slashCommandJob,
@@ -58,6 +59,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'oauth.records-cleanup', job: 'oauth.records-cleanup', everySeconds: HOUR, offsetSeconds: 19 * MINUTE, summary: 'Hourly at :19: expired OAuth records.' },
   { name: 'surveys.close-due', job: 'surveys.close-due', everySeconds: MINUTE, summary: 'Every minute: close surveys past their close date.' },
   { name: 'integrations.flag-stale', job: 'integrations.flag-stale', everySeconds: 24 * HOUR, offsetSeconds: 2 * HOUR + 30 * MINUTE, summary: 'Nightly at 02:30 UTC: flag stale integrations.' },
+  { name: 'cube.delivery-facts-catch-up', job: 'cube.delivery-facts-catch-up', everySeconds: 5, summary: 'Every 5 s: stored delivery facts of the writes noted since the last read (reads catch up themselves; this keeps them quick and BI views current).' },
   { name: 'cube.rollups-refresh', job: 'cube.rollups-refresh', everySeconds: MINUTE, offsetSeconds: 30, summary: 'Every minute at :30: rollup months missing or changed since they were computed.' },
   { name: 'trackers.sync-due', job: 'trackers.sync-due', everySeconds: 30 * MINUTE, offsetSeconds: 11 * MINUTE, summary: 'Every 30 minutes at :11 and :41: incremental sync of every issue-tracker connection (the safety net under webhooks).' },
   { name: TRACKERS_SWEEP, job: 'trackers.sync-due', everySeconds: 6 * HOUR, offsetSeconds: 26 * MINUTE, summary: 'Every 6 hours at 00:26, 06:26, 12:26, 18:26 UTC: the incremental sync of every issue-tracker connection plus the id sweep for deletes whose webhook was lost.' },

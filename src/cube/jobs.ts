@@ -17,3 +17,14 @@ export const cubeRollupsRefresh = defineJob({
     return refreshAllRollups(ctx.app.database.pool, new Date(), { everyTenant: payload.schedule === ROLLUPS_SWEEP });
   },
 });
+
+export const deliveryFactsCatchUp = defineJob({
+  ...scheduled,
+  name: 'cube.delivery-facts-catch-up',
+  summary: "Recomputes the stored delivery facts every tenant's noted writes may have changed (docs/write-path.md), so that reads rarely find work and BI views, which cannot catch up themselves, stay seconds behind.",
+  idempotency: 'Takes each tenant\'s notes under its catch-up lock and recomputes from the current rows; a second run finds no notes and does nothing.',
+  async run(ctx) {
+    const { catchUpAllDeliveryFacts } = await import('./deliveryFacts.js');
+    return catchUpAllDeliveryFacts(ctx.app.database.pool);
+  },
+});

@@ -15,6 +15,7 @@ import { forMonths, matchRollup, monthRuns, readRollupCheck, rollupCheckSql, row
 type RollupMatch = NonNullable<ReturnType<typeof matchRollup>>;
 type RollupCheckRow = Parameters<typeof readRollupCheck>[0][number];
 import { cubeSettings } from './settings.js';
+import { catchUpDeliveryFacts, readsStoredFacts } from './deliveryFacts.js';
 
 export type { Cell, Queryable, Row } from './plan.js';
 export { execute, plan, planQueries };
@@ -69,6 +70,8 @@ const withHidden = (q: ValidQuery): ValidQuery => (q.hiddenMeasures.length === 0
 export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery, options: { rollups?: boolean } = {}): Promise<RunResult> {
   const full = withHidden(q);
   const plans = planQueries(cube, tenantId, full);
+  // Committed before the read-only transaction opens, so its snapshot holds the recomputed facts.
+  if (readsStoredFacts(full)) await catchUpDeliveryFacts(pool, tenantId);
   const results = await Promise.all(plans.map((p) => {
     const match = options.rollups === false ? null : matchRollup(p.query);
     if (!match) return readOnly(pool, (client) => facts(client, p));

@@ -144,6 +144,7 @@ describe('code-host webhook: deployments from the code host', function () {
       ['gh-deployment-304', 'failure', false, null],
       ['gh-deployment-305', 'success', false, null],
     ]);
+    await q('select delivery_facts_catch_up($1)', [tenant.tenantId]);
     expect(await q(`select d.external_id, f.rolled_back from deployment_facts f join deployments d on d.id = f.deployment_id
       join projects p on p.id = d.project_id where p.project_key = $1 and f.rolled_back order by 1`, [repo])).to.deep.equal([{ external_id: 'gh-deployment-302', rolled_back: true }]);
 

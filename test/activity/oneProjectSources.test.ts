@@ -91,6 +91,8 @@ describe('one project per repository, whatever source tells about it', function 
 
     expect(await q('select provider, project_key, source_type from projects where tenant_id = $1', [tenant.tenantId]))
       .to.deep.equal([{ provider: 'codehost', project_key: REPO, source_type: 'codehost' }]);
+    // The stored rows, as a reader sees them (cube queries catch up themselves; below).
+    await q('select delivery_facts_catch_up($1)', [tenant.tenantId]);
     expect(await q(`select p.number, d.external_id as deployment, c.lead_time_seconds from change_lead_times c
       join pull_requests p on p.id = c.pull_request_id join deployments d on d.id = c.deployment_id where c.tenant_id = $1 order by p.number`, [tenant.tenantId]))
       .to.deep.equal([{ number: 1, deployment: 'd1', lead_time_seconds: 48 * HOUR }, { number: 2, deployment: 'd2', lead_time_seconds: 24 * HOUR }, { number: 3, deployment: 'd3', lead_time_seconds: 36 * HOUR }]);

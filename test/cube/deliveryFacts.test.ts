@@ -9,19 +9,21 @@ import { storedAndReference } from './deliveryFactsReference.js';
 const DAY = 86_400;
 
 /**
- * Migration 0021 stores the facts behind the DORA measures (deployment_facts, change_lead_times)
- * and keeps them current from triggers. These tests change the facts *after* the rows they affect
- * (a rollback, an incident, an earlier deployment, a PR synced late) and check the measures of the
- * earlier month through /cubejs-api/v1/load, with values worked out by hand, and that the stored rows
+ * Migration 0021 stores the facts behind the DORA measures (deployment_facts, change_lead_times);
+ * since 0055 writes note what they changed and every read catches up first. These tests change
+ * the facts *after* the rows they affect (a rollback, an incident, an earlier deployment, a PR
+ * synced late) and check the measures of the earlier month through /cubejs-api/v1/load, with values worked out by hand, and that the stored rows
  * equal the 0019/0020 rules computed from the facts (deliveryFactsReference.ts).
  */
-describe('stored delivery facts (migration 0021)', function () {
+describe('stored delivery facts (migrations 0021, 0055)', function () {
   this.timeout(120_000);
   let api: TestServer;
   let pool: pg.Pool;
 
   before(async () => {
-    api = await testServer({ env: codehostEnv() });
+    // No job worker: the catch-up schedule would take notes these tests count (each test catches
+    // up where a reader would).
+    api = await testServer({ env: { ...codehostEnv(), JOBS_WORKER_ENABLED: 'false' } });
     pool = dbFor(api.databaseUrl).pool;
   });
   after(() => api.close());
@@ -224,9 +226,12 @@ describe('stored delivery facts (migration 0021)', function () {
     ];
     // Inserts more often than the rest, so that the tenant grows.
     const weighted = [0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 9, 10, 11];
-    for (let i = 0; i < 150; i += 1) {
+    // The first 150 writes are each read (caught up) at once; the next 100 are read after runs of
+    // one to several writes, so that one catch-up takes the notes of many (as reads do under load).
+    for (let i = 0; i < 250; i += 1) {
       const step = pick(weighted);
       await steps[step]!();
+      if (i >= 150 && i < 249 && rand() < 0.7) continue;
       const { deployments, leadTimes } = await storedAndReference(pool, t.tenantId);
       expect(deployments.stored, `deployments after step ${i} (kind ${step})`).to.deep.equal(deployments.reference);
       expect(leadTimes.stored, `lead times after step ${i} (kind ${step})`).to.deep.equal(leadTimes.reference);
@@ -240,124 +245,142 @@ describe('stored delivery facts (migration 0021)', function () {
     for (const [k, v] of Object.entries(counts)) expect(v, k).to.be.greaterThan(0);
   });
 
-  it('two writers of one tenant at once: the second waits for the first and sees its row', async () => {
+  const newProject = async (t: BuiltTenant, key: string) =>
+    (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id as string;
+  const insertDeployment = (c: Pick<pg.Pool, 'query'>, t: BuiltTenant, projectId: string, ext: string, at: string, rollbackFrom: string | null = null) => c.query(
+    `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, is_rollback, rollback_from_sha, created_at)
+     values ($1, $2, 'manual', $3, 'main', md5($3), 'production', 'success', 'deploy', $4, $5, $6)`,
+    [t.tenantId, projectId, ext, rollbackFrom !== null, rollbackFrom, at]);
+  const pidOf = (c: pg.Client) => (c as unknown as { processID: number }).processID;
+  /** Resolves with the query's result; throws if its session is ever seen waiting on a lock. */
+  const neverWaits = async <T>(c: pg.Client, query: Promise<T>): Promise<T> => {
+    let done = false;
+    const result = query.finally(() => { done = true; });
+    for (const end = Date.now() + 10_000; !done; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [pidOf(c)]);
+      if (rows[0]?.wait_event_type === 'Lock') throw new Error('the session waited on a lock');
+      if (Date.now() > end) throw new Error('the query did not finish');
+    }
+    return result;
+  };
+  const facts = async (t: BuiltTenant, column: 'rolled_back' | 'caused_incident') =>
+    (await pool.query(`select d.external_id, f.${column} from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1 order by 1`, [t.tenantId])).rows;
+  const pending = async (t: BuiltTenant) => (await pool.query(`select count(*)::int as n from delivery_facts_pending where tenant_id = $1`, [t.tenantId])).rows[0].n as number;
+
+  it('two writers of one project at once do not wait for each other; the next read sees the rollback fail its target', async () => {
     const t = await buildTenant(api.databaseUrl);
-    const projectId = (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'c/one', 'manual') returning id`, [t.tenantId])).rows[0].id;
+    const projectId = await newProject(t, 'c/one');
     const first = new pg.Client({ connectionString: api.databaseUrl });
     const second = new pg.Client({ connectionString: api.databaseUrl });
     await Promise.all([first.connect(), second.connect()]);
     try {
-      const insert = (c: pg.Client, ext: string, at: string, rollbackFrom: string | null) => c.query(
-        `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, is_rollback, rollback_from_sha, created_at)
-         values ($1, $2, 'manual', $3, 'main', md5($3), 'production', 'success', 'deploy', $4, $5, $6)`,
-        [t.tenantId, projectId, ext, rollbackFrom !== null, rollbackFrom, at]);
       await first.query('begin');
-      await insert(first, 'target', '2025-05-01T00:00:00Z', null);
-      const sha = (await first.query(`select sha from deployments where external_id = 'target' and tenant_id = $1`, [t.tenantId])).rows[0].sha as string;
+      await insertDeployment(first, t, projectId, 'target', '2025-05-01T00:00:00Z');
       await second.query('begin');
-      let secondDone = false;
-      const rollback = insert(second, 'rollback', '2025-05-02T00:00:00Z', sha.slice(0, 7)).then(() => { secondDone = true; });
-      // The second writer is seen waiting on a lock held by the first (a positive signal, not a pause).
-      const secondPid = (second as unknown as { processID: number }).processID;
-      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
-        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
-        if (rows[0]?.wait_event_type === 'Lock') break;
-        if (secondDone || Date.now() > end) throw new Error('the second writer did not wait for the first');
-      }
-      expect(secondDone, 'the second writer waits for the first').to.equal(false);
-      await first.query('commit');
-      await rollback;
+      // Until 0055 the second writer waited here for the first's project lock.
+      await neverWaits(second, insertDeployment(second, t, projectId, 'rollback', '2025-05-02T00:00:00Z', (await second.query(`select left(md5('target'), 7) as s`)).rows[0].s));
+      expect((await pool.query(`select state from pg_stat_activity where pid = $1`, [pidOf(first)])).rows[0].state).to.equal('idle in transaction');
       await second.query('commit');
+      await first.query('commit');
     } finally {
       await Promise.all([first.end(), second.end()]);
     }
-    const rows = (await pool.query(`select d.external_id, f.rolled_back from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1 order by 1`, [t.tenantId])).rows;
-    expect(rows).to.deep.equal([{ external_id: 'rollback', rolled_back: false }, { external_id: 'target', rolled_back: true }]);
+    // The writes noted what they changed and recomputed nothing; reading catches up.
+    expect(await pending(t)).to.equal(2);
+    expect(await facts(t, 'rolled_back')).to.deep.equal([]);
+    await expectCurrent(t.tenantId);
+    expect(await facts(t, 'rolled_back')).to.deep.equal([{ external_id: 'rollback', rolled_back: false }, { external_id: 'target', rolled_back: true }]);
+    expect(await pending(t)).to.equal(0);
+  });
+
+  it('an incident naming a deployment of another project, written while that deployment is uncommitted, fails it once both are read', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const [one, two] = [await newProject(t, 'x/one'), await newProject(t, 'x/two')];
+    const first = new pg.Client({ connectionString: api.databaseUrl });
+    const second = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      await first.query('begin');
+      await insertDeployment(first, t, one, 'named', '2025-05-01T00:00:00Z');
+      await second.query('begin');
+      await neverWaits(second, second.query(`insert into issues (tenant_id, project_id, provider, external_id, number, title, type, state, metadata, created_at)
+        values ($1, $2, 'manual', 'inc', 1, 'down', 'incident', 'open', '{"causedByDeployment":"named"}', '2025-05-03T00:00:00Z')`, [t.tenantId, two]));
+      // The incident commits first: its note alone finds no deployment named "named" yet.
+      await second.query('commit');
+      await first.query('commit');
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+    await expectCurrent(t.tenantId);
+    expect(await facts(t, 'caused_incident')).to.deep.equal([{ external_id: 'named', caused_incident: true }]);
+  });
+
+  it('a read waits for a catch-up in progress, then holds every write committed meanwhile; writers never wait for a catch-up', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const projectId = await newProject(t, 'w/one');
+    await insertDeployment(pool, t, projectId, 'target', '2025-05-01T00:00:00Z');
+    const catching = new pg.Client({ connectionString: api.databaseUrl });
+    const writer = new pg.Client({ connectionString: api.databaseUrl });
+    const reader = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([catching.connect(), writer.connect(), reader.connect()]);
+    try {
+      await catching.query('begin');
+      expect((await catching.query('select delivery_facts_catch_up($1) as taken', [t.tenantId])).rows[0].taken).to.equal(1);
+      // The catch-up holds its lock, uncommitted; a writer of the same project goes straight through.
+      await neverWaits(writer, insertDeployment(writer, t, projectId, 'rollback', '2025-05-02T00:00:00Z', (await writer.query(`select left(md5('target'), 7) as s`)).rows[0].s));
+      let read: number | null = null;
+      const reading = reader.query('select delivery_facts_catch_up($1) as taken', [t.tenantId]).then((r) => { read = r.rows[0].taken; });
+      // Positive signal: the reader is seen waiting on the catch-up's lock.
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [pidOf(reader)]);
+        if (rows[0]?.wait_event_type === 'Lock') break;
+        if (read !== null || Date.now() > end) throw new Error('the reader did not wait for the catch-up in progress');
+      }
+      await catching.query('commit');
+      await reading;
+      // The reader took the rollback's note (the target's was taken by the first catch-up).
+      expect(read).to.equal(1);
+    } finally {
+      await Promise.all([catching.end(), writer.end(), reader.end()]);
+    }
+    expect(await facts(t, 'rolled_back')).to.deep.equal([{ external_id: 'rollback', rolled_back: false }, { external_id: 'target', rolled_back: true }]);
     await expectCurrent(t.tenantId);
   });
 
-  it('two writers of one tenant on different projects do not wait for each other, and commit in either order', async () => {
+  it('a cube query catches up before it reads: a rollback written in SQL a moment ago fails its target in the answer', async () => {
     const t = await buildTenant(api.databaseUrl);
-    const project = async (key: string) => (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id as string;
-    const [one, two] = [await project('c/one'), await project('c/two')];
-    const first = new pg.Client({ connectionString: api.databaseUrl });
-    const second = new pg.Client({ connectionString: api.databaseUrl });
-    await Promise.all([first.connect(), second.connect()]);
-    try {
-      const insert = (c: pg.Client, projectId: string, ext: string, at: string, rollbackFrom: string | null) => c.query(
-        `insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, is_rollback, rollback_from_sha, created_at)
-         values ($1, $2, 'manual', $3, 'main', md5($3), 'production', 'success', 'deploy', $4, $5, $6)`,
-        [t.tenantId, projectId, ext, rollbackFrom !== null, rollbackFrom, at]);
-      const firstPid = (first as unknown as { processID: number }).processID;
-      const secondPid = (second as unknown as { processID: number }).processID;
-      await first.query('begin');
-      await insert(first, one, 'one-target', '2025-05-01T00:00:00Z', null);
-      // The first writer holds its project's lock (exclusive) and the tenant's (shared), open.
-      const held = async (pid: number) => (await pool.query(
-        `select mode from pg_locks where locktype = 'advisory' and pid = $1 and granted order by mode`, [pid])).rows.map((r) => r.mode as string);
-      expect(await held(firstPid)).to.deep.equal(['ExclusiveLock', 'ShareLock']);
-      await second.query('begin');
-      let secondDone = false;
-      const secondWrite = insert(second, two, 'two-target', '2025-05-01T00:00:00Z', null).then(() => { secondDone = true; });
-      // Positive signal: the second insert returns while the first transaction is still open; were
-      // it queued behind the first, pg_stat_activity would show it waiting on a Lock.
-      for (const end = Date.now() + 10_000; !secondDone; await new Promise((resolve) => setTimeout(resolve, 20))) {
-        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
-        if (rows[0]?.wait_event_type === 'Lock') throw new Error('the second writer waited for the first');
-        if (Date.now() > end) throw new Error('the second writer did not finish');
-      }
-      await secondWrite;
-      expect(await held(secondPid)).to.deep.equal(['ExclusiveLock', 'ShareLock']);
-      expect((await pool.query(`select state from pg_stat_activity where pid = $1`, [firstPid])).rows[0].state).to.equal('idle in transaction');
-      // Each then writes a rollback of its own project's deployment, still without waiting, and they
-      // commit in the opposite order to their start.
-      await insert(second, two, 'two-rollback', '2025-05-02T00:00:00Z', (await second.query(`select left(md5('two-target'), 7) as s`)).rows[0].s);
-      await insert(first, one, 'one-rollback', '2025-05-02T00:00:00Z', (await first.query(`select left(md5('one-target'), 7) as s`)).rows[0].s);
-      await second.query('commit');
-      await first.query('commit');
-    } finally {
-      await Promise.all([first.end(), second.end()]);
-    }
-    const rows = (await pool.query(`select d.external_id, f.rolled_back from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1 order by 1`, [t.tenantId])).rows;
-    expect(rows).to.deep.equal([
-      { external_id: 'one-rollback', rolled_back: false }, { external_id: 'one-target', rolled_back: true },
-      { external_id: 'two-rollback', rolled_back: false }, { external_id: 'two-target', rolled_back: true },
-    ]);
-    await expectCurrent(t.tenantId);
+    const projectId = await newProject(t, 'q/one');
+    await insertDeployment(pool, t, projectId, 'target', '2025-06-01T00:00:00Z');
+    await insertDeployment(pool, t, projectId, 'rollback', '2025-06-02T00:00:00Z', (await pool.query(`select left(md5('target'), 7) as s`)).rows[0].s);
+    const [row] = await load(t, {
+      measures: ['deployments.production_deploys', 'deployments.failed_production_deploys'],
+      timeDimensions: [{ dimension: 'deployments.created_at', dateRange: ['2025-06-01', '2025-06-30'] }],
+    });
+    expect(row).to.deep.equal({ 'deployments.production_deploys': 2, 'deployments.failed_production_deploys': 1 });
+    expect(await pending(t)).to.equal(0);
   });
 
-  it('an incident naming a deployment of another project waits for that project\'s open writer, then sees its row', async () => {
-    const t = await buildTenant(api.databaseUrl);
-    const project = async (key: string) => (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', $2, 'manual') returning id`, [t.tenantId, key])).rows[0].id as string;
-    const [one, two] = [await project('x/one'), await project('x/two')];
-    const first = new pg.Client({ connectionString: api.databaseUrl });
-    const second = new pg.Client({ connectionString: api.databaseUrl });
-    await Promise.all([first.connect(), second.connect()]);
-    try {
-      await first.query('begin');
-      await first.query(`insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, created_at)
-        values ($1, $2, 'manual', 'named', 'main', md5('named'), 'production', 'success', 'deploy', '2025-05-01T00:00:00Z')`, [t.tenantId, one]);
-      await second.query('begin');
-      let secondDone = false;
-      const incident = second.query(`insert into issues (tenant_id, project_id, provider, external_id, number, title, type, state, metadata, created_at)
-        values ($1, $2, 'manual', 'inc', 1, 'down', 'incident', 'open', '{"causedByDeployment":"named"}', '2025-05-03T00:00:00Z')`, [t.tenantId, two])
-        .then(() => { secondDone = true; });
-      const secondPid = (second as unknown as { processID: number }).processID;
-      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
-        const { rows } = await pool.query(`select wait_event_type from pg_stat_activity where pid = $1`, [secondPid]);
-        if (rows[0]?.wait_event_type === 'Lock') break;
-        if (secondDone || Date.now() > end) throw new Error('the incident did not wait for the writer of the named deployment');
-      }
-      expect(secondDone).to.equal(false);
-      await first.query('commit');
-      await incident;
-      await second.query('commit');
-    } finally {
-      await Promise.all([first.end(), second.end()]);
+  it('the schedule catches up every tenant with notes; a tenant\'s own catch-up cannot take another tenant\'s notes', async () => {
+    const { a, b } = await twoTenants(api.databaseUrl);
+    for (const t of [a, b]) {
+      const projectId = await newProject(t, 's/one');
+      await insertDeployment(pool, t, projectId, 'target', '2025-07-01T00:00:00Z');
     }
-    const rows = (await pool.query(`select d.external_id, f.caused_incident from deployment_facts f join deployments d on d.id = f.deployment_id where f.tenant_id = $1`, [t.tenantId])).rows;
-    expect(rows).to.deep.equal([{ external_id: 'named', caused_incident: true }]);
-    await expectCurrent(t.tenantId);
+    // As tenant B (the role and setting every request of B runs with), A's notes are out of reach.
+    const asB = new pg.Client({ connectionString: api.databaseUrl });
+    await asB.connect();
+    try {
+      await asB.query(`select set_config('role', 'app_tenant', false), set_config('app.tenant_id', $1, false)`, [b.tenantId]);
+      expect((await asB.query('select delivery_facts_catch_up($1) as taken', [a.tenantId])).rows[0].taken).to.equal(0);
+    } finally {
+      await asB.end();
+    }
+    expect(await pending(a)).to.equal(1);
+    const { catchUpAllDeliveryFacts } = await import('../../src/cube/deliveryFacts.js');
+    const result = await catchUpAllDeliveryFacts(pool);
+    expect(result.notes).to.be.at.least(2);
+    expect([await pending(a), await pending(b)]).to.deep.equal([0, 0]);
+    for (const t of [a, b]) expect(await facts(t, 'rolled_back')).to.deep.equal([{ external_id: 'target', rolled_back: false }]);
   });
 
   it('is rebuilt after a TRUNCATE, and goes with a deleted tenant', async () => {
@@ -370,6 +393,7 @@ describe('stored delivery facts (migration 0021)', function () {
     const commit = (await pool.query(`insert into commits (tenant_id, project_id, sha, committed_at, message) values ($1, $2, md5('c'), '2024-12-25T00:00:00Z', 'm') returning id`, [t.tenantId, projectId])).rows[0].id;
     await pool.query(`insert into pull_request_commits (pull_request_id, commit_id, tenant_id) values ($1, $2, $3)`, [pr, commit, t.tenantId]);
     const leadTime = async (c: Pick<pg.Pool, 'query'>) => (await c.query(`select lead_time_seconds from cube_change_lead_times where id = $1`, [pr])).rows[0].lead_time_seconds;
+    await pool.query('select delivery_facts_catch_up($1)', [t.tenantId]);
     expect(await leadTime(pool)).to.equal(8 * DAY);
     const client = await pool.connect();
     try {
@@ -382,7 +406,9 @@ describe('stored delivery facts (migration 0021)', function () {
     }
     expect(await leadTime(pool)).to.equal(8 * DAY);
     await pool.query('delete from tenants where id = $1', [t.tenantId]);
-    const left = (await pool.query(`select (select count(*) from deployment_facts where tenant_id = $1)::int + (select count(*) from change_lead_times where tenant_id = $1)::int as n`, [t.tenantId])).rows[0].n;
+    // Its facts go by cascade, and its cascading deletes note nothing.
+    const left = (await pool.query(`select (select count(*) from deployment_facts where tenant_id = $1)::int + (select count(*) from change_lead_times where tenant_id = $1)::int
+      + (select count(*) from delivery_facts_pending where tenant_id = $1)::int as n`, [t.tenantId])).rows[0].n;
     expect(left).to.equal(0);
   });
 });

@@ -58,8 +58,12 @@ const STORED_DEPLOYMENTS = `SELECT tenant_id, id, project_id, team_id, environme
 const STORED_LEAD_TIMES = `SELECT tenant_id, id, project_id, team_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at,
   lead_time_seconds FROM cube_change_lead_times WHERE tenant_id = $1 ORDER BY id`;
 
-/** The stored rows of the tenant and the rows computed from its facts, side by side. */
+/**
+ * The stored rows of the tenant and the rows computed from its facts, side by side. The stored
+ * rows are read as every reader does (migration 0055): after catching up on the noted writes.
+ */
 export async function storedAndReference(pool: Pick<pg.Pool, 'query'>, tenantId: string) {
+  await pool.query('select delivery_facts_catch_up($1)', [tenantId]);
   const [stored, reference, storedLt, referenceLt] = await Promise.all(
     [STORED_DEPLOYMENTS, REFERENCE_DEPLOYMENTS, STORED_LEAD_TIMES, REFERENCE_LEAD_TIMES].map(async (sql) => (await pool.query(sql, [tenantId])).rows),
   );

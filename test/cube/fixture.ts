@@ -143,6 +143,9 @@ export async function buildFixture(pool: pg.Pool, tenantId: string): Promise<Fix
   };
   await survey(alpha, [p1, p2, p3], [5, 3, 1]);
   await survey(beta, [p1, p4], [4]);
+  // What the catch-up schedule does within seconds of these writes: readers that are not cube
+  // queries (BI views, SQL in tests) read the stored delivery facts as they are (docs/write-path.md).
+  await pool.query('select delivery_facts_catch_up($1)', [t]);
   return { teams: { alpha, beta, gamma }, orgUnit };
 }
 

@@ -27,7 +27,7 @@ describe('cube window rules', function () {
       `select i.external_id as incident, d.external_id as deployment from cube_incidents c join issues i on i.id = c.id
        left join deployments d on d.id = c.caused_by_deployment_id where c.tenant_id = $1`, [tenantId])).rows.map((r) => [r.incident, r.deployment]));
   const flags = async () =>
-    Object.fromEntries((await pool.query(
+    (await pool.query('select delivery_facts_catch_up($1)', [tenantId])) && Object.fromEntries((await pool.query(
       `select d.external_id, c.rolled_back, c.is_failed, c.recovered_at from cube_deployments c join deployments d on d.id = c.id where c.tenant_id = $1`,
       [tenantId])).rows.map((r) => [r.external_id, [r.rolled_back, r.is_failed, r.recovered_at?.toISOString() ?? null]]));
 

@@ -28,6 +28,7 @@ function probeValue(c: Column): string {
     case 'text': case 'character varying': case 'citext': return `'probe-' || gen_random_uuid()`;
     case 'integer': case 'bigint': case 'smallint': case 'numeric': case 'real': case 'double precision': return '1';
     case 'boolean': return 'false';
+    case '"char"': return `'x'`;
     case 'timestamp with time zone': case 'timestamp without time zone': return 'now()';
     case 'date': return 'current_date';
     case 'jsonb': case 'json': return `'{}'`;
