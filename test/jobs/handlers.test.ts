@@ -60,6 +60,18 @@ describe('scheduled job handlers', function () {
     expect(await run('cube.rollups-refresh', { schedule: ROLLUPS_SWEEP, windowStart: payload.windowStart })).to.deep.equal({ tenants, built: 0 });
   });
 
+  it('cube.delivery-facts-catch-up recomputes every tenant\'s noted writes, and a second run finds none', async () => {
+    expect(scheduleCatalog.find((s) => s.name === 'cube.delivery-facts-catch-up')).to.deep.include({ job: 'cube.delivery-facts-catch-up', everySeconds: 5 });
+    const project = (await q(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'jobs/facts', 'manual') returning id`, [tenant.tenantId])).rows[0].id;
+    await q(`insert into deployments (tenant_id, project_id, provider, external_id, ref, sha, environment, status, task, created_at)
+      values ($1, $2, 'manual', 'jd', 'main', md5('jd'), 'production', 'success', 'deploy', '2025-01-02T00:00:00Z')`, [tenant.tenantId, project]);
+    const facts = async () => (await q(`select count(*)::int as n from deployment_facts where tenant_id = $1`, [tenant.tenantId])).rows[0].n;
+    expect(await facts()).to.equal(0);
+    expect(await run('cube.delivery-facts-catch-up')).to.deep.equal({ tenants: 1, notes: 1 });
+    expect(await facts()).to.equal(1);
+    expect(await run('cube.delivery-facts-catch-up')).to.deep.equal({ tenants: 0, notes: 0 });
+  });
+
   it('identity.sessions-cleanup deletes sessions past either expiry and sign-in links a day past theirs', async () => {
     const session = (hash: string, idle: string, absolute: string) =>
       q(`insert into login_sessions (token_hash, user_id, idle_expires_at, absolute_expires_at) values ($1, $2, now() + $3::interval, now() + $4::interval)`, [hash, tenant.owner.userId, idle, absolute]);
