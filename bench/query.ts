@@ -11,7 +11,9 @@
  *      in the same framing as the server (a read-only REPEATABLE READ transaction) on a pool of the
  *      bench's own (the server's pool is in the other process);
  *    - `/mcp` `tools/call` of `cube_query` with the same query (one stateless request each).
- * Prints p50/p99 of each and the ratios (targets: API p50 ≤ 2× SQL p50; MCP p50 < 30 ms).
+ * Prints p50/p99 of each and the ratios (targets: API p50 ≤ 2× SQL p50; MCP p50 < 30 ms), and the
+ * CPU time each kind of request cost the server process and PostgreSQL (ticks of /proc over each
+ * kind's turns, per request): figures that a loaded machine stretches much less than latencies.
  * API keys are rotated so that none passes its 100-a-minute general limit. BENCH_PROFILE=1 writes
  * a CPU profile of the server to BENCH_PROFILE_DIR (/tmp/da-query-profiles).
  */
@@ -21,7 +23,7 @@ import pg from 'pg';
 import { insertKey, createTenant } from '../src/tenants/service.js';
 import { openDatabase } from '../src/db/client.js';
 import { seedBaseline } from './baselineData.js';
-import { call, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess } from './support.js';
+import { call, cpuTicks, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess } from './support.js';
 
 const RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 200);
 const ROUNDS = 4;
@@ -102,15 +104,24 @@ async function main(): Promise<number> {
     for (let i = 0; i < 10; i += 1) await Promise.all([load(), runSql(), mcp()].map((p) => p.then(() => undefined)));
 
     const times: Record<'api' | 'sql' | 'mcp', number[]> = { api: [], sql: [], mcp: [] };
+    // CPU ticks (10 ms) of the server process, of PostgreSQL and of this process, over each kind's turns.
+    const ticks = { api: [0, 0, 0], sql: [0, 0, 0], mcp: [0, 0, 0] };
+    const serverPid = server.pid;
+    const sample = () => [cpuTicks(serverPid), database.cpuTicks(), cpuTicks(process.pid)];
     const timed = async (into: number[], body: () => Promise<unknown>) => {
       const start = performance.now();
       await body();
       into.push(performance.now() - start);
     };
+    const inTurn = async (kind: 'api' | 'sql' | 'mcp', body: () => Promise<unknown>) => {
+      const before = sample();
+      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times[kind], body);
+      sample().forEach((t, i) => (ticks[kind][i]! += t - before[i]!));
+    };
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times.api, load);
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times.sql, runSql);
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times.mcp, mcp);
+      await inTurn('api', load);
+      await inTurn('sql', runSql);
+      await inTurn('mcp', mcp);
     }
     agent.destroy();
     const [api, alone, tool] = [summarise(times.api, 1), summarise(times.sql, 1), summarise(times.mcp, 1)];
@@ -118,6 +129,11 @@ async function main(): Promise<number> {
     process.stdout.write(line('/cubejs-api/v1/load (44 rows)', api));
     process.stdout.write(line('its SQL alone (read-only transaction)', alone));
     process.stdout.write(line('/mcp tools/call cube_query', tool));
+    const perRequest = (kind: 'api' | 'sql' | 'mcp', i: number) => ((ticks[kind][i]! * 10) / times[kind].length).toFixed(2).padStart(6);
+    process.stdout.write(`CPU ms per request   server   PostgreSQL   bench\n`);
+    for (const [kind, label] of [['api', '/load'], ['sql', 'SQL alone'], ['mcp', '/mcp']] as const) {
+      process.stdout.write(`  ${label.padEnd(18)} ${perRequest(kind, 0)}   ${perRequest(kind, 1)}       ${perRequest(kind, 2)}\n`);
+    }
     process.stdout.write(`API p50 ÷ SQL p50: ${(api.p50 / alone.p50).toFixed(2)} (target <= 2)\n`);
     process.stdout.write(`MCP cube_query p50: ${tool.p50.toFixed(1)} ms (target < 30); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
     return counts.every((c) => c === 44) ? 0 : 1;
