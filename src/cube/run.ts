@@ -3,12 +3,12 @@
  * `statement_timeout` is the configured query timeout, a (sub-)query that a rollup can answer
  * partly from its stored months, several fact cubes merged, then one page of the rows.
  */
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, transactionInOneQuery } from '../db/transaction.js';
 import type pg from 'pg';
 import { AppError } from '../errors.js';
 import type { CompiledCube } from './compiler.js';
 import { mergeRows, sortRows } from './merge.js';
-import { execute, plan, planQueries, type Plan, type Row } from './plan.js';
+import { execute, plan, planQueries, RESULT_TYPES, rowsOf, type Plan, type Row } from './plan.js';
 import type { ValidQuery } from './query.js';
 import { forMonths, matchRollup, monthRuns, readRollupCheck, rollupCheckSql, rowMonth } from './rollups.js';
 
@@ -40,14 +40,14 @@ const QUERY_CANCELED = '57014';
  * One read-only transaction with the cube layer's statement timeout. REPEATABLE READ: which
  * stored months are current, their rows and the months read from the facts all come from one
  * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it.
+ * The timeout is an integer from the configuration, never client input.
  */
-async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
+const opening = () => `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
+
+/** A statement cancelled by the timeout becomes an error that says what to do. */
+async function timed<T>(work: () => Promise<T>): Promise<T> {
   try {
-    // One round trip for the opening, the timeout and the first read when there is one (a simple
-    // query of several statements); the timeout is an integer from the configuration, never
-    // client input, and the first read's values are written in as literals (rollupCheckSql).
-    const open = `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
-    return await inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${open}; ${first}` : open);
+    return await work();
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;
@@ -55,6 +55,23 @@ async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: p
     }
     throw error;
   }
+}
+
+async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
+  // One round trip for the opening, the timeout and the first read when there is one (a simple
+  // query of several statements); the first read's values are written in as literals (rollupCheckSql).
+  return timed(() => inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${opening()}; ${first}` : opening()));
+}
+
+/**
+ * A plan read on its own: the opening, the timeout, its statement (values written in) and the
+ * commit in one simple query, one round trip; the same transaction as readOnly's.
+ */
+async function readAlone(pool: pg.Pool, p: Plan): Promise<PlanRows> {
+  if (p.text === null) return readOnly(pool, (client) => facts(client, p));
+  const text = `${opening()}; ${p.text}; commit`;
+  const results = await timed(() => transactionInOneQuery(pool, { text, types: RESULT_TYPES }));
+  return { rows: rowsOf(p, results[2] as pg.QueryResult), rollups: [] };
 }
 
 /** The query with the measures it only orders by, so they are computed and sorted on. */
@@ -71,7 +88,7 @@ export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: stri
   const plans = planQueries(cube, tenantId, full);
   const results = await Promise.all(plans.map((p) => {
     const match = options.rollups === false ? null : matchRollup(p.query);
-    if (!match) return readOnly(pool, (client) => facts(client, p));
+    if (!match) return readAlone(pool, p);
     // The rollup check is read in the round trip that opens the transaction.
     return readOnly(pool, (client, check) => withRollups(client, cube, tenantId, p, match, readRollupCheck((check?.rows ?? []) as RollupCheckRow[], match.months)),
       rollupCheckSql(tenantId, match.rollup.cube, match.months));
