@@ -45,7 +45,7 @@ const QUERY_CANCELED = '57014';
 const opening = () => `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
 
 /** A statement cancelled by the timeout becomes an error that says what to do. */
-async function timed<T>(work: () => Promise<T>): Promise<T> {
+async function withTimeoutError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -60,7 +60,7 @@ async function timed<T>(work: () => Promise<T>): Promise<T> {
 async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
   // One round trip for the opening, the timeout and the first read when there is one (a simple
   // query of several statements); the first read's values are written in as literals (rollupCheckSql).
-  return timed(() => inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${opening()}; ${first}` : opening()));
+  return withTimeoutError(() => inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${opening()}; ${first}` : opening()));
 }
 
 /**
@@ -70,7 +70,7 @@ async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: p
 async function readAlone(pool: pg.Pool, p: Plan): Promise<PlanRows> {
   if (p.text === null) return readOnly(pool, (client) => facts(client, p));
   const text = `${opening()}; ${p.text}; commit`;
-  const results = await timed(() => transactionInOneQuery(pool, { text, types: RESULT_TYPES }));
+  const results = await withTimeoutError(() => transactionInOneQuery(pool, { text, types: RESULT_TYPES }));
   return { rows: rowsOf(p, results[2] as pg.QueryResult), rollups: [] };
 }
 
