@@ -5,7 +5,8 @@
  * 1. Embedded PostgreSQL 17, migrated; one tenant seeded by seedBaseline at a small scale (4
  *    teams, 36 months of PRs); `delivery-analytics serve` as a child process.
  * 2. The query: PRs merged and their cycle-time median by team × month over 11 months (44 rows).
- * 3. In turns (so all see the same machine), BENCH_QUERY_RUNS (200) times each, one at a time:
+ * 3. In turns (so all see the same machine), BENCH_QUERY_RUNS (200) times each, one at a time, in
+ *    four rounds of 50 of each kind (BENCH_ORDER=interleaved: one of each kind in turn):
  *    - `/cubejs-api/v1/load` over one keep-alive connection;
  *    - the SQL alone: the statement `/cubejs-api/v1/sql` gives for the query, with its parameters,
  *      in the same framing as the server (a read-only REPEATABLE READ transaction) on a pool of the
@@ -113,15 +114,20 @@ async function main(): Promise<number> {
       await body();
       into.push(performance.now() - start);
     };
-    const inTurn = async (kind: 'api' | 'sql' | 'mcp', body: () => Promise<unknown>) => {
-      const before = sample();
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times[kind], body);
-      sample().forEach((t, i) => (ticks[kind][i]! += t - before[i]!));
+    // BENCH_ORDER=interleaved: one request of each kind in turn, so that all three see the same
+    // moment of a loaded machine (the ratio's scatter is mostly the load changing between turns).
+    // The CPU of each kind is then not measured: a turn is shorter than a tick.
+    const interleaved = process.env.BENCH_ORDER === 'interleaved';
+    const [rounds, each] = interleaved ? [RUNS, 1] : [ROUNDS, RUNS / ROUNDS];
+    const inTurn = async (kind: 'api' | 'sql' | 'mcp', body: () => Promise<unknown>, count: number) => {
+      const before = interleaved ? [] : sample();
+      for (let i = 0; i < count; i += 1) await timed(times[kind], body);
+      if (!interleaved) sample().forEach((t, i) => (ticks[kind][i]! += t - before[i]!));
     };
-    for (let round = 0; round < ROUNDS; round += 1) {
-      await inTurn('api', load);
-      await inTurn('sql', runSql);
-      await inTurn('mcp', mcp);
+    for (let round = 0; round < rounds; round += 1) {
+      await inTurn('api', load, each);
+      await inTurn('sql', runSql, each);
+      await inTurn('mcp', mcp, each);
     }
     agent.destroy();
     const [api, alone, tool] = [summarise(times.api, 1), summarise(times.sql, 1), summarise(times.mcp, 1)];
@@ -130,12 +136,14 @@ async function main(): Promise<number> {
     process.stdout.write(line('its SQL alone (read-only transaction)', alone));
     process.stdout.write(line('/mcp tools/call cube_query', tool));
     const perRequest = (kind: 'api' | 'sql' | 'mcp', i: number) => ((ticks[kind][i]! * 10) / times[kind].length).toFixed(2).padStart(6);
-    process.stdout.write(`CPU ms per request   server   PostgreSQL   bench\n`);
-    for (const [kind, label] of [['api', '/load'], ['sql', 'SQL alone'], ['mcp', '/mcp']] as const) {
-      process.stdout.write(`  ${label.padEnd(18)} ${perRequest(kind, 0)}   ${perRequest(kind, 1)}       ${perRequest(kind, 2)}\n`);
+    if (!interleaved) {
+      process.stdout.write(`CPU ms per request   server   PostgreSQL   bench\n`);
+      for (const [kind, label] of [['api', '/load'], ['sql', 'SQL alone'], ['mcp', '/mcp']] as const) {
+        process.stdout.write(`  ${label.padEnd(18)} ${perRequest(kind, 0)}   ${perRequest(kind, 1)}       ${perRequest(kind, 2)}\n`);
+      }
     }
     process.stdout.write(`API p50 ÷ SQL p50: ${(api.p50 / alone.p50).toFixed(2)} (target <= 2)\n`);
-    process.stdout.write(`MCP cube_query p50: ${tool.p50.toFixed(1)} ms (target < 30); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
+    process.stdout.write(`MCP cube_query p50: ${tool.p50.toFixed(1)} ms (target < 30); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; order ${interleaved ? 'interleaved' : 'rounds of 50'}\n`);
     return counts.every((c) => c === 44) ? 0 : 1;
   } finally {
     await pool.end();
