@@ -34,7 +34,8 @@ export interface ToolRegistry {
 /**
  * What `make` builds from a catalogue, made once per catalogue: the tools' declarations (titles,
  * zod input and output schemas) are the same for every request and every tenant, and building
- * them was a fifth of an /mcp request's CPU and much of its garbage. Only the handlers, which
+ * them per request was about half of an /mcp request's CPU with the garbage collection it caused
+ * (docs/write-path.md, third pass). Only the handlers, which
  * close over the principal's tenant, are made per request.
  */
 export function perCatalogue<T>(make: (catalogue: Catalogue) => T): (catalogue: Catalogue) => T {
