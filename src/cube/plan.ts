@@ -183,14 +183,13 @@ const PARAM_MARK = /\$(\d+)\$/g;
  * The planner's annotated SQL with each parameter written in as a literal: the text of the value,
  * quoted, its type left to PostgreSQL, as `pg` binds a parameter (its `prepareValue`, an untyped
  * text parameter). The same statement, planned with the same values. Null unless the annotated
- * parameters are the bound ones and every value is a plain scalar (a string without NUL).
+ * parameters are the bound ones and every value is a plain scalar.
  */
 function withValues([sql, params]: [string, unknown[]], bound: unknown[]): string | null {
   if (params.length !== bound.length || params.some((v, i) => v !== bound[i])) return null;
   const literal = (value: unknown): string | null => {
     if (value === null) return 'NULL';
-    // A NUL would end the simple query's text inside the literal (the API refuses it anyway).
-    if (typeof value === 'string') return value.includes('\u0000') ? null : escapeLiteral(value);
+    if (typeof value === 'string') return escapeLiteral(value);
     if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return escapeLiteral(String(value));
     return null;
   };
