@@ -11,8 +11,6 @@ import { filterMembers } from './filters.js';
 import { totalOrder } from './merge.js';
 import type { ValidQuery } from './query.js';
 
-const { escapeLiteral } = pg;
-
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
 
@@ -30,12 +28,6 @@ interface Column {
 }
 
 export interface Plan extends PlannedSql {
-  /**
-   * The SQL with its parameters written in as literals, for a simple query (src/cube/run.ts sends
-   * it with its transaction's opening and COMMIT in one round trip); null when a parameter is not a
-   * string, number, boolean or null.
-   */
-  text: string | null;
   columns: Column[];
   /** The validated (sub-)query the SQL was planned from. */
   query: ValidQuery;
@@ -153,11 +145,9 @@ function planned(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: stri
   };
   let query: PostgresQuery;
   let built: [string, unknown[]];
-  let annotated: [string, unknown[]];
   try {
     query = new PostgresQuery({ joinGraph: cube.compiler.joinGraph, cubeEvaluator: cube.compiler.cubeEvaluator, compiler: cube.compiler.compiler } as never, options as never);
     built = query.buildSqlAndParams() as [string, unknown[]];
-    annotated = query.buildSqlAndParams(true) as [string, unknown[]];
   } catch (error) {
     throw planError(error, cube, q);
   }
@@ -173,35 +163,7 @@ function planned(cube: CompiledCube, tenantId: string, q: ValidQuery, fact: stri
       .map((t) => ({ alias: t.unescapedAliasName(), keys: [`${t.dimension}.${t.granularity}`, t.dimension], kind: 'time' as const, type: 'time' })),
     ...internal.measures.map((m) => ({ alias: m.unescapedAliasName(), keys: [m.measure], kind: 'measure' as const, type: cube.members[m.measure]?.type ?? 'number' })),
   ];
-  return { cube: fact, sql: built[0], params: built[1], text: withValues(annotated, built[1]), columns, query: q };
-}
-
-/** Where Cube's planner marks a parameter in its annotated SQL (`$0$`, its ParamAllocator's own pattern). */
-const PARAM_MARK = /\$(\d+)\$/g;
-
-/**
- * The planner's annotated SQL with each parameter written in as a literal: the text of the value,
- * quoted, its type left to PostgreSQL, as `pg` binds a parameter (its `prepareValue`, an untyped
- * text parameter). The same statement, planned with the same values. Null unless the annotated
- * parameters are the bound ones and every value is a plain scalar.
- */
-function withValues([sql, params]: [string, unknown[]], bound: unknown[]): string | null {
-  if (params.length !== bound.length || params.some((v, i) => v !== bound[i])) return null;
-  const literal = (value: unknown): string | null => {
-    if (value === null) return 'NULL';
-    if (typeof value === 'string') return escapeLiteral(value);
-    if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return escapeLiteral(String(value));
-    return null;
-  };
-  const literals = params.map(literal);
-  if (literals.some((l) => l === null)) return null;
-  let complete = true;
-  const text = sql.replace(PARAM_MARK, (_, n: string) => {
-    const value = literals[Number(n)];
-    if (value === undefined || value === null) complete = false;
-    return value ?? '';
-  });
-  return complete ? text : null;
+  return { cube: fact, sql: built[0], params: built[1], columns, query: q };
 }
 
 /**
@@ -248,14 +210,6 @@ export function planQueries(cube: CompiledCube, tenantId: string, q: ValidQuery)
 /** Every row of a plan, keyed by member names, numbers as numbers. */
 export async function execute(db: Queryable, p: Plan): Promise<Row[]> {
   const result = await db.query({ text: p.sql, values: p.params, types } as pg.QueryConfig);
-  return rowsOf(p, result);
-}
-
-/** How a plan's result is read: timestamps as text (see `types`). */
-export const RESULT_TYPES = types as pg.CustomTypesConfig;
-
-/** A plan's rows from its result (read with RESULT_TYPES), as `execute` gives them. */
-export function rowsOf(p: Plan, result: pg.QueryResult): Row[] {
   return (result.rows as Record<string, unknown>[]).map((raw) => {
     const row: Row = {};
     for (const column of p.columns) {

@@ -3,12 +3,12 @@
  * `statement_timeout` is the configured query timeout, a (sub-)query that a rollup can answer
  * partly from its stored months, several fact cubes merged, then one page of the rows.
  */
-import { inTransaction, transactionInOneQuery } from '../db/transaction.js';
+import { inTransaction } from '../db/transaction.js';
 import type pg from 'pg';
 import { AppError } from '../errors.js';
 import type { CompiledCube } from './compiler.js';
 import { mergeRows, sortRows } from './merge.js';
-import { execute, plan, planQueries, RESULT_TYPES, rowsOf, type Plan, type Row } from './plan.js';
+import { execute, plan, planQueries, type Plan, type Row } from './plan.js';
 import type { ValidQuery } from './query.js';
 import { forMonths, matchRollup, monthRuns, readRollupCheck, rollupCheckSql, rowMonth } from './rollups.js';
 
@@ -63,17 +63,6 @@ async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: p
   return withTimeoutError(() => inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${opening()}; ${first}` : opening()));
 }
 
-/**
- * A plan read on its own: the opening, the timeout, its statement (values written in) and the
- * commit in one simple query, one round trip; the same transaction as readOnly's.
- */
-async function readAlone(pool: pg.Pool, p: Plan): Promise<PlanRows> {
-  if (p.text === null) return readOnly(pool, (client) => facts(client, p));
-  const text = `${opening()}; ${p.text}; commit`;
-  const results = await withTimeoutError(() => transactionInOneQuery(pool, { text, types: RESULT_TYPES }));
-  return { rows: rowsOf(p, results[2] as pg.QueryResult), rollups: [] };
-}
-
 /** The query with the measures it only orders by, so they are computed and sorted on. */
 const withHidden = (q: ValidQuery): ValidQuery => (q.hiddenMeasures.length === 0 ? q : { ...q, measures: [...q.measures, ...q.hiddenMeasures], hiddenMeasures: [] });
 
@@ -88,7 +77,7 @@ export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: stri
   const plans = planQueries(cube, tenantId, full);
   const results = await Promise.all(plans.map((p) => {
     const match = options.rollups === false ? null : matchRollup(p.query);
-    if (!match) return readAlone(pool, p);
+    if (!match) return readOnly(pool, (client) => facts(client, p));
     // The rollup check is read in the round trip that opens the transaction.
     return readOnly(pool, (client, check) => withRollups(client, cube, tenantId, p, match, readRollupCheck((check?.rows ?? []) as RollupCheckRow[], match.months)),
       rollupCheckSql(tenantId, match.rollup.cube, match.months));

@@ -42,22 +42,3 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release(broken.has(client) ? new Error('rollback failed; connection discarded') : undefined);
   }
 }
-
-/**
- * A whole transaction sent as one simple query (`begin …; …; commit`, its values written in as
- * literals): one round trip. When a statement fails PostgreSQL skips the rest of the message,
- * COMMIT included; the transaction is rolled back here and the error rethrown. Returns each
- * statement's result.
- */
-export async function transactionInOneQuery(pool: pg.Pool, query: pg.QueryConfig): Promise<pg.QueryResult[]> {
-  const client = await pool.connect();
-  try {
-    const results = (await client.query(query)) as pg.QueryResult | pg.QueryResult[];
-    return Array.isArray(results) ? results : [results];
-  } catch (error) {
-    await client.query('rollback').catch(() => broken.add(client));
-    throw error;
-  } finally {
-    client.release(broken.has(client) ? new Error('rollback failed; connection discarded') : undefined);
-  }
-}
