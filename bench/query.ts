@@ -5,13 +5,16 @@
  * 1. Embedded PostgreSQL 17, migrated; one tenant seeded by seedBaseline at a small scale (4
  *    teams, 36 months of PRs); `delivery-analytics serve` as a child process.
  * 2. The query: PRs merged and their cycle-time median by team × month over 11 months (44 rows).
- * 3. In turns (so all see the same machine), BENCH_QUERY_RUNS (200) times each, one at a time:
+ * 3. In turns (so all see the same machine), BENCH_QUERY_RUNS (200) times each, one at a time, in
+ *    four rounds of 50 of each kind (BENCH_ORDER=interleaved: one of each kind in turn):
  *    - `/cubejs-api/v1/load` over one keep-alive connection;
  *    - the SQL alone: the statement `/cubejs-api/v1/sql` gives for the query, with its parameters,
  *      in the same framing as the server (a read-only REPEATABLE READ transaction) on a pool of the
  *      bench's own (the server's pool is in the other process);
  *    - `/mcp` `tools/call` of `cube_query` with the same query (one stateless request each).
- * Prints p50/p99 of each and the ratios (targets: API p50 ≤ 2× SQL p50; MCP p50 < 30 ms).
+ * Prints p50/p99 of each and the ratios (targets: API p50 ≤ 2× SQL p50; MCP p50 < 30 ms), and the
+ * CPU time each kind of request cost the server process and PostgreSQL (ticks of /proc over each
+ * kind's turns, per request): figures that a loaded machine stretches much less than latencies.
  * API keys are rotated so that none passes its 100-a-minute general limit. BENCH_PROFILE=1 writes
  * a CPU profile of the server to BENCH_PROFILE_DIR (/tmp/da-query-profiles).
  */
@@ -21,7 +24,7 @@ import pg from 'pg';
 import { insertKey, createTenant } from '../src/tenants/service.js';
 import { openDatabase } from '../src/db/client.js';
 import { seedBaseline } from './baselineData.js';
-import { call, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess } from './support.js';
+import { call, cpuTicks, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess } from './support.js';
 
 const RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 200);
 const ROUNDS = 4;
@@ -102,15 +105,29 @@ async function main(): Promise<number> {
     for (let i = 0; i < 10; i += 1) await Promise.all([load(), runSql(), mcp()].map((p) => p.then(() => undefined)));
 
     const times: Record<'api' | 'sql' | 'mcp', number[]> = { api: [], sql: [], mcp: [] };
+    // CPU ticks (10 ms) of the server process, of PostgreSQL and of this process, over each kind's turns.
+    const ticks = { api: [0, 0, 0], sql: [0, 0, 0], mcp: [0, 0, 0] };
+    const serverPid = server.pid;
+    const sample = () => [cpuTicks(serverPid), database.cpuTicks(), cpuTicks(process.pid)];
     const timed = async (into: number[], body: () => Promise<unknown>) => {
       const start = performance.now();
       await body();
       into.push(performance.now() - start);
     };
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times.api, load);
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times.sql, runSql);
-      for (let i = 0; i < RUNS / ROUNDS; i += 1) await timed(times.mcp, mcp);
+    // BENCH_ORDER=interleaved: one request of each kind in turn, so that all three see the same
+    // moment of a loaded machine (the ratio's scatter is mostly the load changing between turns).
+    // The CPU of each kind is then not measured: a turn is shorter than a tick.
+    const interleaved = process.env.BENCH_ORDER === 'interleaved';
+    const [rounds, each] = interleaved ? [RUNS, 1] : [ROUNDS, RUNS / ROUNDS];
+    const inTurn = async (kind: 'api' | 'sql' | 'mcp', body: () => Promise<unknown>, count: number) => {
+      const before = interleaved ? [] : sample();
+      for (let i = 0; i < count; i += 1) await timed(times[kind], body);
+      if (!interleaved) sample().forEach((t, i) => (ticks[kind][i]! += t - before[i]!));
+    };
+    for (let round = 0; round < rounds; round += 1) {
+      await inTurn('api', load, each);
+      await inTurn('sql', runSql, each);
+      await inTurn('mcp', mcp, each);
     }
     agent.destroy();
     const [api, alone, tool] = [summarise(times.api, 1), summarise(times.sql, 1), summarise(times.mcp, 1)];
@@ -118,8 +135,15 @@ async function main(): Promise<number> {
     process.stdout.write(line('/cubejs-api/v1/load (44 rows)', api));
     process.stdout.write(line('its SQL alone (read-only transaction)', alone));
     process.stdout.write(line('/mcp tools/call cube_query', tool));
+    const perRequest = (kind: 'api' | 'sql' | 'mcp', i: number) => ((ticks[kind][i]! * 10) / times[kind].length).toFixed(2).padStart(6);
+    if (!interleaved) {
+      process.stdout.write(`CPU ms per request   server   PostgreSQL   bench\n`);
+      for (const [kind, label] of [['api', '/load'], ['sql', 'SQL alone'], ['mcp', '/mcp']] as const) {
+        process.stdout.write(`  ${label.padEnd(18)} ${perRequest(kind, 0)}   ${perRequest(kind, 1)}       ${perRequest(kind, 2)}\n`);
+      }
+    }
     process.stdout.write(`API p50 ÷ SQL p50: ${(api.p50 / alone.p50).toFixed(2)} (target <= 2)\n`);
-    process.stdout.write(`MCP cube_query p50: ${tool.p50.toFixed(1)} ms (target < 30); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
+    process.stdout.write(`MCP cube_query p50: ${tool.p50.toFixed(1)} ms (target < 30); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; order ${interleaved ? 'interleaved' : 'rounds of 50'}\n`);
     return counts.every((c) => c === 44) ? 0 : 1;
   } finally {
     await pool.end();

@@ -18,9 +18,13 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** Ticks of `pid` and its direct children (a PostgreSQL server: postmaster and backends). */
+/**
+ * Ticks of `pid`, its direct children (a PostgreSQL server: postmaster and backends) and the
+ * children that have exited (a backend whose connection closed), so the count never goes back.
+ */
 function treeTicks(pid: number): number {
-  let total = cpuTicks(pid);
+  const own = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  let total = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {

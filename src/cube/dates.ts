@@ -106,9 +106,23 @@ export function absolutePoint(value: string, zone: string, end = false): string 
   return moment.utc(normalized).format(LOCAL);
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether `YYYY-MM-DD` (four, two and two digits) is a day of the proleptic Gregorian calendar:
+ * what moment's strict `YYYY-MM-DD` parse accepts, without its cost (a third of the cube layer's
+ * CPU for a small query; test/cube/dates.test.ts compares the two on every day of 15 years).
+ */
+export function realDay(date: string): boolean {
+  const [year, month, day] = [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
+}
+
 /** Whether an absolute value names a real calendar day (and time of day). */
 export function validAbsolute(value: string): boolean {
-  if (!ABSOLUTE.test(value) || !moment.utc(value.slice(0, 10), 'YYYY-MM-DD', true).isValid()) return false;
+  if (!ABSOLUTE.test(value) || !realDay(value.slice(0, 10))) return false;
   return value.length === 10 || moment.parseZone(value.replace(' ', 'T'), moment.ISO_8601).isValid();
 }
 

@@ -232,8 +232,16 @@ const TRANSFORMED_KEYS = [
  * measures) and dimensions when it matches pre-aggregations. Null when the planner cannot say.
  */
 export function canUseForm(cube: CompiledCube, tenantId: string, q: ValidQuery): Record<string, unknown> | null {
-  const form = remembered(cube, JSON.stringify(['form', tenantId, q]), () => transformedForm(cube, tenantId, q));
-  return form === null ? null : structuredClone(form);
+  // Frozen when made (deeply): shared by every answer that asks the same query, never copied.
+  return remembered(cube, JSON.stringify(['form', tenantId, q]), () => transformedForm(cube, tenantId, q));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function transformedForm(cube: CompiledCube, tenantId: string, q: ValidQuery): Record<string, unknown> | null {
@@ -250,7 +258,7 @@ function transformedForm(cube: CompiledCube, tenantId: string, q: ValidQuery): R
       contextSymbols: { securityContext: { tenant_id: tenantId } },
     } as never) as unknown as { preAggregations: { canUseTransformedQuery(): Record<string, unknown> } };
     const form = query.preAggregations.canUseTransformedQuery();
-    return JSON.parse(JSON.stringify(Object.fromEntries(TRANSFORMED_KEYS.filter((k) => k in form).map((k) => [k, form[k]])))) as Record<string, unknown>;
+    return deepFreeze(JSON.parse(JSON.stringify(Object.fromEntries(TRANSFORMED_KEYS.filter((k) => k in form).map((k) => [k, form[k]])))) as Record<string, unknown>);
   } catch {
     return null;
   }

@@ -41,14 +41,14 @@ const QUERY_CANCELED = '57014';
  * One read-only transaction with the cube layer's statement timeout. REPEATABLE READ: which
  * stored months are current, their rows and the months read from the facts all come from one
  * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it.
+ * The timeout is an integer from the configuration, never client input.
  */
-async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
+const opening = () => `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
+
+/** A statement cancelled by the timeout becomes an error that says what to do. */
+async function withTimeoutError<T>(work: () => Promise<T>): Promise<T> {
   try {
-    // One round trip for the opening, the timeout and the first read when there is one (a simple
-    // query of several statements); the timeout is an integer from the configuration, never
-    // client input, and the first read's values are written in as literals (rollupCheckSql).
-    const open = `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
-    return await inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${open}; ${first}` : open);
+    return await work();
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;
@@ -56,6 +56,12 @@ async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: p
     }
     throw error;
   }
+}
+
+async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
+  // One round trip for the opening, the timeout and the first read when there is one (a simple
+  // query of several statements); the first read's values are written in as literals (rollupCheckSql).
+  return withTimeoutError(() => inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${opening()}; ${first}` : opening()));
 }
 
 /** The query with the measures it only orders by, so they are computed and sorted on. */

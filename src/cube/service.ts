@@ -59,9 +59,21 @@ export async function cubeMeta(): Promise<{ cubes: MetaCube[] }> {
   return { cubes: cube.meta };
 }
 
+/** Every member's meta by name, once per compiled models (the meta does not change). */
+const membersByName = new WeakMap<CompiledCube, Map<string, Record<string, unknown>>>();
+
+function membersOf(cube: CompiledCube): Map<string, Record<string, unknown>> {
+  let byName = membersByName.get(cube);
+  if (!byName) {
+    byName = new Map();
+    for (const c of cube.meta) for (const m of [...c.measures, ...c.dimensions, ...c.segments]) byName.set(m.name, m);
+    membersByName.set(cube, byName);
+  }
+  return byName;
+}
+
 function annotate(cube: CompiledCube, q: ValidQuery): Annotation {
-  const byName = new Map<string, Record<string, unknown>>();
-  for (const c of cube.meta) for (const m of [...c.measures, ...c.dimensions, ...c.segments]) byName.set(m.name, m);
+  const byName = membersOf(cube);
   const pick = (name: string) => {
     const m = byName.get(name) ?? {};
     return { title: m.title, shortTitle: m.shortTitle, type: m.type, ...(m.description ? { description: m.description } : {}), ...(m.format ? { format: m.format } : {}), ...(m.meta ? { meta: m.meta } : {}) };

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { UNITS } from './catalogue.js';
 import { memberEnum } from './querySchema.js';
-import { guarded, type ToolContext, type ToolRegistry } from './toolKit.js';
+import { guarded, perCatalogue, type ToolContext, type ToolRegistry } from './toolKit.js';
 
 const nonEmpty = (names: string[]): [string, ...string[]] => (names.length > 0 ? (names as [string, ...string[]]) : ['none']);
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -33,12 +33,11 @@ const Dimension = z.object({
 });
 const Member = z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional(), type: z.string(), format: z.string().optional() });
 
-export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service, catalogue, log }: ToolContext): void {
+/** The tools' declarations, once per catalogue (perCatalogue). */
+const declared = perCatalogue((catalogue) => {
   const textDimensions = catalogue.dimensions.filter((d) => d.type === 'string' && d.format !== 'id').map((d) => d.name);
-
-  server.registerTool(
-    'list_measures',
-    {
+  return {
+    list_measures: {
       title: 'Find measures',
       description:
         'Step 1 of a question: finds the measures (numbers you can compute) whose name, title or description contains the search words, e.g. "deploy", "lead time", "AI". Each comes with its unit, its n (the count beside a median or ratio) and the time dimension that decides its month. Without search it lists all of them.',
@@ -49,19 +48,7 @@ export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service
       outputSchema: z.object({ measures: z.array(Measure) }),
       annotations: readOnly,
     },
-    ({ search, cube }) =>
-      guarded(async () => {
-        const words = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-        const measures = catalogue.measures.filter(
-          (m) => (!cube || m.cube === cube) && words.every((w) => `${m.name} ${m.title} ${m.description}`.toLowerCase().includes(w)),
-        );
-        return { measures };
-      }, log),
-  );
-
-  server.registerTool(
-    'list_dimensions',
-    {
+    list_dimensions: {
       title: 'Dimensions of a measure',
       description:
         'Step 2: the dimensions that can group or filter a measure (its own cube\'s, then those of teams, projects or people it joins), each with a description; time dimensions group by day, week, month, quarter or year; enumerated dimensions list their values.',
@@ -71,12 +58,7 @@ export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service
       outputSchema: z.object({ measure: Measure, dimensions: z.array(Dimension) }),
       annotations: readOnly,
     },
-    ({ measure }) => guarded(async () => ({ measure: catalogue.measure(measure), dimensions: catalogue.dimensionsFor(measure) }), log),
-  );
-
-  server.registerTool(
-    'list_dimension_values',
-    {
+    list_dimension_values: {
       title: 'Values of a dimension',
       description: `Step 3: the values a text dimension takes in your data (team slugs, environments, statuses, tools, repositories…), sorted, at most ${MAX_VALUES}; use them in filters of cube_query. "allowed" lists every value the model permits when it has such a list.`,
       inputSchema: z.strictObject({
@@ -92,6 +74,44 @@ export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service
       }),
       annotations: readOnly,
     },
+    cube_metadata: {
+      title: 'List cubes, measures and dimensions',
+      description:
+        'Everything at once (long): every cube of the delivery analytics semantic layer with its measures and dimensions, each with a description. Prefer list_measures and list_dimensions for one question. Use the exact member names ("cube.member") in cube_query and cube_sql.',
+      inputSchema: z.strictObject({}),
+      outputSchema: z.object({
+        cubes: z.array(z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional(), measures: z.array(Member), dimensions: z.array(Member) })),
+      }),
+      annotations: readOnly,
+    },
+  };
+});
+
+export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service, catalogue, log }: ToolContext): void {
+  const tools = declared(catalogue);
+
+  server.registerTool(
+    'list_measures',
+    tools.list_measures,
+    ({ search, cube }) =>
+      guarded(async () => {
+        const words = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        const measures = catalogue.measures.filter(
+          (m) => (!cube || m.cube === cube) && words.every((w) => `${m.name} ${m.title} ${m.description}`.toLowerCase().includes(w)),
+        );
+        return { measures };
+      }, log),
+  );
+
+  server.registerTool(
+    'list_dimensions',
+    tools.list_dimensions,
+    ({ measure }) => guarded(async () => ({ measure: catalogue.measure(measure), dimensions: catalogue.dimensionsFor(measure) }), log),
+  );
+
+  server.registerTool(
+    'list_dimension_values',
+    tools.list_dimension_values,
     ({ dimension, search, limit }) =>
       guarded(async () => {
         const found = await service.dimensionValues(tenantId, dimension, { ...(search ? { match: search } : {}), limit: limit ?? 100 });
@@ -102,16 +122,7 @@ export function registerDiscoveryTools(server: ToolRegistry, { tenantId, service
 
   server.registerTool(
     'cube_metadata',
-    {
-      title: 'List cubes, measures and dimensions',
-      description:
-        'Everything at once (long): every cube of the delivery analytics semantic layer with its measures and dimensions, each with a description. Prefer list_measures and list_dimensions for one question. Use the exact member names ("cube.member") in cube_query and cube_sql.',
-      inputSchema: z.strictObject({}),
-      outputSchema: z.object({
-        cubes: z.array(z.object({ name: z.string(), title: z.string().optional(), description: z.string().optional(), measures: z.array(Member), dimensions: z.array(Member) })),
-      }),
-      annotations: readOnly,
-    },
+    tools.cube_metadata,
     () => guarded(async () => ({ cubes: await service.metadata() }), log),
   );
 }

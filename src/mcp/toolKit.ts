@@ -32,6 +32,22 @@ export interface ToolRegistry {
 }
 
 /**
+ * What `make` builds from a catalogue, made once per catalogue: the tools' declarations (titles,
+ * zod input and output schemas) are the same for every request and every tenant, and building
+ * them per request was about half of an /mcp request's CPU with the garbage collection it caused
+ * (docs/write-path.md, third pass). Only the handlers, which
+ * close over the principal's tenant, are made per request.
+ */
+export function perCatalogue<T>(make: (catalogue: Catalogue) => T): (catalogue: Catalogue) => T {
+  const made = new WeakMap<Catalogue, T>();
+  return (catalogue) => {
+    let value = made.get(catalogue);
+    if (value === undefined) made.set(catalogue, (value = make(catalogue)));
+    return value;
+  };
+}
+
+/**
  * A failed call is a tool error the assistant can read and correct, never a protocol error. An
  * unexpected failure is logged and answered like the REST API's 500: the SDK would otherwise hand
  * the raw message (database errors, SQL) to the client and log nothing.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildTenant } from '../helpers/factories.js';
+import { buildTenant, dbFor } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer } from '../helpers/server.js';
 
@@ -30,6 +30,34 @@ describe('general API rate limits', () => {
     } finally {
       await one.close();
       await two.close();
+    }
+  });
+
+  it("a passed window starts again at the next request, and the counter's synchronous_commit = off ends with its own statement", async () => {
+    const api = await testServer();
+    try {
+      const t = await buildTenant(api.databaseUrl);
+      const get = () => api.as(t.owner.apiKey).get('/api/keys');
+      expect((await get()).headers.get('ratelimit-remaining')).to.equal('99');
+      expect((await get()).headers.get('ratelimit-remaining')).to.equal('98');
+      const { pool } = dbFor(api.databaseUrl);
+      const { rows } = await pool.query<{ key: string; points: number }>(`select key, points from rate_limits where key like 'general:key:%'`);
+      expect(rows.map((r) => r.points)).to.deep.equal([2]);
+      await pool.query('update rate_limits set expire = $2 where key = $1', [rows[0]!.key, Date.now() - 1]);
+      const again = await get();
+      expect(again.status).to.equal(200);
+      expect(again.headers.get('ratelimit-remaining')).to.equal('99');
+      expect(Number(again.headers.get('ratelimit-reset'))).to.be.within(59, 60);
+      // The connection that ran the counters (the pool hands back its most recent) has the server's
+      // own synchronous_commit again: set by nothing in its session.
+      const client = await api.running.app.database.pool.connect();
+      try {
+        expect((await client.query(`select source from pg_settings where name = 'synchronous_commit'`)).rows).to.deep.equal([{ source: 'command line' }]);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await api.close();
     }
   });
 
