@@ -150,9 +150,9 @@ const tabs = new WeakMap<Browser, Map<string, Page>>();
  * 0.6 s of CPU (a renderer process, the app's scripts fetched and compiled cold: 24 page loads took
  * 23.9 s of Chromium's CPU in fresh contexts and 10.3 s in one tab). Before each new person the tab
  * leaves the app for about:blank (its sockets and timers stop) and forgets the last person: its
- * storage, then its cookies. Only for tests that open their page with `goto` and need nothing of a
- * fresh context (no history, no context options of their own); JSON answers are `no-store`, so no
- * cached answer of one person reaches the next.
+ * storage, then its cookies. Only for tests that open their page with `goto`, use one page at a
+ * time and need nothing of a fresh context (no history, no listeners or routes of their own, no
+ * context options); JSON answers are `no-store`, so no cached answer of one person reaches the next.
  */
 export async function personTab(suite: { server: TestServer; browser: Browser }, cookie: string, kind: 'plain' | 'prepared' = 'plain'): Promise<Page> {
   const own = tabs.get(suite.browser) ?? new Map<string, Page>();
