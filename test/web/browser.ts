@@ -141,12 +141,13 @@ export async function pageAs(suite: { server: TestServer; browser: Browser }, us
   return (await signedIn(suite.browser, suite.server.baseUrl, cookie)).newPage();
 }
 
-/** The tab a suite's `personTab` hands out again (per file: each file has its own `launch()` wrapper), with and without a prepare step. */
+/** The tabs `personTab` hands out again, per file (each file has its own `launch()` wrapper) and kind. */
 const tabs = new WeakMap<Browser, Map<string, Page>>();
 
 /**
- * A tab signed in with `cookie`, the same tab for each call of a file's tests (with a prepare step
- * or without: a fixed clock stays with its tab). A new browser context per test cost Chromium about
+ * A tab signed in with `cookie`, the same tab for each call of a file's tests with the same `kind`
+ * (a second kind is a second tab, for a page a test keeps while another person looks; a fixed
+ * clock stays with its tab, so memberPage keeps prepared pages apart). A new browser context cost Chromium about
  * 0.6 s of CPU (a renderer process, the app's scripts fetched and compiled cold: 24 page loads took
  * 23.9 s of Chromium's CPU in fresh contexts and 10.3 s in one tab). Before each new person the tab
  * leaves the app for about:blank (its sockets and timers stop) and forgets the last person: its
@@ -154,7 +155,7 @@ const tabs = new WeakMap<Browser, Map<string, Page>>();
  * time and need nothing of a fresh context (no history, no listeners or routes of their own, no
  * context options); JSON answers are `no-store`, so no cached answer of one person reaches the next.
  */
-export async function personTab(suite: { server: TestServer; browser: Browser }, cookie: string, kind: 'plain' | 'prepared' = 'plain'): Promise<Page> {
+export async function personTab(suite: { server: TestServer; browser: Browser }, cookie: string, kind = 'plain'): Promise<Page> {
   const own = tabs.get(suite.browser) ?? new Map<string, Page>();
   tabs.set(suite.browser, own);
   const tab = own.get(kind);
