@@ -165,9 +165,15 @@ export async function personTab(suite: { server: TestServer; browser: Browser },
     return page;
   }
   if (new URL(tab.url()).origin === new URL(suite.server.baseUrl).origin) {
-    await tab.evaluate(() => {
-      localStorage.clear();
-      sessionStorage.clear();
+    const forget = () =>
+      tab.evaluate(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      });
+    // A navigation the last test started may still be under way: once it has loaded, again.
+    await forget().catch(async () => {
+      await tab.waitForLoadState();
+      await forget();
     });
   }
   await tab.goto('about:blank');
