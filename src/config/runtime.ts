@@ -1,4 +1,4 @@
-/** How the process runs: logging, the job worker, live sockets, the semantic layer's limits, test hooks. */
+/** How the process runs: logging, the job worker, live sockets, the semantic layer's limits, the CLI login's poll interval, test hooks. */
 import type { Reader } from './reader.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -22,7 +22,17 @@ export interface RuntimeConfig {
     /** CUBE_CONTINUE_WAIT_SECONDS: a `/cubejs-api/v1/load` still running after this answers Cube's "Continue wait". */
     continueWaitSeconds: number;
   };
+  cliLogin: {
+    /**
+     * CLI_LOGIN_POLL_INTERVAL_SECONDS: how often a CLI login polls for its approval. RFC 8628's
+     * default, 5, is not sent; another value is, as the device authorization's `interval`.
+     */
+    pollIntervalSeconds: number;
+  };
 }
+
+/** RFC 8628 §3.2: a client polls every 5 s when the device authorization names no interval. */
+export const DEFAULT_DEVICE_POLL_INTERVAL_SECONDS = 5;
 
 export function parseLogLevel(r: Reader): string {
   const logLevel = r.get('LOG_LEVEL') ?? 'info';
@@ -45,6 +55,7 @@ export function parseRuntime(r: Reader): RuntimeConfig {
       queryTimeoutSeconds: r.integer('CUBE_QUERY_TIMEOUT_SECONDS', 120, 1, 86_400),
       continueWaitSeconds: r.integer('CUBE_CONTINUE_WAIT_SECONDS', 5, 1, 3600),
     },
+    cliLogin: { pollIntervalSeconds: r.integer('CLI_LOGIN_POLL_INTERVAL_SECONDS', DEFAULT_DEVICE_POLL_INTERVAL_SECONDS, 1, 60) },
   };
 }
 

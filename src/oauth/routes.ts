@@ -9,6 +9,7 @@ import type { Interaction } from './oidc.js';
 import { permissionsOf, type Role } from '../auth/principal.js';
 import { readCookie, resolveSession, SESSION_COOKIE, sessionCookie, type ResolvedSession } from '../auth/sessions.js';
 import type { AppContext } from '../context.js';
+import { DEFAULT_DEVICE_POLL_INTERVAL_SECONDS } from '../config/runtime.js';
 import { readBody } from '../http/body.js';
 import { consume, headersOf, type Limit } from '../http/rateLimit.js';
 import {
@@ -139,6 +140,11 @@ export function oauthRoutes(app: AppContext): Router {
   router.post(DEVICE_AUTHORIZATION_PATH, async (ctx, next) => {
     await limit(app, ctx, 'device');
     await next();
+    // Without `interval` the CLI polls every 5 s (RFC 8628 §3.2); another configured interval is named.
+    const interval = app.config.cliLogin.pollIntervalSeconds;
+    if (interval !== DEFAULT_DEVICE_POLL_INTERVAL_SECONDS && ctx.status === 200 && ctx.body !== null && typeof ctx.body === 'object') {
+      ctx.body = { ...(ctx.body as Record<string, unknown>), interval };
+    }
   });
 
   // oidc-provider's resume step: a fresh provider session, whoever used this browser before.

@@ -27,6 +27,9 @@ async function machine(): Promise<{ env: Record<string, string>; credentials: st
   return { env: { HOME: home, XDG_CONFIG_HOME: config }, dir: join(config, 'delivery-analytics'), credentials: join(config, 'delivery-analytics', 'credentials.json') };
 }
 
+/** The CLI polls for its approval every second here, not RFC 8628's 5 s (CLI_LOGIN_POLL_INTERVAL_SECONDS). */
+const POLL_EVERY_SECOND = { CLI_LOGIN_POLL_INTERVAL_SECONDS: '1' };
+
 const LINK = /open this page in a browser[^\n]*\n\n {2}(\S+)\n/;
 const CODE = /shows the code ([A-Z]{4}-[A-Z]{4})/;
 const EXPIRED = 'login: the login was not approved in time (a login waits 10 minutes) or is no longer valid: run delivery-analytics login again\n';
@@ -55,7 +58,7 @@ describe('CLI login: device authorization grant, approved in the browser (Chromi
   before(async function () {
     this.timeout(120_000);
     mail = await fakePostmark();
-    api = await testServer({ env: { ...SEED_ENV, MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>', LOG_LEVEL: 'debug' }, logger: log.logger });
+    api = await testServer({ env: { ...SEED_ENV, ...POLL_EVERY_SECOND, MAILER_API_KEY: mail.token, MAILER_API_URL: mail.url, MAILER_FROM: 'Analytics <signin@example.com>', LOG_LEVEL: 'debug' }, logger: log.logger });
     browser = await launch();
     ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     // Alpha's owner is a member of Beta too: the approval page offers both.
@@ -184,7 +187,7 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     api.post('/oauth/token', form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'delivery-analytics-cli' }), FORM);
 
   before(async () => {
-    api = await testServer({ env: { LOG_LEVEL: 'debug' }, logger: log.logger });
+    api = await testServer({ env: { ...POLL_EVERY_SECOND, LOG_LEVEL: 'debug' }, logger: log.logger });
     ({ a: alpha, b: beta } = await twoTenants(api.databaseUrl, { a: 'Alpha', b: 'Beta' }));
     await buildMember(api.databaseUrl, beta.tenantId, 'member', alpha.owner.email);
     cookie = await buildSessionCookie(api.databaseUrl, alpha.owner.userId);
@@ -194,8 +197,8 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
   it('answers pending until approved, then one API key with the role in the chosen tenant, once; nothing secret is logged', async () => {
     const started = await start();
     expect(started.status).to.equal(200);
-    expect(Object.keys(started.body).sort()).to.deep.equal(['device_code', 'expires_in', 'user_code', 'verification_uri', 'verification_uri_complete']);
-    expect(started.body).to.include({ verification_uri: `${api.baseUrl}/cli/login`, expires_in: 600 });
+    expect(Object.keys(started.body).sort()).to.deep.equal(['device_code', 'expires_in', 'interval', 'user_code', 'verification_uri', 'verification_uri_complete']);
+    expect(started.body).to.include({ verification_uri: `${api.baseUrl}/cli/login`, expires_in: 600, interval: 1 });
     expect(started.body.user_code).to.match(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
     expect((await exchange(started.body.device_code)).body).to.deep.equal({ error: 'authorization_pending', error_description: "authorization request is still pending as the end-user hasn't yet completed the user interaction steps" });
 
@@ -259,6 +262,19 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     // Only the key the factory made for the member exists: none in Beta, none from this login.
     const keys = await dbFor(api.databaseUrl).db.select().from(apiKeys).where(eq(apiKeys.userId, memberOfA.userId));
     expect(keys.map((k) => [k.tenantId, k.keyHash])).to.deep.equal([[alpha.tenantId, sha256hex(memberOfA.apiKey)]]);
+  });
+
+  it('names no interval by default (RFC 8628: the client polls every 5 s), and the configured one otherwise', async () => {
+    // A second instance on the same database, configured as a deployment is by default.
+    const plain = await testServer({ databaseUrl: api.databaseUrl });
+    try {
+      const started = await plain.post('/oauth/device', form({ client_id: 'delivery-analytics-cli', scope: 'cli:key', machine_name: 'build-box' }), FORM);
+      expect(started.status).to.equal(200);
+      expect(Object.keys(started.body).sort()).to.deep.equal(['device_code', 'expires_in', 'user_code', 'verification_uri', 'verification_uri_complete']);
+    } finally {
+      await plain.close();
+    }
+    expect((await start()).body.interval).to.equal(1);
   });
 
   it('denial: the CLI stops with a clear message and stores nothing', async () => {

@@ -1,4 +1,4 @@
-/** LOG_LEVEL, the job worker, live sockets, the semantic layer's limits, TEST_HOOKS (src/config/runtime.ts). */
+/** LOG_LEVEL, the job worker, live sockets, the semantic layer's limits, the CLI login's poll interval, TEST_HOOKS (src/config/runtime.ts). */
 import { expect } from 'chai';
 import { parseLogLevel, parseRuntime, parseTestHooks } from '../../src/config/runtime.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -22,6 +22,12 @@ describe('configuration: runtime', () => {
       'JOBS_WORKER_ENABLED must be true or false',
       'JOBS_POLL_INTERVAL_MS must be a whole number from 100 to 3600000',
     ]);
+  });
+
+  it('the CLI login\'s poll interval: RFC 8628\'s 5 s by default, 1 to 60', () => {
+    expect(loadConfig(VALID).cliLogin).to.deep.equal({ pollIntervalSeconds: 5 });
+    expect(parse({ CLI_LOGIN_POLL_INTERVAL_SECONDS: '1' }, parseRuntime).value.cliLogin).to.deep.equal({ pollIntervalSeconds: 1 });
+    expect(problems({ ...VALID, CLI_LOGIN_POLL_INTERVAL_SECONDS: '0' })).to.deep.equal(['CLI_LOGIN_POLL_INTERVAL_SECONDS must be a whole number from 1 to 60']);
   });
 
   it('LOG_LEVEL: info by default, one of pino\'s levels', () => {

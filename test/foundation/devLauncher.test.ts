@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../src/db/embedded.js';
-import { NODE_ARGS } from '../helpers/cli.js';
+import { nodeArgs } from '../helpers/cli.js';
 
 interface Run {
   output: () => string;
@@ -23,8 +23,8 @@ const started: Run[] = [];
 function startDev(cwd: string, port: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     // detached: a process group of its own, as a terminal gives a foreground job.
-    // Run from another directory (its .data): NODE_ARGS names everything by its path.
-    const child = spawn(process.execPath, [...NODE_ARGS, 'dev'], {
+    // Run from another directory (its .data): nodeArgs() names everything by its path.
+    const child = spawn(process.execPath, [...nodeArgs(), 'dev'], {
       cwd,
       detached: true,
       env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } as NodeJS.ProcessEnv,

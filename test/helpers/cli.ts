@@ -7,10 +7,15 @@ import { transpiledMain } from './transpiled.js';
 // The source, not bin/ (which prefers dist/ when built): a stale build must never be what a test
 // runs. Transpiled by this run's global setup (transpiled.ts), else through tsx.
 const SOURCE = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-const TRANSPILED = transpiledMain();
-export const MAIN = TRANSPILED ?? SOURCE;
-/** node's arguments before a command: the entry point, behind tsx's loader when it is the source. */
-export const NODE_ARGS = TRANSPILED ? [TRANSPILED] : ['--import', pathToFileURL(createRequire(SOURCE).resolve('tsx')).href, SOURCE];
+/**
+ * node's arguments before a command: the entry point, behind tsx's loader when it is the source.
+ * Read at each start, not at import: a single file run without --parallel imports the test files
+ * before the global setup has transpiled, and its children then ran through tsx (twice the CPU).
+ */
+export function nodeArgs(): string[] {
+  const transpiled = transpiledMain();
+  return transpiled ? [transpiled] : ['--import', pathToFileURL(createRequire(SOURCE).resolve('tsx')).href, SOURCE];
+}
 
 export interface CliResult {
   code: number | null;
@@ -21,7 +26,7 @@ export interface CliResult {
 /** Runs the real CLI in a child process with exactly the given environment (plus PATH). */
 export function runCli(args: string[], env: Env, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [...nodeArgs(), ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -36,7 +41,7 @@ export function runCli(args: string[], env: Env, input?: string): Promise<CliRes
 /** Starts `delivery-analytics serve` and resolves once it logs that it listens. */
 export function spawnServe(env: Env): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, 'serve'], { env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' } as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [...nodeArgs(), 'serve'], { env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' } as NodeJS.ProcessEnv });
     let out = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const onData = (chunk: Buffer) => {
@@ -59,7 +64,7 @@ export interface RunningCli {
 
 /** Starts the real CLI and lets the test read its output while it runs (an interactive command). */
 export function startCli(args: string[], env: Env): RunningCli {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
+  const child = spawn(process.execPath, [...nodeArgs(), ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

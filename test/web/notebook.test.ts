@@ -10,10 +10,10 @@ import type { Page } from 'playwright-core';
 import type { Env } from '../../src/config/index.js';
 import { aiEnv, startFakes, type Fakes } from '../ai/helpers.js';
 import { rowsOf, scriptedModel, type Script } from '../ai/notebookFake.js';
-import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { CSV, register } from '../organisation/helpers.js';
-import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+import { personTab, screenshot, serverAndBrowser, until } from './browser.js';
 
 const MARCH = ['2026-03-01', '2026-03-31'];
 const Q1 = ['2026-01-01', '2026-03-31'];
@@ -100,9 +100,11 @@ describe('web app: the notebook (Chromium)', function () {
   after(async () => {
     await fakes?.close();
   });
+  // The file's tabs (personTab), one page at a time; 'owner' for the page a test keeps while others look.
+  const tabAs = async (userId: string, tenantId: string, kind = 'plain') => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenantId), kind);
 
   it('asks a question: the tool calls and their result table stream in, then the answer with the seeded number; saved and re-runnable', async () => {
-    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    const page = await tabAs(a.owner.userId, a.tenantId);
     await page.goto('/app/notebook');
     await page.getByRole('heading', { name: 'Notebook', level: 1 }).waitFor();
     await page.getByLabel('Title').fill('Adoption');
@@ -142,11 +144,11 @@ describe('web app: the notebook (Chromium)', function () {
 
   it('is shared within the tenant: a member opens and re-runs it once shared; tenant B gets not found', async () => {
     const member = await buildMember(suite.server.databaseUrl, a.tenantId);
-    const memberPage = await pageAs(suite, member.userId, a.tenantId);
+    const memberPage = await tabAs(member.userId, a.tenantId);
     await memberPage.goto(notebookUrl);
     await until(() => alertText(memberPage), 'Notebook not found');
 
-    const owner = await pageAs(suite, a.owner.userId, a.tenantId);
+    const owner = await tabAs(a.owner.userId, a.tenantId, 'owner');
     await owner.goto(notebookUrl);
     const shared = owner.getByLabel('Shared with the organisation');
     await shared.check();
@@ -164,14 +166,14 @@ describe('web app: the notebook (Chromium)', function () {
     await until(() => cell.getByRole('button', { name: 'Run again' }).count(), 1, 15_000);
     expect(norm(await cell.getByTestId('notebook-answer').innerText())).to.equal('There were 3 AI sessions in March 2026.');
 
-    const other = await pageAs(suite, b.owner.userId, b.tenantId);
+    const other = await tabAs(b.owner.userId, b.tenantId);
     await other.goto(notebookUrl);
     await until(() => alertText(other), 'Notebook not found');
     expect(await other.getByText(COUNT_QUESTION).count()).to.equal(0);
   });
 
   it('shows only tenant A\'s numbers when the question tries to make the agent read tenant B', async () => {
-    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    const page = await tabAs(a.owner.userId, a.tenantId);
     await page.goto('/app/notebook');
     await page.getByLabel('Title').fill('Transcript review');
     await page.getByRole('button', { name: 'Create notebook' }).click();
@@ -200,7 +202,7 @@ describe('web app: the notebook (Chromium)', function () {
   describe('the answer\'s chart', () => {
     let page: Page;
     before(async () => {
-      page = await pageAs(suite, a.owner.userId, a.tenantId);
+      page = await tabAs(a.owner.userId, a.tenantId);
       await page.goto('/app/notebook');
       await page.getByLabel('Title').fill('Charts');
       await page.getByRole('button', { name: 'Create notebook' }).click();

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { seedOpenWork, type SeededOpenWork } from '../openWork/seed.js';
-import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
+import { personTab, screenshot, serverAndBrowser, until } from './browser.js';
 import { SEED_ENV } from './seed.js';
 
 /** The rows of a section's table as "cell|cell|…", in the order shown. */
@@ -27,10 +27,10 @@ describe('web app: Open work (Chromium)', function () {
     seeded = await seedOpenWork(suite.server, tenant.owner.apiKey, tenant.tenantId);
   });
 
+  // An owner of its own per page, in the file's one tab (personTab): good until the next call.
   async function ownerPage(tenantId = tenant.tenantId, viewport = { width: 1280, height: 800 }): Promise<Page> {
     const owner = await buildMember(suite.server.databaseUrl, tenantId, 'owner');
-    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, owner.userId, tenantId));
-    const page = await context.newPage();
+    const page = await personTab(suite, await buildSessionCookie(suite.server.databaseUrl, owner.userId, tenantId));
     await page.setViewportSize(viewport);
     return page;
   }
@@ -71,7 +71,6 @@ describe('web app: Open work (Chromium)', function () {
     // The age header says the order: oldest first.
     expect(await page.getByTestId('open-prs').getByRole('columnheader', { name: 'Age' }).getAttribute('aria-sort')).to.equal('descending');
     await screenshot(page, 'open-work');
-    await page.context().close();
   });
 
   it('switches to one team with the team picker (in the URL), with empty states where the team has nothing', async () => {
@@ -92,7 +91,6 @@ describe('web app: Open work (Chromium)', function () {
     await page.goto(`/app/open-work?team=${seeded.teams.beta}`);
     await settled(page);
     await until(() => rowsOf(page, 'open-prs'), [ORGANISATION_PRS[1]]);
-    await page.context().close();
 
     const other = await buildTenant(suite.server.databaseUrl, 'Elsewhere');
     const outsider = await ownerPage(other.tenantId);
@@ -104,7 +102,6 @@ describe('web app: Open work (Chromium)', function () {
     await until(() => outsider.getByTestId('open-prs-empty').innerText(), 'No open pull requests.');
     expect(await outsider.getByTestId('failed-deployments-empty').innerText()).to.equal('No failed production deployment waiting for recovery.');
     expect(await outsider.getByTestId('open-incidents-empty').innerText()).to.equal('No open incidents.');
-    await outsider.context().close();
   });
 
   it('works by keyboard: a sort header and an item link are reached with Tab', async () => {
@@ -121,7 +118,6 @@ describe('web app: Open work (Chromium)', function () {
     await page.getByTestId('open-prs').getByRole('button', { name: 'Team' }).focus();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).to.equal('https://github.com/acme/api/pull/12');
-    await page.context().close();
   });
 
   it('fits a 390 px wide screen (no sideways scrolling) and passes axe there', async () => {
@@ -133,7 +129,6 @@ describe('web app: Open work (Chromium)', function () {
     await screenshot(page, 'open-work-390');
     const serious = (await seriousAxe(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 2).join(', ')}`)).to.deep.equal([]);
-    await page.context().close();
   });
 });
 

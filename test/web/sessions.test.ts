@@ -11,9 +11,9 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { Env } from '../../src/config/index.js';
 import { aiEnv, isAssessment, GOOD_ASSESSMENT, sessionBody, startFakes, until as untilValue, type Fakes } from '../ai/helpers.js';
-import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
-import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+import { pageAs, personTab, screenshot, serverAndBrowser, until } from './browser.js';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -49,6 +49,8 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
   before(async () => {
     ({ a, b } = await twoTenants(suite.server.databaseUrl, { a: 'Sessions A', b: 'Sessions B' }));
   });
+  // The file's tabs (personTab), one page at a time; 'owner' for the page a test keeps while others look.
+  const tabAs = async (userId: string, tenantId: string, kind = 'plain') => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenantId), kind);
   const answer = (summary: string, delayMs = 0) => {
     fakes.a.respond = (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT) } : { text: summary, ...(delayMs ? { delayMs } : {}) });
   };
@@ -56,7 +58,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
   it('shows "Summary pending" until the job has answered, then the summary with its model and date; an owner re-runs it', async () => {
     answer('Attempted: fix the login test.', 6000);
     const id = await upload(suite.server, a.owner.apiKey);
-    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    const page = await tabAs(a.owner.userId, a.tenantId);
     await page.goto('/app/ai');
     await page.getByRole('link', { name: 'The sessions' }).click();
     await page.getByRole('heading', { name: 'AI sessions', level: 1 }).waitFor();
@@ -93,17 +95,17 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     const id = await upload(suite.server, uploader.apiKey);
     await untilValue('the summary', async () => (await suite.server.as(uploader.apiKey).get(`/api/sessions/${id}`)).body.data.summary);
 
-    const mine = await pageAs(suite, uploader.userId, a.tenantId);
+    const mine = await tabAs(uploader.userId, a.tenantId);
     await mine.goto(`/app/ai/sessions/${id}`);
     await until(() => summaryText(mine), 'Attempted: the member\'s own work.');
     expect(await mine.getByRole('button', { name: 'Re-run summary' }).count()).to.equal(1);
 
-    const theirs = await pageAs(suite, other.userId, a.tenantId);
+    const theirs = await tabAs(other.userId, a.tenantId);
     await theirs.goto(`/app/ai/sessions/${id}`);
     await until(() => summaryText(theirs), 'Attempted: the member\'s own work.');
     expect(await theirs.getByRole('button', { name: /Re-run/ }).count()).to.equal(0);
 
-    const outsider = await pageAs(suite, b.owner.userId, b.tenantId);
+    const outsider = await tabAs(b.owner.userId, b.tenantId);
     await outsider.goto(`/app/ai/sessions/${id}`);
     await until(() => alertText(outsider), 'Session not found');
     expect(await outsider.getByTestId('session-summary').count()).to.equal(0);
@@ -119,7 +121,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     const reason = 'No model answered: gpt-a: its answer could not be read (not the expected form); claude-b: the provider refused the request (HTTP 400)';
     await untilValue('the failure', async () => (await suite.server.as(uploader.apiKey).get(`/api/sessions/${id}`)).body.data.reviewFailed.assessment);
 
-    const owner = await pageAs(suite, a.owner.userId, a.tenantId);
+    const owner = await tabAs(a.owner.userId, a.tenantId, 'owner');
     await owner.goto('/app/ai/sessions');
     const row = owner.getByTestId('sessions').locator('tbody tr', { has: owner.locator(`a[href*="${id}"]`) });
     await until(() => row.locator('td').allInnerTexts(), [uploader.email, 'claude-code', '—', '—', 'Failed (open the session to see why)', '—']);
@@ -135,11 +137,11 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     expect(await axeViolations(owner)).to.deep.equal([]);
     await screenshot(owner, 'ai-session-failed');
 
-    const mine = await pageAs(suite, uploader.userId, a.tenantId);
+    const mine = await tabAs(uploader.userId, a.tenantId);
     await mine.goto(`/app/ai/sessions/${id}`);
     await mine.getByTestId('assessment-failed').waitFor();
     expect(await mine.getByTestId('assessment-failed').getByRole('button', { name: 'Retry' }).count()).to.equal(1);
-    const theirs = await pageAs(suite, other.userId, a.tenantId);
+    const theirs = await tabAs(other.userId, a.tenantId);
     await theirs.goto(`/app/ai/sessions/${id}`);
     await theirs.getByTestId('assessment-failed').waitFor();
     expect(await theirs.getByTestId('assessment-failed').getByRole('button', { name: 'Retry' }).count()).to.equal(0);
@@ -169,7 +171,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
 
   it('says there is nothing to summarise without a transcript', async () => {
     const id = await upload(suite.server, a.owner.apiKey, { tool: 'cursor', startedAt: '2026-03-11T09:00:00Z' } as never);
-    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    const page = await tabAs(a.owner.userId, a.tenantId);
     await page.goto(`/app/ai/sessions/${id}`);
     await until(() => summaryText(page), 'No transcript was uploaded with this session, so there is nothing to summarise.');
     expect(await page.getByRole('button', { name: /Re-run/ }).count()).to.equal(0);

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
-import { pageAs, serverAndBrowser, until } from './browser.js';
+import { seriousAxe } from './axe.js';
+import { personTab, serverAndBrowser, until } from './browser.js';
 
 const rows = (page: Page) =>
   page.locator('[data-testid="deployment-sources"] tbody tr').evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').trim())));
@@ -22,9 +22,11 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     });
     expect(posted.status).to.equal(201);
   });
+  // The file's tabs (personTab): owners in one, members in another (a test keeps the owner's page while a member looks).
+  const tabAs = async (userId: string, tenantId: string, kind = 'plain') => personTab(suite, await buildSessionCookie(server.databaseUrl, userId, tenantId), kind);
 
   it('an owner chooses workflow runs (the workflow file is required, shown under its field); a member only reads', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/deployments');
     await until(() => rows(page), [['acme/web', 'Not chosen', '1 / 0', 'Not run']]);
     const form = page.getByRole('form', { name: 'Deployment source of acme/web' });
@@ -38,7 +40,7 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     expect(setting).to.deep.include({ source: 'workflow_runs', workflow: 'deploy.yml', branch: null, productionEnvironment: null });
 
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const memberPage = await pageAs(suite, member.userId, tenant.tenantId);
+    const memberPage = await tabAs(member.userId, tenant.tenantId, 'member');
     await memberPage.goto('/app/settings/deployments');
     await until(() => rows(memberPage), [['acme/web', 'Workflow runs (deploy.yml)', '1 / 0', 'Not run']]);
     expect(await memberPage.getByRole('form').count()).to.equal(0);
@@ -46,7 +48,7 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
 
   it('an owner sets the organisation-wide workflow pattern (an empty one is refused under its field) and removes it; a member only reads it', async () => {
     const org = await buildTenant(server.databaseUrl, 'Pattern Org');
-    const page = await pageAs(suite, org.owner.userId, org.tenantId);
+    const page = await tabAs(org.owner.userId, org.tenantId);
     await page.goto('/app/settings/deployments');
     const panel = page.getByTestId('organisation-pattern');
     await until(() => panel.getByText('No pattern: only a project’s own workflow counts as its deployment.').count(), 1);
@@ -62,11 +64,11 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     await form.getByRole('button', { name: 'Save pattern' }).click();
     await until(() => panel.locator('p').first().textContent(), 'Runs of deploy*.yml on release are the deployments of projects with no source yet or with workflow runs but no workflow of their own.');
     expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: { workflow: 'deploy*.yml', branch: 'release' } });
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await seriousAxe(page).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal([]);
 
     const member = await buildMember(server.databaseUrl, org.tenantId);
-    const memberPage = await pageAs(suite, member.userId, org.tenantId);
+    const memberPage = await tabAs(member.userId, org.tenantId, 'member');
     await memberPage.goto('/app/settings/deployments');
     await until(() => memberPage.getByTestId('organisation-pattern').locator('p').first().textContent(), 'Runs of deploy*.yml on release are the deployments of projects with no source yet or with workflow runs but no workflow of their own.');
     expect(await memberPage.getByRole('form').count()).to.equal(0);
@@ -92,7 +94,7 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     await insert('acme/done', `6, null, now(), null, null`);
     await insert('acme/stopped', `2, '{"phase":"apply","items":[1,2,3],"index":2}', null, null, 'the code-host application is not installed on acme/stopped'`);
     await insert('acme/waiting', `0, null, null, now() + interval '20 minutes', 'rate limited'`);
-    const page = await pageAs(suite, org.owner.userId, org.tenantId);
+    const page = await tabAs(org.owner.userId, org.tenantId);
     await page.goto('/app/settings/deployments');
     const cells = async () => (await rows(page)).map((r) => [r[0], r[3]?.replace(/until .*$/, 'until <time>')]);
     await until(cells, [

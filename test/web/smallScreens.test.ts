@@ -2,7 +2,7 @@ import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { screenshot, serverAndBrowserWithBilling, signedIn, until } from './browser.js';
+import { personTab, screenshot, serverAndBrowserWithBilling, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -22,11 +22,10 @@ describe('web app: small screens and charts (Chromium)', function () {
   });
 
   // An owner of its own per page: each person has 100 API requests a minute, and the pages of one
-  // test would otherwise wait out 429s of the tests before it.
+  // test would otherwise wait out 429s of the tests before it. The file's one tab (personTab).
   async function ownerPage(viewport = PHONE): Promise<Page> {
     const owner = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'owner');
-    const context = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, owner.userId, tenant.tenantId));
-    const page = await context.newPage();
+    const page = await personTab(suite, await buildSessionCookie(suite.server.databaseUrl, owner.userId, tenant.tenantId));
     await page.setViewportSize(viewport);
     return page;
   }
