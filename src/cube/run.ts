@@ -40,7 +40,9 @@ const QUERY_CANCELED = '57014';
 /**
  * One read-only transaction with the cube layer's statement timeout. REPEATABLE READ: which
  * stored months are current, their rows and the months read from the facts all come from one
- * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it.
+ * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it;
+ * except that the stored delivery facts are current as of the catch-up just before (deliveryFacts.ts),
+ * so a deployment committing between the two may show its own columns before its facts.
  * The timeout is an integer from the configuration, never client input.
  */
 const opening = () => `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;

@@ -360,6 +360,86 @@ describe('stored delivery facts (migrations 0021, 0055)', function () {
     expect(await pending(t)).to.equal(0);
   });
 
+  it('a writer moving a PR whose lead time a catch-up in progress is recomputing does not wait for it (migration 0057)', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const [one, two] = [await newProject(t, 'k/one'), await newProject(t, 'k/two')];
+    const pr = (await pool.query(`insert into pull_requests (tenant_id, project_id, external_id, number, title, state, created_at, merged_at)
+      values ($1, $2, 'kp', 7, 'p', 'merged', '2025-05-01T00:00:00Z', '2025-05-02T00:00:00Z') returning id`, [t.tenantId, one])).rows[0].id as string;
+    await insertDeployment(pool, t, one, 'kd', '2025-05-03T00:00:00Z');
+    await pool.query('select delivery_facts_catch_up($1)', [t.tenantId]);
+    await pool.query(`update pull_requests set merged_at = '2025-05-02T06:00:00Z' where id = $1`, [pr]);
+    const catching = new pg.Client({ connectionString: api.databaseUrl });
+    const writer = new pg.Client({ connectionString: api.databaseUrl });
+    await Promise.all([catching.connect(), writer.connect()]);
+    try {
+      await catching.query('begin');
+      expect((await catching.query('select delivery_facts_catch_up($1) as taken', [t.tenantId])).rows[0].taken).to.equal(1);
+      // The catch-up has rewritten the PR's lead-time row and is still open. 0055 locked the PR
+      // FOR KEY SHARE, which holds up a change of its project (a column of a unique index).
+      await neverWaits(writer, writer.query('update pull_requests set project_id = $2 where id = $1', [pr, two]));
+      await catching.query('commit');
+    } finally {
+      await Promise.all([catching.end(), writer.end()]);
+    }
+    await expectCurrent(t.tenantId);
+    expect((await pool.query('select project_id, deployment_id from change_lead_times where pull_request_id = $1', [pr])).rows).to.deep.equal([{ project_id: two, deployment_id: null }]);
+  });
+
+  it('a catch-up that meets a deployment deleted after its snapshot runs again, and the facts hold without it', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const projectId = await newProject(t, 'r/one');
+    await insertDeployment(pool, t, projectId, 'gone', '2025-05-01T00:00:00Z');
+    await pool.query('select delivery_facts_catch_up($1)', [t.tenantId]);
+    await pool.query(`update deployments set status = 'failure' where tenant_id = $1 and external_id = 'gone'`, [t.tenantId]);
+    const deleter = new pg.Client({ connectionString: api.databaseUrl });
+    await deleter.connect();
+    try {
+      await deleter.query('begin');
+      await deleter.query(`delete from deployments where tenant_id = $1 and external_id = 'gone'`, [t.tenantId]);
+      const { catchUpDeliveryFacts } = await import('../../src/cube/deliveryFacts.js');
+      const catching = catchUpDeliveryFacts(pool, t.tenantId);
+      // Positive signal: the catch-up waits on the deleter's uncommitted delete of the fact row.
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const { rows } = await pool.query(`select 1 from pg_stat_activity where query like 'select delivery_facts_catch_up%' and wait_event_type = 'Lock'`);
+        if (rows.length > 0) break;
+        if (Date.now() > end) throw new Error('the catch-up did not meet the delete');
+      }
+      await deleter.query('commit');
+      // Its first attempt fails the fact row's foreign key and rolls back; the second takes the
+      // notes again (the update's two images and the delete's) and succeeds.
+      expect(await catching).to.equal(3);
+    } finally {
+      await deleter.end();
+    }
+    expect(await pending(t)).to.equal(0);
+    await expectCurrent(t.tenantId);
+    expect(await facts(t, 'rolled_back')).to.deep.equal([]);
+  });
+
+  it('a reader waits for another catch-up of its tenant at most the time it gives, then fails with lock_not_available', async () => {
+    const t = await buildTenant(api.databaseUrl);
+    const projectId = await newProject(t, 'l/one');
+    await insertDeployment(pool, t, projectId, 'first', '2025-05-01T00:00:00Z');
+    const catching = new pg.Client({ connectionString: api.databaseUrl });
+    await catching.connect();
+    try {
+      await catching.query('begin');
+      await catching.query('select delivery_facts_catch_up($1)', [t.tenantId]);
+      await insertDeployment(pool, t, projectId, 'second', '2025-05-02T00:00:00Z');
+      const started = Date.now();
+      const error = await pool.query('select delivery_facts_catch_up($1, 300)', [t.tenantId]).then(() => null, (e: { code?: string }) => e);
+      expect(error?.code).to.equal('55P03');
+      expect(Date.now() - started).to.be.within(250, 5_000);
+      // The wait applied to that statement only: the same session waits again without a limit.
+      expect((await pool.query(`select current_setting('lock_timeout') as v`)).rows[0].v).to.equal('0');
+      await catching.query('commit');
+    } finally {
+      await catching.end();
+    }
+    expect((await pool.query('select delivery_facts_catch_up($1, 300) as taken', [t.tenantId])).rows[0].taken).to.equal(1);
+    await expectCurrent(t.tenantId);
+  });
+
   it('the schedule catches up every tenant with notes; a tenant\'s own catch-up cannot take another tenant\'s notes', async () => {
     const { a, b } = await twoTenants(api.databaseUrl);
     for (const t of [a, b]) {

@@ -67,9 +67,9 @@ describe('scheduled job handlers', function () {
       values ($1, $2, 'manual', 'jd', 'main', md5('jd'), 'production', 'success', 'deploy', '2025-01-02T00:00:00Z')`, [tenant.tenantId, project]);
     const facts = async () => (await q(`select count(*)::int as n from deployment_facts where tenant_id = $1`, [tenant.tenantId])).rows[0].n;
     expect(await facts()).to.equal(0);
-    expect(await run('cube.delivery-facts-catch-up')).to.deep.equal({ tenants: 1, notes: 1 });
+    expect(await run('cube.delivery-facts-catch-up')).to.deep.equal({ tenants: 1, notes: 1, failed: 0 });
     expect(await facts()).to.equal(1);
-    expect(await run('cube.delivery-facts-catch-up')).to.deep.equal({ tenants: 0, notes: 0 });
+    expect(await run('cube.delivery-facts-catch-up')).to.deep.equal({ tenants: 0, notes: 0, failed: 0 });
   });
 
   it('identity.sessions-cleanup deletes sessions past either expiry and sign-in links a day past theirs', async () => {
