@@ -6,10 +6,9 @@
 import { hostname } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { freePort } from '../../src/dev.js';
 import { freshDatabase } from '../helpers/database.js';
 import { baseEnv } from '../helpers/server.js';
-import { spawnServe } from '../helpers/cli.js';
+import { spawnServeOnFreePort } from '../helpers/cli.js';
 import { buildTenant, closeFactoryPools } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { roundRobinProxy, type RoundRobin } from './roundRobin.js';
@@ -23,10 +22,9 @@ describe('three instances behind a round-robin balancer', function () {
 
   before(async () => {
     databaseUrl = await freshDatabase();
-    const ports = [await freePort(), await freePort(), await freePort()];
-    const started = await Promise.all(ports.map((port) => spawnServe(baseEnv(databaseUrl, port))));
-    started.forEach(({ child, output }, i) => instances.push({ child, output, port: ports[i] as number }));
-    proxy = await roundRobinProxy(ports.map((port) => ({ host: '127.0.0.1', port })));
+    const started = await Promise.all([1, 2, 3].map(() => spawnServeOnFreePort((port) => baseEnv(databaseUrl, port))));
+    started.forEach(({ child, output, port }) => instances.push({ child, output, port }));
+    proxy = await roundRobinProxy(instances.map(({ port }) => ({ host: '127.0.0.1', port })));
   });
 
   after(async () => {

@@ -1,3 +1,4 @@
+import { freePort } from '../../src/db/embedded.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -52,6 +53,22 @@ export function spawnServe(env: Env): Promise<{ child: ChildProcess; output: () 
     child.stderr.on('data', onData);
     exited.then((code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
+}
+
+/**
+ * `serve` on a free port. The port is free when it is picked, but the server binds it only after
+ * compiling its models (seconds later), and meanwhile another process of the run may take it (an
+ * outgoing connection's ephemeral port): on EADDRINUSE it starts again on another port.
+ */
+export async function spawnServeOnFreePort(envFor: (port: number) => Env): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null>; port: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    try {
+      return { ...(await spawnServe(envFor(port))), port };
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
 }
 
 export interface RunningCli {

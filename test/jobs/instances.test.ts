@@ -10,7 +10,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { bossOver } from '../../src/jobs/boss.js';
 import { freePort } from '../../src/dev.js';
-import { spawnServe } from '../helpers/cli.js';
+import { spawnServeOnFreePort } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
@@ -32,15 +32,13 @@ interface Instance {
 }
 
 async function start(name: string, databaseUrl: string, extra: Record<string, string> = {}): Promise<Instance> {
-  const port = await freePort();
-  const env = {
+  const { child, output, exited, port } = await spawnServeOnFreePort((port) => ({
     ...baseEnv(databaseUrl, port),
     TEST_HOOKS: 'true',
     JOBS_QUEUE_CONCURRENCY: '4',
     JOBS_POLL_INTERVAL_MS: '500',
     ...extra,
-  };
-  const { child, output, exited } = await spawnServe(env);
+  }));
   return { name, url: `http://127.0.0.1:${port}`, child, output, exited };
 }
 
