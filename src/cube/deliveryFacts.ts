@@ -7,25 +7,16 @@
  */
 import type pg from 'pg';
 import { AppError } from '../errors.js';
+import { filterMembers } from './filters.js';
 import type { ValidQuery } from './query.js';
 import { cubeSettings } from './settings.js';
 
 /** The cubes whose SQL reads the stored facts (schema/deployments.yml, schema/change_lead_times.yml). */
 const STORED_FACT_CUBES = new Set(['deployments', 'change_lead_times']);
 
-type Filter = ValidQuery['filters'][number];
-
-function filterMembers(filter: Filter, into: string[]): void {
-  const f = filter as { member?: string; dimension?: string; and?: Filter[]; or?: Filter[] };
-  if (f.member) into.push(f.member);
-  if (f.dimension) into.push(f.dimension);
-  for (const inner of [...(f.and ?? []), ...(f.or ?? [])]) filterMembers(inner, into);
-}
-
 /** Whether a query names a member of a cube that reads the stored facts. */
 export function readsStoredFacts(q: ValidQuery): boolean {
-  const members = [...q.measures, ...q.dimensions, ...q.segments, ...q.hiddenMeasures, ...q.timeDimensions.map((t) => t.dimension), ...q.order.map((o) => o.id)];
-  for (const filter of q.filters) filterMembers(filter, members);
+  const members = [...q.measures, ...q.dimensions, ...q.segments, ...q.hiddenMeasures, ...q.timeDimensions.map((t) => t.dimension), ...q.order.map((o) => o.id), ...q.filters.flatMap(filterMembers)];
   return members.some((m) => STORED_FACT_CUBES.has(m.slice(0, m.indexOf('.'))));
 }
 

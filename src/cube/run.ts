@@ -43,14 +43,14 @@ const QUERY_CANCELED = '57014';
  * snapshot, so a write committing meanwhile is either wholly in the answer or wholly out of it;
  * except that the stored delivery facts are current as of the catch-up just before (deliveryFacts.ts),
  * so a deployment committing between the two may show its own columns before its facts.
- * The timeout is an integer from the configuration, never client input.
  */
-const opening = () => `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
-
-/** A statement cancelled by the timeout becomes an error that says what to do. */
-async function withTimeoutError<T>(work: () => Promise<T>): Promise<T> {
+async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
   try {
-    return await work();
+    // One round trip for the opening, the timeout and the first read when there is one (a simple
+    // query of several statements); the timeout is an integer from the configuration, never
+    // client input, and the first read's values are written in as literals (rollupCheckSql).
+    const open = `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
+    return await inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${open}; ${first}` : open);
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;
@@ -58,12 +58,6 @@ async function withTimeoutError<T>(work: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
-}
-
-async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
-  // One round trip for the opening, the timeout and the first read when there is one (a simple
-  // query of several statements); the first read's values are written in as literals (rollupCheckSql).
-  return withTimeoutError(() => inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${opening()}; ${first}` : opening()));
 }
 
 /** The query with the measures it only orders by, so they are computed and sorted on. */
