@@ -24,8 +24,9 @@ import { announceInstallation, codehostEnv, deliver, fixture } from '../activity
 import { biUrl } from '../bi/biUrl.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { mcpClients, structured } from '../mcp/mcpClient.js';
 import { CSV, register } from '../organisation/helpers.js';
+import { annBoAndCy } from './helpers.js';
+import { mcpClients, structured } from '../mcp/mcpClient.js';
 
 const MAY = 'from=2026-05&to=2026-05';
 const REPO = 'acme-corp/checkout-service';
@@ -64,20 +65,11 @@ describe('drill-through: AI commits and headcount', function () {
     cubeKey = (await buildMember(api.databaseUrl, tenant.tenantId)).apiKey;
     const owner = api.as(tenant.owner.apiKey);
     const { pool } = dbFor(api.databaseUrl);
-    const tag = tenant.tenantId.slice(0, 8);
-    const email = (name: string) => `${name}-${tag}@example.com`;
-    const imported = await owner.post('/api/register/imports', register(
-      `ann,${email('ann')},Ann,employee,,CC-1,NL,alpha,Alpha,,,eng`,
-      `bo,${email('bo')},Bo,employee,,CC-1,NL,beta,Beta,,,eng`,
-    ), CSV);
-    expect(imported.status, imported.text).to.be.oneOf([200, 201]);
-    for (const t of (await owner.get('/api/teams?perPage=100')).body.data as { slug: string; id: string }[]) teams[t.slug] = t.id;
-    for (const name of ['ann', 'bo']) {
-      people[name] = (await pool.query(`select person_id from person_identities where tenant_id = $1 and kind = 'email' and value = $2`, [tenant.tenantId, email(name)])).rows[0].person_id;
-    }
-    const joined = await owner.post(`/api/teams/${teams.alpha}/members`, { personId: people.bo });
-    expect(joined.status, joined.text).to.be.oneOf([200, 201]);
-    for (const name of ['ann', 'bo', 'cy']) users[name] = await buildMember(api.databaseUrl, tenant.tenantId, 'member', email(name));
+    const shared = await annBoAndCy(api, tenant);
+    const { email } = shared;
+    Object.assign(teams, shared.teams);
+    Object.assign(people, shared.people);
+    Object.assign(users, shared.users);
 
     await announceInstallation(api.databaseUrl, INSTALLATION_A, INSTALLATION_B);
     expect((await owner.post('/api/integrations/codehost/installations', { installationId: INSTALLATION_A })).status).to.equal(201);
