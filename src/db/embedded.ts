@@ -50,6 +50,8 @@ export interface EmbeddedOptions {
   dataDir?: string;
   /** Prefix of the temporary directory's name. */
   tempPrefix?: string;
+  /** Where the temporary directory is made. Default: the system's temporary directory. */
+  tempParent?: string;
   flags?: string[];
   /** Default: a free port. */
   port?: number;
@@ -191,7 +193,7 @@ function startServer(bin: string, dataDir: string, port: number, flags: string[]
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgresServer> {
   const user = process.getuid?.() === 0 ? postgresUser() : null;
   const bin = reachableBinaries(user);
-  const temporary = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), options.tempPrefix ?? 'da-pg-')) : null;
+  const temporary = options.dataDir === undefined ? mkdtempSync(join(options.tempParent ?? tmpdir(), options.tempPrefix ?? 'da-pg-')) : null;
   if (temporary) chmodSync(temporary, 0o755);
   const { dir: dataDir, relocated } = temporary ? { dir: join(temporary, 'data'), relocated: null } : reachableDataDir(user, options.dataDir as string);
   const port = options.port ?? (await freePort());

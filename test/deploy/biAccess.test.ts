@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../../src/db/embedded.js';
 import { composeModel } from './composeModel.js';
+import { clusterParent } from '../helpers/database.js';
 
 const PROXY = '127.0.0.2';
 const ENV = { APP_URL: 'https://a.example.com', OAUTH_ENCRYPTION_KEY: 'ab'.repeat(32), S3_SECRET_ACCESS_KEY: 'cd'.repeat(24), BI_PORT: '5433', BI_PROXY_ADDRESS: PROXY };
@@ -56,7 +57,7 @@ describe('deploy/bi.yaml: who the bundled database admits through Traefik', func
     const hba = join(dir, 'pg_hba_bi.conf');
     writeFileSync(hba, hbaLines());
     chmodSync(hba, 0o644);
-    server = await startEmbeddedPostgres({ password: 'owner-secret', tempPrefix: 'da-bi-hba-pg-', flags: ['-c', `hba_file=${hba}`] });
+    server = await startEmbeddedPostgres({ password: 'owner-secret', tempPrefix: 'da-bi-hba-pg-', tempParent: clusterParent(), flags: ['-c', `hba_file=${hba}`] });
     const admin = new pg.Client({ connectionString: server.urlFor('postgres') });
     await admin.connect();
     await admin.query(`create role bi_0123abcd_metabase_deadbeef login password 'bi-secret'`);

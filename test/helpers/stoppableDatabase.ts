@@ -3,11 +3,11 @@
  * (an outage), migrated like the shared template. The shared server of the run is never stopped.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedPostgresServer } from '../../src/db/embedded.js';
 import { runMigrations } from '../../src/db/migrations.js';
+import { clusterParent } from './database.js';
 
 export interface StoppableDatabase {
   /** The migrated application database. */
@@ -19,7 +19,7 @@ export interface StoppableDatabase {
 }
 
 export async function stoppableDatabase(): Promise<StoppableDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'da-outage-'));
+  const dir = mkdtempSync(join(clusterParent(), 'da-outage-'));
   chmodSync(dir, 0o755);
   const port = await freePort();
   const options = { password: 'test', dataDir: join(dir, 'data'), port, flags: ['-c', 'fsync=off'] };
