@@ -37,7 +37,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
   let fakes: Fakes;
   before(async () => {
     fakes = await startFakes();
-    // A slow model (6 s) within the timeout, so that the page is seen before the summary exists.
+    // The model answers when the test releases it, within the timeout, so that the page is seen before the summary exists.
     Object.assign(options.env, aiEnv(fakes, { AI_TIMEOUT_SECONDS: '20' }));
   });
   const suite = serverAndBrowser(options);
@@ -51,12 +51,13 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
   });
   // The file's tabs (personTab), one page at a time; 'owner' for the page a test keeps while others look.
   const tabAs = async (userId: string, tenantId: string, kind = 'plain') => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenantId), kind);
-  const answer = (summary: string, delayMs = 0) => {
-    fakes.a.respond = (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT) } : { text: summary, ...(delayMs ? { delayMs } : {}) });
+  const answer = (summary: string, after?: Promise<unknown>) => {
+    fakes.a.respond = (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT) } : { text: summary, ...(after ? { after } : {}) });
   };
 
   it('shows "Summary pending" until the job has answered, then the summary with its model and date; an owner re-runs it', async () => {
-    answer('Attempted: fix the login test.', 6000);
+    let release = () => {};
+    answer('Attempted: fix the login test.', new Promise<void>((done) => (release = done)));
     const id = await upload(suite.server, a.owner.apiKey);
     const page = await tabAs(a.owner.userId, a.tenantId);
     await page.goto('/app/ai');
@@ -67,6 +68,7 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     await row.getByRole('link').click();
     expect(new URL(page.url()).pathname).to.equal(`/app/ai/sessions/${id}`);
     await until(() => summaryText(page), 'Summary pending: it appears here when the model has answered.');
+    release();
     // The page asks again by itself until the summary is stored.
     await until(() => summaryText(page), 'Attempted: fix the login test.', 20_000);
     const stored = (await suite.server.as(a.owner.apiKey).get(`/api/sessions/${id}`)).body.data.summary;

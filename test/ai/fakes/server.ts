@@ -15,8 +15,11 @@ export interface FakeRequest {
 }
 
 export type Reply =
-  /** `delayMs`: the answer starts this late (a slow model, so a page can be seen mid-run). */
-  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  /**
+   * `delayMs`: the answer starts this late (a slow model, so a page can be seen mid-run); `after`:
+   * it starts once this promise settles (a test releases it when it has seen the page mid-run).
+   */
+  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number; after?: Promise<unknown> }
   | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   | { status: number; message?: string }
   /** Answers nothing for this long (a timeout). */
@@ -80,6 +83,7 @@ async function start(root: string, write: Writer, errorBody: (status: number, me
         }
       };
       if ('delayMs' in reply && reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs);
+      else if ('after' in reply && reply.after) void reply.after.finally(() => res.destroyed || answer());
       else answer();
     });
   });
