@@ -2,7 +2,8 @@ import { appendFileSync } from 'node:fs';
 import { startTestDatabase, stopTestDatabase } from './database.js';
 import { closeFactoryPools } from './factories.js';
 
-// TEST_TIMES=<file>: one line per test file with its wall time (ms), to find what makes the suite slow.
+// TEST_TIMES=<file>: one line per test file with its wall time (ms), its name, when it started (ms
+// since the epoch) and its worker's pid, to find what makes the suite slow and what runs last.
 let startedAt = 0;
 
 export const mochaHooks = {
@@ -16,6 +17,6 @@ export const mochaHooks = {
     await closeFactoryPools();
     await stopTestDatabase();
     const file = this.test?.parent?.suites[0]?.file;
-    if (process.env.TEST_TIMES && file) appendFileSync(process.env.TEST_TIMES, `${Date.now() - startedAt}\t${file.replace(`${process.cwd()}/`, '')}\n`);
+    if (process.env.TEST_TIMES && file) appendFileSync(process.env.TEST_TIMES, `${Date.now() - startedAt}\t${file.replace(`${process.cwd()}/`, '')}\t${startedAt}\t${process.pid}\n`);
   },
 };
