@@ -31,8 +31,8 @@ export interface Script {
   calls: { name: string; args: unknown }[];
   /** The final answer, from the tools' results (JSON text, in call order). */
   answer: (results: string[]) => string;
-  /** The answer starts this late, so that a test sees the steps before it. */
-  answerDelayMs?: number;
+  /** The answer starts once this settles: the test releases it when it has seen the steps. */
+  answerAfter?: Promise<unknown>;
 }
 
 /** The first user message of a request, whichever vendor's shape it has. */
@@ -50,7 +50,7 @@ export function scriptedModel(scripts: Script[]) {
     if (!script) return { text: 'I have no script for this question.' };
     const results = toolResults(request);
     const call = script.calls[results.length];
-    return call ? { toolCalls: [call] } : { text: script.answer(results), ...(script.answerDelayMs ? { delayMs: script.answerDelayMs } : {}) };
+    return call ? { toolCalls: [call] } : { text: script.answer(results), ...(script.answerAfter ? { after: script.answerAfter } : {}) };
   };
 }
 

@@ -20,7 +20,7 @@ const Q1 = ['2026-01-01', '2026-03-31'];
 const sessionsQuery = (extra: Record<string, unknown> = {}) => ({ measures: ['ai_sessions.ai_sessions'], timeDimensions: [{ dimension: 'ai_sessions.started_at', dateRange: MARCH }], ...extra });
 
 const COUNT_QUESTION = 'How many AI sessions in March 2026?';
-const SCRIPTS = (b: { tenantId: string; teamId: string }): Script[] => [
+const SCRIPTS = (b: { tenantId: string; teamId: string }, countAnswer: Promise<unknown>): Script[] => [
   {
     question: /How many AI sessions in March 2026/,
     calls: [
@@ -28,7 +28,7 @@ const SCRIPTS = (b: { tenantId: string; teamId: string }): Script[] => [
       { name: 'cube_query', args: sessionsQuery() },
     ],
     answer: (results) => `There were ${rowsOf(results[1])[0]?.['ai_sessions.ai_sessions'] ?? 'no'} AI sessions in March 2026.`,
-    answerDelayMs: 1500,
+    answerAfter: countAnswer,
   },
   {
     question: /AI sessions per month in Q1 2026/,
@@ -84,18 +84,22 @@ describe('web app: the notebook (Chromium)', function () {
   let fakes: Fakes;
   before(async () => {
     fakes = await startFakes();
-    Object.assign(options.env, aiEnv(fakes));
+    // A model held back by the test (the count question's answer) within the timeout, however busy the machine.
+    Object.assign(options.env, aiEnv(fakes, { AI_TIMEOUT_SECONDS: '20' }));
   });
   const suite = serverAndBrowser(options);
   let a: BuiltTenant;
   let b: BuiltTenant;
   let notebookUrl: string;
+  // The first count question's answer waits until the test has seen its steps (then, and for every re-run, it is released).
+  let releaseCountAnswer = () => {};
+  const countAnswer = new Promise<void>((done) => (releaseCountAnswer = done));
 
   before(async () => {
     ({ a, b } = await twoTenants(suite.server.databaseUrl, { a: 'Notebook A', b: 'Notebook B' }));
     await seed(suite.server, a, A_SESSIONS);
     const bTeam = await seed(suite.server, b, [1, 2, 3, 4, 5].map((d) => [`2026-03-0${d}`, 'cursor']));
-    fakes.d.respond = scriptedModel(SCRIPTS({ tenantId: b.tenantId, teamId: bTeam }));
+    fakes.d.respond = scriptedModel(SCRIPTS({ tenantId: b.tenantId, teamId: bTeam }, countAnswer));
   });
   after(async () => {
     await fakes?.close();
@@ -117,11 +121,12 @@ describe('web app: the notebook (Chromium)', function () {
     await page.getByLabel('Question', { exact: true }).fill(COUNT_QUESTION);
     await page.getByRole('button', { name: 'Ask' }).click();
     const cell = page.getByRole('article', { name: COUNT_QUESTION });
-    // The model's answer is held back 1.5 s: the steps are on the page before it.
+    // The model's answer is held back until the steps are on the page.
     await until(() => cell.getByTestId('notebook-step').locator('summary').allInnerTexts().then((t) => t.map(norm)), ['list_measures', 'cube_query']);
     expect(await tableRows(page, 'Result of cube_query')).to.deep.equal([['ai_sessions.ai_sessions'], ['3']]);
     expect(await cell.getByRole('button', { name: 'Running…' }).isDisabled()).to.equal(true);
     expect(await cell.getByTestId('notebook-answer').count()).to.equal(0);
+    releaseCountAnswer();
     await until(() => cell.getByTestId('notebook-answer').innerText(), 'There were 3 AI sessions in March 2026.', 15_000);
     await until(() => cell.getByText('Answered by local-d').count(), 1);
     // One number, no group: the answer's result is a table, not a chart.
