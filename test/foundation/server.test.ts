@@ -3,7 +3,7 @@ import pg from 'pg';
 import { bundledMigrations } from '../../src/db/migrations.js';
 import { emptyDatabase, freshDatabase } from '../helpers/database.js';
 import { baseEnv, testServer, type TestServer } from '../helpers/server.js';
-import { runCli, spawnServe } from '../helpers/cli.js';
+import { runCli, spawnServeOnFreePort } from '../helpers/cli.js';
 import { freePort } from '../../src/dev.js';
 
 async function sql(url: string, text: string, params: unknown[] = []) {
@@ -144,8 +144,7 @@ describe('graceful shutdown', () => {
   it('SIGTERM finishes in-flight requests, closes the pool and exits 0', async function () {
     this.timeout(120000);
     const url = await freshDatabase();
-    const port = await freePort();
-    const { child, exited } = await spawnServe(baseEnv(url, port));
+    const { child, exited, port } = await spawnServeOnFreePort((free) => baseEnv(url, free));
     // A keep-alive connection that is idle must not hold the shutdown open.
     await fetch(`http://127.0.0.1:${port}/health`);
     child.kill('SIGTERM');

@@ -5,9 +5,8 @@
  * the command is sent the moment the instance says it listens.
  */
 import { expect } from 'chai';
-import { freePort } from '../../src/dev.js';
 import { signSlackRequest } from '../../src/integrations/slack/verify.js';
-import { spawnServe } from '../helpers/cli.js';
+import { spawnServeOnFreePort } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
 import { baseEnv, testServer } from '../helpers/server.js';
@@ -38,8 +37,7 @@ describe('Slack: the first /delivery after a start', function () {
     await installSlack(setup, databaseUrl, tenant);
     await setup.close();
 
-    const port = await freePort();
-    const { child, output, exited } = await spawnServe({ ...baseEnv(databaseUrl, port), ...slackEnv(slack) });
+    const { child, output, exited, port } = await spawnServeOnFreePort((free) => ({ ...baseEnv(databaseUrl, free), ...slackEnv(slack) }));
     stop = () => child.kill('SIGTERM');
     const lines = output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; ms?: number });
     const compiled = lines.findIndex((l) => l.msg === 'cube models compiled');
