@@ -1,4 +1,5 @@
 /** How the process runs: logging, the job worker, live sockets, the semantic layer's limits, the CLI login's poll interval, test hooks. */
+import { isAbsolute } from 'node:path';
 import type { Reader } from './reader.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -21,6 +22,11 @@ export interface RuntimeConfig {
     queryTimeoutSeconds: number;
     /** CUBE_CONTINUE_WAIT_SECONDS: a `/cubejs-api/v1/load` still running after this answers Cube's "Continue wait". */
     continueWaitSeconds: number;
+    /**
+     * CUBE_COMPILE_CACHE_DIR: where the models' transpiled YAML is kept between starts (src/cube/compiler.ts);
+     * null: nowhere, every start transpiles.
+     */
+    compileCacheDir: string | null;
   };
   cliLogin: {
     /**
@@ -33,6 +39,12 @@ export interface RuntimeConfig {
 
 /** RFC 8628 §3.2: a client polls every 5 s when the device authorization names no interval. */
 export const DEFAULT_DEVICE_POLL_INTERVAL_SECONDS = 5;
+
+function parseCompileCacheDir(r: Reader): string | null {
+  const dir = r.get('CUBE_COMPILE_CACHE_DIR');
+  if (dir !== null && !isAbsolute(dir)) r.problems.push('CUBE_COMPILE_CACHE_DIR must be an absolute path');
+  return dir;
+}
 
 export function parseLogLevel(r: Reader): string {
   const logLevel = r.get('LOG_LEVEL') ?? 'info';
@@ -54,6 +66,7 @@ export function parseRuntime(r: Reader): RuntimeConfig {
     cube: {
       queryTimeoutSeconds: r.integer('CUBE_QUERY_TIMEOUT_SECONDS', 120, 1, 86_400),
       continueWaitSeconds: r.integer('CUBE_CONTINUE_WAIT_SECONDS', 5, 1, 3600),
+      compileCacheDir: parseCompileCacheDir(r),
     },
     cliLogin: { pollIntervalSeconds: r.integer('CLI_LOGIN_POLL_INTERVAL_SECONDS', DEFAULT_DEVICE_POLL_INTERVAL_SECONDS, 1, 60) },
   };

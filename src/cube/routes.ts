@@ -81,7 +81,7 @@ function present(result: LoadResult, requestId: string, castNumerics: boolean): 
 }
 
 export function cubeRoutes(app: AppContext): Router {
-  configureCube({ queryTimeoutMs: app.config.cube.queryTimeoutSeconds * 1000, continueWaitMs: app.config.cube.continueWaitSeconds * 1000 });
+  configureCube({ queryTimeoutMs: app.config.cube.queryTimeoutSeconds * 1000, continueWaitMs: app.config.cube.continueWaitSeconds * 1000, compileCacheDir: app.config.cube.compileCacheDir });
   // Compile the models while the server starts, not on the first request (startServer waits for
   // it before listening, and logs the outcome).
   loadCube().catch(() => {});

@@ -5,12 +5,17 @@ import { loadConfig } from '../../src/config/index.js';
 import { parse, problems, VALID } from './helpers.js';
 
 describe('configuration: runtime', () => {
-  it('reads the semantic layer\'s query timeout and Continue-wait time, within bounds', () => {
-    expect(loadConfig(VALID).cube).to.deep.equal({ queryTimeoutSeconds: 120, continueWaitSeconds: 5 });
-    expect(parse({ CUBE_QUERY_TIMEOUT_SECONDS: '30', CUBE_CONTINUE_WAIT_SECONDS: '2' }, parseRuntime).value.cube).to.deep.equal({ queryTimeoutSeconds: 30, continueWaitSeconds: 2 });
-    expect(problems({ ...VALID, CUBE_QUERY_TIMEOUT_SECONDS: '0', CUBE_CONTINUE_WAIT_SECONDS: '1.5' })).to.deep.equal([
+  it('reads the semantic layer\'s query timeout, Continue-wait time and compile cache, within bounds', () => {
+    expect(loadConfig(VALID).cube).to.deep.equal({ queryTimeoutSeconds: 120, continueWaitSeconds: 5, compileCacheDir: null });
+    expect(parse({ CUBE_QUERY_TIMEOUT_SECONDS: '30', CUBE_CONTINUE_WAIT_SECONDS: '2', CUBE_COMPILE_CACHE_DIR: '/var/cache/da' }, parseRuntime).value.cube).to.deep.equal({
+      queryTimeoutSeconds: 30,
+      continueWaitSeconds: 2,
+      compileCacheDir: '/var/cache/da',
+    });
+    expect(problems({ ...VALID, CUBE_QUERY_TIMEOUT_SECONDS: '0', CUBE_CONTINUE_WAIT_SECONDS: '1.5', CUBE_COMPILE_CACHE_DIR: 'cache' })).to.deep.equal([
       'CUBE_QUERY_TIMEOUT_SECONDS must be a whole number from 1 to 86400',
       'CUBE_CONTINUE_WAIT_SECONDS must be a whole number from 1 to 3600',
+      'CUBE_COMPILE_CACHE_DIR must be an absolute path',
     ]);
   });
 

@@ -5,15 +5,17 @@
  * source is transpiled once for the child processes the tests start (transpiled.ts).
  */
 import { ensureWebBuilt } from '../../src/webBuild.js';
+import { removeCubeCache, startCubeCache } from './cubeCache.js';
 import { startSharedTestDatabase, stopTestDatabase } from './database.js';
 import { removeTranspiled, transpileForChildren } from './transpiled.js';
 
 export async function mochaGlobalSetup(): Promise<void> {
   ensureWebBuilt();
-  await Promise.all([startSharedTestDatabase(), transpileForChildren()]);
+  await Promise.all([startSharedTestDatabase(), transpileForChildren(), startCubeCache()]);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
   await stopTestDatabase();
   removeTranspiled();
+  removeCubeCache();
 }

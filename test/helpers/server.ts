@@ -2,6 +2,7 @@ import { loadConfig, type Env } from '../../src/config/index.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort } from '../../src/dev.js';
+import { cubeCacheEnv } from './cubeCache.js';
 import { freshDatabase } from './database.js';
 
 export const TEST_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -20,6 +21,7 @@ export function baseEnv(databaseUrl: string, port = 0): Env {
     TRUSTED_PROXIES: '127.0.0.1,::1',
     // Test clients read answers, not Cube's "Continue wait" (test/cube/continueWait.test.ts sets its own).
     CUBE_CONTINUE_WAIT_SECONDS: '600',
+    ...cubeCacheEnv(),
   };
 }
 
