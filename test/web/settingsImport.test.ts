@@ -79,6 +79,8 @@ describe('web app: Settings › Register and seats (Chromium)', function () {
     await memberPage.goto('/app/settings/import');
     await memberPage.getByRole('heading', { name: 'Register and seats', level: 1 }).waitFor();
     await memberPage.getByTestId('register-history').getByRole('cell').first().waitFor();
+    // The note comes with the member's role (its own request): waited for, then it is the only one.
+    await memberPage.getByText('Only an owner of the organisation imports the register and seats.').waitFor();
     expect(await memberPage.getByText('Only an owner of the organisation imports the register and seats.').count()).to.equal(1);
     expect(await memberPage.locator('input[type="file"]').count()).to.equal(0);
     const refused = await server.as(member.apiKey).post('/api/register/imports', csv([row(9)]).toString(), { 'content-type': 'text/csv' });
