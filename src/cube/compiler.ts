@@ -100,7 +100,7 @@ function yamlCache(cacheDir: string, files: { fileName: string; content: string 
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     if (Object.values(parsed).every((v) => typeof v === 'string')) stored = new Map(Object.entries(parsed) as [string, string][]);
   } catch {
-    // Not there yet, or not ours to read: transpile.
+    // Not there yet, or unreadable: transpile (and replace it).
   }
   const entries = stored ?? new Map<string, string>();
   return {
