@@ -4,7 +4,7 @@
  * `freshDatabase()` clones it, so each test file gets its own database in milliseconds.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { runMigrations } from '../../src/db/migrations.js';
@@ -32,18 +32,23 @@ async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** What a whole run's cluster may grow to (several hundred cloned databases), with room to spare. */
+const CLUSTER_ROOM = 8 * 1024 ** 3;
+
 /**
  * Where the tests' PostgreSQL clusters keep their files: /dev/shm (memory) where the machine has
- * one, else the system's temporary directory. On this machine's disk a clone of the template cost
- * 165 ms (mostly the kernel's file creation and journal) and removing a run's cluster 12 s of the
- * run's last seconds; in memory a clone costs 47 ms. The clusters run with fsync off and are
- * thrown away, so nothing is lost that a disk would have kept.
+ * one with room for a run, else the system's temporary directory (a container's /dev/shm is often
+ * 64 MB). On this machine's disk a clone of the template cost 165 ms (mostly the kernel's file
+ * creation and journal) and removing a run's cluster 12 s of the run's last seconds; in memory a
+ * clone costs 47 ms. The clusters run with fsync off and are thrown away, so nothing is lost that a
+ * disk would have kept.
  */
 export function clusterParent(): string {
   try {
     if (!statSync('/dev/shm').isDirectory()) return tmpdir();
     accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    return bavail * bsize >= CLUSTER_ROOM ? '/dev/shm' : tmpdir();
   } catch {
     return tmpdir();
   }
