@@ -122,6 +122,18 @@ async function bundledBossVersion(): Promise<number> {
  * Puts jobs this instance holds back in the queue as if never started (state `created`, no retry
  * used up): a drain is not the job's fault. Depends on pg-boss 10's job table (pinned version).
  */
+/**
+ * Which of these queues have a job ready to claim (pg-boss's own test in its fetch: created or
+ * retry, due): one query for every queue, where each queue's fetch is one query of its own.
+ */
+export async function queuesWithWork(executor: Executor, names: readonly string[]): Promise<Set<string>> {
+  const result = await executor.query(
+    `select distinct name from ${BOSS_SCHEMA}.job where name = any($1::text[]) and state < 'active' and start_after < now()`,
+    [names],
+  );
+  return new Set(result.rows.map((r: { name: string }) => r.name));
+}
+
 export async function returnJobs(executor: Executor, name: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const result = await executor.query(

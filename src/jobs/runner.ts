@@ -2,8 +2,11 @@
  * The worker of one instance: one fetch loop per queue over pg-boss's SKIP LOCKED claim, so a job
  * is held by exactly one instance at a time. A loop asks for as many jobs as it has free slots
  * (JOBS_QUEUE_CONCURRENCY per queue; workflows also share JOBS_WORKFLOW_CONCURRENCY slots across
- * their queues), runs them, marks them completed or failed, and polls again after
- * JOBS_POLL_INTERVAL_MS when the queue was empty (at once when a slot frees up).
+ * their queues), runs them, marks them completed or failed, and asks again at once while it finds
+ * jobs or a slot frees up. An empty queue's loop waits for the poller: every JOBS_POLL_INTERVAL_MS
+ * one query names the queues that have a job ready (queuesWithWork) and wakes their loops. An idle
+ * instance so asks once per interval, not once per queue (24 queries a second before: 12 ms of
+ * the server's CPU and 17 ms of PostgreSQL's a second, idle).
  *
  * Draining: `drain(grace)` stops every loop from claiming, waits up to the grace period for the
  * jobs in hand, then puts the unfinished ones back in the queue unchanged (no retry used up) and
@@ -16,7 +19,7 @@ import type { Logger } from '../log.js';
 import { AppError } from '../errors.js';
 import { describeError } from '../db/errors.js';
 import { asSystem, withTenant } from '../db/tenancy.js';
-import { returnJobs, type Executor } from './boss.js';
+import { queuesWithWork, returnJobs, type Executor } from './boss.js';
 import type { JobContext, JobDefinition } from './define.js';
 
 export interface RunnerOptions {
@@ -30,6 +33,9 @@ export interface RunnerOptions {
   pollIntervalMs: number;
   log: Logger;
 }
+
+/** The poller's own key in `wakers`: the drain wakes it with the loops. */
+const POLLER = '\0poller';
 
 interface Held {
   def: JobDefinition;
@@ -52,6 +58,26 @@ export class JobRunner {
 
   start(): void {
     for (const def of this.options.defs) this.loops.push(this.loop(def));
+    this.loops.push(this.poll());
+  }
+
+  /** Every poll interval: wakes the loops of the queues that have a job ready. */
+  private async poll(): Promise<void> {
+    const { executor, defs, pollIntervalMs, log } = this.options;
+    const names = defs.map((d) => d.name);
+    while (!this.stopping) {
+      await this.sleep(POLLER, pollIntervalMs);
+      if (this.stopping) break;
+      let ready: Iterable<string>;
+      try {
+        ready = await queuesWithWork(executor, names);
+      } catch (error) {
+        // Each loop's own fetch then meets (and logs) what went wrong, as it did before the poller.
+        log.warn({ err: error }, 'job poll failed');
+        ready = names;
+      }
+      for (const name of ready) this.wake(name);
+    }
   }
 
   /** How many jobs this instance holds right now (for tests and logs). */
@@ -95,13 +121,15 @@ export class JobRunner {
           this.wake(def.name);
         });
       }
-      if (jobs.length === 0 && !this.stopping) await this.sleep(def.name, pollIntervalMs);
+      // Empty: until the poller finds a job for this queue (or a slot frees up, or the drain).
+      if (jobs.length === 0 && !this.stopping) await this.sleep(def.name, null);
     }
   }
 
-  private sleep(queue: string, ms: number): Promise<void> {
+  /** Until `wake(queue)`, or `ms` at most (null: no limit). */
+  private sleep(queue: string, ms: number | null): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      const timer = ms === null ? undefined : setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();

@@ -113,6 +113,36 @@ describe('workflows', function () {
     expect(published.every((p) => p.tenantId === tenantId)).to.equal(true);
   });
 
+  it('an idle worker asks once per poll interval which queues have work, not each queue; a job sent later is still run', async () => {
+    // The runner's queries through a pool of its own that counts them: every queue's fetch (pg-boss's
+    // claim, FOR UPDATE SKIP LOCKED) and the poller's one question for all queues.
+    const counted = { fetches: 0, polls: 0 };
+    const pool = database.pool;
+    const executor = {
+      query(text: string, values?: unknown[]) {
+        if (text.includes('FOR UPDATE SKIP LOCKED')) counted.fetches++;
+        if (text.includes('select distinct name from pgboss.job')) counted.polls++;
+        return pool.query(text, values);
+      },
+    };
+    const defs = [importFlow, backfillFlow];
+    const runner = new JobRunner({ app, boss: bossOver(executor), executor, defs, instanceId: 'idle', queueConcurrency: 2, workflowConcurrency: 2, pollIntervalMs: 100, log: app.log });
+    runner.start();
+    try {
+      for (const end = Date.now() + 5_000; counted.polls < 10 && Date.now() < end; ) await delay(20);
+      // One fetch per queue at the start; the ten polls found nothing, so no queue asked again.
+      expect(counted.polls).to.be.at.least(10);
+      expect(counted.fetches).to.equal(defs.length);
+      const id = await app.jobs.send(backfillFlow, { tenantId, label: 'late' });
+      const state = async () => (await pool.query(`select state::text from pgboss.job where id = $1`, [id])).rows[0]?.state;
+      const end = Date.now() + 10_000;
+      while ((await state()) !== 'completed' && Date.now() < end) await delay(50);
+      expect(await state()).to.equal('completed');
+    } finally {
+      await runner.drain(1000);
+    }
+  });
+
   it('refuses a payload that does not match the job\'s schema before enqueueing', async () => {
     let error: unknown = null;
     await app.jobs.send(importFlow, { tenantId: 'not-a-uuid', label: 'x' }).catch((e) => (error = e));
