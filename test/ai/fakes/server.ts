@@ -15,12 +15,9 @@ export interface FakeRequest {
 }
 
 export type Reply =
-  /**
-   * `delayMs`: the answer starts this late (a slow model, so a page can be seen mid-run); `after`:
-   * it starts once this promise settles (a test releases it when it has seen the page mid-run).
-   */
-  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number; after?: Promise<unknown> }
-  | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  /** `after`: the answer starts once this promise settles (a slow model, released by the test once it has seen the page mid-run). */
+  | { text: string; inputTokens?: number; outputTokens?: number; after?: Promise<unknown> }
+  | { toolCalls: { name: string; args: unknown }[]; inputTokens?: number; outputTokens?: number }
   | { status: number; message?: string }
   /** Answers nothing for this long (a timeout). */
   | { hangMs: number }
@@ -82,8 +79,7 @@ async function start(root: string, write: Writer, errorBody: (status: number, me
           res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(500, String(error))));
         }
       };
-      if ('delayMs' in reply && reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs);
-      else if ('after' in reply && reply.after) void reply.after.finally(() => res.destroyed || answer());
+      if ('after' in reply && reply.after) void reply.after.finally(() => res.destroyed || answer());
       else answer();
     });
   });
