@@ -12,6 +12,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config/index.js';
 import { derive } from '../oauth/crypto.js';
+import { trimEnd } from '../shared/text.js';
 
 interface Runtime {
   provider: BasicTracerProvider;
@@ -34,7 +35,7 @@ function runtimeOf(config: Config): Runtime | null {
     const processor = new LangfuseSpanProcessor({
       publicKey: obs.publicKey,
       secretKey: obs.secretKey,
-      ...(obs.baseUrl ? { baseUrl: obs.baseUrl.replace(/\/+$/, '') } : {}),
+      ...(obs.baseUrl ? { baseUrl: trimEnd(obs.baseUrl, '/') } : {}),
       environment: config.nodeEnv,
       ...(config.releaseVersion !== 'dev' ? { release: config.releaseVersion } : {}),
       mediaUploadEnabled: false,

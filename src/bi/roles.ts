@@ -6,12 +6,13 @@
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { escapeIdentifier, escapeLiteral, type PoolClient } from 'pg';
+import { trimBoth } from '../shared/text.js';
 
 type Queryable = Pick<PoolClient, 'query'>;
 
 /** `bi_<tenant prefix>_<name, letters and digits only>_<random>`: readable, unique, at most 63 bytes. */
 export function roleNameFor(tenantId: string, name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24);
+  const slug = trimBoth(name.toLowerCase().replace(/[^a-z0-9]+/g, '_'), '_').slice(0, 24);
   const tenant = tenantId.replace(/-/g, '').slice(0, 8).toLowerCase();
   return ['bi', tenant, slug, randomBytes(4).toString('hex')].filter(Boolean).join('_');
 }

@@ -52,7 +52,7 @@ export const BI_TENANT =
   '(SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms))';
 
 const CUBE_REF = /\{CUBE\}\.([a-z_][a-z0-9_]*)/g;
-const OTHER_REF = /\{(?!CUBE\})[^}]*\}/;
+const OTHER_REF = /\{(?!CUBE\})[^{}]*\}/;
 const SOURCE = /^SELECT \* FROM ([a-z_][a-z0-9_]*) WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
 const AGGREGATE = /\b(sum|avg|count|min|max|percentile_cont|percentile_disc)\s*\(/i;
 const VALUE_TYPES = new Set(['sum', 'avg', 'min', 'max', 'count_distinct', 'count_distinct_approx']);

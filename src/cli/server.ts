@@ -5,6 +5,7 @@
 import semver from 'semver';
 import { PRODUCT } from '../version.js';
 import { UsageError } from './args.js';
+import { trimEnd } from '../shared/text.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -22,7 +23,7 @@ export function serverUrl(raw: string): string {
     throw new UsageError('--url must use https (plain http is only accepted for this machine: localhost, 127.0.0.1, [::1])');
   }
   if (url.username || url.password) throw new UsageError('--url must not contain a user name or password');
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${trimEnd(url.pathname, '/')}`;
 }
 
 /** A release number, or null when unknown (`dev`, or anything that is not a version). */

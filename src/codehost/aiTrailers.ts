@@ -28,18 +28,36 @@ export const AI_TOOLS: AiTool[] = [
   { tool: 'tabnine', name: /^tabnine\b/i, email: /@tabnine\.com$/i },
 ];
 
-const TRAILER = /^co-authored-by:[ \t]*(.+?)[ \t]*$/gim;
+const TRAILER_KEY = 'co-authored-by:';
 
-/** Every `Co-authored-by:` value of a commit message, as written. */
+/**
+ * Every `Co-authored-by:` value of a commit message, as written. Read line by line, not with a
+ * multi-line pattern: a commit message is the pusher's text, and `(.+?)[ \t]*$` backtracked
+ * quadratically over a long run of spaces (docs/input-limits.md).
+ */
 export function coauthorTrailers(message: string): string[] {
-  return [...message.matchAll(TRAILER)].map((m) => m[1] as string);
+  const values: string[] = [];
+  for (const line of message.split(/\r?\n|\r/)) {
+    if (line.slice(0, TRAILER_KEY.length).toLowerCase() !== TRAILER_KEY) continue;
+    const value = line.slice(TRAILER_KEY.length).trim();
+    if (value !== '') values.push(value);
+  }
+  return values;
+}
+
+/** `Name <email>` split at its last `<…>` (null when it does not end with one). */
+function nameAndEmail(trailer: string): { name: string; email: string } | null {
+  const value = trailer.trimEnd();
+  const open = value.lastIndexOf('<');
+  if (!value.endsWith('>') || open === -1 || value.indexOf('>', open) !== value.length - 1) return null;
+  return { name: value.slice(0, open), email: value.slice(open + 1, -1) };
 }
 
 /** The AI tool a trailer value (`Name <email>`) names, or null for a person. */
 export function aiToolOf(trailer: string): string | null {
-  const match = /^(.*?)\s*<([^>]*)>\s*$/.exec(trailer);
-  const name = (match ? match[1] : trailer)?.trim() ?? '';
-  const email = match?.[2]?.trim() ?? '';
+  const parts = nameAndEmail(trailer);
+  const name = (parts ? parts.name : trailer).trim();
+  const email = parts?.email.trim() ?? '';
   for (const entry of AI_TOOLS) {
     if (entry.email && email !== '' && entry.email.test(email)) return entry.tool;
     if (entry.name && entry.name.test(name)) return entry.tool;

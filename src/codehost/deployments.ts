@@ -13,6 +13,7 @@ import { deploymentSourceDefaults, deployments, projects, type DeploymentSource 
 import type { Executor } from '../aiSessions/activityLinks.js';
 import { upsertCodehostDeployment, type DeploymentRecord } from '../webhooks/service.js';
 import type { DEPLOYMENT_STATUSES } from '../webhooks/schemas.js';
+import { globMatches } from '../shared/text.js';
 
 type Status = (typeof DEPLOYMENT_STATUSES)[number];
 import { ensureProject, Repository, User } from './events.js';
@@ -258,10 +259,13 @@ const RUN_STATUS: Record<string, Status> = {
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
-/** A workflow's file name against a name or pattern (`deploy*.yml`: `*` is any run of characters), without case. */
+/**
+ * A workflow's file name against a name or pattern (`deploy*.yml`: `*` is any run of characters),
+ * without case, in linear time: an owner's pattern is never made a regular expression (a pattern
+ * such as `*a*a*a*a*a*a*a*a*b.yml` froze the instance on one delivery).
+ */
 export function workflowMatches(pattern: string, path: string): boolean {
-  const escaped = fileName(pattern).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${escaped}$`, 'i').test(fileName(path));
+  return globMatches(fileName(pattern), fileName(path));
 }
 
 /**

@@ -40,11 +40,12 @@ export interface Page<T> {
   next: string | null;
 }
 
-/** `<url>; rel="next"` of a Link header. */
+/** `<url>; rel="next"` of a Link header, read by splitting, not by a backtracking pattern. */
 export function nextLink(header: string | null): string | null {
   for (const part of (header ?? '').split(',')) {
-    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (match) return match[1] as string;
+    const [target, ...params] = part.split(';').map((p) => p.trim());
+    if (!target || !target.startsWith('<') || !target.endsWith('>') || target.length < 3) continue;
+    if (params.some((p) => p.replace(/\s/g, '').replaceAll('"', '') === 'rel=next')) return target.slice(1, -1);
   }
   return null;
 }

@@ -1,5 +1,6 @@
 /** The AI features (docs/ai.md) and LLM observability (Langfuse over OpenTelemetry). */
 import { parseHttpUrl, type Reader } from './reader.js';
+import { trimEnd } from '../shared/text.js';
 
 export const AI_PROVIDERS = ['openai', 'anthropic', 'google', 'compatible'] as const;
 export type AiProvider = (typeof AI_PROVIDERS)[number];
@@ -47,7 +48,7 @@ export function parseAi(r: Reader, production: boolean): AiConfig {
       r.problems.push(`LLM_${letter}_BASE_URL must use https when NODE_ENV is production (a model server on loopback may use http)`);
     }
     keys[group] = found ? (found[`LLM_${letter}_API_KEY`] as string) : null;
-    baseUrls[group] = found && url ? url.href.replace(/\/+$/, '') : null;
+    baseUrls[group] = found && url ? trimEnd(url.href, '/') : null;
   }
   const providerRaw = r.get('AI_PROVIDER');
   const isProvider = (name: string): name is AiProvider => (AI_PROVIDERS as readonly string[]).includes(name);

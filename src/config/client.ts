@@ -1,5 +1,6 @@
 /** What the CLI's remote commands (login, whoami, logout, exports with --url) read from the environment. */
 import { Reader, type Env } from './reader.js';
+import { trimEnd } from '../shared/text.js';
 
 export interface ClientConfig {
   /** This program's release (RELEASE_VERSION); `dev` is unknown. */
@@ -16,7 +17,7 @@ export function loadClientConfig(env: Env): Readonly<ClientConfig> {
   let configHome = xdg !== null && xdg.startsWith('/') ? xdg : null;
   if (configHome === null) {
     if (home === null) r.problems.push('HOME (or XDG_CONFIG_HOME) is required to store CLI credentials');
-    else configHome = `${home.replace(/\/+$/, '')}/.config`;
+    else configHome = `${trimEnd(home, '/')}/.config`;
   }
   r.check();
   return Object.freeze({ releaseVersion: r.get('RELEASE_VERSION') ?? 'dev', configHome: configHome as string });

@@ -3,6 +3,7 @@
  * the variable's name), so a failed start lists all of them at once. Each group of variables has
  * its own file in this folder; src/config/index.ts puts them together.
  */
+import { trimEnd } from '../shared/text.js';
 export type Env = Record<string, string | undefined>;
 
 /** A credential group's variables by name, once the group is complete. */
@@ -93,7 +94,7 @@ export function parseHttpUrl(r: Reader, name: string, value: string | null): URL
 }
 
 /** An endpoint as configured: its origin and path without trailing slashes. */
-export const withoutTrailingSlash = (url: URL): string => url.origin + url.pathname.replace(/\/+$/, '');
+export const withoutTrailingSlash = (url: URL): string => url.origin + trimEnd(url.pathname, '/');
 
 /**
  * An optional endpoint override: the fallback when unset; production refuses plain http (tokens

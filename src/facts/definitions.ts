@@ -136,7 +136,7 @@ export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | nul
   const time = m.meta?.time_dimension ?? null;
   if (!time && model.dimensions?.some((d) => d.type === 'time')) throw new Error(`${measure} has no meta.time_dimension`);
   const flags = (m.filters ?? []).flatMap((f) =>
-    f.sql.split(/\s+AND\s+/).map((term) => {
+    f.sql.split(/\sAND\s/).map((term) => {
       const match = TERM.exec(term.trim());
       const dimension = match && model.dimensions?.find((d) => d.sql === match[2] && d.type === 'boolean');
       if (!match || !dimension) throw new Error(`${measure}: filter term "${term}" is not a boolean dimension of ${cube}`);

@@ -17,6 +17,7 @@ import { authenticate } from '../identity/authenticate.js';
 import { issueCsrfToken } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { html } from './html.js';
+import { trimEnd } from '../shared/text.js';
 
 export const APP_BASE = '/app';
 export const WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -100,7 +101,7 @@ export function webApp(app: AppContext, options: { dist?: string } = {}): Koa.Mi
 
   const page = async (ctx: Koa.Context) => {
     ctx.set({
-      'Content-Security-Policy': app.config.billing && ctx.path.replace(/\/+$/, '') === BILLING_PAGE ? BILLING_PAGE_CSP : APP_CSP,
+      'Content-Security-Policy': app.config.billing && trimEnd(ctx.path, '/') === BILLING_PAGE ? BILLING_PAGE_CSP : APP_CSP,
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'same-origin',

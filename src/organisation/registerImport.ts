@@ -9,6 +9,7 @@ import { authorOf, type Actor } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
 import type { Db } from '../db/client.js';
 import { EMPLOYMENT_TYPES, registerImports, type EmploymentType, type IdentityKind } from '../db/schema/index.js';
+import { EMAIL } from '../shared/text.js';
 import { isIsoDate, ProblemList, readCsv, sha256Hex, type CsvRow } from './csvImport.js';
 import { applyRegisterIdentities, checkManualIdentities, claimKey, CODEHOST_USERNAME, type IdentityClaims, type WantedIdentity } from './identities.js';
 
@@ -25,7 +26,6 @@ const PERSON_COLUMNS = ['email', 'display_name', 'employment_type', 'supplier_na
 const TEAM_COLUMNS = ['team_name', 'team_external_ref', 'team_cost_centre_code', 'org_unit_slug', ...REGISTER_OPTIONAL.slice(1)] as const;
 
 export const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
 interface PersonIn { external_ref: string; email: string | null; display_name: string | null; employment_type: EmploymentType; supplier_name: string | null; cost_centre_code: string | null; location_country: string | null }

@@ -10,6 +10,7 @@ import { addManualMembership, removeManualMembership } from './memberships.js';
 import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from './teams.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
+import { EMAIL } from '../shared/text.js';
 
 /** Register and seat files are larger than JSON bodies: 50,000 rows fit comfortably. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -21,7 +22,7 @@ const JobParams = z.object({ jobId: Uuid }).catch({ jobId: NO_ID });
 const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
 const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional(), q: z.string().trim().min(1).max(100).optional() });
 const Identity = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('email'), value: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Must be an e-mail address').max(320) }),
+  z.strictObject({ kind: z.literal('email'), value: z.string().trim().max(320).regex(EMAIL, 'Must be an e-mail address') }),
   z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
 ]);
 export const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });

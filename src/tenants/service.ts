@@ -6,16 +6,15 @@ import { generateApiKey } from '../apiKeys/principal.js';
 import type { Role, TenantPrincipal } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
 import { AppError } from '../errors.js';
+import { EMAIL, trimBoth } from '../shared/text.js';
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** A URL-safe slug from a name; a numeric suffix keeps it unique. */
 async function uniqueSlug(db: Db, name: string): Promise<string> {
-  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'tenant';
+  const base = trimBoth(name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-'), '-').slice(0, 48) || 'tenant';
   for (let n = 1; ; n += 1) {
     const slug = n === 1 ? base : `${base}-${n}`;
     const taken = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1);

@@ -18,6 +18,7 @@ import {
   type TrackerVendor,
   type WebhookContext,
 } from '../trackers/types.js';
+import { trimEnd } from '../../shared/text.js';
 
 /** read: issues and users; manage: registering the dynamic webhooks; offline_access: refresh tokens. */
 export const JIRA_SCOPES = 'read:jira-work read:jira-user manage:jira-webhook offline_access';
@@ -78,7 +79,7 @@ export function jiraIssue(issue: { id?: unknown; key?: unknown; fields?: Record<
     status: String(f.status?.name ?? 'Unknown'),
     statusCategory: (category && CATEGORY[category]) ?? (f.resolutiondate ? 'closed' : 'open'),
     body: adfText(f.description),
-    url: siteUrl ? `${siteUrl.replace(/\/+$/, '')}/browse/${key}` : null,
+    url: siteUrl ? `${trimEnd(siteUrl, '/')}/browse/${key}` : null,
     author: who(f.reporter ?? f.creator),
     assignee: who(f.assignee),
     createdAt: created,
