@@ -3,9 +3,9 @@
  * receives validated input and the principal, calls one service, and returns what to send.
  */
 import type Koa from 'koa';
+import contentDisposition from 'content-disposition';
 import { z } from 'zod';
 import { authenticate } from '../identity/authenticate.js';
-import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import { authorize, type TenantAction } from '../auth/policies.js';
 import type { AppContext } from '../context.js';
@@ -162,11 +162,7 @@ export function route<
     }
     if (typeof spec.auth === 'object') authorize(principal as TenantPrincipal, spec.auth.policy);
     if (spec.auth === 'admin' && principal?.kind !== 'admin') throw new AppError('forbidden', 'Only the global administrator can do this');
-    // The session cookie is ambient: browsers send it from other origins of the same site
-    // (SameSite=Lax), and text/csv or empty posts need no CORS preflight. A cookie-authenticated
-    // change must therefore come from our own origin (browsers always send Origin on a
-    // cross-origin POST, PATCH or DELETE). API keys are not ambient and need nothing.
-    if (principal?.kind === 'session' && !SAFE_METHODS.has(ctx.method)) checkOrigin(ctx, app.config.appUrl);
+    // A cookie-authenticated change from another origin was refused before routing (auth/csrf.ts).
     // A lapsed subscription makes the tenant's own changes read-only; system routes are not the tenant's.
     if (principal?.tenantId && !spec.system && !spec.whenReadOnly && !SAFE_METHODS.has(ctx.method) && app.config.billing) {
       const tenantId = principal.tenantId;
@@ -204,11 +200,16 @@ export function listEnvelope<T>(data: T[], paging: Paging, total: number) {
   return { data, meta: { page: paging.page, perPage: paging.perPage, total } };
 }
 
-/** A file to download (exports, link lists): never cached, since it carries tenant data. */
+/**
+ * A file to download (exports, link lists): never cached, since it carries tenant data. The file
+ * name can hold request text (a team key), so the header is built by RFC 6266/5987 rules (quotes
+ * escaped, anything outside Latin-1 or a control character only in `filename*`, percent-encoded),
+ * never by interpolation.
+ */
 export function download(file: { contentType: string; filename: string; body: unknown }): RouteResult {
   return {
     type: file.contentType,
-    headers: { 'Content-Disposition': `attachment; filename="${file.filename}"`, 'Cache-Control': 'no-store' },
+    headers: { 'Content-Disposition': contentDisposition(file.filename), 'Cache-Control': 'no-store' },
     body: file.body,
   };
 }

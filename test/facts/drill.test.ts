@@ -248,6 +248,19 @@ describe('drill-through: the facts behind every measure', function () {
     }
   });
 
+  it('the CSV\'s file name is built by RFC 6266/5987 rules: a team value cannot add a second name or break the header', async () => {
+    const base = 'measure=deployments.production_deploys&from=2026-07&to=2026-07&format=csv';
+    const quoted = await facts(`${base}&team=${encodeURIComponent('a"; filename=evil.html')}`);
+    expect(quoted.status).to.equal(200);
+    expect(quoted.headers.get('content-disposition')).to.equal('attachment; filename="facts-deployments-production_deploys-a\\"; filename=evil.html-2026-07-2026-07.csv"');
+    const broken = await facts(`${base}&team=${encodeURIComponent('a\r\nSet-Cookie: x=1')}`);
+    expect(broken.status).to.equal(200);
+    expect(broken.headers.get('set-cookie')).to.equal(null);
+    expect(broken.headers.get('content-disposition')).to.equal(
+      "attachment; filename=\"facts-deployments-production_deploys-a??Set-Cookie: x=1-2026-07-2026-07.csv\"; filename*=UTF-8''facts-deployments-production_deploys-a%0D%0ASet-Cookie%3A%20x%3D1-2026-07-2026-07.csv",
+    );
+  });
+
   it('list_facts (MCP) answers the same rows, paged and capped at 50, for the principal\'s tenant only', async () => {
     const client = await mcp.connect(tenant.owner.apiKey);
     const args = { measure: 'deployments.change_failure_rate', from: '2026-05', to: '2026-05', team: 'payments' };

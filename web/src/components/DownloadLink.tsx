@@ -1,9 +1,21 @@
 import type { ReactNode } from 'react';
 import { errorOf } from '../api/client';
 
-/** The file name of a Content-Disposition header (`attachment; filename="x.csv"`). */
+/**
+ * The file name of a Content-Disposition header: RFC 5987's `filename*=UTF-8''…` when the server
+ * sent one (names outside Latin-1), else the quoted `filename="…"` with its escapes undone.
+ */
 function fileName(disposition: string | null, fallback: string): string {
-  return /filename="?([^";]+)"?/.exec(disposition ?? '')?.[1] ?? fallback;
+  const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition ?? '')?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended);
+    } catch {
+      // A malformed escape: the plain name below.
+    }
+  }
+  const quoted = /filename="((?:[^"\\]|\\.)*)"/.exec(disposition ?? '')?.[1];
+  return quoted === undefined ? fallback : quoted.replace(/\\(.)/g, '$1');
 }
 
 /**
