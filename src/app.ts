@@ -5,6 +5,8 @@ import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { clientAddress } from './http/clientAddress.js';
 import { securityHeaders } from './http/securityHeaders.js';
+import { refuseCrossSiteCookieWrites } from './auth/csrf.js';
+import { SESSION_COOKIE } from './auth/sessions.js';
 import { afterResponseErrorHandler, errorMiddleware } from './http/errors.js';
 import { healthRoutes } from './operations/health.js';
 import { surveyRoutes } from './surveys/routes.js';
@@ -114,6 +116,7 @@ export function createApp(app: AppContext): Koa {
   // Outside the error middleware, so error answers get them too.
   koa.use(securityHeaders(app.config.appUrl));
   koa.use(errorMiddleware(app.log));
+  koa.use(refuseCrossSiteCookieWrites(app.config.appUrl, SESSION_COOKIE));
   koa.on('error', afterResponseErrorHandler(app.log));
 
   for (const factory of routeFactories) {

@@ -30,12 +30,36 @@ export function isFormPost(ctx: Koa.Context): boolean {
   return Boolean(ctx.is('application/x-www-form-urlencoded'));
 }
 
-/** Refuses a cross-origin browser request (Origin present and not ours). */
+/**
+ * Refuses a browser request made by another site or origin: `Sec-Fetch-Site` says `cross-site` or
+ * `same-site` (a sibling origin: it gets our SameSite=Lax cookie), or `Origin` is present and not
+ * ours (`null` included). Browsers set both headers themselves and no page can forge them; a
+ * browser that sends neither is not one a page can drive across origins.
+ */
 export function checkOrigin(ctx: Koa.Context, appUrl: string): void {
+  const site = ctx.get('sec-fetch-site').toLowerCase();
+  if (site === 'cross-site' || site === 'same-site') throw new AppError('forbidden', 'Cross-origin request refused');
   const origin = ctx.get('origin');
   if (origin === '') return;
   const allowed = new Set([new URL(appUrl).origin, `${ctx.protocol}://${ctx.host}`]);
   if (!allowed.has(origin)) throw new AppError('forbidden', 'Cross-origin request refused');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The session cookie is ambient: a sibling origin of the same site gets it sent (SameSite=Lax), and
+ * a text/plain, form or empty POST needs no CORS preflight. So every change that carries the
+ * session cookie and no other credential must come from our own origin, whatever its content type
+ * and whichever handler answers it (routes, the Cube API, the MCP endpoint, the OAuth pages): one
+ * check before routing. Bearer keys and the administrator's header are not ambient and need none.
+ */
+export function refuseCrossSiteCookieWrites(appUrl: string, cookieName: string): Koa.Middleware {
+  return async (ctx, next) => {
+    const cookieAuthenticated = ctx.get('authorization') === '' && ctx.get('x-admin-secret') === '' && readCookie(ctx.get('cookie'), cookieName) !== null;
+    if (cookieAuthenticated && !SAFE_METHODS.has(ctx.method)) checkOrigin(ctx, appUrl);
+    await next();
+  };
 }
 
 /** A form post's hidden field must equal its cookie. */

@@ -253,8 +253,9 @@ describe('CLI login: the device flow over HTTP (denial, expiry, tenants, version
     expect(foreignToken.status).to.equal(403);
     expect(foreignToken.text).to.include('The form token is missing or invalid.');
     const crossSite = await api.with({ cookie: memberCookie, origin: 'https://evil.example', ...FORM }).post('/cli/login/approve', form({ user_code: started.body.user_code, csrf, action: 'approve', tenantId: alpha.tenantId }));
+    // Refused before routing, like every cookie-carrying change from elsewhere (src/auth/csrf.ts).
     expect(crossSite.status).to.equal(403);
-    expect(crossSite.text).to.include('This form can only be sent from this site.');
+    expect(crossSite.body).to.deep.equal({ error: { code: 'forbidden', message: 'Cross-origin request refused' } });
     const signedOut = await api.with(FORM).post('/cli/login/approve', form({ user_code: started.body.user_code, csrf, action: 'approve', tenantId: alpha.tenantId }));
     expectRefusalPage(signedOut, 401, 'Signed out', 'Sign in again, then open the link the CLI shows once more.');
 

@@ -50,4 +50,37 @@ describe('review: cookie-authenticated changes are refused from another origin',
     // Reads are not changes: a cross-origin GET with the cookie is answered (CORS keeps its body from the page).
     expect((await server.get('/api/users/me', { cookie, origin: 'https://evil.example.com' })).status).to.equal(200);
   });
+
+  it('every content type, by Sec-Fetch-Site or by Origin: 403 and nothing stored; our own origin and API keys pass', async () => {
+    const t = await buildTenant(server.databaseUrl);
+    const cookie = await buildSessionCookie(server.databaseUrl, t.owner.userId, t.tenantId);
+    const imports = () => dbFor(server.databaseUrl).db.select().from(registerImports).where(eq(registerImports.tenantId, t.tenantId));
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'Cross-Site', origin: new URL(server.running.app.config.appUrl).origin },
+      { origin: 'null' },
+      { origin: 'https://evil.example.com', 'sec-fetch-site': 'same-origin' },
+    ];
+    const types = ['text/plain', 'text/csv', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json', null];
+    for (const headers of foreign) {
+      for (const type of types) {
+        const res = await server.post('/api/register/imports', csv, { cookie, ...headers, ...(type ? { 'content-type': type } : {}) });
+        expect(res.status, `${JSON.stringify(headers)} ${type}`).to.equal(403);
+        expect(res.body).to.deep.equal(FORBIDDEN);
+      }
+    }
+    // A handler outside the route table (the CLI login's approval form) is behind the same check.
+    const approve = await server.post('/cli/login/approve', 'user_code=ABCD-EFGH&action=approve', { cookie, 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' });
+    expect(approve.status).to.equal(403);
+    expect(approve.body).to.deep.equal(FORBIDDEN);
+    expect(await imports()).to.deep.equal([]);
+
+    const own = await server.post('/api/register/imports', csv, { cookie, 'content-type': 'text/plain', 'sec-fetch-site': 'same-origin', origin: new URL(server.running.app.config.appUrl).origin });
+    expect(own.status).to.equal(201);
+    const typed = await server.post('/api/register/imports', register('p2,p2@example.com,P Two,employee,,,,team-a,Team A,,,'), { cookie, 'content-type': 'text/plain', 'sec-fetch-site': 'none' });
+    expect(typed.status).to.equal(201);
+    const byKey = await server.post('/api/register/imports', register('p3,p3@example.com,P Three,employee,,,,team-a,Team A,,,'), { authorization: `Bearer ${t.owner.apiKey}`, 'content-type': 'text/csv', 'sec-fetch-site': 'cross-site' });
+    expect(byKey.status).to.equal(201);
+  });
 });
