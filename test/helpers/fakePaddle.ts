@@ -45,6 +45,8 @@ export interface FakePaddle {
   reads: string[];
   /** Milliseconds the API waits before answering a subscription read (a slow Paddle). */
   readDelayMs: number;
+  /** Subscription reads received and not answered yet (a slow Paddle's reads in flight). */
+  pendingReads: number;
   /** The notification Paddle would send about `sub` now (or at `occurredAt`). */
   notification(type: string, sub: FakeSubscription, occurredAt?: Date, eventId?: string): Notification;
   /** Delivers a notification to `webhookUrl`, signed now (or at `ts`, or with `secret`), answering our server's response. */
@@ -108,7 +110,15 @@ export async function fakePaddle(env = PADDLE_ENV): Promise<FakePaddle> {
     }
     const id = decodeURIComponent(match[1] as string);
     reads.push(id);
-    if (fake.readDelayMs > 0) return void setTimeout(() => answerRead(id, reply), fake.readDelayMs);
+    if (fake.readDelayMs > 0) {
+      fake.pendingReads += 1;
+      const timer = setTimeout(() => {
+        fake.pendingReads -= 1;
+        answerRead(id, reply);
+      }, fake.readDelayMs);
+      timer.unref();
+      return;
+    }
     answerRead(id, reply);
   });
   const answerRead = (id: string, reply: (status: number, body: unknown) => void) => {
@@ -140,6 +150,7 @@ export async function fakePaddle(env = PADDLE_ENV): Promise<FakePaddle> {
     subscriptions,
     reads,
     readDelayMs: 0,
+    pendingReads: 0,
     notification,
     deliver,
     async checkout(webhookUrl, priceId, customData) {
