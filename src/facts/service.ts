@@ -47,13 +47,29 @@ interface Resolved {
   /** The window's first and last day. */
   days: [string, string];
   team: string | null;
+  /** The team's slug (the CSV's file name says it, whether the team was named by slug or id). */
+  teamSlug: string | null;
 }
 
-function resolve(scope: { measure: string; from?: string; to?: string; team?: string }): Resolved {
+/**
+ * The team of a scope, by slug or id, among the tenant's own teams: an unknown team, or another
+ * tenant's, is a 404 naming the value (an empty list would read as "none happened").
+ */
+async function requireTeam(pool: pg.Pool, tenantId: string, team: string): Promise<{ slug: string }> {
+  const { rows } = await pool.query<{ slug: string }>(
+    'select slug from teams where tenant_id = $1 and (slug = $2 or id::text = $3)',
+    [tenantId, team, UUID.test(team) ? team.toLowerCase() : null],
+  );
+  if (!rows[0]) throw new AppError('not_found', `Team not found: "${team}" is no team of this organisation (teams.slug or teams.id)`, [{ path: 'query.team', message: 'No such team' }]);
+  return rows[0];
+}
+
+async function resolve(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
   // As given (months or days), for meta and the CSV's name; the defaults are the export's months.
   const months = resolveWindow({ from: scope.from?.slice(0, 7), to: scope.to?.slice(0, 7) });
-  return { drill, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null };
+  const team = scope.team === undefined ? null : await requireTeam(pool, tenantId, scope.team);
+  return { drill, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null };
 }
 
 const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
@@ -137,7 +153,7 @@ async function groupedFacts(pool: pg.Pool, tenantId: string, r: Resolved): Promi
  * column (the columns that say why are subqueries, worth running for 50 rows, not for thousands).
  */
 export async function listFacts(pool: pg.Pool, tenantId: string, query: { measure: string; from?: string; to?: string; team?: string; page: number }): Promise<FactsPage> {
-  const r = resolve(query);
+  const r = await resolve(pool, tenantId, query);
   if (isGrouped(r.drill)) {
     const { rows, sum } = await groupedFacts(pool, tenantId, r);
     return { data: rows.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE), meta: meta(r, query.page, rows.length, 0, sum) };
@@ -153,7 +169,10 @@ export async function listFacts(pool: pg.Pool, tenantId: string, query: { measur
 
 /** Every fact behind a measure for the scope, newest first. */
 export async function allFacts(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ rows: FactRow[]; meta: FactsPage['meta'] }> {
-  const r = resolve(scope);
+  return allFactsOf(pool, tenantId, await resolve(pool, tenantId, scope));
+}
+
+async function allFactsOf(pool: pg.Pool, tenantId: string, r: Resolved): Promise<{ rows: FactRow[]; meta: FactsPage['meta'] }> {
   if (isGrouped(r.drill)) {
     const { rows, sum } = await groupedFacts(pool, tenantId, r);
     return { rows, meta: meta(r, 1, rows.length, 0, sum) };
@@ -167,9 +186,10 @@ export async function allFacts(pool: pg.Pool, tenantId: string, scope: { measure
 
 /** The whole list as CSV: a header of the JSON keys (id first), one line per fact, csv-stringify quoting. */
 export async function factsCsv(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ filename: string; body: Readable }> {
-  const { rows, meta: m } = await allFacts(pool, tenantId, scope);
+  const r = await resolve(pool, tenantId, scope);
+  const { rows, meta: m } = await allFactsOf(pool, tenantId, r);
   const header = ['id', ...KINDS[m.kind].columns.map((c) => c.key)];
   const body = Readable.from(rows.map((row) => csvCells(m.kind, row))).pipe(stringify({ header: true, columns: header }));
-  const filename = `facts-${m.measure.replace('.', '-')}-${m.team ? `${m.team}-` : ''}${m.from}-${m.to}.csv`;
+  const filename = `facts-${m.measure.replace('.', '-')}-${r.teamSlug ? `${r.teamSlug}-` : ''}${m.from}-${m.to}.csv`;
   return { filename, body };
 }

@@ -32,6 +32,7 @@ import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.
 import { biUrl } from '../bi/biUrl.js';
 import { parse } from 'csv-parse/sync';
 import { DRILLS, DRILL_MEASURES } from '../../src/facts/definitions.js';
+import { download } from '../../src/http/route.js';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { announceInstallation, codehostEnv, deliver, mergedPullRequest } from '../activity/helpers.js';
@@ -250,14 +251,17 @@ describe('drill-through: the facts behind every measure', function () {
 
   it('the CSV\'s file name is built by RFC 6266/5987 rules: a team value cannot add a second name or break the header', async () => {
     const base = 'measure=deployments.production_deploys&from=2026-07&to=2026-07&format=csv';
-    const quoted = await facts(`${base}&team=${encodeURIComponent('a"; filename=evil.html')}`);
-    expect(quoted.status).to.equal(200);
-    expect(quoted.headers.get('content-disposition')).to.equal('attachment; filename="facts-deployments-production_deploys-a\\"; filename=evil.html-2026-07-2026-07.csv"');
-    const broken = await facts(`${base}&team=${encodeURIComponent('a\r\nSet-Cookie: x=1')}`);
-    expect(broken.status).to.equal(200);
-    expect(broken.headers.get('set-cookie')).to.equal(null);
-    expect(broken.headers.get('content-disposition')).to.equal(
-      "attachment; filename=\"facts-deployments-production_deploys-a??Set-Cookie: x=1-2026-07-2026-07.csv\"; filename*=UTF-8''facts-deployments-production_deploys-a%0D%0ASet-Cookie%3A%20x%3D1-2026-07-2026-07.csv",
+    // Request text never reaches the header: an unknown team is a 404 (no file at all)…
+    for (const team of ['a"; filename=evil.html', 'a\r\nSet-Cookie: x=1']) {
+      const res = await facts(`${base}&team=${encodeURIComponent(team)}`);
+      expect([res.status, res.headers.get('content-disposition'), res.headers.get('set-cookie')]).to.deep.equal([404, null, null]);
+    }
+    // …and whatever name a file has, the header holds exactly one, intact.
+    expect(download({ contentType: 'text/csv', filename: 'facts-a"; filename=evil.html.csv', body: '' }).headers).to.deep.equal({
+      'Content-Disposition': 'attachment; filename="facts-a\\"; filename=evil.html.csv"', 'Cache-Control': 'no-store',
+    });
+    expect(download({ contentType: 'text/csv', filename: 'Équipe a\r\nSet-Cookie: x=1.csv', body: '' }).headers!['Content-Disposition']).to.equal(
+      "attachment; filename=\"Équipe a??Set-Cookie: x=1.csv\"; filename*=UTF-8''%C3%89quipe%20a%0D%0ASet-Cookie%3A%20x%3D1.csv",
     );
   });
 
@@ -274,8 +278,12 @@ describe('drill-through: the facts behind every measure', function () {
     const last = structured(await client.callTool({ name: 'list_facts', arguments: { measure: 'deployments.production_deploys', from: '2026-07', to: '2026-07', page: 2 } }));
     expect(last.rows.map((r: Record<string, unknown>) => r.externalId)).to.deep.equal(['j02', 'j01', 'j00']);
     expect(last.truncated).to.equal(false);
-    const b = structured(await (await mcp.connect(other.owner.apiKey)).callTool({ name: 'list_facts', arguments: args }));
-    expect(b).to.include({ total: 0, marked: 0 });
+    // Tenant A's team is no team of B's: refused, naming it (an empty list would read as "none happened").
+    const b = await (await mcp.connect(other.owner.apiKey)).callTool({ name: 'list_facts', arguments: args });
+    expect(b.isError).to.equal(true);
+    expect(b.content).to.deep.equal([{ type: 'text', text: 'Team not found: "payments" is no team of this organisation (teams.slug or teams.id): query.team: No such team' }]);
+    const unknown = await client.callTool({ name: 'list_facts', arguments: { ...args, team: 'paymnts' } });
+    expect([unknown.isError, (unknown.content as { text: string }[])[0]!.text]).to.deep.equal([true, 'Team not found: "paymnts" is no team of this organisation (teams.slug or teams.id): query.team: No such team']);
   });
 
   it('the bi queries of docs/drill-through.md give the same lists, run as the tenant\'s BI role', async () => {
@@ -309,8 +317,20 @@ describe('drill-through: the facts behind every measure', function () {
     const mine = await facts(`measure=deployments.change_failure_rate&${MAY}`, other.owner.apiKey);
     expect(mine.body.data.map((r: Record<string, unknown>) => [r.externalId, r.failed, r.reason])).to.deep.equal([['b1', true, 'failed: status failure']]);
     expect(mine.body.meta).to.include({ total: 1, marked: 1 });
+    const NOT_FOUND = (team: string) => ({ error: { code: 'not_found', message: `Team not found: "${team}" is no team of this organisation (teams.slug or teams.id)`, details: [{ path: 'query.team', message: 'No such team' }] } });
     const slug = await facts(`measure=deployments.change_failure_rate&${MAY}&team=payments`, other.owner.apiKey);
-    expect(slug.body.meta).to.include({ total: 0, marked: 0 });
+    expect([slug.status, slug.body]).to.deep.equal([404, NOT_FOUND('payments')]);
+    const [{ id: paymentsId }] = (await dbFor(api.databaseUrl).pool.query("select id from teams where tenant_id = $1 and slug = 'payments'", [tenant.tenantId])).rows;
+    const byId = await facts(`measure=deployments.change_failure_rate&${MAY}&team=${paymentsId}`, other.owner.apiKey);
+    expect([byId.status, byId.body]).to.deep.equal([404, NOT_FOUND(paymentsId)]);
+    const csv = await facts(`measure=deployments.change_failure_rate&${MAY}&team=payments&format=csv`, other.owner.apiKey);
+    expect([csv.status, csv.body]).to.deep.equal([404, NOT_FOUND('payments')]);
+    // A's own team by id is A's list, and its CSV is named by the slug.
+    const mineById = await facts(`measure=deployments.change_failure_rate&${MAY}&team=${paymentsId}&format=csv`);
+    expect(mineById.headers.get('content-disposition')).to.equal('attachment; filename="facts-deployments-change_failure_rate-payments-2026-05-2026-05.csv"');
+    const unknownMeasure = await facts(`measure=deployments.nope&${MAY}`);
+    expect(unknownMeasure.status).to.equal(400);
+    expect(unknownMeasure.body.error.message).to.match(/^deployments\.nope has no drill-through\. Measures with one: /);
     expect((await facts(`measure=pull_requests.prs_merged&${MAY}`, other.owner.apiKey)).body.meta.total).to.equal(0);
   });
 
