@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { SAFE_CSV } from '../shared/csv.js';
 import type pg from 'pg';
 import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
@@ -287,6 +288,6 @@ export async function exportTeamBaseline(
     const generatedAt = options.generatedAt ?? (options.now ?? new Date()).toISOString();
     return { contentType: 'application/json; charset=utf-8', filename: `${name}.json`, body: JSON.stringify({ from: window.from, to: window.to, generatedAt, rows }) };
   }
-  const body = Readable.from(rows.map((row) => BASELINE_COLUMNS.map((c) => csvCell(row[c])))).pipe(stringify({ header: true, columns: [...BASELINE_COLUMNS] }));
+  const body = Readable.from(rows.map((row) => BASELINE_COLUMNS.map((c) => csvCell(row[c])))).pipe(stringify({ ...SAFE_CSV, header: true, columns: [...BASELINE_COLUMNS] }));
   return { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv`, body };
 }

@@ -4,6 +4,7 @@
  * team_slug then external_ref (byte order), every value text (absent → empty string).
  */
 import { stringify } from 'csv-stringify/sync';
+import { SAFE_CSV } from '../shared/csv.js';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
@@ -63,6 +64,6 @@ export async function exportTeamRoster(db: Db, tenantId: string, query: RosterQu
   if (query.format === 'json') {
     return { contentType: 'application/json; charset=utf-8', filename: `team-roster-${asOf}.json`, body: JSON.stringify({ asOf, rows }) };
   }
-  const body = stringify(rows.map((r) => ROSTER_COLUMNS.map((c) => r[c])), { header: true, columns: [...ROSTER_COLUMNS] });
+  const body = stringify(rows.map((r) => ROSTER_COLUMNS.map((c) => r[c])), { ...SAFE_CSV, header: true, columns: [...ROSTER_COLUMNS] });
   return { contentType: 'text/csv; charset=utf-8', filename: `team-roster-${asOf}.csv`, body };
 }

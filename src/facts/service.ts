@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { SAFE_CSV } from '../shared/csv.js';
 import type pg from 'pg';
 import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
@@ -189,7 +190,7 @@ export async function factsCsv(pool: pg.Pool, tenantId: string, scope: { measure
   const r = await resolve(pool, tenantId, scope);
   const { rows, meta: m } = await allFactsOf(pool, tenantId, r);
   const header = ['id', ...KINDS[m.kind].columns.map((c) => c.key)];
-  const body = Readable.from(rows.map((row) => csvCells(m.kind, row))).pipe(stringify({ header: true, columns: header }));
+  const body = Readable.from(rows.map((row) => csvCells(m.kind, row))).pipe(stringify({ ...SAFE_CSV, header: true, columns: header }));
   const filename = `facts-${m.measure.replace('.', '-')}-${r.teamSlug ? `${r.teamSlug}-` : ''}${m.from}-${m.to}.csv`;
   return { filename, body };
 }

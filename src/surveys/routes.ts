@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify/sync';
+import { SAFE_CSV } from '../shared/csv.js';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { checkFormToken, checkOrigin, issueCsrfToken } from '../auth/csrf.js';
@@ -87,7 +88,7 @@ export function surveyRoutes(app: AppContext): Router {
 
   router.get('/api/surveys/:id/links', route(app, { auth: { policy: 'survey.manage' }, params: SurveyParams }, async ({ principal, params }) => {
     const rows = await surveyLinks(deps, principal, params.id);
-    const csv = stringify(rows, { header: true, columns: ['email', 'display_name', 'team_slug', 'link'] });
+    const csv = stringify(rows, { ...SAFE_CSV, header: true, columns: ['email', 'display_name', 'team_slug', 'link'] });
     return download({ contentType: 'text/csv; charset=utf-8', filename: `survey-${params.id}-links.csv`, body: csv });
   }));
 
