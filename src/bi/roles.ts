@@ -30,6 +30,9 @@ export function sourceRoleNameFor(user: string): string {
   return `bisrc_${user.replace(/^bi_/, '')}`.slice(0, 63);
 }
 
+/** Per session, in PostgreSQL's units: a credential's sessions (and their source sessions) each this much. */
+export const BI_TEMP_FILE_LIMIT = '1GB';
+
 /**
  * The role defaults of a BI role, in pg_db_role_setting's `name=value` form. The role may change
  * them itself (PostgreSQL allows it any role); the watchdog puts these back (src/bi/watchdog.ts)
@@ -46,6 +49,10 @@ export function biRoleSettings(statementTimeoutMs: number): string[] {
     // view refuse (the views allow at most these).
     'work_mem=4MB',
     'hash_mem_multiplier=2',
+    // Temporary files a session may hold at once (sorts and hashes spilled past work_mem; a BI role
+    // can create no temporary table, issue 43). A superuser-only setting: the role can neither SET
+    // it nor change or reset its own default (docs/bi.md "The cluster").
+    `temp_file_limit=${BI_TEMP_FILE_LIMIT}`,
   ];
 }
 

@@ -276,6 +276,7 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
       http: [
         { method: 'GET', path: '/api/bi/credentials' },
         { method: 'POST', path: '/api/bi/credentials', body: { name: 'finance' } },
+        { method: 'POST', path: `/api/bi/credentials/${NOWHERE}/rotate` },
         { method: 'DELETE', path: `/api/bi/credentials/${NOWHERE}` },
       ],
       service: [(m) => biCredentialsFor(pool, m)],
