@@ -174,12 +174,23 @@ describe('a cluster that grants PUBLIC more than the bundled setup', function ()
   let server: EmbeddedPostgresServer, appUrl: string, pool: pg.Pool, initial: unknown[];
   const clients = pgClients();
 
-  const privileges = async (database: string) => {
-    const { rows } = await pool.query(
-      `select has_database_privilege('public', $1, 'CONNECT') as connect, has_database_privilege('public', $1, 'TEMPORARY') as temporary`,
-      [database],
+  // From postgres: a session on app would keep it from being cloned.
+  const privileges = async (database: string, role = 'public') => {
+    const client = await clients.connect(server.urlFor('postgres'));
+    const { rows } = await client.query(
+      `select has_database_privilege($2, $1, 'CONNECT') as connect, has_database_privilege($2, $1, 'TEMPORARY') as temporary`,
+      [database, role],
     );
+    await client.end();
     return rows[0];
+  };
+  const migrate = async (database: string) => {
+    const migrating = new pg.Pool({ connectionString: server.urlFor(database), max: 1 });
+    try {
+      await runMigrations(migrating);
+    } finally {
+      await migrating.end();
+    }
   };
   const asAdmin = async (database: string, statements: string[]) => {
     const client = await clients.connect(server.urlFor(database));
@@ -191,9 +202,9 @@ describe('a cluster that grants PUBLIC more than the bundled setup', function ()
     server = await startEmbeddedPostgres({ password: 'owner-secret', tempPrefix: 'da-bi-cluster-pg-', tempParent: clusterParent(), flags: ['-c', 'fsync=off'] });
     await asAdmin('postgres', ['create database app']);
     appUrl = server.urlFor('app');
-    pool = dbFor(appUrl).pool;
     initial = [await privileges('postgres'), await privileges('template1')];
-    await runMigrations(pool);
+    await migrate('app');
+    pool = dbFor(appUrl).pool;
   });
   after(async () => {
     await clients.closeAll();
@@ -206,8 +217,22 @@ describe('a cluster that grants PUBLIC more than the bundled setup', function ()
     expect(initial).to.deep.equal([{ connect: true, temporary: true }, { connect: true, temporary: false }]);
     expect([await privileges('postgres'), await privileges('template1')]).to.deep.equal([{ connect: false, temporary: false }, { connect: false, temporary: false }]);
     await asAdmin('postgres', ['grant temporary on database template1 to public']);
-    await runMigrations(pool);
+    await migrate('app');
     expect(await privileges('template1')).to.deep.equal({ connect: false, temporary: false });
+  });
+
+  // Here, not on the run's shared cluster (issue 32's test was there): the clone admits every role
+  // until its migrate, and another file's BI grant meanwhile would refuse.
+  it('migrate takes PUBLIC’s privileges on every database it runs on (a clone of a migrated one has them back)', async () => {
+    await asAdmin('postgres', ['create database clone template app']);
+    // CREATE DATABASE … TEMPLATE does not copy the database's privileges: PostgreSQL's defaults again.
+    expect([await privileges('app'), await privileges('clone')]).to.deep.equal([{ connect: false, temporary: false }, { connect: true, temporary: true }]);
+    await migrate('clone');
+    expect([await privileges('clone'), await privileges('clone', 'app_tenant')]).to.deep.equal([{ connect: false, temporary: false }, { connect: false, temporary: true }]);
+    const client = await clients.connect(server.urlFor('clone'));
+    const { rows } = await client.query(`select nspname from pg_namespace where nspname in ('public', 'drizzle', 'pgboss') and has_schema_privilege('public', oid, 'USAGE')`);
+    await client.end();
+    expect(rows).to.deep.equal([]);
   });
 
   it('bi:grant refuses while a BI role could connect elsewhere, use TEMPORARY or create in a schema, naming the statements; issues once they ran', async () => {
