@@ -8,6 +8,7 @@
  */
 import { escapeIdentifier } from 'pg';
 import type pg from 'pg';
+import { mayCarryTempFileLimit } from './roles.js';
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
@@ -17,8 +18,7 @@ export interface Opening {
   fix: string;
 }
 
-/** The role a BI role's temp_file_limit is set by must be allowed to (a superuser-only setting). */
-export const TEMP_FILE_LIMIT = 'temp_file_limit';
+const TEMP_FILE_LIMIT = 'temp_file_limit';
 
 /**
  * What `role` (or `'public'`) may do in the cluster and in the connected database that a BI role
@@ -61,11 +61,8 @@ export async function clusterOpenings(client: Queryable, role: string, connectTo
 
 /** Whether the connected user may set a role's temp_file_limit (a superuser-only setting). */
 export async function settingOpenings(client: Queryable): Promise<Opening[]> {
-  const { rows: [row] } = await client.query<{ ok: boolean; user: string }>(
-    `select current_user as user, (select rolsuper from pg_roles where rolname = current_user) or has_parameter_privilege($1, 'SET') as ok`,
-    [TEMP_FILE_LIMIT],
-  );
-  if (row!.ok) return [];
+  if (await mayCarryTempFileLimit(client)) return [];
+  const { rows: [row] } = await client.query<{ user: string }>('select current_user as user');
   return [{
     problem: `the server's user ${escapeIdentifier(row!.user)} may not set a BI role's ${TEMP_FILE_LIMIT}`,
     fix: `GRANT SET ON PARAMETER ${TEMP_FILE_LIMIT} TO ${escapeIdentifier(row!.user)};`,
