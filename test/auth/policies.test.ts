@@ -103,6 +103,7 @@ const CLI_COMMANDS: Record<string, { runs: 'operator' | 'remote' | 'server'; rea
   'codehost:link': { runs: 'operator', reaches: ['codehost.link'] },
   'bi:grant': { runs: 'operator', reaches: ['bi.manage'] },
   'bi:revoke': { runs: 'operator', reaches: ['bi.manage'] },
+  'bi:rotate': { runs: 'operator', reaches: ['bi.manage'] },
   login: { runs: 'remote', reaches: [] },
   whoami: { runs: 'remote', reaches: [] },
   logout: { runs: 'remote', reaches: [] },
