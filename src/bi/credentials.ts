@@ -14,8 +14,9 @@ import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
-import { databaseOpenToPublic } from '../db/privileges.js';
+import { clusterOpenings, refuseOpenings, settingOpenings } from './cluster.js';
 import { biDatabaseOf, grantInBiDatabase, onBiDatabase, syncBiDatabase, type BiDatabaseOptions } from './database.js';
+import { alterPastSessions, terminateSessions } from './sessions.js';
 import { applyRoleSettings, grantSourceRole, roleNameFor, scramVerifier, sourceRoleNameFor } from './roles.js';
 
 // Where the roles' helpers were before src/bi/roles.ts; the watchdog and tests import them from here.
@@ -70,8 +71,10 @@ export async function listBiCredentials(pool: Pool, tenantId: string): Promise<B
  * SCRAM verifier is, for the watchdog to restore). The user-facing role gets CONNECT on the BI
  * database and reads its foreign tables, nothing else; the source role (random password, kept in
  * the user mapping only) gets CONNECT here and reads `bi`. `migrate` took this database's CONNECT
- * and TEMPORARY from PUBLIC (src/db/privileges.ts); a database where it did not is refused rather
- * than changed here, since changing it per grant took TEMPORARY from every tenant's work (issue 32).
+ * and TEMPORARY from PUBLIC (src/db/privileges.ts), and the cluster's postgres and template1 where
+ * it may; a cluster where anything still lets the role connect elsewhere or create is refused
+ * (src/bi/cluster.ts) rather than changed here, since changing it per grant took TEMPORARY from
+ * every tenant's work (issue 32).
  */
 export async function grantBiCredential(
   pool: Pool,
@@ -83,6 +86,7 @@ export async function grantBiCredential(
   const sourcePassword = randomBytes(24).toString('base64url');
   const user = roleNameFor(input.tenantId, input.name);
   const source = sourceRoleNameFor(user);
+  const biDatabase = biDatabaseOf(pool, options);
   // Creating login roles, a database and granting them is DDL the tenant's role may not run.
   const credential = await asSystem('bi-roles', async () => {
     const created = await inTransaction(pool, async (client) => {
@@ -90,7 +94,10 @@ export async function grantBiCredential(
       if (tenant.rowCount === 0) throw notFound('Tenant');
       const taken = await client.query('SELECT 1 FROM bi_credentials WHERE tenant_id = $1 AND name = $2', [input.tenantId, input.name]);
       if (taken.rowCount !== 0) throw new AppError('conflict', 'A BI credential with this name exists');
-      if (await databaseOpenToPublic(client)) throw new Error('The database still grants CONNECT or TEMPORARY to PUBLIC: run "delivery-analytics migrate" before issuing BI credentials');
+      // Nothing is created while the cluster would let the role connect elsewhere or create
+      // anything (issue 43): PUBLIC's privileges here and cluster-wide (the BI database's are the
+      // sync's, checked against the role below), and the temp_file_limit the role must carry.
+      refuseOpenings([...(await clusterOpenings(client, 'public', null, [biDatabase])), ...(await settingOpenings(client))]);
       const verifier = scramVerifier(password);
       const { rows } = await client.query<CredentialRow>(
         // The limit the bi views hold the session to (bi_session_within_limits, migration 0037).
@@ -111,7 +118,11 @@ export async function grantBiCredential(
     try {
       // Roles are the cluster's: committed above, the BI database's connection sees them.
       await syncBiDatabase(pool, options);
-      await onBiDatabase(pool, options, (client) => transactionOn(client, () => grantInBiDatabase(client, user, source, sourcePassword)));
+      await onBiDatabase(pool, options, (client) => transactionOn(client, async () => {
+        await grantInBiDatabase(client, user, source, sourcePassword);
+        // What the new role itself may do, in the cluster and in the BI database's schemas.
+        refuseOpenings(await clusterOpenings(client, user, biDatabase));
+      }));
     } catch (error) {
       await revokeAsOwner(pool, 'id = $1', [created.id], options).catch(() => {});
       throw error;
@@ -133,9 +144,12 @@ function revokeWhere(pool: Pool, where: string, values: unknown[], options: Revo
 }
 
 async function revokeAsOwner(pool: Pool, where: string, values: unknown[], options: RevokeOptions): Promise<BiCredential> {
+  const found = await pool.query<CredentialRow>(`SELECT role_name, user_name FROM bi_credentials WHERE ${where}`, values);
+  if (!found.rows[0]) throw notFound('BI credential');
+  const roles = rolesOf(found.rows[0]);
   // First, committed: the mapping goes (a session still open reads no row from then on) and the
   // roles may no longer log in, so no client reconnects between the terminate and the drop.
-  const row = await inTransaction(pool, async (client) => {
+  const row = await alterPastSessions(pool, roles, async (client) => {
     const { rows } = await client.query<CredentialRow>(
       `DELETE FROM bi_credentials WHERE ${where} RETURNING id, tenant_id, name, role_name, user_name, created_at`,
       values,
@@ -153,7 +167,7 @@ async function revokeAsOwner(pool: Pool, where: string, values: unknown[], optio
   return present(row);
 }
 
-const rolesOf = (row: CredentialRow): string[] => (row.user_name ? [row.user_name, row.role_name] : [row.role_name]);
+const rolesOf = (row: Pick<CredentialRow, 'role_name' | 'user_name'>): string[] => (row.user_name ? [row.user_name, row.role_name] : [row.role_name]);
 
 /** Ends the roles' sessions on another server (the replica); pg_terminate_backend works on a standby. */
 async function terminateOn(url: string, roles: string[]): Promise<void> {
@@ -161,7 +175,7 @@ async function terminateOn(url: string, roles: string[]): Promise<void> {
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ANY($1::text[])', [roles]);
+    await terminateSessions(client, roles);
   } finally {
     await client.end().catch(() => {});
   }
@@ -175,7 +189,8 @@ async function dropRoles(pool: Pool, roles: string[], options: RevokeOptions): P
   const { rows } = await pool.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1::text[])', [roles]);
   if (rows.length === 0) return;
   const ids = rows.map((r) => escapeIdentifier(r.rolname)).join(', ');
-  await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ANY($1::text[])', [roles]);
+  // NOLOGIN by now: once ended, none comes back.
+  await terminateSessions(pool, roles);
   const bi = await pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [biDatabaseOf(pool, options)]);
   if (bi.rowCount !== 0) await onBiDatabase(pool, options, (client) => client.query(`DROP OWNED BY ${ids}`));
   await inTransaction(pool, async (client) => {
@@ -193,6 +208,51 @@ export function revokeBiCredentialByName(pool: Pool, tenantId: string, name: str
   return revokeWhere(pool, 'tenant_id = $1 AND name = $2', [tenantId, name], options);
 }
 
+/**
+ * A new password for the credential's user-facing role (the source role's stays in its mapping):
+ * returned once, its verifier stored for the watchdog. The role's sessions end, those logged in
+ * with the old password included. The role may have set a password of its own (PostgreSQL lets
+ * any role, docs/bi.md "What a BI role can change"), even in a transaction it keeps open: the role
+ * is first set NOLOGIN with the new password, its sessions ended, then LOGIN with the new password
+ * again, so nothing the holder ran before can outlast the rotation.
+ */
+function rotateWhere(pool: Pool, where: string, values: unknown[], options: RevokeOptions): Promise<{ credential: BiCredential; password: string }> {
+  // ALTER ROLE is DDL the tenant's role may not run.
+  return asSystem('bi-roles', async () => {
+    const found = await pool.query<CredentialRow>(`SELECT role_name, user_name FROM bi_credentials WHERE ${where}`, values);
+    if (!found.rows[0]) throw notFound('BI credential');
+    const user = found.rows[0].user_name ?? found.rows[0].role_name;
+    const password = randomBytes(24).toString('base64url');
+    // One verifier, stored and set: the watchdog compares the two (src/bi/watchdog.ts).
+    const stored = scramVerifier(password);
+    const verifier = escapeLiteral(stored);
+    const id = escapeIdentifier(user);
+    const row = await alterPastSessions(pool, [user], async (client) => {
+      const { rows } = await client.query<CredentialRow>(
+        `UPDATE bi_credentials SET password_verifier = $${values.length + 1} WHERE ${where}
+         RETURNING id, tenant_id, name, role_name, user_name, created_at`,
+        [...values, stored],
+      );
+      if (!rows[0]) throw notFound('BI credential');
+      await client.query(`ALTER ROLE ${id} NOLOGIN PASSWORD ${verifier}`);
+      return rows[0];
+    });
+    if (options.replicaUrl) await terminateOn(options.replicaUrl, [user]);
+    // No session of the role is left and none can start: what it may have set meanwhile goes.
+    await alterPastSessions(pool, [user], (client) => client.query(`ALTER ROLE ${id} LOGIN PASSWORD ${verifier}`));
+    return { credential: present(row), password };
+  });
+}
+
+/** Rotates a credential's password (its sessions end); another tenant's id is not found. */
+export function rotateBiCredential(pool: Pool, tenantId: string, id: string, options: RevokeOptions = {}): Promise<{ credential: BiCredential; password: string }> {
+  return rotateWhere(pool, 'tenant_id = $1 AND id = $2', [tenantId, id], options);
+}
+
+export function rotateBiCredentialByName(pool: Pool, tenantId: string, name: string, options: RevokeOptions = {}): Promise<{ credential: BiCredential; password: string }> {
+  return rotateWhere(pool, 'tenant_id = $1 AND name = $2', [tenantId, name], options);
+}
+
 /** The web app's and API's entry points: the principal's own tenant, owners only. */
 export const biCredentialsFor = (pool: Pool, principal: TenantPrincipal, options: RevokeOptions = {}) => {
   authorize(principal, 'bi.manage');
@@ -200,5 +260,6 @@ export const biCredentialsFor = (pool: Pool, principal: TenantPrincipal, options
     list: () => listBiCredentials(pool, principal.tenantId),
     grant: (name: string, limits?: BiLimits) => grantBiCredential(pool, { tenantId: principal.tenantId, name }, limits, options),
     revoke: (id: string) => revokeBiCredential(pool, principal.tenantId, id, options),
+    rotate: (id: string) => rotateBiCredential(pool, principal.tenantId, id, options),
   };
 };

@@ -123,20 +123,36 @@ function createForeignTable(relation: Relation): string[] {
   return statements;
 }
 
-/** Creates the BI database when missing (CREATE DATABASE runs outside a transaction). */
+/**
+ * Creates the BI database when missing (CREATE DATABASE runs outside a transaction), closed to
+ * connections until PUBLIC has nothing there: a new database grants PUBLIC CONNECT and TEMPORARY,
+ * and there is then no moment where every role may connect or a grant elsewhere in the cluster
+ * finds it open (src/bi/cluster.ts).
+ */
 async function createDatabaseIfMissing(pool: Pool, name: string): Promise<boolean> {
-  const exists = await pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  if (exists.rowCount !== 0) return false;
-  try {
-    // From template0: nobody can be connected to it (template1 admits any role, a BI one included,
-    // and CREATE DATABASE fails while its template has sessions), and it holds nothing of ours.
-    await pool.query(`CREATE DATABASE ${escapeIdentifier(name)} TEMPLATE template0`);
-    return true;
-  } catch (error) {
-    // Another instance created it meanwhile.
-    if (['42P04', '23505'].includes((error as { code?: string }).code ?? '')) return false;
-    throw error;
+  const exists = await pool.query<{ open: boolean }>('SELECT datallowconn AS open FROM pg_database WHERE datname = $1', [name]);
+  if (exists.rows[0]?.open) return false;
+  let created = false;
+  if (exists.rowCount === 0) {
+    try {
+      // From template0: nobody can be connected to it (CREATE DATABASE fails while its template
+      // has sessions), and it holds nothing of ours.
+      await pool.query(`CREATE DATABASE ${escapeIdentifier(name)} TEMPLATE template0 ALLOW_CONNECTIONS false`);
+      created = true;
+    } catch (error) {
+      // Another instance created it meanwhile.
+      if (!['42P04', '23505'].includes((error as { code?: string }).code ?? '')) throw error;
+    }
   }
+  // Here, or by whichever run comes first (another instance's, or the next after a crash).
+  await inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SYNC_LOCK]);
+    const { rows } = await client.query<{ open: boolean }>('SELECT datallowconn AS open FROM pg_database WHERE datname = $1', [name]);
+    if (rows[0]?.open !== false) return;
+    await client.query(`REVOKE ALL ON DATABASE ${escapeIdentifier(name)} FROM PUBLIC`);
+    await client.query(`ALTER DATABASE ${escapeIdentifier(name)} ALLOW_CONNECTIONS true`);
+  });
+  return created;
 }
 
 /** Grants a user-facing role its reading in the BI database and maps it to its source role. */

@@ -31,14 +31,17 @@ export function sourceRoleNameFor(user: string): string {
   return `bisrc_${user.replace(/^bi_/, '')}`.slice(0, 63);
 }
 
+/** Per session, in PostgreSQL's units: a credential's sessions (and their source sessions) each this much. */
+export const BI_TEMP_FILE_LIMIT = '1GB';
+
 /**
  * The role defaults of a BI role, in pg_db_role_setting's `name=value` form. The role may change
  * them itself (PostgreSQL allows it any role); the watchdog puts these back (src/bi/watchdog.ts)
  * and the views refuse a session outside them meanwhile (bi_session_within_limits, migration 0041).
  */
-export function biRoleSettings(statementTimeoutMs: number): string[] {
+export function biRoleSettings(statementTimeoutMs: number, withTempFileLimit = true): string[] {
   const limit = Math.trunc(statementTimeoutMs);
-  return [
+  const settings = [
     `statement_timeout=${limit}`,
     `idle_in_transaction_session_timeout=${limit}`,
     'default_transaction_read_only=on',
@@ -47,7 +50,25 @@ export function biRoleSettings(statementTimeoutMs: number): string[] {
     // view refuse (the views allow at most these).
     'work_mem=4MB',
     'hash_mem_multiplier=2',
+    // Temporary files a session may hold at once (sorts and hashes spilled past work_mem; a BI role
+    // can create no temporary table, issue 43). A superuser-only setting: the role can neither SET
+    // it nor change or reset its own default (docs/bi.md "The cluster").
+    `temp_file_limit=${BI_TEMP_FILE_LIMIT}`,
   ];
+  return withTempFileLimit ? settings : settings.filter((s) => !s.startsWith('temp_file_limit='));
+}
+
+/**
+ * Whether the connected user may set temp_file_limit (a superuser, or GRANT SET ON PARAMETER: the
+ * one-time step on an external database). A grant refuses without it (src/bi/cluster.ts); the
+ * watchdog and the upgrade of old credentials then leave that one setting as it is and restore the
+ * others (a non-superuser's RESET ALL keeps it, and neither may the role change it).
+ */
+export async function mayCarryTempFileLimit(client: Queryable): Promise<boolean> {
+  const { rows } = await client.query<{ ok: boolean }>(
+    `select coalesce((select rolsuper from pg_roles where rolname = current_user), false) or has_parameter_privilege('temp_file_limit', 'SET') as ok`,
+  );
+  return rows[0]!.ok;
 }
 
 /** Sets the role's defaults to exactly biRoleSettings (any other, in any database, removed). */
@@ -59,7 +80,7 @@ export async function applyRoleSettings(client: Queryable, role: string, stateme
   );
   for (const { name } of rows) await client.query(`ALTER ROLE ${id} IN DATABASE ${escapeIdentifier(name)} RESET ALL`);
   await client.query(`ALTER ROLE ${id} RESET ALL`);
-  for (const setting of biRoleSettings(statementTimeoutMs)) {
+  for (const setting of biRoleSettings(statementTimeoutMs, await mayCarryTempFileLimit(client))) {
     const [name, value] = setting.split('=') as [string, string];
     await client.query(`ALTER ROLE ${id} SET ${escapeIdentifier(name)} = ${escapeLiteral(value)}`);
   }

@@ -28,6 +28,13 @@ export function biRoutes(app: AppContext): Router {
     return { status: 201, body: { data: { ...presentBiCredential(credential), ...connection }, meta: {} } };
   }));
 
+  // A new password, shown once (the old one, or one the role set itself, stops working; its sessions end).
+  router.post('/api/bi/credentials/:id/rotate', route(app, { auth: 'required', params: IdParams }, async ({ principal, params }) => {
+    const { credential, password } = await biCredentialsFor(pool, principal, options).rotate(params.id);
+    const { id: _id, ...connection } = presentBiConnection(endpoint, credential, password);
+    return { body: { data: { ...presentBiCredential(credential), ...connection }, meta: {} } };
+  }));
+
   router.delete('/api/bi/credentials/:id', route(app, { auth: 'required', params: IdParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {
     const credential = await biCredentialsFor(pool, principal, options).revoke(params.id);
     return { body: { data: presentBiCredential(credential), meta: {} } };

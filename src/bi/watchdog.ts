@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
-import { applyRoleSettings, biRoleSettings } from './roles.js';
+import { applyRoleSettings, biRoleSettings, mayCarryTempFileLimit } from './roles.js';
 
 export interface Stopped {
   user: string;
@@ -87,11 +87,14 @@ export async function restoreBiRoles(pool: pg.Pool): Promise<Restored[]> {
            ${readable ? '(SELECT a.rolpassword FROM pg_catalog.pg_authid a WHERE a.oid = r.oid)' : 'NULL::text'} AS current_verifier
     FROM bi_credentials c JOIN pg_roles r ON r.rolname IN (c.role_name, c.user_name)
     ORDER BY r.rolname`);
+  const carries = await mayCarryTempFileLimit(pool);
   const restored: Restored[] = [];
   for (const row of rows) {
     const what: Restored['restored'] = [];
-    const expected = biRoleSettings(row.statement_timeout_ms).sort();
-    if (row.per_database || JSON.stringify([...(row.settings ?? [])].sort()) !== JSON.stringify(expected)) what.push('settings');
+    const expected = biRoleSettings(row.statement_timeout_ms, carries).sort();
+    // A server that may not set temp_file_limit leaves it as it is (nor can the role change it).
+    const actual = (row.settings ?? []).filter((setting) => carries || !setting.startsWith('temp_file_limit=')).sort();
+    if (row.per_database || JSON.stringify(actual) !== JSON.stringify(expected)) what.push('settings');
     if (row.password_verifier && (!readable || row.current_verifier !== row.password_verifier)) what.push('password');
     if (what.length === 0) continue;
     try {

@@ -35,6 +35,22 @@ export const biCommands: Record<string, Command> = {
       });
     },
   },
+  'bi:rotate': {
+    summary: "Give a BI credential a new password: the old one (or one its role set itself) stops working and the role's open sessions end; prints {name, user, password, host, port, database, url}.",
+    usage: 'bi:rotate --tenant=<id> --name=<name>',
+    run: (options, env) => {
+      const tenantId = tenantOption(options);
+      const name = nameOption(options);
+      const config = loadBiCommandConfig(env);
+      return withDatabase(env, async ({ pool }) => {
+        const { rotateBiCredentialByName } = await import('../bi/credentials.js');
+        const { biEndpoint, presentBiConnection } = await import('../bi/presenters.js');
+        const { credential, password } = await rotateBiCredentialByName(pool, tenantId, name, { replicaUrl: config.bi.databaseUrl, database: config.bi.database });
+        const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
+        print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
+      });
+    },
+  },
   'bi:revoke': {
     summary: 'Drop a BI credential: its role goes and its open sessions end; prints {name, user, revoked: true}.',
     usage: 'bi:revoke --tenant=<id> --name=<name>',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { restrictDatabaseToApplication } from './privileges.js';
+import { restrictClusterToApplication, restrictDatabaseToApplication } from './privileges.js';
 import { SchemaBehindError } from './errors.js';
 
 export { SchemaBehindError };
@@ -72,6 +72,9 @@ export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promis
       await client.query(`GRANT SELECT ON ${BOSS_SCHEMA}.queue TO app_tenant`);
       // PUBLIC's database and schema privileges, taken once per database, not per BI grant.
       await restrictDatabaseToApplication(client);
+      // And on the cluster's own databases (postgres, template1) where this user may: no login role
+      // but ours connects there or creates temporary tables (issue 43, docs/bi.md "The cluster").
+      await restrictClusterToApplication(client);
       // The open-source benchmark corpus ships as a snapshot (docs/benchmarks.md): loaded when the
       // corpus is empty or older, so the comparison works without CODEHOST_PUBLIC_TOKEN.
       // (A migrations folder of another version may not have the table yet.)

@@ -26,10 +26,30 @@ export async function restrictDatabaseToApplication(client: Queryable): Promise<
   for (const { nspname } of present.rows) await client.query(`REVOKE ALL ON SCHEMA ${pg.escapeIdentifier(nspname)} FROM PUBLIC`);
 }
 
-/** True when PUBLIC may still connect to or create temporary tables in this database. */
-export async function databaseOpenToPublic(client: Queryable): Promise<boolean> {
-  const { rows } = await client.query<{ open: boolean }>(
-    `select has_database_privilege('public', current_database(), 'CONNECT') or has_database_privilege('public', current_database(), 'TEMPORARY') as open`,
+/**
+ * The databases every PostgreSQL cluster starts with (initdb). PostgreSQL grants `PUBLIC`
+ * `CONNECT` and `TEMPORARY` on them, so any login role (a BI role included) could connect there
+ * and fill temporary tables (issue 43). Nothing of ours connects to them but the server's own
+ * user, a superuser or their owner in the setups where we change them.
+ */
+const CLUSTER_DATABASES = ['postgres', 'template1'];
+
+/**
+ * Takes `CONNECT` and `TEMPORARY` on `postgres` and `template1` from `PUBLIC`, where the
+ * connecting user may (a superuser: the embedded and bundled databases; or their owner).
+ * Elsewhere it changes nothing: on a server shared with others, the operator does it once
+ * (docs/bi.md "The cluster"), and a BI grant refuses until then. Only what is still granted is
+ * revoked: two runners at once (instances, parallel test files) would otherwise race on the same
+ * pg_database row ("tuple concurrently updated"). Returns the databases changed.
+ */
+export async function restrictClusterToApplication(client: Queryable): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    `select d.datname as name from pg_database d
+     where d.datname = any($1::text[])
+       and (has_database_privilege('public', d.datname, 'CONNECT') or has_database_privilege('public', d.datname, 'TEMPORARY'))
+       and (pg_has_role(current_user, d.datdba, 'USAGE') or (select rolsuper from pg_roles where rolname = current_user))`,
+    [CLUSTER_DATABASES],
   );
-  return rows[0]!.open;
+  for (const { name } of rows) await client.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${pg.escapeIdentifier(name)} FROM PUBLIC`);
+  return rows.map((r) => r.name);
 }

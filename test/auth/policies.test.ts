@@ -103,6 +103,7 @@ const CLI_COMMANDS: Record<string, { runs: 'operator' | 'remote' | 'server'; rea
   'codehost:link': { runs: 'operator', reaches: ['codehost.link'] },
   'bi:grant': { runs: 'operator', reaches: ['bi.manage'] },
   'bi:revoke': { runs: 'operator', reaches: ['bi.manage'] },
+  'bi:rotate': { runs: 'operator', reaches: ['bi.manage'] },
   login: { runs: 'remote', reaches: [] },
   whoami: { runs: 'remote', reaches: [] },
   logout: { runs: 'remote', reaches: [] },
@@ -276,6 +277,7 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
       http: [
         { method: 'GET', path: '/api/bi/credentials' },
         { method: 'POST', path: '/api/bi/credentials', body: { name: 'finance' } },
+        { method: 'POST', path: `/api/bi/credentials/${NOWHERE}/rotate` },
         { method: 'DELETE', path: `/api/bi/credentials/${NOWHERE}` },
       ],
       service: [(m) => biCredentialsFor(pool, m)],

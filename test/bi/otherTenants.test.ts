@@ -3,39 +3,17 @@
  * taken once, by `migrate` (src/db/privileges.ts), after the application's roles were granted what
  * they use, never by a grant. Before, a grant took TEMPORARY from PUBLIC, and tenant work (as
  * app_tenant, which had it only through PUBLIC) could no longer create the register import's
- * temporary tables on any new connection.
+ * temporary tables on any new connection. That `migrate` takes PUBLIC's privileges on a clone is
+ * tested on a cluster of its own (test/bi/cluster.test.ts).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
-import pg from 'pg';
-import { runMigrations } from '../../src/db/migrations.js';
-import { freshDatabase } from '../helpers/database.js';
 import type { BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER } from '../organisation/helpers.js';
 import { serverWithTwoTenants } from '../helpers/suites.js';
 
 const ENV = { JOBS_POLL_INTERVAL_MS: '100' };
-
-async function privileges(url: string): Promise<Record<string, boolean>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(`select
-      has_database_privilege('public', current_database(), 'CONNECT') as public_connect,
-      has_database_privilege('public', current_database(), 'TEMPORARY') as public_temporary,
-      has_database_privilege('app_tenant', current_database(), 'TEMPORARY') as tenant_temporary,
-      has_database_privilege(current_user, current_database(), 'CONNECT') as own_connect,
-      has_schema_privilege('public', 'public', 'USAGE') as public_schema,
-      has_schema_privilege('public', 'drizzle', 'USAGE') as public_drizzle,
-      has_schema_privilege('public', 'pgboss', 'USAGE') as public_pgboss`);
-    return rows[0];
-  } finally {
-    await client.end();
-  }
-}
-
-const LOCKED = { public_connect: false, public_temporary: false, tenant_temporary: true, own_connect: true, public_schema: false, public_drizzle: false, public_pgboss: false };
 
 describe('a BI grant changes nothing outside its tenant', function () {
   this.timeout(120_000);
@@ -66,32 +44,5 @@ describe('a BI grant changes nothing outside its tenant', function () {
     expect(outcome.data).to.deep.include({ status: 'completed', rowCount: 5, recorded: true });
     expect((await api.as(a.owner.apiKey).get('/api/register/imports')).body.data).to.have.length(2);
     expect((await api.as(b.owner.apiKey).get('/api/bi/credentials')).body.data).to.have.length(1);
-  });
-
-  it('migrate takes PUBLIC’s privileges on every database it runs on (a clone of a migrated template has them back)', async () => {
-    const source = new URL(await freshDatabase());
-    const admin = new URL(source);
-    admin.pathname = '/postgres';
-    const name = `da_acl_${Date.now()}`;
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    try {
-      await client.query(`create database ${name} template ${source.pathname.slice(1)}`);
-    } finally {
-      await client.end();
-    }
-    const clone = new URL(source);
-    clone.pathname = `/${name}`;
-    // CREATE DATABASE … TEMPLATE does not copy the database's privileges: PostgreSQL's defaults again.
-    expect(await privileges(clone.toString())).to.deep.include({ public_connect: true, public_temporary: true });
-    expect(await privileges(source.toString())).to.deep.equal(LOCKED);
-    const pool = new pg.Pool({ connectionString: clone.toString(), max: 1 });
-    try {
-      const status = await runMigrations(pool);
-      expect(status.missing).to.deep.equal([]);
-    } finally {
-      await pool.end();
-    }
-    expect(await privileges(clone.toString())).to.deep.equal(LOCKED);
   });
 });

@@ -101,10 +101,24 @@ export async function startSharedTestDatabase(): Promise<void> {
   process.env[TEMPLATE_READY] = '1';
 }
 
+/**
+ * Creates a database that PUBLIC may neither connect to nor create temporary tables in at any
+ * moment: a BI grant of another test file refuses while any database of the cluster would admit
+ * its role (src/bi/cluster.ts), and a new database grants PUBLIC both. Closed to connections
+ * until PUBLIC's privileges are taken (GRANT on a database works from any database).
+ */
+async function createClosed(name: string, template: string): Promise<void> {
+  await admin(async (client) => {
+    await client.query(`create database ${name} template ${template} allow_connections false`);
+    await client.query(`revoke connect, temporary on database ${name} from public`);
+    await client.query(`alter database ${name} allow_connections true`);
+  });
+}
+
 /** A new, migrated database of its own; returns its connection URL. */
 export async function freshDatabase(): Promise<string> {
   const name = `da_test_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`create database ${name} template ${TEMPLATE}`));
+  await createClosed(name, TEMPLATE);
   // A clone does not inherit the template's database privileges: what `migrate` sets on every
   // database is set here again, as on a real database after its migrate.
   const client = new pg.Client({ connectionString: urlFor(name) });
@@ -120,6 +134,6 @@ export async function freshDatabase(): Promise<string> {
 /** An empty database with no migrations applied. */
 export async function emptyDatabase(): Promise<string> {
   const name = `da_empty_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`create database ${name}`));
+  await createClosed(name, 'template1');
   return urlFor(name);
 }
