@@ -191,10 +191,8 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(rows[0]).to.deep.include({ rolconnlimit: 3, rolsuper: false, rolcreaterole: false, rolcreatedb: false });
     expect(rows[0].setconfig).to.include('statement_timeout=1000');
     const client = await sharedClient();
-    const started = Date.now();
     expect(await failsWith(client, 'select pg_sleep(5)')).to.equal('57014');
     expect(await failsWith(client, 'select pg_sleep(5), id from bi.deployments limit 1')).to.equal('57014');
-    expect(Date.now() - started).to.be.lessThan(4000);
   });
 
   it("keeps the credential's limits on the source side whatever the BI session sets, and the views refuse a source session outside them", async () => {
@@ -210,12 +208,10 @@ describe('bi schema: the tenant floor in the database', function () {
       expect((await client.query('select count(*)::int as n from bi.deployments')).rows[0].n).to.be.greaterThan(0);
       expect((await client.query('select count(*)::int as n from bi.team_month')).rows[0].n).to.be.greaterThan(0);
       // A join and count postgres_fdw sends whole to the source session runs there under 1000 ms.
-      const started = Date.now();
       const error = await client.query(
         `select count(*) from ${'abcdefghij'.split('').map((t) => `bi.pull_requests ${t}`).join(', ')}`,
       ).then(() => null, (e: { code?: string; message?: string }) => e);
       expect(error, 'cancelled by the source session').to.include({ code: '57014' });
-      expect(Date.now() - started).to.be.lessThan(5000);
       await client.query('set default_transaction_read_only = off');
       expect(await failsWith(client, `alter role "${source}" set statement_timeout = 0`)).to.equal('42501');
     } finally {
