@@ -15,7 +15,7 @@ import { upsertCodehostDeployment, type DeploymentRecord } from '../webhooks/ser
 import type { DEPLOYMENT_STATUSES } from '../webhooks/schemas.js';
 
 type Status = (typeof DEPLOYMENT_STATUSES)[number];
-import { ensureProject, Repository, User } from './events.js';
+import { ensureProject, Repository, Time, Timestamp, User } from './events.js';
 
 export const CODEHOST_DEPLOYMENT_PROVIDER = 'codehost';
 
@@ -33,7 +33,7 @@ const Deployment = z.object({
   environment: z.string().min(1),
   description: z.string().nullish(),
   creator: User,
-  created_at: z.string(),
+  created_at: Timestamp,
   production_environment: z.boolean().nullish(),
   url: z.string().nullish(),
 });
@@ -48,7 +48,8 @@ export const DeploymentStatusEvent = DeploymentEvent.extend({
     target_url: z.string().nullish(),
     log_url: z.string().nullish(),
     environment_url: z.string().nullish(),
-    created_at: z.string(),
+    created_at: Timestamp,
+    updated_at: Time,
   }),
 });
 
@@ -65,8 +66,9 @@ export const WorkflowRunEvent = z.object({
     status: z.string().nullish(),
     conclusion: z.string().nullish(),
     run_attempt: z.number().int().nullish(),
-    run_started_at: z.string().nullish(),
-    created_at: z.string(),
+    run_started_at: Time,
+    created_at: Timestamp,
+    updated_at: Time,
     html_url: z.string().nullish(),
     actor: User,
   }),
@@ -82,8 +84,8 @@ export const ReleaseEvent = z.object({
     name: z.string().nullish(),
     draft: z.boolean(),
     prerelease: z.boolean(),
-    created_at: z.string().nullish(),
-    published_at: z.string().nullish(),
+    created_at: Time,
+    published_at: Time,
     html_url: z.string().nullish(),
     author: User,
   }),

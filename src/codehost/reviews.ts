@@ -11,7 +11,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pullRequestReviewers } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
-import { ensureProject, type PullRequestEvent } from './events.js';
+import { ensureProject, Time, type PullRequestEvent } from './events.js';
 
 export type ReviewerState = (typeof pullRequestReviewers.$inferSelect)['state'];
 
@@ -24,9 +24,9 @@ export const PullRequestReviewEvent = z.object({
     id: z.number(),
     user: Login.nullish(),
     state: z.string(),
-    submitted_at: z.string().nullish(),
+    submitted_at: Time,
   }),
-  pull_request: z.object({ number: z.number().int(), updated_at: z.string().nullish() }),
+  pull_request: z.object({ number: z.number().int(), updated_at: Time }),
 });
 
 const VERDICTS = ['approved', 'changes_requested'] as const;

@@ -265,6 +265,37 @@ describe('code-host webhook: deployments from the code host', function () {
     expect((await api.as(other.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
   });
 
+  it('a signed deployment, status, run or release whose date does not parse is a 400 naming the field, and nothing is stored (issue 43)', async () => {
+    const repo = 'acme/bad-dates';
+    const d = { sha: sha('d'), created_at: '2026-08-01T00:00:00Z' };
+    const cases: [event: string, payload: () => any, field: string][] = [
+      ['deployment', () => deploymentEvent(repo, 801, d), 'deployment.created_at'],
+      ['deployment_status', () => statusEvent(repo, 801, d, { id: 1, state: 'success' }), 'deployment.created_at'],
+      ['deployment_status', () => statusEvent(repo, 801, d, { id: 1, state: 'success' }), 'deployment_status.created_at'],
+      ['deployment_status', () => statusEvent(repo, 801, d, { id: 1, state: 'success' }), 'deployment_status.updated_at'],
+      ['workflow_run', () => runEvent(repo, { id: 802, attempt: 1, conclusion: 'success', sha: sha('e'), started: '2026-08-02T00:00:00Z' }), 'workflow_run.created_at'],
+      ['workflow_run', () => runEvent(repo, { id: 802, attempt: 1, conclusion: 'success', sha: sha('e'), started: '2026-08-02T00:00:00Z' }), 'workflow_run.run_started_at'],
+      ['workflow_run', () => runEvent(repo, { id: 802, attempt: 1, conclusion: 'success', sha: sha('e'), started: '2026-08-02T00:00:00Z' }), 'workflow_run.updated_at'],
+      ['release', () => releaseEvent(repo, 'published', { id: 803, tag: 'v8', published: '2026-08-03T00:00:00Z' }), 'release.published_at'],
+    ];
+    const count = async () => (await q(`select (select count(*)::int from codehost_deliveries where tenant_id = $1) as deliveries,
+      (select count(*)::int from deployments where tenant_id = $1) as deployments, (select count(*)::int from projects where tenant_id = $1) as projects`, [tenant.tenantId]))[0];
+    const before = await count();
+    for (const [event, payload, field] of cases) {
+      for (const bad of ['not a date', '2026-13-45T99:00:00Z', 1_785_000_000, '', '99999-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-08-01T00:00:00']) {
+        const body = payload();
+        const [object, key] = field.split('.') as [string, string];
+        body[object][key] = bad;
+        const res = await deliver(api, event, body);
+        expect({ status: res.status, body: res.body }, `${event} ${field} = ${JSON.stringify(bad)}`).to.deep.equal({ status: 400, body: { error: {
+          code: 'validation_failed', message: 'Webhook payload does not have the expected shape',
+          details: [{ path: field, message: 'Must be an ISO 8601 timestamp with an offset, e.g. 2024-05-01T12:00:00Z' }],
+        } } });
+      }
+    }
+    expect(await count()).to.deep.equal(before);
+  });
+
   it('settings: owners only; workflow runs need a workflow; another tenant\'s project is not found', async () => {
     const id = await projectId('acme/settings');
     const owner = api.as(tenant.owner.apiKey);
