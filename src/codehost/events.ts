@@ -115,8 +115,8 @@ export async function ensureProject(tx: Executor, tenantId: string, projectKey: 
 }
 
 /**
- * Upserts the PR; an older delivery arriving after a newer one (by the PR's `updated_at`) does not
- * overwrite it. Then its commits and sessions are linked.
+ * Upserts the PR; an older delivery arriving after a newer one, or replayed under a new delivery
+ * id (by the PR's `updated_at`), does not overwrite it. Then its commits and sessions are linked.
  */
 export async function applyPullRequest(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
   const pr = event.pull_request;
@@ -150,7 +150,9 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
     createdAt: new Date(pr.created_at),
     mergedAt: date(pr.merged_at),
     closedAt: date(pr.closed_at),
-    updatedAt: date(pr.updated_at) ?? new Date(),
+    // The state's own time: a payload without `updated_at` falls back to its latest time, never to
+    // now, so a replay of it cannot pass for the newest state (docs/codehost-deployments.md "Replays").
+    updatedAt: date(pr.updated_at) ?? new Date(Math.max(...[pr.closed_at, pr.merged_at, pr.created_at].map((t) => (t ? Date.parse(t) : 0)))),
   };
   const { tenantId: _t, projectId: _p, number: _n, ...changes } = values;
   const [row] = await tx

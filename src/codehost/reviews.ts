@@ -31,9 +31,14 @@ export const PullRequestReviewEvent = z.object({
 
 const VERDICTS = ['approved', 'changes_requested'] as const;
 
-/** Sets a reviewer's state when the stored one is not newer (and, if given, is one of `over`). */
+/**
+ * Sets a reviewer's state when the stored one is not newer (and, if given, is one of `over`). A
+ * dismissal holds at its own moment: only a strictly newer state replaces it, so the dismissed
+ * review's own `submitted` (same `submitted_at`), replayed under a new delivery id, cannot bring
+ * its verdict back.
+ */
 async function setState(tx: Executor, tenantId: string, projectId: string, number: number, reviewer: string, state: ReviewerState, at: Date, over?: ReviewerState[]): Promise<void> {
-  const newer = sql`${pullRequestReviewers.at} <= excluded.at`;
+  const newer = sql`(${pullRequestReviewers.at} < excluded.at OR (${pullRequestReviewers.at} = excluded.at AND ${pullRequestReviewers.state} <> 'dismissed'))`;
   await tx
     .insert(pullRequestReviewers)
     .values({ tenantId, projectId, pullRequestNumber: number, reviewer, state, at })
@@ -74,7 +79,7 @@ export async function applyPullRequestReview(tx: Executor, tenantId: string, eve
   const state = event.review.state.toLowerCase();
   if (event.action === 'dismissed' || state === 'dismissed') {
     // The dismissed review's verdict, unless the reviewer has given a newer one since.
-    await tx.update(pullRequestReviewers).set({ state: 'dismissed', updatedAt: sql`now()` })
+    await tx.update(pullRequestReviewers).set({ state: 'dismissed', at: sql`greatest(${pullRequestReviewers.at}, ${at})`, updatedAt: sql`now()` })
       .where(and(whereReviewer(project.id, number, reviewer), inArray(pullRequestReviewers.state, [...VERDICTS]), lte(pullRequestReviewers.at, at)));
     return;
   }

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { deploymentEvent, installation, releaseEvent, runEvent, sha, statusEvent } from './codehostEvents.js';
-import { announceInstallation, codehostEnv, deliver, FIXTURE_INSTALLATION, sign, WEBHOOK } from './helpers.js';
+import { announceInstallation, codehostEnv, deliver, fixture, FIXTURE_INSTALLATION, sign, WEBHOOK } from './helpers.js';
 
 /** A delivery as captured on the wire: its bytes, sent again under any delivery id with its valid signature. */
 interface Captured {
@@ -135,5 +135,62 @@ describe('code-host webhook: a replayed or late delivery cannot roll state back'
     await send(first);
     await send(secondFailed);
     expect(await deploymentRows(repo)).to.deep.equal(latest);
+  });
+
+  describe('pull requests and reviews', () => {
+    const repo = 'acme/replayed-pr';
+    const prRow = () => q(`select number, state, title, merged_at, closed_at, updated_at from pull_requests r join projects p on p.id = r.project_id
+      where p.tenant_id = $1 and p.project_key = $2`, [tenant.tenantId, repo]);
+    const reviewers = () => q(`select reviewer, state, at from pull_request_reviewers r join projects p on p.id = r.project_id
+      where p.tenant_id = $1 and p.project_key = $2 order by reviewer`, [tenant.tenantId, repo]);
+
+    function pullRequest(action: string, fields: Record<string, unknown>) {
+      const event = fixture('pull_request.opened');
+      event.action = action;
+      event.installation = installation;
+      event.repository.full_name = repo;
+      event.pull_request.head.repo = { ...event.pull_request.head.repo, full_name: repo };
+      Object.assign(event.pull_request, { number: 43, ...fields });
+      return capture('pull_request', event);
+    }
+
+    function review(action: string, reviewer: string, fields: { id: number; state: string; submitted_at: string }) {
+      return capture('pull_request_review', {
+        action, installation, repository: { full_name: repo },
+        review: { id: fields.id, user: { login: reviewer }, state: fields.state, submitted_at: fields.submitted_at },
+        pull_request: { number: 43, updated_at: fields.submitted_at },
+      });
+    }
+
+    it('a pull request: the captured "opened" re-sent after the merge, with or without its `updated_at`, changes nothing', async () => {
+      const opened = pullRequest('opened', { title: 'Checkout v1', state: 'open', created_at: '2026-09-10T10:00:00Z', updated_at: '2026-09-10T10:00:00Z', merged_at: null, closed_at: null });
+      await send(opened);
+      await send(pullRequest('closed', { title: 'Checkout v2', state: 'closed', created_at: '2026-09-10T10:00:00Z', updated_at: '2026-09-11T10:00:00Z', merged_at: '2026-09-11T10:00:00Z', closed_at: '2026-09-11T10:00:00Z' }));
+      const merged = await prRow();
+      expect(merged).to.deep.equal([{ number: 43, state: 'merged', title: 'Checkout v2', merged_at: new Date('2026-09-11T10:00:00Z'), closed_at: new Date('2026-09-11T10:00:00Z'), updated_at: new Date('2026-09-11T10:00:00Z') }]);
+      await send(opened);
+      await send(pullRequest('edited', { title: 'Checkout v1', state: 'open', created_at: '2026-09-10T10:00:00Z', updated_at: null, merged_at: null, closed_at: null }));
+      expect(await prRow()).to.deep.equal(merged);
+    });
+
+    it('reviews: a dismissed approval stays dismissed when its "submitted" is re-sent; an older verdict re-sent changes nothing', async () => {
+      const approved = review('submitted', 'ana', { id: 9001, state: 'approved', submitted_at: '2026-09-12T10:00:00Z' });
+      await send(approved);
+      await send(review('dismissed', 'ana', { id: 9001, state: 'dismissed', submitted_at: '2026-09-12T10:00:00Z' }));
+      const olderVerdict = review('submitted', 'ben', { id: 9002, state: 'approved', submitted_at: '2026-09-12T11:00:00Z' });
+      await send(olderVerdict);
+      await send(review('submitted', 'ben', { id: 9003, state: 'changes_requested', submitted_at: '2026-09-12T12:00:00Z' }));
+      const expected = [
+        { reviewer: 'ana', state: 'dismissed', at: new Date('2026-09-12T10:00:00Z') },
+        { reviewer: 'ben', state: 'changes_requested', at: new Date('2026-09-12T12:00:00Z') },
+      ];
+      expect(await reviewers()).to.deep.equal(expected);
+      await send(approved);
+      await send(olderVerdict);
+      expect(await reviewers()).to.deep.equal(expected);
+      // Ana's new review, later, is her verdict again.
+      await send(review('submitted', 'ana', { id: 9004, state: 'approved', submitted_at: '2026-09-13T10:00:00Z' }));
+      expect((await reviewers())[0]).to.deep.equal({ reviewer: 'ana', state: 'approved', at: new Date('2026-09-13T10:00:00Z') });
+    });
   });
 });
