@@ -1,7 +1,8 @@
 /**
  * Code-host review events → where each reviewer of a pull request stands (pull_request_reviewers),
  * the source of an open PR's waiting state on the open-work page (docs/open-work.md):
- * - `pull_request` `review_requested` / `review_request_removed` of a person: asked, or no longer;
+ * - `pull_request` `review_requested` / `review_request_removed` of a person: asked, or no longer
+ *   (kept as `dismissed`: no longer counts);
  * - `pull_request_review` `submitted`: approved, changes requested or commented (a comment does not
  *   undo an approval or a change request, as on the code host); `dismissed`: that verdict no longer holds.
  * A request of a team (`requested_team`) names no person: it is not kept, so it never makes a PR
@@ -64,8 +65,10 @@ export async function applyReviewRequest(tx: Executor, tenantId: string, event: 
   if (event.action === 'review_requested') {
     await setState(tx, tenantId, project.id, number, reviewer, 'requested', at);
   } else {
-    // Withdrawn before an answer: the person is no longer a reviewer of it.
-    await tx.delete(pullRequestReviewers).where(and(whereReviewer(project.id, number, reviewer), eq(pullRequestReviewers.state, 'requested'), lte(pullRequestReviewers.at, at)));
+    // Withdrawn before an answer: the person no longer counts (`dismissed`, which no view shows).
+    // The row stays, with the removal's moment, so the request re-sent or delivered late cannot
+    // bring it back; kept even when the request was never seen, for the same reason.
+    await setState(tx, tenantId, project.id, number, reviewer, 'dismissed', at, ['requested']);
   }
 }
 

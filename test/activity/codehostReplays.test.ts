@@ -192,5 +192,25 @@ describe('code-host webhook: a replayed or late delivery cannot roll state back'
       await send(review('submitted', 'ana', { id: 9004, state: 'approved', submitted_at: '2026-09-13T10:00:00Z' }));
       expect((await reviewers())[0]).to.deep.equal({ reviewer: 'ana', state: 'approved', at: new Date('2026-09-13T10:00:00Z') });
     });
+
+    it('review requests: a removed request stays removed when the request is re-sent, or delivered after its removal', async () => {
+      const requestOf = (action: string, reviewer: string, at: string) => {
+        const event = JSON.parse(pullRequest(action, { state: 'open', created_at: '2026-09-10T10:00:00Z', updated_at: at, merged_at: null, closed_at: null }).body.toString('utf8'));
+        event.requested_reviewer = { login: reviewer };
+        return capture('pull_request', event);
+      };
+      const requested = requestOf('review_requested', 'cy', '2026-09-14T10:00:00Z');
+      await send(requested);
+      await send(requestOf('review_request_removed', 'cy', '2026-09-14T11:00:00Z'));
+      await send(requested);
+      // Removed before the request arrived.
+      await send(requestOf('review_request_removed', 'di', '2026-09-14T13:00:00Z'));
+      await send(requestOf('review_requested', 'di', '2026-09-14T12:00:00Z'));
+      const rows = (await reviewers()).filter((r) => ['cy', 'di'].includes(r.reviewer));
+      expect(rows).to.deep.equal([
+        { reviewer: 'cy', state: 'dismissed', at: new Date('2026-09-14T11:00:00Z') },
+        { reviewer: 'di', state: 'dismissed', at: new Date('2026-09-14T13:00:00Z') },
+      ]);
+    });
   });
 });
