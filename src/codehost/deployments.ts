@@ -16,7 +16,7 @@ import type { DEPLOYMENT_STATUSES } from '../webhooks/schemas.js';
 import { globMatches } from '../shared/text.js';
 
 type Status = (typeof DEPLOYMENT_STATUSES)[number];
-import { ensureProject, Repository, User } from './events.js';
+import { ensureProject, Repository, Time, Timestamp, User } from './events.js';
 
 export const CODEHOST_DEPLOYMENT_PROVIDER = 'codehost';
 
@@ -34,7 +34,7 @@ const Deployment = z.object({
   environment: z.string().min(1),
   description: z.string().nullish(),
   creator: User,
-  created_at: z.string(),
+  created_at: Timestamp,
   production_environment: z.boolean().nullish(),
   url: z.string().nullish(),
 });
@@ -49,7 +49,8 @@ export const DeploymentStatusEvent = DeploymentEvent.extend({
     target_url: z.string().nullish(),
     log_url: z.string().nullish(),
     environment_url: z.string().nullish(),
-    created_at: z.string(),
+    created_at: Timestamp,
+    updated_at: Time,
   }),
 });
 
@@ -66,8 +67,9 @@ export const WorkflowRunEvent = z.object({
     status: z.string().nullish(),
     conclusion: z.string().nullish(),
     run_attempt: z.number().int().nullish(),
-    run_started_at: z.string().nullish(),
-    created_at: z.string(),
+    run_started_at: Time,
+    created_at: Timestamp,
+    updated_at: Time,
     html_url: z.string().nullish(),
     actor: User,
   }),
@@ -83,8 +85,9 @@ export const ReleaseEvent = z.object({
     name: z.string().nullish(),
     draft: z.boolean(),
     prerelease: z.boolean(),
-    created_at: z.string().nullish(),
-    published_at: z.string().nullish(),
+    created_at: Time,
+    published_at: Time,
+    updated_at: Time,
     html_url: z.string().nullish(),
     author: User,
   }),
@@ -177,10 +180,11 @@ async function rollbackOf(tx: Executor, projectId: string, record: { externalId:
 interface Stored {
   status: string;
   metadata: Record<string, unknown> | null;
+  createdAt: Date;
 }
 
 async function storedDeployment(tx: Executor, tenantId: string, externalId: string): Promise<Stored | undefined> {
-  const [row] = await tx.select({ status: deployments.status, metadata: deployments.metadata }).from(deployments)
+  const [row] = await tx.select({ status: deployments.status, metadata: deployments.metadata, createdAt: deployments.createdAt }).from(deployments)
     .where(and(eq(deployments.tenantId, tenantId), eq(deployments.provider, CODEHOST_DEPLOYMENT_PROVIDER), eq(deployments.externalId, externalId)));
   return row;
 }
@@ -189,6 +193,18 @@ async function storedDeployment(tx: Executor, tenantId: string, externalId: stri
 async function write(tx: Executor, tenantId: string, project: ProjectSettings, record: Omit<DeploymentRecord, 'projectKey' | 'isRollback' | 'rollbackFromSha'> & { createdAt: string }): Promise<void> {
   const rollback = record.isProduction ? await rollbackOf(tx, project.id, record) : { isRollback: false, rollbackFromSha: null };
   await upsertCodehostDeployment(tx, tenantId, { ...record, projectKey: project.projectKey, ...rollback });
+}
+
+/** Milliseconds of a code-host time (already validated), or 0 when there is none. */
+const timeOf = (value: unknown): number => (typeof value === 'string' ? Date.parse(value) || 0 : 0);
+
+/** Whether a version (compared element by element, e.g. `[attempt, updatedAt]`) is older than the stored one. */
+function isOlder(version: number[], stored: number[]): boolean {
+  for (const [i, part] of version.entries()) {
+    const other = stored[i] ?? 0;
+    if (part !== other) return part < other;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,7 +310,8 @@ export async function applyWorkflowRun(tx: Executor, tenantId: string, event: z.
   const externalId = `gh-run-${run.id}`;
   const attempt = run.run_attempt ?? 1;
   const stored = await storedDeployment(tx, tenantId, externalId);
-  if (stored && Number(stored.metadata?.runAttempt ?? 0) > attempt) return;
+  // A replayed or late delivery of an earlier attempt, or of the same attempt's earlier state, changes nothing.
+  if (stored && isOlder([attempt, timeOf(run.updated_at)], [Number(stored.metadata?.runAttempt ?? 0), timeOf(stored.metadata?.runUpdatedAt)])) return;
   await write(tx, tenantId, project, {
     externalId,
     ref: run.head_branch ?? branch ?? '',
@@ -306,7 +323,7 @@ export async function applyWorkflowRun(tx: Executor, tenantId: string, event: z.
     creatorUsername: run.actor?.login,
     isProduction: true,
     createdAt: run.run_started_at ?? run.created_at,
-    metadata: { source: 'workflow_runs', runId: run.id, runAttempt: attempt, conclusion: run.conclusion ?? null, workflow: path },
+    metadata: { source: 'workflow_runs', runId: run.id, runAttempt: attempt, runUpdatedAt: run.updated_at ?? null, conclusion: run.conclusion ?? null, workflow: path },
   });
 }
 
@@ -318,6 +335,14 @@ export async function applyWorkflowRun(tx: Executor, tenantId: string, event: z.
  * `published_at`; a release deleted or unpublished afterwards becomes `inactive` (not finished).
  * The payload names the release's target (a branch or a commit), not the tag's commit: the sha is
  * stored only when the target is a full commit hash, else left empty.
+ *
+ * Replays and late deliveries never roll a release back (docs/codehost-deployments.md "Replays and late deliveries"):
+ * each row keeps the time of the state it holds (`stateAt`, the payload's latest own time) and
+ * whether it is withdrawn; an event whose state is older, or as old and not a withdrawal over a
+ * publication, changes nothing. `deleted` is final: the code host never reuses a release id, so
+ * nothing after it changes the row, and a release deleted before its publication was stored is
+ * kept as a withdrawn row (a tombstone) so that the publication arriving late cannot make it a
+ * deployment.
  */
 export async function applyRelease(tx: Executor, tenantId: string, event: z.infer<typeof ReleaseEvent>): Promise<NotStored | void> {
   const release = event.release;
@@ -327,7 +352,16 @@ export async function applyRelease(tx: Executor, tenantId: string, event: z.infe
   const refused = await usesSource(tx, project, 'releases');
   if (refused) return refused;
   const externalId = `gh-release-${release.id}`;
-  if (withdrawn && !(await storedDeployment(tx, tenantId, externalId))) return notStored(`release ${release.tag_name} was never stored`);
+  const stateAt = Math.max(timeOf(release.updated_at), timeOf(release.published_at), timeOf(release.created_at));
+  const stored = await storedDeployment(tx, tenantId, externalId);
+  if (stored) {
+    if (stored.metadata?.withdrawn === 'deleted') return;
+    const storedAt = timeOf(stored.metadata?.stateAt) || stored.createdAt.getTime();
+    if (event.action !== 'deleted' && isOlder([stateAt, withdrawn ? 1 : 0], [storedAt, stored.metadata?.withdrawn ? 1 : 0])) return;
+    if (!withdrawn && stateAt === storedAt && !stored.metadata?.withdrawn) return;
+  } else if (withdrawn && (release.prerelease || !release.published_at)) {
+    return notStored(`release ${release.tag_name} was never stored`);
+  }
   await write(tx, tenantId, project, {
     externalId,
     ref: release.tag_name,
@@ -340,6 +374,9 @@ export async function applyRelease(tx: Executor, tenantId: string, event: z.infe
     creatorUsername: release.author?.login,
     isProduction: true,
     createdAt: release.published_at ?? release.created_at ?? new Date().toISOString(),
-    metadata: { source: 'releases', releaseId: release.id, tag: release.tag_name, ...(withdrawn ? { withdrawn: event.action } : {}) },
+    metadata: {
+      source: 'releases', releaseId: release.id, tag: release.tag_name, stateAt: new Date(Math.max(stateAt, timeOf(stored?.metadata?.stateAt))).toISOString(),
+      ...(withdrawn ? { withdrawn: event.action } : {}),
+    },
   });
 }

@@ -7,13 +7,20 @@ import { z } from 'zod';
 import { commits, issues, projects, pullRequests } from '../db/schema/index.js';
 import { linkPullRequestCommits, linkSessions, type Executor } from '../aiSessions/activityLinks.js';
 import { readTrailers } from './aiTrailers.js';
+import { pgTimestamp } from '../shared/limits.js';
 
 export const PROVIDER = 'codehost';
 
 export const Repository = z.object({ full_name: z.string().min(3) });
 export const User = z.object({ login: z.string() }).nullish();
 const Label = z.object({ name: z.string() });
-const Time = z.string().nullish();
+/**
+ * A moment the code host gives: ISO 8601 with an offset, within what `timestamptz` stores
+ * (shared/limits.ts). A signed payload's date that does not parse is the delivery's 400 naming
+ * the field, never an Invalid Date that fails the write (issue 43).
+ */
+export const Timestamp = pgTimestamp('Must be an ISO 8601 timestamp with an offset, e.g. 2024-05-01T12:00:00Z');
+export const Time = Timestamp.nullish();
 
 export const PullRequestEvent = z.object({
   action: z.string(),
@@ -36,7 +43,7 @@ export const PullRequestEvent = z.object({
     head: z.object({ ref: z.string(), sha: z.string(), label: z.string().nullish(), repo: z.object({ full_name: z.string() }).nullish() }),
     base: z.object({ ref: z.string() }).nullish(),
     merge_commit_sha: z.string().nullish(),
-    created_at: z.string(),
+    created_at: Timestamp,
     updated_at: Time,
     merged_at: Time,
     closed_at: Time,
@@ -52,7 +59,7 @@ export const PushEvent = z.object({
       z.object({
         id: z.string().regex(/^[0-9a-fA-F]{40,64}$/, 'must be a hexadecimal commit id'),
         message: z.string(),
-        timestamp: z.string(),
+        timestamp: Timestamp,
         url: z.string().nullish(),
         author: z.object({ name: z.string().nullish(), email: z.string().nullish(), username: z.string().nullish() }).nullish(),
       }),
@@ -73,7 +80,7 @@ export const IssuesEvent = z.object({
     user: User,
     assignee: User,
     labels: z.array(Label).nullish(),
-    created_at: z.string(),
+    created_at: Timestamp,
     closed_at: Time,
     pull_request: z.unknown().optional(),
   }),
@@ -108,8 +115,8 @@ export async function ensureProject(tx: Executor, tenantId: string, projectKey: 
 }
 
 /**
- * Upserts the PR; an older delivery arriving after a newer one (by the PR's `updated_at`) does not
- * overwrite it. Then its commits and sessions are linked.
+ * Upserts the PR; an older delivery arriving after a newer one, or replayed under a new delivery
+ * id (by the PR's `updated_at`), does not overwrite it. Then its commits and sessions are linked.
  */
 export async function applyPullRequest(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
   const pr = event.pull_request;
@@ -143,7 +150,9 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
     createdAt: new Date(pr.created_at),
     mergedAt: date(pr.merged_at),
     closedAt: date(pr.closed_at),
-    updatedAt: date(pr.updated_at) ?? new Date(),
+    // The state's own time: a payload without `updated_at` falls back to its latest time, never to
+    // now, so a replay of it cannot pass for the newest state (docs/codehost-deployments.md "Replays and late deliveries").
+    updatedAt: date(pr.updated_at) ?? new Date(Math.max(...[pr.closed_at, pr.merged_at, pr.created_at].map((t) => (t ? Date.parse(t) : 0)))),
   };
   const { tenantId: _t, projectId: _p, number: _n, ...changes } = values;
   const [row] = await tx

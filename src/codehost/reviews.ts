@@ -1,7 +1,8 @@
 /**
  * Code-host review events → where each reviewer of a pull request stands (pull_request_reviewers),
  * the source of an open PR's waiting state on the open-work page (docs/open-work.md):
- * - `pull_request` `review_requested` / `review_request_removed` of a person: asked, or no longer;
+ * - `pull_request` `review_requested` / `review_request_removed` of a person: asked, or no longer
+ *   (kept as `dismissed`: no longer counts);
  * - `pull_request_review` `submitted`: approved, changes requested or commented (a comment does not
  *   undo an approval or a change request, as on the code host); `dismissed`: that verdict no longer holds.
  * A request of a team (`requested_team`) names no person: it is not kept, so it never makes a PR
@@ -11,7 +12,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pullRequestReviewers } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
-import { ensureProject, type PullRequestEvent } from './events.js';
+import { ensureProject, Time, type PullRequestEvent } from './events.js';
 
 export type ReviewerState = (typeof pullRequestReviewers.$inferSelect)['state'];
 
@@ -24,16 +25,21 @@ export const PullRequestReviewEvent = z.object({
     id: z.number(),
     user: Login.nullish(),
     state: z.string(),
-    submitted_at: z.string().nullish(),
+    submitted_at: Time,
   }),
-  pull_request: z.object({ number: z.number().int(), updated_at: z.string().nullish() }),
+  pull_request: z.object({ number: z.number().int(), updated_at: Time }),
 });
 
 const VERDICTS = ['approved', 'changes_requested'] as const;
 
-/** Sets a reviewer's state when the stored one is not newer (and, if given, is one of `over`). */
+/**
+ * Sets a reviewer's state when the stored one is not newer (and, if given, is one of `over`). A
+ * dismissal holds at its own moment: only a strictly newer state replaces it, so the dismissed
+ * review's own `submitted` (same `submitted_at`), replayed under a new delivery id, cannot bring
+ * its verdict back.
+ */
 async function setState(tx: Executor, tenantId: string, projectId: string, number: number, reviewer: string, state: ReviewerState, at: Date, over?: ReviewerState[]): Promise<void> {
-  const newer = sql`${pullRequestReviewers.at} <= excluded.at`;
+  const newer = sql`(${pullRequestReviewers.at} < excluded.at OR (${pullRequestReviewers.at} = excluded.at AND ${pullRequestReviewers.state} <> 'dismissed'))`;
   await tx
     .insert(pullRequestReviewers)
     .values({ tenantId, projectId, pullRequestNumber: number, reviewer, state, at })
@@ -59,8 +65,10 @@ export async function applyReviewRequest(tx: Executor, tenantId: string, event: 
   if (event.action === 'review_requested') {
     await setState(tx, tenantId, project.id, number, reviewer, 'requested', at);
   } else {
-    // Withdrawn before an answer: the person is no longer a reviewer of it.
-    await tx.delete(pullRequestReviewers).where(and(whereReviewer(project.id, number, reviewer), eq(pullRequestReviewers.state, 'requested'), lte(pullRequestReviewers.at, at)));
+    // Withdrawn before an answer: the person no longer counts (`dismissed`, which no view shows).
+    // The row stays, with the removal's moment, so the request re-sent or delivered late cannot
+    // bring it back; kept even when the request was never seen, for the same reason.
+    await setState(tx, tenantId, project.id, number, reviewer, 'dismissed', at, ['requested']);
   }
 }
 
@@ -74,7 +82,7 @@ export async function applyPullRequestReview(tx: Executor, tenantId: string, eve
   const state = event.review.state.toLowerCase();
   if (event.action === 'dismissed' || state === 'dismissed') {
     // The dismissed review's verdict, unless the reviewer has given a newer one since.
-    await tx.update(pullRequestReviewers).set({ state: 'dismissed', updatedAt: sql`now()` })
+    await tx.update(pullRequestReviewers).set({ state: 'dismissed', at: sql`greatest(${pullRequestReviewers.at}, ${at})`, updatedAt: sql`now()` })
       .where(and(whereReviewer(project.id, number, reviewer), inArray(pullRequestReviewers.state, [...VERDICTS]), lte(pullRequestReviewers.at, at)));
     return;
   }

@@ -13,54 +13,7 @@ import { expect } from 'chai';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { announceInstallation, codehostEnv, deliver, FIXTURE_INSTALLATION } from './helpers.js';
-
-const installation = { id: FIXTURE_INSTALLATION };
-const sha = (c: string) => c.repeat(40);
-
-function deploymentEvent(repo: string, id: number, fields: { sha: string; created_at: string; environment?: string; production_environment?: boolean }) {
-  return {
-    action: 'created',
-    installation,
-    repository: { full_name: repo, default_branch: 'main' },
-    deployment: {
-      id, ref: 'main', task: 'deploy', description: null, creator: { login: 'octocat' }, url: `https://api.github.com/repos/${repo}/deployments/${id}`,
-      environment: fields.environment ?? 'production', sha: fields.sha, created_at: fields.created_at,
-      ...(fields.production_environment === undefined ? {} : { production_environment: fields.production_environment }),
-    },
-  };
-}
-
-function statusEvent(repo: string, id: number, fields: { sha: string; created_at: string; environment?: string }, status: { id: number; state: string }) {
-  return {
-    ...deploymentEvent(repo, id, fields),
-    deployment_status: { id: status.id, state: status.state, target_url: `https://ci.example/${id}/${status.id}`, created_at: fields.created_at },
-  };
-}
-
-function runEvent(repo: string, run: { id: number; attempt: number; conclusion: string | null; path?: string; branch?: string; sha: string; started: string; action?: string }) {
-  return {
-    action: run.action ?? 'completed',
-    installation,
-    repository: { full_name: repo, default_branch: 'main' },
-    workflow_run: {
-      id: run.id, name: 'Deploy', path: run.path ?? '.github/workflows/deploy.yml', head_branch: run.branch ?? 'main', head_sha: run.sha,
-      status: 'completed', conclusion: run.conclusion, run_attempt: run.attempt, run_started_at: run.started, created_at: run.started,
-      html_url: `https://github.com/${repo}/actions/runs/${run.id}`, actor: { login: 'octocat' },
-    },
-  };
-}
-
-function releaseEvent(repo: string, action: string, release: { id: number; tag: string; published: string; prerelease?: boolean; draft?: boolean }) {
-  return {
-    action,
-    installation,
-    repository: { full_name: repo },
-    release: {
-      id: release.id, tag_name: release.tag, target_commitish: 'main', name: release.tag, draft: release.draft ?? false, prerelease: release.prerelease ?? false,
-      created_at: release.published, published_at: release.published, html_url: `https://github.com/${repo}/releases/tag/${release.tag}`, author: { login: 'octocat' },
-    },
-  };
-}
+import { deploymentEvent, installation, releaseEvent, runEvent, sha, statusEvent } from './codehostEvents.js';
 
 describe('code-host webhook: deployments from the code host', function () {
   this.timeout(120_000);
@@ -200,9 +153,13 @@ describe('code-host webhook: deployments from the code host', function () {
       { stored: false, reason: 'release v1.1.0-rc.1 is a prerelease' });
     await send('release', releaseEvent(repo, 'published', { id: 3, tag: 'v1.1.0', published: '2026-05-03T00:00:00Z' }), { stored: true });
     await send('release', releaseEvent(repo, 'deleted', { id: 3, tag: 'v1.1.0', published: '2026-05-03T00:00:00Z' }), { stored: true });
-    await send('release', releaseEvent(repo, 'deleted', { id: 4, tag: 'v0.9.0', published: '2026-04-03T00:00:00Z' }),
-      { stored: false, reason: 'release v0.9.0 was never stored' });
+    // Deleted before its publication was stored: kept withdrawn (a tombstone), so a late publication is no deployment.
+    await send('release', releaseEvent(repo, 'deleted', { id: 4, tag: 'v0.9.0', published: '2026-04-03T00:00:00Z' }), { stored: true });
+    // A draft never published was never a deployment: nothing to keep.
+    const draft = releaseEvent(repo, 'deleted', { id: 5, tag: 'v2.0.0', published: '2026-05-04T00:00:00Z', draft: true });
+    await send('release', { ...draft, release: { ...draft.release, published_at: null } }, { stored: false, reason: 'release v2.0.0 was never stored' });
     expect((await rowsOf(repo)).map((r) => [r.external_id, r.ref, r.sha, r.status, r.is_production])).to.deep.equal([
+      ['gh-release-4', 'v0.9.0', '', 'inactive', true],
       ['gh-release-1', 'v1.0.0', '', 'success', true],
       ['gh-release-3', 'v1.1.0', '', 'inactive', true],
     ]);
@@ -263,6 +220,37 @@ describe('code-host webhook: deployments from the code host', function () {
     expect((await owner.put('/api/deployment-sources/organisation', { pattern: null })).body.data).to.deep.equal({ pattern: null });
     const other = await buildTenant(api.databaseUrl);
     expect((await api.as(other.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+  });
+
+  it('a signed deployment, status, run or release whose date does not parse is a 400 naming the field, and nothing is stored (issue 43)', async () => {
+    const repo = 'acme/bad-dates';
+    const d = { sha: sha('d'), created_at: '2026-08-01T00:00:00Z' };
+    const cases: [event: string, payload: () => any, field: string][] = [
+      ['deployment', () => deploymentEvent(repo, 801, d), 'deployment.created_at'],
+      ['deployment_status', () => statusEvent(repo, 801, d, { id: 1, state: 'success' }), 'deployment.created_at'],
+      ['deployment_status', () => statusEvent(repo, 801, d, { id: 1, state: 'success' }), 'deployment_status.created_at'],
+      ['deployment_status', () => statusEvent(repo, 801, d, { id: 1, state: 'success' }), 'deployment_status.updated_at'],
+      ['workflow_run', () => runEvent(repo, { id: 802, attempt: 1, conclusion: 'success', sha: sha('e'), started: '2026-08-02T00:00:00Z' }), 'workflow_run.created_at'],
+      ['workflow_run', () => runEvent(repo, { id: 802, attempt: 1, conclusion: 'success', sha: sha('e'), started: '2026-08-02T00:00:00Z' }), 'workflow_run.run_started_at'],
+      ['workflow_run', () => runEvent(repo, { id: 802, attempt: 1, conclusion: 'success', sha: sha('e'), started: '2026-08-02T00:00:00Z' }), 'workflow_run.updated_at'],
+      ['release', () => releaseEvent(repo, 'published', { id: 803, tag: 'v8', published: '2026-08-03T00:00:00Z' }), 'release.published_at'],
+    ];
+    const count = async () => (await q(`select (select count(*)::int from codehost_deliveries where tenant_id = $1) as deliveries,
+      (select count(*)::int from deployments where tenant_id = $1) as deployments, (select count(*)::int from projects where tenant_id = $1) as projects`, [tenant.tenantId]))[0];
+    const before = await count();
+    for (const [event, payload, field] of cases) {
+      for (const bad of ['not a date', '2026-13-45T99:00:00Z', 1_785_000_000, '', '99999-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-08-01T00:00:00']) {
+        const body = payload();
+        const [object, key] = field.split('.') as [string, string];
+        body[object][key] = bad;
+        const res = await deliver(api, event, body);
+        expect({ status: res.status, body: res.body }, `${event} ${field} = ${JSON.stringify(bad)}`).to.deep.equal({ status: 400, body: { error: {
+          code: 'validation_failed', message: 'Webhook payload does not have the expected shape',
+          details: [{ path: field, message: 'Must be an ISO 8601 timestamp with an offset, e.g. 2024-05-01T12:00:00Z' }],
+        } } });
+      }
+    }
+    expect(await count()).to.deep.equal(before);
   });
 
   it('settings: owners only; workflow runs need a workflow; another tenant\'s project is not found', async () => {
