@@ -9,7 +9,7 @@ import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import { authorize, type TenantAction } from '../auth/policies.js';
 import type { AppContext } from '../context.js';
-import { AppError, type ErrorDetail } from '../errors.js';
+import { AppError, zodDetails } from '../errors.js';
 import { checkJsonValue } from '../shared/limits.js';
 import { readBody, type BodyKind, type BodyOf } from './body.js';
 import { issueMessage } from './issueMessages.js';
@@ -72,30 +72,6 @@ export interface RouteInput<A extends AuthRule, Q, B, P, K extends BodyKind | un
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** The value at a zod issue's path in the parsed input (undefined when absent). */
-function valueAt(input: unknown, path: PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/**
- * Zod issues as `{path, message}` details: every invalid field at once. Given the input, a field
- * that is absent is reported as "Required" rather than as a type error.
- */
-export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown): ErrorDetail[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
-    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && input !== undefined && valueAt(input, issue.path) === undefined;
-    // A record's bad key says only "Invalid key in record"; the key schema's own words say why.
-    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
-    return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : message };
-  });
-}
 
 function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, where: 'query' | 'params' | 'body'): Infer<S> {
   if (!schema) return undefined as Infer<S>;
