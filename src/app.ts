@@ -27,7 +27,7 @@ import { deploymentSourceRoutes } from './deploymentSources/routes.js';
 import { trackerRoutes } from './integrations/trackers/routes.js';
 import { testHookRoutes } from './jobs/testRoutes.js';
 import mount from 'koa-mount';
-import { oauthKeys } from './oauth/crypto.js';
+import { oauthKeys } from './auth/crypto.js';
 import { providerFor } from './oauth/provider.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { cliLoginRoutes } from './cliLogin/routes.js';
