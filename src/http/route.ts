@@ -4,7 +4,6 @@
  */
 import type Koa from 'koa';
 import { z } from 'zod';
-import { authenticate } from '../identity/authenticate.js';
 import { checkOrigin } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import { authorize, type TenantAction } from '../auth/policies.js';
@@ -15,7 +14,6 @@ import { readBody, type BodyKind, type BodyOf } from './body.js';
 import { issueMessage } from './issueMessages.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
-import { assertWritable } from '../billing/entitlements.js';
 
 /**
  * Who must be signed in: nobody (`none`, `optional`), a tenant's user (`required`), the global
@@ -117,7 +115,7 @@ export function route<
     let principal: Principal | null = null;
     if (spec.auth !== 'none') {
       const hasBearer = ctx.get('authorization') !== '';
-      principal = spec.apiKeyOnly && !hasBearer ? null : await authenticate(app, ctx.req, ctx.res);
+      principal = spec.apiKeyOnly && !hasBearer ? null : await app.requestHooks.authenticate(app, ctx.req, ctx.res);
       if (spec.apiKeyOnly && principal && principal.kind !== 'api_key') principal = null;
     }
 
@@ -146,7 +144,7 @@ export function route<
     // A lapsed subscription makes the tenant's own changes read-only; system routes are not the tenant's.
     if (principal?.tenantId && !spec.system && !spec.whenReadOnly && !SAFE_METHODS.has(ctx.method) && app.config.billing) {
       const tenantId = principal.tenantId;
-      await withTenant(tenantId, () => assertWritable(app, tenantId));
+      await withTenant(tenantId, () => app.requestHooks.assertWritable(app, tenantId));
     }
 
     const params = parse(spec.params as P, ctx.params, 'params');

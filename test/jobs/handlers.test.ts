@@ -19,6 +19,7 @@ import { startServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 describe('scheduled job handlers', function () {
   this.timeout(30_000);
@@ -39,7 +40,7 @@ describe('scheduled job handlers', function () {
     database = openDatabase(url, { max: 4, unscoped: 'test-fixture' });
     tenant = await buildTenant(url);
     const config = loadConfig(baseEnv(url));
-    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks };
   });
   after(() => database?.close());
 
