@@ -4,14 +4,15 @@
  */
 import type { Config } from './config/index.js';
 import type { JobDefinition } from './jobs/define.js';
-import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './jobs/cleanup.js';
+import { loginSessionsCleanup } from './identity/jobs.js';
+import { oauthRecordsCleanup } from './oauth/jobs.js';
 import { biWatchdog } from './bi/jobs.js';
 import { expireJobs, jobRetention } from './jobs/maintenance.js';
-import { codehostDeliveriesRetention } from './codehost/jobs.js';
+import { codehostDeliveriesRetention, integrationsFlagStale } from './codehost/jobs.js';
 import { codehostBackfill, codehostInstallationBackfill } from './codehost/backfill.js';
 import { cubeRollupsRefresh, deliveryFactsCatchUp, ROLLUPS_SWEEP } from './cube/jobs.js';
 import { registerImportWorkflow } from './organisation/jobs.js';
-import { sendSurveyInvitations } from './surveys/jobs.js';
+import { sendSurveyInvitations, surveysCloseDue } from './surveys/jobs.js';
 import type { ScheduleDefinition } from './jobs/scheduler.js';
 import { sessionAssessmentJob, sessionSummaryJob } from './ai/jobs.js';
 import { testJobs, testSchedules } from './jobs/testHooks.js';
