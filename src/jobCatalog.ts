@@ -2,7 +2,9 @@
  * Every job kind and every schedule, as data. A capability adds its jobs here (their definitions
  * live in its own folder) and `delivery-analytics migrate` creates a queue for each.
  */
+import type pg from 'pg';
 import type { Config } from './config/index.js';
+import { runMigrations, type SchemaStatus } from './db/migrations.js';
 import type { JobDefinition } from './jobs/define.js';
 import { loginSessionsCleanup } from './identity/jobs.js';
 import { oauthRecordsCleanup } from './oauth/jobs.js';
@@ -22,6 +24,7 @@ import { slashCommandJob } from './integrations/slack/command.js';
 import { notionPublish, notionPublishDue } from './integrations/notion/jobs.js';
 import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from './integrations/slack/digest.js';
 import { CORPUS_SCHEDULE, corpusWorkflow } from './benchmarks/workflow.js';
+import { loadShippedSnapshotOnMigrate } from './benchmarks/store.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,
@@ -81,4 +84,13 @@ export function jobsFor(config: Pick<Config, 'testHooks'>): readonly JobDefiniti
 export function schedulesFor(config: Pick<Config, 'testHooks'>): readonly ScheduleDefinition[] {
   if (!config.testHooks) return scheduleCatalog;
   return [...scheduleCatalog.map((s) => (s.name === 'jobs.expire' ? { ...s, everySeconds: 1 } : s)), ...testSchedules];
+}
+
+/**
+ * `migrate` (the CLI command, `npm start`, the tests' template database): the schema, a queue for
+ * each job of this catalog, then the shipped benchmark snapshot. src/db/migrations.ts is handed
+ * both, as infrastructure imports no capability (docs/architecture.md).
+ */
+export function migrateDatabase(pool: pg.Pool, dir?: string): Promise<SchemaStatus> {
+  return runMigrations(pool, { jobs: jobCatalog, afterMigrate: loadShippedSnapshotOnMigrate }, dir);
 }

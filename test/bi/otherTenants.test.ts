@@ -8,7 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
-import { runMigrations } from '../../src/db/migrations.js';
+import { migrateDatabase } from '../../src/jobCatalog.js';
 import { freshDatabase } from '../helpers/database.js';
 import type { BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -87,7 +87,7 @@ describe('a BI grant changes nothing outside its tenant', function () {
     expect(await privileges(source.toString())).to.deep.equal(LOCKED);
     const pool = new pg.Pool({ connectionString: clone.toString(), max: 1 });
     try {
-      const status = await runMigrations(pool);
+      const status = await migrateDatabase(pool);
       expect(status.missing).to.deep.equal([]);
     } finally {
       await pool.end();

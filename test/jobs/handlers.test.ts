@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { runMigrations } from '../../src/db/migrations.js';
+import { migrateDatabase } from '../../src/jobCatalog.js';
 import { bossOver, JobSchemaBehindError } from '../../src/jobs/boss.js';
 import { jobCatalog, scheduleCatalog } from '../../src/jobCatalog.js';
 import { ROLLUPS_SWEEP } from '../../src/cube/jobs.js';
@@ -143,7 +143,7 @@ describe('job queue installation', function () {
       await startServer(config, createLogger('silent')).catch((e) => (error = e));
       expect(error).to.be.instanceOf(JobSchemaBehindError);
       expect((error as unknown as Error).message).to.equal('job queues are not installed: surveys.close-due (run "delivery-analytics migrate")');
-      await runMigrations(database.pool);
+      await migrateDatabase(database.pool);
       const server = await startServer(config, createLogger('silent'));
       await server.close();
     } finally {
