@@ -30,7 +30,7 @@ export const sendSurveyInvitations = defineJob({
       outcome.sent = await emailInvitations(deps, survey).catch((error: Error) => (failures.push(error.message), 0));
     }
     if (survey.sendBy !== 'email') {
-      const { dmInvitations } = await import('../integrations/slack/surveyDm.js');
+      const { dmInvitations } = await import('./slackInvitations.js');
       outcome.chat = await dmInvitations(deps, survey).catch((error: Error) => (failures.push(error.message), { sent: 0, noAccount: 0 }));
     }
     if (failures.length) throw new Error(failures.join('; '));
