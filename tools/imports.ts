@@ -44,7 +44,7 @@ export interface Violation {
 
 /** Every import of one file's text. */
 export function listImports(file: string, text: string): ImportRecord[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: ImportRecord[] = [];
   const add = (node: ts.Node, specifier: string, kind: ImportKind, computed = false) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
