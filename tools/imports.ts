@@ -4,7 +4,8 @@
  * and `import('…')`; resolves relative specifiers to the folder they land in; reports each import of
  * an infrastructure file that reaches above its floor, and the cycles between folders.
  * test/foundation/layers.test.ts holds the rule; `npx tsx tools/imports.ts` prints the figures
- * (`--list` adds every upward import, `--edges` every folder-to-folder import).
+ * (`--list` adds every upward import, `--edges` every folder-to-folder import, `--src <dir>` reads
+ * another tree, e.g. an older commit's: `git archive <commit> src | tar -x -C /tmp/old`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
@@ -200,7 +201,8 @@ export function summary(records = listAllImports()) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const figures = summary();
+  const at = process.argv.indexOf('--src');
+  const figures = summary(listAllImports(at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : SRC));
   const { static: s, type: t, dynamic: d } = figures.upwardByKind;
   console.log(`${figures.files} files, ${figures.imports} imports`);
   console.log(`upward imports from infrastructure: ${figures.upward} (static ${s}, type-only ${t}, dynamic ${d})`);
