@@ -19,7 +19,7 @@ import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
 import { startEmbeddedPostgres, freePort } from '../src/db/embedded.js';
-import { runMigrations } from '../src/db/migrations.js';
+import { migrateDatabase } from '../src/jobCatalog.js';
 import { createSession } from '../src/auth/sessions.js';
 import { openDatabase } from '../src/db/client.js';
 import { addUser, createTenant } from '../src/tenants/service.js';
@@ -41,7 +41,7 @@ async function main(): Promise<number> {
   const url = process.env.BENCH_DATABASE_URL ?? (embedded as NonNullable<typeof embedded>).urlFor('postgres');
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   pool.on('error', () => {});
-  await runMigrations(pool);
+  await migrateDatabase(pool);
   console.log('database migrated');
   const db = openDatabase(url, { max: 2, unscoped: 'test-fixture' });
   let tenantId = process.env.BENCH_TENANT;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type Router from '@koa/router';
-import type { AppContext } from './context.js';
+import type { AppContext, RequestHooks } from './context.js';
 import { AppError } from './errors.js';
 import { clientAddress } from './http/clientAddress.js';
 import { securityHeaders } from './http/securityHeaders.js';
@@ -29,7 +29,7 @@ import { deploymentSourceRoutes } from './deploymentSources/routes.js';
 import { trackerRoutes } from './integrations/trackers/routes.js';
 import { testHookRoutes } from './jobs/testRoutes.js';
 import mount from 'koa-mount';
-import { oauthKeys } from './oauth/crypto.js';
+import { oauthKeys } from './auth/crypto.js';
 import { providerFor } from './oauth/provider.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { cliLoginRoutes } from './cliLogin/routes.js';
@@ -44,6 +44,20 @@ import { notionRoutes } from './integrations/notion/routes.js';
 import { aiRoutes } from './ai/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { openWorkRoutes } from './openWork/routes.js';
+import { authenticate } from './identity/authenticate.js';
+import { assertWritable } from './billing/entitlements.js';
+import { principalCache } from './apiKeys/principal.js';
+
+/** What http/ and live/ call through the context (src/context.ts), from the capabilities that own it. */
+export const requestHooks: RequestHooks = {
+  authenticate,
+  assertWritable,
+  forgetKeyPrincipals(app, tenantId) {
+    const cache = principalCache(app.database.db);
+    if (tenantId === null) cache.forgetAll();
+    else cache.forgetTenant(tenantId);
+  },
+};
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -14,7 +14,7 @@ import { openDatabase, type Db } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './db/embedded.js';
 import { tenants, users } from './db/schema/index.js';
 import { createTenant } from './tenants/service.js';
-import { runMigrations } from './db/migrations.js';
+import { migrateDatabase } from './jobCatalog.js';
 import { nextStopSignal, serveUntilSignalled } from './cli/commands.js';
 import { createLogger } from './log.js';
 import { ensureWebBuilt } from './webBuild.js';
@@ -77,7 +77,7 @@ async function startDatabase(env: Env, log: ReturnType<typeof createLogger>): Pr
 async function prepareDatabase(env: Env): Promise<string | null> {
   const database = openDatabase(loadDatabaseConfig(env).databaseUrl, { max: 2, unscoped: 'operator' });
   try {
-    await runMigrations(database.pool);
+    await migrateDatabase(database.pool);
     await bootstrapFirstTenant(database.db);
     return await firstOwnerToSignIn(database.db);
   } finally {

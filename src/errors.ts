@@ -2,6 +2,8 @@
  * One error type for the whole program. Services throw AppError with a code; each HTTP surface
  * maps the code to a status through `statusOf` and writes its own envelope, in one middleware.
  */
+import type { z } from 'zod';
+
 export const statusOf = {
   validation_failed: 400,
   unauthorized: 401,
@@ -49,3 +51,27 @@ export class AppError extends Error {
 export const notFound = (what = 'Resource'): AppError => new AppError('not_found', `${what} not found`);
 export const forbidden = (message = 'You do not have permission to do this'): AppError => new AppError('forbidden', message);
 export const unauthorized = (message = 'Authentication required'): AppError => new AppError('unauthorized', message);
+
+/** The value at a zod issue's path in the parsed input (undefined when absent). */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Zod issues as `{path, message}` details: every invalid field at once. Given the input, a field
+ * that is absent is reported as "Required" rather than as a type error.
+ */
+export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && input !== undefined && valueAt(input, issue.path) === undefined;
+    // A record's bad key says only "Invalid key in record"; the key schema's own words say why.
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : message };
+  });
+}

@@ -2,16 +2,19 @@
  * Every job kind and every schedule, as data. A capability adds its jobs here (their definitions
  * live in its own folder) and `delivery-analytics migrate` creates a queue for each.
  */
+import type pg from 'pg';
 import type { Config } from './config/index.js';
+import { runMigrations, type SchemaStatus } from './db/migrations.js';
 import type { JobDefinition } from './jobs/define.js';
-import { integrationsFlagStale, loginSessionsCleanup, oauthRecordsCleanup, surveysCloseDue } from './jobs/cleanup.js';
+import { loginSessionsCleanup } from './identity/jobs.js';
+import { oauthRecordsCleanup } from './oauth/jobs.js';
 import { biWatchdog } from './bi/jobs.js';
 import { expireJobs, jobRetention } from './jobs/maintenance.js';
-import { codehostDeliveriesRetention } from './codehost/jobs.js';
+import { codehostDeliveriesRetention, integrationsFlagStale } from './codehost/jobs.js';
 import { codehostBackfill, codehostInstallationBackfill } from './codehost/backfill.js';
 import { cubeRollupsRefresh, deliveryFactsCatchUp, ROLLUPS_SWEEP } from './cube/jobs.js';
 import { registerImportWorkflow } from './organisation/jobs.js';
-import { sendSurveyInvitations } from './surveys/jobs.js';
+import { sendSurveyInvitations, surveysCloseDue } from './surveys/jobs.js';
 import type { ScheduleDefinition } from './jobs/scheduler.js';
 import { sessionAssessmentJob, sessionSummaryJob } from './ai/jobs.js';
 import { testJobs, testSchedules } from './jobs/testHooks.js';
@@ -21,6 +24,7 @@ import { slashCommandJob } from './integrations/slack/command.js';
 import { notionPublish, notionPublishDue } from './integrations/notion/jobs.js';
 import { DIGEST_SCHEDULE, slackDigest, slackDigestsDue } from './integrations/slack/digest.js';
 import { CORPUS_SCHEDULE, corpusWorkflow } from './benchmarks/workflow.js';
+import { loadShippedSnapshotOnMigrate } from './benchmarks/store.js';
 
 export const jobCatalog: readonly JobDefinition[] = [
   expireJobs,
@@ -80,4 +84,13 @@ export function jobsFor(config: Pick<Config, 'testHooks'>): readonly JobDefiniti
 export function schedulesFor(config: Pick<Config, 'testHooks'>): readonly ScheduleDefinition[] {
   if (!config.testHooks) return scheduleCatalog;
   return [...scheduleCatalog.map((s) => (s.name === 'jobs.expire' ? { ...s, everySeconds: 1 } : s)), ...testSchedules];
+}
+
+/**
+ * `migrate` (the CLI command, `npm start`, the tests' template database): the schema, a queue for
+ * each job of this catalog, then the shipped benchmark snapshot. src/db/migrations.ts is handed
+ * both, as infrastructure imports no capability (docs/architecture.md).
+ */
+export function migrateDatabase(pool: pg.Pool, dir?: string): Promise<SchemaStatus> {
+  return runMigrations(pool, { jobs: jobCatalog, afterMigrate: loadShippedSnapshotOnMigrate }, dir);
 }

@@ -8,7 +8,7 @@ import { loadCube } from './cube/compiler.js';
 import { openDatabase } from './db/client.js';
 import { asSystem } from './db/tenancy.js';
 import { SchemaBehindError, schemaStatus } from './db/migrations.js';
-import { createApp } from './app.js';
+import { createApp, requestHooks } from './app.js';
 import { checkJobQueues, installJobQueues } from './jobs/boss.js';
 import { jobsFor, schedulesFor } from './jobCatalog.js';
 import { createJobQueue, startJobWorker, type JobWorker } from './jobs/index.js';
@@ -59,7 +59,7 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
       if (config.testHooks) await installJobQueues(database.pool, testJobs);
       await checkJobQueues(database.pool, jobDefs);
     });
-    app = { config, database, log, jobs: createJobQueue(database.pool, jobDefs), live: createLivePublisher(database.pool, config) };
+    app = { config, database, log, jobs: createJobQueue(database.pool, jobDefs), live: createLivePublisher(database.pool, config), requestHooks };
   } catch (error) {
     await database.close();
     throw error;

@@ -6,11 +6,13 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { sessionAssessments, users } from '../db/schema/index.js';
+import { sessionAssessments, users, type aiSessions } from '../db/schema/index.js';
 import { asSystem } from '../db/tenancy.js';
 import type { ErrorDetail } from '../errors.js';
-import type { SessionRow } from '../aiSessions/service.js';
 import { ASSESSMENT_JOB, SUMMARY_JOB } from './jobs.js';
+
+/** A stored session (aiSessions/service.ts's SessionRow; read from the schema, as aiSessions/ imports ai/). */
+type SessionRow = typeof aiSessions.$inferSelect;
 
 export interface ReviewFailure {
   failedAt: string;

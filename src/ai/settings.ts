@@ -11,7 +11,7 @@ import { AI_PROVIDER_GROUP, type Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { aiSettings } from '../db/schema/index.js';
 import { AppError } from '../errors.js';
-import { derive, open, seal } from '../oauth/crypto.js';
+import { derive, open, seal } from '../auth/crypto.js';
 import type { Candidate } from './providers.js';
 
 export type AiSettingsRow = typeof aiSettings.$inferSelect;

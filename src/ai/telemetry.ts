@@ -11,7 +11,7 @@ import { context, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config/index.js';
-import { derive } from '../oauth/crypto.js';
+import { derive } from '../auth/crypto.js';
 import { trimEnd } from '../shared/text.js';
 
 interface Runtime {

@@ -73,6 +73,17 @@ export async function replaceCorpus(tx: pg.ClientBase, rows: StoredRow[], source
 export type SnapshotOutcome = 'loaded' | 'current' | 'live';
 
 /**
+ * `migrate`'s last step (handed to src/db/migrations.ts by src/jobCatalog.ts): the open-source
+ * benchmark corpus ships as a snapshot (docs/benchmarks.md), loaded when the corpus is empty or
+ * older, so the comparison works without CODEHOST_PUBLIC_TOKEN. (A migrations folder of another
+ * version may not have the table yet.)
+ */
+export async function loadShippedSnapshotOnMigrate(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ present: boolean }>("select to_regclass('benchmark_corpus_source') is not null as present");
+  if (rows[0]?.present) await loadShippedSnapshot(client);
+}
+
+/**
  * Loads the shipped snapshot when the corpus has none or an older one. Several instances starting
  * at once serialise on CORPUS_LOCK: the first loads, the others find it current. A measured
  * snapshot (from public git history, tools/benchmarks/measure.ts, or exported from a live run)

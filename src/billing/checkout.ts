@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../auth/secrets.js';
-import { derive } from '../oauth/crypto.js';
+import { derive } from '../auth/crypto.js';
 
 const proofKey = (master: Buffer) => derive(master, 'billing-checkout');
 

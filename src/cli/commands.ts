@@ -90,8 +90,8 @@ export const coreCommands: Record<string, Command> = {
     usage: 'migrate',
     run: (_options, env) =>
       withDatabase(env, async ({ pool }) => {
-        const { runMigrations } = await import('../db/migrations.js');
-        const status = await runMigrations(pool);
+        const { migrateDatabase } = await import('../jobCatalog.js');
+        const status = await migrateDatabase(pool);
         process.stdout.write(`${JSON.stringify({ applied: status.applied, bundled: status.bundled, ahead: status.ahead })}\n`);
         // The BI database (docs/bi.md): created when missing, its foreign tables following the views
         // just migrated. Where the user may not create it, BI credentials cannot be issued; the

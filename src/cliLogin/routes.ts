@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { CLI_APPROVE_PATH, CLI_LOGIN_PATH, cliResource } from '../oauth/constants.js';
 import { CONSENT_PAGE, renderMessagePage } from '../oauth/consentPage.js';
 import { sendPage } from '../http/html.js';
-import { csrfToken, csrfValid, oauthKeys } from '../oauth/crypto.js';
+import { csrfToken, csrfValid, oauthKeys } from '../auth/crypto.js';
 import { tenantsOfUser } from '../oauth/grants.js';
 import { providerFor } from '../oauth/provider.js';
 import { limit, readApprovalForm, sessionOf } from '../oauth/routes.js';

@@ -9,9 +9,9 @@ import { renderSetupPage } from './setupPage.js';
 import { codehostUrls, linkInstallation, listInstallations, previewSetup, requireCodehostApp, unlinkInstallation } from './installations.js';
 import { receiveCodehostWebhook } from './webhook.js';
 import { requestInstallationBackfill } from './backfill.js';
-import { AppError } from '../errors.js';
+import { AppError, zodDetails } from '../errors.js';
 import { sendPage } from '../http/html.js';
-import { route, zodDetails } from '../http/route.js';
+import { route } from '../http/route.js';
 
 /** The code host caps webhook payloads at 25 MB. */
 const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;

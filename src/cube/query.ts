@@ -4,8 +4,7 @@
  * lookups only, so `__proto__` and `constructor` are unknown members like any other.
  */
 import { z } from 'zod';
-import { AppError, type ErrorDetail } from '../errors.js';
-import { zodDetails } from '../http/route.js';
+import { AppError, type ErrorDetail, zodDetails } from '../errors.js';
 import { checkJsonValue, INPUT_LIMITS } from '../shared/limits.js';
 import type { CompiledCube } from './compiler.js';
 import { canonicalZone, resolveRange } from './dates.js';

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { JobDefinition } from '../jobs/define.js';
 import { restrictClusterToApplication, restrictDatabaseToApplication } from './privileges.js';
 import { SchemaBehindError } from './errors.js';
 
@@ -52,19 +53,28 @@ export async function schemaStatus(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise
 const MIGRATION_LOCK = 4_127_301_559;
 
 /**
+ * What `migrate` installs besides the schema, handed in by the composition root (migrateDatabase in
+ * src/jobCatalog.ts): infrastructure imports no capability (docs/architecture.md).
+ */
+export interface MigrationSetup {
+  /** The job catalog: a queue for each. */
+  jobs: readonly JobDefinition[];
+  /** Runs under the migration lock once the schema and the queues are current (data a release ships). */
+  afterMigrate?: (client: pg.PoolClient) => Promise<unknown>;
+}
+
+/**
  * Applies every pending migration, one runner at a time across all processes, then installs or
  * upgrades pg-boss's schema (`pgboss`) and the catalog's job queues, so `serve` never needs DDL.
  */
-export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
+export async function runMigrations(pool: pg.Pool, setup: MigrationSetup, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await migrate(drizzle(client), { migrationsFolder: dir });
-      // Loaded here, not at the top: the job catalog pulls in every handler's module graph, which
-      // every CLI command would otherwise pay for at start-up.
-      const [{ installJobQueues, BOSS_SCHEMA }, { jobCatalog }] = await Promise.all([import('../jobs/boss.js'), import('../jobCatalog.js')]);
-      await installJobQueues(client, jobCatalog);
+      const { installJobQueues, BOSS_SCHEMA } = await import('../jobs/boss.js');
+      await installJobQueues(client, setup.jobs);
       // Tenant work enqueues jobs, sometimes in its own transaction (docs/tenancy.md): it may add
       // a job and learn its id, never read or change the queue, which holds every tenant's jobs.
       await client.query(`GRANT USAGE ON SCHEMA ${BOSS_SCHEMA} TO app_tenant`);
@@ -75,11 +85,7 @@ export async function runMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promis
       // And on the cluster's own databases (postgres, template1) where this user may: no login role
       // but ours connects there or creates temporary tables (issue 43, docs/bi.md "The cluster").
       await restrictClusterToApplication(client);
-      // The open-source benchmark corpus ships as a snapshot (docs/benchmarks.md): loaded when the
-      // corpus is empty or older, so the comparison works without CODEHOST_PUBLIC_TOKEN.
-      // (A migrations folder of another version may not have the table yet.)
-      const { rows } = await client.query<{ present: boolean }>("select to_regclass('benchmark_corpus_source') is not null as present");
-      if (rows[0]?.present) await (await import('../benchmarks/store.js')).loadShippedSnapshot(client);
+      await setup.afterMigrate?.(client);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

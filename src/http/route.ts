@@ -5,17 +5,15 @@
 import type Koa from 'koa';
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
-import { authenticate } from '../identity/authenticate.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
 import { authorize, type TenantAction } from '../auth/policies.js';
 import type { AppContext } from '../context.js';
-import { AppError, type ErrorDetail } from '../errors.js';
+import { AppError, zodDetails } from '../errors.js';
 import { checkJsonValue } from '../shared/limits.js';
 import { readBody, type BodyKind, type BodyOf } from './body.js';
 import { issueMessage } from './issueMessages.js';
 import { consume, headersOf, LIMITS, type Limit } from './rateLimit.js';
 import { asSystem, withTenant, type SystemReason } from '../db/tenancy.js';
-import { assertWritable } from '../billing/entitlements.js';
 
 /**
  * Who must be signed in: nobody (`none`, `optional`), a tenant's user (`required`), the global
@@ -73,30 +71,6 @@ export interface RouteInput<A extends AuthRule, Q, B, P, K extends BodyKind | un
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The value at a zod issue's path in the parsed input (undefined when absent). */
-function valueAt(input: unknown, path: PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/**
- * Zod issues as `{path, message}` details: every invalid field at once. Given the input, a field
- * that is absent is reported as "Required" rather than as a type error.
- */
-export function zodDetails(error: z.ZodError, prefix?: string, input?: unknown): ErrorDetail[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
-    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && input !== undefined && valueAt(input, issue.path) === undefined;
-    // A record's bad key says only "Invalid key in record"; the key schema's own words say why.
-    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
-    return { path: path || (prefix ?? 'body'), message: missing ? 'Required' : message };
-  });
-}
-
 function parse<S extends z.ZodType | undefined>(schema: S, value: unknown, where: 'query' | 'params' | 'body'): Infer<S> {
   if (!schema) return undefined as Infer<S>;
   // Bodies are checked as they are read (body.ts); query strings and path segments here.
@@ -141,7 +115,7 @@ export function route<
     let principal: Principal | null = null;
     if (spec.auth !== 'none') {
       const hasBearer = ctx.get('authorization') !== '';
-      principal = spec.apiKeyOnly && !hasBearer ? null : await authenticate(app, ctx.req, ctx.res);
+      principal = spec.apiKeyOnly && !hasBearer ? null : await app.requestHooks.authenticate(app, ctx.req, ctx.res);
       if (spec.apiKeyOnly && principal && principal.kind !== 'api_key') principal = null;
     }
 
@@ -166,7 +140,7 @@ export function route<
     // A lapsed subscription makes the tenant's own changes read-only; system routes are not the tenant's.
     if (principal?.tenantId && !spec.system && !spec.whenReadOnly && !SAFE_METHODS.has(ctx.method) && app.config.billing) {
       const tenantId = principal.tenantId;
-      await withTenant(tenantId, () => assertWritable(app, tenantId));
+      await withTenant(tenantId, () => app.requestHooks.assertWritable(app, tenantId));
     }
 
     const params = parse(spec.params as P, ctx.params, 'params');

@@ -13,7 +13,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import send from 'koa-send';
-import { authenticate } from '../identity/authenticate.js';
 import { issueCsrfToken } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { html } from './html.js';
@@ -107,7 +106,7 @@ export function webApp(app: AppContext, options: { dist?: string } = {}): Koa.Mi
       'Referrer-Policy': 'same-origin',
       'Cache-Control': 'no-store',
     });
-    const principal = await authenticate(app, ctx.req, ctx.res);
+    const principal = await app.requestHooks.authenticate(app, ctx.req, ctx.res);
     if (!principal || principal.kind !== 'session') {
       ctx.status = 303;
       ctx.redirect(`/login?returnUrl=${encodeURIComponent(ctx.originalUrl)}`);

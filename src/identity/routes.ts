@@ -6,7 +6,7 @@ import { signInProviders } from './providers/registry.js';
 import { safeReturnUrl } from './returnUrl.js';
 import { clearedSessionCookie, endSession, readCookie, SESSION_COOKIE, sessionCookie } from '../auth/sessions.js';
 import { sha256 } from '../auth/secrets.js';
-import { AppError } from '../errors.js';
+import { AppError, zodDetails } from '../errors.js';
 import { renderLoginPage, type LoginMode } from './loginPage.js';
 import { emailSignInAvailable, mailerConfigured } from '../mail/mailer.js';
 import { completeMagicLink, MAGIC_LINK_PATH, requestMagicLink } from './signIn.js';
@@ -15,7 +15,7 @@ import { userEmail } from '../users/service.js';
 import { readBody } from '../http/body.js';
 import { sendPage } from '../http/html.js';
 import { consume, type Limit } from '../http/rateLimit.js';
-import { route, zodDetails } from '../http/route.js';
+import { route } from '../http/route.js';
 
 const optionalString = z.string().optional().catch(undefined);
 const LoginQuery = z.object({ mode: optionalString, returnUrl: optionalString, sent: optionalString, error: optionalString });

@@ -13,8 +13,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { principalCache } from '../apiKeys/principal.js';
-import { authenticate } from '../identity/authenticate.js';
 import type { AppContext } from '../context.js';
 import { LIVE_CHANNEL, type LiveMessage } from './events.js';
 import { NotifyListener } from './listener.js';
@@ -64,7 +62,7 @@ export class LiveHub {
       onNotification: (payload) => this.deliver(payload),
       onGap: () => {
         // A `keys.changed` may have been missed: every cached key principal is read again.
-        principalCache(app.database.db).forgetAll();
+        app.requestHooks.forgetKeyPrincipals(app, null);
         this.broadcastAll({ kind: 'live.gap', at: new Date().toISOString() });
       },
     });
@@ -112,7 +110,7 @@ export class LiveHub {
     // browser whatever the answer, or the old one no longer works and the person is signed out.
     const cookies: string[] = [];
     const collector = { headersSent: false, appendHeader: (_name: string, value: string) => cookies.push(value) } as unknown as ServerResponse;
-    const principal = await authenticate(this.app, req, collector);
+    const principal = await this.app.requestHooks.authenticate(this.app, req, collector);
     this.upgradeCookies.set(req, cookies);
     if (!principal) return refuse(socket, 401, 'unauthorized', 'Missing or invalid credentials');
     if (principal.tenantId === null) return refuse(socket, 403, 'forbidden', 'The global administrator has no tenant; use an account of the tenant');
@@ -150,7 +148,7 @@ export class LiveHub {
   private deliver(payload: string): void {
     const note = openNotification(this.key, payload);
     if (!note) return this.dropForged();
-    if (note.e.kind === 'keys.changed') return principalCache(this.app.database.db).forgetTenant(note.t);
+    if (note.e.kind === 'keys.changed') return this.app.requestHooks.forgetKeyPrincipals(this.app, note.t);
     const set = this.byTenant.get(note.t);
     if (!set) return;
     const text = JSON.stringify({ ...note.e, at: note.at });

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Config } from '../config/index.js';
 import { asSystem } from '../db/tenancy.js';
-import { derive, open, seal } from '../oauth/crypto.js';
+import { derive, open, seal } from '../auth/crypto.js';
 import { LIVE_CHANNEL, MAX_PAYLOAD_BYTES, type LiveEvent, type LivePublisher } from './events.js';
 
 /** The wire format of one notification: tenant, event, time raised. */

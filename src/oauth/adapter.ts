@@ -2,7 +2,7 @@ import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from './oidc.js';
 import type { Db } from '../db/client.js';
 import { mcpGrants, oauthRecords } from '../db/schema/index.js';
-import { open, seal, sha256hex } from './crypto.js';
+import { open, seal, sha256hex } from '../auth/crypto.js';
 
 /**
  * oidc-provider's storage in PostgreSQL, so any instance can continue any step of a flow.

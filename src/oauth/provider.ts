@@ -12,7 +12,7 @@ import {
   ACCESS_TOKEN_TTL, AUTHORIZE_PATH, CLI_CLIENT_ID, CLI_LOGIN_PATH, CLI_SCOPE, cliResource, DEVICE_AUTHORIZATION_PATH, DEVICE_CODE_TTL,
   DEVICE_GRANT_TYPE, INTERACTION_TTL, MCP_SCOPE, mcpResource, REFRESH_TOKEN_TTL, REGISTER_PATH, TOKEN_PATH,
 } from './constants.js';
-import { oauthKeys } from './crypto.js';
+import { oauthKeys } from '../auth/crypto.js';
 import { propsOfGrant } from './grants.js';
 
 const { Check } = interactionPolicy;

@@ -17,7 +17,7 @@ import {
 } from './constants.js';
 import { CONSENT_PAGE, renderConsentPage, renderMessagePage } from './consentPage.js';
 import { sendPage } from '../http/html.js';
-import { csrfToken, csrfValid, oauthKeys } from './crypto.js';
+import { csrfToken, csrfValid, oauthKeys } from '../auth/crypto.js';
 import { recordGrant, roleIn, tenantsOfUser } from './grants.js';
 import { CLIENT_DESCRIPTION, providerFor } from './provider.js';
 import { exchangeForApiKey } from './deviceKeyExchange.js';

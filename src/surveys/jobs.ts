@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { surveys } from '../db/schema/index.js';
-import { emailInvitations } from './service.js';
+import { closeDueSurveys, emailInvitations } from './service.js';
 import { mailerConfigured } from '../mail/mailer.js';
 import { defineJob } from '../jobs/define.js';
+import { scheduled } from '../jobs/maintenance.js';
 import { Uuid } from '../shared/schemas.js';
 
 export const SEND_INVITATIONS_JOB = 'surveys.send-invitations';
@@ -29,10 +30,20 @@ export const sendSurveyInvitations = defineJob({
       outcome.sent = await emailInvitations(deps, survey).catch((error: Error) => (failures.push(error.message), 0));
     }
     if (survey.sendBy !== 'email') {
-      const { dmInvitations } = await import('../integrations/slack/surveyDm.js');
+      const { dmInvitations } = await import('./slackInvitations.js');
       outcome.chat = await dmInvitations(deps, survey).catch((error: Error) => (failures.push(error.message), { sent: 0, noAccount: 0 }));
     }
     if (failures.length) throw new Error(failures.join('; '));
     return outcome;
+  },
+});
+
+export const surveysCloseDue = defineJob({
+  ...scheduled,
+  name: 'surveys.close-due',
+  summary: 'Closes open surveys whose close day (UTC) has passed.',
+  idempotency: 'Closes only surveys still open; a second run changes nothing.',
+  async run(ctx) {
+    return { closed: await closeDueSurveys(ctx.app.database.db) };
   },
 });

@@ -50,7 +50,7 @@ export async function createSurvey(
   authorize(principal, 'survey.manage');
   const sendBy = input.sendBy ?? 'email';
   if (sendBy !== 'email') {
-    const { activeSlack } = await import('../integrations/slack/surveyDm.js');
+    const { activeSlack } = await import('./slackInvitations.js');
     if (!(await activeSlack(deps.db, principal.tenantId))) {
       throw new AppError('validation_failed', 'Validation failed', [{ path: 'sendBy', message: 'No chat workspace is connected (Settings › Integrations); send by email' }]);
     }

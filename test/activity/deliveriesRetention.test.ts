@@ -10,6 +10,7 @@ import { createLivePublisher } from '../../src/live/publisher.js';
 import { createLogger } from '../../src/log.js';
 import { freshDatabase } from '../helpers/database.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 describe('code-host delivery retention', function () {
   let database: Database;
@@ -18,7 +19,7 @@ describe('code-host delivery retention', function () {
     const url = await freshDatabase();
     database = openDatabase(url, { max: 2, unscoped: 'test-fixture' });
     const config = loadConfig(baseEnv(url));
-    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks };
   });
   after(() => database?.close());
 

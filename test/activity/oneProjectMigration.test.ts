@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
-import { MIGRATIONS_DIR, runMigrations } from '../../src/db/migrations.js';
+import { MIGRATIONS_DIR } from '../../src/db/migrations.js';
+import { migrateDatabase } from '../../src/jobCatalog.js';
 import { emptyDatabase } from '../helpers/database.js';
 
 const TAG = '0042_one_project_per_repository';
@@ -38,7 +39,7 @@ describe('migration 0042: one project per repository', function () {
   before(async () => {
     beforeDir = migrationsBefore();
     pool = new pg.Pool({ connectionString: await emptyDatabase(), max: 2 });
-    await runMigrations(pool, beforeDir);
+    await migrateDatabase(pool, beforeDir);
   });
   after(async () => {
     await pool?.end();
@@ -101,7 +102,7 @@ describe('migration 0042: one project per repository', function () {
     expect(leadBefore.filter((l) => l.lead_time_seconds !== null).map((l) => l.external_id)).to.deep.equal([`${solo}-1`]);
     expect(await counts()).to.deep.equal({ issues: 1, deployments: 6, prs: 6, commits: 1 });
 
-    await runMigrations(pool);
+    await migrateDatabase(pool);
 
     const projects = await q(`select tenant_id = $1 as ours, id, provider, project_key, source_type, owning_team_id, issue_seq, sync_pull_requests from projects order by ours desc, lower(project_key)`, [tenant]);
     expect(projects).to.deep.equal([

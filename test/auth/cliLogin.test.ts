@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { apiKeys } from '../../src/db/schema/index.js';
-import { sha256hex } from '../../src/oauth/crypto.js';
+import { sha256hex } from '../../src/auth/crypto.js';
 import { runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { buildMember, buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';

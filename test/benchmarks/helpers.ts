@@ -13,11 +13,12 @@ import { createLogger } from '../../src/log.js';
 import { corpusWorkflow, type CorpusPayload } from '../../src/benchmarks/workflow.js';
 import type { FakePull, FakeRepository } from '../helpers/fakeCodeHostGraphql.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 export function corpusApp(databaseUrl: string, env: Env = {}): { app: AppContext; database: Database } {
   const config = loadConfig({ ...baseEnv(databaseUrl), ...env });
   const database = openDatabase(databaseUrl, { max: 4 });
-  return { app: { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) }, database };
+  return { app: { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks }, database };
 }
 
 /** `benchmarks.corpus` as the runner runs a job without a tenant: system work, the job's id, an abort signal. */

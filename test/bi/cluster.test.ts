@@ -13,7 +13,7 @@ import { grantBiCredential, revokeBiCredential, rotateBiCredential, type BiCrede
 import { syncBiDatabase } from '../../src/bi/database.js';
 import { restoreBiRoles } from '../../src/bi/watchdog.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../../src/db/embedded.js';
-import { runMigrations } from '../../src/db/migrations.js';
+import { migrateDatabase } from '../../src/jobCatalog.js';
 import { runCli } from '../helpers/cli.js';
 import { clusterParent, freshDatabase } from '../helpers/database.js';
 import { buildTenant, closeFactoryPools, dbFor } from '../helpers/factories.js';
@@ -187,7 +187,7 @@ describe('a cluster that grants PUBLIC more than the bundled setup', function ()
   const migrate = async (database: string) => {
     const migrating = new pg.Pool({ connectionString: server.urlFor(database), max: 1 });
     try {
-      await runMigrations(migrating);
+      await migrateDatabase(migrating);
     } finally {
       await migrating.end();
     }

@@ -23,6 +23,7 @@ import { biUrl } from './biUrl.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 describe('a BI role cannot keep a change to itself', function () {
   this.timeout(60_000);
@@ -74,7 +75,7 @@ describe('a BI role cannot keep a change to itself', function () {
     const { tenantId } = await buildTenant(url);
     await asSystem('test-fixture', () => buildFixture(database.pool, tenantId));
     const config = loadConfig(baseEnv(url));
-    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks };
     ({ credential, password } = await grantBiCredential(database.pool, { tenantId, name: 'Tableau' }));
   });
   // The role may hold 5 connections.

@@ -19,6 +19,7 @@ import { biUrl } from './biUrl.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 describe('bi.watchdog: BI sessions past their limit are stopped', function () {
   this.timeout(60_000);
@@ -55,7 +56,7 @@ describe('bi.watchdog: BI sessions past their limit are stopped', function () {
     database = openDatabase(url, { max: 4 });
     tenantId = (await buildTenant(url)).tenantId;
     const config = loadConfig(baseEnv(url));
-    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks };
   });
   after(async () => {
     for (const c of clients) await c.end().catch(() => {});

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
-import { runMigrations } from '../../src/db/migrations.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { restrictDatabaseToApplication } from '../../src/db/privileges.js';
 
@@ -80,7 +79,7 @@ export async function startTestDatabase(): Promise<void> {
   });
   const pool = new pg.Pool({ connectionString: urlFor(TEMPLATE), max: 1 });
   try {
-    await runMigrations(pool);
+    await (await import('../../src/jobCatalog.js')).migrateDatabase(pool);
   } finally {
     await pool.end();
   }

@@ -6,7 +6,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedPostgresServer } from '../../src/db/embedded.js';
-import { runMigrations } from '../../src/db/migrations.js';
 import { clusterParent } from './database.js';
 
 export interface StoppableDatabase {
@@ -31,7 +30,7 @@ export async function stoppableDatabase(): Promise<StoppableDatabase> {
   const url = server.urlFor('app');
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
-    await runMigrations(pool);
+    await (await import('../../src/jobCatalog.js')).migrateDatabase(pool);
   } finally {
     await pool.end();
   }

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { runMigrations } from '../../src/db/migrations.js';
+import { migrateDatabase } from '../../src/jobCatalog.js';
 import { bossOver, JobSchemaBehindError } from '../../src/jobs/boss.js';
 import { jobCatalog, scheduleCatalog } from '../../src/jobCatalog.js';
 import { ROLLUPS_SWEEP } from '../../src/cube/jobs.js';
@@ -19,6 +19,7 @@ import { startServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 describe('scheduled job handlers', function () {
   this.timeout(30_000);
@@ -39,7 +40,7 @@ describe('scheduled job handlers', function () {
     database = openDatabase(url, { max: 4, unscoped: 'test-fixture' });
     tenant = await buildTenant(url);
     const config = loadConfig(baseEnv(url));
-    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
+    app = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks };
   });
   after(() => database?.close());
 
@@ -142,7 +143,7 @@ describe('job queue installation', function () {
       await startServer(config, createLogger('silent')).catch((e) => (error = e));
       expect(error).to.be.instanceOf(JobSchemaBehindError);
       expect((error as unknown as Error).message).to.equal('job queues are not installed: surveys.close-due (run "delivery-analytics migrate")');
-      await runMigrations(database.pool);
+      await migrateDatabase(database.pool);
       const server = await startServer(config, createLogger('silent'));
       await server.close();
     } finally {

@@ -19,6 +19,7 @@ import { createLogger } from '../../src/log.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
+import { requestHooks } from '../../src/app.js';
 
 describe('workflows', function () {
   this.timeout(30_000);
@@ -69,6 +70,7 @@ describe('workflows', function () {
       log: createLogger('silent'),
       jobs: createJobQueue(database.pool, [importFlow, backfillFlow]),
       live: { publish: async (t, event) => void published.push({ tenantId: t, event }) },
+      requestHooks,
     };
   });
   after(() => database?.close());

@@ -11,7 +11,7 @@ import { grantBiCredential, revokeBiCredential } from '../../src/bi/credentials.
 import { loadConfig } from '../../src/config/index.js';
 import { freePort } from '../../src/dev.js';
 import { createLogger } from '../../src/log.js';
-import { derive, seal } from '../../src/oauth/crypto.js';
+import { derive, seal } from '../../src/auth/crypto.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freshDatabase } from '../helpers/database.js';
 import { buildSessionCookie, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';

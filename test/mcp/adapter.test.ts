@@ -3,7 +3,7 @@ import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
 import { TEST_KEY } from '../helpers/server.js';
 import { postgresAdapter, purgeExpiredOAuthRecords } from '../../src/oauth/adapter.js';
-import { oauthKeys, sha256hex } from '../../src/oauth/crypto.js';
+import { oauthKeys, sha256hex } from '../../src/auth/crypto.js';
 
 describe('OAuth Postgres adapter', () => {
   let url: string;

@@ -16,6 +16,7 @@ import { createLogger } from '../../src/log.js';
 import type { Snapshot, StoredRow } from '../../src/benchmarks/store.js';
 import { corpusWindow, corpusWorkflow } from '../../src/benchmarks/workflow.js';
 import { fakeCodeHostGraphql, type Exchange, type FakeCodeHostGraphql } from '../../test/helpers/fakeCodeHostGraphql.js';
+import { requestHooks } from '../../src/app.js';
 
 export interface Recording {
   about: string;
@@ -54,7 +55,7 @@ export async function runCorpus(databaseUrl: string, fake: FakeCodeHostGraphql, 
   });
   const database = openDatabase(databaseUrl, { max: 3, unscoped: 'operator' });
   try {
-    const app: AppContext = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config) };
+    const app: AppContext = { config, database, log: createLogger('silent'), jobs: createJobQueue(database.pool, jobCatalog), live: createLivePublisher(database.pool, config), requestHooks };
     const ctx: JobContext = { app, job: { id: randomUUID(), name: corpusWorkflow.name, retryCount: 0 }, signal: new AbortController().signal, instanceId: 'tools', progress: async () => {} };
     const asOf = recording.recordedAt.slice(0, 10);
     const result = (await asSystem('maintenance', () => corpusWorkflow.run(ctx, { asOf, repositories: recording.repositories, pageSize: recording.pageSize }))) as { state: { outcome?: string } };

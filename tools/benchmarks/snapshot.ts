@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
-import { runMigrations } from '../../src/db/migrations.js';
+import { migrateDatabase } from '../../src/jobCatalog.js';
 import { SNAPSHOT_FILE, type Snapshot, type StoredRow } from '../../src/benchmarks/store.js';
 import { fakeCodeHostGraphql } from '../../test/helpers/fakeCodeHostGraphql.js';
 import { EXPORTED_ABOUT, runCorpus, snapshotFromRecording, type Recording } from './build.js';
@@ -34,7 +34,7 @@ async function withMigratedDatabase<T>(work: (url: string) => Promise<T>): Promi
   try {
     const url = db.urlFor('postgres');
     const pool = new pg.Pool({ connectionString: url, max: 1 });
-    await runMigrations(pool);
+    await migrateDatabase(pool);
     await pool.end();
     return await work(url);
   } finally {

@@ -15,7 +15,7 @@
 import { desc, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { docsVerificationTokens } from '../../db/schema/index.js';
-import { derive, open, seal } from '../../oauth/crypto.js';
+import { derive, open, seal } from '../../auth/crypto.js';
 
 const KEEP = 5;
 const KEEP_HOURS = 24;

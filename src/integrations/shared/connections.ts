@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hkdfSync } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { integrationConnections, type ConnectionState, type IntegrationKind } from '../../db/schema/index.js';
-import { open, seal } from '../../oauth/crypto.js';
+import { open, seal } from '../../auth/crypto.js';
 
 export type Connection = typeof integrationConnections.$inferSelect;
 

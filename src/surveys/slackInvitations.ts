@@ -5,13 +5,13 @@
  * Slack account in the workspace gets no message (and the e-mail, when the survey is sent by both).
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { people, surveyInvitations } from '../../db/schema/index.js';
-import type { SurveyDeps, SurveyRow } from '../../surveys/service.js';
-import { surveyLink } from '../../surveys/service.js';
-import { QUESTIONS } from '../../surveys/questions.js';
-import { activeConnections, tokensOf, type Connection } from '../shared/connections.js';
-import { slackClient, slackErrorCode } from './client.js';
+import type { Db } from '../db/client.js';
+import { people, surveyInvitations } from '../db/schema/index.js';
+import type { SurveyDeps, SurveyRow } from './service.js';
+import { surveyLink } from './service.js';
+import { QUESTIONS } from './questions.js';
+import { activeConnections, tokensOf, type Connection } from '../integrations/shared/connections.js';
+import { slackClient, slackErrorCode } from '../integrations/slack/client.js';
 
 /** The tenant's active Slack connection, if any: surveys can be sent by chat only through one. */
 export async function activeSlack(db: Db, tenantId: string): Promise<Connection | null> {
