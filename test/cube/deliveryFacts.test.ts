@@ -406,13 +406,15 @@ describe('stored delivery facts (migrations 0021, 0055)', function () {
       }
       await deleter.query('commit');
       // Its first attempt fails the fact row's foreign key and rolls back; the second takes the
-      // notes again (the update's two images and the delete's) and succeeds.
-      expect(await catching).to.equal(3);
+      // notes again (the update's two images) and succeeds. The delete committed after the
+      // catch-up began: its note is left for the next one (migration 0058).
+      expect(await catching).to.equal(2);
     } finally {
       await deleter.end();
     }
-    expect(await pending(t)).to.equal(0);
+    expect(await pending(t)).to.equal(1);
     await expectCurrent(t.tenantId);
+    expect(await pending(t)).to.equal(0);
     expect(await facts(t, 'rolled_back')).to.deep.equal([]);
   });
 
