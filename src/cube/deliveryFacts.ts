@@ -37,6 +37,8 @@ const CHUNK_TIMEOUT_MS = 30_000;
 export interface CatchUpOptions {
   /** Notes per chunk (tests and the bench set it). */
   chunkNotes?: number;
+  /** A chunk's statement_timeout (tests set it; default CHUNK_TIMEOUT_MS). */
+  chunkTimeoutMs?: number;
   /** Called after each chunk committed: the notes it took and its time, its wait for the tenant's lock included. */
   onChunk?: (taken: number, ms: number) => void;
 }
@@ -57,7 +59,44 @@ export async function catchUpDeliveryFacts(pool: pg.Pool, tenantId: string, opti
   if (upTo === null) return 0;
   const limitMs = Math.trunc(cubeSettings().queryTimeoutMs);
   const deadline = performance.now() + limitMs;
+  // One catch-up of a tenant at a time per instance: readers arriving during a backlog wait for the
+  // one in progress (it takes their notes too) instead of each queueing on the tenant's lock for a
+  // chunk of their own, then run their own for what is left up to their upTo (usually nothing).
+  const tenants = inProgress.get(pool) ?? new Map<string, Promise<unknown>>();
+  inProgress.set(pool, tenants);
+  const before = tenants.get(tenantId);
+  const mine = (async () => {
+    if (before) await waitUntil(before, deadline, limitMs);
+    return catchUpTo(pool, tenantId, upTo, deadline, limitMs, options);
+  })();
+  tenants.set(tenantId, mine);
+  try {
+    return await mine;
+  } finally {
+    if (tenants.get(tenantId) === mine) tenants.delete(tenantId);
+  }
+}
+
+/** The catch-up of each tenant in progress, per database handle (the last one started). */
+const inProgress = new WeakMap<pg.Pool, Map<string, Promise<unknown>>>();
+
+/** Waits for `work` to settle (its failure is its caller's), or throws the 504 at the deadline. */
+async function waitUntil(work: Promise<unknown>, deadline: number, limitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work.then(() => {}, () => {}),
+      new Promise((_resolve, reject) => { timer = setTimeout(() => reject(tooLong(limitMs)), Math.max(0, deadline - performance.now())); }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Chunks up to `upTo` until one is not full. */
+async function catchUpTo(pool: pg.Pool, tenantId: string, upTo: string, deadline: number, limitMs: number, options: CatchUpOptions): Promise<number> {
   let chunk = Math.max(1, Math.trunc(options.chunkNotes ?? CATCH_UP_CHUNK_NOTES));
+  const chunkTimeoutMs = Math.trunc(options.chunkTimeoutMs ?? CHUNK_TIMEOUT_MS);
   let total = 0;
   for (let attempt = 1; ; ) {
     const leftMs = Math.trunc(deadline - performance.now());
@@ -65,10 +104,10 @@ export async function catchUpDeliveryFacts(pool: pg.Pool, tenantId: string, opti
     const started = performance.now();
     let taken: number;
     try {
-      taken = await catchUpChunk(pool, tenantId, upTo, chunk, leftMs);
+      taken = await catchUpChunk(pool, tenantId, upTo, chunk, leftMs, Math.min(leftMs, chunkTimeoutMs));
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
-      if (code === LOCK_NOT_AVAILABLE || (code === STATEMENT_TIMEOUT && leftMs <= CHUNK_TIMEOUT_MS)) throw tooLong(limitMs);
+      if (code === LOCK_NOT_AVAILABLE || (code === STATEMENT_TIMEOUT && leftMs <= chunkTimeoutMs)) throw tooLong(limitMs);
       // A chunk too heavy for its timeout (notes that each reach many facts) is halved, not repeated.
       if (code === STATEMENT_TIMEOUT && chunk > 1) chunk = Math.ceil(chunk / 2);
       else if (!RETRIED.has(code) || attempt >= 3) throw error;
@@ -84,14 +123,20 @@ export async function catchUpDeliveryFacts(pool: pg.Pool, tenantId: string, opti
   }
 }
 
-/** One chunk in a transaction of its own: its statement_timeout bounds what a killed client's backend runs on. */
-async function catchUpChunk(pool: pg.Pool, tenantId: string, upTo: string, chunk: number, leftMs: number): Promise<number> {
+/**
+ * One chunk in a transaction of its own: the tenant's lock first (waiting for another catch-up's
+ * chunk at most leftMs), then the chunk under its own statement_timeout, which bounds what a killed
+ * client's backend runs on and does not count the wait.
+ */
+async function catchUpChunk(pool: pg.Pool, tenantId: string, upTo: string, chunk: number, leftMs: number, timeoutMs: number): Promise<number> {
   const client = await pool.connect();
   let open = false;
   let broken = false;
   try {
-    await client.query(`begin; set local statement_timeout = ${Math.min(leftMs, CHUNK_TIMEOUT_MS)}`);
+    await client.query(`begin; set local lock_timeout = ${leftMs}; set local statement_timeout = ${leftMs}`);
     open = true;
+    await client.query(`select pg_advisory_xact_lock(hashtextextended('delivery_facts:' || $1, 0))`, [tenantId]);
+    await client.query(`set local lock_timeout = 0; set local statement_timeout = ${timeoutMs}`);
     const { rows } = await client.query<{ taken: number }>('select delivery_facts_catch_up($1, $2, $3, $4) as taken', [tenantId, leftMs, chunk, upTo]);
     await client.query('commit');
     open = false;

@@ -147,4 +147,25 @@ describe('stored delivery facts caught up in chunks (migration 0058)', function 
     expect([await pending(t), await factRows(t)]).to.deep.equal([0, 50]);
     await expectCurrent(t);
   });
+
+  it('a chunk past its statement_timeout is halved and run again, down to the one note that cannot finish', async () => {
+    const { t, projectId } = await tenantWithProject();
+    await deploy(t, projectId, 1, 20);
+    // d6's fact row cannot be inserted while it is held: every chunk holding d6's note runs into its timeout.
+    const locker = await holdDeployment(t, 'd6');
+    const chunks: number[] = [];
+    try {
+      const error = await catchUpDeliveryFacts(pool, t.tenantId, { chunkNotes: 8, chunkTimeoutMs: 1000, onChunk: (n) => chunks.push(n) })
+        .then(() => null, (e: { code?: string }) => e);
+      // d1-d8 timed out; d1-d4 done; d5-d8 and d5-d6 timed out; d5 done; d6 alone timed out: given up.
+      expect(error?.code).to.equal('57014');
+      expect(chunks).to.deep.equal([4, 1]);
+      expect([await pending(t), await factRows(t)]).to.deep.equal([15, 5]);
+      await locker.query('rollback');
+    } finally {
+      await locker.end();
+    }
+    expect(await catchUpDeliveryFacts(pool, t.tenantId)).to.equal(15);
+    await expectCurrent(t);
+  });
 });
