@@ -52,6 +52,7 @@ export async function seedBacklog(pool: pg.Pool, tenantId: string, notes: number
 
 export interface BacklogFigures {
   notes: number;
+  /** chunks: those that took notes (a reader's last call, finding none left, is not one). */
   chunked: { seconds: number; chunks: number; longestChunkMs: number };
   readers: { count: number; timeouts: number; p50Ms: number; p100Ms: number; longestChunkMs: number };
   scratch: { seconds: number; identical: boolean };
@@ -105,7 +106,7 @@ export async function measureBacklog(url: string, notes: number, oneTransaction:
     const schedule = (async () => {
       // As the schedule: a run stops at the query timeout and the next run goes on.
       while ((await pool.query('select 1 from delivery_facts_pending where tenant_id = $1 limit 1', [tenant])).rows.length > 0) {
-        await catchUpDeliveryFacts(pool, tenant, { onChunk: (_n, ms) => chunks.push(ms) }).catch((error: unknown) => {
+        await catchUpDeliveryFacts(pool, tenant, { onChunk: (n, ms) => { if (n > 0) chunks.push(ms); } }).catch((error: unknown) => {
           if (!(error instanceof AppError)) throw error;
           return 0;
         });
@@ -117,7 +118,7 @@ export async function measureBacklog(url: string, notes: number, oneTransaction:
       readers.push((async () => {
         const t0 = performance.now();
         try {
-          await catchUpDeliveryFacts(pool, tenant, { onChunk: (_n, ms) => readerChunks.push(ms) });
+          await catchUpDeliveryFacts(pool, tenant, { onChunk: (n, ms) => { if (n > 0) readerChunks.push(ms); } });
           await pool.query('select count(*) from deployment_facts where tenant_id = $1', [tenant]);
           readerMs.push(performance.now() - t0);
         } catch {
