@@ -127,7 +127,8 @@ export async function startServerProcess(env: Record<string, string>, nodeArgs: 
     } catch {
       /* not listening yet */
     }
-    if (i > 300) throw new Error(`server did not start: ${err}`);
+    // Two minutes: on a shared 2-core machine at load 13 the server (compiled on the fly) took over 30 s.
+    if (i > 1200) throw new Error(`server did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

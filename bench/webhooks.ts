@@ -19,6 +19,11 @@
  * Writes only note what they changed (migration 0055); after each write phase the bench catches up
  * the notes itself (the servers run no job worker) and prints that deferred recomputation on its
  * own lines, per written row and added to the raw ratio.
+ * 5. A backlog of BENCH_BACKLOG_NOTES (120,000) notes on a tenant of its own, caught up in chunks as
+ *    the schedule does while a reader arrives every second: total time, notes/s, the readers'
+ *    waits; against the same tenant's facts recomputed from scratch (and checked identical), and,
+ *    unless BENCH_BACKLOG_ONE_TRANSACTION=0, the same backlog caught up in one transaction (before
+ *    migration 0058) on a second tenant.
  * BENCH_PROFILE=1 writes a CPU profile of the server to BENCH_PROFILE_DIR (a temporary directory).
  * BENCH_PG_FLAGS adds PostgreSQL settings (e.g. `-c synchronous_commit=off`); BENCH_DEBUG=1 samples
  * what the server's database connections wait on; BENCH_STATEMENTS=1 loads pg_stat_statements and
@@ -29,7 +34,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createTenant, insertKey } from '../src/tenants/service.js';
+import { CATCH_UP_CHUNK_NOTES, catchUpDeliveryFacts } from '../src/cube/deliveryFacts.js';
 import { openDatabase } from '../src/db/client.js';
+import { measureBacklog } from './catchUpBacklog.js';
 import { call, cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -44,6 +51,10 @@ const PHASES = 4;
 /** Server instances behind the load generator (the reference deployment runs three). */
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? join(tmpdir(), 'da-bench-profiles');
+/** Notes of the backlog caught up at the end (issue 43 point 6); 0 leaves that part out. */
+const BACKLOG = Number(process.env.BENCH_BACKLOG_NOTES ?? 120_000);
+/** BENCH_BACKLOG_ONE_TRANSACTION=0 leaves out the same backlog caught up in one transaction (before 0058). */
+const BACKLOG_ONE_TRANSACTION = process.env.BENCH_BACKLOG_ONE_TRANSACTION !== '0';
 
 const hex = (n: number) => n.toString(16).padStart(12, '0');
 
@@ -276,11 +287,10 @@ async function main(): Promise<number> {
     const catchUp = async (into: { cpu: number; notes: number; ms: number }) => {
       const mark = marks();
       const started = performance.now();
-      const { rows } = await rawPool.query<{ notes: number }>(
-        'select coalesce(sum(delivery_facts_catch_up(t)), 0)::int as notes from (select distinct tenant_id as t from delivery_facts_pending) s');
+      const { rows } = await rawPool.query<{ tenant_id: string }>('select distinct tenant_id from delivery_facts_pending');
+      for (const { tenant_id: tenant } of rows) into.notes += await catchUpDeliveryFacts(rawPool, tenant);
       into.ms += performance.now() - started;
       into.cpu += since(mark).db;
-      into.notes += rows[0]!.notes;
     };
     const measure = async <R extends { summary: Summary; latencies: number[] }>(k: Kind, run: () => Promise<R>): Promise<R> => {
       const mark = marks();
@@ -342,6 +352,19 @@ async function main(): Promise<number> {
     process.stdout.write(`webhook rate ÷ floor rate: ${(many.perSecond / floor.perSecond).toFixed(3)} (target >= 1.0)\n`);
     process.stdout.write(`one tenant ÷ ${TENANTS} tenants (webhook rate): ${(one.perSecond / many.perSecond).toFixed(3)} (target >= 0.9)\n`);
     process.stdout.write(`p99 at ${CONCURRENCY} connections: ${TENANTS} tenants ${many.p99.toFixed(1)} ms, one tenant ${one.p99.toFixed(1)} ms (target < 50 on a quiet machine)\n`);
+    if (BACKLOG > 0) {
+      // After the other figures, on its own tenants: nothing else runs meanwhile.
+      const b = await measureBacklog(database.url, BACKLOG, BACKLOG_ONE_TRANSACTION);
+      const rate = (n: number, seconds: number) => (n / seconds).toFixed(0);
+      process.stdout.write(`backlog of ${b.notes} notes caught up in chunks of ${CATCH_UP_CHUNK_NOTES}: ${b.chunked.seconds.toFixed(1)} s, ${rate(b.notes, b.chunked.seconds)} notes/s, ${b.chunked.chunks} chunks, longest chunk ${b.chunked.longestChunkMs.toFixed(0)} ms\n`);
+      process.stdout.write(`  readers arriving every second meanwhile: ${b.readers.count} (${b.readers.timeouts} past the query timeout), waited p50 ${(b.readers.p50Ms / 1000).toFixed(1)} s, p100 ${(b.readers.p100Ms / 1000).toFixed(1)} s; longest single chunk call of a reader (its wait for the lock included) ${b.readers.longestChunkMs.toFixed(0)} ms\n`);
+      process.stdout.write(`  reference: the tenant's facts from scratch in one transaction ${b.scratch.seconds.toFixed(1)} s (${rate(b.notes, b.scratch.seconds)} notes/s), ${b.scratch.identical ? 'identical to' : 'DIFFERENT FROM'} the caught-up facts\n`);
+      process.stdout.write(`  catch-up in chunks ÷ from scratch (time): ${(b.chunked.seconds / b.scratch.seconds).toFixed(2)}\n`);
+      if (b.oneTransaction) {
+        process.stdout.write(`  before 0058, the same backlog in one transaction: ${b.oneTransaction.seconds.toFixed(1)} s (÷ from scratch ${(b.oneTransaction.seconds / b.scratch.seconds).toFixed(2)}); a reader arriving 1 s in waited ${(b.oneTransaction.readerMs / 1000).toFixed(1)} s\n`);
+      }
+      if (!b.scratch.identical) return 1;
+    }
     if (http.outOfKeys) process.stdout.write('note: ran out of API keys before the end; raise BENCH_KEYS\n');
     for (const [label, count] of http.failures) process.stdout.write(`failed: ${count} × ${label}\n`);
     return http.failures.size > 0 ? 1 : 0;

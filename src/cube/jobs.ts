@@ -22,7 +22,7 @@ export const deliveryFactsCatchUp = defineJob({
   ...scheduled,
   name: 'cube.delivery-facts-catch-up',
   summary: "Recomputes the stored delivery facts every tenant's noted writes may have changed (docs/write-path.md), so that reads rarely find work and BI views, which cannot catch up themselves, stay seconds behind.",
-  idempotency: 'Takes each tenant\'s notes under its catch-up lock and recomputes from the current rows; a second run finds no notes and does nothing.',
+  idempotency: 'Takes each tenant\'s notes in chunks, each under its catch-up lock and committed on its own, and recomputes from the current rows; a run cut short leaves the rest of the notes for the next; a second run finds no notes and does nothing.',
   async run(ctx) {
     const { catchUpAllDeliveryFacts } = await import('./deliveryFacts.js');
     return catchUpAllDeliveryFacts(ctx.app.database.pool);

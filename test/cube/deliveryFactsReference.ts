@@ -63,7 +63,8 @@ const STORED_LEAD_TIMES = `SELECT tenant_id, id, project_id, team_id, merged_at,
  * rows are read as every reader does (migration 0055): after catching up on the noted writes.
  */
 export async function storedAndReference(pool: Pick<pg.Pool, 'query'>, tenantId: string) {
-  await pool.query('select delivery_facts_catch_up($1)', [tenantId]);
+  // Chunk after chunk (migration 0058) until one finds no note left.
+  while ((await pool.query('select delivery_facts_catch_up($1) as taken', [tenantId])).rows[0].taken > 0) { /* the next chunk */ }
   const [stored, reference, storedLt, referenceLt] = await Promise.all(
     [STORED_DEPLOYMENTS, REFERENCE_DEPLOYMENTS, STORED_LEAD_TIMES, REFERENCE_LEAD_TIMES].map(async (sql) => (await pool.query(sql, [tenantId])).rows),
   );
