@@ -2,8 +2,9 @@
  * The stored delivery facts (deployment_facts, change_lead_times) are brought up to date when they
  * are read (migration 0055, docs/write-path.md): writes only note what they changed, and
  * `delivery_facts_catch_up` recomputes a tenant's noted changes, a bounded chunk at a time (0058).
- * Every cube query that reads those tables catches up first, in chunks that commit before the
- * query's snapshot is taken, so the answer holds every write committed before the query began.
+ * Every cube query that reads those tables catches up first, before the query's snapshot is taken,
+ * waiting at most one chunk: its answer holds every write committed before it began unless more than
+ * a chunk of notes is pending, which a catch-up then takes behind it (`catchUpForRead`).
  */
 import type pg from 'pg';
 import { AppError } from '../errors.js';
@@ -75,6 +76,34 @@ export async function catchUpDeliveryFacts(pool: pg.Pool, tenantId: string, opti
   } finally {
     if (tenants.get(tenantId) === mine) tenants.delete(tenantId);
   }
+}
+
+/**
+ * A reader's catch-up: it waits at most one chunk. With at most one chunk of notes pending (every
+ * day's case: a few writes since the last read or the 5-second schedule) it catches them up, waiting
+ * only for another catch-up's chunk in progress (the tenant's lock is taken per chunk), so its
+ * answer holds every write committed before it began. With more (a bulk import, a backfill, a
+ * backlog after an outage) it does not wait for them: it makes sure a catch-up of the tenant runs
+ * on this instance (chunk by chunk, committing as it goes) and answers from the facts caught up so
+ * far, which the answer says: the returned `pending` counts the notes not yet taken (capped at one
+ * chunk and one), 0 when the answer is current. docs/write-path.md "A reader waits at most one chunk".
+ */
+export async function catchUpForRead(pool: pg.Pool, tenantId: string, options: CatchUpOptions = {}): Promise<{ pending: number }> {
+  const chunk = Math.max(1, Math.trunc(options.chunkNotes ?? CATCH_UP_CHUNK_NOTES));
+  const { rows } = await pool.query<{ n: number; up_to: string | null }>(
+    'select count(*)::int as n, max(seq)::text as up_to from (select seq from delivery_facts_pending where tenant_id = $1 order by seq limit $2) p',
+    [tenantId, chunk + 1],
+  );
+  const { n = 0, up_to: upTo = null } = rows[0] ?? {};
+  if (upTo === null) return { pending: 0 };
+  if (n > chunk) {
+    const tenants = inProgress.get(pool);
+    if (!tenants?.has(tenantId)) void catchUpDeliveryFacts(pool, tenantId, options).catch(() => {});
+    return { pending: n };
+  }
+  const limitMs = Math.trunc(cubeSettings().queryTimeoutMs);
+  await catchUpTo(pool, tenantId, upTo, performance.now() + limitMs, limitMs, { ...options, chunkNotes: chunk });
+  return { pending: 0 };
 }
 
 /** The catch-up of each tenant in progress, per database handle (the last one started). */

@@ -15,7 +15,7 @@ import { forMonths, matchRollup, monthRuns, readRollupCheck, rollupCheckSql, row
 type RollupMatch = NonNullable<ReturnType<typeof matchRollup>>;
 type RollupCheckRow = Parameters<typeof readRollupCheck>[0][number];
 import { cubeSettings } from './settings.js';
-import { catchUpDeliveryFacts, readsStoredFacts } from './deliveryFacts.js';
+import { catchUpForRead, readsStoredFacts } from './deliveryFacts.js';
 
 export type { Cell, Queryable, Row } from './plan.js';
 export { execute, plan, planQueries };
@@ -72,8 +72,9 @@ const withHidden = (q: ValidQuery): ValidQuery => (q.hiddenMeasures.length === 0
 export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery, options: { rollups?: boolean } = {}): Promise<RunResult> {
   const full = withHidden(q);
   const plans = planQueries(cube, tenantId, full);
-  // Committed before the read-only transaction opens, so its snapshot holds the recomputed facts.
-  if (readsStoredFacts(full)) await catchUpDeliveryFacts(pool, tenantId);
+  // Committed before the read-only transaction opens, so its snapshot holds the recomputed facts
+  // (at most one chunk waited for: a larger backlog is caught up behind the answer).
+  if (readsStoredFacts(full)) await catchUpForRead(pool, tenantId);
   const results = await Promise.all(plans.map((p) => {
     const match = options.rollups === false ? null : matchRollup(p.query);
     if (!match) return readOnly(pool, (client) => facts(client, p));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { catchUpDeliveryFacts } from '../../src/cube/deliveryFacts.js';
+import { catchUpDeliveryFacts, catchUpForRead } from '../../src/cube/deliveryFacts.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { randomWrites } from './deliveryFactsRandom.js';
@@ -119,6 +119,35 @@ describe('stored delivery facts caught up in chunks (migration 0058)', function 
     expect([await pending(t), await factRows(t)]).to.deep.equal([30, 50]);
     await expectCurrent(t);
     expect([await pending(t), await factRows(t)]).to.deep.equal([0, 80]);
+  });
+
+  it('a reader finding more than a chunk pending does not wait for it: one catch-up runs behind the answers, which say what is pending', async () => {
+    const { t, projectId } = await tenantWithProject();
+    await deploy(t, projectId, 1, 50);
+    const locker = await holdDeployment(t, 'd25');
+    // Its own pool: the catch-up in progress is remembered per pool (per instance).
+    const own = new pg.Pool({ connectionString: api.databaseUrl, max: 4 });
+    try {
+      // 50 notes, chunks of 10: the reader answers at once (pending counted up to a chunk and one)…
+      expect(await catchUpForRead(own, t.tenantId, { chunkNotes: 10 })).to.deep.equal({ pending: 11 });
+      // …and a catch-up runs behind it, chunk by chunk: held in its third chunk by d25.
+      await until('the third chunk waiting on d25', async () => (await chunkWaitingOnRow()).length === 1);
+      expect([await pending(t), await factRows(t)]).to.deep.equal([30, 20]);
+      // A second reader does not wait either, and starts no second catch-up.
+      expect(await catchUpForRead(own, t.tenantId, { chunkNotes: 10 })).to.deep.equal({ pending: 11 });
+      expect(await chunkWaitingOnRow()).to.have.length(1);
+      await locker.query('rollback');
+      await until('the backlog caught up behind the answers', async () => (await pending(t)) === 0);
+      expect(await factRows(t)).to.equal(50);
+      // A chunk or less pending: the reader catches it up before it answers.
+      await deploy(t, projectId, 51, 58);
+      expect(await catchUpForRead(own, t.tenantId, { chunkNotes: 10 })).to.deep.equal({ pending: 0 });
+      expect([await pending(t), await factRows(t)]).to.deep.equal([0, 58]);
+    } finally {
+      await locker.end();
+      await own.end();
+    }
+    await expectCurrent(t);
   });
 
   it('a catch-up whose backend is terminated mid-way keeps the chunks it committed; the next one does the rest', async () => {
