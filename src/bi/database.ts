@@ -1,13 +1,14 @@
 /**
  * The BI database (issue 32, docs/bi.md "The BI database"): BI tools connect to a database of its
- * own in the same cluster, which holds nothing but schema `bi`, one postgres_fdw foreign table per
- * view of this database's `bi`. PostgreSQL shows every role the whole catalogue of the database it
- * is connected to (table and column names, row estimates); a BI role connected there sees only
- * `bi`. Each user-facing role reads through its own user mapping, as an internal source role
- * (`bi_credentials.role_name`) that the views of this database map to one tenant.
+ * own in the same cluster, which holds nothing but schema `bi`, one view per view of this
+ * database's `bi`, over a postgres_fdw foreign table in `bi_source` (src/bi/relations.ts).
+ * PostgreSQL shows every role the whole catalogue of the database it is connected to (table and
+ * column names, row estimates); a BI role connected there sees only these. Each user-facing role
+ * reads through its own user mapping, as an internal source role (`bi_credentials.role_name`) that
+ * the views of this database map to one tenant.
  *
  * `syncBiDatabase` makes the BI database what this database's `bi` says, idempotently: creates it
- * when missing, the extension, the foreign server, the foreign tables and their comments, the
+ * when missing, the extension, the foreign server, the foreign tables, views and their comments, the
  * grants, and upgrades credentials issued before it existed. Run by `migrate`, every grant and the
  * watchdog job. Every identifier goes through escapeIdentifier, every option through escapeLiteral.
  */
@@ -15,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { asSystem } from '../db/tenancy.js';
 import { inTransaction, transactionOn } from '../db/transaction.js';
+import { biRelations, grantReading, syncRelations } from './relations.js';
 import { applyRoleSettings, grantSourceRole, scramVerifier, sourceRoleNameFor } from './roles.js';
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -84,45 +86,6 @@ function serverOptions(pool: Pool, options: BiDatabaseOptions): Record<string, s
   return result;
 }
 
-interface Relation {
-  name: string;
-  comment: string | null;
-  columns: { name: string; type: string; comment: string | null }[];
-}
-
-// The relations of schema bi with their columns' types and comments; types outside pg_catalog
-// (none today) cross as text, since the BI database has no other types.
-const RELATIONS = `
-  SELECT c.relname AS name, obj_description(c.oid, 'pg_class') AS comment,
-         json_agg(json_build_object('name', a.attname,
-           'type', CASE WHEN t.typnamespace = 'pg_catalog'::regnamespace THEN format_type(a.atttypid, a.atttypmod) ELSE 'text' END,
-           'comment', col_description(c.oid, a.attnum)) ORDER BY a.attnum) AS columns
-  FROM pg_class c
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-  JOIN pg_type t ON t.oid = a.atttypid
-  WHERE n.nspname = 'bi' AND c.relkind = ANY($1::"char"[])
-  GROUP BY c.oid, c.relname
-  ORDER BY c.relname`;
-
-async function relations(client: Queryable, kinds: string[]): Promise<Map<string, Relation>> {
-  const { rows } = await client.query<Relation>(RELATIONS, [kinds]);
-  return new Map(rows.map((r) => [r.name, r]));
-}
-
-function createForeignTable(relation: Relation): string[] {
-  const table = `bi.${escapeIdentifier(relation.name)}`;
-  const columns = relation.columns.map((c) => `${escapeIdentifier(c.name)} ${c.type}`).join(', ');
-  const statements = [
-    `CREATE FOREIGN TABLE ${table} (${columns}) SERVER ${BI_SERVER} OPTIONS (schema_name 'bi', table_name ${escapeLiteral(relation.name)})`,
-  ];
-  if (relation.comment !== null) statements.push(`COMMENT ON FOREIGN TABLE ${table} IS ${escapeLiteral(relation.comment)}`);
-  for (const c of relation.columns) {
-    if (c.comment !== null) statements.push(`COMMENT ON COLUMN ${table}.${escapeIdentifier(c.name)} IS ${escapeLiteral(c.comment)}`);
-  }
-  return statements;
-}
-
 /**
  * Creates the BI database when missing (CREATE DATABASE runs outside a transaction), closed to
  * connections until PUBLIC has nothing there: a new database grants PUBLIC CONNECT and TEMPORARY,
@@ -160,8 +123,7 @@ export async function grantInBiDatabase(client: Queryable, user: string, source:
   const id = escapeIdentifier(user);
   const { rows: [db] } = await client.query<{ name: string }>('SELECT current_database() AS name');
   await client.query(`GRANT CONNECT ON DATABASE ${escapeIdentifier(db!.name)} TO ${id}`);
-  await client.query(`GRANT USAGE ON SCHEMA bi TO ${id}`);
-  await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${id}`);
+  await grantReading(client, user);
   // No USAGE on the server: pg_user_mappings then shows the role no option of its own mapping.
   await client.query(`DROP USER MAPPING IF EXISTS FOR ${id} SERVER ${BI_SERVER}`);
   // The mapping's statement holds the source role's password: kept out of the server's statement
@@ -207,7 +169,7 @@ async function syncAsOwner(pool: Pool, options: SyncOptions): Promise<BiSync> {
   const database = biDatabaseOf(pool, options);
   if (database === databaseOf(poolUrl(pool))) throw new Error('BI_DATABASE must name a database other than the application\'s');
   const created = await createDatabaseIfMissing(pool, database);
-  const wanted = await relations(pool, ['v', 'm', 'r', 'f']);
+  const wanted = await biRelations(pool);
   const server = serverOptions(pool, options);
   const { rows: users } = await pool.query<{ user_name: string }>(
     'SELECT c.user_name FROM bi_credentials c JOIN pg_roles r ON r.rolname = c.user_name ORDER BY 1',
@@ -240,21 +202,10 @@ async function syncAsOwner(pool: Pool, options: SyncOptions): Promise<BiSync> {
       await client.query('CREATE SCHEMA IF NOT EXISTS bi');
       await client.query('REVOKE ALL ON SCHEMA bi FROM PUBLIC');
     }
-    const have = await relations(client, ['f']);
-    const tables: string[] = [];
-    for (const [name] of have) {
-      if (!wanted.has(name)) await client.query(`DROP FOREIGN TABLE bi.${escapeIdentifier(name)}`);
-    }
-    for (const [name, relation] of wanted) {
-      const current = have.get(name);
-      if (current && JSON.stringify(current) === JSON.stringify(relation)) continue;
-      if (current) await client.query(`DROP FOREIGN TABLE bi.${escapeIdentifier(name)}`);
-      for (const statement of createForeignTable(relation)) await client.query(statement);
-      tables.push(name);
-    }
-    // Every user-facing role reads every foreign table, a re-created one at once.
+    const tables = await syncRelations(client, wanted, BI_SERVER);
+    // Every user-facing role reads every view and foreign table, a re-created one at once.
     if (tables.length > 0) {
-      for (const { user_name } of users) await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA bi TO ${escapeIdentifier(user_name)}`);
+      for (const { user_name } of users) await grantReading(client, user_name);
     }
     return { tables };
   }));

@@ -7,7 +7,7 @@ import { restoreBiRoles, stopOverrunningBiSessions, stopOverrunningBiSessionsAt 
 export const biWatchdog = defineJob({
   ...scheduled,
   name: 'bi.watchdog',
-  summary: "Cancels BI roles' statements running past their credential's statement timeout and ends their sessions idle in a transaction past it, on the database and on DATABASE_URL_BI; puts back a BI role's password and setting defaults when the role changed them; brings the BI database's foreign tables up to date (docs/bi.md).",
+  summary: "Cancels BI roles' statements running past their credential's statement timeout and ends their sessions idle in a transaction past it, on the database and on DATABASE_URL_BI; puts back a BI role's password and setting defaults when the role changed them; brings the BI database's views and foreign tables up to date (docs/bi.md).",
   idempotency: 'Signals only sessions over the limit at the time of the run and restores only what differs from the credential; a second run finds nothing to do.',
   async run(ctx) {
     const stopped = await stopOverrunningBiSessions(ctx.app.database.pool);

@@ -122,15 +122,17 @@ describe('bi schema: the tenant floor in the database', function () {
     expect(await failsWith(client, 'select * from public.bi_credentials')).to.equal('42P01');
     expect(await failsWith(client, 'select * from drizzle.__drizzle_migrations')).to.equal('42P01');
     expect(await failsWith(client, "select pg_read_file('/etc/hostname')")).to.equal('42501');
-    // default_transaction_read_only refuses writes and DDL first and, once the client turns it off
-    // (it may), the missing privileges do.
-    expect(await failsWith(client, 'delete from bi.deployments')).to.equal('25006');
+    // A write to a view is refused for want of the privilege (the rewriter checks it, before the
+    // executor's read-only check); default_transaction_read_only refuses DDL first and, once the
+    // client turns it off (it may), the missing privileges do.
+    expect(await failsWith(client, 'delete from bi.deployments')).to.equal('42501');
     expect(await failsWith(client, 'create table bi.t (x int)')).to.equal('25006');
     await client.query('set default_transaction_read_only = off');
     expect(await failsWith(client, 'delete from bi.deployments')).to.equal('42501');
     expect(await failsWith(client, 'create table bi.t (x int)')).to.equal('42501');
     expect(await failsWith(client, 'create table public.t (x int)')).to.equal('3F000');
     expect(await failsWith(client, 'create table bi_fdw.t (x int)')).to.equal('42501');
+    expect(await failsWith(client, 'create table bi_source.t (x int)')).to.equal('42501');
     expect(await failsWith(client, 'create temporary table t (x int)')).to.equal('42501');
     expect(await failsWith(client, `set role "${credB.user}"`)).to.equal('42501');
     expect(await failsWith(client, 'set role postgres')).to.equal('42501');
@@ -138,27 +140,34 @@ describe('bi schema: the tenant floor in the database', function () {
     await client.query('reset default_transaction_read_only');
   });
 
-  it('lists the bi views, and nothing else readable, to the introspection queries of BI tools', async () => {
+  it('lists the bi views, and nothing else readable by name, to the introspection queries of BI tools', async () => {
     const client = await sharedClient();
     const cubes = views.map((v) => v.cube);
-    const tables = await client.query(
-      "select table_schema, table_name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') order by 2",
-    );
     const all = [...cubes, 'team_month'].sort();
-    expect(tables.rows).to.deep.equal(all.map((name) => ({ table_schema: 'bi', table_name: name })));
-    const columns = await client.query("select distinct table_schema from information_schema.columns where table_schema not in ('pg_catalog', 'information_schema')");
-    expect(columns.rows).to.deep.equal([{ table_schema: 'bi' }]);
-    // What psql's \d and Metabase's sync read from pg_catalog, limited as they do to readable relations.
+    // The foreign tables under the views (bi_source) are listed too, where a listing shows every
+    // relation the role holds a privilege on: a security_invoker view needs SELECT on them. Their
+    // schema gives no USAGE, so no query can name them (docs/bi.md "The BI database").
+    const tables = await client.query(
+      "select table_schema, table_name, table_type from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') order by 1, 2",
+    );
+    expect(tables.rows).to.deep.equal([
+      ...all.map((name) => ({ table_schema: 'bi', table_name: name, table_type: 'VIEW' })),
+      ...all.map((name) => ({ table_schema: 'bi_source', table_name: name, table_type: 'FOREIGN' })),
+    ]);
+    const columns = await client.query("select distinct table_schema from information_schema.columns where table_schema not in ('pg_catalog', 'information_schema') order by 1");
+    expect(columns.rows).to.deep.equal([{ table_schema: 'bi' }, { table_schema: 'bi_source' }]);
+    // What psql's \d and Metabase's sync read from pg_catalog, limited as they do to readable relations in usable schemas.
     const readable = await client.query(
       `select n.nspname, c.relname from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
        where c.relkind in ('r', 'p', 'v', 'm', 'f') and n.nspname not in ('pg_catalog', 'information_schema')
-         and has_table_privilege(c.oid, 'SELECT') order by 2`,
+         and has_table_privilege(c.oid, 'SELECT') and has_schema_privilege(n.oid, 'USAGE') order by 2`,
     );
     expect(readable.rows).to.deep.equal(all.map((name) => ({ nspname: 'bi', relname: name })));
     const schemas = await client.query(
       "select nspname from pg_namespace where has_schema_privilege(oid, 'USAGE') and nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1",
     );
     expect(schemas.rows).to.deep.equal([{ nspname: 'bi' }]);
+    for (const name of all) expect(await failsWith(client, `select * from bi_source.${name}`), name).to.equal('42501');
   });
 
   it('has no other schema for information_schema and privilege checks to answer about (issue 32), and gives every bi column its comment', async () => {
@@ -166,9 +175,9 @@ describe('bi schema: the tenant floor in the database', function () {
     const columns = await client.query("select column_name from information_schema.columns where table_schema = 'public' and table_name = 'api_keys'");
     expect(columns.rows).to.deep.equal([]);
     const usage = await client.query(
-      "select to_regnamespace('public') as public, to_regnamespace('drizzle') as drizzle, to_regnamespace('pgboss') as pgboss, has_schema_privilege('bi', 'USAGE') as bi, has_schema_privilege('bi_fdw', 'USAGE') as fdw",
+      "select to_regnamespace('public') as public, to_regnamespace('drizzle') as drizzle, to_regnamespace('pgboss') as pgboss, has_schema_privilege('bi', 'USAGE') as bi, has_schema_privilege('bi_fdw', 'USAGE') as fdw, has_schema_privilege('bi_source', 'USAGE') as source",
     );
-    expect(usage.rows).to.deep.equal([{ public: null, drizzle: null, pgboss: null, bi: true, fdw: false }]);
+    expect(usage.rows).to.deep.equal([{ public: null, drizzle: null, pgboss: null, bi: true, fdw: false, source: false }]);
     for (const table of ['public.api_keys', 'public.tenants', 'pgboss.job', 'drizzle.__drizzle_migrations']) {
       expect(await failsWith(client, `select * from ${table}`), table).to.equal('42P01');
     }

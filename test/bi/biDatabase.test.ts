@@ -51,7 +51,7 @@ describe('bi database: a BI role connects to a database holding only bi', functi
     );
     expect(open.rows).to.deep.equal([{ connect: false, temporary: false }]);
     const schemas = await keys(client, "select nspname as k from pg_namespace where nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1");
-    expect(schemas).to.deep.equal(['bi', 'bi_fdw']);
+    expect(schemas).to.deep.equal(['bi', 'bi_fdw', 'bi_source']);
     const named = await client.query(
       `select (select count(*) from pg_class where relname in ('api_keys', 'tenants', 'bi_credentials', 'job', '__drizzle_migrations'))::int as relations,
               (select count(*) from pg_attribute where attname in ('key_hash', 'password_verifier', 'tenant_id'))::int as columns,
@@ -59,13 +59,13 @@ describe('bi database: a BI role connects to a database holding only bi', functi
               to_regclass('public.api_keys') is null as no_api_keys`,
     );
     expect(named.rows).to.deep.equal([{ relations: 0, columns: 0, schemas: 0, no_api_keys: true }]);
-    // Every relation outside the system catalogs is a foreign table of bi (psqlODBC's and
-    // SQLAlchemy's unfiltered catalog queries see these and nothing else).
+    // Every relation outside the system catalogs is a view of bi or the foreign table under it in
+    // bi_source (psqlODBC's and SQLAlchemy's unfiltered catalog queries see these and nothing else).
     const relations = await client.query(
       `select distinct n.nspname, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')`,
+       where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast') order by 1`,
     );
-    expect(relations.rows).to.deep.equal([{ nspname: 'bi', relkind: 'f' }]);
+    expect(relations.rows).to.deep.equal([{ nspname: 'bi', relkind: 'v' }, { nspname: 'bi_source', relkind: 'f' }]);
     // No row estimate of anything but the catalogs themselves: the foreign tables were never analysed.
     const counted = await client.query(
       `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -119,15 +119,16 @@ describe('bi database: a BI role connects to a database holding only bi', functi
     expect(mapping.umoptions.map((o: string) => o.split('=')[0])).to.deep.equal(['user', 'password']);
   });
 
-  it('gives every foreign table and column the comment of its view', async () => {
-    const comments = `select c.relname || '.' || coalesce(a.attname, '') as k, coalesce(col_description(c.oid, a.attnum), obj_description(c.oid, 'pg_class')) as comment
+  it('gives every view, foreign table and column the comment of its view in the application database', async () => {
+    const comments = (schema: string) => `select c.relname || '.' || coalesce(a.attname, '') as k, coalesce(col_description(c.oid, a.attnum), obj_description(c.oid, 'pg_class')) as comment
        from pg_class c join pg_namespace n on n.oid = c.relnamespace left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0
-       where n.nspname = 'bi' order by 1`;
-    const main = (await admin.query(comments)).rows;
+       where n.nspname = '${schema}' order by 1`;
+    const main = (await admin.query(comments('bi'))).rows;
     const client = await asA();
-    const bi = (await client.query(comments)).rows;
+    const bi = (await client.query(comments('bi'))).rows;
     expect(bi).to.deep.equal(main);
     expect(bi.filter((r) => !r.comment)).to.deep.equal([]);
+    expect((await client.query(comments('bi_source'))).rows).to.deep.equal(main);
   });
 
   it('follows a view a migration adds to bi (the sync migrate and the watchdog run), tenant-filtered', async () => {
