@@ -49,7 +49,7 @@ function gitTime(iso: string, round: (n: number) => number): string {
 }
 
 /**
- * Commits of the person (their `user.email`, matched as a fixed string) on the current branch whose
+ * Commits of the person (their `<user.email>`, matched as a fixed string, so `x.dev@` is not `dev@`) on the current branch whose
  * commit time falls within the session.
  */
 export async function gitFacts(cwd: string | null, startedAt: string | null, endedAt: string | null): Promise<GitFacts> {
@@ -60,7 +60,7 @@ export async function gitFacts(cwd: string | null, startedAt: string | null, end
   const [remote, branch, email] = await Promise.all([git(cwd, ['remote', 'get-url', 'origin']), git(cwd, ['rev-parse', '--abbrev-ref', 'HEAD']), git(cwd, ['config', 'user.email'])]);
   let commitShas: string[] = [];
   if (startedAt && endedAt && email) {
-    const log = await git(cwd, ['log', `--since=${gitTime(startedAt, Math.floor)}`, `--until=${gitTime(endedAt, Math.ceil)}`, '--fixed-strings', `--author=${email}`, '--format=%H', '--max-count=1000']);
+    const log = await git(cwd, ['log', `--since=${gitTime(startedAt, Math.floor)}`, `--until=${gitTime(endedAt, Math.ceil)}`, '--fixed-strings', `--author=<${email}>`, '--format=%H', '--max-count=1000']);
     commitShas = log ? log.split('\n').filter((sha) => /^[0-9a-f]{40}$/.test(sha)) : [];
   }
   return {

@@ -46,8 +46,11 @@ export class CaptureQueue {
   async add(upload: QueuedUpload): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = digest(upload.server, upload.path);
-    for (const name of await this.names()) if (name.endsWith(`-${id}.json`)) await rm(join(this.dir, name), { force: true });
-    const name = `${String(Date.now()).padStart(15, '0')}-${id}.json`;
+    const names = await this.names();
+    for (const name of names) if (name.endsWith(`-${id}.json`)) await rm(join(this.dir, name), { force: true });
+    // Names sort in the order of arrival, even for two entries of one millisecond.
+    const newest = Number(names[names.length - 1]?.slice(0, 15) ?? 0);
+    const name = `${String(Math.max(Date.now(), newest + 1)).padStart(15, '0')}-${id}.json`;
     const temporary = join(this.dir, `.${randomBytes(6).toString('hex')}.tmp`);
     await writeFile(temporary, JSON.stringify(upload), { mode: 0o600 });
     await rename(temporary, join(this.dir, name));

@@ -59,12 +59,14 @@ function redactPrivateKeys(text: string): string {
 /** The text with every secret this module knows replaced by `[REDACTED:<kind>]`. */
 export function redactText(text: string): string {
   let result = text.includes(PEM_BEGIN) ? redactPrivateKeys(text) : text;
+  // A header's whole credential first (scheme and token), then tokens by prefix, then `key=value`
+  // pairs (after the prefixes, so a known kind keeps its name: `OPENAI_API_KEY=sk-…` is an openai-key).
+  result = result.replace(AUTHORIZATION, (_whole, key: string, separator: string) => `${key}${separator}${mark('credential')}`);
+  result = result.replace(SCHEME, (whole, scheme: string, space: string, value: string) => (value.startsWith('[REDACTED') ? whole : `${scheme}${space}${mark('credential')}`));
   result = result.replace(TOKEN_RUN, (run) => {
     for (const [kind, pattern] of PREFIXED) if (pattern.test(run)) return mark(kind);
     return run;
   });
-  result = result.replace(AUTHORIZATION, (whole, key: string, separator: string, value: string) => (value.startsWith('[REDACTED') ? whole : `${key}${separator}${mark('credential')}`));
-  result = result.replace(SCHEME, (whole, scheme: string, space: string, value: string) => (value.startsWith('[REDACTED') ? whole : `${scheme}${space}${mark('credential')}`));
   return result.replace(ASSIGNED, (whole, key: string, separator: string, value: string) => (value.startsWith('[REDACTED') ? whole : `${key}${separator}${mark('secret')}`));
 }
 
