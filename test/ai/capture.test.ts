@@ -53,7 +53,7 @@ function makeRepository(root: string): { dir: string; sha: Record<string, string
 }
 
 /** A developer's home: config dir, and credentials as `delivery-analytics login` stores them. */
-function makeHome(root: string, server?: string, apiKey?: string): Record<string, string> {
+function makeHome(root: string, server?: string, apiKey?: string): { HOME: string; XDG_CONFIG_HOME: string } {
   const home = mkdtempSync(join(root, 'home-'));
   if (server && apiKey) {
     mkdirSync(join(home, '.config', 'delivery-analytics'), { recursive: true });
