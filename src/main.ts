@@ -8,6 +8,7 @@ import { codehostCommands } from './cli/codehost.js';
 import { biCommands } from './cli/bi.js';
 import { loginCommands } from './cli/login.js';
 import { notionCommands } from './cli/notion.js';
+import { captureCommands } from './cli/capture/command.js';
 import { SchemaBehindError } from './db/errors.js';
 
 /** Every CLI command; capabilities add theirs to this table. */
@@ -20,6 +21,7 @@ const commands: Record<string, Command> = {
   ...biCommands,
   ...loginCommands,
   ...notionCommands,
+  ...captureCommands,
 };
 
 function help(): string {
@@ -39,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    return (await command.run(parseOptions(rest), process.env)) ?? 0;
+    return (await command.run(command.rawArguments ? {} : parseOptions(rest), process.env, rest)) ?? 0;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration problems:\n${error.problems.map((p) => `  ${p}`).join('\n')}\n`);

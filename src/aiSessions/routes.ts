@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { int32, pgDate, pgTimestamp } from '../shared/limits.js';
 import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from './presenters.js';
+import { upsertSessionByExternalId } from './upsert.js';
+import { captureScript } from './captureScript.js';
 import { createSession, deleteSession, findSession, listSessions, readTranscript, rerunSessionReview, sessionLinks, sessionMetrics } from './service.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { sessionReview } from '../ai/routes.js';
@@ -18,7 +20,7 @@ const Timestamp = pgTimestamp();
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const SmallCount = int32(0);
 
-export const SessionBody = z
+const SessionFields = z
   .strictObject({
     tool: z.string().trim().min(1).max(100),
     model: z.string().trim().min(1).max(200).optional(),
@@ -34,8 +36,14 @@ export const SessionBody = z
       .partial()
       .optional(),
     transcript: z.union([z.string(), z.array(z.unknown())]).optional(),
-  })
-  .refine((b) => !b.endedAt || new Date(b.endedAt) >= new Date(b.startedAt), { path: ['endedAt'], message: 'must not be before startedAt' });
+  });
+const endsAfterStart = (b: { startedAt: string; endedAt?: string | null | undefined }) => !b.endedAt || new Date(b.endedAt) >= new Date(b.startedAt);
+const ENDED_AT = { path: ['endedAt'], message: 'must not be before startedAt' };
+
+export const SessionBody = SessionFields.refine(endsAfterStart, ENDED_AT);
+/** PUT /api/sessions/by-external-id/:externalId: the same fields, the externalId being in the path. */
+export const CaptureBody = SessionFields.omit({ externalId: true }).refine(endsAfterStart, ENDED_AT);
+const ExternalIdParams = z.object({ externalId: z.string().min(1).max(200) });
 
 const ListQuery = Paging.extend({
   userId: Uuid.optional(),
@@ -58,6 +66,19 @@ export function sessionRoutes(app: AppContext): Router {
     const { session, transcript } = await createSession(app, principal, body);
     return { status: 201, body: { data: presentCreatedSession(session, transcript), meta: {} } };
   }));
+
+  // The capture hook's idempotent upsert (docs/api.md "Sessions"): 201 when new, 200 when it replaced the caller's own.
+  router.put('/api/sessions/by-external-id/:externalId', route(app, { auth: 'required', params: ExternalIdParams, body: CaptureBody, bodyLimit: SESSION_BODY_LIMIT, whenReadOnly: 'allowed' }, async ({ principal, params, body }) => {
+    const { session, transcript, created } = await upsertSessionByExternalId(app, principal, params.externalId, body);
+    return { status: created ? 201 : 200, body: { data: presentCreatedSession(session, transcript), meta: {} } };
+  }));
+
+  // The capture hook as one file for `node` (docs/ai-capture.md); public, like the program it is.
+  router.get('/capture.mjs', route(app, { auth: 'none' }, async () => ({
+    type: 'text/javascript; charset=utf-8',
+    headers: { 'Cache-Control': 'no-cache' },
+    body: await captureScript(),
+  })));
 
   router.get('/api/sessions', route(app, { auth: 'required', query: ListQuery }, async ({ principal, query }) => {
     const { rows, total } = await listSessions(db, principal, query, query);

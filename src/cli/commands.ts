@@ -6,7 +6,9 @@ import type { Options } from './args.js';
 export interface Command {
   summary: string;
   usage: string;
-  run(options: Options, env: Env): Promise<number | void>;
+  /** The arguments reach `run` as given (`argv`), not parsed as options: a hook's caller decides them. */
+  rawArguments?: true;
+  run(options: Options, env: Env, argv: string[]): Promise<number | void>;
 }
 
 /** Opens the database named by DATABASE_URL for the length of one command. */

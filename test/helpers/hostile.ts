@@ -14,7 +14,7 @@ import { CreateKeyBody } from '../../src/apiKeys/routes.js';
 import { JsonEmailBody } from '../../src/identity/routes.js';
 import { LinkBody } from '../../src/codehost/routes.js';
 import { MemberBody, PersonPatch, TeamPatch } from '../../src/organisation/routes.js';
-import { SessionBody } from '../../src/aiSessions/routes.js';
+import { CaptureBody, SessionBody } from '../../src/aiSessions/routes.js';
 import { CreateSurveyBody } from '../../src/surveys/routes.js';
 import { UpdateMeBody } from '../../src/users/routes.js';
 import { CreateInvitationBody } from '../../src/members/routes.js';
@@ -27,7 +27,7 @@ export interface Seed {
 }
 
 export interface JsonEndpoint {
-  method: 'POST' | 'PATCH';
+  method: 'POST' | 'PATCH' | 'PUT';
   path: (seed: Seed) => string;
   schema: z.ZodType;
   /** The body around the schema's value (the Cube API takes `{query}`). */
@@ -40,6 +40,7 @@ export const JSON_ENDPOINTS: JsonEndpoint[] = [
   { method: 'POST', path: () => '/api/webhooks/v1/issues', schema: IssueWebhook },
   { method: 'POST', path: () => '/api/webhooks/v1/deployments', schema: DeploymentWebhook },
   { method: 'POST', path: () => '/api/sessions', schema: SessionBody },
+  { method: 'PUT', path: () => '/api/sessions/by-external-id/fuzz-capture', schema: CaptureBody },
   { method: 'POST', path: () => '/api/keys', schema: CreateKeyBody },
   { method: 'POST', path: () => '/api/invitations', schema: CreateInvitationBody },
   { method: 'PATCH', path: () => '/api/users/me', schema: UpdateMeBody },
