@@ -2,7 +2,9 @@
  * Each project's deployment source, one at a time (issue 36; docs/codehost-deployments.md): the
  * webhook API, the code host's deployments, the runs of a named workflow, or releases. The code
  * host's deliveries from another source are acknowledged and not stored (src/codehost/deployments.ts);
- * rows already stored stay as they are, whichever source wrote them.
+ * rows already stored stay, and each period has one source: from the current source's earliest
+ * record on, the other sources' rows are replaced, not counted (migration 0064, decided in the
+ * stored facts; a change of source is noted by a trigger, so the facts follow it).
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';

@@ -192,6 +192,55 @@ describe('code-host webhook: deployments from the code host', function () {
     await send('deployment', deploymentEvent(repo, 603, { sha: sha('3'), created_at: '2026-06-03T00:00:00Z' }), { stored: false, reason: 'the deployment source of acme/switch is the webhook API, not code-host deployments' });
   });
 
+  it('one source per period: after a switch the new source counts from its earliest record, the old rows before it; switching back restores them', async () => {
+    // September, acme/september: the pipeline (webhook API) reported 09-03 and 09-10, and 08-20
+    // before. The owner switches to code-host deployments, whose records (as the 90-day backfill
+    // writes them) are 09-02 and 09-11. The code host counts from 09-02 on: September is 2 (09-02,
+    // 09-11), not 4; the webhook rows of 09-03 and 09-10 stay stored, replaced by `deployments`;
+    // August keeps its webhook row (older than the code host's reach). Switching back to the webhook
+    // API: the webhook source reaches back to 08-20, so the code host's rows are replaced and
+    // September is 09-03 and 09-10 again.
+    const repo = 'acme/september';
+    const owner = api.as(tenant.owner.apiKey);
+    for (const [externalId, day, c] of [['ci-0820', '2026-08-20', 'a'], ['ci-0903', '2026-09-03', 'b'], ['ci-0910', '2026-09-10', 'c']] as const) {
+      const res = await owner.post('/api/webhooks/v1/deployments', { projectKey: repo, externalId, ref: 'main', sha: sha(c), environment: 'production', status: 'success', createdAt: `${day}T12:00:00Z` });
+      expect(res.status).to.equal(201);
+    }
+    const months = async () => {
+      const loaded = await owner.post('/cubejs-api/v1/load', { query: {
+        measures: ['deployments.production_deploys', 'deployments.finished_production_deploys'],
+        timeDimensions: [{ dimension: 'deployments.created_at', granularity: 'month', dateRange: ['2026-08-01', '2026-09-30'] }],
+        filters: [{ member: 'deployments.project_key', operator: 'equals', values: [repo] }],
+      } });
+      expect(loaded.status, JSON.stringify(loaded.body)).to.equal(200);
+      return loaded.body.data.map((r: Record<string, string>) => [r['deployments.created_at.month']?.slice(0, 7), r['deployments.production_deploys'], r['deployments.finished_production_deploys']]);
+    };
+    const september = async () => {
+      const res = await owner.get('/api/facts?measure=deployments.production_deploys&from=2026-09&to=2026-09');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body.data.filter((r: { project: string }) => r.project === repo).map((r: { externalId: string }) => r.externalId);
+    };
+    const replaced = async () => q(`select d.external_id, f.replaced_by from deployment_facts f join deployments d on d.id = f.deployment_id
+      join projects p on p.id = d.project_id where p.tenant_id = $1 and p.project_key = $2 and f.replaced_by is not null order by d.created_at`, [tenant.tenantId, repo]);
+    expect(await months()).to.deep.equal([['2026-08', '1', '1'], ['2026-09', '2', '2']]);
+
+    await setSource(repo, { source: 'deployments' });
+    for (const [id, day, c] of [[702, '2026-09-02', 'd'], [711, '2026-09-11', 'e']] as const) {
+      const d = { sha: sha(c), created_at: `${day}T12:00:00Z` };
+      await send('deployment', deploymentEvent(repo, id, d), { stored: true });
+      await send('deployment_status', statusEvent(repo, id, d, { id: id * 10, state: 'success' }), { stored: true });
+    }
+    expect(await months()).to.deep.equal([['2026-08', '1', '1'], ['2026-09', '2', '2']]);
+    expect(await september()).to.deep.equal(['gh-deployment-711', 'gh-deployment-702']);
+    expect(await replaced()).to.deep.equal([{ external_id: 'ci-0903', replaced_by: 'deployments' }, { external_id: 'ci-0910', replaced_by: 'deployments' }]);
+    expect((await rowsOf(repo)).map((r) => r.external_id)).to.deep.equal(['ci-0820', 'gh-deployment-702', 'ci-0903', 'ci-0910', 'gh-deployment-711']);
+
+    await setSource(repo, { source: 'webhook' });
+    expect(await months()).to.deep.equal([['2026-08', '1', '1'], ['2026-09', '2', '2']]);
+    expect(await september()).to.deep.equal(['ci-0910', 'ci-0903']);
+    expect(await replaced()).to.deep.equal([{ external_id: 'gh-deployment-702', replaced_by: 'webhook' }, { external_id: 'gh-deployment-711', replaced_by: 'webhook' }]);
+  });
+
   it('an organisation-wide workflow pattern: a matching completed run on the default branch claims a project with no source', async () => {
     const owner = api.as(tenant.owner.apiKey);
     expect((await owner.get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });

@@ -128,6 +128,9 @@ export const deployments = pgTable(
     // written rollback).
     index('deployments_project_sha7_idx').on(t.projectId, sql`left(lower(${t.sha}), 7)`),
     // The later rollbacks that may name one deployment's sha (deployment_facts, migrations 0020 and 0021).
+    // A project's rows by source in time: whether its current source has a record at or before a
+    // deployment (one source per period, deployment_replaced_by, migration 0064).
+    index('deployments_project_source_created_idx').on(t.projectId, sql`deployment_source_of(${t.provider}, ${t.metadata})`, t.createdAt),
     index('deployments_rollback_sha7_idx').on(t.projectId, sql`left(lower(${t.rollbackFromSha}), 7)`).where(sql`is_rollback`),
     // Successful production deployments in order, per project: the deployment that ships a merged
     // pull request and the one before it, an incident's recent cause (change_lead_times and
