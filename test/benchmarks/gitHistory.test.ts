@@ -102,6 +102,28 @@ describe('benchmark corpus measured from git history', () => {
     expect(march).to.deep.include({ month: '2025-03-01', releases: 3, lead_time_p50_seconds: 1.5 * DAY });
   });
 
+  it("a merged branch's first commit is the earliest instant, not the earliest text, across time zones", () => {
+    const zones = join(clones, 'example+zones');
+    execFileSync('git', ['init', '-q', '-b', 'main', zones]);
+    const at = (args: string[], when: string, who: [string, string] = ['Ann', 'ann@example.com']) => execFileSync('git', ['-C', zones, ...args], {
+      env: { ...process.env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when, GIT_AUTHOR_NAME: who[0], GIT_AUTHOR_EMAIL: who[1], GIT_COMMITTER_NAME: 'Ann', GIT_COMMITTER_EMAIL: 'ann@example.com', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      encoding: 'utf8',
+    });
+    at(['commit', '--allow-empty', '-q', '-m', 'initial'], '2026-01-20T00:00:00+00:00');
+    at(['checkout', '-q', '-b', 'fix'], '2026-01-20T00:00:00+00:00');
+    // Bob's commit at 08:00 UTC, written in his +02:00; the bot's at 09:00 UTC. As text the bot's
+    // "…T09:00:00+00:00" sorts before Bob's "…T10:00:00+02:00": the PR would be the bot's, and left out.
+    at(['commit', '--allow-empty', '-q', '-m', 'fix the parser'], '2026-02-03T10:00:00+02:00', ['Bob', 'bob@example.com']);
+    at(['commit', '--allow-empty', '-q', '-m', 'style fixes'], '2026-02-03T09:00:00+00:00', ['pre-commit-ci[bot]', '66853113+pre-commit-ci[bot]@users.noreply.github.com']);
+    // And Cy's, 07:00 UTC on the 4th, written in −05:00: later than both, though "…T02:00" sorts first.
+    at(['commit', '--allow-empty', '-q', '-m', 'review'], '2026-02-04T02:00:00-05:00', ['Cy', 'cy@example.com']);
+    at(['checkout', '-q', 'main'], '2026-02-05T00:00:00+00:00');
+    at(['merge', '-q', '--no-ff', 'fix', '-m', 'Merge pull request #21 from bob/fix', '-m', 'Fix the parser'], '2026-02-05T08:00:00+00:00');
+    const [february] = measureRepository(join(zones, '.git'), 'example/zones', 'HEAD', '2026-02-01', '2026-02-01');
+    // Bob opened it: one PR by one author, 08:00 UTC on the 3rd → 08:00 UTC on the 5th.
+    expect(february).to.deep.include({ prs_merged: 1, active_authors: 1, pr_cycle_time_p50_seconds: 2 * DAY });
+  });
+
   it('writes the same snapshot bytes from the same clones, with the repositories and commits read', () => {
     const head = run(['rev-parse', 'HEAD'], '2025-03-01T00:00:00Z');
     const list = { about: 'test', readOn: '2025-03-01', windowFrom: '2025-01-01', windowTo: '2025-02-01', repositories: [{ repository: 'example/tiny', commit: head }] };

@@ -112,13 +112,22 @@ export interface MergedPr {
   cycleSeconds: number | null;
 }
 
+/**
+ * Whether `c` was authored before `a`, as instants: git prints author dates with the author's own
+ * offset, so as text `…T09:00:00+00:00` sorts before `…T10:00:00+02:00` (08:00 UTC). Ties: by sha.
+ */
+function earlier(c: Change, a: Change): boolean {
+  const [tc, ta] = [Date.parse(c.authorDate), Date.parse(a.authorDate)];
+  return tc < ta || (tc === ta && c.sha < a.sha);
+}
+
 /** The pull request a first-parent change merged, if any: a merge commit "Merge pull request #N" or a squash commit ending "(#N)". */
 export function mergedPr(gitDir: string, change: Change): MergedPr | null {
   const merge = MERGE_PR.exec(change.subject);
   if (merge && change.parents.length >= 2) {
     // The merged branch: commits reachable from the second parent and not the first.
     const branch = parseLog(git(gitDir, ['log', `--format=${LOG_FORMAT}`, `${change.parents[0]}..${change.parents[1]}`]));
-    const first = branch.reduce<Change | null>((a, c) => (a === null || c.authorDate < a.authorDate || (c.authorDate === a.authorDate && c.sha < a.sha) ? c : a), null);
+    const first = branch.reduce<Change | null>((a, c) => (a === null || earlier(c, a) ? c : a), null);
     const opener = first ?? change;
     return {
       number: Number(merge[1]),
