@@ -141,7 +141,35 @@ describe('benchmark corpus measured from git history', () => {
     const list = { about: 'test', readOn: '2025-05-01', windowFrom: '2025-01-01', windowTo: '2025-04-01', repositories: [{ repository: 'example/tiny', commit: head }] };
     const snapshot = measuredSnapshot(list, clones);
     expect(snapshot.rows).to.deep.equal([]);
-    expect(snapshot.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-05-01', repositories: [], leftOut: [{ repository: 'example/tiny', commit: head, activeMonths: 2 }] });
+    expect(snapshot.provenance).to.deep.equal({ method: 'git-history', readOn: '2025-05-01', repositories: [], leftOut: [{ repository: 'example/tiny', commit: head, activeMonths: 2, reason: 'not active' }] });
+  });
+
+  it('leaves out a repository with more than 60 distinct PR authors in a month (the sample rule), and keeps one with 60', () => {
+    // One `git fast-import` per repository (a process per commit is slow on a busy machine).
+    const crowd = (name: string, authors: number): string => {
+      const dir = join(clones, `example+${name}`);
+      execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+      const commits: [string, number, string, string][] = [['initial', Date.parse('2024-12-20T00:00:00Z'), 'Ann', 'ann@example.com']];
+      for (let i = 1; i <= authors; i++) commits.push([`Change ${i} (#${i})`, Date.parse('2025-01-10T00:00:00Z') + i * 60_000, `Dev ${i}`, `dev${i}@example.com`]);
+      commits.push(['Later (#999)', Date.parse('2025-02-10T00:00:00Z'), 'Ann', 'ann@example.com']);
+      const stream = commits.map(([subject, ms, who, email], i) => [
+        'commit refs/heads/main', `mark :${i + 1}`, `author ${who} <${email}> ${ms / 1000} +0000`, `committer Ann <ann@example.com> ${ms / 1000} +0000`,
+        `data ${Buffer.byteLength(subject)}`, subject, ...(i > 0 ? [`from :${i}`] : []), '',
+      ].join('\n')).join('');
+      execFileSync('git', ['-C', dir, 'fast-import', '--quiet'], { input: stream });
+      return execFileSync('git', ['-C', dir, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
+    };
+    const big = crowd('crowd', 61);
+    const team = crowd('team', 60);
+    const list = { about: 'test', readOn: '2025-03-01', windowFrom: '2025-01-01', windowTo: '2025-02-01', repositories: [{ repository: 'example/crowd', commit: big }, { repository: 'example/team', commit: team }] };
+    const snapshot = measuredSnapshot(list, clones);
+    expect(snapshot.provenance).to.deep.equal({
+      method: 'git-history', readOn: '2025-03-01', repositories: [{ repository: 'example/team', commit: team }],
+      leftOut: [{ repository: 'example/crowd', commit: big, activeMonths: 2, reason: 'more than 60 PR authors in a month' }],
+    });
+    expect(snapshot.rows.map((r) => [r.repository_key, r.month, r.active_authors])).to.deep.equal([
+      [repositoryKey('example/team'), '2025-01-01', 60], [repositoryKey('example/team'), '2025-02-01', 1],
+    ]);
   });
 
   it('takes X.Y.Z tags, bare, with v, or after the repository\'s own name or parent, as releases', () => {

@@ -44,25 +44,25 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
     it('is loaded after migrate, measured from public git history, so the comparison works without CODEHOST_PUBLIC_TOKEN', async () => {
       const snapshot = readSnapshot();
       expect(snapshot.synthetic).to.equal(false);
-      expect(snapshot.about).to.include('measured from the public git history of 30 repositories').and.include('CODEHOST_PUBLIC_TOKEN');
+      expect(snapshot.about).to.include('measured from the public git history of 28 repositories').and.include('CODEHOST_PUBLIC_TOKEN');
       const client = await mcp.connect(a.owner.apiKey);
       const answer = await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } });
       const result = structured(answer);
       expect(result.label).to.equal(OSS_LABEL);
       expect(result.corpus).to.deep.equal({
-        source: 'measured', label: 'measured from the public history of 30 repositories, read on 2026-11-27', note: null, generated_at: '2026-11-27T00:00:00.000Z',
-        window: { from: '2025-08', to: '2026-07' }, repositories: 30, repository_months: 360,
+        source: 'measured', label: 'measured from the public history of 28 repositories, read on 2026-11-27', note: null, generated_at: '2026-11-27T00:00:00.000Z',
+        window: { from: '2025-08', to: '2026-07' }, repositories: 28, repository_months: 336,
       });
       expect(result.rows).to.have.length(5);
       for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
-      // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 220 repository months of
-      // the snapshot with a release: 165 are slower, none equal → 75. Their median: 575,225 s (6.7 days).
+      // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 204 repository months of
+      // the snapshot with a release: 151 are slower, none equal → 74.0. Their median: 623,583.5 s (7.2 days).
       expect(result.rows.find((r: { measure: string }) => r.measure === 'lead_time')).to.deep.equal({
-        month: '2026-03', measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: 75, oss_repository_months: 220,
-        oss_median: 575225, lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
+        month: '2026-03', measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: (100 * 151) / 204, oss_repository_months: 204,
+        oss_median: 623583.5, lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
       });
       const leadTimes = readSnapshot().rows.map((r) => r.lead_time_p50_seconds).filter((v): v is number => typeof v === 'number');
-      expect([leadTimes.length, leadTimes.filter((v) => v > 118800).length, leadTimes.filter((v) => v === 118800).length]).to.deep.equal([220, 165, 0]);
+      expect([leadTimes.length, leadTimes.filter((v) => v > 118800).length, leadTimes.filter((v) => v === 118800).length]).to.deep.equal([204, 151, 0]);
       // Measured: the JSON only, no sentence of a synthetic example beside it.
       expect((answer.content as { type: string }[]).map((c) => c.type)).to.deep.equal(['text']);
     });
@@ -73,7 +73,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal([
-        { 'benchmarks.corpus_source': 'measured', 'benchmarks.corpus_repositories': 30, 'benchmarks.corpus_read_on': '2026-11-27', 'benchmarks.repository_months': readSnapshot().rows.length },
+        { 'benchmarks.corpus_source': 'measured', 'benchmarks.corpus_repositories': 28, 'benchmarks.corpus_read_on': '2026-11-27', 'benchmarks.repository_months': readSnapshot().rows.length },
       ]);
     });
 
@@ -197,7 +197,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
     it('the snapshot loads once when three instances start at once, replaces an older one, never a newer measured corpus', async () => {
       const snapshot = readSnapshot();
       // Measured (from public git history): stored as live.
-      expect((await admin.query('select kind, generated_at, repositories from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'live', generated_at: new Date(snapshot.generatedAt), repositories: 30 }]);
+      expect((await admin.query('select kind, generated_at, repositories from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'live', generated_at: new Date(snapshot.generatedAt), repositories: 28 }]);
       await admin.query('delete from benchmark_corpus; delete from benchmark_corpus_source');
       const clients = await Promise.all([admin.connect(), admin.connect(), admin.connect()]);
       try {
@@ -230,7 +230,10 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       const list = JSON.parse(readFileSync(new URL('../../corpus/measured-repositories.json', import.meta.url), 'utf8')) as MeasuredRepositories;
       const provenance = snapshot.provenance!;
       expect([...provenance.repositories, ...provenance.leftOut.map(({ repository, commit }) => ({ repository, commit }))].sort((x, y) => x.repository.localeCompare(y.repository))).to.deep.equal(list.repositories);
-      expect(provenance.repositories).to.have.length(30);
+      expect(provenance.repositories).to.have.length(28);
+      // Left out with their reason: every repository in the corpus has at most 60 PR authors in every month.
+      expect(provenance.leftOut.map((r) => `${r.repository}: ${r.reason}`)).to.include.members(['laravel/framework: more than 60 PR authors in a month', 'rails/rails: more than 60 PR authors in a month']);
+      expect(Math.max(...snapshot.rows.map((r) => Number(r.active_authors)))).to.be.at.most(60);
       expect([snapshot.windowFrom, snapshot.windowTo, provenance.readOn]).to.deep.equal([list.windowFrom, list.windowTo, list.readOn]);
       const keys = provenance.repositories.map((r) => repositoryKey(r.repository)).sort();
       expect(snapshot.rows.map((r) => `${r.repository_key} ${r.month}`)).to.deep.equal(keys.flatMap((k) => monthsBetween(list.windowFrom, list.windowTo).map((m) => `${k} ${m}`)));

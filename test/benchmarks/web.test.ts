@@ -61,18 +61,18 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await screenshot(page, 'overview-open-source');
   });
 
-  it('with the shipped snapshot, lead time for changes ranks among its 220 repository months with a release', async () => {
+  it('with the shipped snapshot, lead time for changes ranks among its 204 repository months with a release', async () => {
     const admin = new pg.Client({ connectionString: server.databaseUrl });
     await admin.connect();
     try {
       expect(await loadShippedSnapshot(admin)).to.equal('loaded');
       await page.goto(`/app/?${SCOPE}&team=${seeded.teams.alpha}`);
-      // 33 h: 165 of the snapshot's 220 lead times are slower, none equal → 75.
-      await until(() => text(page, 'oss-lead_time-percentile'), '75th percentile of 220 repository months · open-source proxy');
+      // 33 h: 151 of the snapshot's 204 lead times are slower, none equal → 74.
+      await until(() => text(page, 'oss-lead_time-percentile'), '74th percentile of 204 repository months · open-source proxy');
       expect(await text(page, 'oss-lead_time-value')).to.equal('33.0 h');
       expect(await text(page, 'oss-lead_time-tier')).to.equal('high');
       expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
-        'Percentile among open-source repositories (open-source proxy, measured from the public history of 30 repositories, read on 2026-11-27) for Mar 2026',
+        'Percentile among open-source repositories (open-source proxy, measured from the public history of 28 repositories, read on 2026-11-27) for Mar 2026',
       );
       await screenshot(page, 'overview-open-source-shipped');
     } finally {
@@ -83,11 +83,13 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
 
   it('the help page lists the repositories the shipped corpus was measured from, and when they were read', async () => {
     await page.goto('/app/help');
-    await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 30);
-    expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 30 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
+    await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 28);
+    expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 28 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
     const items = await page.getByTestId('help-corpus-repositories').locator('li').allTextContents();
     expect(await text(page, 'help-corpus-summary')).to.include(': release tags for deployments, a commit to the first release tag holding it for lead time for changes, reverts and quick fix releases for failed changes.');
-    expect(items).to.include.members(['fastify/fastify', 'rails/rails', 'prometheus/prometheus', 'tokio-rs/tokio']);
+    expect(items).to.include.members(['fastify/fastify', 'pytest-dev/pytest', 'prometheus/prometheus', 'tokio-rs/tokio']);
+    expect(items).not.to.include.members(['rails/rails']);
+    expect(await text(page, 'help-corpus-left-out')).to.include('laravel/framework (more than 60 PR authors in a month), pallets/flask (not active), rails/rails (more than 60 PR authors in a month)');
   });
 
   it('while the corpus is a synthetic example, the section and every percentile say it is synthetic', async () => {

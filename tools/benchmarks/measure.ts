@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SNAPSHOT_FILE, type Snapshot, type StoredRow } from '../../src/benchmarks/store.js';
+import { CRITERIA } from '../../src/benchmarks/sample.js';
 import { git, measureRepository } from './gitHistory.js';
 
 export const REPOSITORIES_FILE = new URL('../../corpus/measured-repositories.json', import.meta.url);
@@ -22,7 +23,7 @@ export function provenanceModule(snapshot: Snapshot): string {
   const p = snapshot.provenance;
   if (!p) throw new Error('not a snapshot measured from git history');
   return `/** Written by tools/benchmarks/measure.ts with corpus/snapshot.json: where the shipped corpus was measured from. No imports: the web build compiles this file too. */
-export const MEASURED_CORPUS = ${JSON.stringify({ readOn: p.readOn, windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo, repositories: p.repositories.map((r) => r.repository), leftOut: p.leftOut.map((r) => r.repository) }, null, 2)} as const;
+export const MEASURED_CORPUS = ${JSON.stringify({ readOn: p.readOn, windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo, repositories: p.repositories.map((r) => r.repository), leftOut: p.leftOut.map((r) => ({ repository: r.repository, reason: r.reason })) }, null, 2)} as const;
 `;
 }
 
@@ -52,20 +53,43 @@ export function snapshotText(snapshot: Snapshot): string {
 /** A repository is active, and in the corpus, when its default branch has a change by a person in at least this share of the window's months (9 of 12). */
 export const ACTIVE_SHARE = 3 / 4;
 
+/** Why a repository read is left out of the corpus (docs/benchmarks.md "Sample" and "Active"). */
+export type LeftOutReason = 'not active' | 'more than 60 PR authors in a month';
+
+/**
+ * Why a measured repository is left out, or null when it is in: fewer active months than
+ * ACTIVE_SHARE of the window, or more distinct PR authors in a month than a team
+ * (CRITERIA.maxMonthlyAuthors, the rule the live path applies too).
+ */
+export function leftOutReason(rows: StoredRow[], activeMonths: number): LeftOutReason | null {
+  if (activeMonths < Math.ceil(ACTIVE_SHARE * rows.length)) return 'not active';
+  if (rows.some((r) => Number(r.active_authors) > CRITERIA.maxMonthlyAuthors)) return 'more than 60 PR authors in a month';
+  return null;
+}
+
+/** The snapshot's `about`: what it is, from how many repositories, read when. */
+export function aboutText(readOn: string, repositories: number, leftOut: number): string {
+  return (
+    `Open-source benchmark corpus measured from the public git history of ${repositories} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${readOn}; ${leftOut} more read but left out: not active, or more than 60 PR authors in a month), ` +
+    'by tools/benchmarks/measure.ts (docs/benchmarks.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
+    'A deployment with CODEHOST_PUBLIC_TOKEN re-measures the corpus from the code host (the first completed run of benchmarks.corpus replaces this one). Aggregates per repository and month only.'
+  );
+}
+
 export function measuredSnapshot(list: MeasuredRepositories, clones: string, log: (line: string) => void = () => {}): Snapshot {
   const rows: StoredRow[] = [];
   const repositories: MeasuredRepositories['repositories'] = [];
-  const leftOut: { repository: string; commit: string; activeMonths: number }[] = [];
+  const leftOut: NonNullable<Snapshot['provenance']>['leftOut'] = [];
   for (const { repository, commit } of [...list.repositories].sort((a, b) => a.repository.localeCompare(b.repository))) {
     const dir = gitDirOf(clones, repository);
     git(dir, ['cat-file', '-e', `${commit}^{commit}`]);
     const measured = measureRepository(dir, repository, commit, list.windowFrom, list.windowTo);
     // The change failure proxy has a value exactly in the months with a change by a person.
     const activeMonths = measured.filter((r) => r.change_failure_proxy !== null).length;
-    const active = activeMonths >= Math.ceil(ACTIVE_SHARE * measured.length);
-    log(`${repository}: ${activeMonths} active months${active ? '' : ' (left out)'}, ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
-    if (!active) {
-      leftOut.push({ repository, commit, activeMonths });
+    const reason = leftOutReason(measured, activeMonths);
+    log(`${repository}: ${activeMonths} active months${reason ? ` (left out: ${reason})` : ''}, ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
+    if (reason) {
+      leftOut.push({ repository, commit, activeMonths, reason });
       continue;
     }
     repositories.push({ repository, commit });
@@ -73,10 +97,7 @@ export function measuredSnapshot(list: MeasuredRepositories, clones: string, log
   }
   rows.sort((a, b) => String(a.repository_key).localeCompare(String(b.repository_key)) || String(a.month).localeCompare(String(b.month)));
   return {
-    about:
-      `Open-source benchmark corpus measured from the public git history of ${repositories.length} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${list.readOn}; ${leftOut.length} more read but left out as not active), ` +
-      'by tools/benchmarks/measure.ts (docs/benchmarks.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
-      'A deployment with CODEHOST_PUBLIC_TOKEN re-measures the corpus from the code host (the first completed run of benchmarks.corpus replaces this one). Aggregates per repository and month only.',
+    about: aboutText(list.readOn, repositories.length, leftOut.length),
     synthetic: false,
     generatedAt: `${list.readOn}T00:00:00.000Z`,
     windowFrom: list.windowFrom,

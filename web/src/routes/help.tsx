@@ -35,7 +35,12 @@ export function HelpPage() {
         <ul data-testid="help-corpus-repositories">
           {MEASURED_CORPUS.repositories.map((r) => <li key={r}>{r}</li>)}
         </ul>
-        {MEASURED_CORPUS.leftOut.length > 0 && <p className="muted">Read but left out as not active (a change by a person in fewer than 9 of the 12 months): {MEASURED_CORPUS.leftOut.join(', ')}.</p>}
+        {MEASURED_CORPUS.leftOut.length > 0 && (
+          <p className="muted" data-testid="help-corpus-left-out">
+            Read but left out, as not active (a change by a person in fewer than 9 of the 12 months) or as more than a team (more than 60 PR authors in a month):{' '}
+            {MEASURED_CORPUS.leftOut.map((r) => `${r.repository} (${r.reason})`).join(', ')}.
+          </p>
+        )}
       </section>
     </>
   );
