@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryKey } from '../../src/benchmarks/measures.js';
 import { measureRepository, releaseTag } from '../../tools/benchmarks/gitHistory.js';
-import { measuredSnapshot, provenanceModule, REPOSITORIES_FILE, snapshotText, PROVENANCE_MODULE, type MeasuredRepositories } from '../../tools/benchmarks/measure.js';
+import { measuredSnapshot, parseMeasureArgs, provenanceModule, REPOSITORIES_FILE, snapshotText, PROVENANCE_MODULE, type MeasuredRepositories } from '../../tools/benchmarks/measure.js';
 import { SNAPSHOT_FILE } from '../../src/benchmarks/store.js';
 import { readFileSync } from 'node:fs';
 
@@ -170,6 +170,41 @@ describe('benchmark corpus measured from git history', () => {
     expect(snapshot.rows.map((r) => [r.repository_key, r.month, r.active_authors])).to.deep.equal([
       [repositoryKey('example/team'), '2025-01-01', 60], [repositoryKey('example/team'), '2025-02-01', 1],
     ]);
+  });
+
+  it('--repo measures one listed repository again and keeps every other row of the snapshot as it was', () => {
+    const solo = join(clones, 'example+solo');
+    execFileSync('git', ['init', '-q', '-b', 'main', solo]);
+    const stream = [['initial', '2024-12-20'], ['One (#1)', '2025-01-10'], ['Two (#2)', '2025-02-10']].map(([subject, day], i) => [
+      'commit refs/heads/main', `mark :${i + 1}`, `author Ann <ann@example.com> ${Date.parse(`${day}T00:00:00Z`) / 1000} +0000`, `committer Ann <ann@example.com> ${Date.parse(`${day}T00:00:00Z`) / 1000} +0000`,
+      `data ${subject!.length}`, subject, ...(i > 0 ? [`from :${i}`] : []), '',
+    ].join('\n')).join('');
+    execFileSync('git', ['-C', solo, 'fast-import', '--quiet'], { input: stream });
+    const soloHead = execFileSync('git', ['-C', solo, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
+    const tinyHead = run(['rev-parse', 'HEAD'], '2025-03-01T00:00:00Z');
+    const list = { about: 'test', readOn: '2025-03-01', windowFrom: '2025-01-01', windowTo: '2025-02-01', repositories: [{ repository: 'example/solo', commit: soloHead }, { repository: 'example/tiny', commit: tinyHead }] };
+    const full = measuredSnapshot(list, clones);
+    // A base whose rows differ from what the clones give: only solo's are measured again.
+    const base = { ...full, rows: full.rows.map((r) => ({ ...r, prs_merged: 999 })) };
+    const lines: string[] = [];
+    const one = measuredSnapshot(list, clones, (line) => lines.push(line), { repository: 'example/solo', base });
+    expect(lines).to.have.length(1).and.satisfy((l: string[]) => l[0]!.startsWith('example/solo: 2 active months'));
+    const soloKey = repositoryKey('example/solo');
+    expect(one.rows).to.deep.equal(full.rows.map((r) => (r.repository_key === soloKey ? r : { ...r, prs_merged: 999 })));
+    expect(one.rows.filter((r) => r.repository_key === soloKey).map((r) => r.prs_merged)).to.deep.equal([1, 1]);
+    expect(one.provenance).to.deep.equal(full.provenance);
+    expect(snapshotText(one)).to.equal(snapshotText({ ...full, rows: one.rows }));
+    expect(() => measuredSnapshot(list, clones, () => {}, { repository: 'example/unlisted', base })).to.throw('example/unlisted is not listed in corpus/measured-repositories.json');
+    expect(() => measuredSnapshot({ ...list, windowTo: '2025-03-01' }, clones, () => {}, { repository: 'example/solo', base })).to.throw('measure every repository');
+  });
+
+  it('corpus:measure takes --repo owner/name beside --clones and --record', () => {
+    expect(parseMeasureArgs(['--clones', '/clones', '--repo', 'pytest-dev/pytest'])).to.deep.equal({ clones: '/clones', record: false, repository: 'pytest-dev/pytest' });
+    expect(parseMeasureArgs(['--record', '--clones', '/clones'])).to.deep.equal({ clones: '/clones', record: true, repository: null });
+    expect(() => parseMeasureArgs(['--clones', '/clones', '--repo'])).to.throw('--repo needs a value');
+    expect(() => parseMeasureArgs(['--clones', '/clones', '--repo', 'pytest'])).to.throw('--repo takes owner/name');
+    expect(() => parseMeasureArgs(['--clones', '/clones', '--repository', 'a/b'])).to.throw('unknown argument --repository');
+    expect(() => parseMeasureArgs(['--repo', 'a/b'])).to.throw('usage: npm run corpus:measure');
   });
 
   it('takes X.Y.Z tags, bare, with v, or after the repository\'s own name or parent, as releases', () => {
