@@ -64,14 +64,16 @@ describe('benchmark corpus measured from git history', () => {
         // Human first-parent changes: the merge of #7, #12 and the revert (the bot's #13 left out).
         // PRs: #7 (Bob opened the branch: 2 Jan → merge 5 Jan = 3 days) and #12 (squash, no branch in history).
         // Releases: v1.1.0 (15 Jan, annotated) and v1.1.1 (18 Jan), a fix of v1.1.0 within 7 days.
-        // Failures: the revert and the fix release, 2 of 3 changes. Lead time: v1.1.0 releases
+        // Reverts and fix releases: the revert and v1.1.1 (2). Change failure per release: v1.1.0 is
+        // followed within 7 days by the patch release v1.1.1 and the revert; v1.1.1 by nothing (the
+        // revert is the commit it tags, not after it): 1 of 2 releases. Lead time: v1.1.0 releases
         // the commits of 2, 3, 10 and 11 Jan (13, 12, 5 and 4 days), v1.1.1 the revert (0): median 5 days.
         repository_key: key, month: '2025-01-01', prs_merged: 2, active_authors: 2, pr_cycle_time_p50_seconds: 3 * DAY, prs_merged_per_active_author: 1,
-        releases: 2, revert_or_hotfix_prs: 2, change_failure_proxy: 2 / 3, lead_time_p50_seconds: 5 * DAY,
+        releases: 2, revert_or_hotfix_prs: 2, change_failure_proxy: 1 / 2, lead_time_p50_seconds: 5 * DAY,
       },
       {
         // "docs" (no PR) and #14 (squash: no cycle time); v1.2.0 (the release candidate is no release)
-        // releases the commits of 3 and 10 Feb on 20 Feb: 17 and 10 days, median 13.5.
+        // releases the commits of 3 and 10 Feb on 20 Feb: 17 and 10 days, median 13.5; nothing follows it (0 of 1 failed).
         repository_key: key, month: '2025-02-01', prs_merged: 1, active_authors: 1, pr_cycle_time_p50_seconds: null, prs_merged_per_active_author: 1,
         releases: 1, revert_or_hotfix_prs: 0, change_failure_proxy: 0, lead_time_p50_seconds: 13.5 * DAY,
       },

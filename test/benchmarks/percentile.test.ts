@@ -54,7 +54,14 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         window: { from: '2025-08', to: '2026-07' }, repositories: 28, repository_months: 336,
       });
       expect(result.rows).to.have.length(5);
-      for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+      for (const row of result.rows.filter((r: { measure: string }) => r.measure !== 'change_failure')) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+      // Change failure per release: the shipped rows were measured per change (kept as change_failure_per_change,
+      // not loaded) and cannot be measured again without the clones, so they have no value and no percentile.
+      expect(result.rows.find((r: { measure: string }) => r.measure === 'change_failure')).to.deep.include({
+        title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', oss_percentile: null, oss_repository_months: 0, oss_median: null,
+      });
+      expect(readSnapshot().rows.every((r) => r.change_failure_proxy === null && 'change_failure_per_change' in r)).to.equal(true);
+      expect(result.percentile_definition).to.include('the share of its releases followed within 7 days by a patch release of the same major.minor or a revert on the default branch');
       // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 204 repository months of
       // the snapshot with a release: 151 are slower, none equal → 74.0. Their median: 623,583.5 s (7.2 days).
       expect(result.rows.find((r: { measure: string }) => r.measure === 'lead_time')).to.deep.equal({
@@ -118,8 +125,9 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
           ...base, measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 259200,
           lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
         },
-        // 0 among 0, 0.1, 0 (lower is better): 1 worse, 2 equal → 2 / 3.
-        { ...base, measure: 'change_failure', title: 'Change failure rate (revert or hotfix share)', team_value: 0, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 0, lower_is_better: true, dora_measure: 'deployments.change_failure_rate', team_dora_band: 'elite' },
+        // 0 failed deployments among the months with a release, 1/2, 0 and 1/3 failed releases (lower is better): 2 worse, 1 equal → 2.5 / 3.
+        // r1's January has no release, so no value: per release, not per change.
+        { ...base, measure: 'change_failure', title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', team_value: 0, oss_percentile: (100 * 2.5) / 3, oss_repository_months: 3, oss_median: 1 / 3, lower_is_better: true, dora_measure: 'deployments.change_failure_rate', team_dora_band: 'elite' },
       ]);
     });
 
@@ -130,7 +138,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       expect(histogram.body.data).to.deep.equal([0, 1, 2, 3].map((v) => ({ 'benchmarks.releases': v, 'benchmarks.repository_months': 1 })));
       const medians = await load(b.owner.apiKey, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', 'benchmarks.pr_cycle_time_p50_seconds_median', 'benchmarks.change_failure_proxy_median', 'benchmarks.lead_time_p50_seconds_median', 'benchmarks.corpus_prs_merged'] });
       expect(medians.body.data).to.deep.equal([{
-        'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 0,
+        'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 1 / 3,
         'benchmarks.lead_time_p50_seconds_median': 259200, 'benchmarks.corpus_prs_merged': 15,
       }]);
       const source = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] });
@@ -149,7 +157,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       const forB = structured(await (await mcp.connect(b.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2025-03', to: '2025-03' } }));
       const pick = (r: { rows: { measure: string; team_value: number | null; oss_percentile: number | null }[] }) => Object.fromEntries(r.rows.map((x) => [x.measure, [x.team_value, x.oss_percentile]]));
       // B's alpha: 30 successful deployments in 2025-03, no PR. A's alpha: nothing in 2025-03.
-      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], lead_time: [null, null], change_failure: [0, (100 * 2) / 3] });
+      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], lead_time: [null, null], change_failure: [0, (100 * 2.5) / 3] });
       expect(pick(forA)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [0, 12.5], lead_time: [null, null], change_failure: [null, null] });
       expect(forB.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
       expect(forB.corpus).to.deep.equal(forA.corpus);

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { repositoryKey } from '../../src/benchmarks/measures.js';
 import { CRITERIA, NAME_WITH_OWNER } from '../../src/benchmarks/sample.js';
 import { readSnapshot, SNAPSHOT_FILE, type Snapshot, type StoredRow } from '../../src/benchmarks/store.js';
-import { git, measureRepository } from './gitHistory.js';
+import { git, measureRepositoryMonths } from './gitHistory.js';
 
 export const REPOSITORIES_FILE = new URL('../../corpus/measured-repositories.json', import.meta.url);
 /** The shipped corpus's provenance for the web app's help page and the MCP tool (written beside the snapshot). */
@@ -87,9 +87,8 @@ type LeftOut = NonNullable<Snapshot['provenance']>['leftOut'][number];
 function measureListed(list: MeasuredRepositories, clones: string, { repository, commit }: MeasuredRepositories['repositories'][number], log: (line: string) => void): { rows: StoredRow[] } | { leftOut: LeftOut } {
   const dir = gitDirOf(clones, repository);
   git(dir, ['cat-file', '-e', `${commit}^{commit}`]);
-  const measured = measureRepository(dir, repository, commit, list.windowFrom, list.windowTo);
-  // The change failure proxy has a value exactly in the months with a change by a person.
-  const activeMonths = measured.filter((r) => r.change_failure_proxy !== null).length;
+  const { rows: measured, changes } = measureRepositoryMonths(dir, repository, commit, list.windowFrom, list.windowTo);
+  const activeMonths = changes.filter((n) => n > 0).length;
   const reason = leftOutReason(measured, activeMonths);
   log(`${repository}: ${activeMonths} active months${reason ? ` (left out: ${reason})` : ''}, ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
   return reason ? { leftOut: { repository, commit, activeMonths, reason } } : { rows: measured };
