@@ -9,11 +9,15 @@ export interface PullFact {
   createdAt: string;
   mergedAt: string;
   title: string;
+  /** The branch it was merged into; absent in recordings made before issue 46. */
+  baseRefName?: string;
   author: { __typename: string; login: string } | null;
   labels: string[];
 }
 
 export interface ReleaseFact {
+  /** The release's tag (X.Y.Z gives its series and patch); absent in recordings made before issue 46. */
+  tagName?: string;
   publishedAt: string | null;
   createdAt: string;
   isDraft: boolean;
@@ -46,7 +50,57 @@ export function isBot(author: PullFact['author']): boolean {
 
 /** A revert (GitHub's revert button titles it `Revert "…"`) or a hotfix by label. */
 export function isRevertOrHotfix(pull: PullFact): boolean {
-  return /^revert\b/i.test(pull.title.trim()) || pull.labels.some((l) => /hotfix/i.test(l));
+  return isRevertPull(pull) || pull.labels.some((l) => /hotfix/i.test(l));
+}
+
+/** A revert: GitHub's revert button titles it `Revert "…"`. */
+export function isRevertPull(pull: PullFact): boolean {
+  return /^revert\b/i.test(pull.title.trim());
+}
+
+/**
+ * The change failure proxy (docs/benchmarks.md "Change failure per release"), one definition for
+ * both measuring paths: a release R **failed** when, within this many days after it (later than R,
+ * at most 7 × 24 h), a patch release of the same series (package and major.minor, higher patch) is
+ * published, or a revert lands on the default branch. A repository month's value is the share of
+ * its releases (by R's month) that failed; a month without a release has none.
+ */
+export const FAILED_RELEASE_DAYS = 7;
+
+export interface DatedRelease {
+  /** When it was published (epoch ms). */
+  at: number;
+  /** Its package and major.minor (`svelte@|5.1`), null when its tag is no X.Y.Z version: no patch release can follow it. */
+  series: string | null;
+  patch: number | null;
+}
+
+/** A tag's series and patch: X.Y.Z at the end, after an optional prefix (the package) and `v`; no pre-release or build suffix. */
+export function releaseVersion(tag: string | undefined): Pick<DatedRelease, 'series' | 'patch'> {
+  const m = /^(.*?)v?(\d+)\.(\d+)\.(\d+)$/i.exec(tag ?? '');
+  return m ? { series: `${(m[1] ?? '').toLowerCase()}|${Number(m[2])}.${Number(m[3])}`, patch: Number(m[4]) } : { series: null, patch: null };
+}
+
+/** Whether each release failed: a patch release of its series or a revert (epoch ms) within FAILED_RELEASE_DAYS after it. */
+export function failedReleases(releases: readonly DatedRelease[], reverts: readonly number[]): boolean[] {
+  const within = (r: DatedRelease, at: number) => at > r.at && at - r.at <= FAILED_RELEASE_DAYS * 86_400_000;
+  return releases.map(
+    (r) =>
+      reverts.some((at) => within(r, at)) ||
+      (r.series !== null && releases.some((p) => p.series === r.series && p.patch !== null && r.patch !== null && p.patch > r.patch && within(r, p.at))),
+  );
+}
+
+/** The change failure proxy of each month (YYYY-MM-01) with a release: failed releases ÷ releases of the month. */
+export function changeFailureByMonth(releases: readonly DatedRelease[], reverts: readonly number[]): Map<string, number> {
+  const failed = failedReleases(releases, reverts);
+  const counts = new Map<string, [number, number]>();
+  releases.forEach((r, i) => {
+    const month = monthOf(new Date(r.at).toISOString());
+    const [n, f] = counts.get(month) ?? [0, 0];
+    counts.set(month, [n + 1, f + (failed[i] ? 1 : 0)]);
+  });
+  return new Map([...counts].map(([month, [n, f]]) => [month, f / n]));
 }
 
 
@@ -60,19 +114,17 @@ export function median(values: number[]): number | null {
 
 export const monthOf = (iso: string) => `${iso.slice(0, 7)}-01`;
 
-/** Releases published in each month (drafts and pre-releases left out), keyed YYYY-MM-01. */
-export function releasesByMonth(releases: ReleaseFact[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of releases) {
-    if (r.isDraft || r.isPrerelease || !r.publishedAt) continue;
-    const month = monthOf(new Date(r.publishedAt).toISOString());
-    out[month] = (out[month] ?? 0) + 1;
-  }
-  return out;
+/** The releases that count (drafts and pre-releases left out), dated by publication, with their version. */
+export function datedReleases(releases: ReleaseFact[]): DatedRelease[] {
+  return releases.flatMap((r) => (r.isDraft || r.isPrerelease || !r.publishedAt ? [] : [{ at: Date.parse(r.publishedAt), ...releaseVersion(r.tagName) }]));
 }
 
-/** The month's aggregates of one repository: bots' PRs are left out of every measure. */
-export function monthRow(key: string, month: string, pulls: PullFact[], releases: number): CorpusRow {
+/**
+ * The month's aggregates of one repository: bots' PRs are left out of every measure. The change
+ * failure proxy is the month's share of failed releases (`changeFailure`, from changeFailureByMonth
+ * once the reverts after the month are known too); null without a release.
+ */
+export function monthRow(key: string, month: string, pulls: PullFact[], releases: number, changeFailure: number | null): CorpusRow {
   const human = pulls.filter((p) => !isBot(p.author) && monthOf(new Date(p.mergedAt).toISOString()) === month);
   const authors = new Set(human.flatMap((p) => (p.author ? [p.author.login.toLowerCase()] : [])));
   const reverts = human.filter(isRevertOrHotfix).length;
@@ -86,6 +138,6 @@ export function monthRow(key: string, month: string, pulls: PullFact[], releases
     prsMergedPerActiveAuthor: authors.size === 0 ? null : prsMerged / authors.size,
     releases,
     revertOrHotfixPrs: reverts,
-    changeFailureProxy: prsMerged === 0 ? null : reverts / prsMerged,
+    changeFailureProxy: releases === 0 ? null : changeFailure,
   };
 }

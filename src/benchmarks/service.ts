@@ -15,7 +15,7 @@ import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraB
 import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, measuredCorpusLabel, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';
 
 export const PERCENTILE_DEFINITION =
-  'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time, lead time for changes and the change failure proxy, lower for the others. 100: better than every repository month.';
+  'Mid-rank percentile: among the N repository months of the open-source corpus with a value of the measure, W are worse than the team\'s value and E equal to it; percentile = 100 × (W + E/2) ÷ N. Worse is higher for PR cycle time, lead time for changes and the change failure proxy, lower for the others. 100: better than every repository month. The change failure proxy of a repository month is the share of its releases followed within 7 days by a patch release of the same major.minor or a revert on the default branch (months without a release have none), ranked against the team\'s change failure rate per deployment.';
 
 /** The baseline export's columns under the cube members the measures name. */
 const BASELINE_COLUMN: Record<string, string> = {

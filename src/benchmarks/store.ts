@@ -40,13 +40,13 @@ export interface Snapshot {
   windowTo: string;
   /**
    * Where measured figures came from: for `git-history`, the public repositories in the corpus and
-   * the commit each was read at, and those read but left out as not active (tools/benchmarks/measure.ts).
+   * the commit each was read at, and those read but left out, with the reason (tools/benchmarks/measure.ts).
    */
   provenance?: {
     method: 'git-history';
     readOn: string;
     repositories: { repository: string; commit: string }[];
-    leftOut: { repository: string; commit: string; activeMonths: number }[];
+    leftOut: { repository: string; commit: string; activeMonths: number; reason: 'not active' | 'more than 60 PR authors in a month' }[];
   };
   rows: StoredRow[];
 }

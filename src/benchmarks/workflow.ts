@@ -20,7 +20,7 @@ import { monthIndex, monthOf, monthRange } from '../cube/months.js';
 import { inTransaction } from '../db/transaction.js';
 import { defineWorkflow, type JobContext } from '../jobs/define.js';
 import { CodeHostFailed, CorpusPaused, graphqlClient, type GraphqlClient } from './github.js';
-import { monthRow, releasesByMonth, repositoryKey, type CorpusRow, type PullFact, type ReleaseFact } from './measures.js';
+import { changeFailureByMonth, datedReleases, FAILED_RELEASE_DAYS, isBot, isRevertPull, monthRow, repositoryKey, type CorpusRow, type DatedRelease, type PullFact, type ReleaseFact } from './measures.js';
 import { CORPUS_LOCK, replaceCorpus } from './store.js';
 import { exclusionAfter, exclusionBefore, NAME_WITH_OWNER, sampledRepositories, type RepositoryFacts } from './sample.js';
 import { Uuid } from '../shared/schemas.js';
@@ -52,7 +52,12 @@ interface Cursor {
   repo: number;
   phase: 'check' | 'releases' | 'pulls';
   releasesAfter: string | null;
-  releases: Record<string, number>;
+  /** The repository's releases from the window's start to 7 days after its end: [published (epoch ms), series, patch]. No name or title. */
+  releaseList: [number, string | null, number | null][];
+  /** When the repository's revert PRs by people were merged into its default branch (epoch ms). */
+  reverts: number[];
+  /** The default branch (a revert counts there only); null when the code host does not say. */
+  defaultBranch: string | null;
   month: number;
   excluded: { repo: number; reason: string }[];
 }
@@ -69,7 +74,7 @@ type State = { outcome?: string; runId?: string; until?: string; repositories?: 
 
 const REPOSITORY_QUERY = `query Repository($owner: String!, $name: String!) {
   rateLimit { cost remaining resetAt }
-  repository(owner: $owner, name: $name) { isPrivate isArchived isFork isMirror pushedAt diskUsage owner { __typename } }
+  repository(owner: $owner, name: $name) { isPrivate isArchived isFork isMirror pushedAt diskUsage owner { __typename } defaultBranchRef { name } }
 }`;
 
 const RELEASES_QUERY = `query Releases($owner: String!, $name: String!, $first: Int!, $after: String) {
@@ -77,7 +82,7 @@ const RELEASES_QUERY = `query Releases($owner: String!, $name: String!, $first: 
   repository(owner: $owner, name: $name) {
     releases(first: $first, after: $after, orderBy: {field: CREATED_AT, direction: DESC}) {
       pageInfo { hasNextPage endCursor }
-      nodes { createdAt publishedAt isDraft isPrerelease }
+      nodes { tagName createdAt publishedAt isDraft isPrerelease }
     }
   }
 }`;
@@ -87,7 +92,7 @@ const PULLS_QUERY = `query MergedPulls($search: String!, $first: Int!, $after: S
   search(query: $search, type: ISSUE, first: $first, after: $after) {
     issueCount
     pageInfo { hasNextPage endCursor }
-    nodes { ... on PullRequest { createdAt mergedAt title author { __typename login } labels(first: 20) { nodes { name } } } }
+    nodes { ... on PullRequest { createdAt mergedAt title baseRefName author { __typename login } labels(first: 20) { nodes { name } } } }
   }
 }`;
 
@@ -103,7 +108,7 @@ export function corpusWindow(asOf: string): string[] {
 const endOf = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1) - 1);
 
 async function findOrCreateRun(pool: pg.Pool, months: string[], list: string[]): Promise<Run> {
-  const cursor: Cursor = { list, repo: 0, phase: 'check', releasesAfter: null, releases: {}, month: 0, excluded: [] };
+  const cursor: Cursor = { list, repo: 0, phase: 'check', releasesAfter: null, releaseList: [], reverts: [], defaultBranch: null, month: 0, excluded: [] };
   await pool.query(
     `insert into benchmark_corpus_runs (window_from, window_to, cursor) values ($1, $2, $3) on conflict (window_from, window_to) do nothing`,
     [months[0], months.at(-1), cursor],
@@ -162,7 +167,9 @@ async function fetchMonth(client: GraphqlClient, repository: string, month: stri
     const data: { search: { issueCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: (Omit<PullFact, 'labels'> & { labels: { nodes: { name: string }[] } | null })[] } } =
       await client.query(PULLS_QUERY, { search, first: pageSize, after });
     if (data.search.issueCount > SEARCH_CAP) return null;
-    for (const n of data.search.nodes) if (n.mergedAt) pulls.push({ createdAt: n.createdAt, mergedAt: n.mergedAt, title: n.title ?? '', author: n.author, labels: (n.labels?.nodes ?? []).map((l) => l.name) });
+    for (const n of data.search.nodes) {
+      if (n.mergedAt) pulls.push({ createdAt: n.createdAt, mergedAt: n.mergedAt, title: n.title ?? '', baseRefName: n.baseRefName, author: n.author, labels: (n.labels?.nodes ?? []).map((l) => l.name) });
+    }
     if (!data.search.pageInfo.hasNextPage || !data.search.pageInfo.endCursor) return pulls;
     after = data.search.pageInfo.endCursor;
   }
@@ -189,7 +196,13 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
     maxWaitMs: MAX_INLINE_WAIT_MS,
     onRequest: async () => void (await pool.query('update benchmark_corpus_runs set requests = requests + 1 where id = $1', [run.id])),
   });
-  const nextRepository = () => Object.assign(cursor, { repo: cursor.repo + 1, phase: 'check', releasesAfter: null, releases: {}, month: 0 } satisfies Partial<Cursor>);
+  const nextRepository = () => Object.assign(cursor, { repo: cursor.repo + 1, phase: 'check', releasesAfter: null, releaseList: [], reverts: [], defaultBranch: null, month: 0 } satisfies Partial<Cursor>);
+  // A run checkpointed before releases were kept one by one (issue 46) resumes with none: its change failure stays empty.
+  cursor.releaseList ??= [];
+  cursor.reverts ??= [];
+  cursor.defaultBranch ??= null;
+  const windowStart = Date.parse(`${window[0]}T00:00:00Z`);
+  const releasesOf = (month: string) => cursor.releaseList.filter(([at]) => new Date(at).toISOString().startsWith(month.slice(0, 7))).length;
 
   try {
     while (cursor.repo < cursor.list.length) {
@@ -199,8 +212,9 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
       const key = repositoryKey(repository);
 
       if (cursor.phase === 'check') {
-        const data = await client.query<{ repository: RepositoryFacts | null }>(REPOSITORY_QUERY, { owner, name });
+        const data = await client.query<{ repository: (RepositoryFacts & { defaultBranchRef?: { name: string } | null }) | null }>(REPOSITORY_QUERY, { owner, name });
         const reason = exclusionBefore(data.repository, windowEnd);
+        cursor.defaultBranch = data.repository?.defaultBranchRef?.name ?? null;
         if (reason) {
           cursor.excluded.push({ repo: cursor.repo, reason });
           nextRepository();
@@ -216,7 +230,9 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
         const data: Page = await client.query(RELEASES_QUERY, { owner, name, first: pageSize, after: cursor.releasesAfter });
         const page = data.repository?.releases;
         const nodes = page?.nodes ?? [];
-        for (const [month, n] of Object.entries(releasesByMonth(nodes))) if (window.includes(month)) cursor.releases[month] = (cursor.releases[month] ?? 0) + n;
+        // The window's releases, and those up to 7 days after it: a patch release then still fails one of the window.
+        const keep = (r: DatedRelease) => r.at >= windowStart && r.at <= windowEnd.getTime() + FAILED_RELEASE_DAYS * 86_400_000;
+        for (const r of datedReleases(nodes)) if (keep(r)) cursor.releaseList.push([r.at, r.series, r.patch]);
         // Newest first: once a page reaches releases created before the window, older pages cannot count.
         const reachedStart = nodes.some((r) => Date.parse(r.createdAt) < Date.parse(`${window[0]}T00:00:00Z`));
         if (page?.pageInfo.hasNextPage && page.pageInfo.endCursor && !reachedStart) {
@@ -239,7 +255,13 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
           cursor.excluded.push({ repo: cursor.repo, reason: 'more than 1,000 merged pull requests in a month' });
           nextRepository();
         } else {
-          const row = monthRow(key, month, pulls, cursor.releases[month] ?? 0);
+          // Reverts by people into the default branch (when the code host names both branches): they fail the releases of the 7 days before.
+          for (const p of pulls) {
+            if (isBot(p.author) || !isRevertPull(p) || (cursor.defaultBranch && p.baseRefName && p.baseRefName !== cursor.defaultBranch)) continue;
+            cursor.reverts.push(Date.parse(p.mergedAt));
+          }
+          // The change failure proxy is set once the repository's last month is read (a revert next month can fail a release of this one).
+          const row = monthRow(key, month, pulls, releasesOf(month), null);
           await tx.query(
             `insert into benchmark_corpus_staging (run_id, ${ROW_COLUMNS.join(', ')}) values ($1, ${ROW_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')})
              on conflict (run_id, repository_key, month) do update set ${ROW_COLUMNS.slice(2).map((c) => `${c} = excluded.${c}`).join(', ')}`,
@@ -247,6 +269,11 @@ async function collect(ctx: JobContext, payload: CorpusPayload): Promise<State> 
           );
           cursor.month += 1;
           if (cursor.month >= window.length) {
+            const releases = cursor.releaseList.map(([at, series, patch]) => ({ at, series, patch }));
+            const failure = changeFailureByMonth(releases, cursor.reverts);
+            for (const m of window) {
+              await tx.query('update benchmark_corpus_staging set change_failure_proxy = $4 where run_id = $1 and repository_key = $2 and month = $3', [run.id, key, m, failure.get(m) ?? null]);
+            }
             const { rows } = await tx.query<{ prsMerged: number; activeAuthors: number }>(
               `select prs_merged as "prsMerged", active_authors as "activeAuthors" from benchmark_corpus_staging where run_id = $1 and repository_key = $2`,
               [run.id, key],

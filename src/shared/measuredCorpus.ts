@@ -14,7 +14,6 @@ export const MEASURED_CORPUS = {
     "grafana/k6",
     "hyperium/hyper",
     "jupyterlab/jupyterlab",
-    "laravel/framework",
     "nodejs/undici",
     "open-telemetry/opentelemetry-js",
     "phoenixframework/phoenix",
@@ -25,7 +24,6 @@ export const MEASURED_CORPUS = {
     "psf/requests",
     "pydantic/pydantic",
     "pytest-dev/pytest",
-    "rails/rails",
     "rollup/rollup",
     "rust-lang/rustlings",
     "spring-projects/spring-boot",
@@ -36,10 +34,33 @@ export const MEASURED_CORPUS = {
     "vitejs/vite"
   ],
   "leftOut": [
-    "date-fns/date-fns",
-    "encode/httpx",
-    "pallets/flask",
-    "serde-rs/serde",
-    "spf13/cobra"
+    {
+      "repository": "date-fns/date-fns",
+      "reason": "not active"
+    },
+    {
+      "repository": "encode/httpx",
+      "reason": "not active"
+    },
+    {
+      "repository": "laravel/framework",
+      "reason": "more than 60 PR authors in a month"
+    },
+    {
+      "repository": "pallets/flask",
+      "reason": "not active"
+    },
+    {
+      "repository": "rails/rails",
+      "reason": "more than 60 PR authors in a month"
+    },
+    {
+      "repository": "serde-rs/serde",
+      "reason": "not active"
+    },
+    {
+      "repository": "spf13/cobra",
+      "reason": "not active"
+    }
   ]
 } as const;

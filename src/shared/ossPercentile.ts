@@ -8,7 +8,9 @@
  * Definition (mid-rank): among the N repository months of the corpus that have a value of the
  * measure, W are worse than the team's value and E equal to it; the percentile is
  * 100 × (W + E / 2) ÷ N. "Worse" is higher for a measure where lower is better (cycle time, lead
- * time, the change failure proxy) and lower otherwise. 100 means better than every repository month, 0 worse
+ * time, the change failure proxy: the share of a repository month's releases followed within 7 days
+ * by a patch release of the same major.minor or a revert, ranked against the team's change failure
+ * rate per deployment) and lower otherwise. 100 means better than every repository month, 0 worse
  * than all, 50 the middle. Empty when the team has no value or the corpus none.
  */
 
@@ -71,7 +73,7 @@ export const OSS_MEASURES: readonly OssMeasure[] = [
     key: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', corpus: 'benchmarks.lead_time_p50_seconds',
     team: { measure: 'change_lead_times.lead_time_for_changes_p50_seconds' }, lowerIsBetter: true, dora: 'change_lead_times.lead_time_for_changes_p50_seconds', unit: 'seconds',
   },
-  { key: 'change_failure', title: 'Change failure rate (revert or hotfix share)', corpus: 'benchmarks.change_failure_proxy', team: { measure: 'deployments.change_failure_rate' }, lowerIsBetter: true, dora: 'deployments.change_failure_rate', unit: 'ratio' },
+  { key: 'change_failure', title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', corpus: 'benchmarks.change_failure_proxy', team: { measure: 'deployments.change_failure_rate' }, lowerIsBetter: true, dora: 'deployments.change_failure_rate', unit: 'ratio' },
 ];
 
 /** The values of one measure over the corpus: [value, repository months with it]. */

@@ -44,25 +44,32 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
     it('is loaded after migrate, measured from public git history, so the comparison works without CODEHOST_PUBLIC_TOKEN', async () => {
       const snapshot = readSnapshot();
       expect(snapshot.synthetic).to.equal(false);
-      expect(snapshot.about).to.include('measured from the public git history of 30 repositories').and.include('CODEHOST_PUBLIC_TOKEN');
+      expect(snapshot.about).to.include('measured from the public git history of 28 repositories').and.include('CODEHOST_PUBLIC_TOKEN');
       const client = await mcp.connect(a.owner.apiKey);
       const answer = await client.callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2026-03', to: '2026-03' } });
       const result = structured(answer);
       expect(result.label).to.equal(OSS_LABEL);
       expect(result.corpus).to.deep.equal({
-        source: 'measured', label: 'measured from the public history of 30 repositories, read on 2026-11-27', note: null, generated_at: '2026-11-27T00:00:00.000Z',
-        window: { from: '2025-08', to: '2026-07' }, repositories: 30, repository_months: 360,
+        source: 'measured', label: 'measured from the public history of 28 repositories, read on 2026-11-27', note: null, generated_at: '2026-11-27T00:00:00.000Z',
+        window: { from: '2025-08', to: '2026-07' }, repositories: 28, repository_months: 336,
       });
       expect(result.rows).to.have.length(5);
-      for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
-      // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 220 repository months of
-      // the snapshot with a release: 165 are slower, none equal → 75. Their median: 575,225 s (6.7 days).
+      for (const row of result.rows.filter((r: { measure: string }) => r.measure !== 'change_failure')) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+      // Change failure per release: the shipped rows were measured per change (kept as change_failure_per_change,
+      // not loaded) and cannot be measured again without the clones, so they have no value and no percentile.
+      expect(result.rows.find((r: { measure: string }) => r.measure === 'change_failure')).to.deep.include({
+        title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', oss_percentile: null, oss_repository_months: 0, oss_median: null,
+      });
+      expect(readSnapshot().rows.every((r) => r.change_failure_proxy === null && 'change_failure_per_change' in r)).to.equal(true);
+      expect(result.percentile_definition).to.include('the share of its releases followed within 7 days by a patch release of the same major.minor or a revert on the default branch');
+      // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 204 repository months of
+      // the snapshot with a release: 151 are slower, none equal → 74.0. Their median: 623,583.5 s (7.2 days).
       expect(result.rows.find((r: { measure: string }) => r.measure === 'lead_time')).to.deep.equal({
-        month: '2026-03', measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: 75, oss_repository_months: 220,
-        oss_median: 575225, lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
+        month: '2026-03', measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: (100 * 151) / 204, oss_repository_months: 204,
+        oss_median: 623583.5, lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
       });
       const leadTimes = readSnapshot().rows.map((r) => r.lead_time_p50_seconds).filter((v): v is number => typeof v === 'number');
-      expect([leadTimes.length, leadTimes.filter((v) => v > 118800).length, leadTimes.filter((v) => v === 118800).length]).to.deep.equal([220, 165, 0]);
+      expect([leadTimes.length, leadTimes.filter((v) => v > 118800).length, leadTimes.filter((v) => v === 118800).length]).to.deep.equal([204, 151, 0]);
       // Measured: the JSON only, no sentence of a synthetic example beside it.
       expect((answer.content as { type: string }[]).map((c) => c.type)).to.deep.equal(['text']);
     });
@@ -73,7 +80,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal([
-        { 'benchmarks.corpus_source': 'measured', 'benchmarks.corpus_repositories': 30, 'benchmarks.corpus_read_on': '2026-11-27', 'benchmarks.repository_months': readSnapshot().rows.length },
+        { 'benchmarks.corpus_source': 'measured', 'benchmarks.corpus_repositories': 28, 'benchmarks.corpus_read_on': '2026-11-27', 'benchmarks.repository_months': readSnapshot().rows.length },
       ]);
     });
 
@@ -118,8 +125,9 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
           ...base, measure: 'lead_time', title: 'Lead time for changes p50 (commit to release tag)', team_value: 118800, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 259200,
           lower_is_better: true, dora_measure: 'change_lead_times.lead_time_for_changes_p50_seconds', team_dora_band: 'high',
         },
-        // 0 among 0, 0.1, 0 (lower is better): 1 worse, 2 equal → 2 / 3.
-        { ...base, measure: 'change_failure', title: 'Change failure rate (revert or hotfix share)', team_value: 0, oss_percentile: (100 * 2) / 3, oss_repository_months: 3, oss_median: 0, lower_is_better: true, dora_measure: 'deployments.change_failure_rate', team_dora_band: 'elite' },
+        // 0 failed deployments among the months with a release, 1/2, 0 and 1/3 failed releases (lower is better): 2 worse, 1 equal → 2.5 / 3.
+        // r1's January has no release, so no value: per release, not per change.
+        { ...base, measure: 'change_failure', title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', team_value: 0, oss_percentile: (100 * 2.5) / 3, oss_repository_months: 3, oss_median: 1 / 3, lower_is_better: true, dora_measure: 'deployments.change_failure_rate', team_dora_band: 'elite' },
       ]);
     });
 
@@ -130,7 +138,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       expect(histogram.body.data).to.deep.equal([0, 1, 2, 3].map((v) => ({ 'benchmarks.releases': v, 'benchmarks.repository_months': 1 })));
       const medians = await load(b.owner.apiKey, { measures: ['benchmarks.repositories', 'benchmarks.repository_months', 'benchmarks.pr_cycle_time_p50_seconds_median', 'benchmarks.change_failure_proxy_median', 'benchmarks.lead_time_p50_seconds_median', 'benchmarks.corpus_prs_merged'] });
       expect(medians.body.data).to.deep.equal([{
-        'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 0,
+        'benchmarks.repositories': 2, 'benchmarks.repository_months': 4, 'benchmarks.pr_cycle_time_p50_seconds_median': 75600, 'benchmarks.change_failure_proxy_median': 1 / 3,
         'benchmarks.lead_time_p50_seconds_median': 259200, 'benchmarks.corpus_prs_merged': 15,
       }]);
       const source = await load(a.owner.apiKey, { measures: ['benchmarks.repository_months'], dimensions: ['benchmarks.corpus_source'] });
@@ -149,7 +157,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       const forB = structured(await (await mcp.connect(b.owner.apiKey)).callTool({ name: 'team_open_source_benchmark', arguments: { team: 'alpha', from: '2025-03', to: '2025-03' } }));
       const pick = (r: { rows: { measure: string; team_value: number | null; oss_percentile: number | null }[] }) => Object.fromEntries(r.rows.map((x) => [x.measure, [x.team_value, x.oss_percentile]]));
       // B's alpha: 30 successful deployments in 2025-03, no PR. A's alpha: nothing in 2025-03.
-      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], lead_time: [null, null], change_failure: [0, (100 * 2) / 3] });
+      expect(pick(forB)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [30, 100], lead_time: [null, null], change_failure: [0, (100 * 2.5) / 3] });
       expect(pick(forA)).to.deep.equal({ pr_cycle_time: [null, null], prs_per_author: [null, null], release_frequency: [0, 12.5], lead_time: [null, null], change_failure: [null, null] });
       expect(forB.team).to.deep.equal({ slug: 'alpha', name: 'Alpha' });
       expect(forB.corpus).to.deep.equal(forA.corpus);
@@ -197,7 +205,7 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
     it('the snapshot loads once when three instances start at once, replaces an older one, never a newer measured corpus', async () => {
       const snapshot = readSnapshot();
       // Measured (from public git history): stored as live.
-      expect((await admin.query('select kind, generated_at, repositories from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'live', generated_at: new Date(snapshot.generatedAt), repositories: 30 }]);
+      expect((await admin.query('select kind, generated_at, repositories from benchmark_corpus_source')).rows).to.deep.equal([{ kind: 'live', generated_at: new Date(snapshot.generatedAt), repositories: 28 }]);
       await admin.query('delete from benchmark_corpus; delete from benchmark_corpus_source');
       const clients = await Promise.all([admin.connect(), admin.connect(), admin.connect()]);
       try {
@@ -230,7 +238,10 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
       const list = JSON.parse(readFileSync(new URL('../../corpus/measured-repositories.json', import.meta.url), 'utf8')) as MeasuredRepositories;
       const provenance = snapshot.provenance!;
       expect([...provenance.repositories, ...provenance.leftOut.map(({ repository, commit }) => ({ repository, commit }))].sort((x, y) => x.repository.localeCompare(y.repository))).to.deep.equal(list.repositories);
-      expect(provenance.repositories).to.have.length(30);
+      expect(provenance.repositories).to.have.length(28);
+      // Left out with their reason: every repository in the corpus has at most 60 PR authors in every month.
+      expect(provenance.leftOut.map((r) => `${r.repository}: ${r.reason}`)).to.include.members(['laravel/framework: more than 60 PR authors in a month', 'rails/rails: more than 60 PR authors in a month']);
+      expect(Math.max(...snapshot.rows.map((r) => Number(r.active_authors)))).to.be.at.most(60);
       expect([snapshot.windowFrom, snapshot.windowTo, provenance.readOn]).to.deep.equal([list.windowFrom, list.windowTo, list.readOn]);
       const keys = provenance.repositories.map((r) => repositoryKey(r.repository)).sort();
       expect(snapshot.rows.map((r) => `${r.repository_key} ${r.month}`)).to.deep.equal(keys.flatMap((k) => monthsBetween(list.windowFrom, list.windowTo).map((m) => `${k} ${m}`)));

@@ -42,7 +42,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     expect(await text(page, 'oss-proxy-title')).to.equal('Open-source benchmark (open-source proxy)');
     expect(await text(page, 'oss-proxy-note')).to.equal(
       'Mar 2026: this team ranked among the repository months of the open-source corpus measured from the public history of 2 repositories, read on 2025-03-01. ' +
-        'Releases stand for production deployments (lead time runs from a commit to the first release tag holding it) and reverts and quick fixes for failed changes: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).',
+        'Releases stand for production deployments (lead time runs from a commit to the first release tag holding it) and a release followed within 7 days by a patch release or a revert for a failed deployment: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).',
     );
     expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
       'Percentile among open-source repositories (open-source proxy, measured from the public history of 2 repositories, read on 2025-03-01) for Mar 2026',
@@ -54,25 +54,27 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     expect(await row('release_frequency')).to.deep.equal(['2', '63rd percentile of 4 repository months · open-source proxy', 'medium']);
     // Lead time: alpha's March 33 h (36 h and 30 h) among 3, 1 and 7 days: 2 of 3 slower.
     expect(await row('lead_time')).to.deep.equal(['33.0 h', '67th percentile of 3 repository months · open-source proxy', 'high']);
-    expect(await row('change_failure')).to.deep.equal(['0%', '67th percentile of 3 repository months · open-source proxy', 'elite']);
+    expect(await row('change_failure')).to.deep.equal(['0%', '83rd percentile of 3 repository months · open-source proxy', 'elite']);
     expect(await page.locator('[data-testid="oss-proxy"] tbody th').allTextContents()).to.deep.equal([
-      'PR cycle time p50', 'PRs merged per active author', 'Release frequency (production deployments a month)', 'Lead time for changes p50 (commit to release tag)', 'Change failure rate (revert or hotfix share)',
+      'PR cycle time p50', 'PRs merged per active author', 'Release frequency (production deployments a month)', 'Lead time for changes p50 (commit to release tag)', 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days',
     ]);
     await screenshot(page, 'overview-open-source');
   });
 
-  it('with the shipped snapshot, lead time for changes ranks among its 220 repository months with a release', async () => {
+  it('with the shipped snapshot, lead time for changes ranks among its 204 repository months with a release', async () => {
     const admin = new pg.Client({ connectionString: server.databaseUrl });
     await admin.connect();
     try {
       expect(await loadShippedSnapshot(admin)).to.equal('loaded');
       await page.goto(`/app/?${SCOPE}&team=${seeded.teams.alpha}`);
-      // 33 h: 165 of the snapshot's 220 lead times are slower, none equal → 75.
-      await until(() => text(page, 'oss-lead_time-percentile'), '75th percentile of 220 repository months · open-source proxy');
+      // 33 h: 151 of the snapshot's 204 lead times are slower, none equal → 74.
+      await until(() => text(page, 'oss-lead_time-percentile'), '74th percentile of 204 repository months · open-source proxy');
       expect(await text(page, 'oss-lead_time-value')).to.equal('33.0 h');
       expect(await text(page, 'oss-lead_time-tier')).to.equal('high');
+      // Its rows were measured before change failure was per release: no value, and the cell says why.
+      expect(await text(page, 'oss-change_failure-percentile')).to.equal('no percentile: no repository month of this corpus has a value');
       expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
-        'Percentile among open-source repositories (open-source proxy, measured from the public history of 30 repositories, read on 2026-11-27) for Mar 2026',
+        'Percentile among open-source repositories (open-source proxy, measured from the public history of 28 repositories, read on 2026-11-27) for Mar 2026',
       );
       await screenshot(page, 'overview-open-source-shipped');
     } finally {
@@ -83,11 +85,13 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
 
   it('the help page lists the repositories the shipped corpus was measured from, and when they were read', async () => {
     await page.goto('/app/help');
-    await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 30);
-    expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 30 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
+    await until(() => page.getByTestId('help-corpus-repositories').locator('li').count(), 28);
+    expect(await text(page, 'help-corpus-summary')).to.match(/^The open-source percentiles rank among repository months measured from the public history of 28 repositories, read on 2026-11-27 \(2025-08 to 2026-07\): /);
     const items = await page.getByTestId('help-corpus-repositories').locator('li').allTextContents();
-    expect(await text(page, 'help-corpus-summary')).to.include(': release tags for deployments, a commit to the first release tag holding it for lead time for changes, reverts and quick fix releases for failed changes.');
-    expect(items).to.include.members(['fastify/fastify', 'rails/rails', 'prometheus/prometheus', 'tokio-rs/tokio']);
+    expect(await text(page, 'help-corpus-summary')).to.include(': release tags for deployments, a commit to the first release tag holding it for lead time for changes, for change failure, the share of releases followed within 7 days by a patch release or a revert');
+    expect(items).to.include.members(['fastify/fastify', 'pytest-dev/pytest', 'prometheus/prometheus', 'tokio-rs/tokio']);
+    expect(items).not.to.include.members(['rails/rails']);
+    expect(await text(page, 'help-corpus-left-out')).to.include('laravel/framework (more than 60 PR authors in a month), pallets/flask (not active), rails/rails (more than 60 PR authors in a month)');
   });
 
   it('while the corpus is a synthetic example, the section and every percentile say it is synthetic', async () => {
@@ -101,7 +105,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
       expect(await text(page, 'oss-proxy-note')).to.match(/^Mar 2026: this team ranked among the repository months of the example corpus \(synthetic\)\. /);
       expect(await text(page, 'oss-pr_cycle_time-percentile')).to.equal('50th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
       expect(await text(page, 'oss-prs_per_author-percentile')).to.equal('83rd percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
-      expect(await text(page, 'oss-change_failure-percentile')).to.equal('67th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
+      expect(await text(page, 'oss-change_failure-percentile')).to.equal('83rd percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
       expect(await text(page, 'oss-lead_time-percentile')).to.equal('67th percentile of 3 repository months · open-source proxy · example corpus (synthetic)');
       await screenshot(page, 'overview-open-source-example');
     } finally {

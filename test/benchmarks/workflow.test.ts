@@ -62,16 +62,23 @@ describe('benchmark corpus workflow (fake code-host GraphQL)', function () {
     expect(rows).to.have.length(24);
     expect(rows.filter((r) => r.repository_key === alpha).map((r) => r.month)).to.deep.equal(WINDOW);
     const at = (key: string, month: string) => rows.find((r) => r.repository_key === key && r.month === month);
+    // Change failure per release: of June's v1.1.0, v1.2.0 and v1.2.1 (the pre-release left out),
+    // v1.1.0 is followed by bob's revert (5 days) and v1.2.0 by the patch release v1.2.1 (4 days).
     expect(at(alpha, '2024-06')).to.deep.equal({
       repository_key: alpha, month: '2024-06', prs_merged: 2, active_authors: 2, pr_cycle_time_p50_seconds: 10800, prs_merged_per_active_author: 1,
-      releases: 1, revert_or_hotfix_prs: 1, change_failure_proxy: 0.5,
+      releases: 3, revert_or_hotfix_prs: 1, change_failure_proxy: 2 / 3,
     });
-    expect(at(alpha, '2024-09')).to.deep.include({ releases: 1, revert_or_hotfix_prs: 0, change_failure_proxy: 0 });
-    expect(at(alpha, '2024-07')).to.deep.include({ releases: 0 });
+    // No release, no value: the proxy is per release, not per merged PR.
+    expect(at(alpha, '2024-07')).to.deep.include({ releases: 0, revert_or_hotfix_prs: 0, change_failure_proxy: null });
     expect(at(bravo, '2024-03')).to.deep.equal({
       repository_key: bravo, month: '2024-03', prs_merged: 2, active_authors: 1, pr_cycle_time_p50_seconds: 19800, prs_merged_per_active_author: 2,
-      releases: 0, revert_or_hotfix_prs: 1, change_failure_proxy: 0.5,
+      releases: 0, revert_or_hotfix_prs: 1, change_failure_proxy: null,
     });
+    // v2.0.0 (31 Jul) fails by the revert merged into main on 3 Aug: July's row, set after August is read.
+    expect(at(bravo, '2024-07')).to.deep.include({ releases: 1, change_failure_proxy: 1 });
+    expect(at(bravo, '2024-08')).to.deep.include({ releases: 0, revert_or_hotfix_prs: 1, change_failure_proxy: null });
+    // v2.1.0 (5 Sep): the revert of 10 Sep went into release-2.0, not the default branch.
+    expect(at(bravo, '2024-09')).to.deep.include({ releases: 1, revert_or_hotfix_prs: 1, change_failure_proxy: 0 });
     expect((await admin.query(`select kind, to_char(window_from, 'YYYY-MM') as "from", to_char(window_to, 'YYYY-MM') as "to", repositories from benchmark_corpus_source`)).rows)
       .to.deep.equal([{ kind: 'live', from: '2024-02', to: '2025-01', repositories: 2 }]);
     expect(await runRow()).to.deep.include({ requests: FULL_RUN_REQUESTS, outcome: 'published', finished: true });

@@ -13,11 +13,14 @@ export interface FakePull {
   createdAt: string;
   mergedAt: string;
   title: string;
+  /** The branch merged into: `main` (every fake repository's default branch) unless given. */
+  baseRefName?: string;
   author: { __typename: string; login: string } | null;
   labels: string[];
 }
 
 export interface FakeRelease {
+  tagName?: string;
   createdAt: string;
   publishedAt: string | null;
   isDraft: boolean;
@@ -27,7 +30,7 @@ export interface FakeRelease {
 export interface FakeRepository {
   nameWithOwner: string;
   /** null: the repository does not exist. */
-  facts: { isPrivate: boolean; isArchived: boolean; isFork: boolean; isMirror: boolean; pushedAt: string | null; diskUsage: number; owner: { __typename: string } } | null;
+  facts: { isPrivate: boolean; isArchived: boolean; isFork: boolean; isMirror: boolean; pushedAt: string | null; diskUsage: number; owner: { __typename: string }; defaultBranchRef?: { name: string } } | null;
   releases: FakeRelease[];
   pulls: FakePull[];
 }
@@ -89,7 +92,7 @@ function answer(repositories: Map<string, FakeRepository>, operation: string, v:
       .filter((p) => Date.parse(p.mergedAt) >= Date.parse(from as string) && Date.parse(p.mergedAt) <= Date.parse(to as string) + 999)
       .sort((a, b) => b.mergedAt.localeCompare(a.mergedAt));
     const { nodes, pageInfo } = page(pulls, Number(v.first), v.after);
-    return { search: { issueCount: pulls.length, pageInfo, nodes: nodes.map((p) => ({ createdAt: p.createdAt, mergedAt: p.mergedAt, title: p.title, author: p.author, labels: { nodes: p.labels.map((name) => ({ name })) } })) } };
+    return { search: { issueCount: pulls.length, pageInfo, nodes: nodes.map((p) => ({ createdAt: p.createdAt, mergedAt: p.mergedAt, title: p.title, baseRefName: p.baseRefName ?? 'main', author: p.author, labels: { nodes: p.labels.map((name) => ({ name })) } })) } };
   }
   throw new Error(`unknown operation ${operation}`);
 }

@@ -6,7 +6,7 @@
  * counts, ratios and medians only.
  */
 import { execFileSync } from 'node:child_process';
-import { median, monthOf, repositoryKey } from '../../src/benchmarks/measures.js';
+import { changeFailureByMonth, median, monthOf, repositoryKey } from '../../src/benchmarks/measures.js';
 import type { StoredRow } from '../../src/benchmarks/store.js';
 
 /**
@@ -112,13 +112,22 @@ export interface MergedPr {
   cycleSeconds: number | null;
 }
 
+/**
+ * Whether `c` was authored before `a`, as instants: git prints author dates with the author's own
+ * offset, so as text `…T09:00:00+00:00` sorts before `…T10:00:00+02:00` (08:00 UTC). Ties: by sha.
+ */
+function earlier(c: Change, a: Change): boolean {
+  const [tc, ta] = [Date.parse(c.authorDate), Date.parse(a.authorDate)];
+  return tc < ta || (tc === ta && c.sha < a.sha);
+}
+
 /** The pull request a first-parent change merged, if any: a merge commit "Merge pull request #N" or a squash commit ending "(#N)". */
 export function mergedPr(gitDir: string, change: Change): MergedPr | null {
   const merge = MERGE_PR.exec(change.subject);
   if (merge && change.parents.length >= 2) {
     // The merged branch: commits reachable from the second parent and not the first.
     const branch = parseLog(git(gitDir, ['log', `--format=${LOG_FORMAT}`, `${change.parents[0]}..${change.parents[1]}`]));
-    const first = branch.reduce<Change | null>((a, c) => (a === null || c.authorDate < a.authorDate || (c.authorDate === a.authorDate && c.sha < a.sha) ? c : a), null);
+    const first = branch.reduce<Change | null>((a, c) => (a === null || earlier(c, a) ? c : a), null);
     const opener = first ?? change;
     return {
       number: Number(merge[1]),
@@ -170,14 +179,30 @@ export function monthsBetween(from: string, to: string): string[] {
 
 /** A repository month as stored (the columns of benchmark_corpus, lead_time_p50_seconds included). */
 export function measureRepository(gitDir: string, nameWithOwner: string, commit: string, from: string, to: string): StoredRow[] {
+  return measureRepositoryMonths(gitDir, nameWithOwner, commit, from, to).rows;
+}
+
+/**
+ * The repository's months, and how many changes by a person each has (the activity rule of
+ * tools/benchmarks/measure.ts). The change failure proxy is per release (src/benchmarks/measures.ts,
+ * changeFailureByMonth): its reverts are the first-parent changes by a person that revert, when they
+ * landed (committer date), up to the commit read, so a release late in the window's last month
+ * sees the 7 days after it.
+ */
+export function measureRepositoryMonths(gitDir: string, nameWithOwner: string, commit: string, from: string, to: string): { rows: StoredRow[]; changes: number[] } {
   const months = monthsBetween(from, to);
   const since = new Date(Date.parse(`${from}T00:00:00Z`) - 31 * 86_400_000).toISOString();
-  const changes = firstParentChanges(gitDir, commit, since).filter((c) => months.includes(monthOf(new Date(c.committerDate).toISOString())));
+  const history = firstParentChanges(gitDir, commit, since);
+  const changes = history.filter((c) => months.includes(monthOf(new Date(c.committerDate).toISOString())));
   const releases = releaseTags(gitDir, nameWithOwner.split('/')[1] ?? nameWithOwner);
   const leads = leadTimes(gitDir, releases, from, to);
+  const reverts = history.filter((c) => !isBotIdentity(c.authorName, c.authorEmail) && isRevert(c)).map((c) => Date.parse(c.committerDate));
+  // releaseTag() takes the repository's own package only, so major.minor is the series.
+  const failure = changeFailureByMonth(releases.map((r) => ({ at: Date.parse(r.date), series: `${r.major}.${r.minor}`, patch: r.patch })), reverts);
   const key = repositoryKey(nameWithOwner);
-  return months.map((month) => {
-    const human = changes.filter((c) => monthOf(new Date(c.committerDate).toISOString()) === month && !isBotIdentity(c.authorName, c.authorEmail));
+  const humanOf = (month: string) => changes.filter((c) => monthOf(new Date(c.committerDate).toISOString()) === month && !isBotIdentity(c.authorName, c.authorEmail));
+  const rows = months.map((month) => {
+    const human = humanOf(month);
     const prs = human.map((c) => mergedPr(gitDir, c)).filter((p): p is MergedPr => p !== null && !isBotIdentity(p.authorName, p.authorEmail));
     const authors = new Set(prs.map((p) => p.authorEmail));
     const monthReleases = releases.filter((r) => monthOf(r.date) === month);
@@ -192,8 +217,9 @@ export function measureRepository(gitDir: string, nameWithOwner: string, commit:
       prs_merged_per_active_author: authors.size === 0 ? null : prs.length / authors.size,
       releases: monthReleases.length,
       revert_or_hotfix_prs: failures,
-      change_failure_proxy: human.length === 0 ? null : failures / human.length,
+      change_failure_proxy: failure.get(month) ?? null,
       lead_time_p50_seconds: median(leads.get(month) ?? []),
     };
   });
+  return { rows, changes: months.map((month) => humanOf(month).length) };
 }

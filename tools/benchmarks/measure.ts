@@ -5,14 +5,20 @@
  *
  *   npm run corpus:measure -- --clones <dir>            measure; same clones, same bytes
  *   npm run corpus:measure -- --clones <dir> --record   first record each clone's HEAD as the commit read
+ *   npm run corpus:measure -- --clones <dir> --repo owner/name [--record]
+ *                                                       measure that one listed repository again (at its
+ *                                                       recorded commit, or its clone's HEAD with --record),
+ *                                                       keeping the snapshot's other rows as they are
  *
  * A clone of owner/name is looked for at <dir>/owner+name/repo, <dir>/owner+name, <dir>/owner/name.git
  * or <dir>/owner/name (bare or not). A repository whose clone lacks the recorded commit stops the run.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SNAPSHOT_FILE, type Snapshot, type StoredRow } from '../../src/benchmarks/store.js';
-import { git, measureRepository } from './gitHistory.js';
+import { repositoryKey } from '../../src/benchmarks/measures.js';
+import { CRITERIA, NAME_WITH_OWNER } from '../../src/benchmarks/sample.js';
+import { readSnapshot, SNAPSHOT_FILE, type Snapshot, type StoredRow } from '../../src/benchmarks/store.js';
+import { git, measureRepositoryMonths } from './gitHistory.js';
 
 export const REPOSITORIES_FILE = new URL('../../corpus/measured-repositories.json', import.meta.url);
 /** The shipped corpus's provenance for the web app's help page and the MCP tool (written beside the snapshot). */
@@ -22,7 +28,7 @@ export function provenanceModule(snapshot: Snapshot): string {
   const p = snapshot.provenance;
   if (!p) throw new Error('not a snapshot measured from git history');
   return `/** Written by tools/benchmarks/measure.ts with corpus/snapshot.json: where the shipped corpus was measured from. No imports: the web build compiles this file too. */
-export const MEASURED_CORPUS = ${JSON.stringify({ readOn: p.readOn, windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo, repositories: p.repositories.map((r) => r.repository), leftOut: p.leftOut.map((r) => r.repository) }, null, 2)} as const;
+export const MEASURED_CORPUS = ${JSON.stringify({ readOn: p.readOn, windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo, repositories: p.repositories.map((r) => r.repository), leftOut: p.leftOut.map((r) => ({ repository: r.repository, reason: r.reason })) }, null, 2)} as const;
 `;
 }
 
@@ -52,31 +58,82 @@ export function snapshotText(snapshot: Snapshot): string {
 /** A repository is active, and in the corpus, when its default branch has a change by a person in at least this share of the window's months (9 of 12). */
 export const ACTIVE_SHARE = 3 / 4;
 
-export function measuredSnapshot(list: MeasuredRepositories, clones: string, log: (line: string) => void = () => {}): Snapshot {
+/** Why a repository read is left out of the corpus (docs/benchmarks.md "Sample" and "Active"). */
+export type LeftOutReason = 'not active' | 'more than 60 PR authors in a month';
+
+/**
+ * Why a measured repository is left out, or null when it is in: fewer active months than
+ * ACTIVE_SHARE of the window, or more distinct PR authors in a month than a team
+ * (CRITERIA.maxMonthlyAuthors, the rule the live path applies too).
+ */
+export function leftOutReason(rows: StoredRow[], activeMonths: number): LeftOutReason | null {
+  if (activeMonths < Math.ceil(ACTIVE_SHARE * rows.length)) return 'not active';
+  if (rows.some((r) => Number(r.active_authors) > CRITERIA.maxMonthlyAuthors)) return 'more than 60 PR authors in a month';
+  return null;
+}
+
+/** The snapshot's `about`: what it is, from how many repositories, read when. */
+export function aboutText(readOn: string, repositories: number, leftOut: number): string {
+  return (
+    `Open-source benchmark corpus measured from the public git history of ${repositories} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${readOn}; ${leftOut} more read but left out: not active, or more than 60 PR authors in a month), ` +
+    'by tools/benchmarks/measure.ts (docs/benchmarks.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
+    'A deployment with CODEHOST_PUBLIC_TOKEN re-measures the corpus from the code host (the first completed run of benchmarks.corpus replaces this one). Aggregates per repository and month only.'
+  );
+}
+
+type LeftOut = NonNullable<Snapshot['provenance']>['leftOut'][number];
+
+/** One listed repository measured at its recorded commit: its rows when in the corpus, else why not. */
+function measureListed(list: MeasuredRepositories, clones: string, { repository, commit }: MeasuredRepositories['repositories'][number], log: (line: string) => void): { rows: StoredRow[] } | { leftOut: LeftOut } {
+  const dir = gitDirOf(clones, repository);
+  git(dir, ['cat-file', '-e', `${commit}^{commit}`]);
+  const { rows: measured, changes } = measureRepositoryMonths(dir, repository, commit, list.windowFrom, list.windowTo);
+  const activeMonths = changes.filter((n) => n > 0).length;
+  const reason = leftOutReason(measured, activeMonths);
+  log(`${repository}: ${activeMonths} active months${reason ? ` (left out: ${reason})` : ''}, ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
+  return reason ? { leftOut: { repository, commit, activeMonths, reason } } : { rows: measured };
+}
+
+/**
+ * The snapshot of every repository of `list`, or, with `only`, the snapshot `only.base` with one
+ * repository measured again (its rows and provenance replaced, every other row kept as it was):
+ * the base must be a git-history snapshot of the same window and read date, and the repository one
+ * of the list's.
+ */
+export function measuredSnapshot(list: MeasuredRepositories, clones: string, log: (line: string) => void = () => {}, only?: { repository: string; base: Snapshot }): Snapshot {
   const rows: StoredRow[] = [];
   const repositories: MeasuredRepositories['repositories'] = [];
-  const leftOut: { repository: string; commit: string; activeMonths: number }[] = [];
-  for (const { repository, commit } of [...list.repositories].sort((a, b) => a.repository.localeCompare(b.repository))) {
-    const dir = gitDirOf(clones, repository);
-    git(dir, ['cat-file', '-e', `${commit}^{commit}`]);
-    const measured = measureRepository(dir, repository, commit, list.windowFrom, list.windowTo);
-    // The change failure proxy has a value exactly in the months with a change by a person.
-    const activeMonths = measured.filter((r) => r.change_failure_proxy !== null).length;
-    const active = activeMonths >= Math.ceil(ACTIVE_SHARE * measured.length);
-    log(`${repository}: ${activeMonths} active months${active ? '' : ' (left out)'}, ${measured.reduce((n, r) => n + Number(r.prs_merged), 0)} PRs, ${measured.reduce((n, r) => n + Number(r.releases), 0)} releases\n`);
-    if (!active) {
-      leftOut.push({ repository, commit, activeMonths });
+  const leftOut: LeftOut[] = [];
+  const byName = (a: { repository: string }, b: { repository: string }) => a.repository.localeCompare(b.repository);
+  let listed = [...list.repositories].sort(byName);
+  if (only) {
+    const { repository, base } = only;
+    const entry = list.repositories.find((r) => r.repository.toLowerCase() === repository.toLowerCase());
+    if (!entry) throw new Error(`${repository} is not listed in corpus/measured-repositories.json`);
+    const p = base.provenance;
+    if (!p || base.windowFrom !== list.windowFrom || base.windowTo !== list.windowTo || p.readOn !== list.readOn) {
+      throw new Error('the snapshot was not measured over the listed window and read date: measure every repository');
+    }
+    const key = repositoryKey(entry.repository);
+    rows.push(...base.rows.filter((r) => r.repository_key !== key));
+    repositories.push(...p.repositories.filter((r) => r.repository !== entry.repository));
+    leftOut.push(...p.leftOut.filter((r) => r.repository !== entry.repository));
+    listed = [entry];
+  }
+  for (const entry of listed) {
+    const measured = measureListed(list, clones, entry, log);
+    if ('leftOut' in measured) {
+      leftOut.push(measured.leftOut);
       continue;
     }
-    repositories.push({ repository, commit });
-    rows.push(...measured);
+    repositories.push(entry);
+    rows.push(...measured.rows);
   }
+  repositories.sort(byName);
+  leftOut.sort(byName);
   rows.sort((a, b) => String(a.repository_key).localeCompare(String(b.repository_key)) || String(a.month).localeCompare(String(b.month)));
   return {
-    about:
-      `Open-source benchmark corpus measured from the public git history of ${repositories.length} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${list.readOn}; ${leftOut.length} more read but left out as not active), ` +
-      'by tools/benchmarks/measure.ts (docs/benchmarks.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
-      'A deployment with CODEHOST_PUBLIC_TOKEN re-measures the corpus from the code host (the first completed run of benchmarks.corpus replaces this one). Aggregates per repository and month only.',
+    about: aboutText(list.readOn, repositories.length, leftOut.length),
     synthetic: false,
     generatedAt: `${list.readOn}T00:00:00.000Z`,
     windowFrom: list.windowFrom,
@@ -86,19 +143,45 @@ export function measuredSnapshot(list: MeasuredRepositories, clones: string, log
   };
 }
 
-const args = process.argv.slice(2);
+export interface MeasureArgs {
+  clones: string;
+  record: boolean;
+  /** owner/name: measure this repository only, keeping the shipped snapshot's other rows. */
+  repository: string | null;
+}
+
+const USAGE = 'usage: npm run corpus:measure -- --clones <dir> [--repo owner/name] [--record]';
+
+export function parseMeasureArgs(args: string[]): MeasureArgs {
+  const value = (flag: string): string | null => {
+    const at = args.indexOf(flag);
+    if (at < 0) return null;
+    const v = args[at + 1];
+    if (!v || v.startsWith('--')) throw new Error(`${flag} needs a value; ${USAGE}`);
+    return v;
+  };
+  const known = new Set(['--clones', '--repo', '--record']);
+  const unknown = args.find((a, i) => a.startsWith('--') ? !known.has(a) : !['--clones', '--repo'].includes(args[i - 1] ?? ''));
+  if (unknown !== undefined) throw new Error(`unknown argument ${unknown}; ${USAGE}`);
+  const clones = value('--clones');
+  if (!clones) throw new Error(USAGE);
+  const repository = value('--repo');
+  if (repository !== null && !NAME_WITH_OWNER.test(repository)) throw new Error(`--repo takes owner/name, not ${repository}`);
+  return { clones, record: args.includes('--record'), repository };
+}
+
 if (process.argv[1] && new URL(`file://${process.argv[1]}`).pathname.endsWith('tools/benchmarks/measure.ts')) {
-  const at = args.indexOf('--clones');
-  const clones = at >= 0 ? args[at + 1] : undefined;
-  if (!clones) throw new Error('usage: npm run corpus:measure -- --clones <dir> [--record]');
+  const { clones, record, repository } = parseMeasureArgs(process.argv.slice(2));
   const list = JSON.parse(readFileSync(REPOSITORIES_FILE, 'utf8')) as MeasuredRepositories;
-  if (args.includes('--record')) {
+  if (record) {
+    // With --repo, only that repository's commit is recorded anew.
     list.repositories = list.repositories
-      .map(({ repository }) => ({ repository, commit: git(gitDirOf(clones, repository), ['rev-parse', 'HEAD^{commit}']).trim() }))
+      .map((r) => (repository === null || r.repository.toLowerCase() === repository.toLowerCase() ? { repository: r.repository, commit: git(gitDirOf(clones, r.repository), ['rev-parse', 'HEAD^{commit}']).trim() } : r))
       .sort((a, b) => a.repository.localeCompare(b.repository));
     writeFileSync(REPOSITORIES_FILE, `${JSON.stringify(list, null, 2)}\n`);
   }
-  const snapshot = measuredSnapshot(list, clones, (line) => process.stdout.write(line));
+  const log = (line: string) => process.stdout.write(line);
+  const snapshot = repository === null ? measuredSnapshot(list, clones, log) : measuredSnapshot(list, clones, log, { repository, base: readSnapshot() });
   writeFileSync(SNAPSHOT_FILE, snapshotText(snapshot));
   writeFileSync(PROVENANCE_MODULE, provenanceModule(snapshot));
   process.stdout.write(`wrote ${SNAPSHOT_FILE.pathname}: ${snapshot.rows.length} repository months, ${snapshot.provenance?.repositories.length} repositories\n`);

@@ -30,12 +30,17 @@ export function HelpPage() {
         <h2 id="help-open-source-benchmark">Open-source benchmark</h2>
         <p data-testid="help-corpus-summary">
           The open-source percentiles rank among repository months measured from the public history of {MEASURED_CORPUS.repositories.length} repositories, read on {MEASURED_CORPUS.readOn} ({MEASURED_CORPUS.windowFrom.slice(0, 7)} to {MEASURED_CORPUS.windowTo.slice(0, 7)}):
-          release tags for deployments, a commit to the first release tag holding it for lead time for changes, reverts and quick fix releases for failed changes. They are proxies: git history holds no deployment and no incident. With <code>CODEHOST_PUBLIC_TOKEN</code> set, the server measures its own corpus from the code host instead (without lead time for changes, which only git history gives).
+          release tags for deployments, a commit to the first release tag holding it for lead time for changes, for change failure, the share of releases followed within 7 days by a patch release or a revert (the shipped rows were measured before this definition, so until they are measured again change failure has no percentile). They are proxies: git history holds no deployment and no incident. With <code>CODEHOST_PUBLIC_TOKEN</code> set, the server measures its own corpus from the code host instead (without lead time for changes, which only git history gives).
         </p>
         <ul data-testid="help-corpus-repositories">
           {MEASURED_CORPUS.repositories.map((r) => <li key={r}>{r}</li>)}
         </ul>
-        {MEASURED_CORPUS.leftOut.length > 0 && <p className="muted">Read but left out as not active (a change by a person in fewer than 9 of the 12 months): {MEASURED_CORPUS.leftOut.join(', ')}.</p>}
+        {MEASURED_CORPUS.leftOut.length > 0 && (
+          <p className="muted" data-testid="help-corpus-left-out">
+            Read but left out, as not active (a change by a person in fewer than 9 of the 12 months) or as more than a team (more than 60 PR authors in a month):{' '}
+            {MEASURED_CORPUS.leftOut.map((r) => `${r.repository} (${r.reason})`).join(', ')}.
+          </p>
+        )}
       </section>
     </>
   );

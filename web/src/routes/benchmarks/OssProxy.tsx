@@ -35,7 +35,7 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
       {example && <p className="notice" data-testid="oss-proxy-example">{EXAMPLE_CORPUS_NOTE}</p>}
       <p className="muted" data-testid="oss-proxy-note">
         {formatMonth(scope.to)}: {scope.team ? 'this team' : 'the whole organisation'} ranked among the repository months of {example ? `the ${EXAMPLE_CORPUS_LABEL}` : corpusLabel ? `the open-source corpus ${corpusLabel}` : 'sampled open-source repositories'}.
-        Releases stand for production deployments (lead time runs from a commit to the first release tag holding it) and reverts and quick fixes for failed changes: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).
+        Releases stand for production deployments (lead time runs from a commit to the first release tag holding it) and a release followed within 7 days by a patch release or a revert for a failed deployment: a proxy, not a like-for-like comparison (public history holds no deployment and no incident).
       </p>
       {failed && <ErrorNote error={failed.error} onRetry={() => { for (const q of queries) void q.refetch(); }} />}
       <div className="table-wrap">
@@ -61,7 +61,7 @@ export function OssProxy({ scope, hasDeploymentSource }: { scope: Scope; hasDepl
                   <th scope="row">{m.title}</th>
                   <td data-testid={`oss-${m.key}-value`}>{loading ? '…' : noSource ? 'no deployment source' : value === null ? 'no value' : format(m, value)}</td>
                   <td data-testid={`oss-${m.key}-percentile`}>
-                    {loading ? '…' : percentile === null ? 'no percentile' : `${percentileText(percentile)} of ${corpusSize(distribution)} repository months · ${OSS_LABEL}${example ? ` · ${EXAMPLE_CORPUS_LABEL}` : ''}`}
+                    {loading ? '…' : percentile === null ? (value !== null && corpusSize(distribution) === 0 ? 'no percentile: no repository month of this corpus has a value' : 'no percentile') : `${percentileText(percentile)} of ${corpusSize(distribution)} repository months · ${OSS_LABEL}${example ? ` · ${EXAMPLE_CORPUS_LABEL}` : ''}`}
                   </td>
                   <td data-testid={`oss-${m.key}-tier`}>{loading || !tier ? '—' : tier}</td>
                 </tr>
