@@ -66,6 +66,20 @@ export type TenantAction = { [A in Action]: TargetOf<A> extends [] ? A : never }
 export const ACTIONS = Object.keys(policies) as Action[];
 
 /**
+ * The actions of the table that need no record (`TenantAction`), in its order. A rule that looks
+ * at a record takes it as its second parameter, so the table itself says which these are.
+ */
+export const TENANT_ACTIONS = ACTIONS.filter((a) => policies[a].allows.length < 2) as TenantAction[];
+
+/**
+ * The tenant actions the principal may take, evaluated by the same rules `authorize` runs
+ * (`GET /api/users/me` → `data.actions`, which the web app reads instead of the role).
+ */
+export function allowedActions(principal: TenantPrincipal): TenantAction[] {
+  return TENANT_ACTIONS.filter((action) => can(principal, action));
+}
+
+/**
  * Whether the actor may. System work (the operator's CLI, a job whose request was authorized when
  * it was queued) holds the database already: no rule of a tenant's roles applies to it.
  */

@@ -6,6 +6,7 @@ export function presentMe(me: Me) {
     user: { id: me.user.id, email: me.user.email, displayName: me.user.displayName },
     tenants: me.tenants.map(tenant),
     activeTenant: tenant(me.activeTenant),
+    actions: me.actions,
   };
 }
 

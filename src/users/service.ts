@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { asSystem } from '../db/tenancy.js';
 import type { Db } from '../db/client.js';
 import { loginSessions, tenantMemberships, tenants, users } from '../db/schema/index.js';
+import { allowedActions, type TenantAction } from '../auth/policies.js';
 import type { Role, TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
 
@@ -16,6 +17,8 @@ export interface Me {
   user: { id: string; email: string; displayName: string | null };
   tenants: Membership[];
   activeTenant: Membership;
+  /** The tenant actions the caller may take in the active tenant (policies.ts decides). */
+  actions: TenantAction[];
 }
 
 export async function userEmail(db: Db, userId: string): Promise<string | null> {
@@ -47,7 +50,9 @@ async function readMe(db: Db, principal: TenantPrincipal, activeTenantId: string
     .orderBy(asc(tenantMemberships.createdAt), asc(tenants.id));
   const active = rows.find((t) => t.id === activeTenantId);
   if (!active) throw notFound('Tenant');
-  return { user, tenants: rows, activeTenant: active };
+  // After a switch the session acts in the other tenant, with its role there.
+  const actor = active.id === principal.tenantId ? principal : { ...principal, tenantId: active.id, role: active.role };
+  return { user, tenants: rows, activeTenant: active, actions: allowedActions(actor) };
 }
 
 /**

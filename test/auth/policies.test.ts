@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ACTIONS, can, policies, type Action, type TenantAction } from '../../src/auth/policies.js';
+import { ACTIONS, can, policies, TENANT_ACTIONS, type Action, type TenantAction } from '../../src/auth/policies.js';
 import { systemActor, type TenantPrincipal } from '../../src/auth/principal.js';
 import { principalFromApiKey } from '../../src/apiKeys/principal.js';
 import { listApiKeys, revokeApiKey } from '../../src/apiKeys/service.js';
@@ -378,6 +378,13 @@ describe('authorization: every policy action on every surface', function () {
     expect(Object.keys(surfaces).sort()).to.deep.equal([...ACTIONS].sort());
     const doc = readFileSync(new URL('../../docs/authorization.md', import.meta.url), 'utf8');
     expect(ACTIONS.filter((action) => !doc.includes(`\`${action}\``)), 'actions missing from docs/authorization.md').to.deep.equal([]);
+  });
+
+  it('GET /api/users/me lists for the member exactly the tenant actions its surfaces allow, for the owner every one', async () => {
+    const allowed = TENANT_ACTIONS.filter((action) => surfaces[action].member === 'allowed');
+    expect(allowed).to.deep.equal(['member.list']);
+    for (const as of ['key', 'cookie'] as const) expect((await send({ method: 'GET', path: '/api/users/me' }, as)).body.data.actions, as).to.deep.equal(allowed);
+    expect((await api.as(built.t.owner.apiKey).get('/api/users/me')).body.data.actions).to.deep.equal(TENANT_ACTIONS);
   });
 
   /** The tenant's state that the actions guard; after every test it is as built (nothing refused went through). */

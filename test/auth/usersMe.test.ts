@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { loginSessions, tenants, users } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/auth/secrets.js';
+import { ACTIONS, authorize, TENANT_ACTIONS, type Action } from '../../src/auth/policies.js';
+import { permissionsOf, ROLES, type Role, type TenantPrincipal } from '../../src/auth/principal.js';
+import { AppError } from '../../src/errors.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import type { TestServer } from '../helpers/server.js';
@@ -20,7 +23,7 @@ describe('GET and PATCH /api/users/me', () => {
     expect(res.status).to.equal(200);
     const tenantA = { id: a.tenantId, name: a.name, slug: await slugOf(a.tenantId), role: 'owner' };
     expect(res.body).to.deep.equal({
-      data: { user: { id: a.owner.userId, email: a.owner.email, displayName: null }, tenants: [tenantA], activeTenant: tenantA },
+      data: { user: { id: a.owner.userId, email: a.owner.email, displayName: null }, tenants: [tenantA], activeTenant: tenantA, actions: TENANT_ACTIONS },
       meta: { features: { billing: false } },
     });
   });
@@ -39,6 +42,9 @@ describe('GET and PATCH /api/users/me', () => {
     const switched = await api.with({ cookie }).patch('/api/users/me', { activeTenantId: b.tenantId });
     expect(switched.status).to.equal(200);
     expect(switched.body.data.activeTenant).to.deep.equal(other);
+    // What the session may do now is what a member of B may do.
+    expect(before.body.data.actions).to.include('tenant.manage');
+    expect(switched.body.data.actions).to.deep.equal(['member.list']);
     const [session] = await dbFor(api.databaseUrl).db.select().from(loginSessions).where(eq(loginSessions.tokenHash, sha256(cookie.slice('sessionId='.length))));
     expect(session!.activeTenantId).to.equal(b.tenantId);
     // The session now acts in B with B's role: B's keys list shows only this member's own keys.
@@ -48,6 +54,48 @@ describe('GET and PATCH /api/users/me', () => {
     const foreign = await api.with({ cookie }).patch('/api/users/me', { activeTenantId: a.tenantId });
     expect(foreign.status).to.equal(404);
     expect(foreign.body).to.deep.equal({ error: { code: 'not_found', message: 'Tenant not found' } });
+  });
+
+  describe('actions: what the caller may do in the active tenant, from the policy table', () => {
+    /** The actions whose rule looks at a record (a key, a notebook, a session): never listed. */
+    const RECORD_ACTIONS: Action[] = ['key.revoke', 'notebook.change', 'session.readTranscript', 'session.delete'];
+    /** What `authorize` lets the role do, action by action; a refusal is the 403 it throws. */
+    const allowedByAuthorize = (principal: TenantPrincipal) =>
+      ACTIONS.filter((action) => !RECORD_ACTIONS.includes(action)).filter((action) => {
+        try {
+          (authorize as (p: TenantPrincipal, a: Action) => void)(principal, action);
+          return true;
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'forbidden') return false;
+          throw error;
+        }
+      });
+    /** Written by hand, so that the comparison with `authorize` cannot pass by listing nothing or everything. */
+    const byHand: Record<Role, { may: Action[]; mayNot: Action[] }> = {
+      owner: { may: ['deploymentSource.manage', 'member.list'], mayNot: [] },
+      member: { may: ['member.list'], mayNot: ['deploymentSource.manage', 'bi.manage'] },
+    };
+
+    it('the table’s record actions are the ones that take a record', () => {
+      expect(ACTIONS.filter((action) => !TENANT_ACTIONS.includes(action as never))).to.deep.equal(RECORD_ACTIONS);
+    });
+
+    for (const role of ROLES) {
+      it(`${role}: exactly the tenant actions authorize allows, over an API key and a session`, async () => {
+        const t = await buildTenant(api.databaseUrl);
+        const user = role === 'owner' ? t.owner : await buildMember(api.databaseUrl, t.tenantId, role);
+        const principal: TenantPrincipal = { kind: 'api_key', tenantId: t.tenantId, userId: user.userId, role, permissions: permissionsOf(role) };
+        const expected = allowedByAuthorize(principal);
+        expect(expected).to.include.members(byHand[role].may);
+        for (const action of byHand[role].mayNot) expect(expected).not.to.include(action);
+        const cookie = await buildSessionCookie(api.databaseUrl, user.userId, t.tenantId);
+        for (const res of [await api.as(user.apiKey).get('/api/users/me'), await api.with({ cookie }).get('/api/users/me')]) {
+          expect(res.status).to.equal(200);
+          expect(res.body.data.activeTenant.role).to.equal(role);
+          expect(res.body.data.actions).to.deep.equal(expected);
+        }
+      });
+    }
   });
 
   it('updates the display name; null or "" clears it', async () => {

@@ -58,6 +58,8 @@ export type ListMeta = List<unknown>['meta'];
 // Users and organisations
 export type Me = Out<typeof presentMe>;
 export type Features = Out<typeof presentFeatures>;
+/** An action of the policy table that needs no record (`Me['actions']` lists the caller's). */
+export type TenantAction = Me['actions'][number];
 export type UpdateMe = In<typeof UpdateMeBody>;
 export type LinkedIdentity = Out<typeof presentIdentity>;
 export type NewTenant = Out<typeof createTenantForUser> & { role: 'owner' };

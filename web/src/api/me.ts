@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Data, Features, Me } from './contract';
+import type { Data, Features, Me, TenantAction } from './contract';
 import { apiQuery } from './cube';
 
-export type { Features, Me };
+export type { Features, Me, TenantAction };
 
 /** `meta.features`: the server's optional features; what is off is neither shown nor asked for. */
 export const meQuery = apiQuery<Data<Me, { features: Features }>>('/api/users/me');
@@ -10,4 +10,14 @@ export const meQuery = apiQuery<Data<Me, { features: Features }>>('/api/users/me
 /** The server's features; undefined until known (show nothing optional meanwhile). */
 export function useFeatures(): Features | undefined {
   return useQuery(meQuery).data?.meta.features;
+}
+
+/**
+ * `can(action)`: whether the caller may take the action in the active organisation (`data.actions`,
+ * computed by the server's policy table); undefined until known, so a page shows neither the control
+ * nor a refusal meanwhile. Pages ask this, never the role: the API refuses what the list leaves out.
+ */
+export function useCan(): (action: TenantAction) => boolean | undefined {
+  const actions = useQuery(meQuery).data?.data.actions;
+  return (action) => actions?.includes(action);
 }

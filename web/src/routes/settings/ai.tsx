@@ -6,7 +6,7 @@ import { apiQuery, cubeQuery, num } from '../../api/cube';
 import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
+import { useCan } from '../../api/me';
 
 
 const TOUCHES = [['api', '/api/ai/settings']];
@@ -66,7 +66,7 @@ function SettingsForm({ settings }: { settings: AiSettings }) {
 
 export function AiSettingsPage() {
   usePageTitle('AI');
-  const owner = useIsOwner();
+  const manage = useCan()('ai.manage') === true;
   const settings = useQuery(apiQuery<Data<AiSettings>>('/api/ai/settings'));
   const usage = useQuery(cubeQuery({ measures: ['ai_usage.ai_tokens', 'ai_usage.ai_calls'], timeDimensions: [{ dimension: 'ai_usage.created_at', dateRange: monthRange() }] }));
   const s = settings.data?.data;
@@ -97,7 +97,7 @@ export function AiSettingsPage() {
           );
         }}
       </Panel>
-      {owner && s ? <SettingsForm settings={s} /> : null}
+      {manage && s ? <SettingsForm settings={s} /> : null}
     </>
   );
 }

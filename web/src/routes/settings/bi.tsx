@@ -9,7 +9,7 @@ import { ListPanel } from '../../components/ListPanel';
 import { ErrorNote } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useRole } from './layout';
+import { useCan } from '../../api/me';
 
 const TOUCHES = [['api', '/api/bi/credentials']];
 
@@ -88,7 +88,7 @@ function RevokeCredential({ c }: { c: BiCredential }) {
 
 export function BiAccessPage() {
   usePageTitle('BI access');
-  const role = useRole();
+  const manage = useCan()('bi.manage');
   return (
     <>
       <h1>BI access</h1>
@@ -97,8 +97,8 @@ export function BiAccessPage() {
         model, with the same flags the measures count.
       </p>
       {/* Credentials are the owner's (the API refuses a member); a member who opens the page by its address reads what it is for. */}
-      {role === 'owner' && <Credentials />}
-      {role === 'member' && (
+      {manage === true && <Credentials />}
+      {manage === false && (
         <p data-testid="bi-owner-only">
           An owner of the organisation creates and revokes BI credentials: each is a database user and password for one tool. Ask an owner for a credential for the tool you
           use.

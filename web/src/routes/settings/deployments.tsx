@@ -6,7 +6,7 @@ import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../.
 import { Panel } from '../../components/states';
 import { formatClock, formatDay } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
+import { useCan } from '../../api/me';
 
 type Source = 'webhook' | 'deployments' | 'workflow_runs' | 'releases';
 
@@ -91,7 +91,7 @@ function PatternForm({ pattern }: { pattern: OrganisationPattern | null }) {
   );
 }
 
-function OrganisationPatternPanel({ owner }: { owner: boolean }) {
+function OrganisationPatternPanel({ manage }: { manage: boolean }) {
   const current = useQuery(apiQuery<{ data: { pattern: OrganisationPattern | null } }>(PATTERN_PATH));
   const pattern = current.data?.data.pattern ?? null;
   return (
@@ -103,7 +103,7 @@ function OrganisationPatternPanel({ owner }: { owner: boolean }) {
               ? `Runs of ${pattern.workflow} on ${pattern.branch ?? 'the default branch'} are the deployments of projects with no source yet or with workflow runs but no workflow of their own.`
               : 'No pattern: only a project’s own workflow counts as its deployment.'}
           </p>
-          {owner && <PatternForm key={`${pattern?.workflow}-${pattern?.branch}`} pattern={pattern} />}
+          {manage && <PatternForm key={`${pattern?.workflow}-${pattern?.branch}`} pattern={pattern} />}
         </>
       )}
     </Panel>
@@ -152,7 +152,7 @@ function SourceForm({ setting }: { setting: DeploymentSourceSetting }) {
 
 export function DeploymentSourcesPage() {
   usePageTitle('Deployment sources');
-  const owner = useIsOwner();
+  const manage = useCan()('deploymentSource.manage') === true;
   const list = useQuery(apiQuery<{ data: DeploymentSourceSetting[] }>('/api/deployment-sources', { perPage: 100 }));
   const rows = list.data?.data ?? [];
   return (
@@ -162,7 +162,7 @@ export function DeploymentSourcesPage() {
         Each project takes its deployments from one source: the webhook API, the code host’s deployments, the runs of a named workflow, or
         releases. Another source’s events are acknowledged and not stored, so a deployment never counts twice; rows already stored stay.
       </p>
-      <OrganisationPatternPanel owner={owner} />
+      <OrganisationPatternPanel manage={manage} />
       <Panel title="Projects" id="deployment-sources" query={list} height={120}>
         {() =>
           rows.length === 0 ? (
@@ -186,7 +186,7 @@ export function DeploymentSourcesPage() {
           )
         }
       </Panel>
-      {owner ? rows.map((r) => <SourceForm key={`${r.projectId}-${r.source}-${r.workflow}`} setting={r} />) : null}
+      {manage ? rows.map((r) => <SourceForm key={`${r.projectId}-${r.source}-${r.workflow}`} setting={r} />) : null}
     </>
   );
 }

@@ -9,7 +9,7 @@ import { FormAlert, formErrors } from '../../components/Form';
 import { ListPanel } from '../../components/ListPanel';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useRole } from './layout';
+import { useCan } from '../../api/me';
 
 /**
  * Above this many data rows a register file is imported as the background workflow, so a large
@@ -162,19 +162,15 @@ function Upload({ kind }: { kind: 'register' | 'seats' }) {
 
 export function ImportPage() {
   usePageTitle('Register and seats');
-  const role = useRole();
+  const can = useCan();
   const [page, setPage] = useState(1);
   const history = useQuery({ ...registerImportsQuery(page), placeholderData: (prev) => prev });
   return (
     <>
       <h1>Register and seats</h1>
-      {role === 'owner' && (
-        <>
-          <Upload kind="register" />
-          <Upload kind="seats" />
-        </>
-      )}
-      {role === 'member' && <p className="notice">Only an owner of the organisation imports the register and seats.</p>}
+      {can('register.import') === true && <Upload kind="register" />}
+      {can('seats.import') === true && <Upload kind="seats" />}
+      {can('register.import') === false && <p className="notice">Only an owner of the organisation imports the register and seats.</p>}
       <ListPanel
         title="Register imports"
         id="register-history"

@@ -9,7 +9,7 @@ import { DataTable } from '../../components/DataTable';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
+import { useCan } from '../../api/me';
 import { TrackersPanel } from './integrations/trackers';
 import { NotionPanel, SlackPanel } from './integrations/chatDocs';
 
@@ -69,7 +69,9 @@ function Unlink({ i }: { i: Installation }) {
 
 export function IntegrationsPage() {
   usePageTitle('Integrations');
-  const owner = useIsOwner();
+  const can = useCan();
+  const link = can('codehost.link') === true;
+  const manage = can('integration.manage') === true;
   const codehost = useQuery(apiQuery<Data<Codehost>>(CODEHOST));
   // The setup callback sends the owner back here once an installation is linked.
   const [justLinked] = useState(() => {
@@ -126,19 +128,19 @@ export function IntegrationsPage() {
                     { key: 'state', header: 'State', cell: stateOf },
                     { key: 'linkedAt', header: 'Linked', cell: (i) => (i.linkedAt ? formatDateTime(i.linkedAt) : '—') },
                   ]}
-                  actions={owner ? (i) => <Unlink i={i} /> : undefined}
+                  actions={link ? (i) => <Unlink i={i} /> : undefined}
                   rows={c.installations}
                   rowKey={(i) => String(i.installationId)}
                 />
               )}
-              {owner && <LinkInstallation />}
+              {link && <LinkInstallation />}
             </>
           );
         }}
       </Panel>
-      <TrackersPanel owner={owner} />
-      <SlackPanel owner={owner} />
-      <NotionPanel owner={owner} />
+      <TrackersPanel manage={manage} />
+      <SlackPanel manage={manage} />
+      <NotionPanel manage={manage} />
     </>
   );
 }

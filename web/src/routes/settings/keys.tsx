@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
 import type { Data, KeyInput, NewApiKey } from '../../api/contract';
-import { meQuery } from '../../api/me';
+import { meQuery, useCan } from '../../api/me';
 import { keysQuery, type ApiKey } from '../../api/queries/keys';
 import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { ListPanel } from '../../components/ListPanel';
@@ -76,12 +76,12 @@ export function KeysPage() {
   const [page, setPage] = useState(1);
   const keys = useQuery({ ...keysQuery(page), placeholderData: (prev) => prev });
   const [created, setCreated] = useState<NewApiKey | null>(null);
-  const owner = me.data?.data.activeTenant.role === 'owner';
+  const listAll = useCan()('key.listAll') === true;
   return (
     <>
       <h1>API keys</h1>
       <p>
-        Keys let CI pipelines, trackers, scripts and AI assistants call the API as you. {owner ? 'As an owner you see every key of the organisation.' : 'You see the keys you created.'}{' '}
+        Keys let CI pipelines, trackers, scripts and AI assistants call the API as you. {listAll ? 'As an owner you see every key of the organisation.' : 'You see the keys you created.'}{' '}
         A CLI gets its own key with <code>delivery-analytics login</code>.
       </p>
       {created ? <NewKey created={created} role={me.data?.data.activeTenant.role ?? 'member'} onDone={() => setCreated(null)} /> : <CreateKey onCreated={setCreated} />}

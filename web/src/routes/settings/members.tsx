@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client';
 import type { Data, InvitationInput, RoleChange } from '../../api/contract';
-import { meQuery } from '../../api/me';
+import { meQuery, useCan } from '../../api/me';
 import { invitationsQuery, membersQuery, ROLES, type Invitation, type Member, type NewInvitation, type Role } from '../../api/queries/members';
 import { ConfirmButton, CopyButton, Field, FormAlert, fieldProps, formErrors, useFocusFirstInvalid } from '../../components/Form';
 import { ListPanel } from '../../components/ListPanel';
@@ -61,7 +61,7 @@ function RemoveMember({ m, you }: { m: Member; you: boolean }) {
   );
 }
 
-function MembersTable({ owner, meId }: { owner: boolean; meId: string | undefined }) {
+function MembersTable({ manage, meId }: { manage: boolean; meId: string | undefined }) {
   const [page, setPage] = useState(1);
   const members = useQuery({ ...membersQuery(page), placeholderData: (prev) => prev });
   return (
@@ -83,10 +83,10 @@ function MembersTable({ owner, meId }: { owner: boolean; meId: string | undefine
             </>
           ),
         },
-        { key: 'role', header: 'Role', cell: (m) => (owner ? <RoleSelect m={m} /> : ROLE_LABEL[m.role]) },
+        { key: 'role', header: 'Role', cell: (m) => (manage ? <RoleSelect m={m} /> : ROLE_LABEL[m.role]) },
         { key: 'joinedAt', header: 'Joined', cell: (m) => formatDateTime(m.joinedAt) },
       ]}
-      actions={owner ? (m) => <RemoveMember m={m} you={m.userId === meId} /> : undefined}
+      actions={manage ? (m) => <RemoveMember m={m} you={m.userId === meId} /> : undefined}
     />
   );
 }
@@ -204,18 +204,19 @@ function Invitations() {
 export function MembersPage() {
   usePageTitle('Members');
   const me = useQuery(meQuery);
-  const owner = me.data?.data.activeTenant.role === 'owner';
+  const can = useCan();
+  const manage = can('member.manage') === true;
   const [sent, setSent] = useState<NewInvitation | null>(null);
   return (
     <>
       <h1>Members</h1>
       <p>
-        {owner
+        {manage
           ? 'People who can sign in to this organisation and their roles. Owners manage members, invitations, keys and settings; members use the dashboards and their own keys.'
           : 'People who can sign in to this organisation. Ask an owner to invite someone or change a role.'}
       </p>
-      <MembersTable owner={owner} meId={me.data?.data.user.id} />
-      {owner && (
+      <MembersTable manage={manage} meId={me.data?.data.user.id} />
+      {can('invitation.manage') === true && (
         <>
           {sent ? <Sent invitation={sent} onDone={() => setSent(null)} /> : <InviteForm onSent={setSent} />}
           <Invitations />

@@ -2,11 +2,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChange } from '../../api/change';
 import { api } from '../../api/client';
-import type { ConfigReport as Report, Data, Me, NewTenant, TenantInput, UpdateMe } from '../../api/contract';
-import { meQuery } from '../../api/me';
+import type { ConfigReport as Report, Data, Me, NewTenant, Role, TenantInput, UpdateMe } from '../../api/contract';
+import { meQuery, useCan } from '../../api/me';
 import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
 
 function Rename({ tenant }: { tenant: { id: string; name: string } }) {
   const rename = useChange((name: string) => api(`/api/tenants/${tenant.id}`, { method: 'PATCH', json: { name } satisfies TenantInput }), [['api', '/api/users/me']]);
@@ -121,20 +120,23 @@ function ConfigReport() {
   );
 }
 
+/** The caller's role, in words (what it allows comes from `actions`, never from this). */
+const ROLE_NAME: Record<Role, string> = { owner: 'an owner', member: 'a member' };
+
 export function OrganisationPage() {
   usePageTitle('Organisation');
   const me = useQuery(meQuery);
-  const owner = useIsOwner();
+  const rename = useCan()('tenant.manage') === true;
   const tenant = me.data?.data.activeTenant;
   return (
     <>
       <h1>Organisation</h1>
       {tenant && (
         <p>
-          You are {owner ? 'an owner' : 'a member'} of <strong>{tenant.name}</strong> (<code>{tenant.slug}</code>).
+          You are {ROLE_NAME[tenant.role]} of <strong>{tenant.name}</strong> (<code>{tenant.slug}</code>).
         </p>
       )}
-      {tenant && owner && <Rename tenant={tenant} />}
+      {tenant && rename && <Rename tenant={tenant} />}
       <CreateTenant />
       <ConfigReport />
     </>

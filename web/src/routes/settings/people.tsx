@@ -7,7 +7,7 @@ import type { Data, List, Person, PersonChange } from '../../api/contract';
 import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { ListPanel } from '../../components/ListPanel';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
+import { useCan } from '../../api/me';
 
 type Identity = PersonChange['identities'][number];
 const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Code-host username' };
@@ -70,7 +70,7 @@ function IdentityEditor({ person }: { person: Person }) {
 
 export function PeoplePage() {
   usePageTitle('People');
-  const owner = useIsOwner();
+  const manage = useCan()('person.manage') === true;
   const [page, setPage] = useState(1);
   const [q, setQ] = useState('');
   const [open, setOpen] = useState<string | null>(null);
@@ -122,7 +122,7 @@ export function PeoplePage() {
           },
         ]}
         actions={
-          owner
+          manage
             ? (p) => (
                 <button type="button" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
                   {open === p.id ? 'Close' : 'Edit identities'}

@@ -9,7 +9,7 @@ import { ListPanel } from '../../components/ListPanel';
 import { ErrorNote } from '../../components/states';
 import { formatRatio, formatScore } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
+import { useCan } from '../../api/me';
 
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -132,14 +132,14 @@ function Results({ survey }: { survey: Survey }) {
 }
 
 /** A survey's actions: its results folded under it, its links (owner), closing it (owner, while open). */
-function SurveyActions({ survey, owner, open, onToggle }: { survey: Survey; owner: boolean; open: boolean; onToggle: () => void }) {
+function SurveyActions({ survey, manage, open, onToggle }: { survey: Survey; manage: boolean; open: boolean; onToggle: () => void }) {
   const close = useChange(() => api(`/api/surveys/${survey.id}/close`, { method: 'POST' }), TOUCHES.everything);
   return (
     <>
       <button type="button" aria-expanded={open} onClick={onToggle}>
         {open ? 'Hide results' : 'Results'}
       </button>{' '}
-      {owner && (
+      {manage && (
         <>
           <a href={`/api/surveys/${survey.id}/links`} download>
             Download links
@@ -156,7 +156,7 @@ function SurveyActions({ survey, owner, open, onToggle }: { survey: Survey; owne
 
 export function SurveysSettingsPage() {
   usePageTitle('Surveys');
-  const owner = useIsOwner();
+  const manage = useCan()('survey.manage') === true;
   const [page, setPage] = useState(1);
   const surveys = useQuery({ ...apiQuery<List<Survey>>('/api/surveys', { page, perPage: 20 }), placeholderData: (prev) => prev });
   // Unfolded results, by survey: any number at once.
@@ -170,7 +170,7 @@ export function SurveysSettingsPage() {
   return (
     <>
       <h1>Surveys</h1>
-      {owner && <CreateSurvey />}
+      {manage && <CreateSurvey />}
       <ListPanel
         title="Surveys"
         id="surveys"
@@ -206,9 +206,9 @@ export function SurveysSettingsPage() {
             ),
           },
         ]}
-        actions={(s) => <SurveyActions survey={s} owner={owner} open={open.has(s.id)} onToggle={() => toggle(s.id)} />}
+        actions={(s) => <SurveyActions survey={s} manage={manage} open={open.has(s.id)} onToggle={() => toggle(s.id)} />}
         rowDetail={(s) => (open.has(s.id) ? <Results survey={s} /> : null)}
-        empty={<>No survey yet.{owner ? ' Start one above.' : ' An owner starts them.'}</>}
+        empty={<>No survey yet.{manage ? ' Start one above.' : ' An owner starts them.'}</>}
       />
     </>
   );

@@ -10,8 +10,8 @@ import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../.
 import { DataTable } from '../../components/DataTable';
 import { ErrorNote, Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
 import { keepScope } from '../../lib/scope';
+import { useCan } from '../../api/me';
 
 
 function Projects({ team }: { team: Team }) {
@@ -75,7 +75,7 @@ function AddMember({ team }: { team: Team }) {
   );
 }
 
-function Members({ team, owner }: { team: Team; owner: boolean }) {
+function Members({ team, manage }: { team: Team; manage: boolean }) {
   const members = useQuery(peopleQuery(1, team.slug));
   const remove = useChange((personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }), TOUCHES.everything);
   const sourceOf = (p: Person) => p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
@@ -93,7 +93,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
                 { key: 'source', header: 'Source', cell: (p) => sourceOf(p) },
               ]}
               actions={
-                owner
+                manage
                   ? (p) =>
                       sourceOf(p) === 'manual' && (
                         <ConfirmButton label="Remove" confirmLabel="Remove member" question={`Remove ${p.displayName ?? p.externalRef} from ${team.name}?`} onConfirm={() => remove.mutate(p.id)} />
@@ -113,7 +113,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
               Showing {members.data.data.length} of {members.data.meta.total}.
             </p>
           )}
-          {owner && <AddMember team={team} />}
+          {manage && <AddMember team={team} />}
         </>
       )}
     </Panel>
@@ -122,7 +122,7 @@ function Members({ team, owner }: { team: Team; owner: boolean }) {
 
 export function TeamSettingsPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
-  const owner = useIsOwner();
+  const manage = useCan()('team.manage') === true;
   const team = useQuery(apiQuery<Data<Team>>(`/api/teams/${encodeURIComponent(teamId)}`));
   usePageTitle(team.data?.data.name ?? 'Team');
   if (team.isError) return <ErrorNote error={team.error} onRetry={() => void team.refetch()} />;
@@ -152,7 +152,7 @@ export function TeamSettingsPage() {
             <dd>{t.enabled ? 'yes' : 'no'}</dd>
           </dl>
           <section className="panel">
-            {owner ? (
+            {manage ? (
               <Projects team={t} />
             ) : (
               <>
@@ -161,7 +161,7 @@ export function TeamSettingsPage() {
               </>
             )}
           </section>
-          <Members team={t} owner={owner} />
+          <Members team={t} manage={manage} />
         </>
       )}
     </>

@@ -8,8 +8,8 @@ import { teamsQuery, type Team } from '../../api/queries/organisation';
 import { ListPanel } from '../../components/ListPanel';
 import { ErrorNote } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
-import { useIsOwner } from './layout';
 import { keepScope } from '../../lib/scope';
+import { useCan } from '../../api/me';
 
 /** Enabling a team brings it into the baseline export, the dashboards and surveys; the switch says so. */
 function EnabledSwitch({ team }: { team: Team }) {
@@ -27,7 +27,7 @@ function EnabledSwitch({ team }: { team: Team }) {
 
 export function TeamsSettingsPage() {
   usePageTitle('Teams');
-  const owner = useIsOwner();
+  const manage = useCan()('team.manage') === true;
   const [page, setPage] = useState(1);
   const teams = useQuery({ ...teamsQuery(page), placeholderData: (prev) => prev });
   return (
@@ -57,7 +57,7 @@ export function TeamsSettingsPage() {
           { key: 'slug', header: 'Slug', cell: (t) => <code>{t.slug}</code> },
           { key: 'memberCount', header: 'Members', numeric: true, cell: (t) => t.memberCount },
           { key: 'projects', header: 'Projects owned', cell: (t) => (t.projects.length ? t.projects.join(', ') : <span className="muted">none</span>) },
-          { key: 'enabled', header: 'Enabled', cell: (t) => (owner ? <EnabledSwitch team={t} /> : t.enabled ? 'yes' : 'no') },
+          { key: 'enabled', header: 'Enabled', cell: (t) => (manage ? <EnabledSwitch team={t} /> : t.enabled ? 'yes' : 'no') },
         ]}
         empty={
           <>

@@ -120,7 +120,7 @@ function DigestChannels({ c }: { c: VendorConnection }) {
 }
 
 /** Settings › Integrations › Slack: install, the signing secret's state, the slash command and events URLs. */
-export function SlackPanel({ owner }: { owner: boolean }) {
+export function SlackPanel({ manage }: { manage: boolean }) {
   const status = useQuery(apiQuery<Data<SlackStatus>>(SLACK));
   return (
     <Panel title="Chat tool (Slack)" id="slack" query={status} height={160}>
@@ -141,11 +141,11 @@ export function SlackPanel({ owner }: { owner: boolean }) {
             {s.connections.map((c) => (
               <div key={c.id}>
                 <ConnectionState c={c} />
-                {owner && c.state === 'active' && <DigestChannels c={c} />}
-                {owner && <RemoveButton path={`${SLACK}/connections/${c.id}`} queryKey={SLACK} what="Slack" />}
+                {manage && c.state === 'active' && <DigestChannels c={c} />}
+                {manage && <RemoveButton path={`${SLACK}/connections/${c.id}`} queryKey={SLACK} what="Slack" />}
               </div>
             ))}
-            {owner && (s.connections.length === 0 || s.connections.some((c) => c.state === 'needs_reconnect')) && (
+            {manage && (s.connections.length === 0 || s.connections.some((c) => c.state === 'needs_reconnect')) && (
               <a className="button primary" href={`${SLACK}/connect`} data-testid="slack-connect">
                 Add to Slack
               </a>
@@ -218,23 +218,23 @@ function parentText(c: VendorConnection, pages: NotionPage[] | undefined): strin
   return `Monthly team pages are written under ${page ? `“${page.title}”` : `page ${id}`}.`;
 }
 
-function NotionConnection({ c, owner }: { c: VendorConnection; owner: boolean }) {
+function NotionConnection({ c, manage }: { c: VendorConnection; manage: boolean }) {
   // Shares the picker's query (same key): the title of the chosen page.
-  const pages = useQuery({ ...vendorQuery<List<NotionPage>>(`${NOTION}/connections/${c.id}/pages`), enabled: owner && c.state !== 'needs_reconnect' });
+  const pages = useQuery({ ...vendorQuery<List<NotionPage>>(`${NOTION}/connections/${c.id}/pages`), enabled: manage && c.state !== 'needs_reconnect' });
   return (
     <div>
       <ConnectionState c={c} />
       <p className="muted" data-testid="notion-parent">
         {parentText(c, pages.data?.data)}
       </p>
-      {owner && c.state !== 'needs_reconnect' && <ParentPicker c={c} />}
-      {owner && <RemoveButton path={`${NOTION}/connections/${c.id}`} queryKey={NOTION} what="Notion" />}
+      {manage && c.state !== 'needs_reconnect' && <ParentPicker c={c} />}
+      {manage && <RemoveButton path={`${NOTION}/connections/${c.id}`} queryKey={NOTION} what="Notion" />}
     </div>
   );
 }
 
 /** Settings › Integrations › Notion: connect, the parent page's state ("needs attention"), the webhook URL. */
-export function NotionPanel({ owner }: { owner: boolean }) {
+export function NotionPanel({ manage }: { manage: boolean }) {
   const status = useQuery(apiQuery<Data<NotionStatus>>(NOTION));
   return (
     <Panel title="Document workspace (Notion)" id="notion" query={status} height={160}>
@@ -250,9 +250,9 @@ export function NotionPanel({ owner }: { owner: boolean }) {
                 : 'webhooks are refused until the operator sets DOCS_WEBHOOK_SECRET to the verification token Notion sends when the subscription is created (the operator reads it with the CLI, README “Chat tool and document workspace”).'}
             </p>
             {s.connections.map((c) => (
-              <NotionConnection key={c.id} c={c} owner={owner} />
+              <NotionConnection key={c.id} c={c} manage={manage} />
             ))}
-            {owner && (s.connections.length === 0 || s.connections.some((c) => c.state === 'needs_reconnect')) && (
+            {manage && (s.connections.length === 0 || s.connections.some((c) => c.state === 'needs_reconnect')) && (
               <a className="button primary" href={`${NOTION}/connect`} data-testid="notion-connect">
                 Connect Notion
               </a>

@@ -262,7 +262,7 @@ function TypeStateMapping({ kind, c }: { kind: Kind; c: Connection }) {
   );
 }
 
-function ConnectionRow({ kind, c, owner }: { kind: Kind; c: Connection; owner: boolean }) {
+function ConnectionRow({ kind, c, manage }: { kind: Kind; c: Connection; manage: boolean }) {
   const done = useSyncProgress(c.id);
   const remove = useChange(() => api(`/api/integrations/${kind}?connection=${c.id}`, { method: 'DELETE' }), [['api', TRACKERS]]);
   const resync = useChange(() => api(`/api/integrations/${kind}/connections/${c.id}/backfill`, { method: 'POST' }), [['api', TRACKERS]]);
@@ -279,7 +279,7 @@ function ConnectionRow({ kind, c, owner }: { kind: Kind; c: Connection; owner: b
         {running ? `syncing: ${done ?? c.sync.done ?? 0} issues so far` : c.lastError ? null : '—'}
         {c.lastError && <div className={running ? 'muted' : undefined}>{c.lastError}</div>}
       </td>
-      {owner && (
+      {manage && (
         <td>
           {c.state === 'needs_reconnect' ? (
             <a className="button" href={`/api/integrations/${kind}/connect`}>
@@ -298,7 +298,7 @@ function ConnectionRow({ kind, c, owner }: { kind: Kind; c: Connection; owner: b
   );
 }
 
-function TrackerSection({ kind, t, owner }: { kind: Kind; t: Tracker; owner: boolean }) {
+function TrackerSection({ kind, t, manage }: { kind: Kind; t: Tracker; manage: boolean }) {
   return (
     <section aria-labelledby={`${kind}-title`} data-testid={`tracker-${kind}`}>
       <h3 id={`${kind}-title`}>{NAMES[kind]}</h3>
@@ -316,24 +316,24 @@ function TrackerSection({ kind, t, owner }: { kind: Kind; t: Tracker; owner: boo
                   <th scope="col">State</th>
                   <th scope="col">Last sync</th>
                   <th scope="col">Sync</th>
-                  {owner && <ActionsHeader />}
+                  {manage && <ActionsHeader />}
                 </tr>
               </thead>
               <tbody>
                 {t.connections.map((c) => (
-                  <ConnectionRow key={c.id} kind={kind} c={c} owner={owner} />
+                  <ConnectionRow key={c.id} kind={kind} c={c} manage={manage} />
                 ))}
               </tbody>
             </table>
           )}
-          {owner &&
+          {manage &&
             t.connections.map((c) => (
               <div key={c.id}>
                 <ProjectMapping kind={kind} c={c} />
                 <TypeStateMapping kind={kind} c={c} />
               </div>
             ))}
-          {owner && (
+          {manage && (
             <p>
               <a className="button primary" href={`/api/integrations/${kind}/connect`}>
                 Connect {NAMES[kind]}
@@ -346,7 +346,7 @@ function TrackerSection({ kind, t, owner }: { kind: Kind; t: Tracker; owner: boo
   );
 }
 
-export function TrackersPanel({ owner }: { owner: boolean }) {
+export function TrackersPanel({ manage }: { manage: boolean }) {
   const trackers = useQuery(apiQuery<Data<Trackers>>(TRACKERS));
   const [result] = useState(() => {
     const params = new URLSearchParams(location.search);
@@ -367,8 +367,8 @@ export function TrackersPanel({ owner }: { owner: boolean }) {
               </p>
             )}
             <p className="muted">Issues from the trackers count in the measures like issues sent through the webhook API; map each tracker project to the project it counts for.</p>
-            <TrackerSection kind="jira" t={data.jira} owner={owner} />
-            <TrackerSection kind="linear" t={data.linear} owner={owner} />
+            <TrackerSection kind="jira" t={data.jira} manage={manage} />
+            <TrackerSection kind="linear" t={data.linear} manage={manage} />
           </>
         );
       }}
