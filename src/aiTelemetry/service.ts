@@ -299,11 +299,13 @@ export interface IntakeName {
 
 /** What the intake received for the caller's tenant, per signal and name (shards summed). */
 export async function intakeStatus(app: AppContext, principal: TenantPrincipal): Promise<IntakeName[]> {
-  const result = await app.database.db.execute<{ signal: string; name: string; accepted: string; ignored: string; rejected: string; last: Date }>(sql`
-    select signal, name, sum(accepted) as accepted, sum(ignored) as ignored, sum(rejected) as rejected, max(last_received_at) as last
+  // drizzle hands timestamps of a raw query back as PostgreSQL's text: ISO 8601 is asked for here.
+  const result = await app.database.db.execute<{ signal: string; name: string; accepted: string; ignored: string; rejected: string; last: string }>(sql`
+    select signal, name, sum(accepted) as accepted, sum(ignored) as ignored, sum(rejected) as rejected,
+           to_char(max(last_received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last
     from ai_telemetry_intake where tenant_id = ${principal.tenantId}
     group by signal, name order by signal, name`);
   return result.rows.map((r) => ({
-    signal: r.signal, name: r.name, accepted: Number(r.accepted), ignored: Number(r.ignored), rejected: Number(r.rejected), lastReceivedAt: r.last,
+    signal: r.signal, name: r.name, accepted: Number(r.accepted), ignored: Number(r.ignored), rejected: Number(r.rejected), lastReceivedAt: new Date(r.last),
   }));
 }

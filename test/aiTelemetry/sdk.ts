@@ -81,7 +81,7 @@ export function meter(temporality: 'delta' | 'cumulative', resource = claudeReso
 /** A logger whose records are kept, so a test exports the same batch again. */
 export function eventLogger(resource = claudeResource) {
   const memory = new InMemoryLogRecordExporter();
-  const provider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor(memory)] });
+  const provider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
   const logger = provider.getLogger('com.anthropic.claude_code.events', '2.0.14');
   return {
     /** An event as Claude Code and Codex emit one: its name as the body and in `event.name`. */
@@ -89,8 +89,9 @@ export function eventLogger(resource = claudeResource) {
       const short = name.slice(name.indexOf('.') + 1);
       logger.emit({ body: name, attributes: { 'event.name': short, 'event.timestamp': at.toISOString(), ...attributes }, timestamp: at });
     },
-    /** The records emitted since the last take. */
-    take(): ReadableLogRecord[] {
+    /** The records emitted since the last take (the processor hands them over once flushed). */
+    async take(): Promise<ReadableLogRecord[]> {
+      await provider.forceFlush();
       const records = [...memory.getFinishedLogRecords()];
       memory.reset();
       return records;
