@@ -127,7 +127,8 @@ export async function startServerProcess(env: Record<string, string>, nodeArgs: 
     } catch {
       /* not listening yet */
     }
-    if (i > 300) throw new Error(`server did not start: ${err}`);
+    // Two minutes: without dist/ the CLI compiles the server with tsx first, slow on a busy machine.
+    if (i > 1200) throw new Error(`server did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
