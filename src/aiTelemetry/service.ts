@@ -8,7 +8,7 @@
  * row is remembered (the last RECENT_BATCHES of each row), so the same batch finds it there.
  */
 import { randomInt } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { linkSessions, type Executor } from '../aiSessions/activityLinks.js';
@@ -136,15 +136,14 @@ const names = (columns: string[]) => sql.raw(columns.join(', '));
 const fresh = (alias: string) => sql.raw(`(excluded.recent_batches = '{}' or not (excluded.recent_batches[1] = any(${alias}.recent_batches)))`);
 const remembered = (alias: string) => sql.raw(`case when excluded.recent_batches = '{}' then ${alias}.recent_batches else (excluded.recent_batches || ${alias}.recent_batches)[1:${RECENT_BATCHES}] end`);
 
-/** Sessions: one upsert; returns the ids of rows that took the contribution and the shas they gained. */
-async function upsertSessions(tx: Executor, tenantId: string, buckets: SessionBucket[]): Promise<{ id: string; shas: string[] }[]> {
-  if (buckets.length === 0) return [];
+/** Sessions: one upsert, returning the rows that took the contribution. */
+function sessionsUpsert(tenantId: string, buckets: SessionBucket[]): SQL {
   const rows = buckets.map((b) => ({
     tool: b.tool, telemetry_id: b.sessionId, person_email: b.person?.email ?? null, person_account: b.person?.account ?? null, model: b.model,
     started_at: isoOf(b.window.firstNs), ended_at: isoOf(b.window.lastNs), commit_shas: [...b.commitShas].sort(),
     recent_batches: batchDigest(b) === null ? [] : [batchDigest(b)], ...countersJson(b.counters, 'session'),
   }));
-  const result = await tx.execute<{ id: string; tool: string; telemetry_id: string }>(sql`
+  return sql`
     insert into ai_sessions as s (id, tenant_id, source, tool, telemetry_id, person_email, person_account, model, started_at, ended_at, commit_shas, recent_batches, ${names(SESSION_COUNTERS)})
     select gen_random_uuid(), ${tenantId}, 'telemetry', x.tool, x.telemetry_id, x.person_email, x.person_account, x.model, x.started_at, x.ended_at,
            array(select jsonb_array_elements_text(x.commit_shas)), array(select jsonb_array_elements_text(x.recent_batches))::bigint[], ${names(SESSION_COUNTERS)}
@@ -161,21 +160,15 @@ async function upsertSessions(tx: Executor, tenantId: string, buckets: SessionBu
                          else array(select distinct u from unnest(s.commit_shas || excluded.commit_shas) u order by 1) end,
       recent_batches = ${remembered('s')}
     where ${fresh('s')}
-    returning s.id, s.tool, s.telemetry_id`);
-  const byKey = new Map(buckets.map((b) => [`${b.tool}\u0000${b.sessionId}`, b]));
-  return result.rows.flatMap((r) => {
-    const shas = [...(byKey.get(`${r.tool}\u0000${r.telemetry_id}`)?.commitShas ?? [])];
-    return shas.length > 0 ? [{ id: r.id, shas }] : [];
-  });
+    returning s.id, s.tool, s.telemetry_id`;
 }
 
-async function upsertDays(tx: Executor, tenantId: string, buckets: DayBucket[]): Promise<void> {
-  if (buckets.length === 0) return;
+function daysUpsert(tenantId: string, buckets: DayBucket[]): SQL {
   const rows = buckets.map((b) => ({
     tool: b.tool, person_key: b.personKey, person_email: b.person.email, person_account: b.person.account, day: b.day,
     recent_batches: batchDigest(b) === null ? [] : [batchDigest(b)], ...countersJson(b.counters, 'day'),
   }));
-  await tx.execute(sql`
+  return sql`
     insert into ai_telemetry_days as d (tenant_id, tool, person_key, person_email, person_account, day, recent_batches, ${names(DAY_COUNTERS)})
     select ${tenantId}, x.tool, x.person_key, x.person_email, x.person_account, x.day, array(select jsonb_array_elements_text(x.recent_batches))::bigint[], ${names(DAY_COUNTERS)}
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(tool text, person_key text, person_email text, person_account text, day date, recent_batches jsonb, ${recordColumns(DAY_COUNTERS)})
@@ -183,19 +176,11 @@ async function upsertDays(tx: Executor, tenantId: string, buckets: DayBucket[]):
       ${additive(DAY_COUNTERS, 'd')},
       recent_batches = ${remembered('d')},
       updated_at = now()
-    where ${fresh('d')}`);
+    where ${fresh('d')}
+    returning 1`;
 }
 
-/** Links the commits telemetry sessions named (ai_session_shas, then the usual linking). */
-async function linkCommits(tx: Executor, tenantId: string, sessions: { id: string; shas: string[] }[]): Promise<void> {
-  for (const { id, shas } of sessions) {
-    await tx.execute(sql`insert into ai_session_shas (session_id, tenant_id, sha)
-      select ${id}, ${tenantId}, unnest(${`{${shas.join(',')}}`}::text[]) on conflict do nothing`);
-    await linkSessions(tx, tenantId, { sessionId: id });
-  }
-}
-
-async function recordTally(tx: Executor, tenantId: string, signal: Signal, tally: Tally): Promise<void> {
+function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL | null {
   const counts = new Map<string, { accepted: number; ignored: number; rejected: number }>();
   const add = (map: Map<string, number>, field: 'accepted' | 'ignored' | 'rejected') => {
     for (const [name, n] of map) {
@@ -208,15 +193,49 @@ async function recordTally(tx: Executor, tenantId: string, signal: Signal, tally
   add(tally.accepted, 'accepted');
   add(tally.ignored, 'ignored');
   add(tally.rejected, 'rejected');
-  if (counts.size === 0) return;
+  if (counts.size === 0) return null;
   const rows = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, c]) => ({ name, ...c }));
-  await tx.execute(sql`
+  return sql`
     insert into ai_telemetry_intake as i (tenant_id, signal, name, shard, accepted, ignored, rejected)
     select ${tenantId}, ${signal}, x.name, ${randomInt(INTAKE_SHARDS)}, x.accepted, x.ignored, x.rejected
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(name text, accepted bigint, ignored bigint, rejected bigint)
     on conflict (tenant_id, signal, name, shard) do update set
       accepted = i.accepted + excluded.accepted, ignored = i.ignored + excluded.ignored, rejected = i.rejected + excluded.rejected,
-      last_received_at = now()`);
+      last_received_at = now()
+    returning 1`;
+}
+
+/**
+ * Sessions, person-days and the tally as ONE statement (data-modifying CTEs): one round trip,
+ * atomic without a transaction of its own. Returns the sessions that took the contribution and
+ * the commits they named, for linking.
+ */
+async function writeAggregates(tx: Executor, tenantId: string, signal: Signal, grouping: Grouping, tally: Tally): Promise<{ id: string; shas: string[] }[]> {
+  const sessions = grouping.sortedSessions();
+  const days = grouping.sortedDays();
+  const tallied = tallyUpsert(tenantId, signal, tally);
+  const parts: SQL[] = [];
+  if (sessions.length > 0) parts.push(sql`sessions as (${sessionsUpsert(tenantId, sessions)})`);
+  if (days.length > 0) parts.push(sql`days as (${daysUpsert(tenantId, days)})`);
+  if (tallied) parts.push(sql`tally as (${tallied})`);
+  if (parts.length === 0) return [];
+  const result = sessions.length > 0
+    ? await tx.execute<{ id: string; tool: string; telemetry_id: string }>(sql`with ${sql.join(parts, sql`, `)} select id, tool, telemetry_id from sessions`)
+    : await tx.execute<{ id: string; tool: string; telemetry_id: string }>(sql`with ${sql.join(parts, sql`, `)} select null::uuid as id, null as tool, null as telemetry_id where false`);
+  const byKey = new Map(sessions.map((b) => [`${b.tool}\u0000${b.sessionId}`, b]));
+  return result.rows.flatMap((r) => {
+    const shas = [...(byKey.get(`${r.tool}\u0000${r.telemetry_id}`)?.commitShas ?? [])];
+    return shas.length > 0 ? [{ id: r.id, shas }] : [];
+  });
+}
+
+/** Links the commits telemetry sessions named (ai_session_shas, then the usual linking). */
+async function linkCommits(tx: Executor, tenantId: string, sessions: { id: string; shas: string[] }[]): Promise<void> {
+  for (const { id, shas } of sessions) {
+    await tx.execute(sql`insert into ai_session_shas (session_id, tenant_id, sha)
+      select ${id}, ${tenantId}, unnest(${`{${shas.join(',')}}`}::text[]) on conflict do nothing`);
+    await linkSessions(tx, tenantId, { sessionId: id });
+  }
 }
 
 function partialOf(tally: Tally): PartialSuccess {
@@ -267,9 +286,7 @@ export async function ingestMetrics(app: AppContext, principal: TenantPrincipal,
         if (increment > 0) grouping.add(point.origin, point.timeNs, { [point.counter]: increment }, null);
       }
     }
-    await upsertSessions(tx, principal.tenantId, grouping.sortedSessions());
-    await upsertDays(tx, principal.tenantId, grouping.sortedDays());
-    await recordTally(tx, principal.tenantId, 'metrics', tally);
+    await writeAggregates(tx, principal.tenantId, 'metrics', grouping, tally);
   });
   return partialOf(tally);
 }
@@ -279,12 +296,13 @@ export async function ingestLogs(app: AppContext, principal: TenantPrincipal, re
   const { events, tally } = readLogs(request);
   const grouping = new Grouping();
   for (const event of events) grouping.add(event.origin, event.timeNs, event.counters, event.key, event.commitShas);
-  await app.database.db.transaction(async (tx) => {
-    const gained = await upsertSessions(tx, principal.tenantId, grouping.sortedSessions());
-    await upsertDays(tx, principal.tenantId, grouping.sortedDays());
-    await linkCommits(tx, principal.tenantId, gained);
-    await recordTally(tx, principal.tenantId, 'logs', tally);
-  });
+  // A batch naming a commit is linked in the same transaction: were linking to fail after the
+  // counts were kept, the exporter's retry would find its batch counted and link nothing.
+  if (events.some((e) => e.commitShas.length > 0)) {
+    await app.database.db.transaction(async (tx) => linkCommits(tx, principal.tenantId, await writeAggregates(tx, principal.tenantId, 'logs', grouping, tally)));
+  } else {
+    await writeAggregates(app.database.db, principal.tenantId, 'logs', grouping, tally);
+  }
   return partialOf(tally);
 }
 
