@@ -14,7 +14,8 @@
  *    sends by default: a log batch holds an API request, two tool results and, every third batch,
  *    a prompt; a metrics export holds token usage and lines of code (delta temporality). A 503
  *    is retried after its Retry-After, as an exporter does, and counted.
- * 3. Webhook API, closed loop, 32 connections for BENCH_WEBHOOK_SECONDS (8), as bench/webhooks.ts.
+ * 3. Capacity: log batches in a closed loop over 32 connections for BENCH_CAPACITY_SECONDS (8), into
+ *    another organisation; then the webhook API the same way for BENCH_WEBHOOK_SECONDS (8).
  * 4. Nothing lost: the sessions, prompts, API requests and tokens in the database equal what was
  *    sent. Exits 1 when a count differs, a request failed, or telemetry p99 is not under 100 ms.
  */
@@ -31,6 +32,7 @@ const DEVELOPERS = Number(process.env.BENCH_DEVELOPERS ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SPEEDUP = Number(process.env.BENCH_SPEEDUP ?? 1);
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 8);
+const CAPACITY_SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 8);
 const METRICS_EVERY_S = 60;
 const LOGS_EVERY_S = 5;
 const P99_TARGET_MS = 100;
@@ -143,6 +145,29 @@ async function telemetryLoad(url: string, key: string) {
   return { summary: summarise(latencies, seconds), sent, failures, retried };
 }
 
+/** Closed loop, 32 connections: how many log batches a second the instance takes at most. */
+async function telemetryCapacity(url: string, key: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const base = new URL(url);
+  const latencies: number[] = [];
+  const sent: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
+  let seq = 0;
+  const startNs = BigInt(Date.now()) * 1_000_000n;
+  const end = performance.now() + CAPACITY_SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (performance.now() < end) {
+      const n = (seq += 1);
+      const body = logBatch(n % DEVELOPERS, Math.floor(n / DEVELOPERS), startNs + BigInt(n) * 1_000_000n, sent);
+      const t0 = performance.now();
+      const res = await post(agent, base, '/api/otlp/v1/logs', key, body);
+      if (res.status === 200) latencies.push(performance.now() - t0);
+    }
+  }));
+  agent.destroy();
+  return summarise(latencies, (performance.now() - started) / 1000);
+}
+
 async function webhookLoad(url: string, keys: string[]) {
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const base = new URL(url);
@@ -167,7 +192,9 @@ async function webhookLoad(url: string, keys: string[]) {
 
 async function main(): Promise<number> {
   process.stdout.write(`telemetry benchmark: ${DEVELOPERS} developers, ${SECONDS} s at ${SPEEDUP}× (${SECONDS * SPEEDUP} s of their day), load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
-  const database = await startDatabase();
+  // BENCH_STATEMENTS=1: what PostgreSQL spends the telemetry phase on, triggers' statements included.
+  const statements = process.env.BENCH_STATEMENTS === '1';
+  const database = await startDatabase(statements ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []);
   const env = { ...serverEnv(database.url), JOBS_WORKER_ENABLED: 'false' };
   let server: Awaited<ReturnType<typeof startServerProcess>> | null = null;
   try {
@@ -175,6 +202,9 @@ async function main(): Promise<number> {
     const db = openDatabase(database.url, { max: 4, unscoped: 'test-fixture' });
     const org = await createTenant(db.db, { name: 'Bench org', ownerEmail: 'owner@bench.example', apiKey: false });
     const key = await insertKey(db.db, org.tenantId, org.userId, 'otel');
+    // The closed-loop phase writes into an organisation of its own, so the count check stays exact.
+    const capacityOrg = await createTenant(db.db, { name: 'Bench capacity', ownerEmail: 'capacity@bench.example', apiKey: false });
+    const capacityKey = await insertKey(db.db, capacityOrg.tenantId, capacityOrg.userId, 'otel');
     const hooks = await createTenant(db.db, { name: 'Bench hooks', ownerEmail: 'hooks@bench.example', apiKey: false });
     const webhookKeys: string[] = [];
     for (let i = 0; i < Math.ceil((WEBHOOK_SECONDS * 3000) / 95); i += 1) webhookKeys.push(await insertKey(db.db, hooks.tenantId, hooks.userId, 'hook'));
@@ -182,11 +212,23 @@ async function main(): Promise<number> {
 
     server = await startServerProcess(env);
     await settle(server.pid);
+    const admin = new pg.Pool({ connectionString: database.url, max: 1 });
+    if (statements) {
+      await admin.query('create extension if not exists pg_stat_statements');
+      await admin.query('select pg_stat_statements_reset()');
+    }
     const cpu0 = cpuTicks(server.pid);
     const db0 = database.cpuTicks();
     const telemetry = await telemetryLoad(server.url, key);
     const serverCpu = (cpuTicks(server.pid) - cpu0) / 100;
     const dbCpu = (database.cpuTicks() - db0) / 100;
+    if (statements) {
+      const { rows } = await admin.query(`select calls, total_exec_time / calls as exec, total_exec_time as total, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as q
+        from pg_stat_statements where calls > 50 order by total desc limit 15`);
+      for (const r of rows) process.stdout.write(`${String(r.calls).padStart(8)} ${Number(r.exec).toFixed(3).padStart(8)} ms ${(Number(r.total) / 1000).toFixed(1).padStart(6)} s  ${r.q}\n`);
+    }
+    await admin.end();
+    const capacity = await telemetryCapacity(server.url, capacityKey);
     const webhooks = await webhookLoad(server.url, webhookKeys);
 
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
@@ -206,7 +248,9 @@ async function main(): Promise<number> {
     const requests = telemetry.sent.logBatches + telemetry.sent.metricExports;
     process.stdout.write(`telemetry (open loop, ${requests} exports: ${telemetry.sent.logBatches} log batches, ${telemetry.sent.metricExports} metrics exports) ${fmt(telemetry.summary)}\n`);
     process.stdout.write(`  offered ${(requests / telemetry.summary.seconds).toFixed(0)}/s; retried after 503: ${telemetry.retried}; server ${((serverCpu * 1000) / requests).toFixed(2)} ms CPU per export, PostgreSQL ${((dbCpu * 1000) / requests).toFixed(2)} ms\n`);
+    process.stdout.write(`telemetry log batches (closed loop, 32 connections)         ${fmt(capacity)}\n`);
     process.stdout.write(`webhook API (closed loop, 32 connections)                   ${fmt(webhooks.summary)}\n`);
+    process.stdout.write(`needed for ${DEVELOPERS} developers: ${(DEVELOPERS / LOGS_EVERY_S + DEVELOPERS / METRICS_EVERY_S).toFixed(0)}/s; telemetry capacity ÷ webhook rate ${(capacity.perSecond / webhooks.summary.perSecond).toFixed(2)}\n`);
     process.stdout.write(`stored: ${JSON.stringify(got)}; sent: ${JSON.stringify(expected)}; person-day rows ${stored.days}\n`);
     process.stdout.write(`nothing lost: ${lost ? 'NO' : 'yes'}; telemetry p99 ${telemetry.summary.p99.toFixed(1)} ms (target < ${P99_TARGET_MS}); load average ${loadavg()[0]!.toFixed(1)}\n`);
     for (const [status, count] of [...telemetry.failures, ...webhooks.failures]) process.stdout.write(`failed: ${count} × ${status}\n`);

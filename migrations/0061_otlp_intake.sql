@@ -82,6 +82,16 @@ SELECT app_tenant_floor('ai_telemetry_series');
 --> statement-breakpoint
 SELECT app_tenant_floor('ai_telemetry_intake');
 --> statement-breakpoint
+-- Telemetry adds to the same rows all day: room on each page lets those updates stay HOT (no index
+-- entry rewritten) as long as no indexed column changes.
+ALTER TABLE "ai_telemetry_days" SET (fillfactor = 70);
+--> statement-breakpoint
+ALTER TABLE "ai_telemetry_series" SET (fillfactor = 70);
+--> statement-breakpoint
+ALTER TABLE "ai_telemetry_intake" SET (fillfactor = 50);
+--> statement-breakpoint
+ALTER TABLE "ai_sessions" SET (fillfactor = 80);
+--> statement-breakpoint
 -- Columns appended (CREATE OR REPLACE keeps the existing ones). A person-day row has no session id
 -- (ai_sessions counts ids, which skips it) but a user_key (ai_active_users counts those, so a
 -- person active through an upload and telemetry on the same day counts once). Unmatched telemetry
