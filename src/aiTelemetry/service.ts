@@ -7,8 +7,10 @@
  * counted of its series (and a cumulative one adds only its growth), and a log batch's digest per
  * row is remembered (the last RECENT_BATCHES of each row), so the same batch finds it there.
  */
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import type { AppContext } from '../context.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { linkSessions, type Executor } from '../aiSessions/activityLinks.js';
@@ -210,7 +212,7 @@ function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL | null
  * atomic without a transaction of its own. Returns the sessions that took the contribution and
  * the commits they named, for linking.
  */
-async function writeAggregates(tx: Executor, tenantId: string, signal: Signal, grouping: Grouping, tally: Tally): Promise<{ id: string; shas: string[] }[]> {
+async function writeAggregates(tx: Executor | pg.Pool, tenantId: string, signal: Signal, grouping: Grouping, tally: Tally): Promise<{ id: string; shas: string[] }[]> {
   const sessions = grouping.sortedSessions();
   const days = grouping.sortedDays();
   const tallied = tallyUpsert(tenantId, signal, tally);
@@ -219,14 +221,29 @@ async function writeAggregates(tx: Executor, tenantId: string, signal: Signal, g
   if (days.length > 0) parts.push(sql`days as (${daysUpsert(tenantId, days)})`);
   if (tallied) parts.push(sql`tally as (${tallied})`);
   if (parts.length === 0) return [];
-  const result = sessions.length > 0
-    ? await tx.execute<{ id: string; tool: string; telemetry_id: string }>(sql`with ${sql.join(parts, sql`, `)} select id, tool, telemetry_id from sessions`)
-    : await tx.execute<{ id: string; tool: string; telemetry_id: string }>(sql`with ${sql.join(parts, sql`, `)} select null::uuid as id, null as tool, null as telemetry_id where false`);
+  const statement = sessions.length > 0
+    ? sql`with ${sql.join(parts, sql`, `)} select id, tool, telemetry_id from sessions`
+    : sql`with ${sql.join(parts, sql`, `)} select null::uuid as id, null as tool, null as telemetry_id where false`;
+  const result = await run<{ id: string; tool: string; telemetry_id: string }>(tx, statement);
   const byKey = new Map(sessions.map((b) => [`${b.tool}\u0000${b.sessionId}`, b]));
   return result.rows.flatMap((r) => {
     const shas = [...(byKey.get(`${r.tool}\u0000${r.telemetry_id}`)?.commitShas ?? [])];
     return shas.length > 0 ? [{ id: r.id, shas }] : [];
   });
+}
+
+const dialect = new PgDialect();
+
+/**
+ * On the pool, a named (prepared) statement: the statement's text depends only on which tables it
+ * writes (the rows travel as one JSON parameter), so each connection plans it once rather than on
+ * every export, a large share of its cost.
+ */
+async function run<R extends Record<string, unknown>>(on: Executor | pg.Pool, statement: SQL): Promise<{ rows: R[] }> {
+  if (!(on instanceof pg.Pool)) return (await on.execute<R>(statement)) as { rows: R[] };
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const name = `otlp-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  return on.query<R>({ name, text, values: params as unknown[] });
 }
 
 /** Links the commits telemetry sessions named (ai_session_shas, then the usual linking). */
@@ -301,7 +318,7 @@ export async function ingestLogs(app: AppContext, principal: TenantPrincipal, re
   if (events.some((e) => e.commitShas.length > 0)) {
     await app.database.db.transaction(async (tx) => linkCommits(tx, principal.tenantId, await writeAggregates(tx, principal.tenantId, 'logs', grouping, tally)));
   } else {
-    await writeAggregates(app.database.db, principal.tenantId, 'logs', grouping, tally);
+    await writeAggregates(app.database.pool, principal.tenantId, 'logs', grouping, tally);
   }
   return partialOf(tally);
 }
