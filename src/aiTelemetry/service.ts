@@ -16,6 +16,7 @@ import type { TenantPrincipal } from '../auth/principal.js';
 import { linkSessions, type Executor } from '../aiSessions/activityLinks.js';
 import type { PartialSuccess, Signal } from './otlp.js';
 import type { LogsRequest, MetricsRequest } from './otlp.js';
+import { GroupCommit, type Contribution } from './batch.js';
 import { COUNTERS, digest64, readLogs, readMetrics, type Counters, type Origin, type Person, type Tally } from './read.js';
 
 /** Log batch digests kept per session and per person-day: an exporter retries within seconds. */
@@ -60,6 +61,19 @@ const isoOf = (ns: bigint): string => new Date(Number(ns / 1_000_000n)).toISOStr
 class Grouping {
   readonly sessions = new Map<string, SessionBucket>();
   readonly days = new Map<string, DayBucket>();
+
+  /** Whether `other` writes none of this grouping's rows: only then may one statement take both. */
+  disjoint(other: Grouping): boolean {
+    for (const key of other.sessions.keys()) if (this.sessions.has(key)) return false;
+    for (const key of other.days.keys()) if (this.days.has(key)) return false;
+    return true;
+  }
+
+  /** Takes `other`'s rows (disjoint ones: each keeps its own batch digest). */
+  absorb(other: Grouping): void {
+    for (const [key, bucket] of other.sessions) this.sessions.set(key, bucket);
+    for (const [key, bucket] of other.days) this.days.set(key, bucket);
+  }
 
   add(origin: Origin, timeNs: bigint, counters: Counters, key: string | null, commitShas: string[] = []): void {
     if (origin.sessionId) {
@@ -309,6 +323,41 @@ export async function ingestMetrics(app: AppContext, principal: TenantPrincipal,
 }
 
 /** Counts a logs export into the caller's tenant: events add to their session and person-day. */
+/** The tallies of several exports as one (counts summed by name). */
+function mergeTallies(into: Tally, from: Tally): void {
+  for (const field of ['accepted', 'ignored', 'rejected'] as const) {
+    for (const [name, n] of from[field]) into[field].set(name, (into[field].get(name) ?? 0) + n);
+  }
+}
+
+/** A log export's rows and tally, as the group commit combines them (batch.ts). */
+class LogContribution implements Contribution<LogContribution> {
+  constructor(
+    readonly grouping = new Grouping(),
+    readonly tally: Tally = { accepted: new Map(), ignored: new Map(), rejected: new Map(), firstRejection: null },
+  ) {}
+
+  disjoint(other: LogContribution): boolean {
+    return this.grouping.disjoint(other.grouping);
+  }
+
+  absorb(other: LogContribution): void {
+    this.grouping.absorb(other.grouping);
+    mergeTallies(this.tally, other.tally);
+  }
+}
+
+const commits = new WeakMap<AppContext, GroupCommit<LogContribution>>();
+const groupCommitOf = (app: AppContext): GroupCommit<LogContribution> => {
+  let commit = commits.get(app);
+  if (!commit) {
+    const { pool } = app.database;
+    commit = new GroupCommit(() => new LogContribution(), async (tenantId, c) => void (await writeAggregates(pool, tenantId, 'logs', c.grouping, c.tally)));
+    commits.set(app, commit);
+  }
+  return commit;
+};
+
 export async function ingestLogs(app: AppContext, principal: TenantPrincipal, request: LogsRequest): Promise<PartialSuccess> {
   const { events, tally } = readLogs(request);
   const grouping = new Grouping();
@@ -318,7 +367,7 @@ export async function ingestLogs(app: AppContext, principal: TenantPrincipal, re
   if (events.some((e) => e.commitShas.length > 0)) {
     await app.database.db.transaction(async (tx) => linkCommits(tx, principal.tenantId, await writeAggregates(tx, principal.tenantId, 'logs', grouping, tally)));
   } else {
-    await writeAggregates(app.database.pool, principal.tenantId, 'logs', grouping, tally);
+    await groupCommitOf(app).submit(principal.tenantId, new LogContribution(grouping, tally));
   }
   return partialOf(tally);
 }

@@ -211,6 +211,25 @@ describe('AI telemetry: the tools’ OpenTelemetry counted into sessions, person
     await events.shutdown();
   });
 
+  it('counts concurrent exports exactly, each batch once, when they share statements', async () => {
+    const batch = (n: number) => JSON.stringify({ resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'claude-code' } }] }, scopeLogs: [{ logRecords: [
+      { timeUnixNano: `${BigInt(Date.now()) * 1_000_000n + BigInt(n)}`, body: { stringValue: 'claude_code.user_prompt' }, attributes: [
+        { key: 'session.id', value: { stringValue: `burst-${n}` } }, { key: 'user.email', value: { stringValue: `burst-${n % 3}@example.com` } },
+        { key: 'event.sequence', value: { intValue: 1 } }, { key: 'prompt_length', value: { intValue: 9 } }] },
+    ] }] }] });
+    const bodies = Array.from({ length: 15 }, (_, n) => batch(n));
+    // Every batch twice, all at once: the copies meet in one round or follow one another.
+    const answers = await Promise.all([...bodies, ...bodies].map((body) => fetch(`${api.baseUrl}/api/otlp/v1/logs`, {
+      method: 'POST', headers: { authorization: `Bearer ${tenant.owner.apiKey}`, 'content-type': 'application/json' }, body,
+    }).then((r) => r.status)));
+    expect(answers).to.deep.equal(Array(30).fill(200));
+    const rows = await pool.query(`select telemetry_id, prompt_count from ai_sessions where tenant_id = $1 and telemetry_id like 'burst-%' order by telemetry_id`, [tenant.tenantId]);
+    expect(rows.rows).to.have.length(15);
+    expect(rows.rows.every((r) => r.prompt_count === 1)).to.equal(true);
+    const days = await pool.query(`select person_email, prompts from ai_telemetry_days where tenant_id = $1 and person_email like 'burst-%' order by person_email`, [tenant.tenantId]);
+    expect(days.rows).to.deep.equal([0, 1, 2].map((k) => ({ person_email: `burst-${k}@example.com`, prompts: 5 })));
+  });
+
   it('writes a tenant-B key’s telemetry into B only; B’s cube shows none of A’s', async () => {
     const sdk = meter('delta');
     const exporter = metricExporter({ baseUrl: api.baseUrl, apiKey: other.owner.apiKey, protocol: 'http/protobuf' });
