@@ -184,6 +184,11 @@ describe('AI telemetry: the tools’ OpenTelemetry counted into sessions, person
     expect(upload.status, upload.text).to.equal(201);
     expect(await cube(tenant.owner.apiKey, measures, month, 'alpha')).to.deep.equal({ 'ai_sessions.ai_sessions': '2', 'ai_sessions.ai_active_users': '1' });
 
+    const baseline = await api.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?from=${month}&to=${month}&format=json`);
+    expect(baseline.status, baseline.text).to.equal(200);
+    const alpha = (baseline.body.rows as Record<string, unknown>[]).find((r) => r.team_slug === 'alpha')!;
+    expect([alpha.ai_sessions, alpha.ai_active_users]).to.deep.equal([2, 1]);
+
     const drill = await api.as(tenant.owner.apiKey).get(`/api/facts?measure=ai_sessions.ai_sessions&from=${month}&to=${month}&team=alpha`);
     expect(drill.status, drill.text).to.equal(200);
     expect((drill.body.data as { source: string; tool: string }[]).map((r) => [r.source, r.tool]).sort()).to.deep.equal([['telemetry', 'claude-code'], ['upload', 'cursor']]);
