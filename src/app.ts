@@ -24,6 +24,7 @@ import { tenantRoutes } from './tenants/routes.js';
 import { adminRoutes } from './operations/adminRoutes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { sessionRoutes } from './aiSessions/routes.js';
+import { aiTelemetryRoutes } from './aiTelemetry/routes.js';
 import { codehostRoutes } from './codehost/routes.js';
 import { deploymentSourceRoutes } from './deploymentSources/routes.js';
 import { trackerRoutes } from './integrations/trackers/routes.js';
@@ -84,6 +85,7 @@ const routeFactories: RouteFactory[] = [
   webhookRoutes,
   surveyRoutes,
   sessionRoutes,
+  aiTelemetryRoutes,
   aiRoutes,
   codehostRoutes,
   deploymentSourceRoutes,

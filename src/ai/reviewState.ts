@@ -70,7 +70,7 @@ export type ReviewStateName = 'no_transcript' | 'pending' | 'assessed' | 'failed
 export async function sessionListExtras(app: AppContext, tenantId: string, rows: SessionRow[]) {
   const { db } = app.database;
   const ids = rows.map((r) => r.id);
-  const userIds = [...new Set(rows.map((r) => r.userId))];
+  const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
   const [assessed, failures, people] = await Promise.all([
     ids.length ? db.select({ sessionId: sessionAssessments.sessionId, score: sessionAssessments.score }).from(sessionAssessments).where(and(eq(sessionAssessments.tenantId, tenantId), inArray(sessionAssessments.sessionId, ids))) : [],
     reviewFailures(app, tenantId, ids),
@@ -83,6 +83,8 @@ export async function sessionListExtras(app: AppContext, tenantId: string, rows:
     const score = scores.get(row.id) ?? null;
     const failed = failures.get(row.id);
     const state: ReviewStateName = !row.transcriptKey ? 'no_transcript' : score !== null ? 'assessed' : failed ? 'failed' : 'pending';
-    return { uploader: { id: row.userId, name: names.get(row.userId) ?? null }, review: { state, score } };
+    // A telemetry session has no uploader: the tool named a person by e-mail.
+    const uploader = row.userId ? { id: row.userId, name: names.get(row.userId) ?? null } : { id: null, name: row.personEmail };
+    return { uploader, review: { state, score } };
   };
 }

@@ -6,6 +6,8 @@ export function presentSession(row: SessionRow) {
   return {
     id: row.id,
     userId: row.userId,
+    /** `upload` or `telemetry` (OTLP intake, docs/ai-telemetry.md). */
+    source: row.source,
     externalId: row.externalId,
     tool: row.tool,
     model: row.model,

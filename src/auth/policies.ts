@@ -15,7 +15,7 @@ const NOT_YOURS = 'You do not have permission to do this';
 
 const owner = (p: TenantPrincipal) => p.role === 'owner';
 const anyone = (_p: TenantPrincipal) => true;
-const ownerOrAuthor = (p: TenantPrincipal, record: { userId: string }) => p.role === 'owner' || record.userId === p.userId;
+const ownerOrAuthor = (p: TenantPrincipal, record: { userId: string | null }) => p.role === 'owner' || record.userId === p.userId;
 
 export const policies = {
   /** Owners see and revoke every key of the tenant; members only their own. */

@@ -78,6 +78,8 @@ export interface AiSessionFact {
   id: string;
   startedAt: string | null;
   endedAt: string | null;
+  /** upload or telemetry. */
+  source: string | null;
   tool: string | null;
   model: string | null;
   user: string | null;
@@ -352,12 +354,13 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   },
   ai_sessions: {
     cube: 'ai_sessions',
-    dimensions: ['id', 'started_at', 'ended_at', 'tool', 'model', 'user_key', 'person_matched'],
+    dimensions: ['id', 'started_at', 'ended_at', 'source', 'tool', 'model', 'user_key', 'person_matched'],
     measures: [],
     order: [['ai_sessions.started_at', 'desc']],
     columns: [
       { key: 'startedAt', title: 'Started', type: 'time' },
       { key: 'endedAt', title: 'Ended', type: 'time' },
+      { key: 'source', title: 'Source', type: 'text' },
       { key: 'tool', title: 'Tool', type: 'text' },
       { key: 'model', title: 'Model', type: 'text' },
       { key: 'user', title: 'Person (or uploader) id', type: 'text' },
@@ -367,6 +370,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       id: String(get('id')),
       startedAt: time(get('started_at')),
       endedAt: time(get('ended_at')),
+      source: text(get('source')),
       tool: text(get('tool')),
       model: text(get('model')),
       user: text(get('user_key')),

@@ -20,8 +20,11 @@ const TYPES: Record<Exclude<BodyKind, 'raw'>, string[]> = {
 
 const invalid = (message: string) => new AppError('validation_failed', 'Invalid request body', [{ path: 'body', message }]);
 
-/** Reads the whole body up to `limitBytes` (413 beyond), gunzipping `Content-Encoding: gzip`. */
-export async function readRawBody(ctx: Koa.Context, limitBytes: number): Promise<Buffer> {
+/**
+ * Reads the whole body up to `limitBytes` (413 beyond), gunzipping `Content-Encoding: gzip` up to
+ * `inflatedLimitBytes` (413 beyond, so a small gzip bomb stops there).
+ */
+export async function readRawBody(ctx: Koa.Context, limitBytes: number, inflatedLimitBytes = limitBytes): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || '0');
   if (declared > limitBytes) throw new AppError('payload_too_large', `Request body is larger than ${limitBytes} bytes`);
   const chunks: Buffer[] = [];
@@ -36,11 +39,11 @@ export async function readRawBody(ctx: Koa.Context, limitBytes: number): Promise
   if (encoding === '' || encoding === 'identity') return raw;
   if (encoding !== 'gzip') throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported (use gzip or none)`);
   try {
-    const inflated = gunzipSync(raw, { maxOutputLength: limitBytes });
+    const inflated = gunzipSync(raw, { maxOutputLength: inflatedLimitBytes });
     return inflated;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-      throw new AppError('payload_too_large', `Decompressed body is larger than ${limitBytes} bytes`);
+      throw new AppError('payload_too_large', `Decompressed body is larger than ${inflatedLimitBytes} bytes`);
     }
     throw invalid('Body is not valid gzip');
   }

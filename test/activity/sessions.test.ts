@@ -59,6 +59,7 @@ describe('AI sessions with transcripts in an S3-speaking store', function () {
       data: {
         id: sessionId,
         userId: a.owner.userId,
+        source: 'upload',
         externalId: null,
         tool: 'claude-code',
         model: 'claude-sonnet-4-5',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants, users } from './identity.js';
 import { projects } from './delivery.js';
 
@@ -185,17 +185,28 @@ export const pullRequestCommits = pgTable(
 );
 
 /**
- * An AI coding session uploaded by a user. The repository is kept as its `project_key`, not a
- * project id, so a session that arrives before the repository's first event still links once the
- * project appears. The person behind it is found at query time through the uploader's e-mail in
- * person_identities (never stored, so a later register import re-attributes it).
+ * An AI coding session, uploaded by a user (`source` upload) or built from a tool's OpenTelemetry
+ * (`source` telemetry, src/aiTelemetry: one row per tool session, its counters added up at intake).
+ * The repository is kept as its `project_key`, not a project id, so a session that arrives before
+ * the repository's first event still links once the project appears. The person behind it is found
+ * at query time through the uploader's e-mail, or the telemetry's `user.email`, in
+ * person_identities (never resolved at write time, so a later register import re-attributes it).
  */
 export const aiSessions = pgTable(
   'ai_sessions',
   {
     id: uuid('id').primaryKey(),
     tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** The uploader; none for telemetry, which names a person by e-mail, not a user of ours. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** `upload` (POST /api/sessions) or `telemetry` (OTLP intake). */
+    source: text('source').notNull().default('upload'),
+    /** Telemetry: the tool's own session id (`session.id`, `conversation.id`), unique per tool. */
+    telemetryId: text('telemetry_id'),
+    /** Telemetry: `user.email`, lower-cased; matched to a person at query time. */
+    personEmail: text('person_email'),
+    /** Telemetry: the tool's account id (`user.account_uuid`, `user.account_id`) when no e-mail came. */
+    personAccount: text('person_account'),
     /** The client's own id for the session; a second upload with the same one is a conflict. */
     externalId: text('external_id'),
     tool: text('tool').notNull(),
@@ -212,6 +223,21 @@ export const aiSessions = pgTable(
     cacheWriteTokens: bigint('cache_write_tokens', { mode: 'number' }).notNull().default(0),
     messageCount: integer('message_count').notNull().default(0),
     toolCallCount: integer('tool_call_count').notNull().default(0),
+    // Telemetry counters, added to at intake (0 for uploads, whose transcripts say none of this).
+    promptCount: integer('prompt_count').notNull().default(0),
+    apiRequestCount: integer('api_request_count').notNull().default(0),
+    linesAdded: bigint('lines_added', { mode: 'number' }).notNull().default(0),
+    linesRemoved: bigint('lines_removed', { mode: 'number' }).notNull().default(0),
+    editsAccepted: integer('edits_accepted').notNull().default(0),
+    editsRejected: integer('edits_rejected').notNull().default(0),
+    commitCount: integer('commit_count').notNull().default(0),
+    pullRequestCount: integer('pull_request_count').notNull().default(0),
+    activeSeconds: doublePrecision('active_seconds').notNull().default(0),
+    /**
+     * Digests of the last log batches counted into this row (newest first, at most
+     * RECENT_BATCHES): an exporter re-sending a batch after a timeout finds its digest here.
+     */
+    recentBatches: bigint('recent_batches', { mode: 'bigint' }).array().notNull().default(sql`'{}'::bigint[]`),
     transcriptKey: text('transcript_key'),
     transcriptBytes: integer('transcript_bytes'),
     transcriptLines: integer('transcript_lines'),
@@ -225,6 +251,9 @@ export const aiSessions = pgTable(
     index('ai_sessions_tenant_project_pr_idx').on(t.tenantId, t.projectKey, t.prNumber),
     index('ai_sessions_tenant_project_branch_idx').on(t.tenantId, t.projectKey, t.branch),
     uniqueIndex('ai_sessions_tenant_external').on(t.tenantId, t.externalId),
+    uniqueIndex('ai_sessions_tenant_telemetry').on(t.tenantId, t.tool, t.telemetryId),
+    check('ai_sessions_source', sql`${t.source} in ('upload', 'telemetry')`),
+    check('ai_sessions_upload_user', sql`${t.source} <> 'upload' or ${t.userId} is not null`),
   ],
 );
 

@@ -11,3 +11,4 @@ export * from './trackers.js';
 export * from './chatDocs.js';
 export * from './billing.js';
 export * from './benchmarks.js';
+export * from './aiTelemetry.js';

@@ -1,0 +1,273 @@
+/**
+ * `npm run bench:telemetry`: one instance takes the OpenTelemetry of BENCH_DEVELOPERS (2,000)
+ * active Claude Code users, each sending a metrics export a minute and a log batch every 5 s, as
+ * the tool's defaults are (docs/ai-telemetry.md); printed beside the webhook API's rate measured in
+ * the same run, on the same machine.
+ *
+ * 1. Embedded PostgreSQL 17 (default durability), migrated; `delivery-analytics serve` as a child
+ *    process with no job worker; one organisation, one API key for all its developers (the
+ *    managed-settings set-up).
+ * 2. Telemetry, open loop: requests are started on the developers' schedule, not when the previous
+ *    answer came, for BENCH_SECONDS (20) of real time at the real rate (2,000 / 60 s metrics
+ *    exports + 2,000 / 5 s log batches ≈ 433 a second). BENCH_SPEEDUP (1) compresses time: 2 runs
+ *    ten minutes of the organisation's day in five. Bodies are http/protobuf, as Claude Code
+ *    sends by default: a log batch holds an API request, two tool results and, every third batch,
+ *    a prompt; a metrics export holds token usage and lines of code (delta temporality). A 503
+ *    is retried after its Retry-After, as an exporter does, and counted.
+ * 3. Capacity: log batches in a closed loop over 32 connections for BENCH_CAPACITY_SECONDS (8), into
+ *    another organisation; then the webhook API the same way for BENCH_WEBHOOK_SECONDS (8).
+ * 4. Nothing lost: the sessions, prompts, API requests and tokens in the database equal what was
+ *    sent. Exits 1 when a count differs, a request failed, or telemetry p99 is not under 100 ms.
+ */
+import { Agent, request } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import pg from 'pg';
+import protobuf from 'protobufjs';
+import { OTLP_DESCRIPTOR } from '../src/aiTelemetry/otlpDescriptor.js';
+import { openDatabase } from '../src/db/client.js';
+import { createTenant, insertKey } from '../src/tenants/service.js';
+import { call, cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise } from './support.js';
+
+const DEVELOPERS = Number(process.env.BENCH_DEVELOPERS ?? 2000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const SPEEDUP = Number(process.env.BENCH_SPEEDUP ?? 1);
+const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 8);
+const CAPACITY_SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 8);
+const METRICS_EVERY_S = 60;
+const LOGS_EVERY_S = 5;
+const P99_TARGET_MS = 100;
+
+const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as unknown as protobuf.INamespace);
+const LogsRequest = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
+const MetricsRequest = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest');
+
+const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+const int = (key: string, value: number) => ({ key, value: { intValue: value } });
+const resource = { attributes: [str('service.name', 'claude-code'), str('service.version', '2.0.14')] };
+
+interface Sent { prompts: number; apiRequests: number; inputTokens: number; logBatches: number; metricExports: number }
+
+/** The developer `d`'s log batch number `n` at `ns` (unix nanoseconds). */
+function logBatch(d: number, n: number, ns: bigint, sent: Sent): Uint8Array {
+  const who = [str('session.id', `s-${d}`), str('user.email', `dev${d}@bench.example`), str('terminal.type', 'vscode')];
+  const event = (name: string, seq: number, attrs: object[]) => ({
+    timeUnixNano: String(ns + BigInt(seq)), body: { stringValue: `claude_code.${name}` },
+    attributes: [...who, str('event.name', name), int('event.sequence', n * 10 + seq), ...attrs],
+  });
+  const records = [
+    event('api_request', 1, [str('model', 'claude-sonnet-4-5'), int('input_tokens', 1200), int('output_tokens', 300)]),
+    event('tool_result', 2, [str('tool_name', 'Read'), str('success', 'true')]),
+    event('tool_result', 3, [str('tool_name', 'Edit'), str('success', 'true')]),
+  ];
+  sent.apiRequests += 1;
+  if (n % 3 === 0) {
+    records.push(event('user_prompt', 4, [int('prompt_length', 240)]));
+    sent.prompts += 1;
+  }
+  sent.logBatches += 1;
+  return LogsRequest.encode(LogsRequest.fromObject({ resourceLogs: [{ resource, scopeLogs: [{ logRecords: records }] }] })).finish();
+}
+
+/** The developer `d`'s metrics export covering (fromNs, toNs]: delta temporality, Claude Code's default. */
+function metricsExport(d: number, fromNs: bigint, toNs: bigint, sent: Sent): Uint8Array {
+  const who = [str('session.id', `s-${d}`), str('user.email', `dev${d}@bench.example`)];
+  const point = (value: number, attrs: object[]) => ({ startTimeUnixNano: String(fromNs), timeUnixNano: String(toNs), asInt: String(value), attributes: [...who, ...attrs] });
+  const sum = (name: string, points: object[]) => ({ name, sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: points } });
+  sent.inputTokens += 5000;
+  sent.metricExports += 1;
+  return MetricsRequest.encode(MetricsRequest.fromObject({ resourceMetrics: [{ resource, scopeMetrics: [{ metrics: [
+    sum('claude_code.token.usage', [point(5000, [str('type', 'input'), str('model', 'claude-sonnet-4-5')]), point(900, [str('type', 'output'), str('model', 'claude-sonnet-4-5')])]),
+    sum('claude_code.lines_of_code.count', [point(40, [str('type', 'added')]), point(8, [str('type', 'removed')])]),
+  ] }] }] })).finish();
+}
+
+function post(agent: Agent, base: URL, path: string, key: string, body: Uint8Array): Promise<{ status: number; retryAfter: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ agent, host: base.hostname, port: base.port, path, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-protobuf', 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 1) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function telemetryLoad(url: string, key: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const base = new URL(url);
+  const sent: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let retried = 0;
+  const startNs = BigInt(Date.now()) * 1_000_000n;
+  // Each developer's first batch is spread over its interval, as real clients start at random times.
+  const schedule: { at: number; d: number; kind: 'logs' | 'metrics'; n: number }[] = [];
+  const simSeconds = SECONDS * SPEEDUP;
+  for (let d = 0; d < DEVELOPERS; d += 1) {
+    const logOffset = (d * 7919) % (LOGS_EVERY_S * 1000);
+    for (let n = 0, at = logOffset; at < simSeconds * 1000; n += 1, at += LOGS_EVERY_S * 1000) schedule.push({ at, d, kind: 'logs', n });
+    const metricOffset = (d * 104729) % (METRICS_EVERY_S * 1000);
+    for (let n = 0, at = metricOffset; at < simSeconds * 1000; n += 1, at += METRICS_EVERY_S * 1000) schedule.push({ at, d, kind: 'metrics', n });
+  }
+  schedule.sort((a, b) => a.at - b.at);
+  const inFlight: Promise<void>[] = [];
+  const started = performance.now();
+  // What the server answered 200 for: a sender that gave up after five 503s keeps its data (an
+  // exporter drops it), so "nothing lost" compares the database with what was accepted.
+  const accepted: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
+  const acceptedDevelopers = new Set<number>();
+  const send = async (path: string, body: Uint8Array, delta: Sent, developer: number): Promise<void> => {
+    for (let attempt = 0; ; attempt += 1) {
+      const t0 = performance.now();
+      const res = await post(agent, base, path, key, body).catch((error: Error) => ({ status: -1, retryAfter: 1, error }));
+      if (res.status === 200) {
+        latencies.push(performance.now() - t0);
+        for (const [k, v] of Object.entries(delta) as [keyof Sent, number][]) accepted[k] += v;
+        acceptedDevelopers.add(developer);
+        return;
+      }
+      if ((res.status === 503 || res.status === 429) && attempt < 5) {
+        retried += 1;
+        await new Promise((r) => setTimeout(r, res.retryAfter * 1000));
+        continue;
+      }
+      failures.set(String(res.status), (failures.get(String(res.status)) ?? 0) + 1);
+      return;
+    }
+  };
+  for (const item of schedule) {
+    const due = started + item.at / SPEEDUP;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const simNs = startNs + BigInt(item.at) * 1_000_000n;
+    const delta: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
+    const body = item.kind === 'logs'
+      ? logBatch(item.d, item.n, simNs, delta)
+      : metricsExport(item.d, simNs - BigInt(METRICS_EVERY_S) * 1_000_000_000n, simNs, delta);
+    for (const [k, v] of Object.entries(delta) as [keyof Sent, number][]) sent[k] += v;
+    inFlight.push(send(`/api/otlp/v1/${item.kind}`, body, delta, item.d));
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried };
+}
+
+/** Closed loop, 32 connections: how many log batches a second the instance takes at most. */
+async function telemetryCapacity(url: string, key: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const base = new URL(url);
+  const latencies: number[] = [];
+  const sent: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
+  let seq = 0;
+  const startNs = BigInt(Date.now()) * 1_000_000n;
+  const end = performance.now() + CAPACITY_SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (performance.now() < end) {
+      const n = (seq += 1);
+      const body = logBatch(n % DEVELOPERS, Math.floor(n / DEVELOPERS), startNs + BigInt(n) * 1_000_000n, sent);
+      const t0 = performance.now();
+      const res = await post(agent, base, '/api/otlp/v1/logs', key, body);
+      if (res.status === 200) latencies.push(performance.now() - t0);
+    }
+  }));
+  agent.destroy();
+  return summarise(latencies, (performance.now() - started) / 1000);
+}
+
+async function webhookLoad(url: string, keys: string[]) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const base = new URL(url);
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let seq = 0;
+  const end = performance.now() + WEBHOOK_SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (performance.now() < end) {
+      const n = (seq += 1);
+      const key = keys[Math.floor(n / 95) % keys.length] as string;
+      const t0 = performance.now();
+      const res = await call(agent, base, 'POST', '/api/webhooks/v1/issues', key, { projectKey: `bench/p${n % 8}`, externalId: `I-${n}`, title: `Issue ${n}`, type: 'bug', state: 'open', labels: ['bench'], authorUsername: 'bench' });
+      if (res.status === 201 || res.status === 200) latencies.push(performance.now() - t0);
+      else failures.set(String(res.status), (failures.get(String(res.status)) ?? 0) + 1);
+    }
+  }));
+  agent.destroy();
+  return { summary: summarise(latencies, (performance.now() - started) / 1000), failures };
+}
+
+async function main(): Promise<number> {
+  process.stdout.write(`telemetry benchmark: ${DEVELOPERS} developers, ${SECONDS} s at ${SPEEDUP}× (${SECONDS * SPEEDUP} s of their day), load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
+  // BENCH_STATEMENTS=1: what PostgreSQL spends the telemetry phase on, triggers' statements included.
+  const statements = process.env.BENCH_STATEMENTS === '1';
+  const database = await startDatabase(statements ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []);
+  const env = { ...serverEnv(database.url), JOBS_WORKER_ENABLED: 'false' };
+  let server: Awaited<ReturnType<typeof startServerProcess>> | null = null;
+  try {
+    await migrate(env);
+    const db = openDatabase(database.url, { max: 4, unscoped: 'test-fixture' });
+    const org = await createTenant(db.db, { name: 'Bench org', ownerEmail: 'owner@bench.example', apiKey: false });
+    const key = await insertKey(db.db, org.tenantId, org.userId, 'otel');
+    // The closed-loop phase writes into an organisation of its own, so the count check stays exact.
+    const capacityOrg = await createTenant(db.db, { name: 'Bench capacity', ownerEmail: 'capacity@bench.example', apiKey: false });
+    const capacityKey = await insertKey(db.db, capacityOrg.tenantId, capacityOrg.userId, 'otel');
+    const hooks = await createTenant(db.db, { name: 'Bench hooks', ownerEmail: 'hooks@bench.example', apiKey: false });
+    const webhookKeys: string[] = [];
+    for (let i = 0; i < Math.ceil((WEBHOOK_SECONDS * 3000) / 95); i += 1) webhookKeys.push(await insertKey(db.db, hooks.tenantId, hooks.userId, 'hook'));
+    await db.close();
+
+    server = await startServerProcess(env);
+    await settle(server.pid);
+    const admin = new pg.Pool({ connectionString: database.url, max: 1 });
+    if (statements) {
+      await admin.query('create extension if not exists pg_stat_statements');
+      await admin.query('select pg_stat_statements_reset()');
+    }
+    const cpu0 = cpuTicks(server.pid);
+    const db0 = database.cpuTicks();
+    const telemetry = await telemetryLoad(server.url, key);
+    const serverCpu = (cpuTicks(server.pid) - cpu0) / 100;
+    const dbCpu = (database.cpuTicks() - db0) / 100;
+    if (statements) {
+      const { rows } = await admin.query(`select calls, total_exec_time / calls as exec, total_exec_time as total, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as q
+        from pg_stat_statements where calls > 50 order by total desc limit 15`);
+      for (const r of rows) process.stdout.write(`${String(r.calls).padStart(8)} ${Number(r.exec).toFixed(3).padStart(8)} ms ${(Number(r.total) / 1000).toFixed(1).padStart(6)} s  ${r.q}\n`);
+    }
+    await admin.end();
+    const capacity = await telemetryCapacity(server.url, capacityKey);
+    const webhooks = await webhookLoad(server.url, webhookKeys);
+
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const { rows: [stored] } = await pool.query(`select
+        (select count(*) from ai_sessions where tenant_id = $1 and source = 'telemetry')::int as sessions,
+        (select coalesce(sum(prompt_count), 0) from ai_sessions where tenant_id = $1)::int as prompts,
+        (select coalesce(sum(api_request_count), 0) from ai_sessions where tenant_id = $1)::int as requests,
+        (select coalesce(sum(input_tokens), 0) from ai_sessions where tenant_id = $1)::bigint as tokens,
+        (select coalesce(sum(prompts), 0) from ai_telemetry_days where tenant_id = $1)::int as day_prompts,
+        (select count(*) from ai_telemetry_days where tenant_id = $1)::int as days`, [org.tenantId]);
+    await pool.end();
+    const { accepted } = telemetry;
+    const expected = { sessions: telemetry.sessions, prompts: accepted.prompts, requests: accepted.apiRequests, tokens: accepted.inputTokens, day_prompts: accepted.prompts };
+    const got = { sessions: stored.sessions, prompts: stored.prompts, requests: stored.requests, tokens: Number(stored.tokens), day_prompts: stored.day_prompts };
+    const lost = JSON.stringify(expected) !== JSON.stringify(got);
+
+    const requests = telemetry.sent.logBatches + telemetry.sent.metricExports;
+    process.stdout.write(`telemetry (open loop, ${requests} exports: ${telemetry.sent.logBatches} log batches, ${telemetry.sent.metricExports} metrics exports) ${fmt(telemetry.summary)}\n`);
+    process.stdout.write(`  offered ${(requests / telemetry.summary.seconds).toFixed(0)}/s; retried after 503: ${telemetry.retried}; server ${((serverCpu * 1000) / requests).toFixed(2)} ms CPU per export, PostgreSQL ${((dbCpu * 1000) / requests).toFixed(2)} ms\n`);
+    process.stdout.write(`telemetry log batches (closed loop, 32 connections)         ${fmt(capacity)}\n`);
+    process.stdout.write(`webhook API (closed loop, 32 connections)                   ${fmt(webhooks.summary)}\n`);
+    process.stdout.write(`needed for ${DEVELOPERS} developers: ${(DEVELOPERS / LOGS_EVERY_S + DEVELOPERS / METRICS_EVERY_S).toFixed(0)}/s; telemetry capacity ÷ webhook rate ${(capacity.perSecond / webhooks.summary.perSecond).toFixed(2)}\n`);
+    process.stdout.write(`stored: ${JSON.stringify(got)}; accepted (answered 200): ${JSON.stringify(expected)}; person-day rows ${stored.days}\n`);
+    process.stdout.write(`sent: ${telemetry.sent.logBatches + telemetry.sent.metricExports} exports, ${telemetry.sent.prompts} prompts; given up after five 503s: ${[...telemetry.failures.values()].reduce((a, b) => a + b, 0)} exports\n`);
+    process.stdout.write(`nothing lost: ${lost ? 'NO' : 'yes'}; telemetry p99 ${telemetry.summary.p99.toFixed(1)} ms (target < ${P99_TARGET_MS}); load average ${loadavg()[0]!.toFixed(1)}\n`);
+    for (const [status, count] of [...telemetry.failures, ...webhooks.failures]) process.stdout.write(`failed: ${count} × ${status}\n`);
+    return lost || telemetry.failures.size > 0 || webhooks.failures.size > 0 || !(telemetry.summary.p99 < P99_TARGET_MS) ? 1 : 0;
+  } finally {
+    await server?.stop();
+    await database.stop();
+  }
+}
+
+process.exitCode = await main();
