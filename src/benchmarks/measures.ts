@@ -77,8 +77,19 @@ export interface DatedRelease {
 
 /** A tag's series and patch: X.Y.Z at the end, after an optional prefix (the package) and `v`; no pre-release or build suffix. */
 export function releaseVersion(tag: string | undefined): Pick<DatedRelease, 'series' | 'patch'> {
-  const m = /^(.*?)v?(\d+)\.(\d+)\.(\d+)$/i.exec(tag ?? '');
-  return m ? { series: `${(m[1] ?? '').toLowerCase()}|${Number(m[2])}.${Number(m[3])}`, patch: Number(m[4]) } : { series: null, patch: null };
+  // Read from the end by scanning, not by a backtracking pattern (a tag is the code host's text).
+  const none = { series: null, patch: null };
+  const parts = (tag ?? '').split('.');
+  if (parts.length < 3) return none;
+  const [minor, patch] = parts.slice(-2) as [string, string];
+  const head = parts.slice(0, -2).join('.');
+  const digits = (s: string) => s !== '' && [...s].every((c) => c >= '0' && c <= '9');
+  let start = head.length;
+  while (start > 0 && digits(head[start - 1] as string)) start -= 1;
+  const major = head.slice(start);
+  if (!digits(major) || !digits(minor) || !digits(patch)) return none;
+  const prefix = /[vV]$/.test(head.slice(0, start)) ? head.slice(0, start - 1) : head.slice(0, start);
+  return { series: `${prefix.toLowerCase()}|${Number(major)}.${Number(minor)}`, patch: Number(patch) };
 }
 
 /** Whether each release failed: a patch release of its series or a revert (epoch ms) within FAILED_RELEASE_DAYS after it. */

@@ -106,6 +106,7 @@ const CLI_COMMANDS: Record<string, { runs: 'operator' | 'remote' | 'server'; rea
   'bi:rotate': { runs: 'operator', reaches: ['bi.manage'] },
   login: { runs: 'remote', reaches: [] },
   whoami: { runs: 'remote', reaches: [] },
+  'sessions:capture': { runs: 'remote', reaches: [] },
   logout: { runs: 'remote', reaches: [] },
   'notion:verification-token': { runs: 'operator', reaches: [] },
 };

@@ -199,7 +199,9 @@ describe('drill-through: AI commits and headcount', function () {
       const members = await facts(`measure=memberships.headcount&${MAY}${team}`, other.owner.apiKey);
       expect(members.body.data, team).to.deep.equal([{ id: otherPerson, person: otherPerson, source: 'register', memberships: 1 }]);
     }
-    expect((await facts(`measure=memberships.headcount&${MAY}&team=${teams.alpha}`, other.owner.apiKey)).body.meta.total).to.equal(0);
+    // A's team by id is no team of B's: a 404 naming it, not an empty list.
+    const theirs = await facts(`measure=memberships.headcount&${MAY}&team=${teams.alpha}`, other.owner.apiKey);
+    expect([theirs.status, theirs.body.error.code]).to.deep.equal([404, 'not_found']);
   });
 
   it('list_facts (MCP) answers the same rows', async () => {

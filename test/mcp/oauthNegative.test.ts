@@ -139,7 +139,9 @@ describe('MCP OAuth: refused requests', function () {
       const swapped = await approve(api.baseUrl, started, { ...started.fields, csrf: theirs.fields.csrf as string, tenantId: a.tenantId });
       expectRefusalPage(await pageOf(swapped), 403, 'Forbidden', 'The form token is missing or invalid. Reload the page and try again.');
       const crossSite = await approve(api.baseUrl, started, { ...started.fields, tenantId: a.tenantId }, { origin: 'https://evil.example' });
-      expectRefusalPage(await pageOf(crossSite), 403, 'Forbidden', 'This form can only be sent from this site.');
+      // Refused before routing, like every cookie-carrying change from elsewhere (src/auth/csrf.ts).
+      expect(crossSite.status).to.equal(403);
+      expect(await crossSite.json()).to.deep.equal({ error: { code: 'forbidden', message: 'Cross-origin request refused' } });
       // None of these used the request up.
       expect(await approveAndGetCode(api.baseUrl, started, a.tenantId)).to.be.a('string');
     });

@@ -142,8 +142,8 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     const panel = page.getByRole('dialog', { name: 'AI sessions: the facts' });
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '1 AI session');
-    // started, ended, tool, model, person id, matched.
-    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'cursor', 'gpt-5', ann, 'yes']]);
+    // started, ended, source, tool, model, person id, matched.
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'upload', 'cursor', 'gpt-5', ann, 'yes']]);
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).to.equal(true);
     const axe = await seriousAxe(page).include('dialog').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
@@ -166,7 +166,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await page.getByTestId('ai-sessions').getByRole('link', { name: 'Feb 2026: 1. List the facts' }).click();
     await until(() => text(page, 'facts-count'), '1 AI session');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'ai_sessions.ai_sessions', dmonth: '2026-02' });
-    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'cursor', 'gpt-5', ann, 'yes']]);
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'upload', 'cursor', 'gpt-5', ann, 'yes']]);
     await screenshot(page, 'ai-drill');
   });
 
