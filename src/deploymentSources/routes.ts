@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
 import { listEnvelope, Paging, route } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
-import { requestBackfill, requestPatternBackfills } from '../codehost/backfill.js';
+import { requestBackfill, requestPatternBackfills, resumeStalledBackfills } from '../codehost/backfill.js';
 import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
@@ -31,6 +31,8 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   const meta = { sources: [...DEPLOYMENT_SOURCES] };
 
   router.get('/api/deployment-sources', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {
+    // A backfill whose worker died goes on now, not after its job expires (its state then reads running).
+    await resumeStalledBackfills(app, principal.tenantId);
     const { rows, total } = await listDeploymentSources(db, principal.tenantId, query);
     const list = listEnvelope(rows.map(presentDeploymentSource), query, total);
     return { body: { ...list, meta: { ...list.meta, ...meta } } };
@@ -50,6 +52,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   }));
 
   router.get('/api/deployment-sources/:projectId', route(app, { auth: 'required', params: ProjectParams }, async ({ principal, params }) => {
+    await resumeStalledBackfills(app, principal.tenantId);
     return { body: { data: presentDeploymentSource(await getDeploymentSource(db, principal.tenantId, params.projectId)), meta } };
   }));
 

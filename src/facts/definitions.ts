@@ -91,6 +91,13 @@ export interface Drill {
   key: string | null;
   /** A sum's measure: the list's rows carry it, and it adds up to the number. Null otherwise. */
   sum: string | null;
+  /**
+   * Rows stored but counted in no measure, listed apart (one source per period: the deployments a
+   * project's current source replaced). `flag` is the member the rows measure's filter requires
+   * false (`NOT {CUBE}.is_replaced`): the same flags with it true are those rows; `reason` the
+   * dimension that says why (`deployments.replaced_by`). Null when the list has no such rows.
+   */
+  uncounted: { flag: string; reason: string } | null;
 }
 
 interface ModelMeasure {
@@ -104,6 +111,8 @@ interface ModelDimension {
   name: string;
   sql?: string;
   type: string;
+  /** `uncounted_because`: a flag whose rows are stored and counted nowhere, and the dimension saying why. */
+  meta?: { uncounted_because?: string };
 }
 interface ModelCube {
   name: string;
@@ -126,7 +135,7 @@ function modelOf(cube: string, dir: string): ModelCube {
  * other form fails loudly (test/facts/drill.test.ts runs every drill): the list would otherwise
  * need a second, hand-written rule.
  */
-export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | null; flags: Flag[]; key: string | null; sum: string | null } {
+export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | null; flags: Flag[]; key: string | null; sum: string | null; uncounted: Drill['uncounted'] } {
   const [cube, name] = measure.split('.') as [string, string];
   const model = modelOf(cube, dir);
   const m = model.measures?.find((x) => x.name === name);
@@ -135,12 +144,19 @@ export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | nul
   // is the current state, listed whatever the window.
   const time = m.meta?.time_dimension ?? null;
   if (!time && model.dimensions?.some((d) => d.type === 'time')) throw new Error(`${measure} has no meta.time_dimension`);
+  let uncounted: Drill['uncounted'] = null;
   const flags = (m.filters ?? []).flatMap((f) =>
     f.sql.split(/\sAND\s/).map((term) => {
       const match = TERM.exec(term.trim());
       const dimension = match && model.dimensions?.find((d) => d.sql === match[2] && d.type === 'boolean');
       if (!match || !dimension) throw new Error(`${measure}: filter term "${term}" is not a boolean dimension of ${cube}`);
-      return { member: `${cube}.${dimension.name}`, value: match[1] === undefined };
+      const flag = { member: `${cube}.${dimension.name}`, value: match[1] === undefined };
+      const reason = dimension.meta?.uncounted_because;
+      if (reason !== undefined) {
+        if (flag.value || !model.dimensions?.some((d) => `${cube}.${d.name}` === reason)) throw new Error(`${measure}: ${flag.member} marks uncounted rows: a filter must say NOT ${term.trim()}, and ${reason} must be a dimension of ${cube}`);
+        uncounted = { flag: flag.member, reason };
+      }
+      return flag;
     }),
   );
   // A distinct count lists the values it counts: the dimension that reads its column.
@@ -152,7 +168,7 @@ export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | nul
   } else if (m.type !== 'count' && m.type !== 'sum') {
     throw new Error(`${measure} is a ${m.type}: only a count, a distinct count or a sum lists its facts`);
   }
-  return { time, flags, key, sum: m.type === 'sum' ? measure : null };
+  return { time, flags, key, sum: m.type === 'sum' ? measure : null, uncounted };
 }
 
 const cache = new Map<string, Drill>();
@@ -163,9 +179,9 @@ export function drillOf(measure: string): Drill | null {
   const hit = cache.get(measure);
   if (hit) return hit;
   const source = DRILLS[measure] as DrillSource;
-  const { time, flags, key, sum } = flagsOf(source.rows);
+  const { time, flags, key, sum, uncounted } = flagsOf(source.rows);
   const marked = source.marked ? flagsOf(source.marked).flags.filter((f) => !flags.some((g) => g.member === f.member && g.value === f.value)) : [];
-  const drill: Drill = { measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum };
+  const drill: Drill = { measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum, uncounted };
   cache.set(measure, drill);
   return drill;
 }

@@ -31,6 +31,11 @@ export interface DeploymentFact {
   reason: string | null;
   recoveredBy: string | null;
   recoverySeconds: number | null;
+  /**
+   * The deployment source that replaced this row (one source per period): a row listed apart,
+   * stored and counted in no measure (`replaced=true`). Null on a counted row.
+   */
+  replacedBy: string | null;
 }
 /** What every pull-request row says (the PR and the lead-time lists). */
 interface PullRequestBase {
@@ -146,6 +151,14 @@ export interface FactsPage {
     /** The row key that says a row is marked, or null. */
     markedColumn: string | null;
     /**
+     * Rows of the scope stored but counted in no measure because another deployment source replaced
+     * them (one source per period), listed with `replaced=true`; null for a list that has none by rule
+     * (every list but the deployments of production deployments, finished and failed ones).
+     */
+    replaced: number | null;
+    /** `counted`: the rows the number counts; `replaced`: the rows listed apart (`replaced=true`). */
+    listing: 'counted' | 'replaced';
+    /**
      * When the rows are counts (the survey lists: a team's month each), the row key the number adds
      * up and its sum over the whole list: the number the list was opened from. Null otherwise (the
      * number is `total`).
@@ -166,6 +179,9 @@ const bool = (v: Cell | undefined): boolean => v === true || v === 'true';
 /** Cube's time cell (`2026-02-05T00:00:00.000`, UTC) as ISO 8601. */
 const time = (v: Cell | undefined): string | null => (v === null || v === undefined ? null : `${String(v)}Z`);
 const day = (v: Cell | undefined): string => (v === null || v === undefined ? '?' : String(v).slice(0, 10));
+
+/** The deployment sources by name (projects.deployment_source), as the settings page says them. */
+const SOURCE_NAMES: Record<string, string> = { webhook: 'the webhook API', deployments: 'code-host deployments', workflow_runs: 'workflow runs', releases: 'releases' };
 
 /** 21600 → "6 h", 12600 → "3.5 h". */
 export function hours(seconds: number | null): string {
@@ -236,7 +252,7 @@ const issueFields = (get: (dimension: string) => Cell | undefined) => ({
 export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   deployments: {
     cube: 'deployments',
-    dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds'],
+    dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds', 'replaced_by'],
     columns: [
       { key: 'project', title: 'Project', type: 'text' },
       { key: 'environment', title: 'Environment', type: 'text' },
@@ -248,10 +264,12 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       { key: 'reason', title: 'Why it counts', type: 'text' },
       { key: 'recoveredBy', title: 'Recovered by', type: 'text' },
       { key: 'recoverySeconds', title: 'Recovery time', type: 'seconds' },
+      { key: 'replacedBy', title: 'Replaced by', type: 'text' },
     ],
-    markedColumn: { 'deployments.is_failed': 'failed' },
+    markedColumn: { 'deployments.any_source_failed': 'failed' },
     present: (get) => {
       const failed = bool(get('is_failed'));
+      const replacedBy = text(get('replaced_by'));
       return {
         id: String(get('id')),
         project: text(get('project_key')),
@@ -261,12 +279,14 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
         status: text(get('status')),
         createdAt: time(get('created_at')),
         failed,
-        reason: deploymentReason({
+        // A replaced row counts nowhere: why it does not is its reason.
+        reason: replacedBy !== null ? `replaced by ${SOURCE_NAMES[replacedBy] ?? replacedBy}` : deploymentReason({
           failed, status: text(get('status')), rolledBack: bool(get('rolled_back')), rolledBackBy: text(get('rolled_back_by')), rolledBackAt: get('rolled_back_at'),
           causedIncident: bool(get('caused_incident')), causedIncidentKey: text(get('caused_incident_key')), recoveredBy: text(get('recovered_by')), recoverySeconds: num(get('recovery_seconds')),
         }),
         recoveredBy: text(get('recovered_by')),
         recoverySeconds: num(get('recovery_seconds')),
+        replacedBy,
       };
     },
   },

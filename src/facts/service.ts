@@ -30,6 +30,8 @@ export const FactsQuery = FactsWindow.extend({
   team: z.string().min(1).max(200).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   format: z.enum(['json', 'csv'], { message: 'Must be json or csv' }).optional(),
+  /** `true`: the rows stored but replaced by another deployment source (one source per period), listed apart. */
+  replaced: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional().transform((v) => v === 'true'),
 }).superRefine(checkFactsWindow);
 export type FactsQuery = z.infer<typeof FactsQuery>;
 
@@ -43,6 +45,8 @@ export function requireDrill(measure: string): Drill {
 
 interface Resolved {
   drill: Drill;
+  /** The rows listed apart (stored, counted nowhere: `drill.uncounted`), not the counted ones. */
+  replaced: boolean;
   from: string;
   to: string;
   /** The window's first and last day. */
@@ -65,12 +69,18 @@ async function requireTeam(pool: pg.Pool, tenantId: string, team: string): Promi
   return rows[0];
 }
 
-async function resolve(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<Resolved> {
+type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean };
+
+async function resolve(pool: pg.Pool, tenantId: string, scope: Scope): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
+  if (scope.replaced && !drill.uncounted) {
+    const message = `${scope.measure} lists no replaced rows: only the production, finished and failed deployments do`;
+    throw new AppError('validation_failed', message, [{ path: 'query.replaced', message }]);
+  }
   // As given (months or days), for meta and the CSV's name; the defaults are the export's months.
   const months = resolveWindow({ from: scope.from?.slice(0, 7), to: scope.to?.slice(0, 7) });
   const team = scope.team === undefined ? null : await requireTeam(pool, tenantId, scope.team);
-  return { drill, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null };
+  return { drill, replaced: scope.replaced === true, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null };
 }
 
 const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
@@ -79,6 +89,12 @@ const teamFilter = (r: Resolved) => (r.team === null ? [] : [{ member: UUID.test
 const isGrouped = (drill: Drill) => drill.key !== null || drill.sum !== null;
 /** The window, on the list's time dimension; none for a cube without one (memberships: current). */
 const windowOf = (r: Resolved) => (r.drill.time === null ? [] : [{ dimension: r.drill.time, dateRange: r.days }]);
+/**
+ * The flags every row of the list has: the rows measure's; for the replaced rows the same with the
+ * uncounted flag true (a replaced row would be counted but for its source's period).
+ */
+const flagsOf = (r: Resolved) =>
+  r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(r.replaced && f.member === r.drill.uncounted?.flag ? true : f.value)] }));
 
 /** The ungrouped cube query of the list: the rows measure's flags, the window, the team; newest first. */
 function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unknown>[] = []) {
@@ -91,7 +107,7 @@ function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unkn
   return {
     dimensions: [...new Set([`${cube}.id`, ...time, ...dimensions, ...joined])],
     timeDimensions: windowOf(r),
-    filters: [...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })), ...team, ...extra],
+    filters: [...flagsOf(r), ...team, ...extra],
     order: [...time.map((t) => [t, 'desc']), [`${cube}.id`, 'asc']],
     ungrouped: true,
     limit: MAX_LIMIT,
@@ -113,7 +129,7 @@ function groupedQuery(r: Resolved) {
     measures: spec.measures ?? [],
     timeDimensions: windowOf(r),
     filters: [
-      ...r.drill.flags.map((f) => ({ member: f.member, operator: 'equals', values: [String(f.value)] })),
+      ...flagsOf(r),
       ...(r.drill.key ? [{ member: r.drill.key, operator: 'set' }] : []),
       ...teamFilter(r),
     ],
@@ -128,14 +144,22 @@ async function run(pool: pg.Pool, cube: CompiledCube, tenantId: string, query: u
   return rows;
 }
 
-const isMarked = (drill: Drill, row: Row) => drill.marked.length > 0 && drill.marked.every((f) => row[f.member] === f.value);
+/** A replaced row is marked by nothing: it counts in no numerator. */
+const isMarked = (r: Resolved, row: Row) => !r.replaced && r.drill.marked.length > 0 && r.drill.marked.every((f) => row[f.member] === f.value);
 
-function meta(r: Resolved, page: number, total: number, marked: number, sum: number | null = null): FactsPage['meta'] {
+/** How many replaced rows the scope has for a list that may have some (their keys only); null for the others. */
+async function replacedCount(pool: pg.Pool, cube: CompiledCube, tenantId: string, r: Resolved, listed: number): Promise<number | null> {
+  if (!r.drill.uncounted) return null;
+  if (r.replaced) return listed;
+  return (await run(pool, cube, tenantId, listQuery({ ...r, replaced: true }, []))).length;
+}
+
+function meta(r: Resolved, page: number, total: number, marked: number, sum: number | null = null, replaced: number | null = null): FactsPage['meta'] {
   const spec = KINDS[r.drill.kind];
-  const markedColumn = r.drill.marked.length > 0 ? (spec.markedColumn?.[r.drill.marked[0]!.member] ?? null) : null;
+  const markedColumn = r.drill.marked.length > 0 && !r.replaced ? (spec.markedColumn?.[r.drill.marked[0]!.member] ?? null) : null;
   const sumColumn = r.drill.sum ? spec.sumColumn?.[r.drill.sum] : undefined;
   return {
-    page, perPage: FACTS_PER_PAGE, total, marked, markedColumn,
+    page, perPage: FACTS_PER_PAGE, total, marked, markedColumn, replaced, listing: r.replaced ? 'replaced' : 'counted',
     sum: sumColumn === undefined || sum === null ? null : { column: sumColumn, value: sum },
     measure: r.drill.measure, kind: r.drill.kind, from: r.from, to: r.to, team: r.team, columns: spec.columns,
   };
@@ -153,7 +177,7 @@ async function groupedFacts(pool: pg.Pool, tenantId: string, r: Resolved): Promi
  * marked count. The whole list is read with its keys and flags only; the page's rows with every
  * column (the columns that say why are subqueries, worth running for 50 rows, not for thousands).
  */
-export async function listFacts(pool: pg.Pool, tenantId: string, query: { measure: string; from?: string; to?: string; team?: string; page: number }): Promise<FactsPage> {
+export async function listFacts(pool: pg.Pool, tenantId: string, query: Scope & { page: number }): Promise<FactsPage> {
   const r = await resolve(pool, tenantId, query);
   if (isGrouped(r.drill)) {
     const { rows, sum } = await groupedFacts(pool, tenantId, r);
@@ -162,14 +186,15 @@ export async function listFacts(pool: pg.Pool, tenantId: string, query: { measur
   const cube = await loadCube();
   const kind = r.drill.kind;
   const keys = await run(pool, cube, tenantId, listQuery(r, r.drill.marked.map((f) => f.member)));
-  const marked = keys.filter((row) => isMarked(r.drill, row)).length;
+  const marked = keys.filter((row) => isMarked(r, row)).length;
   const ids = keys.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE).map((row) => String(row[`${kind}.id`]));
   const rows = ids.length === 0 ? [] : await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`), [{ member: `${kind}.id`, operator: 'equals', values: ids }]));
-  return { data: rows.map((row) => presentFact(kind, row)), meta: meta(r, query.page, keys.length, marked) };
+  const replaced = await replacedCount(pool, cube, tenantId, r, keys.length);
+  return { data: rows.map((row) => presentFact(kind, row)), meta: meta(r, query.page, keys.length, marked, null, replaced) };
 }
 
 /** Every fact behind a measure for the scope, newest first. */
-export async function allFacts(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ rows: FactRow[]; meta: FactsPage['meta'] }> {
+export async function allFacts(pool: pg.Pool, tenantId: string, scope: Scope): Promise<{ rows: FactRow[]; meta: FactsPage['meta'] }> {
   return allFactsOf(pool, tenantId, await resolve(pool, tenantId, scope));
 }
 
@@ -182,15 +207,15 @@ async function allFactsOf(pool: pg.Pool, tenantId: string, r: Resolved): Promise
   const kind = r.drill.kind;
   const rows = await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`)));
   const facts = rows.map((row) => presentFact(kind, row));
-  return { rows: facts, meta: meta(r, 1, facts.length, rows.filter((row) => isMarked(r.drill, row)).length) };
+  return { rows: facts, meta: meta(r, 1, facts.length, rows.filter((row) => isMarked(r, row)).length, null, await replacedCount(pool, cube, tenantId, r, facts.length)) };
 }
 
 /** The whole list as CSV: a header of the JSON keys (id first), one line per fact, csv-stringify quoting. */
-export async function factsCsv(pool: pg.Pool, tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string }): Promise<{ filename: string; body: Readable }> {
+export async function factsCsv(pool: pg.Pool, tenantId: string, scope: Scope): Promise<{ filename: string; body: Readable }> {
   const r = await resolve(pool, tenantId, scope);
   const { rows, meta: m } = await allFactsOf(pool, tenantId, r);
   const header = ['id', ...KINDS[m.kind].columns.map((c) => c.key)];
   const body = Readable.from(rows.map((row) => csvCells(m.kind, row))).pipe(stringify({ ...SAFE_CSV, header: true, columns: header }));
-  const filename = `facts-${m.measure.replace('.', '-')}-${r.teamSlug ? `${r.teamSlug}-` : ''}${m.from}-${m.to}.csv`;
+  const filename = `facts-${m.measure.replace('.', '-')}-${r.replaced ? 'replaced-' : ''}${r.teamSlug ? `${r.teamSlug}-` : ''}${m.from}-${m.to}.csv`;
   return { filename, body };
 }

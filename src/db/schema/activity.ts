@@ -74,6 +74,8 @@ export const codehostBackfills = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** Why the last run stopped short (no installation, not linked, the code host failed). */
     lastError: text('last_error'),
+    /** The job whose request began this walk: its retry (after a continuation finished it) does not walk again. */
+    startedByJobId: text('started_by_job_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -21,3 +21,8 @@ export function useCan(): (action: TenantAction) => boolean | undefined {
   const actions = useQuery(meQuery).data?.data.actions;
   return (action) => actions?.includes(action);
 }
+
+/** The active organisation's id; undefined until known. A drill-through's link carries it (`dorg`). */
+export function useActiveOrganisation(): string | undefined {
+  return useQuery(meQuery).data?.data.activeTenant.id;
+}

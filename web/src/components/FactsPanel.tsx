@@ -44,18 +44,26 @@ function cell(column: FactColumn, value: unknown) {
   }
 }
 
-export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
+export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClose }: {
   measure: string;
   title: string;
   scope: Scope;
   page: number;
+  /**
+   * A shared link of another organisation: `switching` while the app moves to it, `foreign` when the
+   * user is none of its members. The list is then not asked for.
+   */
+  blocked?: { state: 'switching' | 'foreign'; error: unknown };
   onPage: (page: number) => void;
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [downloadError, setDownloadError] = useState<unknown>(null);
   const params = { measure, from: scope.from, to: scope.to, team: scope.team, page };
-  const facts = useQuery({ ...apiQuery<FactsPage>('/api/facts', params), placeholderData: (previous) => previous });
+  const facts = useQuery({ ...apiQuery<FactsPage>('/api/facts', params), placeholderData: (previous) => previous, enabled: !blocked });
+  // The rows another deployment source replaced (one source per period): stored, counted nowhere, listed apart.
+  const replacedCount = facts.data?.meta.replaced ?? 0;
+  const replaced = useQuery({ ...apiQuery<FactsPage>('/api/facts', { ...params, page: 1, replaced: 'true' }), enabled: !blocked && replacedCount > 0 });
 
   useEffect(() => {
     const d = dialog.current;
@@ -70,7 +78,9 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
   }, []);
 
   const meta = facts.data?.meta;
-  const csv = `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
+  const csvOf = (extra: Record<string, string>) =>
+    `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, ...extra, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
+  const csv = csvOf({});
   const columns: Column<FactRow>[] = (meta?.columns ?? []).map((c) => ({
     key: c.key,
     header: c.title,
@@ -101,8 +111,17 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
         {meta?.kind === 'members' ? 'Current members, whatever the window' : scope.from === scope.to ? scope.from : `${scope.from} to ${scope.to}`}
         {scope.team ? ', this team' : ', whole organisation'}{meta?.kind === 'members' ? '; by person id.' : '; times UTC, newest first.'}
       </p>
+      {blocked ? (
+        blocked.state === 'foreign' ? (
+          <p role="alert" data-testid="facts-foreign">This link belongs to an organisation you cannot see.</p>
+        ) : blocked.error ? (
+          <ErrorNote error={blocked.error} />
+        ) : (
+          <p role="status" data-testid="facts-switching">Opening this link in its organisation…</p>
+        )
+      ) : null}
       {facts.isError && <ErrorNote error={facts.error} onRetry={() => void facts.refetch()} />}
-      {meta ? (
+      {blocked ? null : meta ? (
         <>
           <p data-testid="facts-count">
             {formatCount(meta.total)} {meta.total === 1 ? one : many}
@@ -118,9 +137,27 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
           {meta.total === 0 ? (
             <p className="muted">Nothing counted in this scope.</p>
           ) : (
-            <DataTable caption={`${title}: ${many}, page ${meta.page}`} columns={columns} rows={facts.data?.data ?? []} rowKey={(r) => r.id} />
+            <DataTable caption={`${title}: ${many}, page ${meta.page}`} columns={columns.filter((c) => c.key !== 'replacedBy')} rows={facts.data?.data ?? []} rowKey={(r) => r.id} />
           )}
           <Pager meta={meta} onPage={onPage} />
+          {meta.replaced ? (
+            <section aria-labelledby="facts-replaced-title" data-testid="facts-replaced">
+              <h3 id="facts-replaced-title">
+                Not counted: {formatCount(meta.replaced)} {meta.replaced === 1 ? one : many} replaced by another source
+              </h3>
+              <p className="muted">
+                Stored rows of a deployment source the project does not use for this period (one source per period); switching back to it counts them again.
+                {meta.replaced > (replaced.data?.data.length ?? meta.replaced) && ` The first ${formatCount(replaced.data?.data.length ?? 0)} below; the CSV has them all.`}
+              </p>
+              <p>
+                <DownloadLink href={csvOf({ replaced: 'true' })} onResult={setDownloadError} testId="facts-replaced-csv">
+                  Download CSV of the replaced rows
+                </DownloadLink>
+              </p>
+              {replaced.isError && <ErrorNote error={replaced.error} onRetry={() => void replaced.refetch()} />}
+              {replaced.data && <DataTable caption={`${title}: ${many} replaced by another source, not counted`} columns={columns} rows={replaced.data.data} rowKey={(r) => r.id} />}
+            </section>
+          ) : null}
         </>
       ) : (
         !facts.isError && <div className="skeleton" role="status" aria-busy="true" aria-label="Loading the facts" style={{ minHeight: 200 }} />
