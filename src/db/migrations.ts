@@ -92,7 +92,7 @@ export async function runMigrations(pool: pg.Pool, setup: MigrationSetup, dir = 
       // PUBLIC's database and schema privileges, taken once per database, not per BI grant.
       await restrictDatabaseToApplication(client);
       // And on the cluster's own databases (postgres, template1) where this user may: no login role
-      // but ours connects there or creates temporary tables (issue 43, docs/bi.md "The cluster").
+      // but ours connects there or creates temporary tables (issue 43, docs/bi-cluster.md "The cluster").
       await restrictClusterToApplication(client);
       await setup.afterMigrate?.(client);
     } finally {
