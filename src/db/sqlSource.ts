@@ -322,8 +322,9 @@ export async function applySqlSource(client: Queryable, files: SqlFile[] = sqlFi
     const recorded = new Map(
       (await client.query<{ name: string; checksum: string }>(`select name, checksum from ${RECORD_TABLE}`)).rows.map((r) => [r.name, r.checksum]),
     );
+    const present = new Set((await handWrittenObjects(client)).map((o) => o.name));
     for (const file of files) {
-      if (recorded.get(file.name) === file.checksum && (await definitionOf(client, file.name))) continue;
+      if (recorded.get(file.name) === file.checksum && present.has(file.name)) continue;
       await applyFile(client, file);
       await client.query(
         `insert into ${RECORD_TABLE} (name, path, checksum) values ($1, $2, $3)

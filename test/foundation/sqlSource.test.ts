@@ -171,6 +171,12 @@ describe('SQL source: migrate applies changed files', function () {
     expect(await definitionOf(client, 'sqlsrc_probe_fn')).to.equal(null);
   });
 
+  it('recreates a filed object a versioned migration dropped, though its file did not change', async () => {
+    await client.query('DROP VIEW survey_team_results CASCADE');
+    expect(await applySqlSource(client, files)).to.deep.equal({ applied: ['survey_team_results'], dropped: [] });
+    expect((await compareWithDatabase(client, files.filter((f) => f.name === 'survey_team_results')))[0]!.same).to.equal(true);
+  });
+
   it('three instances migrating at once all succeed, one after the other under the migration lock, and the changed file is applied and recorded', async () => {
     await client.query(`update drizzle.sql_source set checksum = 'stale' where name = 'cube_commits'`);
     const pools = [1, 2, 3].map(() => new pg.Pool({ connectionString: url, max: 1 }));
