@@ -151,7 +151,7 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
     mergedAt: date(pr.merged_at),
     closedAt: date(pr.closed_at),
     // The state's own time: a payload without `updated_at` falls back to its latest time, never to
-    // now, so a replay of it cannot pass for the newest state (docs/codehost-deployments.md "Replays and late deliveries").
+    // now, so a replay of it cannot pass for the newest state (docs/codehost-deployments-backfill.md "Replays and late deliveries").
     updatedAt: date(pr.updated_at) ?? new Date(Math.max(...[pr.closed_at, pr.merged_at, pr.created_at].map((t) => (t ? Date.parse(t) : 0)))),
   };
   const { tenantId: _t, projectId: _p, number: _n, ...changes } = values;

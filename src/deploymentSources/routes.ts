@@ -46,7 +46,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   router.put('/api/deployment-sources/organisation', route(app, { auth: { policy: 'deploymentSource.manage' }, body: OrganisationPatternBody }, async ({ principal, body }) => {
     const pattern = body.pattern && { workflow: body.pattern.workflow, branch: body.pattern.branch ?? null };
     const saved = await setOrganisationPattern(db, principal, pattern);
-    // The projects the pattern applies to read their runs of the last 90 days (docs/codehost-deployments.md "Backfill").
+    // The projects the pattern applies to read their runs of the last 90 days (docs/codehost-deployments-backfill.md "Backfill").
     if (saved) await requestPatternBackfills(app, principal.tenantId);
     return { body: { data: { pattern: saved }, meta } };
   }));
@@ -58,7 +58,7 @@ export function deploymentSourceRoutes(app: AppContext): Router {
 
   router.put('/api/deployment-sources/:projectId', route(app, { auth: { policy: 'deploymentSource.manage' }, params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
     const row = await setDeploymentSource(db, principal, params.projectId, body);
-    // The code host's records of the last 90 days, read once the project takes them (docs/codehost-deployments.md "Backfill").
+    // The code host's records of the last 90 days, read once the project takes them (docs/codehost-deployments-backfill.md "Backfill").
     if (row.source !== null && row.source !== 'webhook') await requestBackfill(app, { tenantId: principal.tenantId, projectId: row.projectId });
     return { body: { data: presentDeploymentSource(row), meta } };
   }));

@@ -1,5 +1,5 @@
 /**
- * The 90-day backfill from the code host's REST API (docs/codehost-deployments.md "Backfill"),
+ * The 90-day backfill from the code host's REST API (docs/codehost-deployments-backfill.md "Backfill"),
  * against a fake code host on loopback: the app's JWT, installation tokens, newest-first pages
  * with Link headers, a 429 in the middle, a failure and a restart from the stored cursor.
  *

@@ -213,8 +213,8 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     expect(b).to.include({ total: 0 });
   });
 
-  it("the bi queries of docs/drill-through.md for the AI lists give the API's lists, run as the tenant's BI role", async () => {
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_sessions|seats)\b/.test(q));
+  it("the bi queries of docs/drill-through-bi.md for the AI lists give the API's lists, run as the tenant's BI role", async () => {
+    const sql = [...readFileSync(new URL('../../docs/drill-through-bi.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_sessions|seats)\b/.test(q));
     expect(sql).to.have.length(2);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'AI drill docs' });

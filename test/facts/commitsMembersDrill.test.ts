@@ -214,8 +214,8 @@ describe('drill-through: AI commits and headcount', function () {
     }
   });
 
-  it("the bi queries of docs/drill-through.md for AI commits and members give the API's lists, run as the tenant's BI role", async () => {
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_commits|memberships)\b/.test(q));
+  it("the bi queries of docs/drill-through-bi.md for AI commits and members give the API's lists, run as the tenant's BI role", async () => {
+    const sql = [...readFileSync(new URL('../../docs/drill-through-bi.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_commits|memberships)\b/.test(q));
     expect(sql).to.have.length(2);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'Commits and members docs' });

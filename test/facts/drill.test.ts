@@ -286,14 +286,14 @@ describe('drill-through: the facts behind every measure', function () {
     expect([unknown.isError, (unknown.content as { text: string }[])[0]!.text]).to.deep.equal([true, 'Team not found: "paymnts" is no team of this organisation (teams.slug or teams.id): query.team: No such team']);
   });
 
-  it('the bi queries of docs/drill-through.md give the same lists, run as the tenant\'s BI role', async () => {
+  it('the bi queries of docs/drill-through-bi.md give the same lists, run as the tenant\'s BI role', async () => {
     // The delivery lists' queries (the AI lists' are run by test/facts/aiDrill.test.ts).
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats|ai_commits|memberships)\b/.test(q));
+    const sql = [...readFileSync(new URL('../../docs/drill-through-bi.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats|ai_commits|memberships)\b/.test(q));
     const measures = ['deployments.change_failure_rate', 'pull_requests.prs_merged', 'change_lead_times.deployed_changes', 'incidents.incidents_restored', 'issues.issues_closed'];
     expect(sql).to.have.length(measures.length);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'Drill docs' });
-    // As a BI tool reads them: the BI database's foreign tables (docs/bi.md "The BI database").
+    // As a BI tool reads them: the BI database's foreign tables (docs/bi-database.md "The BI database").
     const client = new pg.Client({ connectionString: biUrl(api.databaseUrl, credential.user, password) });
     await client.connect();
     try {

@@ -48,7 +48,7 @@ export const codehostDeliveries = pgTable(
 
 /**
  * The 90-day backfill of one project's deployments from the code host's REST API, one row per
- * project and source (docs/codehost-deployments.md "Backfill"). The cursor is where the walk
+ * project and source (docs/codehost-deployments-backfill.md "Backfill"). The cursor is where the walk
  * stands (the page still to read, or the records listed and how many are applied), saved after
  * every page and record, so a restart, a retry or the continuation queued after a rate limit
  * resumes there; a finished walk starts afresh when asked for again.

@@ -56,7 +56,7 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
     const part = rows.map((r, i) => (r.partial || rows[i - 1]?.partial || rows[i + 1]?.partial ? r.value : null));
     // The month labels are text in the page under the canvas, not drawn by uPlot: so that they can be
     // thinned by their measured width (uPlot draws every value it is given, overlapping or not) and
-    // their geometry tested (docs/web.md "Charts").
+    // their geometry tested (docs/web-ui.md "Charts").
     const labels = document.createElement('div');
     labels.className = 'x-labels';
     labels.dataset.axis = 'x';

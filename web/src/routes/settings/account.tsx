@@ -36,7 +36,7 @@ function RemoveIdentity({ identity, keep }: { identity: LinkedIdentity; keep: bo
   );
 }
 
-/** Settings › Account: the sign-in accounts linked to the signed-in person (docs/auth.md, "Linked accounts"). */
+/** Settings › Account: the sign-in accounts linked to the signed-in person (docs/auth-providers.md, "Linked accounts"). */
 export function AccountPage() {
   usePageTitle('Account');
   const me = useQuery(meQuery);

@@ -32,7 +32,7 @@ interface Backfill {
   lastError: string | null;
 }
 
-/** The last 90 days read from the code host (docs/codehost-deployments.md "Backfill"), in words. */
+/** The last 90 days read from the code host (docs/codehost-deployments-backfill.md "Backfill"), in words. */
 function backfillText(b: Backfill | null): string {
   if (!b) return 'Not run';
   const of = LABELS[b.source];
