@@ -1,16 +1,16 @@
--- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+-- Defined by versioned migrations up to 0070_source_switch_leftovers; since then by this file (docs/sql-source.md).
 -- depends-on: cube_incidents
 CREATE OR REPLACE VIEW "cube_deployments" AS
 SELECT f.tenant_id, f.deployment_id AS id, f.project_id, p.owning_team_id AS team_id, d.environment, f.status, d.sha, d.is_rollback,
        f.created_at, f.is_production,
        f.status IN ('success', 'failure', 'error') AS is_finished,
        f.rolled_back, f.caused_incident,
-       f.replaced_by IS NULL AND f.is_production AND (f.status IN ('failure', 'error') OR f.rolled_back OR f.caused_incident) AS is_failed,
+       f.replaced_by IS NULL AND b.failed AS is_failed,
        f.recovered_at,
        -- The flags production_deploys, finished_production_deploys and recovered_deploys count.
        -- A row replaced by the project's current source (replaced_by) counts in none of them.
-       f.replaced_by IS NULL AND f.is_production AND f.status = 'success' AS is_successful_production,
-       f.replaced_by IS NULL AND f.is_production AND f.status IN ('success', 'failure', 'error') AS is_finished_production,
+       f.replaced_by IS NULL AND b.successful_production AS is_successful_production,
+       f.replaced_by IS NULL AND b.finished_production AS is_finished_production,
        f.recovered_at IS NOT NULL AS is_recovered,
        extract(epoch FROM f.recovered_at - f.created_at)::double precision AS recovery_seconds,
        d.external_id,
@@ -41,7 +41,17 @@ SELECT f.tenant_id, f.deployment_id AS id, f.project_id, p.owning_team_id AS tea
           AND g.replaced_by IS NULL
         ORDER BY g.deployment_id LIMIT 1) AS recovered_by,
        -- The source whose period this row falls in, when not its own (one source per period, METRICS.md).
-       f.replaced_by
+       f.replaced_by,
+       -- The measures count the any-source flags of the rows not replaced (schema/deployments.yml),
+       -- so a drill-through lists the replaced rows of a measure apart (docs/drill-through.md).
+       f.replaced_by IS NOT NULL AS is_replaced,
+       b.successful_production AS any_source_successful_production,
+       b.finished_production AS any_source_finished_production,
+       b.failed AS any_source_failed
 FROM "deployment_facts" f
 LEFT JOIN "deployments" d ON d.id = f.deployment_id
-LEFT JOIN "projects" p ON p.id = f.project_id;
+LEFT JOIN "projects" p ON p.id = f.project_id
+-- A row's flags whatever its source's period, written once (the planner inlines it).
+CROSS JOIN LATERAL (SELECT f.is_production AND f.status = 'success' AS successful_production,
+                           f.is_production AND f.status IN ('success', 'failure', 'error') AS finished_production,
+                           f.is_production AND (f.status IN ('failure', 'error') OR f.rolled_back OR f.caused_incident) AS failed) b;
