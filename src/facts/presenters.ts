@@ -9,7 +9,7 @@ type Cell = string | number | boolean | null;
 type Row = Record<string, Cell>;
 
 /** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
-export type FactKind = 'deployments' | 'pull_requests' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'ai_commits' | 'members' | 'survey_counts';
+export type FactKind = 'deployments' | 'pull_requests' | 'pr_phases' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'ai_commits' | 'members' | 'survey_counts' | 'pull_request_reviews' | 'reviewers';
 
 /** How a column's values read: times are ISO 8601 (UTC), durations seconds. */
 export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean';
@@ -36,6 +36,9 @@ export interface DeploymentFact {
    * stored and counted in no measure (`replaced=true`). Null on a counted row.
    */
   replacedBy: string | null;
+  /** A rollback or a recovery deployment (deployments.rework_rate's numerator), and why. */
+  rework: boolean;
+  reworkBecause: string | null;
 }
 /** What every pull-request row says (the PR and the lead-time lists). */
 interface PullRequestBase {
@@ -51,6 +54,38 @@ export interface PullRequestFact extends PullRequestBase {
   cycleTimeSeconds: number | null;
   aiAssisted: boolean;
   aiAssistedBecause: string | null;
+}
+/** A merged PR with its four phases (docs/pr-phases.md), its size, and whether and why it was reverted. */
+export interface PrPhasesFact extends PullRequestBase {
+  readyAt: string | null;
+  firstCommitAt: string | null;
+  firstReviewAt: string | null;
+  deployedAt: string | null;
+  deployment: string | null;
+  codingTimeSeconds: number | null;
+  pickupTimeSeconds: number | null;
+  reviewTimeSeconds: number | null;
+  deployTimeSeconds: number | null;
+  size: number | null;
+  mergedWithoutReview: boolean;
+  reverted: boolean;
+  revertedBecause: string | null;
+}
+/** A review given (reviews_given): by someone other than the PR's author, not a bot. */
+export interface ReviewFact {
+  id: string;
+  repository: string | null;
+  number: number | null;
+  title: string | null;
+  reviewer: string | null;
+  verdict: string | null;
+  submittedAt: string | null;
+}
+/** A reviewer with the reviews they gave in the scope (reviewers, reviews_per_reviewer): a list, not a ranking. */
+export interface ReviewerFact {
+  id: string;
+  reviewer: string;
+  reviews: number;
 }
 export interface ChangeLeadTimeFact extends PullRequestBase {
   firstCommitAt: string | null;
@@ -136,7 +171,7 @@ export interface SurveyCountFact {
   invitations: number;
   responses: number;
 }
-export type FactRow = DeploymentFact | PullRequestFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | AiCommitFact | MemberFact | SurveyCountFact;
+export type FactRow = DeploymentFact | PullRequestFact | PrPhasesFact | ReviewFact | ReviewerFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | AiCommitFact | MemberFact | SurveyCountFact;
 
 /** `GET /api/facts` (JSON): one page of rows, newest first. */
 export interface FactsPage {
@@ -252,7 +287,7 @@ const issueFields = (get: (dimension: string) => Cell | undefined) => ({
 export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   deployments: {
     cube: 'deployments',
-    dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds', 'replaced_by'],
+    dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds', 'replaced_by', 'is_rework', 'rework_because'],
     columns: [
       { key: 'project', title: 'Project', type: 'text' },
       { key: 'environment', title: 'Environment', type: 'text' },
@@ -265,8 +300,10 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       { key: 'recoveredBy', title: 'Recovered by', type: 'text' },
       { key: 'recoverySeconds', title: 'Recovery time', type: 'seconds' },
       { key: 'replacedBy', title: 'Replaced by', type: 'text' },
+      { key: 'rework', title: 'Rework', type: 'boolean' },
+      { key: 'reworkBecause', title: 'Rework because', type: 'text' },
     ],
-    markedColumn: { 'deployments.any_source_failed': 'failed' },
+    markedColumn: { 'deployments.any_source_failed': 'failed', 'deployments.is_rework': 'rework' },
     present: (get) => {
       const failed = bool(get('is_failed'));
       const replacedBy = text(get('replaced_by'));
@@ -287,6 +324,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
         recoveredBy: text(get('recovered_by')),
         recoverySeconds: num(get('recovery_seconds')),
         replacedBy,
+        rework: bool(get('is_rework')),
+        reworkBecause: text(get('rework_because')),
       };
     },
   },
@@ -315,6 +354,80 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
         aiAssistedBecause: because.length > 0 ? because.join(', ') : null,
       };
     },
+  },
+  pr_phases: {
+    cube: 'pull_requests',
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'ready_at', 'first_commit_at', 'first_review_at', 'deployed_at',
+      'deployment_external_id', 'coding_time_seconds', 'pickup_time_seconds', 'review_time_seconds', 'deploy_time_seconds', 'pr_size', 'merged_without_review', 'is_reverted', 'reverted_because'],
+    columns: [
+      ...PR_COLUMNS,
+      { key: 'readyAt', title: 'Ready for review', type: 'time' },
+      { key: 'firstCommitAt', title: 'First commit', type: 'time' },
+      { key: 'firstReviewAt', title: 'First review', type: 'time' },
+      { key: 'deployedAt', title: 'Deployed', type: 'time' },
+      { key: 'deployment', title: 'Shipped by', type: 'text' },
+      { key: 'codingTimeSeconds', title: 'Coding', type: 'seconds' },
+      { key: 'pickupTimeSeconds', title: 'Pickup', type: 'seconds' },
+      { key: 'reviewTimeSeconds', title: 'Review', type: 'seconds' },
+      { key: 'deployTimeSeconds', title: 'Deploy', type: 'seconds' },
+      { key: 'size', title: 'Size (lines)', type: 'number' },
+      { key: 'mergedWithoutReview', title: 'Merged without review', type: 'boolean' },
+      { key: 'reverted', title: 'Reverted', type: 'boolean' },
+      { key: 'revertedBecause', title: 'Reverted because', type: 'text' },
+    ],
+    markedColumn: { 'pull_requests.merged_without_review': 'mergedWithoutReview', 'pull_requests.is_reverted': 'reverted' },
+    present: (get) => ({
+      id: String(get('id')),
+      repository: text(get('project_key')),
+      number: num(get('number')),
+      title: text(get('title')),
+      author: text(get('author_username')),
+      openedAt: time(get('created_at')),
+      mergedAt: time(get('merged_at')),
+      readyAt: time(get('ready_at')),
+      firstCommitAt: time(get('first_commit_at')),
+      firstReviewAt: time(get('first_review_at')),
+      deployedAt: time(get('deployed_at')),
+      deployment: text(get('deployment_external_id')),
+      codingTimeSeconds: num(get('coding_time_seconds')),
+      pickupTimeSeconds: num(get('pickup_time_seconds')),
+      reviewTimeSeconds: num(get('review_time_seconds')),
+      deployTimeSeconds: num(get('deploy_time_seconds')),
+      size: num(get('pr_size')),
+      mergedWithoutReview: bool(get('merged_without_review')),
+      reverted: bool(get('is_reverted')),
+      revertedBecause: text(get('reverted_because')),
+    }),
+  },
+  pull_request_reviews: {
+    cube: 'pull_request_reviews',
+    dimensions: ['id', 'project_key', 'number', 'title', 'reviewer', 'state', 'submitted_at'],
+    columns: [
+      { key: 'repository', title: 'Repository', type: 'text' },
+      { key: 'number', title: 'PR', type: 'number' },
+      { key: 'title', title: 'Title', type: 'text' },
+      { key: 'reviewer', title: 'Reviewer', type: 'text' },
+      { key: 'verdict', title: 'Verdict', type: 'text' },
+      { key: 'submittedAt', title: 'Submitted', type: 'time' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      repository: text(get('project_key')),
+      number: num(get('number')),
+      title: text(get('title')),
+      reviewer: text(get('reviewer')),
+      verdict: text(get('state')),
+      submittedAt: time(get('submitted_at')),
+    }),
+  },
+  reviewers: {
+    cube: 'pull_request_reviews',
+    dimensions: ['reviewer'],
+    measures: ['pull_request_reviews.reviews_given'],
+    // By name, not by count: a list of the people behind the number, never a ranking.
+    order: [],
+    columns: [{ key: 'reviewer', title: 'Reviewer', type: 'text' }, { key: 'reviews', title: 'Reviews given', type: 'number' }],
+    present: (get) => ({ id: String(get('reviewer')), reviewer: String(get('reviewer')), reviews: num(get('reviews_given')) ?? 0 }),
   },
   change_lead_times: {
     cube: 'change_lead_times',

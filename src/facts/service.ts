@@ -185,10 +185,12 @@ export async function listFacts(pool: pg.Pool, tenantId: string, query: Scope & 
   }
   const cube = await loadCube();
   const kind = r.drill.kind;
+  // The kind's cube: a kind of its own (the PR phases) may list another kind's cube.
+  const of = cubeOf(r.drill);
   const keys = await run(pool, cube, tenantId, listQuery(r, r.drill.marked.map((f) => f.member)));
   const marked = keys.filter((row) => isMarked(r, row)).length;
-  const ids = keys.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE).map((row) => String(row[`${kind}.id`]));
-  const rows = ids.length === 0 ? [] : await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`), [{ member: `${kind}.id`, operator: 'equals', values: ids }]));
+  const ids = keys.slice((query.page - 1) * FACTS_PER_PAGE, query.page * FACTS_PER_PAGE).map((row) => String(row[`${of}.id`]));
+  const rows = ids.length === 0 ? [] : await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => memberOf(kind, d)), [{ member: `${of}.id`, operator: 'equals', values: ids }]));
   const replaced = await replacedCount(pool, cube, tenantId, r, keys.length);
   return { data: rows.map((row) => presentFact(kind, row)), meta: meta(r, query.page, keys.length, marked, null, replaced) };
 }
@@ -205,7 +207,7 @@ async function allFactsOf(pool: pg.Pool, tenantId: string, r: Resolved): Promise
   }
   const cube = await loadCube();
   const kind = r.drill.kind;
-  const rows = await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => `${kind}.${d}`)));
+  const rows = await run(pool, cube, tenantId, listQuery(r, KINDS[kind].dimensions.map((d) => memberOf(kind, d))));
   const facts = rows.map((row) => presentFact(kind, row));
   return { rows: facts, meta: meta(r, 1, facts.length, rows.filter((row) => isMarked(r, row)).length, null, await replacedCount(pool, cube, tenantId, r, facts.length)) };
 }

@@ -42,6 +42,15 @@ SELECT f.tenant_id, f.deployment_id AS id, f.project_id, p.owning_team_id AS tea
         ORDER BY g.deployment_id LIMIT 1) AS recovered_by,
        -- The source whose period this row falls in, when not its own (one source per period, METRICS.md).
        f.replaced_by,
+       -- Rework (METRICS.md "Rework", DORA's deployment rework rate): a finished production deployment
+       -- that is a rollback, or the good deployment that recovered a failed one (the deployment at
+       -- another's recovered_at, the rule of recovered_by above).
+       f.replaced_by IS NULL AND f.is_production AND f.status IN ('success', 'failure', 'error') AND (COALESCE(d.is_rollback, false) OR (f.status = 'success' AND NOT f.rolled_back AND EXISTS (SELECT 1 FROM "deployment_facts" x WHERE x.project_id = f.project_id AND x.recovered_at = f.created_at AND x.replaced_by IS NULL))) AS is_rework,
+       CASE WHEN f.replaced_by IS NULL AND f.is_production AND f.status IN ('success', 'failure', 'error') AND (COALESCE(d.is_rollback, false) OR (f.status = 'success' AND NOT f.rolled_back AND EXISTS (SELECT 1 FROM "deployment_facts" x WHERE x.project_id = f.project_id AND x.recovered_at = f.created_at AND x.replaced_by IS NULL))) THEN concat_ws('; ',
+         CASE WHEN d.is_rollback THEN 'rollback from ' || COALESCE(left(d.rollback_from_sha, 7), '?') END,
+         CASE WHEN f.status = 'success' AND NOT f.rolled_back THEN (SELECT 'recovery after ' || string_agg(xd.external_id, ', ' ORDER BY x.created_at, x.deployment_id) || ' failed'
+           FROM "deployment_facts" x JOIN "deployments" xd ON xd.id = x.deployment_id
+           WHERE x.project_id = f.project_id AND x.recovered_at = f.created_at AND x.replaced_by IS NULL) END) END AS rework_because,
        -- The measures count the any-source flags of the rows not replaced (schema/deployments.yml),
        -- so a drill-through lists the replaced rows of a measure apart (docs/drill-through.md).
        f.replaced_by IS NOT NULL AS is_replaced,

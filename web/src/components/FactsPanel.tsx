@@ -18,6 +18,9 @@ import { ErrorNote } from './states';
 const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
   deployments: ['deployment', 'deployments'],
   pull_requests: ['pull request', 'pull requests'],
+  pr_phases: ['pull request', 'pull requests'],
+  pull_request_reviews: ['review', 'reviews'],
+  reviewers: ['reviewer', 'reviewers'],
   change_lead_times: ['change', 'changes'],
   issues: ['issue', 'issues'],
   incidents: ['incident', 'incidents'],
@@ -28,7 +31,7 @@ const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
   members: ['member', 'members'],
   survey_counts: ['team month', 'team months'],
 };
-const MARKED: Record<string, string> = { failed: 'failed', aiAssisted: 'AI-assisted' };
+const MARKED: Record<string, string> = { failed: 'failed', aiAssisted: 'AI-assisted', rework: 'rework', mergedWithoutReview: 'merged without review', reverted: 'reverted' };
 
 function cell(column: FactColumn, value: unknown) {
   if (value === null || value === undefined) return <span className="muted">–</span>;

@@ -5,6 +5,7 @@ import type { BaselineColumn, BaselineJson, BaselineMonth as MetricRow, Data, Te
 import { apiQuery, cubeQuery, num, teamFilter } from '../api/cube';
 import { factQuery, type Fact } from '../api/queries/common';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
+import { PHASE_FACT, PHASE_TITLES, PhaseBars } from '../components/charts/PhaseBars';
 import { DataTable, type Column } from '../components/DataTable';
 import { DrillLink, DrillPanel } from '../components/Drill';
 import { Median } from '../components/Median';
@@ -46,6 +47,7 @@ export function TeamPage() {
     enabled: slug !== undefined,
   });
   const trend = useQuery(cubeQuery(factQuery(CHART_FACTS, { ...scope, team: teamId }, scope, { byMonth: true })));
+  const phases = useQuery(cubeQuery(factQuery([PHASE_FACT], { ...scope, team: teamId }, scope, { byMonth: true })));
   // mttr's n is not an export column: it comes from its cube beside the baseline rows.
   const restored = useQuery(cubeQuery({ measures: ['incidents.incidents_restored'], timeDimensions: [{ dimension: 'incidents.closed_at', granularity: 'month', dateRange: dateRange(scope) }], filters: teamFilter(teamId) }));
   usePageTitle(team.data ? `Team ${team.data.data.name}` : 'Team');
@@ -123,6 +125,9 @@ export function TeamPage() {
           )}
         </section>
       )}
+      <Panel id="team-phases" title="PR cycle in phases" query={phases} height={300}>
+        {() => <PhaseBars id="team-phase-bars" rows={phases.data!.data} scope={{ ...scope, team: teamId }} />}
+      </Panel>
       <Panel id="team-months" title="Months of the window" query={{ ...metrics, isPending: metrics.isPending || team.isPending }} height={300}>
         {() =>
           rows.length === 0 ? (
