@@ -55,7 +55,7 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
   const dialog = useRef<HTMLDialogElement>(null);
   const [downloadError, setDownloadError] = useState<unknown>(null);
   const params = { measure, from: scope.from, to: scope.to, team: scope.team, page };
-  const facts = useQuery({ ...apiQuery<FactsPage>('/api/facts', params), placeholderData: (previous) => previous });
+  const facts = useQuery({ ...apiQuery('GET /api/facts', { query: params }), placeholderData: (previous) => previous });
 
   useEffect(() => {
     const d = dialog.current;
