@@ -80,6 +80,14 @@ export function allowedActions(principal: TenantPrincipal): TenantAction[] {
 }
 
 /**
+ * The actions of a record the principal may take on it, by the same rules (a detail answer's
+ * `actions`, e.g. `GET /api/sessions/:id`): the web app reads them instead of comparing roles or ids.
+ */
+export function allowedOn<A extends Action>(principal: TenantPrincipal, actions: readonly A[], ...target: TargetOf<A>): A[] {
+  return actions.filter((action) => (can as (actor: Actor, action: Action, ...target: unknown[]) => boolean)(principal, action, ...target));
+}
+
+/**
  * Whether the actor may. System work (the operator's CLI, a job whose request was authorized when
  * it was queued) holds the database already: no rule of a tenant's roles applies to it.
  */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
-import { listEnvelope, Paging, route } from '../http/route.js';
+import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
 import { requestBackfill, requestPatternBackfills, resumeStalledBackfills } from '../codehost/backfill.js';
 import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
@@ -25,8 +25,8 @@ export const OrganisationPatternBody = z.strictObject({
   pattern: z.strictObject({ workflow: name(255), branch: name(255).nullable().optional() }).nullable(),
 });
 
-export function deploymentSourceRoutes(app: AppContext): Router {
-  const router = new Router();
+export function deploymentSourceRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
   const meta = { sources: [...DEPLOYMENT_SOURCES] };
 

@@ -69,7 +69,7 @@ function useLinkOrganisation(dorg: string | undefined): { state: 'own' | 'switch
   useEffect(() => {
     if (state !== 'switching' || !dorg) return;
     // A full load, as the organisation menu does: every cached answer belongs to the previous organisation.
-    api<Data<Me>>('/api/users/me', { method: 'PATCH', json: { activeTenantId: dorg } satisfies UpdateMe })
+    api('PATCH /api/users/me', { json: { activeTenantId: dorg } })
       .then(() => location.assign(location.href))
       .catch(setError);
   }, [state, dorg]);

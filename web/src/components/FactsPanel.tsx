@@ -63,10 +63,10 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
   const dialog = useRef<HTMLDialogElement>(null);
   const [downloadError, setDownloadError] = useState<unknown>(null);
   const params = { measure, from: scope.from, to: scope.to, team: scope.team, page };
-  const facts = useQuery({ ...apiQuery<FactsPage>('/api/facts', params), placeholderData: (previous) => previous, enabled: !blocked });
+  const facts = useQuery({ ...apiQuery('GET /api/facts', { query: params }), placeholderData: (previous) => previous, enabled: !blocked });
   // The rows another deployment source replaced (one source per period): stored, counted nowhere, listed apart.
   const replacedCount = facts.data?.meta.replaced ?? 0;
-  const replaced = useQuery({ ...apiQuery<FactsPage>('/api/facts', { ...params, page: 1, replaced: 'true' }), enabled: !blocked && replacedCount > 0 });
+  const replaced = useQuery({ ...apiQuery('GET /api/facts', { query: { ...params, page: 1, replaced: 'true' } }), enabled: !blocked && replacedCount > 0 });
 
   useEffect(() => {
     const d = dialog.current;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import type { BaselineColumn, BaselineJson, BaselineMonth as MetricRow, Data, Team } from '../api/contract';
+import type { BaselineColumn, BaselineMonth as MetricRow } from '../api/contract';
 import { apiQuery, cubeQuery, num, teamFilter } from '../api/cube';
 import { factQuery, type Fact } from '../api/queries/common';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
@@ -40,10 +40,10 @@ const DRILL_TITLES: Record<string, string> = {
 export function TeamPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
   const scope = useScope();
-  const team = useQuery(apiQuery<Data<Team>>(`/api/teams/${encodeURIComponent(teamId)}`));
+  const team = useQuery(apiQuery('GET /api/teams/:id', { params: { id: teamId } }));
   const slug = team.data?.data.slug;
   const metrics = useQuery({
-    ...apiQuery<BaselineJson>('/api/exports/team-baseline', { format: 'json', team: slug, from: scope.from, to: scope.to }),
+    ...apiQuery('GET /api/exports/team-baseline', { query: { format: 'json', team: slug, from: scope.from, to: scope.to } }),
     enabled: slug !== undefined,
   });
   const trend = useQuery(cubeQuery(factQuery(CHART_FACTS, { ...scope, team: teamId }, scope, { byMonth: true })));
@@ -61,7 +61,8 @@ export function TeamPage() {
     );
   }
   const t = team.data?.data;
-  const rows = metrics.data?.rows ?? [];
+  // A row's month is always `YYYY-MM` (BaselineMonth); the export's row type allows any cell.
+  const rows = (metrics.data?.rows ?? []) as MetricRow[];
   const first = rows[0];
   const restoredBy = new Map((restored.data?.data ?? []).map((r) => [String(r['incidents.closed_at.month']).slice(0, 7), num(r, 'incidents.incidents_restored')]));
   const csv = slug ? `/api/exports/team-baseline?${new URLSearchParams({ from: scope.from, to: scope.to, format: 'csv', team: slug })}` : undefined;

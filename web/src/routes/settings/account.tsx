@@ -14,7 +14,7 @@ const accountName = (identity: LinkedIdentity) => identity.username ?? identity.
 function RemoveIdentity({ identity, keep }: { identity: LinkedIdentity; keep: boolean }) {
   const qc = useQueryClient();
   const remove = useMutation({
-    mutationFn: () => api(`/api/users/me/identities/${identity.id}`, { method: 'DELETE' }),
+    mutationFn: () => api('DELETE /api/users/me/identities/:id', { params: { id: identity.id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/users/me/identities'] }),
   });
   const name = accountName(identity);
