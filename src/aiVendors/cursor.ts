@@ -96,7 +96,9 @@ export class CursorClient {
       }];
     });
     const total = num(body.totalCount);
-    const more = items.length > 0 && (total > 0 ? page * CURSOR_COMMITS_PAGE_SIZE < total : items.length >= CURSOR_COMMITS_PAGE_SIZE);
+    // The page size Cursor used (it may give fewer than asked for) decides whether a next page exists.
+    const size = num(body.pageSize) || CURSOR_COMMITS_PAGE_SIZE;
+    const more = items.length > 0 && (total > 0 ? page * size < total : items.length >= size);
     return { commits, more };
   }
 
