@@ -77,6 +77,13 @@ export async function fakeVendors(): Promise<FakeVendors> {
         return answer(200, { data, has_more: more, next_page: more ? `page_${start + limit}` : null });
       }
 
+      // GitHub: an installation token for the code-host application (the JWT's signature is not checked here).
+      const tokenFor = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
+      if (tokenFor && req.method === 'POST') {
+        if (!req.headers.authorization?.startsWith('Bearer ey')) return answer(401, { message: 'A JSON web token could not be decoded' });
+        return answer(201, { token: fake.copilot.token, expires_at: new Date(Date.now() + 3600_000).toISOString() });
+      }
+
       // GitHub: Copilot usage reports, their files, seats.
       const reports = /^\/orgs\/([^/]+)\/copilot\/metrics\/reports\/(users-1-day|user-teams-1-day)$/.exec(url.pathname);
       const seats = /^\/orgs\/([^/]+)\/copilot\/billing\/seats$/.exec(url.pathname);

@@ -21,7 +21,7 @@
  *     ai_commits, c0ffee02 (0 AI lines, ours) and c0ffee03 (AI lines, not ours) do not → 1.
  */
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { pullSource, type PullResult } from '../../src/aiVendors/service.js';
 import type { AiVendorSource } from '../../src/db/schema/index.js';
@@ -71,7 +71,12 @@ describe('AI tools: vendor reports pulled into person-days, commits and seats', 
 
   before(async () => {
     fake = await fakeVendors();
-    api = await testServer({ env: { ANTHROPIC_ADMIN_API_URL: fake.url, COPILOT_API_URL: fake.url, CURSOR_API_URL: fake.url, JOBS_WORKER_ENABLED: 'false' } });
+    // The code-host application too, whose installation on the organisation can read Copilot's reports.
+    const appKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    api = await testServer({ env: {
+      ANTHROPIC_ADMIN_API_URL: fake.url, COPILOT_API_URL: fake.url, CURSOR_API_URL: fake.url, JOBS_WORKER_ENABLED: 'false',
+      CODEHOST_APP_ID: '1048576', CODEHOST_APP_PRIVATE_KEY: appKey, CODEHOST_APP_API_URL: fake.url,
+    } });
     tenant = await buildTenant(api.databaseUrl);
     other = await buildTenant(api.databaseUrl);
     shared = await annBoAndCy(api, tenant);
@@ -291,6 +296,22 @@ describe('AI tools: vendor reports pulled into person-days, commits and seats', 
     expect(seat).to.deep.equal([{ tool: 'copilot', source: 'copilot', assigned_on: '2026-08-01', revoked_on: null, last_activity_at: new Date('2026-10-05T10:00:00Z'), external_login: 'ann-gh' }]);
     // The test call on save, then the seat list's two pages, the second by the first's Link header.
     expect(fake.seen.filter((s) => s.path === '/orgs/acme/copilot/billing/seats').map((s) => `${s.query.per_page}:${s.query.page ?? '1'}`)).to.deep.equal(['1:1', '100:1', '2:2']);
+  });
+
+  it('reaches Copilot through the code-host application’s installation on the organisation when no token is saved', async () => {
+    const fourth = await buildTenant(api.databaseUrl);
+    const refused = await save(fourth, 'copilot', { org: 'acme' });
+    expect([refused.status, refused.body.error?.details?.[0]?.path]).to.deep.equal([400, 'apiKey']);
+    await q(`insert into codehost_installations (installation_id, tenant_id, account_login, account_type, linked_at) values (4242, $1, 'Acme', 'Organization', now())`, [fourth.tenantId]);
+    const saved = await save(fourth, 'copilot', { org: 'acme', backfillDays: 40 });
+    expect(saved.status, saved.text).to.equal(200);
+    expect(saved.body.data).to.include({ keySet: false, org: 'acme' });
+    const mark = fake.seen.length;
+    expect((await pull(fourth, 'copilot')).outcome).to.equal('pulled');
+    const calls = fake.seen.slice(mark);
+    expect(calls.filter((s) => s.path === '/app/installations/4242/access_tokens').length).to.be.at.least(1);
+    expect(calls.filter((s) => s.path.startsWith('/orgs/acme/')).every((s) => s.headers.authorization === `Bearer ${fake.copilot.token}`)).to.equal(true);
+    expect((await dayRow(fourth, 'copilot', '2026-10-05', 'login:ann-gh')).requests).to.equal(4);
   });
 
   it('pulls Cursor’s daily usage in ranges of at most 30 days and AI Code Tracking’s commits by page; ai_commits counts a commit of ours with AI lines', async () => {
