@@ -23,7 +23,9 @@
 import { expect } from 'chai';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { aiVendorPull, aiVendorsPullDue } from '../../src/aiVendors/jobs.js';
 import { pullSource, type PullResult } from '../../src/aiVendors/service.js';
+import type { JobContext } from '../../src/jobs/define.js';
 import type { AiVendorSource } from '../../src/db/schema/index.js';
 import { withTenant } from '../../src/db/tenancy.js';
 import { annBoAndCy, type AnnBoCy } from '../facts/helpers.js';
@@ -352,5 +354,22 @@ describe('AI tools: vendor reports pulled into person-days, commits and seats', 
     expect(status.lastError).to.equal(null);
     expect(status.notice).to.include('not available on this Cursor plan');
     expect(await cube(tenant, 'ai_commits.ai_commits', 'ai_commits.committed_at', '2026-10')).to.equal(1);
+  });
+
+  it('schedules: the hourly fan-out queues Cursor and the daily reports not pulled for 20 hours; a long Retry-After queues a continuation for then', async () => {
+    const ctx = (name: string): JobContext => ({ app: api.running.app, job: { id: randomUUID(), name, retryCount: 0 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} });
+    const queued = async () => (await q(`select data, start_after from pgboss.job where name = 'ai-vendors.pull' and state = 'created' order by created_on`)).rows as { data: { tenantId: string; source: string }; start_after: Date }[];
+    await q(`delete from pgboss.job where name = 'ai-vendors.pull'`);
+    await q(`update ai_vendor_sources set last_success_at = now() - interval '21 hours' where tenant_id = $1 and source = 'copilot'`, [tenant.tenantId]);
+    expect(await aiVendorsPullDue.run(ctx(aiVendorsPullDue.name), { schedule: 'ai-vendors.pull-due', windowStart: new Date().toISOString() })).to.deep.equal({ enqueued: 2 });
+    expect((await queued()).map((j) => `${j.data.tenantId === tenant.tenantId ? 'A' : '?'}:${j.data.source}`).sort()).to.deep.equal(['A:copilot', 'A:cursor']);
+
+    await q(`delete from pgboss.job where name = 'ai-vendors.pull'`);
+    fake.once((s) => s.path === '/v1/organizations/usage_report/claude_code', 429, { 'retry-after': '3600' });
+    const result = await aiVendorPull.run(ctx(aiVendorPull.name), { tenantId: tenant.tenantId, source: 'claude_code_analytics' });
+    expect(result).to.deep.equal({ outcome: 'rate limited', retryAfterSeconds: 3600 });
+    const [continuation] = await queued();
+    expect(continuation!.data).to.deep.equal({ tenantId: tenant.tenantId, source: 'claude_code_analytics' });
+    expect(continuation!.start_after.getTime() - Date.now()).to.be.within(3500_000, 3600_000);
   });
 });
