@@ -11,6 +11,8 @@ import type { z } from 'zod';
 import type { Answer } from './client';
 import type { presentAiSettings } from '../../../src/ai/presenters';
 import type { AiSettingsBody } from '../../../src/ai/settings';
+import type { presentSource } from '../../../src/aiVendors/presenters';
+import type { SaveSourceBody } from '../../../src/aiVendors/service';
 import type { NotebookEvent } from '../../../src/ai/notebook/agent';
 import type { CellBody, NotebookBody, NotebookPatch, presentCell, presentNotebook } from '../../../src/ai/notebook/service';
 import type { presentApiKey, presentNewApiKey } from '../../../src/apiKeys/presenters';
@@ -107,6 +109,8 @@ export type Survey = Out<typeof presentSurvey>;
 export type SurveyInput = In<typeof CreateSurveyBody>;
 export type AiSettings = Out<typeof presentAiSettings>;
 export type AiSettingsInput = In<typeof AiSettingsBody>;
+export type AiVendorSource = Out<typeof presentSource>;
+export type AiVendorSourceInput = In<typeof SaveSourceBody>;
 export type SessionListItem = Answer<'GET /api/sessions'>['data'][number];
 /** A session's details with its review and the `actions` the caller may take on it. */
 export type SessionDetails = Answer<'GET /api/sessions/:id'>['data'];
