@@ -72,12 +72,13 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     const page = await personPage();
     await page.goto(`/app/teams?${SCOPE}`);
     await until(() => cellOf(page, 'Alpha', 'Production deploys'), ['4', 'before 1 · up, better', "at the teams' median"]);
-    expect(await cellOf(page, 'Alpha', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'before 0% · up, worse', "at the teams' median"]);
+    // Its DORA band under the number (issue 47): 20 % is above the medium band's 15 %.
+    expect(await cellOf(page, 'Alpha', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'DORA low', 'before 0% · up, worse', "at the teams' median"]);
     expect(await cellOf(page, 'Alpha', 'Headcount')).to.deep.equal(['3', 'before 3 · no change', "above the teams' median 1"]);
     expect(await cellOf(page, 'Beta', 'Headcount')).to.deep.equal(['1', 'before 1 · no change', "at the teams' median"]);
     expect(await cellOf(page, 'Alpha', 'PRs merged')).to.deep.equal(['3', 'before none', "at the teams' median"]);
     expect(await cellOf(page, 'Beta', 'PRs merged')).to.deep.equal(['none merged', 'before none', "teams' median 3"]);
-    expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', "teams' median 20%"]);
+    expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'DORA low', "teams' median 20%"]);
     expect(await cellOf(page, 'Organisation', 'Headcount')).to.deep.equal(['5', "teams' median 1"]);
     expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window of equal length \(1 Oct 2025 to 31 Dec 2025\), the change named better or worse/);
     // Better and worse are words, not colour alone.

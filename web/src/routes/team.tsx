@@ -15,6 +15,31 @@ import { formatCount, formatMonth, formatRatio, formatScore, formatSeconds } fro
 import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
 import { dateRange } from '../lib/window';
+import { doraTiles } from '../api/queries/dora';
+import { Band } from '../components/DoraBand';
+import { deployRate } from '../lib/deployRate';
+import { doraRating, type DoraRating } from '../../../src/shared/doraBands';
+import type { CubeRow } from '../api/cube';
+
+/** The team's DORA measures over the window, each with its band (issue 47), in the order of the Overview. */
+const DORA_ROWS: { key: Exclude<keyof DoraRating, 'overall' | 'measured'>; title: string; member: string; n?: string; kind: 'rate' | 'seconds' | 'ratio'; empty: string }[] = [
+  { key: 'deploymentFrequency', title: 'Deployment frequency', member: 'deployments.production_deploys_per_day', kind: 'rate', empty: 'no deployment source in the window' },
+  { key: 'leadTime', title: 'Lead time for changes', member: 'change_lead_times.lead_time_for_changes_p50_seconds', n: 'change_lead_times.deployed_changes', kind: 'seconds', empty: 'no deployed change' },
+  { key: 'changeFailureRate', title: 'Change failure rate', member: 'deployments.change_failure_rate', n: 'deployments.finished_production_deploys', kind: 'ratio', empty: 'no finished production deployment' },
+  { key: 'recoveryTime', title: 'Failed deployment recovery time', member: 'deployments.failed_deployment_recovery_time_p50_seconds', n: 'deployments.recovered_deploys', kind: 'seconds', empty: 'no failure recovered' },
+  { key: 'timeToRestore', title: 'Time to restore service', member: 'incidents.mttr_p50_seconds', n: 'incidents.incidents_restored', kind: 'seconds', empty: 'no incident closed' },
+];
+
+function doraValue(d: (typeof DORA_ROWS)[number], row: CubeRow | undefined, windowStart: string): ReactNode {
+  const v = num(row, d.member);
+  if (d.kind === 'rate') {
+    const r = deployRate(row, windowStart);
+    return r.rate === null ? null : <>{r.rate}<span className="n"> · {r.countText}{r.since ? ` · ${r.since}` : ''}</span></>;
+  }
+  if (v === null) return null;
+  if (d.kind === 'seconds') return <Median seconds={v} n={num(row, d.n as string)} />;
+  return <>{formatRatio(v)}<span className="n"> · n = {num(row, d.n as string) ?? 0}</span></>;
+}
 
 
 /** The charts read the cube by month for this team, like Overview and Flow (the table below is the export's rows). */
@@ -50,6 +75,8 @@ export function TeamPage() {
   const phases = useQuery(cubeQuery(factQuery([PHASE_FACT], { ...scope, team: teamId }, scope, { byMonth: true })));
   // mttr's n is not an export column: it comes from its cube beside the baseline rows.
   const restored = useQuery(cubeQuery({ measures: ['incidents.incidents_restored'], timeDimensions: [{ dimension: 'incidents.closed_at', granularity: 'month', dateRange: dateRange(scope) }], filters: teamFilter(teamId) }));
+  // The team's DORA measures over the window and whether it ever sent a deployment (the Overview's tiles query, for this team).
+  const dora = useQuery(cubeQuery(doraTiles({ ...scope, team: teamId })));
   usePageTitle(team.data ? `Team ${team.data.data.name}` : 'Team');
 
   if (team.isError) {
@@ -128,6 +155,39 @@ export function TeamPage() {
       )}
       <Panel id="team-phases" title="PR cycle in phases" query={phases} height={300}>
         {() => <PhaseBars id="team-phase-bars" rows={phases.data!.data} scope={{ ...scope, team: teamId }} />}
+      </Panel>
+      <Panel id="team-dora" title="DORA measures of the window" query={dora} height={160}>
+        {() => {
+          const row = dora.data!.data[0];
+          const [windowStart] = dateRange(scope);
+          const rating = doraRating((member) => num(row, member), false);
+          return (
+            <>
+              <p data-testid="team-dora-overall">
+                Overall DORA band: {rating.overall ? <Band tier={rating.overall} prefix="" testId="team-dora-overall-tier" /> : <span className="muted">none (no DORA measure has a value)</span>}
+                {rating.overall && <span className="muted"> · the lowest of the {rating.measured} of 4 DORA 2023 measures with a value (time to restore is banded, not counted)</span>}
+              </p>
+              <div className="table-wrap">
+              <table data-testid="team-dora">
+                <caption>The team's DORA measures over the window, each with its DORA 2023 band; select a number to list its facts.</caption>
+                <thead><tr><th scope="col">Measure</th><th scope="col" className="num">Value</th><th scope="col">Band</th></tr></thead>
+                <tbody>
+                  {DORA_ROWS.map((d) => {
+                    const shown = doraValue(d, row, windowStart);
+                    return (
+                      <tr key={d.key} data-testid={`team-dora-${d.key}`}>
+                        <th scope="row">{d.title}</th>
+                        <td className="num">{shown === null ? <span className="muted">{d.empty}</span> : <DrillLink measure={d.member} title={d.title}>{shown}</DrillLink>}</td>
+                        <td>{rating[d.key] ? <Band tier={rating[d.key]} prefix="" /> : <span className="muted">—</span>}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+              </div>
+            </>
+          );
+        }}
       </Panel>
       <Panel id="team-months" title="Months of the window" query={{ ...metrics, isPending: metrics.isPending || team.isPending }} height={300}>
         {() =>
