@@ -55,3 +55,16 @@ export function formatDateTime(iso: string | null): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** The one unit a column of durations is shown in (issue 46 point 5): the unit its largest value would take. */
+export type SecondsUnit = 's' | 'min' | 'h' | 'd';
+export function secondsUnit(values: (number | null | undefined)[]): SecondsUnit {
+  const max = Math.max(0, ...values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  return max < 60 ? 's' : max < 3600 ? 'min' : max < 48 * 3600 ? 'h' : 'd';
+}
+const UNIT_SECONDS: Record<SecondsUnit, number> = { s: 1, min: 60, h: 3600, d: 86400 };
+/** Seconds in a given unit: whole seconds and minutes, one decimal for hours and days. */
+export function formatSecondsIn(v: number, unit: SecondsUnit): string {
+  const n = v / UNIT_SECONDS[unit];
+  return `${unit === 's' || unit === 'min' ? integer.format(n) : oneDecimal.format(n)} ${unit}`;
+}
