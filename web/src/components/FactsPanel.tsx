@@ -8,7 +8,7 @@ import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { FactColumn, FactRow, FactsPage } from '../../../src/facts/presenters';
 import { apiQuery } from '../api/cube';
-import { formatCount, formatMonth, formatSeconds, formatSecondsIn, secondsUnit, type SecondsUnit } from '../lib/format';
+import { formatCount, formatMonth, formatSeconds, secondsUnit, secondsValueIn, type SecondsUnit } from '../lib/format';
 import type { Scope } from '../lib/scope';
 import { DownloadLink } from './DownloadLink';
 import { Pager } from './Pager';
@@ -51,7 +51,7 @@ function cell(column: FactColumn, row: Record_, unit: SecondsUnit | undefined, f
         shown = String(value).slice(0, 16).replace('T', ' ');
         break;
       case 'seconds':
-        shown = unit && !full ? formatSecondsIn(Number(value), unit) : formatSeconds(Number(value));
+        shown = unit && !full ? secondsValueIn(Number(value), unit) : formatSeconds(Number(value));
         break;
       case 'boolean':
         shown = value === true ? 'yes' : 'no';
@@ -139,7 +139,7 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
       }}
     >
       <header className="drawer-head">
-        <h2 id="facts-title">{title}: {scopeWords}</h2>
+        <h2 id="facts-title">{title}: the facts · {scopeWords}</h2>
         <button type="button" onClick={onClose} autoFocus>
           Close
         </button>
@@ -200,7 +200,7 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
                     return (
                       <Fragment key={id}>
                         <tr>
-                          <td>
+                          <td className="row-toggle-cell">
                             <button type="button" className="row-toggle" aria-expanded={expanded} aria-controls={`fact-${id}`} aria-label={expanded ? 'Hide details' : 'Show details'} onClick={() => toggle(id)}>
                               {expanded ? '−' : '+'}
                             </button>
@@ -212,7 +212,7 @@ export function FactsPanel({ measure, title, scope, page, onPage, onClose }: {
                           ))}
                         </tr>
                         {expanded && (
-                          <tr id={`fact-${id}`}>
+                          <tr id={`fact-${id}`} className="fact-detail">
                             <td colSpan={columns.length + 1}>
                               <dl className="facts">
                                 <dt>Id</dt>

@@ -65,6 +65,10 @@ export function secondsUnit(values: (number | null | undefined)[]): SecondsUnit 
 const UNIT_SECONDS: Record<SecondsUnit, number> = { s: 1, min: 60, h: 3600, d: 86400 };
 /** Seconds in a given unit: whole seconds and minutes, one decimal for hours and days. */
 export function formatSecondsIn(v: number, unit: SecondsUnit): string {
+  return `${secondsValueIn(v, unit)} ${unit}`;
+}
+/** The number alone, for a column whose header names the unit. */
+export function secondsValueIn(v: number, unit: SecondsUnit): string {
   const n = v / UNIT_SECONDS[unit];
-  return `${unit === 's' || unit === 'min' ? integer.format(n) : oneDecimal.format(n)} ${unit}`;
+  return unit === 's' || unit === 'min' ? integer.format(n) : oneDecimal.format(n);
 }
