@@ -72,3 +72,15 @@ export function secondsValueIn(v: number, unit: SecondsUnit): string {
   const n = v / UNIT_SECONDS[unit];
   return unit === 's' || unit === 'min' ? integer.format(n) : oneDecimal.format(n);
 }
+
+const M = 60;
+const HOUR = 3600;
+const DAY = 86400;
+/** The steps a duration axis may take: round in minutes, hours or days (uPlot picks the one that fits). */
+export const DURATION_TICKS = [M, 5 * M, 10 * M, 15 * M, 30 * M, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY, 60 * DAY, 90 * DAY, 180 * DAY, 365 * DAY];
+const tick = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
+/** A duration axis's labels in the one unit of its largest tick: 0 h, 6 h, 12 h, 18 h; 0 d, 0.5 d, 1 d. */
+export function formatDurationTicks(ticks: number[]): string[] {
+  const unit = secondsUnit(ticks);
+  return ticks.map((t) => `${tick.format(t / UNIT_SECONDS[unit])} ${unit}`);
+}
