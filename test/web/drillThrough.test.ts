@@ -165,7 +165,7 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     await until(async () => (await rows(page)).map((r) => r[2]), ['2026-01-10 00:00', '2026-02-05 00:00', '2026-02-05 06:00', '2026-03-01 12:00', '2026-03-02 12:00']);
     // A sha is 7 characters; its row's details hold the full one and the external id.
     const shas = (await rows(page)).map((r) => r[4]);
-    expect(shas.every((v) => v.length === 7)).to.equal(true);
+    expect(shas.every((v) => v?.length === 7)).to.equal(true);
     await panel.getByRole('button', { name: 'Show details' }).nth(1).click();
     const detail = await panel.locator('tr.fact-detail').innerText();
     expect(detail).to.match(/External id\s+d2/);
