@@ -135,8 +135,7 @@ export function TeamsPage() {
         ) : main;
         const median = m.show(medianRow);
         const medianLine = <span className="cmp" data-testid={`median-${m.key}`}>teams' median {median ?? 'none'}</span>;
-        // Memberships have no history (docs/register.md): headcount has no "before".
-        if (org || m.key === 'headcount') return <>{shown}{medianLine}</>;
+        if (org) return <>{shown}{medianLine}</>;
         const prevRow = previousOf.get(r.team.noTeam ? 'null' : r.team.id);
         const prev = previousShow(m, prevRow);
         const words = changeWords(v, num(prevRow, m.member), m.direction, (x) => String(m.key === 'frequency' ? deployRate({ ...prevRow, [m.member]: x }, previousStart).rate : m.show({ [m.member]: x })));
@@ -144,7 +143,8 @@ export function TeamsPage() {
         return (
           <>
             {shown}
-            <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>
+            {/* Memberships have no history (docs/register.md): headcount has no "before". */}
+            {m.key !== 'headcount' && <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>}
             {!r.team.noTeam && <span className="cmp" data-testid={`vs-median-${m.key}-${r.team.slug}`}>{above ? `${above} the teams' median ${median}` : median === null || v === null ? `teams' median ${median ?? 'none'}` : "at the teams' median"}</span>}
           </>
         );
