@@ -126,8 +126,8 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     expect(usersList.body.data[0].id).to.equal(people.ann);
     const holders = await facts(`measure=seats.ai_seat_holders&${MAY}`);
     expect(holders.body.meta).to.include({ total: 2, kind: 'seat_holders' });
-    expect(holders.body.data).to.deep.equal([{ id: people.ann, person: people.ann, seats: 2 }, { id: people.bo, person: people.bo, seats: 1 }]);
-    expect((await facts(`measure=seats.ai_seat_holders&${MAY}&team=beta`)).body.data).to.deep.equal([{ id: people.bo, person: people.bo, seats: 1 }]);
+    expect(holders.body.data).to.deep.equal([{ id: people.ann, name: 'Ann', seats: 2, person: people.ann }, { id: people.bo, name: 'Bo', seats: 1, person: people.bo }]);
+    expect((await facts(`measure=seats.ai_seat_holders&${MAY}&team=beta`)).body.data).to.deep.equal([{ id: people.bo, name: 'Bo', seats: 1, person: people.bo }]);
   });
 
   it('survey counts: a team\'s month a row, counts only, adding up to the number; the score has none', async () => {
