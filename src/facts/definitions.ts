@@ -19,10 +19,18 @@ interface DrillSource {
   rows: string;
   marked?: string;
   kind?: FactKind;
+  /** Row keys that explain this measure, shown first (issue 46 point 4: why it counts, the time it contributed). */
+  lead?: string[];
+  /** A median: its 90th percentile measure and the row key of the values both are taken over. */
+  percentiles?: { p90: string; column: string };
+  /** A sum over the listed rows: the row key carrying each row's part (`meta.sum` adds them up). */
+  rowSum?: string;
 }
 
-const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys' };
+const FAILED_LEAD = ['failed', 'reason'];
+const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys', lead: FAILED_LEAD };
 const MERGED = { rows: 'pull_requests.prs_merged' };
+const AI_LEAD = ['aiAssisted', 'aiAssistedBecause'];
 
 /** Every measure that opens onto its facts. */
 export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
@@ -31,42 +39,43 @@ export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
   'deployments.production_deploys_per_week': { rows: 'deployments.production_deploys' },
   'deployments.finished_production_deploys': FINISHED,
   'deployments.change_failure_rate': FINISHED,
-  'deployments.failed_production_deploys': { rows: 'deployments.failed_production_deploys' },
-  'deployments.recovered_deploys': { rows: 'deployments.recovered_deploys' },
-  'deployments.failed_deployment_recovery_time_p50_seconds': { rows: 'deployments.recovered_deploys' },
+  'deployments.failed_production_deploys': { rows: 'deployments.failed_production_deploys', lead: ['reason'] },
+  'deployments.recovered_deploys': { rows: 'deployments.recovered_deploys', lead: ['recoverySeconds', 'reason'] },
+  'deployments.failed_deployment_recovery_time_p50_seconds': { rows: 'deployments.recovered_deploys', lead: ['recoverySeconds', 'reason'], percentiles: { p90: 'deployments.failed_deployment_recovery_time_p90_seconds', column: 'recoverySeconds' } },
   'pull_requests.prs_merged': MERGED,
-  'pull_requests.pr_cycle_time_p50_seconds': MERGED,
-  'pull_requests.ccv_total': MERGED,
-  'pull_requests.ceu_total': MERGED,
-  'pull_requests.ai_assisted_prs_merged': { rows: 'pull_requests.ai_assisted_prs_merged' },
-  'pull_requests.ai_assisted_pr_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.ai_assisted_prs_merged' },
+  'pull_requests.pr_cycle_time_p50_seconds': { ...MERGED, percentiles: { p90: 'pull_requests.pr_cycle_time_p90_seconds', column: 'cycleTimeSeconds' } },
+  // A sum's list carries each PR's part of it (the cube's measure read per row), so it adds up.
+  'pull_requests.ccv_total': { ...MERGED, lead: ['changeVolume'], rowSum: 'changeVolume' },
+  'pull_requests.ceu_total': { ...MERGED, lead: ['changeEffortUnits'], rowSum: 'changeEffortUnits' },
+  'pull_requests.ai_assisted_prs_merged': { rows: 'pull_requests.ai_assisted_prs_merged', lead: AI_LEAD },
+  'pull_requests.ai_assisted_pr_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.ai_assisted_prs_merged', lead: AI_LEAD },
   // PR phases and reverts (docs/pr-phases.md): each PR with its four phase times and why it counts.
-  'pull_requests.coding_time_p50_seconds': { rows: 'pull_requests.coding_time_count', kind: 'pr_phases' },
-  'pull_requests.coding_time_count': { rows: 'pull_requests.coding_time_count', kind: 'pr_phases' },
-  'pull_requests.pickup_time_p50_seconds': { rows: 'pull_requests.pickup_time_count', kind: 'pr_phases' },
-  'pull_requests.pickup_time_count': { rows: 'pull_requests.pickup_time_count', kind: 'pr_phases' },
-  'pull_requests.review_time_p50_seconds': { rows: 'pull_requests.review_time_count', kind: 'pr_phases' },
-  'pull_requests.review_time_count': { rows: 'pull_requests.review_time_count', kind: 'pr_phases' },
-  'pull_requests.deploy_time_p50_seconds': { rows: 'pull_requests.deploy_time_count', kind: 'pr_phases' },
-  'pull_requests.deploy_time_count': { rows: 'pull_requests.deploy_time_count', kind: 'pr_phases' },
+  'pull_requests.coding_time_p50_seconds': { rows: 'pull_requests.coding_time_count', kind: 'pr_phases', lead: ['codingTimeSeconds'] },
+  'pull_requests.coding_time_count': { rows: 'pull_requests.coding_time_count', kind: 'pr_phases', lead: ['codingTimeSeconds'] },
+  'pull_requests.pickup_time_p50_seconds': { rows: 'pull_requests.pickup_time_count', kind: 'pr_phases', lead: ['pickupTimeSeconds'] },
+  'pull_requests.pickup_time_count': { rows: 'pull_requests.pickup_time_count', kind: 'pr_phases', lead: ['pickupTimeSeconds'] },
+  'pull_requests.review_time_p50_seconds': { rows: 'pull_requests.review_time_count', kind: 'pr_phases', lead: ['reviewTimeSeconds'] },
+  'pull_requests.review_time_count': { rows: 'pull_requests.review_time_count', kind: 'pr_phases', lead: ['reviewTimeSeconds'] },
+  'pull_requests.deploy_time_p50_seconds': { rows: 'pull_requests.deploy_time_count', kind: 'pr_phases', lead: ['deployTimeSeconds'] },
+  'pull_requests.deploy_time_count': { rows: 'pull_requests.deploy_time_count', kind: 'pr_phases', lead: ['deployTimeSeconds'] },
   'pull_requests.pr_size_p50': { rows: 'pull_requests.prs_merged', kind: 'pr_phases' },
   'pull_requests.merged_without_review_prs': { rows: 'pull_requests.merged_without_review_prs', kind: 'pr_phases' },
   'pull_requests.merged_without_review_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.merged_without_review_prs', kind: 'pr_phases' },
   'pull_requests.reverted_prs': { rows: 'pull_requests.reverted_prs', kind: 'pr_phases' },
-  'deployments.rework_deploys': { rows: 'deployments.rework_deploys' },
-  'deployments.rework_rate': { rows: 'deployments.finished_production_deploys', marked: 'deployments.rework_deploys' },
+  'deployments.rework_deploys': { rows: 'deployments.rework_deploys', lead: ['rework', 'reworkBecause'] },
+  'deployments.rework_rate': { rows: 'deployments.finished_production_deploys', marked: 'deployments.rework_deploys', lead: ['rework', 'reworkBecause'] },
   // Reviews given: each review; per reviewer, the reviewers (a distinct count), each with their reviews.
   'pull_request_reviews.reviews_given': { rows: 'pull_request_reviews.reviews_given' },
   'pull_request_reviews.reviewers': { rows: 'pull_request_reviews.reviewers', kind: 'reviewers' },
   'pull_request_reviews.reviews_per_reviewer': { rows: 'pull_request_reviews.reviewers', kind: 'reviewers' },
   'change_lead_times.deployed_changes': { rows: 'change_lead_times.deployed_changes' },
-  'change_lead_times.lead_time_for_changes_p50_seconds': { rows: 'change_lead_times.deployed_changes' },
+  'change_lead_times.lead_time_for_changes_p50_seconds': { rows: 'change_lead_times.deployed_changes', percentiles: { p90: 'change_lead_times.lead_time_for_changes_p90_seconds', column: 'leadTimeSeconds' } },
   'change_lead_times.undeployed_changes': { rows: 'change_lead_times.undeployed_changes' },
   'issues.issues_closed': { rows: 'issues.issues_closed' },
-  'issues.issue_lead_time_p50_seconds': { rows: 'issues.issues_closed' },
+  'issues.issue_lead_time_p50_seconds': { rows: 'issues.issues_closed', percentiles: { p90: 'issues.issue_lead_time_p90_seconds', column: 'leadTimeSeconds' } },
   'incidents.incidents_opened': { rows: 'incidents.incidents_opened' },
   'incidents.incidents_restored': { rows: 'incidents.incidents_restored' },
-  'incidents.mttr_p50_seconds': { rows: 'incidents.incidents_restored' },
+  'incidents.mttr_p50_seconds': { rows: 'incidents.incidents_restored', percentiles: { p90: 'incidents.mttr_p90_seconds', column: 'timeToRestoreSeconds' } },
   // Distinct counts: one row per value the measure counts (a session; a person, or an unmatched
   // uploader; a seat holder), whatever the teams it counts for.
   'ai_sessions.ai_sessions': { rows: 'ai_sessions.ai_sessions' },
@@ -117,6 +126,12 @@ export interface Drill {
    * dimension that says why (`deployments.replaced_by`). Null when the list has no such rows.
    */
   uncounted: { flag: string; reason: string } | null;
+  /** Row keys shown first: the ones that explain this measure. */
+  lead: string[];
+  /** A median's 90th percentile measure and the row key its values are in; null for any other measure. */
+  percentiles: { p90: string; column: string } | null;
+  /** An ungrouped list whose measure is a sum of a row key (ccv_total: changeVolume); null otherwise. */
+  rowSum: string | null;
 }
 
 interface ModelMeasure {
@@ -200,7 +215,10 @@ export function drillOf(measure: string): Drill | null {
   const source = DRILLS[measure] as DrillSource;
   const { time, flags, key, sum, uncounted } = flagsOf(source.rows);
   const marked = source.marked ? flagsOf(source.marked).flags.filter((f) => !flags.some((g) => g.member === f.member && g.value === f.value)) : [];
-  const drill: Drill = { measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum, uncounted };
+  const drill: Drill = {
+    measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum,
+    uncounted, lead: source.lead ?? [], percentiles: source.percentiles ?? null, rowSum: source.rowSum ?? null,
+  };
   cache.set(measure, drill);
   return drill;
 }

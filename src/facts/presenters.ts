@@ -11,12 +11,21 @@ type Row = Record<string, Cell>;
 /** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
 export type FactKind = 'deployments' | 'pull_requests' | 'pr_phases' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'ai_commits' | 'members' | 'survey_counts' | 'pull_request_reviews' | 'reviewers';
 
-/** How a column's values read: times are ISO 8601 (UTC), durations seconds. */
-export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean';
+/** How a column's values read: times are ISO 8601 (UTC), durations seconds, links http(s) URLs or the web app's paths. */
+export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean' | 'url';
 export interface FactColumn {
   key: string;
   title: string;
   type: FactColumnType;
+  /**
+   * Full detail: the web app shows it in the row's expansion, not as a column (the columns that
+   * explain the number come first and fit a 1366 px screen); the CSV and the JSON carry every column.
+   */
+  detail?: true;
+  /** The row key holding the URL of the row's source; the web app links this column's cell to it. */
+  link?: string;
+  /** An identifier the web app shortens (a sha to 7 characters); the full value is in the expansion and the CSV. */
+  short?: true;
 }
 
 export interface DeploymentFact {
@@ -39,6 +48,8 @@ export interface DeploymentFact {
   /** A rollback or a recovery deployment (deployments.rework_rate's numerator), and why. */
   rework: boolean;
   reworkBecause: string | null;
+  /** The deployment's page at its source (code host or CI), when it sent one. */
+  url: string | null;
 }
 /** What every pull-request row says (the PR and the lead-time lists). */
 interface PullRequestBase {
@@ -46,14 +57,23 @@ interface PullRequestBase {
   repository: string | null;
   number: number | null;
   title: string | null;
+  /** The code-host username. */
   author: string | null;
+  /** The author's name in the register (people table), else the username. */
+  authorName: string | null;
   openedAt: string | null;
   mergedAt: string | null;
+  /** The PR on the code host. */
+  url: string | null;
 }
 export interface PullRequestFact extends PullRequestBase {
   cycleTimeSeconds: number | null;
   aiAssisted: boolean;
   aiAssistedBecause: string | null;
+  /** Additions + deletions: this PR's part of ccv_total. */
+  changeVolume: number | null;
+  /** Its size weight: this PR's part of ceu_total. */
+  changeEffortUnits: number | null;
 }
 /** A merged PR with its four phases (docs/pr-phases.md), its size, and whether and why it was reverted. */
 export interface PrPhasesFact extends PullRequestBase {
@@ -102,6 +122,8 @@ interface IssueBase {
   project: string | null;
   openedAt: string | null;
   closedAt: string | null;
+  /** The issue in its tracker. */
+  url: string | null;
 }
 export interface IssueFact extends IssueBase {
   type: string | null;
@@ -123,13 +145,18 @@ export interface AiSessionFact {
   tool: string | null;
   model: string | null;
   user: string | null;
+  /** The person's name in the register, else the uploader's (or telemetry's e-mail) marked "not in the register". */
+  name: string | null;
   personMatched: boolean;
+  /** The session's page in the web app. */
+  url: string | null;
 }
 /** A person (or, unmatched, an uploading user) with AI sessions in the scope: what ai_active_users counts. */
 export interface AiUserFact {
   id: string;
   /** The id again, as a column: the person's, or the uploading user's when none matched. */
   user: string;
+  name: string | null;
   personMatched: boolean;
   sessions: number;
 }
@@ -138,6 +165,7 @@ export interface SeatHolderFact {
   id: string;
   /** The id again, as a column. */
   person: string;
+  name: string | null;
   seats: number;
 }
 /** A commit an AI session names: what ai_commits counts (once, however many sessions or teams). */
@@ -152,12 +180,17 @@ export interface AiCommitFact {
   sessions: string | null;
   /** Their people by id (or the uploading user's when no person matched), sorted, joined by ", ". */
   people: string | null;
+  /** The same people by name (the register's), in the same order. */
+  peopleNames: string | null;
+  /** The commit on the code host. */
+  url: string | null;
 }
 /** A person currently a member (of the team, or of any team for the organisation): what headcount counts. */
 export interface MemberFact {
   id: string;
   /** The id again, as a column. */
   person: string;
+  name: string | null;
   /** How the memberships came: `register`, `manual` (added by hand), or both (`register, manual`, organisation-wide). */
   source: string;
   /** The person's memberships in the scope (1 for a team). */
@@ -204,7 +237,17 @@ export interface FactsPage {
     from: string;
     to: string;
     team: string | null;
+    /** The team's name (the panel's title says it), null for the organisation. */
+    teamName: string | null;
     columns: FactColumn[];
+    /** `marked`: only the marked rows are listed (`?marked=true`); null: every row. */
+    filter: 'marked' | null;
+    /** Rows the pages run over: `total`, or `marked` under the filter. */
+    matching: number;
+    /** The order asked for (`?sort=<row key>&dir=`), null for the list's own (newest first). */
+    sort: { column: string; dir: 'asc' | 'desc' } | null;
+    /** A median's list: the median and the 90th percentile of the values listed (the cube's measures), in the scope. */
+    percentiles: { column: string; p50: number | null; p90: number | null } | null;
   };
 }
 
@@ -245,36 +288,43 @@ interface KindSpec {
   cube: string;
   /** Dimensions read (without the cube prefix for the kind's cube; another cube's as `cube.member`). */
   dimensions: string[];
+  /** Measures an ungrouped list reads per row (a sum's value of the row: `ccv_total` is the PR's change volume). */
+  rowMeasures?: string[];
   /** A grouped list (a distinct count or sum: one row per value counted) reads these measures too. */
   measures?: string[];
   /** A grouped list's order after nothing else: member and direction (then its key, ascending). */
   order?: [string, 'asc' | 'desc'][];
   /** Row key of a summed measure (a list of counts). */
   sumColumn?: Record<string, string>;
+  /** Columns in their order when the list is opened from no measure of its own (the first ones explain the number). */
   columns: FactColumn[];
+  /** An ungrouped list sorts on these row keys by the cube member that holds their value (no full read). */
+  sortBy?: Record<string, string>;
   present(get: (dimension: string) => Cell | undefined): FactRow;
   /** Row keys by marking flag member. */
   markedColumn?: Record<string, string>;
 }
 
-const PR_COLUMNS: FactColumn[] = [
-  { key: 'repository', title: 'Repository', type: 'text' },
-  { key: 'number', title: 'Number', type: 'number' },
-  { key: 'title', title: 'Title', type: 'text' },
-  { key: 'author', title: 'Author', type: 'text' },
-  { key: 'openedAt', title: 'Opened', type: 'time' },
-  { key: 'mergedAt', title: 'Merged', type: 'time' },
-];
+const col = (key: string, title: string, type: FactColumnType, more: Partial<FactColumn> = {}): FactColumn => ({ key, title, type, ...more });
+const detail = { detail: true } as const;
 
-/** Issues and incidents share their first columns (an incident is an issue of type incident). */
-const ISSUE_COLUMNS: FactColumn[] = [
-  { key: 'key', title: 'Key', type: 'text' },
-  { key: 'title', title: 'Title', type: 'text' },
-  { key: 'type', title: 'Type', type: 'text' },
-  { key: 'project', title: 'Project', type: 'text' },
-  { key: 'openedAt', title: 'Opened', type: 'time' },
-  { key: 'closedAt', title: 'Closed', type: 'time' },
+/** What pull-request rows say besides their own measure's columns, full detail last. */
+const PR_DETAIL: FactColumn[] = [
+  col('repository', 'Repository', 'text', detail),
+  col('number', 'Number', 'number', detail),
+  col('author', 'Author (code-host username)', 'text', detail),
+  col('openedAt', 'Opened', 'time', detail),
+  col('url', 'Link', 'url', detail),
 ];
+const PR_SORT = { repository: 'project_key', number: 'number', title: 'title', author: 'author_username', mergedAt: 'merged_at' };
+
+/** Issues and incidents share their detail columns (an incident is an issue of type incident). */
+const ISSUE_DETAIL: FactColumn[] = [
+  col('project', 'Project', 'text', detail),
+  col('openedAt', 'Opened', 'time', detail),
+  col('url', 'Link', 'url', detail),
+];
+const ISSUE_SORT = { key: 'external_id', title: 'title', project: 'project_key', openedAt: 'created_at', closedAt: 'closed_at' };
 const issueFields = (get: (dimension: string) => Cell | undefined) => ({
   id: String(get('id')),
   key: text(get('external_id')),
@@ -282,6 +332,7 @@ const issueFields = (get: (dimension: string) => Cell | undefined) => ({
   project: text(get('project_key')),
   openedAt: time(get('created_at')),
   closedAt: time(get('closed_at')),
+  url: null,
 });
 
 export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
@@ -289,20 +340,22 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     cube: 'deployments',
     dimensions: ['id', 'project_key', 'environment', 'external_id', 'sha', 'status', 'created_at', 'is_failed', 'rolled_back', 'rolled_back_by', 'rolled_back_at', 'caused_incident', 'caused_incident_key', 'recovered_by', 'recovery_seconds', 'replaced_by', 'is_rework', 'rework_because'],
     columns: [
-      { key: 'project', title: 'Project', type: 'text' },
-      { key: 'environment', title: 'Environment', type: 'text' },
-      { key: 'externalId', title: 'External id', type: 'text' },
-      { key: 'sha', title: 'Sha', type: 'text' },
-      { key: 'status', title: 'Status', type: 'text' },
-      { key: 'createdAt', title: 'Created', type: 'time' },
-      { key: 'failed', title: 'Failed', type: 'boolean' },
-      { key: 'reason', title: 'Why it counts', type: 'text' },
-      { key: 'recoveredBy', title: 'Recovered by', type: 'text' },
-      { key: 'recoverySeconds', title: 'Recovery time', type: 'seconds' },
-      { key: 'replacedBy', title: 'Replaced by', type: 'text' },
-      { key: 'rework', title: 'Rework', type: 'boolean' },
-      { key: 'reworkBecause', title: 'Rework because', type: 'text' },
+      col('createdAt', 'Created', 'time'),
+      col('failed', 'Failed', 'boolean'),
+      col('reason', 'Why it counts', 'text'),
+      col('recoverySeconds', 'Recovery time', 'seconds'),
+      col('sha', 'Sha', 'text', { short: true, link: 'url' }),
+      col('project', 'Project', 'text'),
+      col('environment', 'Environment', 'text', detail),
+      col('externalId', 'External id', 'text', detail),
+      col('status', 'Status', 'text', detail),
+      col('recoveredBy', 'Recovered by', 'text', detail),
+      col('rework', 'Rework', 'boolean', detail),
+      col('reworkBecause', 'Rework because', 'text', detail),
+      col('replacedBy', 'Replaced by', 'text', detail),
+      col('url', 'Link', 'url', detail),
     ],
+    sortBy: { createdAt: 'created_at', failed: 'is_failed', recoverySeconds: 'recovery_seconds', sha: 'sha', project: 'project_key', environment: 'environment', externalId: 'external_id', status: 'status', recoveredBy: 'recovered_by', rework: 'is_rework', replacedBy: 'replaced_by' },
     markedColumn: { 'deployments.any_source_failed': 'failed', 'deployments.is_rework': 'rework' },
     present: (get) => {
       const failed = bool(get('is_failed'));
@@ -326,18 +379,26 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
         replacedBy,
         rework: bool(get('is_rework')),
         reworkBecause: text(get('rework_because')),
+        url: null,
       };
     },
   },
   pull_requests: {
     cube: 'pull_requests',
     dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_via_session', 'ai_via_trailer', 'ai_via_label'],
+    rowMeasures: ['ccv_total', 'ceu_total'],
     columns: [
-      ...PR_COLUMNS,
-      { key: 'cycleTimeSeconds', title: 'Cycle time', type: 'seconds' },
-      { key: 'aiAssisted', title: 'AI-assisted', type: 'boolean' },
-      { key: 'aiAssistedBecause', title: 'AI-assisted because', type: 'text' },
+      col('cycleTimeSeconds', 'Cycle time', 'seconds'),
+      col('title', 'Title', 'text', { link: 'url' }),
+      col('authorName', 'Author', 'text'),
+      col('mergedAt', 'Merged', 'time'),
+      col('aiAssisted', 'AI-assisted', 'boolean', detail),
+      col('aiAssistedBecause', 'AI-assisted because', 'text', detail),
+      col('changeVolume', 'Lines changed', 'number', detail),
+      col('changeEffortUnits', 'Effort units', 'number', detail),
+      ...PR_DETAIL,
     ],
+    sortBy: { ...PR_SORT, openedAt: 'created_at', cycleTimeSeconds: 'cycle_time_seconds', aiAssisted: 'ai_assisted', changeVolume: 'ccv_total', changeEffortUnits: 'ceu_total' },
     markedColumn: { 'pull_requests.ai_assisted': 'aiAssisted' },
     present: (get) => {
       const because = [get('ai_via_session') && 'linked session', get('ai_via_trailer') && 'co-author trailer', get('ai_via_label') && 'label ai-assisted'].filter(Boolean);
@@ -347,11 +408,15 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
         number: num(get('number')),
         title: text(get('title')),
         author: text(get('author_username')),
+        authorName: text(get('author_username')),
         openedAt: time(get('created_at')),
         mergedAt: time(get('merged_at')),
+        url: null,
         cycleTimeSeconds: num(get('cycle_time_seconds')),
         aiAssisted: bool(get('ai_assisted')),
         aiAssistedBecause: because.length > 0 ? because.join(', ') : null,
+        changeVolume: num(get('ccv_total')),
+        changeEffortUnits: num(get('ceu_total')),
       };
     },
   },
@@ -360,21 +425,25 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'ready_at', 'first_commit_at', 'first_review_at', 'deployed_at',
       'deployment_external_id', 'coding_time_seconds', 'pickup_time_seconds', 'review_time_seconds', 'deploy_time_seconds', 'pr_size', 'merged_without_review', 'is_reverted', 'reverted_because'],
     columns: [
-      ...PR_COLUMNS,
-      { key: 'readyAt', title: 'Ready for review', type: 'time' },
-      { key: 'firstCommitAt', title: 'First commit', type: 'time' },
-      { key: 'firstReviewAt', title: 'First review', type: 'time' },
-      { key: 'deployedAt', title: 'Deployed', type: 'time' },
-      { key: 'deployment', title: 'Shipped by', type: 'text' },
-      { key: 'codingTimeSeconds', title: 'Coding', type: 'seconds' },
-      { key: 'pickupTimeSeconds', title: 'Pickup', type: 'seconds' },
-      { key: 'reviewTimeSeconds', title: 'Review', type: 'seconds' },
-      { key: 'deployTimeSeconds', title: 'Deploy', type: 'seconds' },
-      { key: 'size', title: 'Size (lines)', type: 'number' },
-      { key: 'mergedWithoutReview', title: 'Merged without review', type: 'boolean' },
-      { key: 'reverted', title: 'Reverted', type: 'boolean' },
-      { key: 'revertedBecause', title: 'Reverted because', type: 'text' },
+      col('codingTimeSeconds', 'Coding', 'seconds'),
+      col('pickupTimeSeconds', 'Pickup', 'seconds'),
+      col('reviewTimeSeconds', 'Review', 'seconds'),
+      col('deployTimeSeconds', 'Deploy', 'seconds'),
+      col('title', 'Title', 'text', { link: 'url' }),
+      col('authorName', 'Author', 'text'),
+      col('mergedAt', 'Merged', 'time'),
+      col('size', 'Size (lines)', 'number', detail),
+      col('mergedWithoutReview', 'Merged without review', 'boolean', detail),
+      col('reverted', 'Reverted', 'boolean', detail),
+      col('revertedBecause', 'Reverted because', 'text', detail),
+      col('readyAt', 'Ready for review', 'time', detail),
+      col('firstCommitAt', 'First commit', 'time', detail),
+      col('firstReviewAt', 'First review', 'time', detail),
+      col('deployedAt', 'Deployed', 'time', detail),
+      col('deployment', 'Shipped by', 'text', detail),
+      ...PR_DETAIL,
     ],
+    sortBy: { ...PR_SORT, openedAt: 'created_at', codingTimeSeconds: 'coding_time_seconds', pickupTimeSeconds: 'pickup_time_seconds', reviewTimeSeconds: 'review_time_seconds', deployTimeSeconds: 'deploy_time_seconds', size: 'pr_size', mergedWithoutReview: 'merged_without_review', reverted: 'is_reverted' },
     markedColumn: { 'pull_requests.merged_without_review': 'mergedWithoutReview', 'pull_requests.is_reverted': 'reverted' },
     present: (get) => ({
       id: String(get('id')),
@@ -382,8 +451,10 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       number: num(get('number')),
       title: text(get('title')),
       author: text(get('author_username')),
+      authorName: text(get('author_username')),
       openedAt: time(get('created_at')),
       mergedAt: time(get('merged_at')),
+      url: null,
       readyAt: time(get('ready_at')),
       firstCommitAt: time(get('first_commit_at')),
       firstReviewAt: time(get('first_review_at')),
@@ -433,21 +504,27 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     cube: 'change_lead_times',
     dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds'],
     columns: [
-      ...PR_COLUMNS,
-      { key: 'firstCommitAt', title: 'First commit', type: 'time' },
-      { key: 'firstCommitKnown', title: 'First commit known', type: 'boolean' },
-      { key: 'deployment', title: 'Shipped by', type: 'text' },
-      { key: 'deployedAt', title: 'Deployed', type: 'time' },
-      { key: 'leadTimeSeconds', title: 'Lead time', type: 'seconds' },
+      col('leadTimeSeconds', 'Lead time', 'seconds'),
+      col('title', 'Title', 'text', { link: 'url' }),
+      col('authorName', 'Author', 'text'),
+      col('deployedAt', 'Deployed', 'time'),
+      col('deployment', 'Shipped by', 'text'),
+      col('mergedAt', 'Merged', 'time', detail),
+      col('firstCommitAt', 'First commit', 'time', detail),
+      col('firstCommitKnown', 'First commit known', 'boolean', detail),
+      ...PR_DETAIL,
     ],
+    sortBy: { ...PR_SORT, openedAt: 'opened_at', leadTimeSeconds: 'lead_time_seconds', deployedAt: 'deployed_at', deployment: 'deployment_external_id', firstCommitAt: 'first_commit_at', firstCommitKnown: 'first_commit_known' },
     present: (get) => ({
       id: String(get('id')),
       repository: text(get('project_key')),
       number: num(get('number')),
       title: text(get('title')),
       author: text(get('author_username')),
+      authorName: text(get('author_username')),
       openedAt: time(get('opened_at')),
       mergedAt: time(get('merged_at')),
+      url: null,
       firstCommitAt: time(get('first_commit_at')),
       firstCommitKnown: bool(get('first_commit_known')),
       deployment: text(get('deployment_external_id')),
@@ -459,9 +536,14 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     cube: 'issues',
     dimensions: ['id', 'external_id', 'title', 'type', 'project_key', 'created_at', 'closed_at', 'lead_time_seconds'],
     columns: [
-      ...ISSUE_COLUMNS,
-      { key: 'leadTimeSeconds', title: 'Lead time', type: 'seconds' },
+      col('leadTimeSeconds', 'Lead time', 'seconds'),
+      col('key', 'Key', 'text', { link: 'url' }),
+      col('title', 'Title', 'text'),
+      col('type', 'Type', 'text'),
+      col('closedAt', 'Closed', 'time'),
+      ...ISSUE_DETAIL,
     ],
+    sortBy: { ...ISSUE_SORT, type: 'type', leadTimeSeconds: 'lead_time_seconds' },
     present: (get) => ({
       ...issueFields(get),
       type: text(get('type')),
@@ -472,11 +554,16 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     cube: 'incidents',
     dimensions: ['id', 'external_id', 'title', 'project_key', 'created_at', 'closed_at', 'restore_seconds', 'caused_by_external_id', 'cause_rule'],
     columns: [
-      ...ISSUE_COLUMNS,
-      { key: 'timeToRestoreSeconds', title: 'Time to restore', type: 'seconds' },
-      { key: 'causedBy', title: 'Caused by deployment', type: 'text' },
-      { key: 'causeDecidedBy', title: 'Cause decided by', type: 'text' },
+      col('timeToRestoreSeconds', 'Time to restore', 'seconds'),
+      col('key', 'Key', 'text', { link: 'url' }),
+      col('title', 'Title', 'text'),
+      col('causedBy', 'Caused by deployment', 'text'),
+      col('closedAt', 'Closed', 'time'),
+      col('causeDecidedBy', 'Cause decided by', 'text', detail),
+      col('type', 'Type', 'text', detail),
+      ...ISSUE_DETAIL,
     ],
+    sortBy: { ...ISSUE_SORT, timeToRestoreSeconds: 'restore_seconds', causedBy: 'caused_by_external_id' },
     present: (get) => ({
       ...issueFields(get),
       type: 'incident',
@@ -491,13 +578,15 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     measures: [],
     order: [['ai_sessions.started_at', 'desc']],
     columns: [
-      { key: 'startedAt', title: 'Started', type: 'time' },
-      { key: 'endedAt', title: 'Ended', type: 'time' },
-      { key: 'source', title: 'Source', type: 'text' },
-      { key: 'tool', title: 'Tool', type: 'text' },
-      { key: 'model', title: 'Model', type: 'text' },
-      { key: 'user', title: 'Person (or uploader) id', type: 'text' },
-      { key: 'personMatched', title: 'Matched a person', type: 'boolean' },
+      col('startedAt', 'Started', 'time', { link: 'url' }),
+      col('name', 'Person', 'text'),
+      col('tool', 'Tool', 'text'),
+      col('model', 'Model', 'text'),
+      col('source', 'Source', 'text'),
+      col('endedAt', 'Ended', 'time', detail),
+      col('user', 'Person (or uploader) id', 'text', detail),
+      col('personMatched', 'Matched a person', 'boolean', detail),
+      col('url', 'Link', 'url', detail),
     ],
     present: (get) => ({
       id: String(get('id')),
@@ -507,7 +596,9 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       tool: text(get('tool')),
       model: text(get('model')),
       user: text(get('user_key')),
+      name: text(get('user_key')),
       personMatched: bool(get('person_matched')),
+      url: null,
     }),
   },
   ai_users: {
@@ -516,19 +607,20 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     measures: ['ai_sessions.ai_sessions'],
     order: [['ai_sessions.ai_sessions', 'desc']],
     columns: [
-      { key: 'user', title: 'Person (or uploader) id', type: 'text' },
-      { key: 'personMatched', title: 'Matched a person', type: 'boolean' },
-      { key: 'sessions', title: 'AI sessions', type: 'number' },
+      col('name', 'Person', 'text'),
+      col('sessions', 'AI sessions', 'number'),
+      col('personMatched', 'Matched a person', 'boolean'),
+      col('user', 'Person (or uploader) id', 'text', detail),
     ],
-    present: (get) => ({ id: String(get('user_key')), user: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0 }),
+    present: (get) => ({ id: String(get('user_key')), user: String(get('user_key')), name: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0 }),
   },
   seat_holders: {
     cube: 'seats',
     dimensions: ['person_id'],
     measures: ['seats.seats_held'],
     order: [['seats.seats_held', 'desc']],
-    columns: [{ key: 'person', title: 'Person id', type: 'text' }, { key: 'seats', title: 'Seats held', type: 'number' }],
-    present: (get) => ({ id: String(get('person_id')), person: String(get('person_id')), seats: num(get('seats_held')) ?? 0 }),
+    columns: [col('name', 'Person', 'text'), col('seats', 'Seats held', 'number'), col('person', 'Person id', 'text', detail)],
+    present: (get) => ({ id: String(get('person_id')), person: String(get('person_id')), name: String(get('person_id')), seats: num(get('seats_held')) ?? 0 }),
   },
   ai_commits: {
     cube: 'ai_commits',
@@ -536,12 +628,14 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     measures: [],
     order: [['ai_commits.committed_at', 'desc']],
     columns: [
-      { key: 'repository', title: 'Repository', type: 'text' },
-      { key: 'sha', title: 'Sha', type: 'text' },
-      { key: 'committedAt', title: 'Committed', type: 'time' },
-      { key: 'tools', title: 'AI tools', type: 'text' },
-      { key: 'sessions', title: 'AI sessions', type: 'text' },
-      { key: 'people', title: 'Person (or uploader) ids', type: 'text' },
+      col('committedAt', 'Committed', 'time'),
+      col('sha', 'Sha', 'text', { short: true, link: 'url' }),
+      col('repository', 'Repository', 'text'),
+      col('tools', 'AI tools', 'text'),
+      col('peopleNames', 'People', 'text'),
+      col('sessions', 'AI sessions', 'text', detail),
+      col('people', 'Person (or uploader) ids', 'text', detail),
+      col('url', 'Link', 'url', detail),
     ],
     present: (get) => ({
       id: String(get('id')),
@@ -551,6 +645,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       tools: text(get('ai_tools')),
       sessions: text(get('ai_session_ids')),
       people: text(get('ai_user_keys')),
+      peopleNames: text(get('ai_user_keys')),
+      url: null,
     }),
   },
   members: {
@@ -558,9 +654,10 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     dimensions: ['person_id'],
     measures: ['memberships.register_headcount', 'memberships.manual_headcount'],
     columns: [
-      { key: 'person', title: 'Person id', type: 'text' },
-      { key: 'source', title: 'Membership from', type: 'text' },
-      { key: 'memberships', title: 'Memberships', type: 'number' },
+      col('name', 'Person', 'text'),
+      col('source', 'Membership from', 'text'),
+      col('memberships', 'Memberships', 'number'),
+      col('person', 'Person id', 'text', detail),
     ],
     present: (get) => {
       const register = num(get('register_headcount')) ?? 0;
@@ -568,6 +665,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       return {
         id: String(get('person_id')),
         person: String(get('person_id')),
+        name: String(get('person_id')),
         source: [register > 0 && 'register', manual > 0 && 'manual'].filter(Boolean).join(', '),
         memberships: register + manual,
       };
@@ -580,10 +678,10 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     order: [['survey_responses.month', 'desc'], ['teams.name', 'asc']],
     sumColumn: { 'survey_responses.invitations': 'invitations', 'survey_responses.responses': 'responses' },
     columns: [
-      { key: 'team', title: 'Team', type: 'text' },
-      { key: 'month', title: 'Month', type: 'text' },
-      { key: 'invitations', title: 'Invitations', type: 'number' },
-      { key: 'responses', title: 'Responses', type: 'number' },
+      col('team', 'Team', 'text'),
+      col('month', 'Month', 'text'),
+      col('invitations', 'Invitations', 'number'),
+      col('responses', 'Responses', 'number'),
     ],
     present: (get) => ({
       id: `${String(get('team_id'))}:${String(get('month')).slice(0, 7)}`,
@@ -598,15 +696,27 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
 /** A kind's member: its cube's unless named `cube.member`. */
 export const memberOf = (kind: FactKind, name: string): string => (name.includes('.') ? name : `${KINDS[kind].cube}.${name}`);
 
-/** A cube row of the kind's dimensions as the kind's fact. */
-export function presentFact(kind: FactKind, row: Row): FactRow {
-  return KINDS[kind].present((d) => row[memberOf(kind, d)]);
+/**
+ * The columns of a list opened from a measure: the kind's, with the ones that explain that measure
+ * (`lead`: a rate's marking column and its reason, a median's value, a sum's value) moved first and
+ * shown as columns.
+ */
+export function columnsFor(kind: FactKind, lead: readonly string[] = []): FactColumn[] {
+  const all = KINDS[kind].columns;
+  const first = lead.map((key) => all.find((c) => c.key === key)).filter((c): c is FactColumn => c !== undefined).map(({ detail: _, ...c }) => c);
+  return [...first, ...all.filter((c) => !lead.includes(c.key))];
 }
 
-/** The CSV cells of a fact, in the kind's column order (id first): empty for null. */
-export function csvCells(kind: FactKind, fact: FactRow): (string | number)[] {
+/** A cube row of the kind's dimensions as the kind's fact, its keys in the columns' order (id first). */
+export function presentFact(kind: FactKind, row: Row, columns: FactColumn[] = KINDS[kind].columns): FactRow {
+  const raw = KINDS[kind].present((d) => row[memberOf(kind, d)]) as unknown as Record<string, unknown>;
+  return Object.fromEntries(['id', ...columns.map((c) => c.key)].map((key) => [key, raw[key] ?? null])) as unknown as FactRow;
+}
+
+/** The CSV cells of a fact, in its columns' order (id first): empty for null. */
+export function csvCells(columns: FactColumn[], fact: FactRow): (string | number)[] {
   const record = fact as unknown as Record<string, string | number | boolean | null>;
-  return ['id', ...KINDS[kind].columns.map((c) => c.key)].map((key) => {
+  return ['id', ...columns.map((c) => c.key)].map((key) => {
     const v = record[key];
     return v === null || v === undefined ? '' : typeof v === 'boolean' ? String(v) : v;
   });

@@ -77,7 +77,7 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     expect(all.map((m: { name: string }) => m.name)).to.include.members([...medians.map((m: { name: string }) => m.name), 'deployments.change_failure_rate', 'issues.issues_closed']);
     for (const m of all) expect(m.description, m.name).to.not.equal('');
     const byCube = structured(await client.callTool({ name: 'list_measures', arguments: { cube: 'issues' } })).measures;
-    expect(byCube.map((m: { name: string }) => m.name)).to.deep.equal(['issues.issues_closed', 'issues.issue_lead_time_p50_seconds']);
+    expect(byCube.map((m: { name: string }) => m.name)).to.deep.equal(['issues.issues_closed', 'issues.issue_lead_time_p50_seconds', 'issues.issue_lead_time_p90_seconds']);
   });
 
   it('list_dimensions gives the dimensions of a measure, each described, enumerations with their values', async () => {

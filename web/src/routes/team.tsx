@@ -57,7 +57,7 @@ const CHARTS: Series[] = [
 
 /** The drill-through panel's title for each measure a cell of the months table opens. */
 const DRILL_TITLES: Record<string, string> = {
-  'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
+  'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed (incidents included)',
   'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys', 'deployments.change_failure_rate': 'Change failure rate',
   'incidents.mttr_p50_seconds': 'Time to restore p50', 'pull_requests.ceu_total': 'Change effort (CEU)', 'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share',
 };
@@ -105,7 +105,7 @@ export function TeamPage() {
     { key: 'month', header: 'Month', sortValue: (r) => r.month, cell: (r) => formatMonth(r.month) },
     { key: 'prs', header: 'PRs merged', numeric: true, cell: (r) => drill('pull_requests.prs_merged', 'PRs merged', r, formatCount(m(r, 'prs_merged') ?? 0)) },
     { key: 'cycle', header: 'PR cycle time p50', numeric: true, cell: (r) => (m(r, 'pr_cycle_time_p50_seconds') === null ? <span className="muted">no PR merged</span> : drill('pull_requests.pr_cycle_time_p50_seconds', 'PR cycle time p50', r, <Median seconds={m(r, 'pr_cycle_time_p50_seconds')} n={m(r, 'prs_merged')} />)) },
-    { key: 'issues', header: 'Issues closed', numeric: true, cell: (r) => drill('issues.issues_closed', 'Issues closed', r, formatCount(m(r, 'issues_closed') ?? 0)) },
+    { key: 'issues', header: 'Issues closed (incidents included)', numeric: true, cell: (r) => drill('issues.issues_closed', 'Issues closed (incidents included)', r, formatCount(m(r, 'issues_closed') ?? 0)) },
     { key: 'lead', header: 'Issue lead time p50', numeric: true, cell: (r) => (m(r, 'issue_lead_time_p50_seconds') === null ? <span className="muted">no issue closed</span> : drill('issues.issue_lead_time_p50_seconds', 'Issue lead time p50', r, <Median seconds={m(r, 'issue_lead_time_p50_seconds')} n={m(r, 'issues_closed')} />)) },
     { key: 'deploys', header: 'Production deploys', numeric: true, cell: (r) => drill('deployments.production_deploys', 'Production deploys', r, formatCount(m(r, 'production_deploys') ?? 0)) },
     { key: 'cfr', header: 'Change failure rate', numeric: true, cell: (r) => (m(r, 'change_failure_rate') === null ? <span className="muted">{emptyReason('finishedDeployments', { month: r.month }).text}</span> : drill('deployments.change_failure_rate', 'Change failure rate', r, formatRatio(m(r, 'change_failure_rate') as number))) },

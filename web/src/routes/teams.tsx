@@ -59,7 +59,7 @@ function measures(windowStart: string): Measure[] {
     { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: 'memberships.headcount', cell: countOf('memberships.headcount', 'no members') },
     { key: 'prs', header: 'PRs merged', member: 'pull_requests.prs_merged', show: value('pull_requests.prs_merged', formatCount), direction: 'higher', drill: 'pull_requests.prs_merged', cell: countOf('pull_requests.prs_merged', 'none merged') },
     { key: 'cycle', header: 'PR cycle time p50', member: 'pull_requests.pr_cycle_time_p50_seconds', show: value('pull_requests.pr_cycle_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'pull_requests.pr_cycle_time_p50_seconds', cell: medianOf('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged') },
-    { key: 'issues', header: 'Issues closed', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
+    { key: 'issues', header: 'Issues closed (incidents included)', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
     { key: 'issue-lead', header: 'Issue lead time p50', member: 'issues.issue_lead_time_p50_seconds', show: value('issues.issue_lead_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'issues.issue_lead_time_p50_seconds', cell: medianOf('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed') },
     {
       key: 'lead-time', header: 'Lead time for changes p50', member: 'change_lead_times.lead_time_for_changes_p50_seconds', show: value('change_lead_times.lead_time_for_changes_p50_seconds', formatSeconds), direction: 'lower',
@@ -102,7 +102,7 @@ function measures(windowStart: string): Measure[] {
 }
 
 const DRILL_TITLES: Record<string, string> = {
-  'memberships.headcount': 'Headcount', 'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
+  'memberships.headcount': 'Headcount', 'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed (incidents included)',
   'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys',
   'change_lead_times.lead_time_for_changes_p50_seconds': 'Lead time for changes p50', 'deployments.failed_deployment_recovery_time_p50_seconds': 'Failed deployment recovery p50', 'deployments.production_deploys_per_day': 'Deployment frequency',
   'deployments.change_failure_rate': 'Change failure rate', 'incidents.mttr_p50_seconds': 'Time to restore p50', 'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share',
@@ -166,12 +166,13 @@ export function TeamsPage() {
         }
         const prevRow = previousOf.get(r.team.noTeam ? 'null' : r.team.id);
         const prev = previousShow(m, prevRow);
-        const words = changeWords(v, num(prevRow, m.member), m.direction);
+        const words = changeWords(v, num(prevRow, m.member), m.direction, (x) => String(m.key === 'frequency' ? deployRate({ ...prevRow, [m.member]: x }, previousStart).rate : m.show({ [m.member]: x })));
         const above = v === null || medianRow[m.member] === null || v === medianRow[m.member] ? null : v > (medianRow[m.member] as number) ? 'above' : 'below';
         return (
           <>
             {shown}
-            <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>
+            {/* Memberships have no history (docs/register.md): headcount has no "before". */}
+            {m.key !== 'headcount' && <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>}
             {!r.team.noTeam && <span className="cmp" data-testid={`vs-median-${m.key}-${r.team.slug}`}>{above ? `${above} the teams' median ${teamsMedian}` : teamsMedian === null || v === null ? `teams' median ${teamsMedian ?? 'none'}` : "at the teams' median"}</span>}
           </>
         );
