@@ -76,7 +76,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   CORPUS_SCHEDULE,
   { name: 'notion.publish-due', job: 'notion.publish-due', everySeconds: 24 * HOUR, offsetSeconds: 4 * HOUR, summary: 'Daily at 04:00 UTC: publish the last closed month to Notion where it is not published yet (in effect monthly, on the 1st).' },
   { name: 'bi.watchdog', job: 'bi.watchdog', everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
-  { name: 'codehost.backfills-resume', job: 'codehost.backfills-resume', everySeconds: MINUTE, offsetSeconds: 40, summary: 'Every minute at :40: code-host backfills whose worker died (no heartbeat for a minute) continue from their cursor.' },
+  { name: 'codehost.backfills-resume', job: 'codehost.backfills-resume', everySeconds: 15, offsetSeconds: 10, summary: 'Every 15 s at :10/:25/:40/:55: code-host backfills whose worker died (no heartbeat for 30 s) continue from their cursor.' },
   { name: 'ai-vendors.pull-due', job: 'ai-vendors.pull-due', everySeconds: HOUR, offsetSeconds: 47 * MINUTE, summary: 'Hourly at :47: a pull of every AI tool vendor report source that is due (Cursor hourly, Claude Code Analytics and Copilot daily).' },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];

@@ -34,7 +34,7 @@ const EXPIRE_SECONDS = 15 * 60;
  * A walk whose heartbeat (its lease) is older than this has lost its worker and is resumed by the
  * next settings request or the minute's sweep (docs/codehost-deployments.md "Backfill"). Tests lower it.
  */
-export const BACKFILL_STALE = { ms: 60_000 };
+export const BACKFILL_STALE = { ms: 30_000 };
 const staleSeconds = () => BACKFILL_STALE.ms / 1000;
 /**
  * How long one run walks before it hands over to a continuation (queued at once): well inside the
