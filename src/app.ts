@@ -43,6 +43,7 @@ import { biRoutes } from './bi/routes.js';
 import { slackRoutes } from './integrations/slack/routes.js';
 import { notionRoutes } from './integrations/notion/routes.js';
 import { aiRoutes } from './ai/routes.js';
+import { aiVendorRoutes } from './aiVendors/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { openWorkRoutes } from './openWork/routes.js';
 import { authenticate } from './identity/authenticate.js';
@@ -87,6 +88,7 @@ const routeFactories: RouteFactory[] = [
   sessionRoutes,
   aiTelemetryRoutes,
   aiRoutes,
+  aiVendorRoutes,
   codehostRoutes,
   deploymentSourceRoutes,
   trackerRoutes,

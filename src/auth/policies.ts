@@ -46,7 +46,7 @@ export const policies = {
   'billing.manage': { allows: owner, refusal: OWNER_ONLY },
   /** BI credentials read the whole tenant's facts: only owners issue, list and revoke them. */
   'bi.manage': { allows: owner, refusal: NOT_YOURS },
-  /** The organisation's AI provider, key and token budget. */
+  /** The organisation's AI provider, key and token budget, and the AI tools' vendor report keys (Settings › AI). */
   'ai.manage': { allows: owner, refusal: OWNER_ONLY },
   /** A notebook: its author changes it; shared, any member reads and re-runs it. */
   'notebook.change': { allows: (p: TenantPrincipal, notebook: { userId: string }) => notebook.userId === p.userId, refusal: NOT_YOURS },

@@ -118,7 +118,7 @@ export interface AiSessionFact {
   id: string;
   startedAt: string | null;
   endedAt: string | null;
-  /** upload or telemetry. */
+  /** upload, telemetry, or a vendor report (claude_code_analytics, copilot, cursor: a person-day). */
   source: string | null;
   tool: string | null;
   model: string | null;

@@ -1,5 +1,5 @@
 -- Defined by versioned migrations up to 0061_otlp_intake; since then by this file (docs/sql-source.md).
--- Rollups (docs/rollups.md): a person-day changes the ai_sessions cube of its month.
+-- Rollups (docs/rollups.md): a person-day (telemetry or a vendor report) changes the ai_sessions cube of its month, a vendor commit its ai_commits month.
 CREATE OR REPLACE FUNCTION cube_rollup_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   shape text := format('SELECT tenant_id, %s AS at, %s AS id1, %s AS id2 FROM %%I',
@@ -36,6 +36,12 @@ BEGIN
     -- at = day, a date: its month as a date (cube_rollup_month would read it through the time zone)
     WHEN 'ai_telemetry_days' THEN
       'SELECT r.tenant_id, ''ai_sessions'', date_trunc(''month'', r.at)::date FROM r'
+    -- at = day, a date (as ai_telemetry_days): a vendor report's person-day (docs/ai-vendor-reports.md)
+    WHEN 'ai_vendor_days' THEN
+      'SELECT r.tenant_id, ''ai_sessions'', date_trunc(''month'', r.at)::date FROM r'
+    -- at = the vendor's commit time: its commit's ai_commits month (a commit stored later is noted by the commits trigger)
+    WHEN 'ai_vendor_commits' THEN
+      'SELECT r.tenant_id, ''ai_commits'', cube_rollup_month(r.at) FROM r WHERE r.at IS NOT NULL'
     -- register tables: who is whom and who is on which team changes every month (cube *)
     ELSE 'SELECT r.tenant_id, ''*'', ''-infinity''::date FROM r' END;
   EXECUTE format('INSERT INTO cube_rollup_changes (tenant_id, cube, month) SELECT DISTINCT * FROM (WITH r AS (%s) %s) a ON CONFLICT DO NOTHING', rows, affected);

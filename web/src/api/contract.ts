@@ -10,6 +10,8 @@
 import type { z } from 'zod';
 import type { presentAiSettings, presentAssessment, presentSummary } from '../../../src/ai/presenters';
 import type { AiSettingsBody } from '../../../src/ai/settings';
+import type { presentSource } from '../../../src/aiVendors/presenters';
+import type { SaveSourceBody } from '../../../src/aiVendors/service';
 import type { reviewFailures, sessionListExtras } from '../../../src/ai/reviewState';
 import type { NotebookEvent } from '../../../src/ai/notebook/agent';
 import type { CellBody, NotebookBody, NotebookPatch, presentCell, presentNotebook } from '../../../src/ai/notebook/service';
@@ -108,6 +110,8 @@ export type Survey = Out<typeof presentSurvey>;
 export type SurveyInput = In<typeof CreateSurveyBody>;
 export type AiSettings = Out<typeof presentAiSettings>;
 export type AiSettingsInput = In<typeof AiSettingsBody>;
+export type AiVendorSource = Out<typeof presentSource>;
+export type AiVendorSourceInput = In<typeof SaveSourceBody>;
 export type SessionListItem = Out<typeof presentSession> & ReturnType<Out<typeof sessionListExtras>>;
 type ReviewFailure = NonNullable<ReturnType<Out<typeof reviewFailures>['get']>>;
 export type SessionDetails = Out<typeof presentSessionDetails> & {
