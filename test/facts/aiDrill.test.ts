@@ -118,9 +118,9 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     expect(usersList.body.meta).to.include({ total: 3, kind: 'ai_users' });
     const byId = (rows: Record<string, unknown>[]) => Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(byId(usersList.body.data)).to.deep.equal({
-      [people.ann!]: { id: people.ann, user: people.ann, personMatched: true, sessions: 2 },
-      [people.bo!]: { id: people.bo, user: people.bo, personMatched: true, sessions: 1 },
-      [users.cy!.userId]: { id: users.cy!.userId, user: users.cy!.userId, personMatched: false, sessions: 1 },
+      [people.ann!]: { id: people.ann, user: people.ann, personMatched: true, sessions: 2, sources: 'upload' },
+      [people.bo!]: { id: people.bo, user: people.bo, personMatched: true, sessions: 1, sources: 'upload' },
+      [users.cy!.userId]: { id: users.cy!.userId, user: users.cy!.userId, personMatched: false, sessions: 1, sources: 'upload' },
     });
     expect(usersList.body.data[0].id).to.equal(people.ann);
     const holders = await facts(`measure=seats.ai_seat_holders&${MAY}`);
