@@ -1,5 +1,6 @@
--- Issue 45 point 5 (docs/ai-measures.md): idle seats and the AI sums (lines, tokens, edits, merged
--- PRs). The two views are files (src/cube/sql/cube_seat_months.sql, cube_ai_activity.sql), applied
+-- Issue 45 point 5 (docs/ai-measures.md): idle seats, the AI sums (lines, tokens, edits, merged
+-- PRs) and ai_commits' sources. The three views are files (src/cube/sql/cube_seat_months.sql,
+-- cube_ai_activity.sql, cube_ai_commits.sql), applied
 -- after every versioned migration; they are created here too because the regenerated bi views
 -- below read their new columns, and on a fresh database the files come later (this tag is in
 -- MOVED_INTO_FILES, src/db/sqlSource.ts). ai_vendor_tool is a file as well, so it is inlined here;
@@ -56,7 +57,100 @@ SELECT pr.tenant_id, pr.id, 'pr'::text, pr.merged_at, NULL::uuid, NULL::uuid, NU
 FROM "cube_pull_requests" pr
 WHERE pr.is_merged;
 --> statement-breakpoint
+CREATE OR REPLACE VIEW "cube_ai_commits" AS
+SELECT c.tenant_id, c.id, e.link_id, e.key || ':' || COALESCE(tm.team_id::text, '-') AS row_key, c.project_id, c.committed_at,
+       e.session_id, e.person_id, tm.team_id,
+       c.sha,
+       (SELECT p.project_key FROM "projects" p WHERE p.id = c.project_id) AS project_key,
+       (SELECT string_agg(DISTINCT x.tool, ', ' ORDER BY x.tool) FROM (
+          SELECT a.tool FROM "ai_session_links" al JOIN "ai_sessions" a ON a.id = al.session_id
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT CASE vc.source WHEN 'claude_code_analytics' THEN 'claude-code' ELSE vc.source END FROM "ai_vendor_commits" vc
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0) x) AS ai_tools,
+       (SELECT string_agg(al.session_id::text, ', ' ORDER BY al.session_id::text)
+        FROM "ai_session_links" al
+        WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id) AS ai_session_ids,
+       (SELECT string_agg(DISTINCT x.key::text, ', ' ORDER BY x.key::text) FROM (
+          SELECT COALESCE(api.person_id, a.user_id, md5(COALESCE('email:' || a.person_email, 'account:' || a.person_account))::uuid) AS key
+          FROM "ai_session_links" al
+          JOIN "ai_sessions" a ON a.id = al.session_id
+          LEFT JOIN "users" au ON au.id = a.user_id
+          LEFT JOIN "person_identities" api ON api.tenant_id = a.tenant_id AND api.kind = 'email' AND api.value = lower(COALESCE(au.email, a.person_email))
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT COALESCE(vpi.person_id, md5('email:' || vc.person_email)::uuid)
+          FROM "ai_vendor_commits" vc
+          LEFT JOIN "person_identities" vpi ON vpi.tenant_id = vc.tenant_id AND vpi.kind = 'email' AND vpi.value = vc.person_email
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0 AND vc.person_email IS NOT NULL) x) AS ai_user_keys,
+       -- Which sources link the commit (docs/ai-measures.md): each session's (upload, telemetry) and
+       -- each vendor reporting AI lines in it (cursor), sorted, joined by ", ".
+       (SELECT string_agg(DISTINCT x.source, ', ' ORDER BY x.source) FROM (
+          SELECT a.source FROM "ai_session_links" al JOIN "ai_sessions" a ON a.id = al.session_id
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT vc.source FROM "ai_vendor_commits" vc
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0) x) AS ai_sources
+FROM (
+  SELECT l.commit_id, l.id AS link_id, l.id::text AS key, l.session_id, pi.person_id
+  FROM "ai_session_links" l
+  JOIN "ai_sessions" s ON s.id = l.session_id
+  LEFT JOIN "users" u ON u.id = s.user_id
+  LEFT JOIN "person_identities" pi ON pi.tenant_id = s.tenant_id AND pi.kind = 'email' AND pi.value = lower(COALESCE(u.email, s.person_email))
+  UNION ALL
+  SELECT vcm.id AS commit_id, NULL::uuid AS link_id, 'vendor:' || v.id::text AS key, NULL::uuid AS session_id, vpi.person_id
+  FROM "ai_vendor_commits" v
+  JOIN "commits" vcm ON vcm.tenant_id = v.tenant_id AND vcm.sha = v.sha
+  LEFT JOIN "person_identities" vpi ON vpi.tenant_id = v.tenant_id AND vpi.kind = 'email' AND vpi.value = v.person_email
+  WHERE v.ai_lines_added > 0
+) e
+JOIN "commits" c ON c.id = e.commit_id
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = c.tenant_id AND tm.person_id = e.person_id;
+--> statement-breakpoint
+DROP VIEW IF EXISTS "bi"."ai_commits";
+--> statement-breakpoint
 DROP VIEW IF EXISTS "bi"."seats";
+--> statement-breakpoint
+CREATE VIEW "bi"."ai_commits" WITH (security_barrier = true) AS
+SELECT
+  s.row_key AS "row_key",
+  s.team_id AS "team_id",
+  s.committed_at AS "committed_at",
+  s.id AS "id",
+  s.sha AS "sha",
+  s.project_key AS "project_key",
+  s.ai_tools AS "ai_tools",
+  s.ai_session_ids AS "ai_session_ids",
+  s.ai_user_keys AS "ai_user_keys",
+  s.ai_sources AS "sources",
+  s.id AS "ai_commits_value"
+FROM "public"."cube_ai_commits" s
+WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms));
+--> statement-breakpoint
+COMMENT ON VIEW "bi"."ai_commits" IS 'Commits that an AI session names, or in which a vendor reports AI-written lines (Cursor AI Code Tracking, matched by sha), counted for every enabled team of the session''s (or the vendor record''s) person. Month = month of the commit time.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."row_key" IS 'Link × team key';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."team_id" IS 'Team the row counts for (UUID; group by teams.slug or teams.name to read it).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."committed_at" IS 'Commit time; group ai_commits by this time dimension.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."id" IS 'The commit (UUID); ai_commits counts these, so a commit named by two sessions, or counted for two teams, is one commit.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."sha" IS 'The commit''s sha as the code host sent it.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."project_key" IS 'The repository (project key) the commit was pushed to.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."ai_tools" IS 'The tools of every AI session that names the commit and of every vendor reporting AI lines in it, sorted and joined by ", " (the same for each of the commit''s rows).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."ai_session_ids" IS 'Every AI session that names the commit (UUIDs, sorted, joined by ", ").';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."ai_user_keys" IS 'For every AI session that names the commit, the person whose e-mail identity matches the uploader, or the uploading user when none matches; for every vendor record of it, the person of its e-mail (as ai_sessions.user_key; UUIDs, sorted, joined by ", ").';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."sources" IS 'Every source that links the commit: each naming session''s (upload, telemetry) and each vendor reporting AI lines in it (cursor), sorted, joined by ", " (the same for each of the commit''s rows).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."ai_commits_value" IS 'ai_commits: Commits made in the period that are linked to an AI session of a team member or reported by a vendor as containing AI-written lines.';
 --> statement-breakpoint
 -- bi.deployments and bi.team_month as the models have them since 0068 (0070 recreated them
 -- without the rework columns; test/bi/access.test.ts "holds the views").

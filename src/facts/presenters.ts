@@ -181,6 +181,8 @@ export interface AiCommitFact {
   sessions: string | null;
   /** Their people by id (or the uploading user's when no person matched), sorted, joined by ", ". */
   people: string | null;
+  /** Every source linking the commit (upload, telemetry, cursor), sorted, joined by ", ". */
+  sources: string | null;
 }
 /** A person currently a member (of the team, or of any team for the organisation): what headcount counts. */
 export interface MemberFact {
@@ -614,7 +616,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   },
   ai_commits: {
     cube: 'ai_commits',
-    dimensions: ['id', 'project_key', 'sha', 'committed_at', 'ai_tools', 'ai_session_ids', 'ai_user_keys'],
+    dimensions: ['id', 'project_key', 'sha', 'committed_at', 'ai_tools', 'ai_session_ids', 'ai_user_keys', 'sources'],
     measures: [],
     order: [['ai_commits.committed_at', 'desc']],
     columns: [
@@ -624,6 +626,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       { key: 'tools', title: 'AI tools', type: 'text' },
       { key: 'sessions', title: 'AI sessions', type: 'text' },
       { key: 'people', title: 'Person (or uploader) ids', type: 'text' },
+      { key: 'sources', title: 'Sources', type: 'text' },
     ],
     present: (get) => ({
       id: String(get('id')),
@@ -633,6 +636,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       tools: text(get('ai_tools')),
       sessions: text(get('ai_session_ids')),
       people: text(get('ai_user_keys')),
+      sources: text(get('sources')),
     }),
   },
   members: {
