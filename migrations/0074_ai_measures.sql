@@ -571,7 +571,7 @@ SELECT
   s.ai_lines_added AS "ai_lines_added_value",
   s.pr_lines_added AS "merged_pr_lines_added_value",
   s.tokens AS "ai_tool_tokens_value",
-  s.merged_prs AS "prs_merged_value",
+  s.merged_prs AS "merged_prs_value",
   s.edits_accepted AS "edits_accepted_value",
   s.edits_offered AS "edits_offered_value"
 FROM "public"."cube_ai_activity" s
@@ -597,7 +597,7 @@ COMMENT ON COLUMN "bi"."ai_activity"."merged_pr_lines_added_value" IS 'merged_pr
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."ai_activity"."ai_tool_tokens_value" IS 'ai_tool_tokens: Input plus output tokens the AI coding tools report for the period (telemetry token.usage, the vendors'' daily reports; cache tokens not counted), per person, day and tool the greatest any source reports. Tokens, never money.';
 --> statement-breakpoint
-COMMENT ON COLUMN "bi"."ai_activity"."prs_merged_value" IS 'prs_merged: Pull requests merged in the period (as pull_requests.prs_merged); the denominator of tokens_per_merged_pr.';
+COMMENT ON COLUMN "bi"."ai_activity"."merged_prs_value" IS 'merged_prs: Pull requests merged in the period (as pull_requests.prs_merged); the denominator of tokens_per_merged_pr.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."ai_activity"."edits_accepted_value" IS 'edits_accepted: Edits (Claude Code code_edit_tool decisions, Copilot and Cursor suggestions) accepted in the period.';
 --> statement-breakpoint

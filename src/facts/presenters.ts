@@ -572,11 +572,11 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   ai_activity: {
     cube: 'ai_activity',
     dimensions: ['id', 'kind', 'happened_at', 'user_key', 'tool', 'sources'],
-    measures: ['ai_activity.ai_lines_added', 'ai_activity.merged_pr_lines_added', 'ai_activity.ai_tool_tokens', 'ai_activity.prs_merged', 'ai_activity.edits_accepted', 'ai_activity.edits_offered'],
+    measures: ['ai_activity.ai_lines_added', 'ai_activity.merged_pr_lines_added', 'ai_activity.ai_tool_tokens', 'ai_activity.merged_prs', 'ai_activity.edits_accepted', 'ai_activity.edits_offered'],
     order: [['ai_activity.happened_at', 'desc']],
     sumColumn: {
       'ai_activity.ai_lines_added': 'aiLinesAdded', 'ai_activity.merged_pr_lines_added': 'mergedPrLinesAdded', 'ai_activity.ai_tool_tokens': 'tokens',
-      'ai_activity.prs_merged': 'prsMerged', 'ai_activity.edits_accepted': 'editsAccepted', 'ai_activity.edits_offered': 'editsOffered',
+      'ai_activity.merged_prs': 'prsMerged', 'ai_activity.edits_accepted': 'editsAccepted', 'ai_activity.edits_offered': 'editsOffered',
     },
     columns: [
       { key: 'kind', title: 'Row', type: 'text' },
@@ -601,7 +601,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       aiLinesAdded: num(get('ai_lines_added')) ?? 0,
       mergedPrLinesAdded: num(get('merged_pr_lines_added')) ?? 0,
       tokens: num(get('ai_tool_tokens')) ?? 0,
-      prsMerged: num(get('prs_merged')) ?? 0,
+      prsMerged: num(get('merged_prs')) ?? 0,
       editsAccepted: num(get('edits_accepted')) ?? 0,
       editsOffered: num(get('edits_offered')) ?? 0,
     }),

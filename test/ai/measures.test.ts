@@ -134,7 +134,7 @@ describe('AI measures from every source: line share, tokens per merged PR, edit 
       'ai_activity.merged_pr_lines_added': [200, 160, 40],
       'ai_activity.ai_added_line_share': [0.5, 0.5, 1],
       'ai_activity.ai_tool_tokens': [1800, 1300, 0],
-      'ai_activity.prs_merged': [3, 2, 1],
+      'ai_activity.merged_prs': [3, 2, 1],
       'ai_activity.tokens_per_merged_pr': [600, 650, 0],
       'ai_activity.edits_accepted': [11, 9, 5],
       'ai_activity.edits_offered': [28, 24, 20],
@@ -161,7 +161,7 @@ describe('AI measures from every source: line share, tokens per merged PR, edit 
       ['ai_activity.edits_accepted', 'editsAccepted'],
     ];
     for (const [measure, column] of cases) {
-      const n = (measure.endsWith('_share') ? 'ai_activity.merged_pr_lines_added' : measure.endsWith('_pr') ? 'ai_activity.prs_merged' : measure.endsWith('_rate') ? 'ai_activity.edits_offered' : measure);
+      const n = (measure.endsWith('_share') ? 'ai_activity.merged_pr_lines_added' : measure.endsWith('_pr') ? 'ai_activity.merged_prs' : measure.endsWith('_rate') ? 'ai_activity.edits_offered' : measure);
       for (const team of [undefined, 'alpha', 'beta']) {
         const res = await facts(`measure=${measure}&from=${M}&to=${M}${team ? `&team=${team}` : ''}`);
         expect(res.status, res.text).to.equal(200);

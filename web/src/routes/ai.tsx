@@ -19,7 +19,7 @@ const FACTS: Fact[] = [
   { time: 'seats.month', measures: ['seats.ai_seat_holders', 'seats.idle_seats'] },
   { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users', 'ai_sessions.ai_sessions'] },
   { time: 'ai_commits.committed_at', measures: ['ai_commits.ai_commits'] },
-  { time: 'ai_activity.happened_at', measures: ['ai_activity.ai_added_line_share', 'ai_activity.merged_pr_lines_added', 'ai_activity.tokens_per_merged_pr', 'ai_activity.prs_merged', 'ai_activity.edit_acceptance_rate', 'ai_activity.edits_offered'] },
+  { time: 'ai_activity.happened_at', measures: ['ai_activity.ai_added_line_share', 'ai_activity.merged_pr_lines_added', 'ai_activity.tokens_per_merged_pr', 'ai_activity.merged_prs', 'ai_activity.edit_acceptance_rate', 'ai_activity.edits_offered'] },
   { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.prs_merged'] },
 ];
 const SERIES: Series[] = [
@@ -29,7 +29,7 @@ const SERIES: Series[] = [
   { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount },
   { id: 'ai-idle-seats', title: 'Idle seats', value: 'seats.idle_seats', subject: 'seats', format: formatCount },
   { id: 'ai-line-share', title: 'AI-added line share', value: 'ai_activity.ai_added_line_share', n: 'ai_activity.merged_pr_lines_added', subject: 'aiLines', format: formatRatio },
-  { id: 'ai-tokens-per-pr', title: 'Tokens per merged PR', value: 'ai_activity.tokens_per_merged_pr', n: 'ai_activity.prs_merged', subject: 'pullRequests', format: formatCount },
+  { id: 'ai-tokens-per-pr', title: 'Tokens per merged PR', value: 'ai_activity.tokens_per_merged_pr', n: 'ai_activity.merged_prs', subject: 'pullRequests', format: formatCount },
   { id: 'ai-acceptance', title: 'Edit acceptance rate', value: 'ai_activity.edit_acceptance_rate', n: 'ai_activity.edits_offered', subject: 'aiEdits', format: formatRatio },
   { id: 'ai-share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatRatio },
 ];
@@ -37,7 +37,7 @@ const TEAM_FACTS: Fact[] = [
   { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged'] },
   { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users', 'ai_sessions.ai_sessions'] },
   { time: 'seats.month', measures: ['seats.ai_seat_holders', 'seats.idle_seats'] },
-  { time: 'ai_activity.happened_at', measures: ['ai_activity.ai_added_line_share', 'ai_activity.tokens_per_merged_pr', 'ai_activity.prs_merged', 'ai_activity.edit_acceptance_rate', 'ai_activity.merged_pr_lines_added', 'ai_activity.edits_offered'] },
+  { time: 'ai_activity.happened_at', measures: ['ai_activity.ai_added_line_share', 'ai_activity.tokens_per_merged_pr', 'ai_activity.merged_prs', 'ai_activity.edit_acceptance_rate', 'ai_activity.merged_pr_lines_added', 'ai_activity.edits_offered'] },
 ];
 
 const DRILL_TITLES: Record<string, string> = {
