@@ -1,4 +1,6 @@
--- bi views regenerated from the models after the merges of 2026-11-29 (second round: PR phases and reviews, rework, replaced rows, p90 measures, vendor reports, the median project's rate): every view, as `npx tsx tools/bi/generate.ts --replace` writes them.
+-- bi views regenerated from the models after the merges of 2026-11-29 (second round: PR phases and reviews, rework, replaced rows, p90 measures, vendor reports, the median project's rate, AI activity measures): every view, as `npx tsx tools/bi/generate.ts --replace` writes them.
+DROP VIEW IF EXISTS "bi"."ai_activity";
+--> statement-breakpoint
 DROP VIEW IF EXISTS "bi"."ai_commits";
 --> statement-breakpoint
 DROP VIEW IF EXISTS "bi"."ai_sessions";
@@ -41,6 +43,49 @@ DROP VIEW IF EXISTS "bi"."teams";
 --> statement-breakpoint
 DROP VIEW IF EXISTS "bi"."team_month";
 --> statement-breakpoint
+CREATE VIEW "bi"."ai_activity" WITH (security_barrier = true) AS
+SELECT
+  s.id AS "id",
+  s.kind AS "kind",
+  s.happened_at AS "happened_at",
+  s.user_key AS "user_key",
+  s.tool AS "tool",
+  s.sources AS "sources",
+  s.ai_lines_added AS "ai_lines_added_value",
+  s.pr_lines_added AS "merged_pr_lines_added_value",
+  s.tokens AS "ai_tool_tokens_value",
+  s.merged_prs AS "merged_prs_value",
+  s.edits_accepted AS "edits_accepted_value",
+  s.edits_offered AS "edits_offered_value"
+FROM "public"."cube_ai_activity" s
+WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms));
+--> statement-breakpoint
+COMMENT ON VIEW "bi"."ai_activity" IS 'The amounts AI coding tools report per person and day (telemetry and the vendors'' daily reports: AI-written lines, tokens, edits offered and accepted), one row per person, day and tool whatever its sources (each amount the greatest any source reports), beside the merged pull requests they are divided by. A day row counts for every enabled team of its person; a PR row for its project''s owning team. docs/ai-measures.md.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."id" IS 'A person-day-tool (a digest of person, day and tool) or a merged pull request (its id; UUID).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."kind" IS 'day (a person''s AI activity on a day with one tool) or pr (a merged pull request).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."happened_at" IS 'The day (midnight UTC) of a day row, the merge time of a PR row; group every measure of the cube by this time dimension.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."user_key" IS 'As ai_sessions.user_key (a person, or the digest of an unmatched e-mail or login); empty on a PR row.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."tool" IS 'The AI tool of a day row (claude-code, codex, copilot, cursor, …).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."sources" IS 'Every source that reported the day (telemetry, claude_code_analytics, copilot, cursor), sorted, joined by ", "; code host on a PR row.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."ai_lines_added_value" IS 'ai_lines_added: Lines added by AI tools in the period as the sources report them (telemetry lines_of_code added; Claude Code Analytics lines added; Copilot and Cursor accepted lines), per person, day and tool the greatest any source reports.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."merged_pr_lines_added_value" IS 'merged_pr_lines_added: Added lines of the pull requests merged in the period (the code host''s additions); the denominator of ai_added_line_share.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."ai_tool_tokens_value" IS 'ai_tool_tokens: Input plus output tokens the AI coding tools report for the period (telemetry token.usage, the vendors'' daily reports; cache tokens not counted), per person, day and tool the greatest any source reports. Tokens, never money.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."merged_prs_value" IS 'merged_prs: Pull requests merged in the period (as pull_requests.prs_merged); the denominator of tokens_per_merged_pr.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."edits_accepted_value" IS 'edits_accepted: Edits (Claude Code code_edit_tool decisions, Copilot and Cursor suggestions) accepted in the period.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_activity"."edits_offered_value" IS 'edits_offered: Edits offered in the period, accepted plus rejected; the denominator of edit_acceptance_rate.';
+--> statement-breakpoint
 CREATE VIEW "bi"."ai_commits" WITH (security_barrier = true) AS
 SELECT
   s.row_key AS "row_key",
@@ -52,6 +97,7 @@ SELECT
   s.ai_tools AS "ai_tools",
   s.ai_session_ids AS "ai_session_ids",
   s.ai_user_keys AS "ai_user_keys",
+  s.ai_sources AS "sources",
   s.id AS "ai_commits_value"
 FROM "public"."cube_ai_commits" s
 WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms));
@@ -75,6 +121,8 @@ COMMENT ON COLUMN "bi"."ai_commits"."ai_tools" IS 'The tools of every AI session
 COMMENT ON COLUMN "bi"."ai_commits"."ai_session_ids" IS 'Every AI session that names the commit (UUIDs, sorted, joined by ", ").';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."ai_commits"."ai_user_keys" IS 'For every AI session that names the commit, the person whose e-mail identity matches the uploader, or the uploading user when none matches; for every vendor record of it, the person of its e-mail (as ai_sessions.user_key; UUIDs, sorted, joined by ", ").';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."ai_commits"."sources" IS 'Every source that links the commit: each naming session''s (upload, telemetry) and each vendor reporting AI lines in it (cursor), sorted, joined by ", " (the same for each of the commit''s rows).';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."ai_commits"."ai_commits_value" IS 'ai_commits: Commits made in the period that are linked to an AI session of a team member or reported by a vendor as containing AI-written lines.';
 --> statement-breakpoint
@@ -107,7 +155,8 @@ COMMENT ON COLUMN "bi"."ai_sessions"."user_key" IS 'The person whose identity ma
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."ai_sessions"."person_matched" IS 'Whether the uploader''s, the telemetry''s or the vendor report''s e-mail (or login) matched a person of the register (user_key is then a person).';
 --> statement-breakpoint
-COMMENT ON COLUMN "bi"."ai_sessions"."source" IS 'Where the row came from, upload (POST /api/sessions), telemetry (the tool''s OpenTelemetry, a session or a person-day), or a vendor''s daily report (claude_code_analytics, copilot, cursor; a person-day).';
+COMMENT ON COLUMN "bi"."ai_sessions"."source" IS 'Where the row came from, upload (POST /api/sessions), telemetry (the tool''s OpenTelemetry, a session or a person-day), or a vendor''s daily report (claude_code_analytics, copilot, cursor; a person-day).
+sources: Every source of the rows counted (upload, telemetry, claude_code_analytics, copilot, cursor), sorted, joined by ", "; a person active through two sources on a day is one active user, and this names both.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."ai_sessions"."tool" IS 'AI coding tool that produced the session, as the uploader named it (for example claude-code, cursor, codex).';
 --> statement-breakpoint
@@ -706,9 +755,14 @@ SELECT
   s.team_id AS "team_id",
   s.person_id AS "person_id",
   s.tool AS "tool",
+  s.seat_id AS "seat_id",
+  s.last_activity_at AS "last_activity_at",
+  s.is_idle AS "is_idle",
   ((s.month::timestamp AT TIME ZONE 'UTC')) AS "month",
   s.person_id AS "ai_seat_holders_value",
-  s.seat_id AS "seats_held_value"
+  s.seat_id AS "seats_held_value",
+  COALESCE((s.is_idle), false) AS "in_idle_seats",
+  s.seat_id AS "idle_seats_value"
 FROM "public"."cube_seat_months" s
 WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms));
 --> statement-breakpoint
@@ -722,11 +776,21 @@ COMMENT ON COLUMN "bi"."seats"."person_id" IS 'The seat holder (UUID); ai_seat_h
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."seats"."tool" IS 'AI tool of the seat, as imported.';
 --> statement-breakpoint
+COMMENT ON COLUMN "bi"."seats"."seat_id" IS 'The seat (UUID); seats_held and idle_seats count these.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."seats"."last_activity_at" IS 'The vendor''s last activity of the seat (Copilot''s seat list); empty when no vendor said.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."seats"."is_idle" IS 'No activity of the seat in the month held, neither the vendor''s last activity nor any AI activity of its holder that ai_active_users counts (docs/ai-measures.md).';
+--> statement-breakpoint
 COMMENT ON COLUMN "bi"."seats"."month" IS 'Month the seat was held on at least one day; group ai_seat_holders by this time dimension.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."seats"."ai_seat_holders_value" IS 'ai_seat_holders: People holding an AI-tool seat at any time in the period.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."seats"."seats_held_value" IS 'seats_held: Seats held at any time in the period (a person with two tools holds two); the seat holders'' list gives it per person.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."seats"."in_idle_seats" IS 'idle_seats: Seats held in the period with no activity in a month of it (neither the vendor''s last activity of the seat nor any AI activity of its holder); over a window of several months, a seat idle in any one of them.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."seats"."idle_seats_value" IS 'idle_seats: Seats held in the period with no activity in a month of it (neither the vendor''s last activity of the seat nor any AI activity of its holder); over a window of several months, a seat idle in any one of them.';
 --> statement-breakpoint
 CREATE VIEW "bi"."session_assessments" WITH (security_barrier = true) AS
 SELECT

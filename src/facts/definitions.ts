@@ -81,6 +81,19 @@ export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
   'ai_sessions.ai_sessions': { rows: 'ai_sessions.ai_sessions' },
   'ai_sessions.ai_active_users': { rows: 'ai_sessions.ai_active_users', kind: 'ai_users' },
   'seats.ai_seat_holders': { rows: 'seats.ai_seat_holders', kind: 'seat_holders' },
+  'seats.idle_seats': { rows: 'seats.idle_seats', kind: 'idle_seats' },
+  // The AI sums (docs/ai-measures.md): a row per person-day-tool or merged PR, carrying every
+  // amount; a sum's list adds up to it, a ratio's to its denominator (its n) with the numerator
+  // beside it.
+  'ai_activity.ai_lines_added': { rows: 'ai_activity.ai_lines_added' },
+  'ai_activity.merged_pr_lines_added': { rows: 'ai_activity.merged_pr_lines_added' },
+  'ai_activity.ai_added_line_share': { rows: 'ai_activity.merged_pr_lines_added' },
+  'ai_activity.ai_tool_tokens': { rows: 'ai_activity.ai_tool_tokens' },
+  'ai_activity.merged_prs': { rows: 'ai_activity.merged_prs' },
+  'ai_activity.tokens_per_merged_pr': { rows: 'ai_activity.merged_prs' },
+  'ai_activity.edits_accepted': { rows: 'ai_activity.edits_accepted' },
+  'ai_activity.edits_offered': { rows: 'ai_activity.edits_offered' },
+  'ai_activity.edit_acceptance_rate': { rows: 'ai_activity.edits_offered' },
   // A commit linked by two sessions, or counted for two teams, is one row (the commit id it counts).
   'ai_commits.ai_commits': { rows: 'ai_commits.ai_commits' },
   // The team's current members, by person id (a person once in the organisation's list); not windowed.

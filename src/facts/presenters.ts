@@ -9,7 +9,7 @@ type Cell = string | number | boolean | null;
 type Row = Record<string, Cell>;
 
 /** The kinds of fact a drill-through lists: the fact cube the measure belongs to. */
-export type FactKind = 'deployments' | 'pull_requests' | 'pr_phases' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'ai_commits' | 'members' | 'survey_counts' | 'pull_request_reviews' | 'reviewers';
+export type FactKind = 'deployments' | 'pull_requests' | 'pr_phases' | 'change_lead_times' | 'issues' | 'incidents' | 'ai_sessions' | 'ai_users' | 'seat_holders' | 'idle_seats' | 'ai_activity' | 'ai_commits' | 'members' | 'survey_counts' | 'pull_request_reviews' | 'reviewers';
 
 /** How a column's values read: times are ISO 8601 (UTC), durations seconds, links http(s) URLs or the web app's paths. */
 export type FactColumnType = 'text' | 'number' | 'time' | 'seconds' | 'boolean' | 'url';
@@ -159,6 +159,35 @@ export interface AiUserFact {
   name: string | null;
   personMatched: boolean;
   sessions: number;
+  /** Every source that said the person was active in the scope (upload, telemetry, a vendor's report), sorted, joined by ", ". */
+  sources: string | null;
+}
+/** A seat idle in a month of the scope: what idle_seats counts. */
+export interface IdleSeatFact {
+  id: string;
+  /** The id again, as a column. */
+  seat: string;
+  person: string | null;
+  tool: string | null;
+  lastActivityAt: string | null;
+}
+/**
+ * A row of the ai_activity cube: a person's day with one tool (whatever its sources) or a merged
+ * PR, with the amounts the AI sums add up (docs/ai-measures.md).
+ */
+export interface AiActivityFact {
+  id: string;
+  kind: string | null;
+  day: string | null;
+  user: string | null;
+  tool: string | null;
+  sources: string | null;
+  aiLinesAdded: number;
+  mergedPrLinesAdded: number;
+  tokens: number;
+  prsMerged: number;
+  editsAccepted: number;
+  editsOffered: number;
 }
 /** A person holding an AI-tool seat in the scope: what ai_seat_holders counts. */
 export interface SeatHolderFact {
@@ -184,6 +213,8 @@ export interface AiCommitFact {
   peopleNames: string | null;
   /** The commit on the code host. */
   url: string | null;
+  /** Every source linking the commit (upload, telemetry, cursor), sorted, joined by ", ". */
+  sources: string | null;
 }
 /** A person currently a member (of the team, or of any team for the organisation): what headcount counts. */
 export interface MemberFact {
@@ -204,7 +235,7 @@ export interface SurveyCountFact {
   invitations: number;
   responses: number;
 }
-export type FactRow = DeploymentFact | PullRequestFact | PrPhasesFact | ReviewFact | ReviewerFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | AiCommitFact | MemberFact | SurveyCountFact;
+export type FactRow = DeploymentFact | PullRequestFact | PrPhasesFact | ReviewFact | ReviewerFact | ChangeLeadTimeFact | IssueFact | IncidentFact | AiSessionFact | AiUserFact | SeatHolderFact | IdleSeatFact | AiActivityFact | AiCommitFact | MemberFact | SurveyCountFact;
 
 /** `GET /api/facts` (JSON): one page of rows, newest first. */
 export interface FactsPage {
@@ -604,15 +635,68 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   ai_users: {
     cube: 'ai_sessions',
     dimensions: ['user_key', 'person_matched'],
-    measures: ['ai_sessions.ai_sessions'],
+    // sources: a measure (the sources of the person's rows in the scope), so a person active
+    // through an upload and a vendor report is one row naming both.
+    measures: ['ai_sessions.ai_sessions', 'ai_sessions.sources'],
     order: [['ai_sessions.ai_sessions', 'desc']],
     columns: [
       col('name', 'Person', 'text'),
       col('sessions', 'AI sessions', 'number'),
       col('personMatched', 'Matched a person', 'boolean'),
+      col('sources', 'Sources', 'text'),
       col('user', 'Person (or uploader) id', 'text', detail),
     ],
-    present: (get) => ({ id: String(get('user_key')), user: String(get('user_key')), name: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0 }),
+    present: (get) => ({ id: String(get('user_key')), user: String(get('user_key')), name: String(get('user_key')), personMatched: bool(get('person_matched')), sessions: num(get('ai_sessions')) ?? 0, sources: text(get('sources')) }),
+  },
+  idle_seats: {
+    cube: 'seats',
+    dimensions: ['seat_id', 'person_id', 'tool', 'last_activity_at'],
+    measures: [],
+    order: [],
+    columns: [
+      { key: 'seat', title: 'Seat id', type: 'text' },
+      { key: 'person', title: 'Person id', type: 'text' },
+      { key: 'tool', title: 'Tool', type: 'text' },
+      { key: 'lastActivityAt', title: 'Last activity (vendor)', type: 'time' },
+    ],
+    present: (get) => ({ id: String(get('seat_id')), seat: String(get('seat_id')), person: text(get('person_id')), tool: text(get('tool')), lastActivityAt: time(get('last_activity_at')) }),
+  },
+  ai_activity: {
+    cube: 'ai_activity',
+    dimensions: ['id', 'kind', 'happened_at', 'user_key', 'tool', 'sources'],
+    measures: ['ai_activity.ai_lines_added', 'ai_activity.merged_pr_lines_added', 'ai_activity.ai_tool_tokens', 'ai_activity.merged_prs', 'ai_activity.edits_accepted', 'ai_activity.edits_offered'],
+    order: [['ai_activity.happened_at', 'desc']],
+    sumColumn: {
+      'ai_activity.ai_lines_added': 'aiLinesAdded', 'ai_activity.merged_pr_lines_added': 'mergedPrLinesAdded', 'ai_activity.ai_tool_tokens': 'tokens',
+      'ai_activity.merged_prs': 'prsMerged', 'ai_activity.edits_accepted': 'editsAccepted', 'ai_activity.edits_offered': 'editsOffered',
+    },
+    columns: [
+      { key: 'kind', title: 'Row', type: 'text' },
+      { key: 'day', title: 'Day or merged', type: 'time' },
+      { key: 'user', title: 'Person (or reported e-mail) id', type: 'text' },
+      { key: 'tool', title: 'Tool', type: 'text' },
+      { key: 'sources', title: 'Sources', type: 'text' },
+      { key: 'aiLinesAdded', title: 'AI-written added lines', type: 'number' },
+      { key: 'mergedPrLinesAdded', title: 'Lines added by the merged PR', type: 'number' },
+      { key: 'tokens', title: 'Tokens', type: 'number' },
+      { key: 'prsMerged', title: 'PRs merged', type: 'number' },
+      { key: 'editsAccepted', title: 'Edits accepted', type: 'number' },
+      { key: 'editsOffered', title: 'Edits offered', type: 'number' },
+    ],
+    present: (get) => ({
+      id: String(get('id')),
+      kind: text(get('kind')),
+      day: time(get('happened_at')),
+      user: text(get('user_key')),
+      tool: text(get('tool')),
+      sources: text(get('sources')),
+      aiLinesAdded: num(get('ai_lines_added')) ?? 0,
+      mergedPrLinesAdded: num(get('merged_pr_lines_added')) ?? 0,
+      tokens: num(get('ai_tool_tokens')) ?? 0,
+      prsMerged: num(get('merged_prs')) ?? 0,
+      editsAccepted: num(get('edits_accepted')) ?? 0,
+      editsOffered: num(get('edits_offered')) ?? 0,
+    }),
   },
   seat_holders: {
     cube: 'seats',
@@ -624,7 +708,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   },
   ai_commits: {
     cube: 'ai_commits',
-    dimensions: ['id', 'project_key', 'sha', 'committed_at', 'ai_tools', 'ai_session_ids', 'ai_user_keys'],
+    dimensions: ['id', 'project_key', 'sha', 'committed_at', 'ai_tools', 'ai_session_ids', 'ai_user_keys', 'sources'],
     measures: [],
     order: [['ai_commits.committed_at', 'desc']],
     columns: [
@@ -635,6 +719,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       col('peopleNames', 'People', 'text'),
       col('sessions', 'AI sessions', 'text', detail),
       col('people', 'Person (or uploader) ids', 'text', detail),
+      col('sources', 'Sources', 'text', detail),
       col('url', 'Link', 'url', detail),
     ],
     present: (get) => ({
@@ -647,6 +732,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       people: text(get('ai_user_keys')),
       peopleNames: text(get('ai_user_keys')),
       url: null,
+      sources: text(get('sources')),
     }),
   },
   members: {

@@ -345,6 +345,10 @@ describe('AI tools: vendor reports pulled into person-days, commits and seats', 
     expect(commits.map((c) => [c.sha, c.ai_lines_added, c.non_ai_lines_added])).to.deep.equal([['c0ffee01', 20, 10], ['c0ffee02', 0, 10], ['c0ffee03', 3, 10]]);
     expect(await cube(tenant, 'ai_commits.ai_commits', 'ai_commits.committed_at', '2026-10')).to.equal(1);
     expect(await cube(tenant, 'ai_commits.ai_commits', 'ai_commits.committed_at', '2026-10', 'alpha')).to.equal(1);
+    // The commit's list row names the source that linked it (docs/ai-measures.md).
+    const listed = await api.as(tenant.owner.apiKey).get('/api/facts?measure=ai_commits.ai_commits&from=2026-10&to=2026-10');
+    expect(listed.status, listed.text).to.equal(200);
+    expect((listed.body.data as { sha: string; sources: string }[]).map((r) => [r.sha, r.sources])).to.deep.equal([['c0ffee01', 'cursor']]);
     expect(await activeUsers(tenant, '2026-10')).to.equal(3);
 
     // A plan without AI Code Tracking: said on the settings page, not an error.

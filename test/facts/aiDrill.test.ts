@@ -119,9 +119,9 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     const byId = (rows: Record<string, unknown>[]) => Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(byId(usersList.body.data)).to.deep.equal({
       // By the register's name; the unmatched uploader by their e-mail, said to be outside the register.
-      [people.ann!]: { id: people.ann, user: people.ann, name: 'Ann', personMatched: true, sessions: 2 },
-      [people.bo!]: { id: people.bo, user: people.bo, name: 'Bo', personMatched: true, sessions: 1 },
-      [users.cy!.userId]: { id: users.cy!.userId, user: users.cy!.userId, name: `cy-${tenant.tenantId.slice(0, 8)}@example.com (not in the register)`, personMatched: false, sessions: 1 },
+      [people.ann!]: { id: people.ann, user: people.ann, name: 'Ann', personMatched: true, sessions: 2, sources: 'upload' },
+      [people.bo!]: { id: people.bo, user: people.bo, name: 'Bo', personMatched: true, sessions: 1, sources: 'upload' },
+      [users.cy!.userId]: { id: users.cy!.userId, user: users.cy!.userId, name: `cy-${tenant.tenantId.slice(0, 8)}@example.com (not in the register)`, personMatched: false, sessions: 1, sources: 'upload' },
     });
     expect(usersList.body.data[0].id).to.equal(people.ann);
     const holders = await facts(`measure=seats.ai_seat_holders&${MAY}`);

@@ -114,13 +114,13 @@ describe('drill-through: AI commits and headcount', function () {
     const all = await facts(`measure=ai_commits.ai_commits&${MAY}`);
     expect(all.status, all.text).to.equal(200);
     expect(all.body.meta).to.include({ total: 2, marked: 0, markedColumn: null, sum: null, kind: 'ai_commits', page: 1, perPage: 50 });
-    expect(all.body.meta.columns.map((c: { key: string }) => c.key)).to.deep.equal(['committedAt', 'sha', 'repository', 'tools', 'peopleNames', 'sessions', 'people', 'url']);
+    expect(all.body.meta.columns.map((c: { key: string }) => c.key)).to.deep.equal(['committedAt', 'sha', 'repository', 'tools', 'peopleNames', 'sessions', 'people', 'sources', 'url']);
     // The people by name too, in the order of their ids.
     const names: Record<string, string> = { [people.ann!]: 'Ann', [people.bo!]: 'Bo', [users.cy!.userId]: `cy-${tenant.tenantId.slice(0, 8)}@example.com (not in the register)` };
     expect(all.body.data.map((r: { people: string; peopleNames: string }) => r.peopleNames)).to.deep.equal(all.body.data.map((r: { people: string }) => r.people.split(', ').map((k) => names[k]).join(', ')));
     expect(all.body.data.map((r: Record<string, unknown>) => { const { id: _id, peopleNames: _n, url: _u, ...rest } = r; return rest; })).to.deep.equal([
-      { repository: REPO, sha: SHA.c2, committedAt: '2026-05-10T08:00:00.000Z', tools: 'codex', sessions: sessions.cy, people: users.cy!.userId },
-      { repository: REPO, sha: SHA.c1, committedAt: '2026-05-03T10:00:00.000Z', tools: 'claude-code, cursor', sessions: sorted(sessions.ann!, sessions.bo!), people: sorted(people.ann!, people.bo!) },
+      { repository: REPO, sha: SHA.c2, committedAt: '2026-05-10T08:00:00.000Z', tools: 'codex', sessions: sessions.cy, people: users.cy!.userId, sources: 'upload' },
+      { repository: REPO, sha: SHA.c1, committedAt: '2026-05-03T10:00:00.000Z', tools: 'claude-code, cursor', sessions: sorted(sessions.ann!, sessions.bo!), people: sorted(people.ann!, people.bo!), sources: 'upload' },
     ]);
     const { pool } = dbFor(api.databaseUrl);
     const c1 = (await pool.query(`select id from commits where tenant_id = $1 and sha = $2`, [tenant.tenantId, SHA.c1])).rows[0].id;

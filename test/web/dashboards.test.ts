@@ -155,6 +155,8 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     expect((await share.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 0% 1', 'Feb 2026 No pull request merged in Feb 2026. —', 'Mar 2026 50% 2']);
     expect(await text(page, 'ai-seats')).to.equal('Seat holders No AI seat held from Jan 2026 to Mar 2026.');
     expect(await text(page, 'ai-commits')).to.equal('AI commits No commit linked to an AI session from Jan 2026 to Mar 2026.');
+    expect(await text(page, 'ai-idle-seats')).to.equal('Idle seats No AI seat held from Jan 2026 to Mar 2026.');
+    expect(await text(page, 'ai-acceptance')).to.equal('Edit acceptance rate No AI edit offered (telemetry or a vendor report) from Jan 2026 to Mar 2026.');
     await screenshot(page, 'ai');
 
     await page.goto(`/app/perception?${SCOPE}`);

@@ -30,7 +30,15 @@ SELECT c.tenant_id, c.id, e.link_id, e.key || ':' || COALESCE(tm.team_id::text, 
           SELECT COALESCE(vpi.person_id, md5('email:' || vc.person_email)::uuid)
           FROM "ai_vendor_commits" vc
           LEFT JOIN "person_identities" vpi ON vpi.tenant_id = vc.tenant_id AND vpi.kind = 'email' AND vpi.value = vc.person_email
-          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0 AND vc.person_email IS NOT NULL) x) AS ai_user_keys
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0 AND vc.person_email IS NOT NULL) x) AS ai_user_keys,
+       -- Which sources link the commit (docs/ai-measures.md): each session's (upload, telemetry) and
+       -- each vendor reporting AI lines in it (cursor), sorted, joined by ", ".
+       (SELECT string_agg(DISTINCT x.source, ', ' ORDER BY x.source) FROM (
+          SELECT a.source FROM "ai_session_links" al JOIN "ai_sessions" a ON a.id = al.session_id
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT vc.source FROM "ai_vendor_commits" vc
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0) x) AS ai_sources
 FROM (
   SELECT l.commit_id, l.id AS link_id, l.id::text AS key, l.session_id, pi.person_id
   FROM "ai_session_links" l

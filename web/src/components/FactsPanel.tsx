@@ -23,6 +23,8 @@ const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
   ai_sessions: ['AI session', 'AI sessions'],
   ai_users: ['person or uploader', 'people or uploaders'],
   seat_holders: ['seat holder', 'seat holders'],
+  idle_seats: ['idle seat', 'idle seats'],
+  ai_activity: ['person-day or merged PR', 'person-days and merged PRs'],
   ai_commits: ['AI commit', 'AI commits'],
   members: ['member', 'members'],
   survey_counts: ['team month', 'team months'],

@@ -4,7 +4,7 @@
  */
 import { formatDay, formatMonth } from './format';
 
-export type Subject = 'deployments' | 'finishedDeployments' | 'recoveries' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'aiCommits' | 'seats' | 'surveys' | 'surveyScore';
+export type Subject = 'deployments' | 'finishedDeployments' | 'recoveries' | 'incidents' | 'leadTime' | 'pullRequests' | 'issues' | 'aiSessions' | 'aiCommits' | 'aiLines' | 'aiEdits' | 'seats' | 'surveys' | 'surveyScore';
 
 export interface Reason {
   text: string;
@@ -25,6 +25,8 @@ const NOTHING: Record<Subject, string> = {
   issues: 'No issue closed',
   aiSessions: 'No AI session started',
   aiCommits: 'No commit linked to an AI session',
+  aiLines: 'No merged pull request added a line',
+  aiEdits: 'No AI edit offered (telemetry or a vendor report)',
   seats: 'No AI seat held',
   surveys: 'No survey invitation',
   surveyScore: 'No survey response',

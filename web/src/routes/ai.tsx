@@ -16,9 +16,10 @@ import { countCell, drillColumn, medianCell, ratioCell, teamNameColumn } from '.
 import { usePageTitle } from '../lib/usePageTitle';
 
 const FACTS: Fact[] = [
-  { time: 'seats.month', measures: ['seats.ai_seat_holders'] },
+  { time: 'seats.month', measures: ['seats.ai_seat_holders', 'seats.idle_seats'] },
   { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users', 'ai_sessions.ai_sessions'] },
   { time: 'ai_commits.committed_at', measures: ['ai_commits.ai_commits'] },
+  { time: 'ai_activity.happened_at', measures: ['ai_activity.ai_added_line_share', 'ai_activity.merged_pr_lines_added', 'ai_activity.tokens_per_merged_pr', 'ai_activity.merged_prs', 'ai_activity.edit_acceptance_rate', 'ai_activity.edits_offered'] },
   { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.prs_merged'] },
 ];
 const SERIES: Series[] = [
@@ -26,18 +27,25 @@ const SERIES: Series[] = [
   { id: 'ai-active', title: 'Active users', value: 'ai_sessions.ai_active_users', subject: 'aiSessions', format: formatCount },
   { id: 'ai-sessions', title: 'AI sessions', value: 'ai_sessions.ai_sessions', subject: 'aiSessions', format: formatCount },
   { id: 'ai-commits', title: 'AI commits', value: 'ai_commits.ai_commits', subject: 'aiCommits', format: formatCount },
+  { id: 'ai-idle-seats', title: 'Idle seats', value: 'seats.idle_seats', subject: 'seats', format: formatCount },
+  { id: 'ai-line-share', title: 'AI-added line share', value: 'ai_activity.ai_added_line_share', n: 'ai_activity.merged_pr_lines_added', subject: 'aiLines', format: formatRatio },
+  { id: 'ai-tokens-per-pr', title: 'Tokens per merged PR', value: 'ai_activity.tokens_per_merged_pr', n: 'ai_activity.merged_prs', subject: 'pullRequests', format: formatCount },
+  { id: 'ai-acceptance', title: 'Edit acceptance rate', value: 'ai_activity.edit_acceptance_rate', n: 'ai_activity.edits_offered', subject: 'aiEdits', format: formatRatio },
   { id: 'ai-share', title: 'AI-assisted PR share', value: 'pull_requests.ai_assisted_pr_share', n: 'pull_requests.prs_merged', subject: 'pullRequests', format: formatRatio },
 ];
 const TEAM_FACTS: Fact[] = [
   { time: 'pull_requests.merged_at', measures: ['pull_requests.ai_assisted_pr_share', 'pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged'] },
   { time: 'ai_sessions.started_at', measures: ['ai_sessions.ai_active_users', 'ai_sessions.ai_sessions'] },
-  { time: 'seats.month', measures: ['seats.ai_seat_holders'] },
+  { time: 'seats.month', measures: ['seats.ai_seat_holders', 'seats.idle_seats'] },
+  { time: 'ai_activity.happened_at', measures: ['ai_activity.ai_added_line_share', 'ai_activity.tokens_per_merged_pr', 'ai_activity.merged_prs', 'ai_activity.edit_acceptance_rate', 'ai_activity.merged_pr_lines_added', 'ai_activity.edits_offered'] },
 ];
 
 const DRILL_TITLES: Record<string, string> = {
   'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50',
   'ai_sessions.ai_active_users': 'AI active users', 'ai_sessions.ai_sessions': 'AI sessions', 'seats.ai_seat_holders': 'Seat holders',
-  'ai_commits.ai_commits': 'AI commits',
+  'ai_commits.ai_commits': 'AI commits', 'seats.idle_seats': 'Idle seats',
+  'ai_activity.ai_added_line_share': 'AI-added line share', 'ai_activity.tokens_per_merged_pr': 'Tokens per merged PR',
+  'ai_activity.edit_acceptance_rate': 'Edit acceptance rate',
 };
 const column = drillColumn(DRILL_TITLES);
 
@@ -48,6 +56,10 @@ const COLUMNS = [
   column('users', 'ai_sessions.ai_active_users', countCell('ai_sessions.ai_active_users', 'none')),
   column('sessions', 'ai_sessions.ai_sessions', countCell('ai_sessions.ai_sessions', 'none')),
   column('seats', 'seats.ai_seat_holders', countCell('seats.ai_seat_holders', 'none')),
+  column('idle', 'seats.idle_seats', countCell('seats.idle_seats', 'none')),
+  column('lines', 'ai_activity.ai_added_line_share', ratioCell('ai_activity.ai_added_line_share', 'no merged PR added a line')),
+  column('tokens', 'ai_activity.tokens_per_merged_pr', countCell('ai_activity.tokens_per_merged_pr', 'no PR merged')),
+  column('acceptance', 'ai_activity.edit_acceptance_rate', ratioCell('ai_activity.edit_acceptance_rate', 'no edit offered')),
 ];
 
 export function AiPage() {
