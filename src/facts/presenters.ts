@@ -42,10 +42,15 @@ interface PullRequestBase {
   openedAt: string | null;
   mergedAt: string | null;
 }
+/** METRICS.md "AI attribution": the highest level a PR's evidence reaches. */
+export type AiAttribution = 'high' | 'medium' | 'low' | 'none';
 export interface PullRequestFact extends PullRequestBase {
   cycleTimeSeconds: number | null;
+  /** Level high or medium: what ai_assisted_pr_share counts. */
   aiAssisted: boolean;
-  aiAssistedBecause: string | null;
+  aiAttribution: AiAttribution | null;
+  /** Why, in words: each signal of the level with its source (docs/ai-attribution.md). */
+  aiEvidence: string | null;
 }
 export interface ChangeLeadTimeFact extends PullRequestBase {
   firstCommitAt: string | null;
@@ -53,6 +58,8 @@ export interface ChangeLeadTimeFact extends PullRequestBase {
   deployment: string | null;
   deployedAt: string | null;
   leadTimeSeconds: number | null;
+  aiAttribution: AiAttribution | null;
+  aiEvidence: string | null;
 }
 /** What issue and incident rows both say (an incident is an issue of type incident). */
 interface IssueBase {
@@ -206,6 +213,13 @@ interface KindSpec {
   markedColumn?: Record<string, string>;
 }
 
+const LEVELS: readonly string[] = ['high', 'medium', 'low', 'none'];
+const level = (v: Cell | undefined): AiAttribution | null => (typeof v === 'string' && LEVELS.includes(v) ? (v as AiAttribution) : null);
+const AI_COLUMNS: FactColumn[] = [
+  { key: 'aiAttribution', title: 'AI attribution', type: 'text' },
+  { key: 'aiEvidence', title: 'AI evidence', type: 'text' },
+];
+
 const PR_COLUMNS: FactColumn[] = [
   { key: 'repository', title: 'Repository', type: 'text' },
   { key: 'number', title: 'Number', type: 'number' },
@@ -272,33 +286,31 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   },
   pull_requests: {
     cube: 'pull_requests',
-    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_via_session', 'ai_via_trailer', 'ai_via_label'],
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_attribution', 'ai_attribution_evidence'],
     columns: [
       ...PR_COLUMNS,
       { key: 'cycleTimeSeconds', title: 'Cycle time', type: 'seconds' },
       { key: 'aiAssisted', title: 'AI-assisted', type: 'boolean' },
-      { key: 'aiAssistedBecause', title: 'AI-assisted because', type: 'text' },
+      ...AI_COLUMNS,
     ],
     markedColumn: { 'pull_requests.ai_assisted': 'aiAssisted' },
-    present: (get) => {
-      const because = [get('ai_via_session') && 'linked session', get('ai_via_trailer') && 'co-author trailer', get('ai_via_label') && 'label ai-assisted'].filter(Boolean);
-      return {
-        id: String(get('id')),
-        repository: text(get('project_key')),
-        number: num(get('number')),
-        title: text(get('title')),
-        author: text(get('author_username')),
-        openedAt: time(get('created_at')),
-        mergedAt: time(get('merged_at')),
-        cycleTimeSeconds: num(get('cycle_time_seconds')),
-        aiAssisted: bool(get('ai_assisted')),
-        aiAssistedBecause: because.length > 0 ? because.join(', ') : null,
-      };
-    },
+    present: (get) => ({
+      id: String(get('id')),
+      repository: text(get('project_key')),
+      number: num(get('number')),
+      title: text(get('title')),
+      author: text(get('author_username')),
+      openedAt: time(get('created_at')),
+      mergedAt: time(get('merged_at')),
+      cycleTimeSeconds: num(get('cycle_time_seconds')),
+      aiAssisted: bool(get('ai_assisted')),
+      aiAttribution: level(get('ai_attribution')),
+      aiEvidence: text(get('ai_attribution_evidence')),
+    }),
   },
   change_lead_times: {
     cube: 'change_lead_times',
-    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds'],
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds', 'ai_attribution', 'ai_attribution_evidence'],
     columns: [
       ...PR_COLUMNS,
       { key: 'firstCommitAt', title: 'First commit', type: 'time' },
@@ -306,6 +318,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       { key: 'deployment', title: 'Shipped by', type: 'text' },
       { key: 'deployedAt', title: 'Deployed', type: 'time' },
       { key: 'leadTimeSeconds', title: 'Lead time', type: 'seconds' },
+      ...AI_COLUMNS,
     ],
     present: (get) => ({
       id: String(get('id')),
@@ -320,6 +333,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       deployment: text(get('deployment_external_id')),
       deployedAt: time(get('deployed_at')),
       leadTimeSeconds: num(get('lead_time_seconds')),
+      aiAttribution: level(get('ai_attribution')),
+      aiEvidence: text(get('ai_attribution_evidence')),
     }),
   },
   issues: {
