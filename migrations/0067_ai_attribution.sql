@@ -26,15 +26,22 @@ CREATE TRIGGER cube_rollup_delete AFTER DELETE ON ai_attribution_settings REFERE
 --> statement-breakpoint
 CREATE TRIGGER cube_rollup_truncate AFTER TRUNCATE ON ai_attribution_settings FOR EACH STATEMENT EXECUTE FUNCTION cube_rollup_truncated();
 --> statement-breakpoint
+-- The vendor reports' rows (issue 45 point 2), empty until their tables exist: plugging them in is
+-- a CREATE OR REPLACE of these two views (docs/ai-attribution.md "Vendor data"). A view of no
+-- rows, rather than nothing, so the views below already read them, and the planner folds them away.
+CREATE VIEW "ai_vendor_activity_days" AS
+SELECT NULL::uuid AS tenant_id, NULL::text AS person_key, NULL::date AS day, 'vendor'::text AS source, NULL::text AS tool, NULL::uuid AS session_id
+WHERE false;
+--> statement-breakpoint
+CREATE VIEW "ai_vendor_commit_evidence" AS
+SELECT NULL::uuid AS tenant_id, NULL::uuid AS commit_id, 'vendor_commit'::text AS signal, NULL::text AS source, NULL::uuid AS session_id, NULL::text AS evidence
+WHERE false;
+--> statement-breakpoint
 -- A person's AI activity by day, one row per source row: `person_key` is a lower-cased e-mail, or
 -- `login:<code-host login>` for a source that names only a login. Read by (tenant, person_key,
 -- day), which each branch answers from an index: an upload's day through its user's e-mail
 -- (users_email_key, ai_sessions_tenant_user_idx), a telemetry day through its unique key.
 -- Telemetry sessions need no branch of their own: every event of one also counts in its person-day.
--- VENDOR: ai_vendor_days plugs in here as
---   UNION ALL SELECT v.tenant_id, <lower(e-mail), else 'login:' || lower(login)>, v.day, 'vendor', v.source, NULL::uuid
---   FROM ai_vendor_days v WHERE <a session, request or accepted edit that day>
--- (with an index on its tenant, person key and day).
 CREATE VIEW "ai_activity_days" AS
 SELECT s.tenant_id, u.email AS person_key, (s.started_at AT TIME ZONE 'UTC')::date AS day, 'upload'::text AS source, s.tool, s.id AS session_id
 FROM "ai_sessions" s
@@ -43,16 +50,14 @@ WHERE s.source = 'upload'
 UNION ALL
 SELECT d.tenant_id, d.person_key, d.day, 'telemetry'::text AS source, d.tool, NULL::uuid AS session_id
 FROM "ai_telemetry_days" d
-WHERE d.person_email IS NOT NULL AND (d.sessions > 0 OR d.api_requests > 0 OR d.prompts > 0 OR d.edits_accepted > 0);
+WHERE d.person_email IS NOT NULL AND (d.sessions > 0 OR d.api_requests > 0 OR d.prompts > 0 OR d.edits_accepted > 0)
+UNION ALL
+SELECT v.tenant_id, v.person_key, v.day, v.source, v.tool, v.session_id FROM "ai_vendor_activity_days" v;
 --> statement-breakpoint
 -- What says a commit was written with AI (the high level): a session that names it (uploaded or
--- captured; or built from telemetry, whose commits come from a tool_result's `git commit`).
--- `signal` is session, telemetry_commit or vendor_commit; `evidence` the words a drill-through shows.
--- VENDOR: ai_vendor_commits plugs in here as
---   UNION ALL SELECT c.tenant_id, c.id, 'vendor_commit', v.source, NULL::uuid,
---          <e.g. 'Cursor: 62 % of added lines from composer, vendor data'>
---   FROM ai_vendor_commits v JOIN projects p ON p.tenant_id = v.tenant_id AND lower(p.project_key) = lower(v.repo)
---   JOIN commits c ON c.project_id = p.id AND c.sha = v.sha WHERE v.<ai lines> > 0
+-- captured; or built from telemetry, whose commits come from a tool_result's `git commit`), or a
+-- vendor's per-commit data. `signal` is session, telemetry_commit or vendor_commit; `evidence` the
+-- words a drill-through shows.
 CREATE VIEW "ai_commit_evidence" AS
 SELECT l.tenant_id, l.commit_id,
        CASE WHEN s.source = 'telemetry' THEN 'telemetry_commit' ELSE 'session' END AS signal,
@@ -62,35 +67,42 @@ SELECT l.tenant_id, l.commit_id,
 FROM "ai_session_links" l
 JOIN "ai_sessions" s ON s.id = l.session_id
 JOIN "commits" c ON c.id = l.commit_id
-WHERE l.commit_id IS NOT NULL;
+WHERE l.commit_id IS NOT NULL
+UNION ALL
+SELECT v.tenant_id, v.commit_id, v.signal, v.source, v.session_id, v.evidence FROM "ai_vendor_commit_evidence" v;
 --> statement-breakpoint
 -- A PR's attribution: one row per PR; each signal on its own, the level, and the evidence of the
 -- level reached (each signal's first item, in a fixed order). The inner columns are scalar
--- subqueries, so a query naming only `ai_assisted` evaluates no evidence and no author activity,
--- and `low` is looked for only when nothing above it was found.
+-- subqueries, so a query naming only `ai_assisted` (the AI share, the rollups, bi.team_month)
+-- plans and evaluates a handful of index probes: any session link of the PR (a session naming the
+-- PR, its branch, or, as `commit_pr` links, one of its commits), vendor commit data, an AI trailer,
+-- the labels, the branch, the author. Evidence and the author's activity (low) are looked at only
+-- when asked for, low only when nothing above it holds.
 CREATE VIEW "pull_request_attribution" AS
 SELECT f.tenant_id, f.pull_request_id,
        f.ai_via_session, f.ai_via_telemetry_commit, f.ai_via_vendor_commit,
        f.ai_via_trailer, f.ai_via_label, f.ai_via_branch, f.ai_via_bot,
-       (f.ai_via_session OR f.ai_via_telemetry_commit OR f.ai_via_vendor_commit OR f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot) AS ai_assisted,
-       CASE WHEN f.ai_via_session OR f.ai_via_telemetry_commit OR f.ai_via_vendor_commit THEN 'high'
+       (f.any_session_link OR f.ai_via_vendor_commit OR f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot) AS ai_assisted,
+       CASE WHEN f.any_session_link OR f.ai_via_vendor_commit THEN 'high'
             WHEN f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot THEN 'medium'
             WHEN f.activity_evidence IS NOT NULL THEN 'low'
             ELSE 'none' END AS ai_attribution,
-       CASE WHEN f.ai_via_session OR f.ai_via_telemetry_commit OR f.ai_via_vendor_commit OR f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot
+       CASE WHEN f.any_session_link OR f.ai_via_vendor_commit OR f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot
             THEN concat_ws('; ', f.session_evidence, f.telemetry_evidence, f.vendor_evidence, f.trailer_evidence, f.label_evidence,
                            CASE WHEN f.ai_via_branch THEN 'branch ' || f.head_branch END,
                            CASE WHEN f.ai_via_bot THEN 'author ' || f.author_username || ' (an AI agent account)' END)
             ELSE f.activity_evidence END AS ai_attribution_evidence
 FROM (
   SELECT pr.tenant_id, pr.id AS pull_request_id, pr.head_branch, pr.author_username,
-         (EXISTS (SELECT 1 FROM "ai_session_links" l WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id AND l.linked_by IN ('pr_number', 'branch'))
-          OR EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
-                     WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'session')) AS ai_via_session,
-         EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
-                 WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'telemetry_commit') AS ai_via_telemetry_commit,
-         EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
-                 WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'vendor_commit') AS ai_via_vendor_commit,
+         EXISTS (SELECT 1 FROM "ai_session_links" l WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id) AS any_session_link,
+         -- An uploaded or captured session, by any link; a telemetry session naming the PR or its branch.
+         EXISTS (SELECT 1 FROM "ai_session_links" l JOIN "ai_sessions" s ON s.id = l.session_id
+                 WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id AND (s.source <> 'telemetry' OR l.linked_by <> 'commit_pr')) AS ai_via_session,
+         -- A telemetry session naming one of its commits (a tool_result's git commit).
+         EXISTS (SELECT 1 FROM "ai_session_links" l JOIN "ai_sessions" s ON s.id = l.session_id
+                 WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id AND s.source = 'telemetry' AND l.linked_by = 'commit_pr') AS ai_via_telemetry_commit,
+         EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "ai_vendor_commit_evidence" v ON v.commit_id = prc.commit_id
+                 WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id) AS ai_via_vendor_commit,
          EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
                  WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND (cardinality(c.ai_trailers) > 0 OR cardinality(c.ai_coauthors) > 0)) AS ai_via_trailer,
          EXISTS (SELECT 1 FROM unnest(pr.labels) AS label
@@ -112,8 +124,8 @@ FROM (
           ORDER BY x.evidence LIMIT 1) AS session_evidence,
          (SELECT e.evidence FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
           WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'telemetry_commit' ORDER BY e.evidence LIMIT 1) AS telemetry_evidence,
-         (SELECT e.evidence FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
-          WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'vendor_commit' ORDER BY e.evidence LIMIT 1) AS vendor_evidence,
+         (SELECT v.evidence FROM "pull_request_commits" prc JOIN "ai_vendor_commit_evidence" v ON v.commit_id = prc.commit_id
+          WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id ORDER BY v.evidence LIMIT 1) AS vendor_evidence,
          (SELECT 'trailer ' || COALESCE(c.ai_trailers[1], 'Co-authored-by: ' || c.ai_coauthors[1]) || ' (commit ' || left(c.sha, 7) || ')'
           FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
           WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND (cardinality(c.ai_trailers) > 0 OR cardinality(c.ai_coauthors) > 0)
@@ -176,9 +188,12 @@ SELECT a.pull_request_id, a.tenant_id,
        a.ai_via_trailer AS via_trailer, a.ai_via_label AS via_label, a.ai_assisted
 FROM "pull_request_attribution" a;
 --> statement-breakpoint
--- The cube views gain the level and its evidence (appended: CREATE OR REPLACE keeps the columns),
--- each a scalar subquery over the attribution view, which PostgreSQL drops when a query does not
--- name it. ai_assisted keeps its name and meaning: level high or medium.
+-- The cube views gain the level and its evidence (appended: CREATE OR REPLACE keeps the columns)
+-- through a left join on the attribution view, which PostgreSQL flattens into a join of the PR on
+-- its own primary key and removes when a query names none of its columns. (One scalar subquery
+-- per column would expand the whole view once per column: 13 copies to plan for every query of
+-- the cube, measured at 4x the planning time of bi.team_month.) ai_assisted keeps its name and
+-- meaning: level high or medium.
 CREATE OR REPLACE VIEW "cube_pull_requests" AS
 SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.number, pr.state, pr.draft, pr.author_username,
        pr.additions, pr.deletions,
@@ -189,22 +204,23 @@ SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.numbe
             WHEN pr.additions + pr.deletions <= 1000 THEN 5
             ELSE 8 END AS change_effort_units,
        pr.created_at, pr.merged_at, pr.closed_at,
-       (SELECT a.ai_assisted FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_assisted,
+       a.ai_assisted AS ai_assisted,
        pr.merged_at IS NOT NULL AS is_merged,
        extract(epoch FROM pr.merged_at - pr.created_at)::double precision AS cycle_time_seconds,
        pr.title,
        p.project_key,
-       (SELECT a.ai_via_session FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_session,
-       (SELECT a.ai_via_trailer FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_trailer,
-       (SELECT a.ai_via_label FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_label,
-       (SELECT a.ai_attribution FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_attribution,
-       (SELECT a.ai_attribution_evidence FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_attribution_evidence,
-       (SELECT a.ai_via_telemetry_commit FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_telemetry_commit,
-       (SELECT a.ai_via_vendor_commit FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_vendor_commit,
-       (SELECT a.ai_via_branch FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_branch,
-       (SELECT a.ai_via_bot FROM "pull_request_attribution" a WHERE a.pull_request_id = pr.id) AS ai_via_bot
+       a.ai_via_session AS ai_via_session,
+       a.ai_via_trailer AS ai_via_trailer,
+       a.ai_via_label AS ai_via_label,
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence,
+       a.ai_via_telemetry_commit AS ai_via_telemetry_commit,
+       a.ai_via_vendor_commit AS ai_via_vendor_commit,
+       a.ai_via_branch AS ai_via_branch,
+       a.ai_via_bot AS ai_via_bot
 FROM "pull_requests" pr
-LEFT JOIN "projects" p ON p.id = pr.project_id;
+LEFT JOIN "projects" p ON p.id = pr.project_id
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = pr.id;
 --> statement-breakpoint
 CREATE OR REPLACE VIEW "cube_change_lead_times" AS
 SELECT c.tenant_id, c.pull_request_id AS id, c.project_id, p.owning_team_id AS team_id, c.merged_at, c.first_commit_at,
@@ -212,20 +228,22 @@ SELECT c.tenant_id, c.pull_request_id AS id, c.project_id, p.owning_team_id AS t
        c.deployed_at IS NOT NULL AS is_deployed,
        p.project_key, pr.number, pr.title, pr.author_username, pr.created_at AS opened_at,
        d.external_id AS deployment_external_id,
-       (SELECT a.ai_attribution FROM "pull_request_attribution" a WHERE a.pull_request_id = c.pull_request_id) AS ai_attribution,
-       (SELECT a.ai_attribution_evidence FROM "pull_request_attribution" a WHERE a.pull_request_id = c.pull_request_id) AS ai_attribution_evidence
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence
 FROM "change_lead_times" c
 LEFT JOIN "projects" p ON p.id = c.project_id
 LEFT JOIN "pull_requests" pr ON pr.id = c.pull_request_id
-LEFT JOIN "deployments" d ON d.id = c.deployment_id;
+LEFT JOIN "deployments" d ON d.id = c.deployment_id
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = c.pull_request_id;
 --> statement-breakpoint
 CREATE OR REPLACE VIEW "cube_commits" AS
 SELECT c.tenant_id, c.id, c.project_id, p.owning_team_id AS team_id, c.sha, c.branch, c.author_username, c.author_email,
        c.committed_at, cardinality(c.ai_coauthors) > 0 AS has_ai_coauthor,
-       (SELECT a.ai_attribution FROM "commit_attribution" a WHERE a.commit_id = c.id) AS ai_attribution,
-       (SELECT a.ai_attribution_evidence FROM "commit_attribution" a WHERE a.commit_id = c.id) AS ai_attribution_evidence
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence
 FROM "commits" c
-LEFT JOIN "projects" p ON p.id = c.project_id;
+LEFT JOIN "projects" p ON p.id = c.project_id
+LEFT JOIN "commit_attribution" a ON a.commit_id = c.id;
 --> statement-breakpoint
 -- The bi views of the three models that gained members (`npx tsx tools/bi/generate.ts`): ai_attribution and its evidence, the signals of pull_requests; and bi.team_month, whose `SELECT *` over cube_pull_requests was expanded to its columns of the day.
 DROP VIEW IF EXISTS "bi"."team_month";

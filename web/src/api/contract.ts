@@ -10,6 +10,9 @@
 import type { z } from 'zod';
 import type { presentAiSettings, presentAssessment, presentSummary } from '../../../src/ai/presenters';
 import type { AiSettingsBody } from '../../../src/ai/settings';
+import type { presentAttributionSettings } from '../../../src/aiAttribution/presenters';
+import type { AttributionSettingsBody } from '../../../src/aiAttribution/schemas';
+import type { SignalCounts } from '../../../src/aiAttribution/service';
 import type { reviewFailures, sessionListExtras } from '../../../src/ai/reviewState';
 import type { NotebookEvent } from '../../../src/ai/notebook/agent';
 import type { CellBody, NotebookBody, NotebookPatch, presentCell, presentNotebook } from '../../../src/ai/notebook/service';
@@ -108,6 +111,9 @@ export type Survey = Out<typeof presentSurvey>;
 export type SurveyInput = In<typeof CreateSurveyBody>;
 export type AiSettings = Out<typeof presentAiSettings>;
 export type AiSettingsInput = In<typeof AiSettingsBody>;
+export type AttributionSettings = Out<typeof presentAttributionSettings>;
+export type AttributionSettingsInput = In<typeof AttributionSettingsBody>;
+export type AttributionSignals = SignalCounts;
 export type SessionListItem = Out<typeof presentSession> & ReturnType<Out<typeof sessionListExtras>>;
 type ReviewFailure = NonNullable<ReturnType<Out<typeof reviewFailures>['get']>>;
 export type SessionDetails = Out<typeof presentSessionDetails> & {

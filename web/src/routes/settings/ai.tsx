@@ -7,6 +7,7 @@ import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Fo
 import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useCan } from '../../api/me';
+import { AttributionPanels } from './aiAttribution';
 
 
 const TOUCHES = [['api', '/api/ai/settings']];
@@ -98,6 +99,7 @@ export function AiSettingsPage() {
         }}
       </Panel>
       {manage && s ? <SettingsForm settings={s} /> : null}
+      <AttributionPanels />
     </>
   );
 }
