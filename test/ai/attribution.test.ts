@@ -170,7 +170,7 @@ describe('AI attribution: a level and its evidence per PR and commit', function 
       10: ['none', false, null],
     });
     expect(await share(tenant.owner.apiKey)).to.deep.include({ 'pull_requests.ai_assisted_prs_merged': '7' });
-    expect(Number((await share(tenant.owner.apiKey))['pull_requests.ai_assisted_pr_share'])).to.equal(0.7);
+    expect(Number((await share(tenant.owner.apiKey))!['pull_requests.ai_assisted_pr_share'])).to.equal(0.7);
     expect(await byLevel(tenant.owner.apiKey, 'pull_requests.prs_merged', 'pull_requests.merged_at')).to.deep.equal({ high: 2, medium: 5, low: 1, none: 2 });
   });
 
@@ -198,7 +198,7 @@ describe('AI attribution: a level and its evidence per PR and commit', function 
     const body = await drill();
     expect(body.meta).to.include({ total: 10, marked: 8 });
     expect(levels(body)[6]).to.deep.equal(['medium', true, 'label Copilot-Made']);
-    expect(Number((await share(tenant.owner.apiKey))['pull_requests.ai_assisted_pr_share'])).to.equal(0.8);
+    expect(Number((await share(tenant.owner.apiKey))!['pull_requests.ai_assisted_pr_share'])).to.equal(0.8);
     expect(await byLevel(tenant.owner.apiKey, 'pull_requests.prs_merged', 'pull_requests.merged_at')).to.deep.equal({ high: 2, medium: 6, low: 1, none: 1 });
   });
 
