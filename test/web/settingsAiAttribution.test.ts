@@ -21,7 +21,7 @@ describe('web app: Settings › AI, attribution (Chromium)', function () {
     ({ server, browser } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Attribution Org');
     const { pool } = dbFor(server.databaseUrl);
-    const [project] = (await pool.query(`insert into projects (tenant_id, project_key) values ($1, 'acme/app') returning id`, [tenant.tenantId])).rows;
+    const [project] = (await pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'acme/app', 'manual') returning id`, [tenant.tenantId])).rows;
     const merged = new Date(Date.now() - 3600_000).toISOString();
     for (const [n, labels, branch] of [[1, ['ai-assisted'], 'feat-1'], [2, [], 'copilot/fix-2'], [3, ['Made-By-Bot'], 'feat-3']] as const) {
       await pool.query(
