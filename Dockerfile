@@ -13,11 +13,13 @@ RUN npm ci --no-audit --no-fund
 
 # Compiled server (dist/) and web app (web/dist, precompressed; `npm run build` fails when its main
 # script is over budget). schema/ (the semantic layer's models) is created empty when absent so the
-# runtime stage can always copy it.
+# runtime stage can always copy it. sql-source/ is src/<capability>/sql/*.sql alone, the views and
+# functions `migrate` applies (docs/sql-source.md), shipped as src/ without the TypeScript.
 FROM deps AS build
 COPY . .
 RUN npm run build \
- && mkdir -p web/dist schema
+ && mkdir -p web/dist schema sql-source \
+ && (cd src && cp --parents */sql/*.sql ../sql-source/)
 
 # Production dependencies only, installed from the same lock file.
 FROM ${NODE_IMAGE} AS prod-deps
@@ -40,6 +42,7 @@ COPY corpus ./corpus
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/schema ./schema
+COPY --from=build /app/sql-source ./src
 # Everything above is owned by root and read-only to the process: it writes nothing to disk.
 USER node
 EXPOSE 3000

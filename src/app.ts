@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { AppContext, RequestHooks } from './context.js';
 import { AppError } from './errors.js';
 import { clientAddress } from './http/clientAddress.js';
@@ -44,11 +44,18 @@ import { biRoutes } from './bi/routes.js';
 import { slackRoutes } from './integrations/slack/routes.js';
 import { notionRoutes } from './integrations/notion/routes.js';
 import { aiRoutes } from './ai/routes.js';
+import { aiVendorRoutes } from './aiVendors/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { openWorkRoutes } from './openWork/routes.js';
 import { authenticate } from './identity/authenticate.js';
 import { assertWritable } from './billing/entitlements.js';
 import { principalCache } from './apiKeys/principal.js';
+import { route, type TableOf } from './http/route.js';
+import { openApiDocument, routeTable, type TableRoute } from './http/openapi.js';
+import { webhookOpenApi } from './webhooks/openapi.js';
+import type { notebookRoutes } from './ai/notebook/routes.js';
+import type { trackerKindRoutes } from './integrations/trackers/routes.js';
+import type { TrackerKind } from './integrations/trackers/types.js';
 
 /** What http/ and live/ call through the context (src/context.ts), from the capabilities that own it. */
 export const requestHooks: RequestHooks = {
@@ -64,8 +71,8 @@ export const requestHooks: RequestHooks = {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Each capability contributes one router factory; the order here is the mount order. */
-export type RouteFactory = (app: AppContext) => Router;
-const routeFactories: RouteFactory[] = [
+export type RouteFactory = (app: AppContext) => Pick<Router, 'routes' | 'allowedMethods' | 'stack'>;
+const routeFactories = [
   healthRoutes,
   apiKeyRoutes,
   organisationRoutes,
@@ -89,6 +96,7 @@ const routeFactories: RouteFactory[] = [
   aiTelemetryRoutes,
   aiAttributionRoutes,
   aiRoutes,
+  aiVendorRoutes,
   codehostRoutes,
   deploymentSourceRoutes,
   trackerRoutes,
@@ -99,7 +107,16 @@ const routeFactories: RouteFactory[] = [
   oauthRoutes,
   cliLoginRoutes,
   mcpRoutes,
-];
+] as const satisfies readonly RouteFactory[];
+
+/**
+ * The route table's type, keyed by method and path: `Routes['GET /api/deployment-sources']` is
+ * `{params, query, body, response}`, what a client sends and what the route's presenters answer.
+ * The web app's `api()` is typed by it (web/src/api/client.ts, a type-only import); the same
+ * table at run time gives the OpenAPI document (http/openapi.ts). Routers mounted inside another
+ * (the notebooks', each tracker's) are named here.
+ */
+export type Routes = TableOf<ReturnType<(typeof routeFactories)[number] | typeof notebookRoutes | typeof trackerKindRoutes<TrackerKind>>>;
 
 /**
  * Routers whose every route is work across tenants by design (docs/tenancy.md): the OAuth
@@ -117,7 +134,7 @@ function asSystemMiddleware<C>(reason: SystemReason, middleware: (ctx: C, next: 
   return (ctx, next) => asSystem(reason, () => Promise.resolve(middleware(ctx, () => outsideScope(next))));
 }
 
-export function createApp(app: AppContext): Koa {
+export function createApp(app: AppContext): Koa & { routeTable: TableRoute[] } {
   // X-Forwarded-* count only from TRUSTED_PROXIES: clientAddress() drops them from anyone else
   // and sets ctx.ip, so `proxy: true` (scheme and host for cookies and URLs) trusts only proxies.
   const koa = new Koa({ proxy: true });
@@ -137,11 +154,20 @@ export function createApp(app: AppContext): Koa {
   koa.use(refuseCrossSiteCookieWrites(app.config.appUrl, SESSION_COOKIE));
   koa.on('error', afterResponseErrorHandler(app.log));
 
+  const routers: ReturnType<RouteFactory>[] = [];
   for (const factory of routeFactories) {
     const router = factory(app);
+    routers.push(router);
     const reason = SYSTEM_ROUTERS.get(factory);
     koa.use(reason ? asSystemMiddleware(reason, router.routes()) : router.routes()).use(router.allowedMethods());
   }
+  // The OpenAPI document of the general API (from the routes just mounted) and the webhook API:
+  // public, built once, no tenant data in it (docs/api.md "OpenAPI").
+  const openApi = new Router();
+  const table = routeTable(routers);
+  const document = JSON.stringify(openApiDocument(table, webhookOpenApi(app.config.appUrl)));
+  openApi.get('/api/openapi.json', route(app, { auth: 'none', limit: 'none' }, () => ({ body: document, type: 'application/json' })));
+  koa.use(openApi.routes()).use(openApi.allowedMethods());
   // The web app: `/`, `/app` and its assets (GET only; everything else falls through).
   koa.use(webApp(app));
   // The OAuth authorization server last: it answers only its own routes and has no body parser before it.
@@ -150,5 +176,5 @@ export function createApp(app: AppContext): Koa {
   koa.use((ctx) => {
     if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'Not found');
   });
-  return koa;
+  return Object.assign(koa, { routeTable: table });
 }

@@ -11,13 +11,14 @@ import { oauthRecordsCleanup } from './oauth/jobs.js';
 import { biWatchdog } from './bi/jobs.js';
 import { expireJobs, jobRetention } from './jobs/maintenance.js';
 import { codehostDeliveriesRetention, integrationsFlagStale } from './codehost/jobs.js';
-import { codehostBackfill, codehostInstallationBackfill } from './codehost/backfill.js';
+import { codehostBackfill, codehostBackfillsResume, codehostInstallationBackfill } from './codehost/backfill.js';
 import { cubeRollupsRefresh, deliveryFactsCatchUp, ROLLUPS_SWEEP } from './cube/jobs.js';
 import { registerImportWorkflow } from './organisation/jobs.js';
 import { sendSurveyInvitations, surveysCloseDue } from './surveys/jobs.js';
 import type { ScheduleDefinition } from './jobs/scheduler.js';
 import { sessionAssessmentJob, sessionSummaryJob } from './ai/jobs.js';
 import { testJobs, testSchedules } from './jobs/testHooks.js';
+import { aiVendorPull, aiVendorsPullDue } from './aiVendors/jobs.js';
 import { trackerSyncWorkflow } from './integrations/trackers/syncJob.js';
 import { TRACKERS_SWEEP, trackersSyncDue } from './integrations/trackers/dueJob.js';
 import { slashCommandJob } from './integrations/slack/command.js';
@@ -35,6 +36,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   integrationsFlagStale,
   codehostDeliveriesRetention,
   codehostBackfill,
+  codehostBackfillsResume,
   codehostInstallationBackfill,
   registerImportWorkflow,
   sendSurveyInvitations,
@@ -51,6 +53,8 @@ export const jobCatalog: readonly JobDefinition[] = [
   sessionAssessmentJob,
   biWatchdog,
   corpusWorkflow,
+  aiVendorPull,
+  aiVendorsPullDue,
 ];
 
 const MINUTE = 60;
@@ -72,6 +76,8 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   CORPUS_SCHEDULE,
   { name: 'notion.publish-due', job: 'notion.publish-due', everySeconds: 24 * HOUR, offsetSeconds: 4 * HOUR, summary: 'Daily at 04:00 UTC: publish the last closed month to Notion where it is not published yet (in effect monthly, on the 1st).' },
   { name: 'bi.watchdog', job: 'bi.watchdog', everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
+  { name: 'codehost.backfills-resume', job: 'codehost.backfills-resume', everySeconds: MINUTE, offsetSeconds: 40, summary: 'Every minute at :40: code-host backfills whose worker died (no heartbeat for a minute) continue from their cursor.' },
+  { name: 'ai-vendors.pull-due', job: 'ai-vendors.pull-due', everySeconds: HOUR, offsetSeconds: 47 * MINUTE, summary: 'Hourly at :47: a pull of every AI tool vendor report source that is due (Cursor hourly, Claude Code Analytics and Copilot daily).' },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { TableRoute } from './http/openapi.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -23,6 +24,8 @@ export { SchemaBehindError };
 export interface RunningServer {
   url: string;
   app: AppContext;
+  /** The route table this instance serves (what its OpenAPI document is generated from). */
+  routes: TableRoute[];
   server: Server;
   /** This instance's name in schedule claims and job logs: `host:pid:random`. */
   instanceId: string;
@@ -108,5 +111,5 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
     })();
     return closing;
   };
-  return { url: `http://${host}:${port}`, app, server, instanceId, worker, live, close };
+  return { url: `http://${host}:${port}`, app, routes: koa.routeTable, server, instanceId, worker, live, close };
 }

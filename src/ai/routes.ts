@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { sessionAssessments, sessionSummaries } from '../db/schema/index.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 import { presentAiSettings } from './presenters.js';
 import { AiSettingsBody, findAiSettings, saveAiSettings } from './settings.js';
 import { notebookRoutes } from './notebook/routes.js';
@@ -18,8 +18,8 @@ export async function sessionReview(app: AppContext, tenantId: string, sessionId
   return { summary, assessment };
 }
 
-export function aiRoutes(app: AppContext): Router {
-  const router = new Router();
+export function aiRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/ai/settings', route(app, { auth: 'required' }, async ({ principal }) => {

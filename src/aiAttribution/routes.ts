@@ -1,13 +1,13 @@
 /** AI attribution (docs/ai-attribution.md): the organisation's AI labels and the per-signal counts. */
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 import { presentAttributionSettings } from './presenters.js';
 import { AttributionSettingsBody, SignalsQuery } from './schemas.js';
 import { findAttributionSettings, saveAttributionSettings, signalCounts } from './service.js';
 
-export function aiAttributionRoutes(app: AppContext): Router {
-  const router = new Router();
+export function aiAttributionRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db, pool } = app.database;
 
   router.get('/api/ai/attribution/settings', route(app, { auth: 'required' }, async ({ principal }) => {

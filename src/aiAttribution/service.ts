@@ -1,7 +1,7 @@
 /**
  * AI attribution (METRICS.md "AI attribution", docs/ai-attribution.md): the labels an owner adds to
  * `ai-assisted`, and how many merged PRs each signal found in a window. The levels themselves are
- * computed in SQL (migration 0067, view pull_request_attribution) and read through the cube.
+ * computed in SQL (view pull_request_attribution, src/aiAttribution/sql/) and read through the cube.
  */
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';

@@ -7,7 +7,8 @@ import { presentCreatedSession, presentSession, presentSessionDetails, presentSe
 import { upsertSessionByExternalId } from './upsert.js';
 import { captureScript } from './captureScript.js';
 import { createSession, deleteSession, findSession, listSessions, readTranscript, rerunSessionReview, sessionLinks, sessionMetrics } from './service.js';
-import { listEnvelope, Paging, route } from '../http/route.js';
+import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
+import { allowedOn } from '../auth/policies.js';
 import { sessionReview } from '../ai/routes.js';
 import { presentAssessment, presentSummary } from '../ai/presenters.js';
 import { Uuid } from '../shared/schemas.js';
@@ -58,8 +59,10 @@ const ListQuery = Paging.extend({
 const SessionParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 const DetailQuery = z.object({ include: z.enum(['transcript']).optional() });
 
-export function sessionRoutes(app: AppContext): Router {
-  const router = new Router();
+const SESSION_ACTIONS = ['session.readTranscript', 'session.delete'] as const;
+
+export function sessionRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.post('/api/sessions', route(app, { auth: 'required', body: SessionBody, bodyLimit: SESSION_BODY_LIMIT, whenReadOnly: 'allowed' }, async ({ principal, body }) => {
@@ -93,14 +96,18 @@ export function sessionRoutes(app: AppContext): Router {
     const details = presentSessionDetails(session, await sessionLinks(db, session), transcript);
     const failed = failures.get(session.id) ?? {};
     const reviewFailed = { summary: failed.summary ?? null, assessment: failed.assessment ?? null };
-    return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment), reviewFailed }, meta: {} } };
+    // What the caller may do with this session (read its transcript and re-run its review, delete it).
+    const actions = allowedOn(principal, SESSION_ACTIONS, session);
+    return { body: { data: { ...details, summary: presentSummary(summary), assessment: presentAssessment(assessment), reviewFailed, actions }, meta: {} } };
   }));
 
   // Re-run on demand: the uploader or an owner (those who may read the transcript it is made from).
-  for (const kind of ['summary', 'assessment'] as const) router.post(`/api/sessions/:id/${kind}`, route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
+  const rerun = (kind: 'summary' | 'assessment') => route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
     const jobId = await rerunSessionReview(app, principal, kind, params.id);
     return { status: 202, body: { data: { sessionId: params.id, kind, jobId }, meta: {} } };
-  }));
+  });
+  router.post('/api/sessions/:id/summary', rerun('summary'));
+  router.post('/api/sessions/:id/assessment', rerun('assessment'));
 
   router.get('/api/sessions/:id/metrics', route(app, { auth: 'required', params: SessionParams }, async ({ principal, params }) => {
     const { session, metrics, links } = await sessionMetrics(db, principal, params.id);

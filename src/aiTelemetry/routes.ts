@@ -11,7 +11,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { readRawBody } from '../http/body.js';
 import { toAppError } from '../http/errors.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 import { decodeRequest, encodeResponse, encodeStatus, encodingOf, type Encoding, type Signal } from './otlp.js';
 import { presentIntakeStatus } from './presenters.js';
 import { OTLP_BODY_LIMIT, OTLP_INFLATED_LIMIT, OTLP_MAX_IN_FLIGHT, OTLP_RETRY_AFTER_SECONDS } from './schemas.js';
@@ -56,8 +56,8 @@ function admission(): Koa.Middleware {
   };
 }
 
-export function aiTelemetryRoutes(app: AppContext): Router {
-  const router = new Router();
+export function aiTelemetryRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const admit = admission();
   const ingest = { metrics: ingestMetrics, logs: ingestLogs } as const;
 

@@ -4,14 +4,14 @@ import type { AppContext } from '../context.js';
 import { presentApiKey, presentNewApiKey } from './presenters.js';
 import { keysChanged } from './principal.js';
 import { createApiKey, currentApiKey, listApiKeys, revokeApiKey } from './service.js';
-import { listEnvelope, Paging, route } from '../http/route.js';
+import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
 
 export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
 const KeyParams = z.object({ id: Uuid });
 
-export function apiKeyRoutes(app: AppContext): Router {
-  const router = new Router();
+export function apiKeyRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/keys', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {

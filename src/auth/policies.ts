@@ -46,7 +46,7 @@ export const policies = {
   'billing.manage': { allows: owner, refusal: OWNER_ONLY },
   /** BI credentials read the whole tenant's facts: only owners issue, list and revoke them. */
   'bi.manage': { allows: owner, refusal: NOT_YOURS },
-  /** The organisation's AI provider, key and token budget. */
+  /** The organisation's AI provider, key and token budget, and the AI tools' vendor report keys (Settings › AI). */
   'ai.manage': { allows: owner, refusal: OWNER_ONLY },
   /** The labels that mark a PR as AI-assisted besides ai-assisted (they change every team's AI share). */
   'aiAttribution.manage': { allows: owner, refusal: OWNER_ONLY },
@@ -81,6 +81,14 @@ export const TENANT_ACTIONS = ACTIONS.filter((a) => policies[a].allows.length < 
  */
 export function allowedActions(principal: TenantPrincipal): TenantAction[] {
   return TENANT_ACTIONS.filter((action) => can(principal, action));
+}
+
+/**
+ * The actions of a record the principal may take on it, by the same rules (a detail answer's
+ * `actions`, e.g. `GET /api/sessions/:id`): the web app reads them instead of comparing roles or ids.
+ */
+export function allowedOn<A extends Action>(principal: TenantPrincipal, actions: readonly A[], ...target: TargetOf<A>): A[] {
+  return actions.filter((action) => (can as (actor: Actor, action: Action, ...target: unknown[]) => boolean)(principal, action, ...target));
 }
 
 /**

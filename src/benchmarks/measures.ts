@@ -59,7 +59,7 @@ export function isRevertPull(pull: PullFact): boolean {
 }
 
 /**
- * The change failure proxy (docs/benchmarks.md "Change failure per release"), one definition for
+ * The change failure proxy (docs/benchmarks-corpus.md "Change failure per release"), one definition for
  * both measuring paths: a release R **failed** when, within this many days after it (later than R,
  * at most 7 × 24 h), a patch release of the same series (package and major.minor, higher patch) is
  * published, or a revert lands on the default branch. A repository month's value is the share of

@@ -1,5 +1,5 @@
 /**
- * What the cluster lets a BI role do besides reading (issue 43, docs/bi.md "The cluster"): a BI
+ * What the cluster lets a BI role do besides reading (issue 43, docs/bi-cluster.md "The cluster"): a BI
  * role may connect to the BI database only, and create nothing anywhere (no temporary table in
  * any database, no object in any schema). PostgreSQL grants `PUBLIC`, i.e. every role, `CONNECT`
  * and `TEMPORARY` on every new database; `migrate` takes them back where the server's user may
@@ -74,7 +74,7 @@ export function refuseOpenings(openings: Opening[]): void {
   if (openings.length === 0) return;
   const fixes = [...new Set(openings.map((o) => o.fix))];
   throw new Error(
-    `BI credential refused: this PostgreSQL cluster would let a BI role do more than read its BI database (docs/bi.md "The cluster"): ` +
+    `BI credential refused: this PostgreSQL cluster would let a BI role do more than read its BI database (docs/bi-cluster.md "The cluster"): ` +
       `${openings.map((o) => o.problem).join('; ')}. Run as a superuser (or the owner), then grant again:\n${fixes.map((f) => `  ${f}`).join('\n')}`,
   );
 }

@@ -212,7 +212,7 @@ export function revokeBiCredentialByName(pool: Pool, tenantId: string, name: str
  * A new password for the credential's user-facing role (the source role's stays in its mapping):
  * returned once, its verifier stored for the watchdog. The role's sessions end, those logged in
  * with the old password included. The role may have set a password of its own (PostgreSQL lets
- * any role, docs/bi.md "What a BI role can change"), even in a transaction it keeps open: the role
+ * any role, docs/bi-isolation.md "What a BI role can change"), even in a transaction it keeps open: the role
  * is first set NOLOGIN with the new password, its sessions ended, then LOGIN with the new password
  * again, so nothing the holder ran before can outlast the rotation.
  */

@@ -1,5 +1,5 @@
 /**
- * The BI database (issue 32, docs/bi.md "The BI database"): BI tools connect to a database of its
+ * The BI database (issue 32, docs/bi-database.md "The BI database"): BI tools connect to a database of its
  * own in the same cluster, which holds nothing but schema `bi`, one view per view of this
  * database's `bi`, over a postgres_fdw foreign table in `bi_source` (src/bi/relations.ts).
  * PostgreSQL shows every role the whole catalogue of the database it is connected to (table and

@@ -1,4 +1,4 @@
-/** The BI capability's scheduled job (docs/bi.md "Tenant floor", "The BI database"). */
+/** The BI capability's scheduled job (docs/bi-isolation.md "Tenant floor", "The BI database"). */
 import { defineJob } from '../jobs/define.js';
 import { scheduled } from '../jobs/maintenance.js';
 import { syncBiDatabaseIfUsed } from './database.js';

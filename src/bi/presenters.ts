@@ -18,7 +18,7 @@ export interface BiEndpoint {
 }
 
 /**
- * Where BI tools connect (docs/bi.md "Deployment"). With BI_PORT, the load balancer's TLS entry
+ * Where BI tools connect (docs/bi-setup.md "Deployment"). With BI_PORT, the load balancer's TLS entry
  * point on BI_HOST (APP_URL's host by default), `sslmode=require`: the TLS is the load balancer's.
  * Without it, the server BI sessions use, as the server sees it: DATABASE_URL_BI (a replica)
  * or else DATABASE_URL, with the sslmode of that URL (else `prefer`). The database is always the

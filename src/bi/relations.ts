@@ -1,5 +1,5 @@
 /**
- * The relations of the BI database (issue 46, docs/bi.md "The BI database"): for each relation of
+ * The relations of the BI database (issue 46, docs/bi-database.md "The BI database"): for each relation of
  * the application database's `bi`, a postgres_fdw foreign table in `bi_source` and a view
  * `bi.<name>` over it. BI tools list views and tables, not foreign tables (relkind 'f': SQLAlchemy's
  * and pgjdbc's TABLE/VIEW listings, psql's `\dv`, psqlODBC), so `bi` holds views.

@@ -1,5 +1,5 @@
 /**
- * The roles of a BI credential (docs/bi.md "The BI database"): their names, SCRAM verifiers and
+ * The roles of a BI credential (docs/bi-database.md "The BI database"): their names, SCRAM verifiers and
  * setting defaults, and the source role's privileges in the application database. Shared by the
  * grant (credentials.ts), the BI database's upgrade of old credentials (database.ts) and the
  * watchdog.
@@ -52,7 +52,7 @@ export function biRoleSettings(statementTimeoutMs: number, withTempFileLimit = t
     'hash_mem_multiplier=2',
     // Temporary files a session may hold at once (sorts and hashes spilled past work_mem; a BI role
     // can create no temporary table, issue 43). A superuser-only setting: the role can neither SET
-    // it nor change or reset its own default (docs/bi.md "The cluster").
+    // it nor change or reset its own default (docs/bi-cluster.md "The cluster").
     `temp_file_limit=${BI_TEMP_FILE_LIMIT}`,
   ];
   return withTempFileLimit ? settings : settings.filter((s) => !s.startsWith('temp_file_limit='));

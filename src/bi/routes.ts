@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 import { biCredentialsFor } from './credentials.js';
 import { biEndpoint, presentBiConnection, presentBiCredential } from './presenters.js';
 import { Uuid } from '../shared/schemas.js';
@@ -11,8 +11,8 @@ export const CreateBiCredentialBody = z.strictObject({ name: z.string().trim().m
 // A malformed id is an id that matches nothing: 404, like another tenant's.
 const IdParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
 
-export function biRoutes(app: AppContext): Router {
-  const router = new Router();
+export function biRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { pool } = app.database;
   const endpoint = biEndpoint(app.config.database.url, app.config.bi);
   const options = { replicaUrl: app.config.bi.databaseUrl, database: app.config.bi.database };

@@ -1,5 +1,5 @@
 /**
- * The BI watchdog (docs/bi.md "Tenant floor"): a client may SET its statement_timeout or
+ * The BI watchdog (docs/bi-isolation.md "Tenant floor"): a client may SET its statement_timeout or
  * idle_in_transaction_session_timeout higher than its credential allows, in the BI database
  * (where no view checks them) as anywhere. It cancels a BI role's statement running longer than
  * the credential's limit and ends a session idle in a transaction for longer, on the primary and
@@ -71,7 +71,7 @@ interface RoleState {
 
 /**
  * A BI role may change its own password and setting defaults (PostgreSQL lets every role do so);
- * this puts back what the credential set (docs/bi.md "What a BI role can change"). Settings are
+ * this puts back what the credential set (docs/bi-isolation.md "What a BI role can change"). Settings are
  * compared (pg_db_role_setting is readable by all) for both roles of a credential; the password of
  * the user-facing role (the source role's is in the user mapping only, and nobody runs SQL as it)
  * is compared where pg_authid is readable (a superuser), else set again on every run. Runs on the

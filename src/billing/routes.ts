@@ -4,16 +4,16 @@
  */
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, withoutRoutes, type ApiRouter } from '../http/route.js';
 import { billingNotice, billingOverview } from './service.js';
 import { receivePaddleNotification } from './webhook.js';
 
 /** Paddle's notifications are small; this leaves room for a subscription with many items. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
-export function billingRoutes(app: AppContext): Router {
-  const router = new Router();
-  if (!app.config.billing) return router;
+export function billingRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
+  if (!app.config.billing) return withoutRoutes(router);
 
   router.get('/api/billing', route(app, { auth: { policy: 'billing.manage' } }, async ({ principal }) => ({ body: { data: await billingOverview(app, principal), meta: {} } })));
 

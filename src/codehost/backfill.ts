@@ -8,6 +8,11 @@
  * The walk first lists the records of the window (newest first, as the code host pages them),
  * then applies them oldest first; the cursor is saved after every page and every record, so a
  * retry, a restart or the continuation queued after a rate limit resumes where it stopped.
+ *
+ * A running walk beats a heartbeat (its lease, renewed by every save and every quarter of
+ * BACKFILL_STALE): a walk whose worker died has a lease that lapses within BACKFILL_STALE, and the
+ * next settings request or the minute's `codehost.backfills-resume` queues its continuation
+ * (resumeStalledBackfills), not the job's expiry a quarter of an hour later.
  */
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -15,13 +20,22 @@ import type { AppContext } from '../context.js';
 import { codehostBackfills, codehostInstallations, deploymentSourceDefaults, projects, type DeploymentSource } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 import { defineJob, type JobContext } from '../jobs/define.js';
+import { inTransaction } from '../db/transaction.js';
+import { scheduled } from '../jobs/maintenance.js';
 import { Uuid } from '../shared/schemas.js';
 import { ensureProject } from './events.js';
 import { oldestFirst, parsed, PER_PAGE, WALKERS, type CodehostSource, type Repository } from './backfillSources.js';
 import { CodehostApiError, CodehostRateLimited, CodehostRestClient, repoPath } from './restClient.js';
 
 export const BACKFILL_DAYS = 90;
-const LEASE_SECONDS = 15 * 60;
+/** The job's expiry: a run hands over long before (RUN_BUDGET); a dead worker is found by its heartbeat. */
+const EXPIRE_SECONDS = 15 * 60;
+/**
+ * A walk whose heartbeat (its lease) is older than this has lost its worker and is resumed by the
+ * next settings request or the minute's sweep (docs/codehost-deployments.md "Backfill"). Tests lower it.
+ */
+export const BACKFILL_STALE = { ms: 60_000 };
+const staleSeconds = () => BACKFILL_STALE.ms / 1000;
 /**
  * How long one run walks before it hands over to a continuation (queued at once): well inside the
  * job's expiry, so a long walk never runs into it and never uses up the retries. Tests lower it.
@@ -49,17 +63,22 @@ type Cursor =
 
 type Row = typeof codehostBackfills.$inferSelect;
 
+/** Another run took the walk over (this one was taken for dead): it stops without writing. */
+class LeaseLost extends Error {}
+
 /** The walk's row, new or restarted unless it is unfinished (then it resumes); null when a continuation finds it finished. */
 async function openWalk(ctx: JobContext, p: CodehostBackfillPayload, source: CodehostSource): Promise<Row | null> {
   const { db } = ctx.app.database;
   const since = new Date(Date.now() - BACKFILL_DAYS * 24 * 3600_000);
-  await db.insert(codehostBackfills).values({ tenantId: p.tenantId, projectId: p.projectId, source, since }).onConflictDoNothing();
+  await db.insert(codehostBackfills).values({ tenantId: p.tenantId, projectId: p.projectId, source, since, startedByJobId: ctx.job.id }).onConflictDoNothing();
   const [row] = await db.select().from(codehostBackfills).where(and(eq(codehostBackfills.projectId, p.projectId), eq(codehostBackfills.source, source)));
   if (!row) return null;
   if (row.finishedAt && p.resume) return null;
+  // The retry of a job taken for dead, after a continuation finished its walk: its request is served.
+  if (row.finishedAt && row.startedByJobId === ctx.job.id) return null;
   if (row.finishedAt) {
     const [fresh] = await db.update(codehostBackfills)
-      .set({ since, cursor: null, applied: 0, finishedAt: null, lastError: null, waitingUntil: null, updatedAt: sql`now()` })
+      .set({ since, cursor: null, applied: 0, finishedAt: null, lastError: null, waitingUntil: null, startedByJobId: ctx.job.id, updatedAt: sql`now()` })
       .where(and(eq(codehostBackfills.projectId, p.projectId), eq(codehostBackfills.source, source))).returning();
     return fresh ?? null;
   }
@@ -69,18 +88,35 @@ async function openWalk(ctx: JobContext, p: CodehostBackfillPayload, source: Cod
 /** Holds the walk for this job; false while another job's lease runs. */
 async function takeLease(ctx: JobContext, row: Row): Promise<boolean> {
   const taken = await ctx.app.database.db.update(codehostBackfills)
-    .set({ leaseJobId: ctx.job.id, leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, waitingUntil: null, updatedAt: sql`now()` })
+    .set({ leaseJobId: ctx.job.id, leaseUntil: sql`now() + make_interval(secs => ${staleSeconds()})`, waitingUntil: null, updatedAt: sql`now()` })
     .where(and(eq(codehostBackfills.projectId, row.projectId), eq(codehostBackfills.source, row.source),
       or(isNull(codehostBackfills.leaseUntil), lt(codehostBackfills.leaseUntil, sql`now()`), eq(codehostBackfills.leaseJobId, ctx.job.id))))
     .returning({ projectId: codehostBackfills.projectId });
   return taken.length > 0;
 }
 
+/** Saves the walk while this job holds it; every save is a heartbeat (it renews the lease, unless it gives the lease up). */
 async function saveWalk(ctx: JobContext, row: Row, changes: Partial<typeof codehostBackfills.$inferInsert>): Promise<void> {
-  await ctx.app.database.db.update(codehostBackfills)
-    // Every save renews the lease, unless it gives the lease up.
-    .set({ leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, ...changes, updatedAt: sql`now()` })
-    .where(and(eq(codehostBackfills.projectId, row.projectId), eq(codehostBackfills.source, row.source)));
+  const saved = await ctx.app.database.db.update(codehostBackfills)
+    .set({ leaseUntil: sql`now() + make_interval(secs => ${staleSeconds()})`, ...changes, updatedAt: sql`now()` })
+    .where(and(eq(codehostBackfills.projectId, row.projectId), eq(codehostBackfills.source, row.source), eq(codehostBackfills.leaseJobId, ctx.job.id)))
+    .returning({ projectId: codehostBackfills.projectId });
+  if (saved.length === 0) throw new LeaseLost(`the backfill of ${row.source} was taken over by another run`);
+}
+
+/**
+ * Renews the lease every quarter of BACKFILL_STALE while the walk waits on one long request (a
+ * deployment with many status pages): only a worker that stopped altogether looks dead.
+ */
+function heartbeat(ctx: JobContext, row: Row): () => void {
+  const timer = setInterval(() => {
+    void ctx.app.database.db.update(codehostBackfills)
+      .set({ leaseUntil: sql`now() + make_interval(secs => ${staleSeconds()})`, updatedAt: sql`now()` })
+      .where(and(eq(codehostBackfills.projectId, row.projectId), eq(codehostBackfills.source, row.source), eq(codehostBackfills.leaseJobId, ctx.job.id)))
+      .catch(() => {});
+  }, Math.max(BACKFILL_STALE.ms / 4, 50));
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The installation is this tenant's (the tenant's scope sees no other's), neither suspended nor removed. */
@@ -120,6 +156,15 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
   const row = await openWalk(ctx, p, source);
   if (!row) return { source, outcome: 'already finished' };
   if (!(await takeLease(ctx, row))) return { source, outcome: 'another backfill of this project is running' };
+  const stopBeating = heartbeat(ctx, row);
+  try {
+    return await walkLeased(ctx, p, client, project, source, row);
+  } finally {
+    stopBeating();
+  }
+}
+
+async function walkLeased(ctx: JobContext, p: CodehostBackfillPayload, client: CodehostRestClient, project: Project, source: CodehostSource, row: Row): Promise<Outcome> {
   const { db } = ctx.app.database;
   const walker = WALKERS[source];
   let applied = row.applied;
@@ -176,6 +221,7 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
     await saveWalk(ctx, row, { finishedAt: new Date(), lastError: null, waitingUntil: null, leaseJobId: null, leaseUntil: null });
     return { source, outcome: 'finished', applied, stored };
   } catch (error) {
+    if (error instanceof LeaseLost) return { source, outcome: 'another backfill of this project is running', applied, stored };
     if (error instanceof CodehostRateLimited) {
       const at = continueAt(error);
       await saveWalk(ctx, row, { waitingUntil: at, lastError: error.message, leaseJobId: null, leaseUntil: null });
@@ -228,8 +274,45 @@ export const codehostBackfill = defineJob({
   subjectOf: (p) => ({ type: 'backfill', id: p.projectId }),
   retryLimit: 5,
   retryDelaySeconds: 30,
-  expireInSeconds: LEASE_SECONDS,
+  expireInSeconds: EXPIRE_SECONDS,
   run: (ctx, p) => runBackfill(ctx, p),
+});
+
+/**
+ * Queues the continuation of every walk whose worker died (its heartbeat older than BACKFILL_STALE:
+ * the lease of a job that never gave it up), of one tenant or, from the sweep, of all. The
+ * continuation resumes from the stored cursor. It gets the lease in the same transaction as it is
+ * queued, so two requests at once queue one continuation; the dead job, retried after its expiry,
+ * then finds the walk held or finished.
+ */
+export async function resumeStalledBackfills(app: Pick<AppContext, 'config' | 'database' | 'jobs'>, tenantId: string | null): Promise<number> {
+  if (!app.config.codehostApp) return 0;
+  return inTransaction(app.database.pool, async (client) => {
+    const { rows } = await client.query<{ tenant_id: string; project_id: string; source: string }>(
+      `select tenant_id, project_id, source from codehost_backfills
+        where finished_at is null and lease_job_id is not null and lease_until < now() and ($1::uuid is null or tenant_id = $1::uuid)
+        order by updated_at limit 100 for update skip locked`,
+      [tenantId],
+    );
+    for (const row of rows) {
+      const jobId = await app.jobs.send(codehostBackfill, { tenantId: row.tenant_id, projectId: row.project_id, resume: true }, { executor: client });
+      await client.query(
+        'update codehost_backfills set lease_job_id = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() where project_id = $1 and source = $2',
+        [row.project_id, row.source, jobId, staleSeconds()],
+      );
+    }
+    return rows.length;
+  });
+}
+
+export const codehostBackfillsResume = defineJob({
+  ...scheduled,
+  name: 'codehost.backfills-resume',
+  summary: 'Queues the continuation of every code-host backfill whose worker died (no heartbeat for a minute), from its stored cursor.',
+  idempotency: 'A walk it resumes gets the continuation\'s lease in the same transaction, so a second run (or a settings request) finds it held and queues nothing.',
+  async run(ctx) {
+    return { resumed: await resumeStalledBackfills(ctx.app, null) };
+  },
 });
 
 /**

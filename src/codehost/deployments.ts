@@ -336,7 +336,7 @@ export async function applyWorkflowRun(tx: Executor, tenantId: string, event: z.
  * The payload names the release's target (a branch or a commit), not the tag's commit: the sha is
  * stored only when the target is a full commit hash, else left empty.
  *
- * Replays and late deliveries never roll a release back (docs/codehost-deployments.md "Replays and late deliveries"):
+ * Replays and late deliveries never roll a release back (docs/codehost-deployments-backfill.md "Replays and late deliveries"):
  * each row keeps the time of the state it holds (`stateAt`, the payload's latest own time) and
  * whether it is withdrawn; an event whose state is older, or as old and not a withdrawal over a
  * publication, changes nothing. `deleted` is final: the code host never reuses a release id, so

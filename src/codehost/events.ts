@@ -2,9 +2,9 @@
  * Code-host events → facts of one tenant: projects (provider `codehost`), pull requests, commits
  * and issues. Each function runs inside the transaction that records the delivery.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { commits, issues, projects, pullRequests } from '../db/schema/index.js';
+import { commits, issues, projects, pullRequestReviews, pullRequests } from '../db/schema/index.js';
 import { linkPullRequestCommits, linkSessions, type Executor } from '../aiSessions/activityLinks.js';
 import { readTrailers } from './aiTrailers.js';
 import { pgTimestamp } from '../shared/limits.js';
@@ -151,19 +151,35 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
     mergedAt: date(pr.merged_at),
     closedAt: date(pr.closed_at),
     // The state's own time: a payload without `updated_at` falls back to its latest time, never to
-    // now, so a replay of it cannot pass for the newest state (docs/codehost-deployments.md "Replays and late deliveries").
+    // now, so a replay of it cannot pass for the newest state (docs/codehost-deployments-backfill.md "Replays and late deliveries").
     updatedAt: date(pr.updated_at) ?? new Date(Math.max(...[pr.closed_at, pr.merged_at, pr.created_at].map((t) => (t ? Date.parse(t) : 0)))),
   };
   const { tenantId: _t, projectId: _p, number: _n, ...changes } = values;
+  // Ready for review (METRICS.md "PR phases"): a PR first seen as a non-draft was ready when opened;
+  // one first seen as a draft is ready when first seen otherwise (its `ready_for_review`, whose
+  // `updated_at` is that moment), and an earlier moment delivered late wins (readyFor below).
+  const readyAt = values.draft ? null : action(event) === 'ready_for_review' ? values.updatedAt : values.createdAt;
   const [row] = await tx
     .insert(pullRequests)
-    .values(values)
+    .values({ ...values, readyAt, firstReviewAt: firstReview(projectId, pr.number, sql`${values.authorUsername}::text`) })
     .onConflictDoUpdate({
       target: [pullRequests.projectId, pullRequests.number],
-      set: { ...changes, receivedAt: sql`now()` },
+      set: {
+        ...changes,
+        receivedAt: sql`now()`,
+        readyAt: values.draft ? sql`${pullRequests.readyAt}` : sql`coalesce(${pullRequests.readyAt}, ${values.updatedAt})`,
+        // The author may have been unknown, or differ: the first review is someone else's.
+        firstReviewAt: firstReview(projectId, pr.number, sql`excluded.author_username`),
+      },
       setWhere: sql`${pullRequests.updatedAt} <= excluded.updated_at`,
     })
     .returning({ id: pullRequests.id });
+  // A `ready_for_review` delivered after a newer event (which the upsert above then skips) still
+  // moves ready to the earlier moment.
+  if (!row && action(event) === 'ready_for_review') {
+    await tx.update(pullRequests).set({ readyAt: sql`least(coalesce(${pullRequests.readyAt}, ${values.updatedAt}), ${values.updatedAt})` })
+      .where(and(eq(pullRequests.projectId, projectId), eq(pullRequests.number, pr.number)));
+  }
   const id =
     row?.id ??
     (await tx.select({ id: pullRequests.id }).from(pullRequests).where(and(eq(pullRequests.projectId, projectId), eq(pullRequests.number, pr.number))))[0]?.id;
@@ -171,6 +187,17 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
   await linkPullRequestCommits(tx, tenantId, { pullRequestId: id });
   await linkSessions(tx, tenantId, { pullRequestId: id });
 }
+
+const action = (event: { action: string }) => event.action;
+
+/**
+ * The earliest review of a PR by someone other than `author` and not a bot (the first review of
+ * METRICS.md "PR phases"; whether it came before the merge is read with the merge).
+ */
+export const firstReview = (projectId: string, number: number, author: SQL) => sql`(
+  select min(r.submitted_at) from ${pullRequestReviews} r
+  where r.project_id = ${projectId} and r.pull_request_number = ${number} and not r.reviewer_is_bot
+    and lower(r.reviewer) is distinct from lower(${author}))`;
 
 /** Commits of a branch push (the code host lists at most 20 per push); tags and deletions carry none. */
 export async function applyPush(tx: Executor, tenantId: string, event: z.infer<typeof PushEvent>): Promise<void> {

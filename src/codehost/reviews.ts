@@ -8,25 +8,28 @@
  * A request of a team (`requested_team`) names no person: it is not kept, so it never makes a PR
  * wait on nobody. Each change carries the code host's moment; an older delivery changes nothing newer.
  */
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { pullRequestReviewers } from '../db/schema/index.js';
+import { pullRequestReviewers, pullRequestReviews, pullRequests } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 import { ensureProject, Time, type PullRequestEvent } from './events.js';
 
 export type ReviewerState = (typeof pullRequestReviewers.$inferSelect)['state'];
 
-const Login = z.object({ login: z.string().min(1) });
+const Login = z.object({ login: z.string().min(1), type: z.string().nullish() });
+
+/** A review as the code host gives it, in its event and in `GET …/pulls/{n}/reviews` (the backfill). */
+export const Review = z.object({
+  id: z.number(),
+  user: Login.nullish(),
+  state: z.string(),
+  submitted_at: Time,
+});
 
 export const PullRequestReviewEvent = z.object({
   action: z.string(),
   repository: z.object({ full_name: z.string().min(3) }),
-  review: z.object({
-    id: z.number(),
-    user: Login.nullish(),
-    state: z.string(),
-    submitted_at: Time,
-  }),
+  review: Review,
   pull_request: z.object({ number: z.number().int(), updated_at: Time }),
 });
 
@@ -72,6 +75,33 @@ export async function applyReviewRequest(tx: Executor, tenantId: string, event: 
   }
 }
 
+/** A GitHub App's account (`type` Bot, or a login ending in `[bot]`): its reviews are no one's pickup. */
+export const isBot = (user: { login: string; type?: string | null }): boolean => user.type === 'Bot' || user.login.toLowerCase().endsWith('[bot]');
+
+const SUBMITTED = new Set(['approved', 'changes_requested', 'commented', 'dismissed']);
+
+/**
+ * Keeps a submitted review (pull_request_reviews; docs/pr-phases.md) and, when it is someone else's
+ * than the PR's author and not a bot's, moves the PR's first review to it if earlier. A review met
+ * again (a redelivery, the backfill) changes nothing. A pending review (not submitted) is not kept.
+ */
+export async function recordReview(tx: Executor, tenantId: string, projectId: string, number: number, review: z.infer<typeof Review>): Promise<void> {
+  const state = review.state.toLowerCase();
+  if (!review.user || !review.submitted_at || !SUBMITTED.has(state)) return;
+  const reviewer = review.user.login;
+  const at = new Date(review.submitted_at);
+  const bot = isBot(review.user);
+  const inserted = await tx.insert(pullRequestReviews)
+    .values({ tenantId, projectId, pullRequestNumber: number, reviewId: review.id, reviewer, reviewerIsBot: bot, state: state as 'approved', submittedAt: at })
+    .onConflictDoNothing()
+    .returning({ reviewId: pullRequestReviews.reviewId });
+  if (inserted.length === 0 || bot) return;
+  await tx.update(pullRequests).set({ firstReviewAt: at })
+    .where(and(eq(pullRequests.projectId, projectId), eq(pullRequests.number, number),
+      sql`lower(${pullRequests.authorUsername}) is distinct from lower(${reviewer})`,
+      or(isNull(pullRequests.firstReviewAt), gt(pullRequests.firstReviewAt, at))));
+}
+
 export async function applyPullRequestReview(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestReviewEvent>): Promise<void> {
   const reviewer = event.review.user?.login;
   if (!reviewer) return;
@@ -80,6 +110,7 @@ export async function applyPullRequestReview(tx: Executor, tenantId: string, eve
   const number = event.pull_request.number;
   const at = new Date(event.review.submitted_at ?? event.pull_request.updated_at ?? Date.now());
   const state = event.review.state.toLowerCase();
+  if (event.action === 'submitted') await recordReview(tx, tenantId, project.id, number, event.review);
   if (event.action === 'dismissed' || state === 'dismissed') {
     // The dismissed review's verdict, unless the reviewer has given a newer one since.
     await tx.update(pullRequestReviewers).set({ state: 'dismissed', at: sql`greatest(${pullRequestReviewers.at}, ${at})`, updatedAt: sql`now()` })

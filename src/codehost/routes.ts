@@ -11,7 +11,7 @@ import { receiveCodehostWebhook } from './webhook.js';
 import { requestInstallationBackfill } from './backfill.js';
 import { AppError, zodDetails } from '../errors.js';
 import { sendPage } from '../http/html.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 
 /** The code host caps webhook payloads at 25 MB. */
 const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
@@ -34,8 +34,8 @@ function setupOwner(principal: Principal): TenantPrincipal {
   return principal;
 }
 
-export function codehostRoutes(app: AppContext): Router {
-  const router = new Router();
+export function codehostRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
   const linkedUrl = (installationId: number) => `${app.config.appUrl}/app/settings/integrations?codehost=linked&installation=${installationId}`;
 

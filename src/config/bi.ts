@@ -1,4 +1,4 @@
-/** BI access (docs/bi.md "Deployment", "The BI database"): DATABASE_URL_BI, BI_PORT, BI_HOST and BI_DATABASE. */
+/** BI access (docs/bi-setup.md "Deployment", "The BI database"): DATABASE_URL_BI, BI_PORT, BI_HOST and BI_DATABASE. */
 import { checkDatabaseUrl } from './database.js';
 import type { Reader } from './reader.js';
 

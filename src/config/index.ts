@@ -10,6 +10,7 @@ import { parseCodehostApp, parseCorpus, type CodehostAppConfig } from './codehos
 import { parseDatabase, parseDatabaseUrl, type DatabaseConfig } from './database.js';
 import { parseEncryptionKey } from './encryptionKey.js';
 import { parseAppUrl, parseListener, type Cidr } from './http.js';
+import { parseAiVendors, type AiVendorsConfig } from './aiVendors.js';
 import { parseIntegrations, parseTrackers, type IntegrationsConfig, type TrackersConfig } from './integrations.js';
 import { parseMail } from './mail.js';
 import { parseObjectStore, type ObjectStoreConfig } from './objectStore.js';
@@ -63,6 +64,8 @@ export interface Config extends RuntimeConfig {
   adminSecret: string | null;
   /** The AI features (docs/ai.md). */
   ai: AiConfig;
+  /** The AI tools' vendor reports (docs/ai-vendor-reports.md). */
+  aiVendors: AiVendorsConfig;
   /** TEST_HOOKS (src/config/runtime.ts): refused unless NODE_ENV is test. */
   testHooks: boolean;
 }
@@ -91,6 +94,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const signIn = parseSignIn(r, appUrlText, production, mail.mailerApiKey !== null);
   const trackers = parseTrackers(r, appUrlText, production, integrations.tracker1, integrations.tracker2);
   const ai = parseAi(r, production);
+  const aiVendors = parseAiVendors(r, production, codehostApp?.apiUrl ?? null);
   const runtime = parseRuntime(r);
   const listener = parseListener(r);
   const testHooks = parseTestHooks(r, nodeEnv);
@@ -118,6 +122,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     ...corpus,
     adminSecret: r.get('ADMIN_SECRET'),
     ai,
+    aiVendors,
     ...runtime,
     testHooks,
   });

@@ -1,4 +1,4 @@
-/** The four sign-in providers (docs/auth.md "Sign-in providers"); e-mail sign-in needs the mailer. */
+/** The four sign-in providers (docs/auth-providers.md "Sign-in providers"); e-mail sign-in needs the mailer. */
 import { endpointOverride, parseHttpUrl, type Reader } from './reader.js';
 
 /** One sign-in provider's application: the credentials, where the provider sends people back, and whether an endpoint override is set. */

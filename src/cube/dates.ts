@@ -1,7 +1,7 @@
 /**
  * Dates of a Cube query: time zones (IANA names), relative date ranges (`last 3 months`,
  * `from 7 days ago to now`) and the day boundaries of date filters, with the semantics of Cube's
- * API gateway (docs/cube.md "Dates and time zones"). Every value comes out as a local timestamp
+ * API gateway (docs/cube-protocol.md "Dates and time zones"). Every value comes out as a local timestamp
  * `YYYY-MM-DDTHH:mm:ss.SSS` in the query's time zone, which is what the planner binds.
  */
 import * as chrono from 'chrono-node';

@@ -15,10 +15,19 @@ import { cubeSettings } from './settings.js';
 /** The cubes whose SQL reads the stored facts (schema/deployments.yml, schema/change_lead_times.yml). */
 const STORED_FACT_CUBES = new Set(['deployments', 'change_lead_times']);
 
+/**
+ * Members of other cubes that read the stored facts: the PR phases that read change_lead_times
+ * (first commit, deploying deployment; schema/pull_requests.yml, docs/pr-phases.md).
+ */
+const STORED_FACT_MEMBERS = new Set([
+  'coding_time_p50_seconds', 'coding_time_count', 'deploy_time_p50_seconds', 'deploy_time_count',
+  'first_commit_at', 'deployed_at', 'has_coding_time', 'is_deployed', 'coding_time_seconds', 'deploy_time_seconds', 'deployment_external_id',
+].map((m) => `pull_requests.${m}`));
+
 /** Whether a query names a member of a cube that reads the stored facts. */
 export function readsStoredFacts(q: ValidQuery): boolean {
   const members = [...q.measures, ...q.dimensions, ...q.segments, ...q.hiddenMeasures, ...q.timeDimensions.map((t) => t.dimension), ...q.order.map((o) => o.id), ...q.filters.flatMap(filterMembers)];
-  return members.some((m) => STORED_FACT_CUBES.has(m.slice(0, m.indexOf('.'))));
+  return members.some((m) => STORED_FACT_CUBES.has(m.slice(0, m.indexOf('.'))) || STORED_FACT_MEMBERS.has(m.replace(/\.(day|week|month|quarter|year)$/, '')));
 }
 
 /** Why a chunk is run again: a deadlock, or a fact row whose deployment or PR was deleted after the chunk's snapshot (migration 0057). */

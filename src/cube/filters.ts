@@ -1,7 +1,7 @@
 /**
  * Filters of a Cube query: each operator checked against the member it filters, as Cube's query
  * format documents it, and date values normalised to the local timestamps the planner binds
- * (docs/cube.md "Filter operators"). The planner trusts its input; these checks are why that is safe.
+ * (docs/cube-protocol.md "Filter operators"). The planner trusts its input; these checks are why that is safe.
  */
 import type { ErrorDetail } from '../errors.js';
 import type { CompiledCube } from './compiler.js';

@@ -16,7 +16,7 @@ import { packRows, type PackedData } from './request.js';
 import { loadCube } from './compiler.js';
 import { configureCube, cubeSettings } from './settings.js';
 import { toAppError } from '../http/errors.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 
 const BASE = '/cubejs-api/v1';
 
@@ -80,12 +80,12 @@ function present(result: LoadResult, requestId: string, castNumerics: boolean): 
   return { ...result, data: packRows(result.query.responseFormat as ValidQuery['responseFormat'], data), requestId };
 }
 
-export function cubeRoutes(app: AppContext): Router {
+export function cubeRoutes(app: AppContext) {
   configureCube({ queryTimeoutMs: app.config.cube.queryTimeoutSeconds * 1000, continueWaitMs: app.config.cube.continueWaitSeconds * 1000, compileCacheDir: app.config.cube.compileCacheDir });
   // Compile the models while the server starts, not on the first request (startServer waits for
   // it before listening, and logs the outcome).
   loadCube().catch(() => {});
-  const router = new Router();
+  const router: ApiRouter = new Router();
   const { pool } = app.database;
   router.use(cubeErrors(app), bearerCompat);
 
@@ -104,11 +104,15 @@ export function cubeRoutes(app: AppContext): Router {
   router.get(`${BASE}/load`, route(app, { auth: 'required', query: QueryParams }, async ({ ctx, principal, query }) => load(ctx, principal.tenantId, query.query, query.queryType === 'multi', query.castNumerics === 'true')));
   router.post(`${BASE}/load`, route(app, { auth: 'required', body: QueryBody, whenReadOnly: 'allowed' }, async ({ ctx, principal, body }) => load(ctx, principal.tenantId, body.query, body.queryType === 'multi', body.castNumerics === true)));
 
-  for (const path of ['/sql', '/dry-run'] as const) {
-    const answer = async (tenantId: string, raw: unknown) => (path === '/sql' ? cubeSqlRequest({ tenantId }, raw) : cubeDryRun({ tenantId }, raw));
-    router.get(`${BASE}${path}`, route(app, { auth: 'required', query: QueryParams }, async ({ principal, query }) => ({ body: await answer(principal.tenantId, query.query) })));
-    router.post(`${BASE}${path}`, route(app, { auth: 'required', body: QueryBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => ({ body: await answer(principal.tenantId, body.query) })));
-  }
+  // Written out, not looped: each registration adds its route to the router's table (http/route.ts).
+  const byQuery = (answer: (tenantId: string, raw: unknown) => Promise<unknown>) => route(app, { auth: 'required', query: QueryParams }, async ({ principal, query }) => ({ body: await answer(principal.tenantId, query.query) }));
+  const byBody = (answer: (tenantId: string, raw: unknown) => Promise<unknown>) => route(app, { auth: 'required', body: QueryBody, whenReadOnly: 'allowed' }, async ({ principal, body }) => ({ body: await answer(principal.tenantId, body.query) }));
+  const sql = (tenantId: string, raw: unknown) => cubeSqlRequest({ tenantId }, raw);
+  const dryRun = (tenantId: string, raw: unknown) => cubeDryRun({ tenantId }, raw);
+  router.get(`${BASE}/sql`, byQuery(sql));
+  router.post(`${BASE}/sql`, byBody(sql));
+  router.get(`${BASE}/dry-run`, byQuery(dryRun));
+  router.post(`${BASE}/dry-run`, byBody(dryRun));
   // Everything else under the prefix is a 404 in Cube's body too (never the general API's).
   router.all(/^\/cubejs-api(\/.*)?$/, (ctx) => {
     throw new AppError('not_found', `Not found: ${ctx.method} ${ctx.path} is not served (Cube's REST API here: /cubejs-api/v1/meta, load, sql, dry-run)`);

@@ -10,6 +10,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { JobDefinition } from '../jobs/define.js';
 import { restrictClusterToApplication, restrictDatabaseToApplication } from './privileges.js';
 import { SchemaBehindError } from './errors.js';
+import { applySqlSource } from './sqlSource.js';
 
 export { SchemaBehindError };
 
@@ -61,11 +62,18 @@ export interface MigrationSetup {
   jobs: readonly JobDefinition[];
   /** Runs under the migration lock once the schema and the queues are current (data a release ships). */
   afterMigrate?: (client: pg.PoolClient) => Promise<unknown>;
+  /**
+   * Whether the views and functions of `src/<capability>/sql/` are applied after the versioned
+   * migrations (src/db/sqlSource.ts). Default: when `dir` is the bundled folder; a test that
+   * migrates a database only up to an older migration gets the schema of that time.
+   */
+  sqlSource?: boolean;
 }
 
 /**
- * Applies every pending migration, one runner at a time across all processes, then installs or
- * upgrades pg-boss's schema (`pgboss`) and the catalog's job queues, so `serve` never needs DDL.
+ * Applies every pending migration, one runner at a time across all processes, then the changed
+ * view and function files (docs/sql-source.md), then installs or upgrades pg-boss's schema
+ * (`pgboss`) and the catalog's job queues, so `serve` never needs DDL.
  */
 export async function runMigrations(pool: pg.Pool, setup: MigrationSetup, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
   const client = await pool.connect();
@@ -73,6 +81,7 @@ export async function runMigrations(pool: pg.Pool, setup: MigrationSetup, dir = 
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await migrate(drizzle(client), { migrationsFolder: dir });
+      if (setup.sqlSource ?? dir === MIGRATIONS_DIR) await applySqlSource(client);
       const { installJobQueues, BOSS_SCHEMA } = await import('../jobs/boss.js');
       await installJobQueues(client, setup.jobs);
       // Tenant work enqueues jobs, sometimes in its own transaction (docs/tenancy.md): it may add
@@ -83,7 +92,7 @@ export async function runMigrations(pool: pg.Pool, setup: MigrationSetup, dir = 
       // PUBLIC's database and schema privileges, taken once per database, not per BI grant.
       await restrictDatabaseToApplication(client);
       // And on the cluster's own databases (postgres, template1) where this user may: no login role
-      // but ours connects there or creates temporary tables (issue 43, docs/bi.md "The cluster").
+      // but ours connects there or creates temporary tables (issue 43, docs/bi-cluster.md "The cluster").
       await restrictClusterToApplication(client);
       await setup.afterMigrate?.(client);
     } finally {

@@ -38,7 +38,7 @@ const CLUSTER_DATABASES = ['postgres', 'template1'];
  * Takes `CONNECT` and `TEMPORARY` on `postgres` and `template1` from `PUBLIC`, where the
  * connecting user may (a superuser: the embedded and bundled databases; or their owner).
  * Elsewhere it changes nothing: on a server shared with others, the operator does it once
- * (docs/bi.md "The cluster"), and a BI grant refuses until then. Only what is still granted is
+ * (docs/bi-cluster.md "The cluster"), and a BI grant refuses until then. Only what is still granted is
  * revoked: two runners at once (instances, parallel test files) would otherwise race on the same
  * pg_database row ("tuple concurrently updated"). Returns the databases changed.
  */

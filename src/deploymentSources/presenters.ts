@@ -1,6 +1,10 @@
 import type { BackfillRow, DeploymentSourceRow } from './service.js';
 
-const at = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+function at(value: string): string;
+function at(value: string | null): string | null;
+function at(value: string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
 
 /**
  * The 90-day backfill's state: `finished`; `waiting` for the code host's rate limit to reset (its

@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
-import { listEnvelope, Paging, route } from '../http/route.js';
+import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
-import { requestBackfill, requestPatternBackfills } from '../codehost/backfill.js';
+import { requestBackfill, requestPatternBackfills, resumeStalledBackfills } from '../codehost/backfill.js';
 import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
@@ -25,12 +25,14 @@ export const OrganisationPatternBody = z.strictObject({
   pattern: z.strictObject({ workflow: name(255), branch: name(255).nullable().optional() }).nullable(),
 });
 
-export function deploymentSourceRoutes(app: AppContext): Router {
-  const router = new Router();
+export function deploymentSourceRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
   const meta = { sources: [...DEPLOYMENT_SOURCES] };
 
   router.get('/api/deployment-sources', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {
+    // A backfill whose worker died goes on now, not after its job expires (its state then reads running).
+    await resumeStalledBackfills(app, principal.tenantId);
     const { rows, total } = await listDeploymentSources(db, principal.tenantId, query);
     const list = listEnvelope(rows.map(presentDeploymentSource), query, total);
     return { body: { ...list, meta: { ...list.meta, ...meta } } };
@@ -44,18 +46,19 @@ export function deploymentSourceRoutes(app: AppContext): Router {
   router.put('/api/deployment-sources/organisation', route(app, { auth: { policy: 'deploymentSource.manage' }, body: OrganisationPatternBody }, async ({ principal, body }) => {
     const pattern = body.pattern && { workflow: body.pattern.workflow, branch: body.pattern.branch ?? null };
     const saved = await setOrganisationPattern(db, principal, pattern);
-    // The projects the pattern applies to read their runs of the last 90 days (docs/codehost-deployments.md "Backfill").
+    // The projects the pattern applies to read their runs of the last 90 days (docs/codehost-deployments-backfill.md "Backfill").
     if (saved) await requestPatternBackfills(app, principal.tenantId);
     return { body: { data: { pattern: saved }, meta } };
   }));
 
   router.get('/api/deployment-sources/:projectId', route(app, { auth: 'required', params: ProjectParams }, async ({ principal, params }) => {
+    await resumeStalledBackfills(app, principal.tenantId);
     return { body: { data: presentDeploymentSource(await getDeploymentSource(db, principal.tenantId, params.projectId)), meta } };
   }));
 
   router.put('/api/deployment-sources/:projectId', route(app, { auth: { policy: 'deploymentSource.manage' }, params: ProjectParams, body: DeploymentSourceBody }, async ({ principal, params, body }) => {
     const row = await setDeploymentSource(db, principal, params.projectId, body);
-    // The code host's records of the last 90 days, read once the project takes them (docs/codehost-deployments.md "Backfill").
+    // The code host's records of the last 90 days, read once the project takes them (docs/codehost-deployments-backfill.md "Backfill").
     if (row.source !== null && row.source !== 'webhook') await requestBackfill(app, { tenantId: principal.tenantId, projectId: row.projectId });
     return { body: { data: presentDeploymentSource(row), meta } };
   }));

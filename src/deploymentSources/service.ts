@@ -28,7 +28,8 @@ export interface DeploymentSourceRow {
 
 /** A `codehost_backfills` row as the list reads it (timestamps as JSON text). */
 export interface BackfillRow {
-  source: string;
+  /** A code-host source (the backfill's `source` column). */
+  source: DeploymentSource;
   applied: number;
   /** Records of the window, once listed. */
   total: number | null;

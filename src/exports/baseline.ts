@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { SAFE_CSV } from '../shared/csv.js';
+import { jsonText, type JsonText } from '../http/route.js';
 import type pg from 'pg';
 import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
@@ -264,7 +265,15 @@ export interface BaselineExport {
   contentType: string;
   filename: string;
   /** CSV: a stream of the rows (memory flat in the number of rows). JSON: the document. */
-  body: Readable | string;
+  body: Readable | JsonText<BaselineDocument>;
+}
+
+/** `format=json`: the window, when it was made, and the rows (the CSV's columns). */
+export interface BaselineDocument {
+  from: string;
+  to: string;
+  generatedAt: string;
+  rows: BaselineRow[];
 }
 
 const csvCell = (value: BaselineRow[BaselineColumn]): string | number =>
@@ -286,7 +295,7 @@ export async function exportTeamBaseline(
   const name = `team-baseline-${query.team ? `${query.team}-` : ''}${window.from}-${window.to}`;
   if (query.format === 'json') {
     const generatedAt = options.generatedAt ?? (options.now ?? new Date()).toISOString();
-    return { contentType: 'application/json; charset=utf-8', filename: `${name}.json`, body: JSON.stringify({ from: window.from, to: window.to, generatedAt, rows }) };
+    return { contentType: 'application/json; charset=utf-8', filename: `${name}.json`, body: jsonText<BaselineDocument>({ from: window.from, to: window.to, generatedAt, rows }) };
   }
   const body = Readable.from(rows.map((row) => BASELINE_COLUMNS.map((c) => csvCell(row[c])))).pipe(stringify({ ...SAFE_CSV, header: true, columns: [...BASELINE_COLUMNS] }));
   return { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv`, body };

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { exportTeamRoster, RosterQuery } from './teamRoster.js';
-import { download, route } from '../http/route.js';
+import { download, route, type ApiRouter } from '../http/route.js';
 
 /** Any authenticated principal of the tenant (API key or session), per the spec's export rule. */
-export function teamRosterRoutes(app: AppContext): Router {
-  const router = new Router();
+export function teamRosterRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   router.get('/api/exports/team-roster', route(app, { auth: 'required', query: RosterQuery }, async ({ principal, query }) => {
     return download(await exportTeamRoster(app.database.db, principal.tenantId, query));
   }));

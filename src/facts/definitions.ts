@@ -19,10 +19,18 @@ interface DrillSource {
   rows: string;
   marked?: string;
   kind?: FactKind;
+  /** Row keys that explain this measure, shown first (issue 46 point 4: why it counts, the time it contributed). */
+  lead?: string[];
+  /** A median: its 90th percentile measure and the row key of the values both are taken over. */
+  percentiles?: { p90: string; column: string };
+  /** A sum over the listed rows: the row key carrying each row's part (`meta.sum` adds them up). */
+  rowSum?: string;
 }
 
-const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys' };
+const FAILED_LEAD = ['failed', 'reason'];
+const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys', lead: FAILED_LEAD };
 const MERGED = { rows: 'pull_requests.prs_merged' };
+const AI_LEAD = ['aiAssisted', 'aiAttribution', 'aiEvidence'];
 
 /** Every measure that opens onto its facts. */
 export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
@@ -31,23 +39,43 @@ export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({
   'deployments.production_deploys_per_week': { rows: 'deployments.production_deploys' },
   'deployments.finished_production_deploys': FINISHED,
   'deployments.change_failure_rate': FINISHED,
-  'deployments.failed_production_deploys': { rows: 'deployments.failed_production_deploys' },
-  'deployments.recovered_deploys': { rows: 'deployments.recovered_deploys' },
-  'deployments.failed_deployment_recovery_time_p50_seconds': { rows: 'deployments.recovered_deploys' },
+  'deployments.failed_production_deploys': { rows: 'deployments.failed_production_deploys', lead: ['reason'] },
+  'deployments.recovered_deploys': { rows: 'deployments.recovered_deploys', lead: ['recoverySeconds', 'reason'] },
+  'deployments.failed_deployment_recovery_time_p50_seconds': { rows: 'deployments.recovered_deploys', lead: ['recoverySeconds', 'reason'], percentiles: { p90: 'deployments.failed_deployment_recovery_time_p90_seconds', column: 'recoverySeconds' } },
   'pull_requests.prs_merged': MERGED,
-  'pull_requests.pr_cycle_time_p50_seconds': MERGED,
-  'pull_requests.ccv_total': MERGED,
-  'pull_requests.ceu_total': MERGED,
-  'pull_requests.ai_assisted_prs_merged': { rows: 'pull_requests.ai_assisted_prs_merged' },
-  'pull_requests.ai_assisted_pr_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.ai_assisted_prs_merged' },
+  'pull_requests.pr_cycle_time_p50_seconds': { ...MERGED, percentiles: { p90: 'pull_requests.pr_cycle_time_p90_seconds', column: 'cycleTimeSeconds' } },
+  // A sum's list carries each PR's part of it (the cube's measure read per row), so it adds up.
+  'pull_requests.ccv_total': { ...MERGED, lead: ['changeVolume'], rowSum: 'changeVolume' },
+  'pull_requests.ceu_total': { ...MERGED, lead: ['changeEffortUnits'], rowSum: 'changeEffortUnits' },
+  'pull_requests.ai_assisted_prs_merged': { rows: 'pull_requests.ai_assisted_prs_merged', lead: AI_LEAD },
+  'pull_requests.ai_assisted_pr_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.ai_assisted_prs_merged', lead: AI_LEAD },
+  // PR phases and reverts (docs/pr-phases.md): each PR with its four phase times and why it counts.
+  'pull_requests.coding_time_p50_seconds': { rows: 'pull_requests.coding_time_count', kind: 'pr_phases', lead: ['codingTimeSeconds'] },
+  'pull_requests.coding_time_count': { rows: 'pull_requests.coding_time_count', kind: 'pr_phases', lead: ['codingTimeSeconds'] },
+  'pull_requests.pickup_time_p50_seconds': { rows: 'pull_requests.pickup_time_count', kind: 'pr_phases', lead: ['pickupTimeSeconds'] },
+  'pull_requests.pickup_time_count': { rows: 'pull_requests.pickup_time_count', kind: 'pr_phases', lead: ['pickupTimeSeconds'] },
+  'pull_requests.review_time_p50_seconds': { rows: 'pull_requests.review_time_count', kind: 'pr_phases', lead: ['reviewTimeSeconds'] },
+  'pull_requests.review_time_count': { rows: 'pull_requests.review_time_count', kind: 'pr_phases', lead: ['reviewTimeSeconds'] },
+  'pull_requests.deploy_time_p50_seconds': { rows: 'pull_requests.deploy_time_count', kind: 'pr_phases', lead: ['deployTimeSeconds'] },
+  'pull_requests.deploy_time_count': { rows: 'pull_requests.deploy_time_count', kind: 'pr_phases', lead: ['deployTimeSeconds'] },
+  'pull_requests.pr_size_p50': { rows: 'pull_requests.prs_merged', kind: 'pr_phases' },
+  'pull_requests.merged_without_review_prs': { rows: 'pull_requests.merged_without_review_prs', kind: 'pr_phases' },
+  'pull_requests.merged_without_review_share': { rows: 'pull_requests.prs_merged', marked: 'pull_requests.merged_without_review_prs', kind: 'pr_phases' },
+  'pull_requests.reverted_prs': { rows: 'pull_requests.reverted_prs', kind: 'pr_phases' },
+  'deployments.rework_deploys': { rows: 'deployments.rework_deploys', lead: ['rework', 'reworkBecause'] },
+  'deployments.rework_rate': { rows: 'deployments.finished_production_deploys', marked: 'deployments.rework_deploys', lead: ['rework', 'reworkBecause'] },
+  // Reviews given: each review; per reviewer, the reviewers (a distinct count), each with their reviews.
+  'pull_request_reviews.reviews_given': { rows: 'pull_request_reviews.reviews_given' },
+  'pull_request_reviews.reviewers': { rows: 'pull_request_reviews.reviewers', kind: 'reviewers' },
+  'pull_request_reviews.reviews_per_reviewer': { rows: 'pull_request_reviews.reviewers', kind: 'reviewers' },
   'change_lead_times.deployed_changes': { rows: 'change_lead_times.deployed_changes' },
-  'change_lead_times.lead_time_for_changes_p50_seconds': { rows: 'change_lead_times.deployed_changes' },
+  'change_lead_times.lead_time_for_changes_p50_seconds': { rows: 'change_lead_times.deployed_changes', percentiles: { p90: 'change_lead_times.lead_time_for_changes_p90_seconds', column: 'leadTimeSeconds' } },
   'change_lead_times.undeployed_changes': { rows: 'change_lead_times.undeployed_changes' },
   'issues.issues_closed': { rows: 'issues.issues_closed' },
-  'issues.issue_lead_time_p50_seconds': { rows: 'issues.issues_closed' },
+  'issues.issue_lead_time_p50_seconds': { rows: 'issues.issues_closed', percentiles: { p90: 'issues.issue_lead_time_p90_seconds', column: 'leadTimeSeconds' } },
   'incidents.incidents_opened': { rows: 'incidents.incidents_opened' },
   'incidents.incidents_restored': { rows: 'incidents.incidents_restored' },
-  'incidents.mttr_p50_seconds': { rows: 'incidents.incidents_restored' },
+  'incidents.mttr_p50_seconds': { rows: 'incidents.incidents_restored', percentiles: { p90: 'incidents.mttr_p90_seconds', column: 'timeToRestoreSeconds' } },
   // Distinct counts: one row per value the measure counts (a session; a person, or an unmatched
   // uploader; a seat holder), whatever the teams it counts for.
   'ai_sessions.ai_sessions': { rows: 'ai_sessions.ai_sessions' },
@@ -91,6 +119,19 @@ export interface Drill {
   key: string | null;
   /** A sum's measure: the list's rows carry it, and it adds up to the number. Null otherwise. */
   sum: string | null;
+  /**
+   * Rows stored but counted in no measure, listed apart (one source per period: the deployments a
+   * project's current source replaced). `flag` is the member the rows measure's filter requires
+   * false (`NOT {CUBE}.is_replaced`): the same flags with it true are those rows; `reason` the
+   * dimension that says why (`deployments.replaced_by`). Null when the list has no such rows.
+   */
+  uncounted: { flag: string; reason: string } | null;
+  /** Row keys shown first: the ones that explain this measure. */
+  lead: string[];
+  /** A median's 90th percentile measure and the row key its values are in; null for any other measure. */
+  percentiles: { p90: string; column: string } | null;
+  /** An ungrouped list whose measure is a sum of a row key (ccv_total: changeVolume); null otherwise. */
+  rowSum: string | null;
 }
 
 interface ModelMeasure {
@@ -104,6 +145,8 @@ interface ModelDimension {
   name: string;
   sql?: string;
   type: string;
+  /** `uncounted_because`: a flag whose rows are stored and counted nowhere, and the dimension saying why. */
+  meta?: { uncounted_because?: string };
 }
 interface ModelCube {
   name: string;
@@ -126,7 +169,7 @@ function modelOf(cube: string, dir: string): ModelCube {
  * other form fails loudly (test/facts/drill.test.ts runs every drill): the list would otherwise
  * need a second, hand-written rule.
  */
-export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | null; flags: Flag[]; key: string | null; sum: string | null } {
+export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | null; flags: Flag[]; key: string | null; sum: string | null; uncounted: Drill['uncounted'] } {
   const [cube, name] = measure.split('.') as [string, string];
   const model = modelOf(cube, dir);
   const m = model.measures?.find((x) => x.name === name);
@@ -135,12 +178,19 @@ export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | nul
   // is the current state, listed whatever the window.
   const time = m.meta?.time_dimension ?? null;
   if (!time && model.dimensions?.some((d) => d.type === 'time')) throw new Error(`${measure} has no meta.time_dimension`);
+  let uncounted: Drill['uncounted'] = null;
   const flags = (m.filters ?? []).flatMap((f) =>
     f.sql.split(/\sAND\s/).map((term) => {
       const match = TERM.exec(term.trim());
       const dimension = match && model.dimensions?.find((d) => d.sql === match[2] && d.type === 'boolean');
       if (!match || !dimension) throw new Error(`${measure}: filter term "${term}" is not a boolean dimension of ${cube}`);
-      return { member: `${cube}.${dimension.name}`, value: match[1] === undefined };
+      const flag = { member: `${cube}.${dimension.name}`, value: match[1] === undefined };
+      const reason = dimension.meta?.uncounted_because;
+      if (reason !== undefined) {
+        if (flag.value || !model.dimensions?.some((d) => `${cube}.${d.name}` === reason)) throw new Error(`${measure}: ${flag.member} marks uncounted rows: a filter must say NOT ${term.trim()}, and ${reason} must be a dimension of ${cube}`);
+        uncounted = { flag: flag.member, reason };
+      }
+      return flag;
     }),
   );
   // A distinct count lists the values it counts: the dimension that reads its column.
@@ -152,7 +202,7 @@ export function flagsOf(measure: string, dir = SCHEMA_DIR): { time: string | nul
   } else if (m.type !== 'count' && m.type !== 'sum') {
     throw new Error(`${measure} is a ${m.type}: only a count, a distinct count or a sum lists its facts`);
   }
-  return { time, flags, key, sum: m.type === 'sum' ? measure : null };
+  return { time, flags, key, sum: m.type === 'sum' ? measure : null, uncounted };
 }
 
 const cache = new Map<string, Drill>();
@@ -163,9 +213,12 @@ export function drillOf(measure: string): Drill | null {
   const hit = cache.get(measure);
   if (hit) return hit;
   const source = DRILLS[measure] as DrillSource;
-  const { time, flags, key, sum } = flagsOf(source.rows);
+  const { time, flags, key, sum, uncounted } = flagsOf(source.rows);
   const marked = source.marked ? flagsOf(source.marked).flags.filter((f) => !flags.some((g) => g.member === f.member && g.value === f.value)) : [];
-  const drill: Drill = { measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum };
+  const drill: Drill = {
+    measure, kind: source.kind ?? (measure.slice(0, measure.indexOf('.')) as FactKind), time, flags, marked, key, sum,
+    uncounted, lead: source.lead ?? [], percentiles: source.percentiles ?? null, rowSum: source.rowSum ?? null,
+  };
   cache.set(measure, drill);
   return drill;
 }

@@ -3,6 +3,7 @@
  * receives validated input and the principal, calls one service, and returns what to send.
  */
 import type Koa from 'koa';
+import type Router from '@koa/router';
 import contentDisposition from 'content-disposition';
 import { z } from 'zod';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
@@ -60,6 +61,44 @@ export interface RouteResult {
   type?: string;
 }
 
+/** A file to download (`download()`): part of the route's typed answer only as JSON text (`jsonText`). */
+export interface FileResult<B = unknown> extends RouteResult {
+  file: true;
+  body: B;
+}
+
+declare const JSON_OF: unique symbol;
+/** JSON text typed by the value it encodes: a downloaded JSON document keeps its type for the client. */
+export type JsonText<T> = string & { readonly [JSON_OF]: T };
+export const jsonText = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
+type JsonOf<B> = B extends JsonText<infer T> ? T : never;
+
+/** What a route's handler answers, as the client reads it: the body, or undefined (204, a redirect). */
+type Answer<R> = R extends FileResult<infer B> ? JsonOf<B> : R extends { body: infer B } ? B : undefined;
+/** What a client sends: the schemas' input types (before defaults and transforms). */
+type Sent<S> = S extends z.ZodType ? z.input<S> : undefined;
+type SentBody<B, K> = B extends z.ZodType ? z.input<B> : K extends BodyKind ? RawBody<K> : undefined;
+/** A body read as its kind says (text, a form, bytes), not as JSON: the client sends it as it is. */
+export interface RawBody<K extends BodyKind> {
+  readonly kind: K;
+}
+
+/**
+ * The types of one route: what the client sends (query, body) and what it answers (the handler's
+ * body, as built by its presenters). Type-only: the table of them is `Routes` (src/app.ts).
+ */
+export interface RouteTypes {
+  query: unknown;
+  body: unknown;
+  response: unknown;
+}
+
+/** The route's spec, kept on its middleware for the runtime table (the OpenAPI document). */
+export const ROUTE_SPEC = Symbol('routeSpec');
+declare const TYPES: unique symbol;
+export type RouteMiddleware<T extends RouteTypes> = Koa.Middleware & { readonly [ROUTE_SPEC]: AnyRouteSpec; readonly [TYPES]?: T };
+export type AnyRouteSpec = RouteSpec<AuthRule, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, BodyKind | undefined>;
+
 export interface RouteInput<A extends AuthRule, Q, B, P, K extends BodyKind | undefined = undefined> {
   ctx: Koa.Context;
   principal: PrincipalFor<A>;
@@ -106,12 +145,13 @@ export function route<
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   K extends BodyKind | undefined = undefined,
+  R extends RouteResult | void = RouteResult | void,
 >(
   app: AppContext,
   spec: RouteSpec<A, Q, B, P, K>,
-  handler: (input: RouteInput<A, Q, B, P, K>) => Promise<RouteResult | void> | RouteResult | void,
-): Koa.Middleware {
-  return async (ctx) => {
+  handler: (input: RouteInput<A, Q, B, P, K>) => Promise<R> | R,
+): RouteMiddleware<{ query: Sent<Q>; body: SentBody<B, K>; response: Answer<R> }> {
+  const middleware: Koa.Middleware = async (ctx) => {
     let principal: Principal | null = null;
     if (spec.auth !== 'none') {
       const hasBearer = ctx.get('authorization') !== '';
@@ -161,7 +201,52 @@ export function route<
     ctx.status = result.status ?? 200;
     if (result.body !== undefined) ctx.body = result.body;
   };
+  return Object.assign(middleware, { [ROUTE_SPEC]: spec as AnyRouteSpec });
 }
+
+/** `:name` segments of a path, as the object `api()` fills them from. */
+type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | PathParams<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
+/** No entry (a plain middleware, a router without the table's type): the identity of `&`, not `unknown`, which would swallow a union. */
+type NoRoutes = Record<never, never>;
+type Entry<M extends string, P extends string, W> =
+  W extends RouteMiddleware<infer T> ? { [K in `${M} ${P}`]: T & { params: { [N in PathParams<P>]: string } } } : NoRoutes;
+
+declare const TABLE: unique symbol;
+/** A router's route table, type-only: `'GET /api/users/me'` → {params, query, body, response}. */
+export interface HasRoutes<T> {
+  readonly [TABLE]: T;
+}
+
+/**
+ * A router whose registrations add up to its route table's type. Each `router.get(path, route(…))`
+ * narrows the router's type (an assertion signature), so the statements stay as they are and the
+ * factory's inferred return type carries the table; `Routes` in src/app.ts joins them. A route
+ * registered in a loop or under a condition is not narrowed: write it out, or register the loop's
+ * routes on a router of their own (a function of the loop's variable) and mount it. Declare it with its
+ * type (`const router: ApiRouter = new Router()`) and leave the factory's return type inferred.
+ */
+interface TypedMethods {
+  get<P extends string, W extends Koa.Middleware>(path: P, ...middleware: [...Koa.Middleware[], W]): asserts this is HasRoutes<Entry<'GET', P, W>>;
+  post<P extends string, W extends Koa.Middleware>(path: P, ...middleware: [...Koa.Middleware[], W]): asserts this is HasRoutes<Entry<'POST', P, W>>;
+  put<P extends string, W extends Koa.Middleware>(path: P, ...middleware: [...Koa.Middleware[], W]): asserts this is HasRoutes<Entry<'PUT', P, W>>;
+  patch<P extends string, W extends Koa.Middleware>(path: P, ...middleware: [...Koa.Middleware[], W]): asserts this is HasRoutes<Entry<'PATCH', P, W>>;
+  delete<P extends string, W extends Koa.Middleware>(path: P, ...middleware: [...Koa.Middleware[], W]): asserts this is HasRoutes<Entry<'DELETE', P, W>>;
+}
+/** Koa's router (`Router` has an index signature, so its other members are named, not omitted). */
+export interface ApiRouter extends Pick<Router, 'use' | 'all' | 'options' | 'routes' | 'allowedMethods' | 'stack' | 'middleware'>, TypedMethods {}
+
+/**
+ * A factory's early return, nothing registered (a feature that is off), typed apart from the
+ * router: a factory's inferred return type is the subtype-reduced union of its returns, so a bare
+ * `return router` would swallow the table the later registrations assert.
+ */
+export function withoutRoutes(router: ApiRouter): ApiRouter & { readonly off: true } {
+  return router as ApiRouter & { readonly off: true };
+}
+
+type Joined<U> = (U extends unknown ? (table: U) => void : never) extends (table: infer I) => void ? I : never;
+/** The table of a router (or a union of them): the entries its registrations asserted. */
+export type TableOf<R> = Joined<R extends HasRoutes<infer T> ? T : NoRoutes>;
 
 /** Paging of general-API lists: `page` from 1 (default 1), `perPage` 1–100 (default 25). */
 export const Paging = z.object({
@@ -180,8 +265,9 @@ export function listEnvelope<T>(data: T[], paging: Paging, total: number) {
  * escaped, anything outside Latin-1 or a control character only in `filename*`, percent-encoded),
  * never by interpolation.
  */
-export function download(file: { contentType: string; filename: string; body: unknown }): RouteResult {
+export function download<B>(file: { contentType: string; filename: string; body: B }): FileResult<B> {
   return {
+    file: true,
     type: file.contentType,
     headers: { 'Content-Disposition': contentDisposition(file.filename), 'Cache-Control': 'no-store' },
     body: file.body,

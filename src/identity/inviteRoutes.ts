@@ -13,7 +13,7 @@ import { sha256 } from '../auth/secrets.js';
 import { readBody } from '../http/body.js';
 import { sendPage } from '../http/html.js';
 import { consume } from '../http/rateLimit.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 import { mailerConfigured } from '../mail/mailer.js';
 import { acceptInvitation, INVITE_PATH, invitationByToken, type InvitationRow } from '../members/invitations.js';
 import { userEmail } from '../users/service.js';
@@ -25,8 +25,8 @@ const TokenParams = z.object({ token: z.string().max(300) });
 const InviteQuery = z.object({ sent: z.string().optional().catch(undefined) });
 const FORM_LIMIT = 16 * 1024;
 
-export function inviteRoutes(app: AppContext): Router {
-  const router = new Router();
+export function inviteRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
   const secure = app.config.production;
 

@@ -15,7 +15,7 @@ import { userEmail } from '../users/service.js';
 import { readBody } from '../http/body.js';
 import { sendPage } from '../http/html.js';
 import { consume, type Limit } from '../http/rateLimit.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 
 const optionalString = z.string().optional().catch(undefined);
 const LoginQuery = z.object({ mode: optionalString, returnUrl: optionalString, sent: optionalString, error: optionalString });
@@ -43,8 +43,8 @@ function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   return result.data;
 }
 
-export function authRoutes(app: AppContext): Router {
-  const router = new Router();
+export function authRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { config } = app;
   const { db } = app.database;
   const secure = config.production;

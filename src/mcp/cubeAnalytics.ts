@@ -52,7 +52,7 @@ export interface AnalyticsService {
   /** The team's percentile among open-source repositories (docs/benchmarks.md). */
   teamOssBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<OssBenchmark>;
   /** One page of the facts behind a measure (src/facts/service.ts). */
-  facts(tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string; page: number }): Promise<FactsPage>;
+  facts(tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string; page: number; replaced?: boolean }): Promise<FactsPage>;
 }
 
 const Window = BaselineWindow.superRefine(checkWindow);

@@ -18,12 +18,14 @@ const tools = {
       to: Month.optional().describe('Last month, YYYY-MM (default: the current month, UTC)'),
       team: z.string().min(1).max(200).optional().describe('A team slug (teams.slug); all teams when absent'),
       page: z.number().int().min(1).max(100_000).optional().describe(`Page of ${FACTS_PER_PAGE} rows, from 1 (default 1)`),
+      replaced: z.boolean().optional().describe('true: list the deployments stored but replaced by the project\'s current deployment source (one source per period), which the measure does not count (only production, finished and failed deployments have them)'),
     }),
     outputSchema: z.object({
       rows: z.array(z.record(z.string(), Cell)),
       total: z.number().int().describe("Rows of the whole list: the measure's n"),
       marked: z.number().int().describe("Rows marked (a rate's numerator); 0 when the list marks none"),
       markedColumn: z.string().nullable().describe('The row key that is true on a marked row'),
+      replaced: z.number().int().nullable().describe('Deployments of the scope replaced by another source and not counted (listed with replaced: true, each row\'s replacedBy naming the source); null for a list that has none by rule'),
       sum: z.object({ column: z.string(), value: z.number() }).nullable().describe('For a list of counts (survey counts per team and month): the row key the measure adds up and its sum, the number itself; null otherwise'),
       page: z.number().int(),
       perPage: z.number().int(),
@@ -41,12 +43,13 @@ export function registerFactTools(server: ToolRegistry, { tenantId, service, log
     tools.list_facts,
     (input) =>
       guarded(async () => {
-        const { data, meta } = await service.facts(tenantId, { measure: input.measure, from: input.from, to: input.to, team: input.team, page: input.page ?? 1 });
+        const { data, meta } = await service.facts(tenantId, { measure: input.measure, from: input.from, to: input.to, team: input.team, page: input.page ?? 1, replaced: input.replaced ?? false });
         return {
           rows: data as unknown as Record<string, z.infer<typeof Cell>>[],
           total: meta.total,
           marked: meta.marked,
           markedColumn: meta.markedColumn,
+          replaced: meta.replaced,
           sum: meta.sum,
           page: meta.page,
           perPage: meta.perPage,

@@ -3,7 +3,7 @@
  * person behind that address join. The token is 32 random bytes; only its SHA-256 is stored and a
  * link is found by that hash (an index probe: nothing about the token is compared byte by byte, as
  * for every secret in src/auth/secrets.ts). Single use, 7 days, revocable; the state is decided on
- * the database clock. Decisions: docs/auth.md "Members and invitations".
+ * the database clock. Decisions: docs/auth-members.md "Members and invitations".
  */
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';

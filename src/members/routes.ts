@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { ROLES } from '../auth/principal.js';
-import { listEnvelope, Paging, route } from '../http/route.js';
+import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { createInvitation, listInvitations, revokeInvitation } from './invitations.js';
 import { keysChanged } from '../apiKeys/principal.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
@@ -21,8 +21,8 @@ const NOWHERE = '00000000-0000-0000-0000-000000000000';
 const UserParams = z.object({ userId: Uuid }).catch({ userId: NOWHERE });
 const IdParams = z.object({ id: Uuid }).catch({ id: NOWHERE });
 
-export function memberRoutes(app: AppContext): Router {
-  const router = new Router();
+export function memberRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/members', route(app, { auth: 'required', query: Paging }, async ({ principal, query }) => {

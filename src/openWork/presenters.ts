@@ -61,16 +61,66 @@ export interface OpenIncident {
   ageSeconds: number;
 }
 
+/** A merged pull request no production deployment of its project has shipped yet (issue 47 point 5). */
+export interface UndeployedChange {
+  id: string;
+  repository: string;
+  number: number;
+  title: string;
+  url: string | null;
+  author: string | null;
+  team: OpenWorkTeam | null;
+  mergedAt: string;
+  /** Seconds from the merge to `meta.asOf`. */
+  ageSeconds: number;
+}
+
+/** An open PR ready for review that nobody but its author has reviewed, waiting longer than its team's pickup median. */
+export interface AwaitingFirstReview {
+  id: string;
+  repository: string;
+  number: number;
+  title: string;
+  url: string | null;
+  author: string | null;
+  team: OpenWorkTeam | null;
+  /** When it became ready for review (docs/open-work.md: its opening on this version). */
+  readyAt: string;
+  /** Seconds from ready to `meta.asOf`: how long it has waited for a first review. */
+  ageSeconds: number;
+  /** The median pickup time of its team (`meta.pickup`) that it has waited longer than. */
+  pickupMedianSeconds: number;
+  /** The people asked who have not answered yet. */
+  requested: string[];
+}
+
+/** A team's pickup median over the PRs it merged in the `meta.pickupWindowDays` days to `meta.asOf`. */
+export interface PickupMedian {
+  /** null: the projects no team owns. */
+  team: OpenWorkTeam | null;
+  p50Seconds: number;
+  n: number;
+}
+
 export interface OpenWorkBody {
-  data: { pullRequests: OpenPullRequest[]; failedDeployments: FailedDeployment[]; incidents: OpenIncident[] };
+  data: {
+    pullRequests: OpenPullRequest[];
+    failedDeployments: FailedDeployment[];
+    incidents: OpenIncident[];
+    undeployedChanges: UndeployedChange[];
+    awaitingFirstReview: AwaitingFirstReview[];
+  };
   meta: {
     /** The moment the ages are counted to. */
     asOf: string;
     /** The team asked for, or null for the organisation. */
     team: OpenWorkTeam | null;
     /** Rows of each section in all; a section lists at most `limit` of them, oldest first. */
-    totals: { pullRequests: number; failedDeployments: number; incidents: number };
+    totals: { pullRequests: number; failedDeployments: number; incidents: number; undeployedChanges: number; awaitingFirstReview: number };
     limit: number;
+    /** Each team's pickup median (the teams in scope that have one), the bar of `awaitingFirstReview`. */
+    pickup: PickupMedian[];
+    pickupWindowDays: number;
   };
 }
 
@@ -101,12 +151,24 @@ export interface Section<T> {
   total: number;
 }
 
+export interface UndeployedChangeRow extends Omit<UndeployedChange, 'mergedAt' | 'ageSeconds'> {
+  mergedAt: Date;
+}
+
+export interface AwaitingFirstReviewRow extends Omit<AwaitingFirstReview, 'readyAt' | 'ageSeconds'> {
+  readyAt: Date;
+}
+
 export interface OpenWorkResult {
   asOf: Date;
   team: OpenWorkTeam | null;
   pullRequests: Section<OpenPullRequestRow>;
   failedDeployments: Section<FailedDeploymentRow>;
   incidents: Section<OpenIncidentRow>;
+  undeployedChanges: Section<UndeployedChangeRow>;
+  awaitingFirstReview: Section<AwaitingFirstReviewRow>;
+  pickup: PickupMedian[];
+  pickupWindowDays: number;
 }
 
 const ageOf = (from: Date, asOf: Date) => Math.max(0, Math.floor((asOf.getTime() - from.getTime()) / 1000));
@@ -147,6 +209,20 @@ export function presentIncident(row: OpenIncidentRow, asOf: Date): OpenIncident 
   return { id: row.id, project: row.project, key: row.key, title: row.title, url: row.url, team: row.team, openedAt: row.createdAt.toISOString(), ageSeconds: ageOf(row.createdAt, asOf) };
 }
 
+export function presentUndeployedChange(row: UndeployedChangeRow, asOf: Date): UndeployedChange {
+  return {
+    id: row.id, repository: row.repository, number: row.number, title: row.title, url: row.url, author: row.author, team: row.team,
+    mergedAt: row.mergedAt.toISOString(), ageSeconds: ageOf(row.mergedAt, asOf),
+  };
+}
+
+export function presentAwaitingFirstReview(row: AwaitingFirstReviewRow, asOf: Date): AwaitingFirstReview {
+  return {
+    id: row.id, repository: row.repository, number: row.number, title: row.title, url: row.url, author: row.author, team: row.team,
+    readyAt: row.readyAt.toISOString(), ageSeconds: ageOf(row.readyAt, asOf), pickupMedianSeconds: row.pickupMedianSeconds, requested: row.requested,
+  };
+}
+
 export function presentOpenWork(result: OpenWorkResult, limit: number): OpenWorkBody {
   const { asOf } = result;
   return {
@@ -154,12 +230,19 @@ export function presentOpenWork(result: OpenWorkResult, limit: number): OpenWork
       pullRequests: result.pullRequests.rows.map((r) => presentPullRequest(r, asOf)),
       failedDeployments: result.failedDeployments.rows.map((r) => presentFailedDeployment(r, asOf)),
       incidents: result.incidents.rows.map((r) => presentIncident(r, asOf)),
+      undeployedChanges: result.undeployedChanges.rows.map((r) => presentUndeployedChange(r, asOf)),
+      awaitingFirstReview: result.awaitingFirstReview.rows.map((r) => presentAwaitingFirstReview(r, asOf)),
     },
     meta: {
       asOf: asOf.toISOString(),
       team: result.team,
-      totals: { pullRequests: result.pullRequests.total, failedDeployments: result.failedDeployments.total, incidents: result.incidents.total },
+      totals: {
+        pullRequests: result.pullRequests.total, failedDeployments: result.failedDeployments.total, incidents: result.incidents.total,
+        undeployedChanges: result.undeployedChanges.total, awaitingFirstReview: result.awaitingFirstReview.total,
+      },
       limit,
+      pickup: result.pickup,
+      pickupWindowDays: result.pickupWindowDays,
     },
   };
 }

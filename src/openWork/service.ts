@@ -13,7 +13,7 @@ import { deployments, issues, projects, pullRequestReviewers, pullRequests, team
 import { AppError } from '../errors.js';
 import { cubeLoad } from '../cube/service.js';
 import type { Row } from '../cube/plan.js';
-import type { DeploymentFailure, FailedDeploymentRow, OpenIncidentRow, OpenPullRequestRow, OpenWorkResult, OpenWorkTeam, ReviewerState, Section, WaitingState } from './presenters.js';
+import type { AwaitingFirstReviewRow, DeploymentFailure, FailedDeploymentRow, UndeployedChangeRow, OpenIncidentRow, OpenPullRequestRow, OpenWorkResult, OpenWorkTeam, ReviewerState, Section, WaitingState } from './presenters.js';
 
 /** Rows per section, oldest first; `meta.totals` says how many there are in all. */
 export const SECTION_LIMIT = 500;
@@ -45,14 +45,17 @@ export async function resolveTeam(db: Db, ref: string): Promise<OpenWorkTeam> {
 
 const text = (row: Row, key: string) => (row[key] === null || row[key] === undefined ? null : String(row[key]));
 
-/** The ids (in the cube's order) and each row's team id of an ungrouped or per-id cube query. */
-async function fromCube(pool: pg.Pool, tenantId: string, cube: string, query: Record<string, unknown>, teamId: string | null) {
+/**
+ * The ids (in the cube's order) and each row's team id of an ungrouped or per-id cube query, oldest
+ * first by `time` (the cube's own time dimension: created_at, or merged_at for change lead times).
+ */
+async function fromCube(pool: pg.Pool, tenantId: string, cube: string, query: Record<string, unknown>, teamId: string | null, options: { time?: string; limit?: number } = {}) {
   const result = await cubeLoad(pool, { tenantId }, {
     ...query,
     dimensions: [`${cube}.id`, `${cube}.team_id`, ...((query.dimensions as string[] | undefined) ?? [])],
     filters: [...((query.filters as unknown[] | undefined) ?? []), ...(teamId ? [{ member: `${cube}.team_id`, operator: 'equals', values: [teamId] }] : [])],
-    order: [[`${cube}.created_at`, 'asc'], [`${cube}.id`, 'asc']],
-    limit: SECTION_LIMIT,
+    order: [[`${cube}.${options.time ?? 'created_at'}`, 'asc'], [`${cube}.id`, 'asc']],
+    limit: options.limit ?? SECTION_LIMIT,
     total: true,
   });
   return { rows: result.data, total: result.total ?? result.data.length, idOf: (row: Row) => String(row[`${cube}.id`]), teamOf: (row: Row) => text(row, `${cube}.team_id`) };
@@ -180,13 +183,142 @@ async function openIncidents(pool: pg.Pool, db: Db, tenantId: string, teamId: st
   return { rows, total: cube.total };
 }
 
+/**
+ * Merged pull requests not yet shipped (issue 47 point 5): the cube's change lead times that are
+ * not deployed (`is_deployed = false`: no successful production deployment of the project created
+ * at or after the merge), of the projects that have a deployment source (`projects.deployment_sources`:
+ * a project that never sent a deployment cannot say what is deployed). Oldest merge first; the age
+ * is the time since the merge.
+ */
+async function undeployedChanges(pool: pg.Pool, db: Db, tenantId: string, teamId: string | null): Promise<Section<UndeployedChangeRow>> {
+  const sources = await cubeLoad(pool, { tenantId }, {
+    dimensions: ['projects.id'],
+    measures: ['projects.deployment_sources'],
+    filters: [{ member: 'projects.deployment_sources', operator: 'gt', values: ['0'] }, ...(teamId ? [{ member: 'projects.owning_team_id', operator: 'equals', values: [teamId] }] : [])],
+    limit: 50_000,
+  });
+  const projectIds = sources.data.map((r) => String(r['projects.id']));
+  if (projectIds.length === 0) return { rows: [], total: 0 };
+  const cube = await fromCube(pool, tenantId, 'change_lead_times', {
+    dimensions: ['change_lead_times.merged_at'],
+    measures: ['change_lead_times.undeployed_changes'],
+    filters: [{ member: 'change_lead_times.is_deployed', operator: 'equals', values: ['false'] }, { member: 'projects.id', operator: 'equals', values: projectIds }],
+  }, teamId, { time: 'merged_at' });
+  const ids = cube.rows.map(cube.idOf);
+  if (ids.length === 0) return { rows: [], total: cube.total };
+  const details = await db
+    .select({ id: pullRequests.id, repository: projects.projectKey, number: pullRequests.number, title: pullRequests.title, url: pullRequests.url, author: pullRequests.authorUsername, mergedAt: pullRequests.mergedAt })
+    .from(pullRequests)
+    .innerJoin(projects, eq(projects.id, pullRequests.projectId))
+    .where(inArray(pullRequests.id, ids));
+  const byId = new Map(details.map((d) => [d.id, d]));
+  const teamOf = await teamsById(db, cube.rows.map(cube.teamOf));
+  const rows = cube.rows.flatMap((row) => {
+    const d = byId.get(cube.idOf(row));
+    if (!d || !d.mergedAt) return [];
+    const rowTeam = cube.teamOf(row);
+    return [{ ...d, mergedAt: d.mergedAt, team: rowTeam ? (teamOf.get(rowTeam) ?? null) : null }];
+  });
+  return { rows, total: cube.total };
+}
+
+/** The days of merged PRs a team's pickup median is taken over, to `asOf`. */
+export const PICKUP_WINDOW_DAYS = 90;
+
+/**
+ * Each team's median pickup time over the PRs it merged in the PICKUP_WINDOW_DAYS days to `asOf`,
+ * in one statement, by METRICS.md "PR phases": pickup = first review − ready, the first review being
+ * the earliest review (approved, changes requested or commented) by someone other than the PR's
+ * author and not a bot (`…[bot]`), before the merge; a PR merged without one has no pickup time. The
+ * team is the one owning the PR's project (null: no team), as the cube's `team_id`.
+ *
+ * It must equal the cube member `pull_requests.pickup_time_p50_seconds` (and its count) of the same
+ * team over the same merges; that member is being added on another branch (issue 47 point 1), and
+ * when it lands this function is to be replaced by a cube query (docs/open-work.md). Until then it
+ * reads what this version stores: ready = the PR's opening (the moment a draft was made ready is not
+ * stored yet), and a reviewer's review moment is the latest one stored for them
+ * (`pull_request_reviewers.at`), which is their first when they reviewed once.
+ */
+export async function teamPickupMedians(db: Db, tenantId: string, asOf: Date, teamId: string | null): Promise<Map<string | null, { p50Seconds: number; n: number }>> {
+  const from = new Date(asOf.getTime() - PICKUP_WINDOW_DAYS * 86_400_000);
+  const result = await db.execute<{ team_id: string | null; p50: number; n: number }>(sql`
+    SELECT p.owning_team_id AS team_id,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM fr.first_review_at - pr.created_at))::float8 AS p50,
+           count(*)::int AS n
+    FROM ${pullRequests} pr
+    JOIN ${projects} p ON p.id = pr.project_id
+    CROSS JOIN LATERAL (
+      SELECT min(r.at) AS first_review_at FROM ${pullRequestReviewers} r
+      WHERE r.project_id = pr.project_id AND r.pull_request_number = pr.number
+        AND r.state IN ('approved', 'changes_requested', 'commented')
+        AND r.reviewer <> COALESCE(pr.author_username, '') AND r.reviewer NOT LIKE '%[bot]'
+    ) fr
+    WHERE pr.tenant_id = ${tenantId} AND pr.merged_at >= ${from.toISOString()}::timestamptz AND pr.merged_at < ${asOf.toISOString()}::timestamptz
+      AND fr.first_review_at IS NOT NULL AND fr.first_review_at <= pr.merged_at
+      ${teamId ? sql`AND p.owning_team_id = ${teamId}` : sql``}
+    GROUP BY p.owning_team_id`);
+  return new Map(result.rows.map((r) => [r.team_id, { p50Seconds: Number(r.p50), n: Number(r.n) }]));
+}
+
+/**
+ * Open pull requests ready for review (not drafts) that no one but their author has reviewed
+ * (a review as in teamPickupMedians; a request alone is no review, nor a dismissed one), waiting
+ * since ready for longer than their team's pickup median. Which PRs are open, and whose, is the
+ * cube's (`pull_requests.state`, `team_id`); a team without a pickup median lists none.
+ */
+async function awaitingFirstReview(pool: pg.Pool, db: Db, tenantId: string, teamId: string | null, asOf: Date, medians: Map<string | null, { p50Seconds: number; n: number }>): Promise<Section<AwaitingFirstReviewRow>> {
+  if (medians.size === 0) return { rows: [], total: 0 };
+  const cube = await fromCube(pool, tenantId, 'pull_requests', {
+    dimensions: ['pull_requests.created_at'],
+    filters: [{ member: 'pull_requests.state', operator: 'equals', values: ['open'] }],
+    ungrouped: true,
+  }, teamId, { limit: 50_000 });
+  const ids = cube.rows.map(cube.idOf);
+  if (ids.length === 0) return { rows: [], total: 0 };
+  const candidates = await db.execute<{ id: string; repository: string; number: number; title: string; url: string | null; author: string | null; created_at: Date | string; requested: string[] }>(sql`
+    SELECT pr.id, p.project_key AS repository, pr.number, pr.title, pr.url, pr.author_username AS author, pr.created_at,
+           COALESCE((SELECT array_agg(r.reviewer ORDER BY r.reviewer) FROM ${pullRequestReviewers} r
+                     WHERE r.project_id = pr.project_id AND r.pull_request_number = pr.number AND r.state = 'requested'), '{}') AS requested
+    FROM ${pullRequests} pr JOIN ${projects} p ON p.id = pr.project_id
+    WHERE pr.tenant_id = ${tenantId} AND pr.id = ANY(${`{${ids.join(',')}}`}::uuid[]) AND NOT pr.draft
+      AND NOT EXISTS (SELECT 1 FROM ${pullRequestReviewers} r
+                      WHERE r.project_id = pr.project_id AND r.pull_request_number = pr.number
+                        AND r.state IN ('approved', 'changes_requested', 'commented')
+                        AND r.reviewer <> COALESCE(pr.author_username, '') AND r.reviewer NOT LIKE '%[bot]')`);
+  const byId = new Map(candidates.rows.map((c) => [c.id, c]));
+  const waiting = cube.rows.flatMap((row) => {
+    const c = byId.get(cube.idOf(row));
+    const median = medians.get(cube.teamOf(row));
+    if (!c || !median) return [];
+    const readyAt = new Date(c.created_at);
+    return asOf.getTime() - readyAt.getTime() > median.p50Seconds * 1000 ? [{ row, c, readyAt, median }] : [];
+  });
+  const shown = waiting.slice(0, SECTION_LIMIT);
+  const teamOf = await teamsById(db, shown.map((w) => cube.teamOf(w.row)));
+  const rows = shown.map(({ row, c, readyAt, median }) => {
+    const rowTeam = cube.teamOf(row);
+    return {
+      id: c.id, repository: c.repository, number: c.number, title: c.title, url: c.url, author: c.author,
+      team: rowTeam ? (teamOf.get(rowTeam) ?? null) : null, readyAt, pickupMedianSeconds: median.p50Seconds, requested: c.requested,
+    };
+  });
+  return { rows, total: waiting.length };
+}
+
 export async function openWork(pool: pg.Pool, db: Db, tenantId: string, teamRef: string | undefined): Promise<OpenWorkResult> {
   const team = teamRef ? await resolveTeam(db, teamRef) : null;
   const asOf = new Date();
-  const [prs, deploys, incidents] = await Promise.all([
+  const medians = await teamPickupMedians(db, tenantId, asOf, team?.id ?? null);
+  const [prs, deploys, incidents, undeployed, awaiting] = await Promise.all([
     openPullRequests(pool, db, tenantId, team?.id ?? null),
     failedDeployments(pool, db, tenantId, team?.id ?? null),
     openIncidents(pool, db, tenantId, team?.id ?? null),
+    undeployedChanges(pool, db, tenantId, team?.id ?? null),
+    awaitingFirstReview(pool, db, tenantId, team?.id ?? null, asOf, medians),
   ]);
-  return { asOf, team, pullRequests: prs, failedDeployments: deploys, incidents };
+  const teamOf = await teamsById(db, [...medians.keys()]);
+  const pickup = [...medians.entries()]
+    .map(([id, m]) => ({ team: id ? (teamOf.get(id) ?? null) : null, p50Seconds: m.p50Seconds, n: m.n }))
+    .sort((a, b) => (a.team?.name ?? '\uffff').localeCompare(b.team?.name ?? '\uffff'));
+  return { asOf, team, pullRequests: prs, failedDeployments: deploys, incidents, undeployedChanges: undeployed, awaitingFirstReview: awaiting, pickup, pickupWindowDays: PICKUP_WINDOW_DAYS };
 }

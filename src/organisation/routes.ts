@@ -8,7 +8,7 @@ import { importSeats } from './seats.js';
 import { CODEHOST_USERNAME, setManualIdentities } from './identities.js';
 import { addManualMembership, removeManualMembership } from './memberships.js';
 import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from './teams.js';
-import { listEnvelope, Paging, route } from '../http/route.js';
+import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
 import { EMAIL } from '../shared/text.js';
 
@@ -35,8 +35,8 @@ export const TeamPatch = z
   })
   .refine((b) => b.enabled !== undefined || b.projects !== undefined, { message: 'Give enabled and/or projects' });
 
-export function organisationRoutes(app: AppContext): Router {
-  const router = new Router();
+export function organisationRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
   // Open dashboards refetch after a synchronous import; the asynchronous one ends with job.finished.
   const announce = (tenantId: string, fact: string) =>

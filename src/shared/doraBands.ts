@@ -88,6 +88,7 @@ export function deploymentFrequencyTier(deploys: number | null, days: number): T
 export const DORA_MEASURES = {
   'deployments.production_deploys': 'deploymentFrequency',
   'deployments.production_deploys_per_day': 'deploymentFrequency',
+  'deployments.project_deploys_per_day_p50': 'deploymentFrequency',
   'change_lead_times.lead_time_for_changes_p50_seconds': 'leadTime',
   'deployments.change_failure_rate': 'changeFailureRate',
   'incidents.mttr_p50_seconds': 'recoveryTime',
@@ -104,9 +105,82 @@ export function isDoraMeasure(member: string): member is DoraMeasure {
 export function doraTier(member: DoraMeasure, value: number | null, days: number): Tier | null {
   switch (DORA_MEASURES[member]) {
     // The rate is already per day; the count needs the window's days.
-    case 'deploymentFrequency': return member === 'deployments.production_deploys_per_day' ? deploymentRateTier(value) : deploymentFrequencyTier(value, days);
+    case 'deploymentFrequency': return member === 'deployments.production_deploys' ? deploymentFrequencyTier(value, days) : deploymentRateTier(value);
     case 'leadTime': return leadTimeTier(value);
     case 'changeFailureRate': return changeFailureTier(value);
     case 'recoveryTime': return recoveryTier(value);
   }
+}
+
+/**
+ * The DORA rating of a scope (issue 47): the band of each measure and an overall band, one
+ * definition for the organisation (Overview, the Teams page's organisation row) and each team (the
+ * Teams page, the Team page). The values are the cube's, over one window.
+ *
+ * - Deployment frequency: a team is rated by its own rate (`production_deploys_per_day`); the
+ *   organisation by the median project's rate (`project_deploys_per_day_p50`), not the total,
+ *   which grows with the number of repositories: 20 repositories deploying weekly are not
+ *   "elite" because together they deploy three times a day.
+ * - Overall: the lowest band among DORA's four keys that have a value (deployment frequency, lead
+ *   time for changes, change failure rate, failed deployment recovery time), as DORA's clusters
+ *   are read: a scope is elite only when each of its measures is. Time to restore (mttr) is banded
+ *   but left out of the overall band: DORA 2023 replaced it with failed deployment recovery time,
+ *   and counting both would count recovery twice. `measured` says over how many of the four.
+ */
+export const RATING_KEYS = ['deploymentFrequency', 'leadTime', 'changeFailureRate', 'recoveryTime'] as const;
+export type RatingKey = (typeof RATING_KEYS)[number];
+
+/** The cube member each band reads; deployment frequency's differs for the organisation. */
+export const RATING_MEMBERS = {
+  deploymentFrequency: { team: 'deployments.production_deploys_per_day', organisation: 'deployments.project_deploys_per_day_p50' },
+  leadTime: 'change_lead_times.lead_time_for_changes_p50_seconds',
+  changeFailureRate: 'deployments.change_failure_rate',
+  recoveryTime: 'deployments.failed_deployment_recovery_time_p50_seconds',
+  timeToRestore: 'incidents.mttr_p50_seconds',
+} as const;
+
+/** Every member a rating reads: ask the cube for these (over the window, without a granularity). */
+export const RATING_QUERY_MEMBERS: readonly string[] = [
+  RATING_MEMBERS.deploymentFrequency.team, RATING_MEMBERS.deploymentFrequency.organisation, RATING_MEMBERS.leadTime,
+  RATING_MEMBERS.changeFailureRate, RATING_MEMBERS.recoveryTime, RATING_MEMBERS.timeToRestore,
+];
+
+export interface DoraRating {
+  deploymentFrequency: Tier | null;
+  leadTime: Tier | null;
+  changeFailureRate: Tier | null;
+  recoveryTime: Tier | null;
+  /** Time to restore service (incidents): banded, not part of the overall band. */
+  timeToRestore: Tier | null;
+  /** The lowest band among the four keys with a value; null when none has one. */
+  overall: Tier | null;
+  /** How many of the four keys have a value (the overall band is over these). */
+  measured: number;
+}
+
+/** The lowest (worst) of the bands given, ignoring the empty ones. */
+export function lowestTier(tiers: (Tier | null)[]): Tier | null {
+  let worst: Tier | null = null;
+  for (const t of tiers) if (t !== null && (worst === null || TIERS.indexOf(t) > TIERS.indexOf(worst))) worst = t;
+  return worst;
+}
+
+/** The member deployment frequency is banded from: the median project's rate for the organisation. */
+export function frequencyMember(organisation: boolean): string {
+  return organisation ? RATING_MEMBERS.deploymentFrequency.organisation : RATING_MEMBERS.deploymentFrequency.team;
+}
+
+/**
+ * The rating of a scope from its cube values (`value(member)`: the number, or null when empty).
+ * `organisation`: the whole organisation (every project), whose frequency is the median project's.
+ */
+export function doraRating(value: (member: string) => number | null, organisation: boolean): DoraRating {
+  const keys = {
+    deploymentFrequency: deploymentRateTier(value(frequencyMember(organisation))),
+    leadTime: leadTimeTier(value(RATING_MEMBERS.leadTime)),
+    changeFailureRate: changeFailureTier(value(RATING_MEMBERS.changeFailureRate)),
+    recoveryTime: recoveryTier(value(RATING_MEMBERS.recoveryTime)),
+  };
+  const tiers = RATING_KEYS.map((k) => keys[k]);
+  return { ...keys, timeToRestore: recoveryTier(value(RATING_MEMBERS.timeToRestore)), overall: lowestTier(tiers), measured: tiers.filter((t) => t !== null).length };
 }

@@ -16,7 +16,7 @@ import { readBody } from '../http/body.js';
 import { SEND_INVITATIONS_JOB } from './jobs.js';
 import { mailerConfigured } from '../mail/mailer.js';
 import { sendPage } from '../http/html.js';
-import { download, listEnvelope, Paging, route } from '../http/route.js';
+import { download, listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
 
 const Day = pgDate();
@@ -56,8 +56,8 @@ function resubmitted(form: Record<string, string>): Record<string, number | stri
   return values;
 }
 
-export function surveyRoutes(app: AppContext): Router {
-  const router = new Router();
+export function surveyRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
   const deps = { db, config: app.config, log: app.log };
 

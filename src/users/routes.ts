@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { presentFeatures, presentMe } from './presenters.js';
 import { getMe, updateMe } from './service.js';
-import { route } from '../http/route.js';
+import { route, type ApiRouter } from '../http/route.js';
 import { Uuid } from '../shared/schemas.js';
 
 /** Only these fields; anything else is a 400. `displayName: null` or "" clears the name. */
@@ -14,8 +14,8 @@ export const UpdateMeBody = z
   })
   .refine((b) => b.displayName !== undefined || b.activeTenantId !== undefined, { message: 'Nothing to update: send displayName or activeTenantId' });
 
-export function userRoutes(app: AppContext): Router {
-  const router = new Router();
+export function userRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/users/me', route(app, { auth: 'required' }, async ({ principal }) => {

@@ -53,14 +53,15 @@ function operation(summary: string, requestRef: string, example: unknown) {
   };
 }
 
-export function webhookOpenApi(appUrl: string): Record<string, unknown> {
+export function webhookOpenApi(appUrl: string) {
   const example = (schema: z.ZodType) => (z.globalRegistry.get(schema)?.examples as unknown[] | undefined)?.[0];
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Delivery analytics webhook API',
+      title: 'Delivery analytics API',
       version: '1',
-      description: 'Push issues and deployments. Each call creates or replaces the record matched on tenant + provider (manual) + externalId; repeating a request is safe.',
+      description:
+        'The general API (`/api/…`, generated from the route table) and the webhook API v1: push issues and deployments; each webhook call creates or replaces the record matched on tenant + provider (manual) + externalId, so repeating a request is safe.',
     },
     servers: [{ url: appUrl }],
     paths: {

@@ -1,7 +1,7 @@
 /**
  * Webhook API v1: POST /api/webhooks/v1/issues and /deployments (bearer API key only, 100 a
- * minute and 1000 an hour per key), and GET /api/openapi.json, the document generated from the
- * same schemas that validate. Errors use the webhook envelope (src/http/errors.ts).
+ * minute and 1000 an hour per key); their OpenAPI operations (openapi.ts) are served with the
+ * general API's at GET /api/openapi.json (app.ts). Errors use the webhook envelope (src/http/errors.ts).
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -14,9 +14,8 @@ import { AppError, type ErrorDetail } from '../errors.js';
 import { presentWebhookResult } from './presenters.js';
 import { DeploymentWebhook, IssueWebhook, WEBHOOK_BODY_LIMIT } from './schemas.js';
 import { DEPLOYMENT_KIND, ISSUE_KIND, upsertDeployment, upsertIssue, type UpsertResult } from './service.js';
-import { webhookOpenApi } from './openapi.js';
 import { readBody } from '../http/body.js';
-import { route } from '../http/route.js';
+import type { ApiRouter } from '../http/route.js';
 import { admit, bearerKey, keyHash, webhookGate } from './gate.js';
 import { WebhookBatcher } from './batch.js';
 import { DataChangeNotifier } from '../live/dataChanged.js';
@@ -95,8 +94,8 @@ function webhook<S extends z.ZodType<{ externalId: string }>>(app: AppContext, e
   };
 }
 
-export function webhookRoutes(app: AppContext): Router {
-  const router = new Router();
+export function webhookRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { pool } = app.database;
   const changes = new DataChangeNotifier(app.live, (error) => app.log.warn({ err: error }, 'data.changed event not published'));
   const issues: Endpoint<typeof IssueWebhook> = { schema: IssueWebhook, batcher: new WebhookBatcher(pool, 'webhook-issues', ISSUE_KIND), upsert: upsertIssue, fact: 'issues', changes };
@@ -105,9 +104,6 @@ export function webhookRoutes(app: AppContext): Router {
   };
   router.post('/api/webhooks/v1/issues', webhook(app, issues));
   router.post('/api/webhooks/v1/deployments', webhook(app, deployments));
-
-  const document = JSON.stringify(webhookOpenApi(app.config.appUrl));
-  router.get('/api/openapi.json', route(app, { auth: 'none', limit: 'none' }, () => ({ body: document, type: 'application/json' })));
 
   return router;
 }

@@ -1,5 +1,5 @@
 /**
- * The 90-day backfill from the code host's REST API (docs/codehost-deployments.md "Backfill"),
+ * The 90-day backfill from the code host's REST API (docs/codehost-deployments-backfill.md "Backfill"),
  * against a fake code host on loopback: the app's JWT, installation tokens, newest-first pages
  * with Link headers, a 429 in the middle, a failure and a restart from the stored cursor.
  *
@@ -17,7 +17,8 @@ import { expect } from 'chai';
 import type { AppContext } from '../../src/context.js';
 import { withTenant } from '../../src/db/tenancy.js';
 import type { JobContext, JobDefinition } from '../../src/jobs/define.js';
-import { codehostBackfill, codehostInstallationBackfill, RUN_BUDGET } from '../../src/codehost/backfill.js';
+import { codehostBackfill, codehostBackfillsResume, codehostInstallationBackfill, RUN_BUDGET } from '../../src/codehost/backfill.js';
+import { asSystem } from '../../src/db/tenancy.js';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { fakeCodeHostRest, type FakeCodeHostRest, type FakeRepository } from '../helpers/fakeCodeHostRest.js';
 import { testServer, type TestServer } from '../helpers/server.js';
@@ -293,6 +294,79 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
       'GET /repos/acme/long/deployments?per_page=100&page=2',
       ...[4001, 4002, 4003].map((id) => `GET /repos/acme/long/deployments/${id}/statuses?per_page=100`),
     ]);
+  });
+
+  it('a walk whose worker died (its heartbeat older than a minute) is resumed from its cursor by the next settings request, and by the minute\'s sweep', async () => {
+    const repo = fake.repository({ full_name: 'acme/dead', default_branch: 'main', installationId: INSTALLATION_A });
+    deployment(repo, 9001, { sha: sha('1'), at: daysAgo(30) }, ['success']);
+    deployment(repo, 9002, { sha: sha('2'), at: daysAgo(20) }, ['failure']);
+    deployment(repo, 9003, { sha: sha('3'), at: daysAgo(10) }, ['success']);
+    const projectId = await projectOf(a, INSTALLATION_A, 'acme/dead');
+    const owner = api.as(a.owner.apiKey);
+    expect((await owner.put(`/api/deployment-sources/${projectId}`, { source: 'deployments' })).status).to.equal(200);
+    const walkOf = async () => (await q('select cursor, applied, finished_at, lease_job_id from codehost_backfills where project_id = $1', [projectId]))[0];
+    /**
+     * Runs the queued jobs one short run each (RUN_BUDGET 0: page 1, page 2, 9001) until the walk
+     * has applied 9001; then the worker of the next run dies holding the walk: its lease (the
+     * heartbeat) lapses and no job is left to continue it.
+     */
+    const dieAfterFirstRecord = async (): Promise<string> => {
+      const budget = RUN_BUDGET.ms;
+      RUN_BUDGET.ms = 0;
+      try {
+        for (let walk = await walkOf(); !(walk && walk.finished_at === null && walk.applied === 1); walk = await walkOf()) {
+          const job = (await queued('codehost.backfill', projectId)).at(-1);
+          expect((await runJob(api.running.app, codehostBackfill, job.id, job.data)).outcome).to.equal('continues');
+        }
+      } finally {
+        RUN_BUDGET.ms = budget;
+      }
+      const dead = (await queued('codehost.backfill', projectId)).at(-1);
+      await q('delete from pgboss.job where id = $1', [dead.id]);
+      await q(`update codehost_backfills set lease_job_id = $2, lease_until = now() + interval '50 seconds', updated_at = now() - interval '10 seconds' where project_id = $1`, [projectId, dead.id]);
+      return dead.id;
+    };
+    const [first] = await queued('codehost.backfill', projectId);
+    const dead = await dieAfterFirstRecord();
+    const jobsBefore = (await queued('codehost.backfill', projectId)).length;
+    // Its heartbeat is fresh (a slow worker, not a dead one): a request leaves it alone.
+    expect((await owner.get(`/api/deployment-sources/${projectId}`)).body.data.backfill).to.deep.include({ state: 'running', applied: 1, total: 3 });
+    expect(await queued('codehost.backfill', projectId)).to.have.length(jobsBefore);
+
+    // A minute without a heartbeat: the next request queues its continuation (once, however many requests).
+    await q(`update codehost_backfills set lease_until = now() - interval '1 second', updated_at = now() - interval '61 seconds' where project_id = $1`, [projectId]);
+    expect((await owner.get(`/api/deployment-sources/${projectId}`)).body.data.backfill).to.deep.include({ state: 'running', applied: 1, total: 3, lastError: null });
+    expect((await owner.get('/api/deployment-sources')).status).to.equal(200);
+    const resumed = (await queued('codehost.backfill', projectId)).slice(jobsBefore);
+    expect(resumed.map((j) => j.data)).to.deep.equal([{ tenantId: a.tenantId, projectId, resume: true }]);
+    expect((await walkOf()).lease_job_id).to.equal(resumed[0].id);
+    // Tenant B's requests resume nothing of A's.
+    expect((await api.as(b.owner.apiKey).get('/api/deployment-sources')).status).to.equal(200);
+
+    // The dead run, had it only stalled, finds the walk taken over and writes nothing.
+    expect((await runJob(api.running.app, codehostBackfill, dead, { tenantId: a.tenantId, projectId, resume: true })).outcome).to.equal('another backfill of this project is running');
+    const from = fake.requests.length;
+    const done = await runJob(api.running.app, codehostBackfill, resumed[0].id, resumed[0].data);
+    expect(done).to.deep.equal({ outcome: 'finished', walks: [{ source: 'deployments', outcome: 'finished', applied: 3, stored: 2 }] });
+    // From the cursor: no page listed again, 9001 not read again.
+    expect(fake.requests.slice(from).filter((r) => r.startsWith('GET /repos/acme/dead/'))).to.deep.equal([9002, 9003].map((id) => `GET /repos/acme/dead/deployments/${id}/statuses?per_page=100`));
+    expect((await rowsOf(a.tenantId, 'acme/dead')).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-deployment-9001', 'success'], ['gh-deployment-9002', 'failure'], ['gh-deployment-9003', 'success']]);
+    // The first job, retried by the queue after its expiry, finds its request served: no second walk.
+    expect(await runJob(api.running.app, codehostBackfill, first.id, first.data)).to.deep.equal({ outcome: 'already finished', walks: [{ source: 'deployments', outcome: 'already finished' }] });
+
+    // Again, and nobody asks: the minute's sweep (all tenants) resumes it.
+    expect((await owner.put(`/api/deployment-sources/${projectId}`, { source: 'deployments' })).status).to.equal(200);
+    await dieAfterFirstRecord();
+    await q(`update codehost_backfills set lease_until = now() - interval '1 second' where project_id = $1`, [projectId]);
+    const before = (await queued('codehost.backfill', projectId)).length;
+    const sweep = { schedule: 'codehost.backfills-resume', windowStart: new Date().toISOString() };
+    const ctx: JobContext = { app: api.running.app, job: { id: randomUUID(), name: codehostBackfillsResume.name, retryCount: 0 }, signal: new AbortController().signal, instanceId: 'test', progress: async () => {} };
+    expect(await asSystem('maintenance', () => codehostBackfillsResume.run(ctx, sweep))).to.deep.equal({ resumed: 1 });
+    expect(await asSystem('maintenance', () => codehostBackfillsResume.run(ctx, sweep))).to.deep.equal({ resumed: 0 });
+    const [again] = (await queued('codehost.backfill', projectId)).slice(before);
+    expect((await runJob(api.running.app, codehostBackfill, again.id, again.data)).outcome).to.equal('finished');
+    expect((await walkOf()).applied).to.equal(3);
+    expect((await rowsOf(a.tenantId, 'acme/dead')).map((r) => r.external_id)).to.deep.equal(['gh-deployment-9001', 'gh-deployment-9002', 'gh-deployment-9003']);
   });
 
   it('setting the organisation-wide pattern backfills the projects it applies to, and only those', async () => {

@@ -220,6 +220,21 @@ describe('code-host webhook: deployments from the code host', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body.data.filter((r: { project: string }) => r.project === repo).map((r: { externalId: string }) => r.externalId);
     };
+    const listedApart = async (measure: string) => {
+      const counted = await owner.get(`/api/facts?measure=${measure}&from=2026-09&to=2026-09`);
+      const apart = await owner.get(`/api/facts?measure=${measure}&from=2026-09&to=2026-09&replaced=true`);
+      expect([counted.status, apart.status], JSON.stringify([counted.body, apart.body])).to.deep.equal([200, 200]);
+      const csv = await owner.get(`/api/facts?measure=${measure}&from=2026-09&to=2026-09&replaced=true&format=csv`);
+      expect(csv.headers.get('content-disposition')).to.include(`facts-${measure.replace('.', '-')}-replaced-2026-09-2026-09.csv`);
+      const [header, ...lines] = String(csv.text).trim().split('\n');
+      const columns = (header as string).split(',');
+      return {
+        counted: { total: counted.body.meta.total, replaced: counted.body.meta.replaced, listing: counted.body.meta.listing },
+        apart: { total: apart.body.meta.total, replaced: apart.body.meta.replaced, listing: apart.body.meta.listing, ...(apart.body.meta.markedColumn === undefined ? {} : { marked: apart.body.meta.marked, markedColumn: apart.body.meta.markedColumn }) },
+        rows: apart.body.data.map((r: { externalId: string; replacedBy: string; reason: string; failed: boolean }) => [r.externalId, r.replacedBy, r.reason, r.failed]),
+        csv: lines.map((line) => { const cells = line.split(','); return `${cells[columns.indexOf('externalId')]},${cells[columns.indexOf('replacedBy')]}`; }),
+      };
+    };
     const replaced = async () => q(`select d.external_id, f.replaced_by from deployment_facts f join deployments d on d.id = f.deployment_id
       join projects p on p.id = d.project_id where p.tenant_id = $1 and p.project_key = $2 and f.replaced_by is not null order by d.created_at`, [tenant.tenantId, repo]);
     expect(await months()).to.deep.equal([['2026-08', '1', '1'], ['2026-09', '2', '2']]);
@@ -233,12 +248,33 @@ describe('code-host webhook: deployments from the code host', function () {
     expect(await months()).to.deep.equal([['2026-08', '1', '1'], ['2026-09', '2', '2']]);
     expect(await september()).to.deep.equal(['gh-deployment-711', 'gh-deployment-702']);
     expect(await replaced()).to.deep.equal([{ external_id: 'ci-0903', replaced_by: 'deployments' }, { external_id: 'ci-0910', replaced_by: 'deployments' }]);
+    // The drill-through lists the replaced rows apart: the counted list says how many there are,
+    // `replaced=true` lists them (JSON and CSV), each "replaced by" its source; the count is untouched.
+    expect(await listedApart('deployments.production_deploys')).to.deep.equal({
+      counted: { total: 2, replaced: 2, listing: 'counted' },
+      apart: { total: 2, replaced: 2, listing: 'replaced', marked: 0, markedColumn: null },
+      rows: [['ci-0910', 'deployments', 'replaced by code-host deployments', false], ['ci-0903', 'deployments', 'replaced by code-host deployments', false]],
+      csv: ['ci-0910,deployments', 'ci-0903,deployments'],
+    });
+    expect((await listedApart('deployments.change_failure_rate')).apart).to.deep.equal({ total: 2, replaced: 2, listing: 'replaced', marked: 0, markedColumn: null });
+    expect((await listedApart('deployments.failed_production_deploys')).counted).to.deep.equal({ total: 0, replaced: 0, listing: 'counted' });
+    const recovery = await owner.get('/api/facts?measure=deployments.recovered_deploys&from=2026-09&to=2026-09');
+    expect(recovery.body.meta.replaced).to.equal(null);
+    const refused = await owner.get('/api/facts?measure=pull_requests.prs_merged&from=2026-09&to=2026-09&replaced=true');
+    expect({ status: refused.status, details: refused.body.error.details }).to.deep.equal({ status: 400, details: [{ path: 'query.replaced', message: 'pull_requests.prs_merged lists no replaced rows: only the production, finished and failed deployments do' }] });
     expect((await rowsOf(repo)).map((r) => r.external_id)).to.deep.equal(['ci-0820', 'gh-deployment-702', 'ci-0903', 'ci-0910', 'gh-deployment-711']);
 
     await setSource(repo, { source: 'webhook' });
     expect(await months()).to.deep.equal([['2026-08', '1', '1'], ['2026-09', '2', '2']]);
     expect(await september()).to.deep.equal(['ci-0910', 'ci-0903']);
     expect(await replaced()).to.deep.equal([{ external_id: 'gh-deployment-702', replaced_by: 'webhook' }, { external_id: 'gh-deployment-711', replaced_by: 'webhook' }]);
+    // Switching back restores the webhook rows to the counted list; the code host's are now apart.
+    expect(await listedApart('deployments.production_deploys')).to.deep.equal({
+      counted: { total: 2, replaced: 2, listing: 'counted' },
+      apart: { total: 2, replaced: 2, listing: 'replaced', marked: 0, markedColumn: null },
+      rows: [['gh-deployment-711', 'webhook', 'replaced by the webhook API', false], ['gh-deployment-702', 'webhook', 'replaced by the webhook API', false]],
+      csv: ['gh-deployment-711,webhook', 'gh-deployment-702,webhook'],
+    });
   });
 
   it('an organisation-wide workflow pattern: a matching completed run on the default branch claims a project with no source', async () => {

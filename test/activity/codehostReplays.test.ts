@@ -1,5 +1,5 @@
 /**
- * A replayed delivery cannot roll state back (issue 43; docs/codehost-deployments.md "Replays"): a
+ * A replayed delivery cannot roll state back (issue 43; docs/codehost-deployments-backfill.md "Replays"): a
  * captured, correctly signed delivery re-sent under a new delivery id (so the delivery-id dedupe
  * does not catch it), or a late one, changes nothing when the state it carries is older than the
  * stored one. For each kind: the newer state, then the older one's exact bytes again.

@@ -31,6 +31,7 @@ import { billingOverview } from '../../src/billing/service.js';
 import { renameTenant } from '../../src/tenants/service.js';
 import { saveAiSettings } from '../../src/ai/settings.js';
 import { saveAttributionSettings, signalCounts } from '../../src/aiAttribution/service.js';
+import { removeSource, saveSource } from '../../src/aiVendors/service.js';
 import { changeMemberRole, listMembers, removeMember } from '../../src/members/members.js';
 import { createInvitation, listInvitations, revokeInvitation } from '../../src/members/invitations.js';
 import { biCredentialsFor } from '../../src/bi/credentials.js';
@@ -286,8 +287,17 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
     },
     'ai.manage': {
       member: 'refused',
-      http: [{ method: 'PUT', path: '/api/ai/settings', body: { provider: null, models: [], monthlyTokenBudget: null } }],
-      service: [(m) => saveAiSettings(db, app.config, m, { provider: null, models: [], monthlyTokenBudget: null })],
+      http: [
+        { method: 'PUT', path: '/api/ai/settings', body: { provider: null, models: [], monthlyTokenBudget: null } },
+        { method: 'PUT', path: '/api/ai/vendors/cursor', body: { apiKey: 'key_cursor_0123' } },
+        { method: 'DELETE', path: '/api/ai/vendors/cursor' },
+        { method: 'POST', path: '/api/ai/vendors/cursor/pull' },
+      ],
+      service: [
+        (m) => saveAiSettings(db, app.config, m, { provider: null, models: [], monthlyTokenBudget: null }),
+        (m) => saveSource(app, m, 'cursor', { apiKey: 'key_cursor_0123' }, { pace: { sleep: async () => {}, maxWaitSeconds: 0 }, signal: new AbortController().signal }),
+        (m) => removeSource(db, m, 'cursor'),
+      ],
     },
     'aiAttribution.manage': {
       member: 'refused',

@@ -1,5 +1,5 @@
 /**
- * The change failure proxy per release (docs/benchmarks.md "Change failure per release"), one
+ * The change failure proxy per release (docs/benchmarks-corpus.md "Change failure per release"), one
  * definition for the corpus job and the git-history path: a release fails when a patch release of
  * its series or a revert on the default branch follows it within 7 days; a month's value is the
  * share of its releases that failed.

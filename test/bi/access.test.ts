@@ -30,7 +30,7 @@ describe('bi schema: the tenant floor in the database', function () {
   let shared: pg.Client | null = null;
   const sharedClient = async () => (shared ??= await connectAs(credA.user, passwordA));
   const connectAs = async (user: string, password: string): Promise<pg.Client> => {
-    // The BI database, as a BI tool connects (docs/bi.md "The BI database").
+    // The BI database, as a BI tool connects (docs/bi-database.md "The BI database").
     return clients.connect(biUrl(databaseUrl, user, password));
   };
 
@@ -146,7 +146,7 @@ describe('bi schema: the tenant floor in the database', function () {
     const all = [...cubes, 'team_month'].sort();
     // The foreign tables under the views (bi_source) are listed too, where a listing shows every
     // relation the role holds a privilege on: a security_invoker view needs SELECT on them. Their
-    // schema gives no USAGE, so no query can name them (docs/bi.md "The BI database").
+    // schema gives no USAGE, so no query can name them (docs/bi-database.md "The BI database").
     const tables = await client.query(
       "select table_schema, table_name, table_type from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') order by 1, 2",
     );

@@ -1,5 +1,5 @@
 /**
- * A BI credential cannot write to the cluster (issue 43, docs/bi.md "The cluster"): its role
+ * A BI credential cannot write to the cluster (issue 43, docs/bi-cluster.md "The cluster"): its role
  * connects to the BI database only, creates nothing anywhere, carries temp_file_limit, and the
  * owner takes the credential back (rotate, revoke) from a holder who changes its own password and
  * holds its connection slots. As the role, over TCP, on the run's shared cluster (which the global
@@ -247,7 +247,7 @@ describe('a cluster that grants PUBLIC more than the bundled setup', function ()
       'REVOKE CREATE ON SCHEMA "scratch" FROM PUBLIC; -- in database "app"',
     ];
     expect([cli.code, cli.stdout, cli.stderr]).to.deep.equal([1, '',
-      'bi:grant: BI credential refused: this PostgreSQL cluster would let a BI role do more than read its BI database (docs/bi.md "The cluster"): ' +
+      'bi:grant: BI credential refused: this PostgreSQL cluster would let a BI role do more than read its BI database (docs/bi-cluster.md "The cluster"): ' +
         'PUBLIC (every role) may connect to and create temporary tables in database "other"; PUBLIC (every role) may connect to database "postgres"; ' +
         'PUBLIC (every role) may create temporary tables in database "template1"; PUBLIC (every role) may create in schema "scratch" of database "app". ' +
         `Run as a superuser (or the owner), then grant again:\n${fixes.map((f) => `  ${f}`).join('\n')}\n`]);

@@ -50,7 +50,7 @@ describe('BI credentials: API and CLI', function () {
     const db = new URL(api.databaseUrl);
     const data = created.body.data;
     expect(Object.keys(data).sort()).to.deep.equal(['createdAt', 'database', 'host', 'id', 'name', 'password', 'port', 'sslmode', 'url', 'user']);
-    // The BI database (docs/bi.md "The BI database"), never the application's.
+    // The BI database (docs/bi-database.md "The BI database"), never the application's.
     const biDatabase = `${db.pathname.slice(1)}_bi`;
     expect(data).to.deep.include({ name: 'Power BI', host: db.hostname, port: Number(db.port), database: biDatabase, sslmode: 'prefer' });
     expect(data.user).to.match(/^bi_[0-9a-f]{8}_power_bi_[0-9a-f]{8}$/);

@@ -1,5 +1,5 @@
 /**
- * The optional full Cube (compose profile `cube`, docs/bi.md "Full Cube"), proved without a
+ * The optional full Cube (compose profile `cube`, docs/bi-setup.md "Full Cube"), proved without a
  * container engine: the models, views included, compile with Cube's own schema compiler; Cube's
  * planner refuses a question over two fact cubes and answers it through the view team_monthly,
  * with the export's numbers; cube/cube.js gives each API key its tenant's security context.

@@ -27,7 +27,7 @@ describe('bi.team_month equals the team-baseline export', function () {
   const tenants: { id: string; credential: BiCredential; client: pg.Client }[] = [];
 
   const connectAs = async (user: string, password: string) => {
-    // The BI database's foreign tables, as a BI tool reads them (docs/bi.md "The BI database").
+    // The BI database's foreign tables, as a BI tool reads them (docs/bi-database.md "The BI database").
     const client = new pg.Client({ connectionString: biUrl(databaseUrl, user, password), types } as pg.ClientConfig);
     await client.connect();
     return client;

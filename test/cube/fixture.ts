@@ -80,6 +80,8 @@ export async function buildFixture(pool: pg.Pool, tenantId: string): Promise<Fix
   await pr(api, 'alice', '2025-03-11T00:00:00', null, 1, 1);
   await pr(unowned, 'zed', '2025-03-11T00:00:00', '2025-03-12T00:00:00', 1, 1);
   await pr(old, 'eve', '2025-03-11T00:00:00', '2025-03-12T00:00:00', 1, 1);
+  // A review of PR 3 (the pull_request_reviews cube and its bi view have a row).
+  await pool.query(`insert into pull_request_reviews (tenant_id, project_id, pull_request_number, review_id, reviewer, state, submitted_at) values ($1, $2, 3, 1, 'bob', 'approved', $3)`, [t, api, ts('2025-03-10T00:30:00')]);
 
   const commit = async (projectId: string, sha: string, author: string, at: string) =>
     (await one(`insert into commits (tenant_id, project_id, sha, author_username, committed_at, message) values ($1, $2, $3, $4, $5, 'm') returning id`,

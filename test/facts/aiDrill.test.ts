@@ -118,15 +118,16 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     expect(usersList.body.meta).to.include({ total: 3, kind: 'ai_users' });
     const byId = (rows: Record<string, unknown>[]) => Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(byId(usersList.body.data)).to.deep.equal({
-      [people.ann!]: { id: people.ann, user: people.ann, personMatched: true, sessions: 2 },
-      [people.bo!]: { id: people.bo, user: people.bo, personMatched: true, sessions: 1 },
-      [users.cy!.userId]: { id: users.cy!.userId, user: users.cy!.userId, personMatched: false, sessions: 1 },
+      // By the register's name; the unmatched uploader by their e-mail, said to be outside the register.
+      [people.ann!]: { id: people.ann, user: people.ann, name: 'Ann', personMatched: true, sessions: 2 },
+      [people.bo!]: { id: people.bo, user: people.bo, name: 'Bo', personMatched: true, sessions: 1 },
+      [users.cy!.userId]: { id: users.cy!.userId, user: users.cy!.userId, name: `cy-${tenant.tenantId.slice(0, 8)}@example.com (not in the register)`, personMatched: false, sessions: 1 },
     });
     expect(usersList.body.data[0].id).to.equal(people.ann);
     const holders = await facts(`measure=seats.ai_seat_holders&${MAY}`);
     expect(holders.body.meta).to.include({ total: 2, kind: 'seat_holders' });
-    expect(holders.body.data).to.deep.equal([{ id: people.ann, person: people.ann, seats: 2 }, { id: people.bo, person: people.bo, seats: 1 }]);
-    expect((await facts(`measure=seats.ai_seat_holders&${MAY}&team=beta`)).body.data).to.deep.equal([{ id: people.bo, person: people.bo, seats: 1 }]);
+    expect(holders.body.data).to.deep.equal([{ id: people.ann, name: 'Ann', seats: 2, person: people.ann }, { id: people.bo, name: 'Bo', seats: 1, person: people.bo }]);
+    expect((await facts(`measure=seats.ai_seat_holders&${MAY}&team=beta`)).body.data).to.deep.equal([{ id: people.bo, name: 'Bo', seats: 1, person: people.bo }]);
   });
 
   it('survey counts: a team\'s month a row, counts only, adding up to the number; the score has none', async () => {
@@ -213,8 +214,8 @@ describe('drill-through: AI sessions, AI users, seat holders and survey counts',
     expect(b).to.include({ total: 0 });
   });
 
-  it("the bi queries of docs/drill-through.md for the AI lists give the API's lists, run as the tenant's BI role", async () => {
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_sessions|seats)\b/.test(q));
+  it("the bi queries of docs/drill-through-bi.md for the AI lists give the API's lists, run as the tenant's BI role", async () => {
+    const sql = [...readFileSync(new URL('../../docs/drill-through-bi.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_sessions|seats)\b/.test(q));
     expect(sql).to.have.length(2);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'AI drill docs' });

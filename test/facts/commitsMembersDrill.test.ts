@@ -114,8 +114,11 @@ describe('drill-through: AI commits and headcount', function () {
     const all = await facts(`measure=ai_commits.ai_commits&${MAY}`);
     expect(all.status, all.text).to.equal(200);
     expect(all.body.meta).to.include({ total: 2, marked: 0, markedColumn: null, sum: null, kind: 'ai_commits', page: 1, perPage: 50 });
-    expect(all.body.meta.columns.map((c: { key: string }) => c.key)).to.deep.equal(['repository', 'sha', 'committedAt', 'tools', 'sessions', 'people']);
-    expect(all.body.data.map((r: Record<string, unknown>) => { const { id: _id, ...rest } = r; return rest; })).to.deep.equal([
+    expect(all.body.meta.columns.map((c: { key: string }) => c.key)).to.deep.equal(['committedAt', 'sha', 'repository', 'tools', 'peopleNames', 'sessions', 'people', 'url']);
+    // The people by name too, in the order of their ids.
+    const names: Record<string, string> = { [people.ann!]: 'Ann', [people.bo!]: 'Bo', [users.cy!.userId]: `cy-${tenant.tenantId.slice(0, 8)}@example.com (not in the register)` };
+    expect(all.body.data.map((r: { people: string; peopleNames: string }) => r.peopleNames)).to.deep.equal(all.body.data.map((r: { people: string }) => r.people.split(', ').map((k) => names[k]).join(', ')));
+    expect(all.body.data.map((r: Record<string, unknown>) => { const { id: _id, peopleNames: _n, url: _u, ...rest } = r; return rest; })).to.deep.equal([
       { repository: REPO, sha: SHA.c2, committedAt: '2026-05-10T08:00:00.000Z', tools: 'codex', sessions: sessions.cy, people: users.cy!.userId },
       { repository: REPO, sha: SHA.c1, committedAt: '2026-05-03T10:00:00.000Z', tools: 'claude-code, cursor', sessions: sorted(sessions.ann!, sessions.bo!), people: sorted(people.ann!, people.bo!) },
     ]);
@@ -137,20 +140,20 @@ describe('drill-through: AI commits and headcount', function () {
     const alpha = await facts(`measure=memberships.headcount&${MAY}&team=alpha`);
     expect(alpha.status, alpha.text).to.equal(200);
     expect(alpha.body.meta).to.include({ total: 2, kind: 'members', sum: null, team: 'alpha' });
-    expect(alpha.body.meta.columns.map((c: { key: string }) => c.key)).to.deep.equal(['person', 'source', 'memberships']);
+    expect(alpha.body.meta.columns.map((c: { key: string }) => c.key)).to.deep.equal(['name', 'source', 'memberships', 'person']);
     expect(byId(alpha.body.data)).to.deep.equal({
-      [people.ann!]: { id: people.ann, person: people.ann, source: 'register', memberships: 1 },
-      [people.bo!]: { id: people.bo, person: people.bo, source: 'manual', memberships: 1 },
+      [people.ann!]: { id: people.ann, name: 'Ann', person: people.ann, source: 'register', memberships: 1 },
+      [people.bo!]: { id: people.bo, name: 'Bo', person: people.bo, source: 'manual', memberships: 1 },
     });
     // By person id, in order.
     expect(alpha.body.data.map((r: { id: string }) => r.id)).to.deep.equal([people.ann!, people.bo!].sort());
     const beta = await facts(`measure=memberships.headcount&${MAY}&team=${teams.beta}`);
-    expect(beta.body.data).to.deep.equal([{ id: people.bo, person: people.bo, source: 'register', memberships: 1 }]);
+    expect(beta.body.data).to.deep.equal([{ id: people.bo, name: 'Bo', person: people.bo, source: 'register', memberships: 1 }]);
     const org = await facts(`measure=memberships.headcount&${MAY}`);
     expect(org.body.meta.total).to.equal(2);
     expect(byId(org.body.data)).to.deep.equal({
-      [people.ann!]: { id: people.ann, person: people.ann, source: 'register', memberships: 1 },
-      [people.bo!]: { id: people.bo, person: people.bo, source: 'register, manual', memberships: 2 },
+      [people.ann!]: { id: people.ann, name: 'Ann', person: people.ann, source: 'register', memberships: 1 },
+      [people.bo!]: { id: people.bo, name: 'Bo', person: people.bo, source: 'register, manual', memberships: 2 },
     });
     // Current memberships: any window gives the same list (it echoes the window it was given).
     const long = await facts('measure=memberships.headcount&from=2020-01&to=2020-03');
@@ -197,7 +200,7 @@ describe('drill-through: AI commits and headcount', function () {
     expect(alphaB.body.data.map((r: { sessions: string }) => r.sessions)).to.deep.equal([otherSession]);
     for (const team of ['', '&team=alpha']) {
       const members = await facts(`measure=memberships.headcount&${MAY}${team}`, other.owner.apiKey);
-      expect(members.body.data, team).to.deep.equal([{ id: otherPerson, person: otherPerson, source: 'register', memberships: 1 }]);
+      expect(members.body.data, team).to.deep.equal([{ id: otherPerson, name: 'Zed', source: 'register', memberships: 1, person: otherPerson }]);
     }
     // A's team by id is no team of B's: a 404 naming it, not an empty list.
     const theirs = await facts(`measure=memberships.headcount&${MAY}&team=${teams.alpha}`, other.owner.apiKey);
@@ -214,8 +217,8 @@ describe('drill-through: AI commits and headcount', function () {
     }
   });
 
-  it("the bi queries of docs/drill-through.md for AI commits and members give the API's lists, run as the tenant's BI role", async () => {
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_commits|memberships)\b/.test(q));
+  it("the bi queries of docs/drill-through-bi.md for AI commits and members give the API's lists, run as the tenant's BI role", async () => {
+    const sql = [...readFileSync(new URL('../../docs/drill-through-bi.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => /bi\.(ai_commits|memberships)\b/.test(q));
     expect(sql).to.have.length(2);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'Commits and members docs' });

@@ -42,6 +42,15 @@ const MAY = 'from=2026-05&to=2026-05';
 /** The delivery facts this file seeds (the AI and survey lists: test/facts/aiDrill.test.ts). */
 const DELIVERY = DRILL_MEASURES.filter((m) => ['deployments', 'pull_requests', 'change_lead_times', 'issues', 'incidents'].includes(m.split('.')[0]!));
 const sha = (c: string) => c.repeat(40);
+/**
+ * The PR phase and rework counts of this seed (test/facts/prPhases.test.ts works them by hand): no
+ * PR has a review or a known commit; #1-#4 are deployed (#4 in June, counted in its merge month);
+ * rework: p3 (recovers p1 and p2), p4 (recovers p3), p5 (recovers p4).
+ */
+const PHASE_COUNTS = {
+  'pull_requests.coding_time_count': 0, 'pull_requests.pickup_time_count': 0, 'pull_requests.review_time_count': 0, 'pull_requests.deploy_time_count': 4,
+  'pull_requests.merged_without_review_prs': 4, 'pull_requests.reverted_prs': 0, 'deployments.rework_deploys': 3,
+};
 const H = 3600;
 
 describe('drill-through: the facts behind every measure', function () {
@@ -51,12 +60,15 @@ describe('drill-through: the facts behind every measure', function () {
   let other: BuiltTenant;
   /** Reads the cube (its own rate-limit bucket, so the facts requests do not share one). */
   let cubeKey: string;
+  /** Reads every measure's list (a bucket of its own: that loop alone makes some eighty requests). */
+  let listKey: string;
 
   before(async () => {
     api = await testServer({ env: codehostEnv() });
     tenant = await buildTenant(api.databaseUrl);
     other = await buildTenant(api.databaseUrl);
     cubeKey = (await buildMember(api.databaseUrl, tenant.tenantId)).apiKey;
+    listKey = (await buildMember(api.databaseUrl, tenant.tenantId)).apiKey;
     const owner = api.as(tenant.owner.apiKey);
     const { pool } = dbFor(api.databaseUrl);
 
@@ -177,11 +189,11 @@ describe('drill-through: the facts behind every measure', function () {
         values[measure] = Number(loaded.body.data[0]?.[measure] ?? 0);
       }
       const expected: Record<string, number> = team
-        ? { 'deployments.finished_production_deploys': 5, 'deployments.failed_production_deploys': 4, 'deployments.production_deploys': 4, 'deployments.recovered_deploys': 4, 'pull_requests.prs_merged': 4, 'pull_requests.ai_assisted_prs_merged': 1, 'change_lead_times.deployed_changes': 3, 'change_lead_times.undeployed_changes': 0, 'issues.issues_closed': 3, 'incidents.incidents_opened': 2, 'incidents.incidents_restored': 2 }
-        : { 'deployments.finished_production_deploys': 6, 'deployments.failed_production_deploys': 4, 'deployments.production_deploys': 5, 'deployments.recovered_deploys': 4, 'pull_requests.prs_merged': 4, 'pull_requests.ai_assisted_prs_merged': 1, 'change_lead_times.deployed_changes': 3, 'change_lead_times.undeployed_changes': 0, 'issues.issues_closed': 3, 'incidents.incidents_opened': 2, 'incidents.incidents_restored': 2 };
+        ? { 'deployments.finished_production_deploys': 5, 'deployments.failed_production_deploys': 4, 'deployments.production_deploys': 4, 'deployments.recovered_deploys': 4, 'pull_requests.prs_merged': 4, 'pull_requests.ai_assisted_prs_merged': 1, 'change_lead_times.deployed_changes': 3, 'change_lead_times.undeployed_changes': 0, 'issues.issues_closed': 3, 'incidents.incidents_opened': 2, 'incidents.incidents_restored': 2, ...PHASE_COUNTS }
+        : { 'deployments.finished_production_deploys': 6, 'deployments.failed_production_deploys': 4, 'deployments.production_deploys': 5, 'deployments.recovered_deploys': 4, 'pull_requests.prs_merged': 4, 'pull_requests.ai_assisted_prs_merged': 1, 'change_lead_times.deployed_changes': 3, 'change_lead_times.undeployed_changes': 0, 'issues.issues_closed': 3, 'incidents.incidents_opened': 2, 'incidents.incidents_restored': 2, ...PHASE_COUNTS };
       expect(values, `cube values, team ${team}`).to.deep.equal(expected);
       for (const measure of DELIVERY) {
-        const res = await facts(`measure=${measure}&${MAY}${team ? `&team=${team}` : ''}`);
+        const res = await facts(`measure=${measure}&${MAY}${team ? `&team=${team}` : ''}`, listKey);
         expect(res.status, `${measure}: ${res.text}`).to.equal(200);
         const source = DRILLS[measure]!;
         expect(res.body.meta.total, `${measure} n, team ${team}`).to.equal(values[source.rows]);
@@ -286,14 +298,14 @@ describe('drill-through: the facts behind every measure', function () {
     expect([unknown.isError, (unknown.content as { text: string }[])[0]!.text]).to.deep.equal([true, 'Team not found: "paymnts" is no team of this organisation (teams.slug or teams.id): query.team: No such team']);
   });
 
-  it('the bi queries of docs/drill-through.md give the same lists, run as the tenant\'s BI role', async () => {
+  it('the bi queries of docs/drill-through-bi.md give the same lists, run as the tenant\'s BI role', async () => {
     // The delivery lists' queries (the AI lists' are run by test/facts/aiDrill.test.ts).
-    const sql = [...readFileSync(new URL('../../docs/drill-through.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats|ai_commits|memberships)\b/.test(q));
+    const sql = [...readFileSync(new URL('../../docs/drill-through-bi.md', import.meta.url), 'utf8').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((q) => !/bi\.(ai_sessions|seats|ai_commits|memberships)\b/.test(q));
     const measures = ['deployments.change_failure_rate', 'pull_requests.prs_merged', 'change_lead_times.deployed_changes', 'incidents.incidents_restored', 'issues.issues_closed'];
     expect(sql).to.have.length(measures.length);
     const { pool } = dbFor(api.databaseUrl);
     const { credential, password } = await grantBiCredential(pool, { tenantId: tenant.tenantId, name: 'Drill docs' });
-    // As a BI tool reads them: the BI database's foreign tables (docs/bi.md "The BI database").
+    // As a BI tool reads them: the BI database's foreign tables (docs/bi-database.md "The BI database").
     const client = new pg.Client({ connectionString: biUrl(api.databaseUrl, credential.user, password) });
     await client.connect();
     try {

@@ -96,7 +96,7 @@ describe('migration guard', () => {
     const again = await runCli(['migrate'], { DATABASE_URL: url });
     expect(JSON.parse(again.stdout)).to.deep.equal({ applied: bundled, bundled, ahead: false });
     expect(again.stderr).to.equal('');
-    // And the BI database (docs/bi.md "The BI database"), with a view and a foreign table per bi view.
+    // And the BI database (docs/bi-database.md "The BI database"), with a view and a foreign table per bi view.
     const bi = new URL(url);
     bi.pathname = `${bi.pathname}_bi`;
     const views = await sql(url, "select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'bi' and c.relkind = 'v'");

@@ -69,14 +69,15 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     // cube, docs/benchmarks.md) are of repository months and carry their own units.
     const own = medians.filter((m: { cube: string }) => m.cube !== 'benchmarks');
     expect(own.length).to.be.greaterThan(4);
-    for (const m of own) expect(m.unit, m.name).to.equal('seconds');
+    // PR size's median is of lines (docs/pr-phases.md); every other is a duration.
+    for (const m of own) expect(m.unit, m.name).to.equal(m.name === 'pull_requests.pr_size_p50' ? 'lines' : 'seconds');
     for (const m of own) expect(m.n, m.name).to.be.a('string');
     expect(medians.find((m: { name: string }) => m.name === 'benchmarks.prs_merged_per_active_author_median')?.unit).to.equal('ratio');
     const all = structured(await client.callTool({ name: 'list_measures', arguments: {} })).measures;
     expect(all.map((m: { name: string }) => m.name)).to.include.members([...medians.map((m: { name: string }) => m.name), 'deployments.change_failure_rate', 'issues.issues_closed']);
     for (const m of all) expect(m.description, m.name).to.not.equal('');
     const byCube = structured(await client.callTool({ name: 'list_measures', arguments: { cube: 'issues' } })).measures;
-    expect(byCube.map((m: { name: string }) => m.name)).to.deep.equal(['issues.issues_closed', 'issues.issue_lead_time_p50_seconds']);
+    expect(byCube.map((m: { name: string }) => m.name)).to.deep.equal(['issues.issues_closed', 'issues.issue_lead_time_p50_seconds', 'issues.issue_lead_time_p90_seconds']);
   });
 
   it('list_dimensions gives the dimensions of a measure, each described, enumerations with their values', async () => {

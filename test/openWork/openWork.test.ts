@@ -36,10 +36,10 @@ describe('open work now (GET /api/open-work)', function () {
     event.requested_reviewer = { login: 'bo' };
     return deliver(api, 'pull_request', event, { installationId: seeded.installationId });
   };
-  const checkAges = (body: { meta: { asOf: string }; data: Record<string, { ageSeconds: number; openedAt?: string; createdAt?: string }[]> }) => {
+  const checkAges = (body: { meta: { asOf: string }; data: Record<string, { ageSeconds: number; openedAt?: string; createdAt?: string; mergedAt?: string; readyAt?: string }[]> }) => {
     const asOf = Date.parse(body.meta.asOf);
     for (const rows of Object.values(body.data)) {
-      for (const r of rows) expect(r.ageSeconds).to.equal(Math.floor((asOf - Date.parse((r.openedAt ?? r.createdAt) as string)) / 1000));
+      for (const r of rows) expect(r.ageSeconds).to.equal(Math.floor((asOf - Date.parse((r.openedAt ?? r.createdAt ?? r.mergedAt ?? r.readyAt) as string)) / 1000));
     }
   };
 
@@ -56,7 +56,9 @@ describe('open work now (GET /api/open-work)', function () {
       { repository: 'acme/tools', number: 31, title: 'Lint rules', url: 'https://github.com/acme/tools/pull/31', author: 'cy', team: null, openedAt: iso(seeded.at(48)), waitingState: 'waiting_for_review', reviewers: [] },
       { repository: 'acme/api', number: 12, title: 'Spike: new cache', url: 'https://github.com/acme/api/pull/12', author: 'ann', team: alpha, openedAt: iso(seeded.at(5)), waitingState: 'draft', reviewers: [] },
     ]);
-    expect(res.body.meta).to.deep.include({ team: null, totals: { pullRequests: 5, failedDeployments: 3, incidents: 2 }, limit: 500 });
+    // acme/api #14, merged 20 h ago after the last success (f2, 167 h), is not deployed yet; no merged PR was reviewed, so no pickup median.
+    expect(res.body.meta).to.deep.include({ team: null, totals: { pullRequests: 5, failedDeployments: 3, incidents: 2, undeployedChanges: 1, awaitingFirstReview: 0 }, limit: 500, pickup: [] });
+    expect(res.body.data.undeployedChanges.map((r: { repository: string; number: number }) => `${r.repository}#${r.number}`)).to.deep.equal(['acme/api#14']);
   });
 
   it('lists failed production deployments that nothing recovered, with why each failed', async () => {
@@ -86,7 +88,7 @@ describe('open work now (GET /api/open-work)', function () {
     });
     expect(summary(byId.body)).to.deep.equal({ pullRequests: [21], failedDeployments: ['g1'], incidents: ['#5'] });
     expect(byId.body.meta.team).to.deep.equal({ id: seeded.teams.beta, slug: 'beta', name: 'Beta' });
-    expect(byId.body.meta.totals).to.deep.equal({ pullRequests: 1, failedDeployments: 1, incidents: 1 });
+    expect(byId.body.meta.totals).to.deep.equal({ pullRequests: 1, failedDeployments: 1, incidents: 1, undeployedChanges: 0, awaitingFirstReview: 0 });
     const bySlug = await get('/api/open-work?team=alpha');
     expect(summary(bySlug.body)).to.deep.equal({ pullRequests: [11, 13, 12], failedDeployments: ['f3'], incidents: [] });
   });
@@ -103,8 +105,8 @@ describe('open work now (GET /api/open-work)', function () {
   it('shows another tenant nothing of this one: empty sections, and its teams are not found', async () => {
     const res = await get('/api/open-work', other.owner.apiKey);
     expect(res.status).to.equal(200);
-    expect(res.body.data).to.deep.equal({ pullRequests: [], failedDeployments: [], incidents: [] });
-    expect(res.body.meta.totals).to.deep.equal({ pullRequests: 0, failedDeployments: 0, incidents: 0 });
+    expect(res.body.data).to.deep.equal({ pullRequests: [], failedDeployments: [], incidents: [], undeployedChanges: [], awaitingFirstReview: [] });
+    expect(res.body.meta.totals).to.deep.equal({ pullRequests: 0, failedDeployments: 0, incidents: 0, undeployedChanges: 0, awaitingFirstReview: 0 });
     const foreign = await get(`/api/open-work?team=${seeded.teams.alpha}`, other.owner.apiKey);
     expect(foreign.status).to.equal(404);
     expect(foreign.body.error).to.deep.equal({ code: 'not_found', message: `Team ${seeded.teams.alpha} not found` });

@@ -45,7 +45,9 @@ describe('Organisation register import', function () {
     expect(peopleRes.body.data.map((p: any) => p.externalRef)).to.deep.equal(['E1002', 'S3001']);
     const grace = peopleRes.body.data[0];
     expect(grace).to.deep.include({ email: 'grace.hopper@example.com', displayName: 'Grace Hopper', employmentType: 'employee', locationCountry: 'US' });
-    expect(grace.identities).to.deep.equal([{ kind: 'email', value: 'grace.hopper@example.com', source: 'register' }]);
+    // The example carries our optional codehost_usernames column (issue 46 point 5), so its PR authors get names.
+    expect(EXAMPLE_REGISTER.split('\n')[0]!.split(',').at(-1)).to.equal('codehost_usernames');
+    expect(grace.identities).to.have.deep.members([{ kind: 'email', value: 'grace.hopper@example.com', source: 'register' }, { kind: 'codehost_username', value: 'ghopper', source: 'register' }]);
     expect(grace.teams.map((m: any) => [m.slug, m.membershipSource])).to.deep.equal([['checkout', 'register'], ['payments', 'register']]);
     const platform = await api.as(t.owner.apiKey).get('/api/people?team=platform');
     expect(platform.body.data.map((p: any) => p.externalRef)).to.deep.equal(['S3001', 'U4001']);

@@ -197,5 +197,5 @@ export async function memberPage(suite: { server: TestServer; browser: Browser }
   return page;
 }
 
-/** The rows of the open drill-through panel, cell texts trimmed. */
-export const factRows = (page: Page) => page.getByTestId('facts-panel').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));
+/** The rows of the open drill-through panel (its columns, not the details toggle nor an unfolded row's detail), cell texts trimmed. */
+export const factRows = (page: Page) => page.getByTestId('facts-panel').locator('tbody tr:not(.fact-detail)').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].filter((c) => !c.classList.contains('row-toggle-cell')).map((c) => (c as HTMLElement).innerText.trim())));

@@ -21,4 +21,11 @@ describe('web app: the Teams comparison (compare.ts)', () => {
     expect(changeWords(3, null, 'lower')).to.equal(null);
     expect(changeWords(null, 3, 'higher')).to.equal(null);
   });
+
+  it('says "no change" when the two values read the same as shown (issue 46 point 5)', () => {
+    const hours = (v: number) => `${(v / 3600).toFixed(1)} h`;
+    expect(changeWords(65_530, 65_510, 'lower', hours)).to.equal('no change');
+    expect(changeWords(65_530, 65_510, 'lower')).to.equal('up, worse');
+    expect(changeWords(65_900, 65_510, 'lower', hours)).to.equal('up, worse');
+  });
 });

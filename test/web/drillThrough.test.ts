@@ -42,13 +42,13 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     expect(new URL(page.url()).searchParams.get('drill')).to.equal('deployments.change_failure_rate');
     await until(() => text(page, 'facts-count'), '5 deployments · 1 failed');
     const seen = await rows(page);
-    // project, environment, externalId, sha, status, created, failed, why.
-    expect(seen.map((r) => [r[2], r[4], r[5], r[6], r[7]])).to.deep.equal([
-      ['d5', 'success', '2026-03-02 12:00', 'no', '–'],
-      ['d4', 'success', '2026-03-01 12:00', 'no', '–'],
-      ['d3', 'success', '2026-02-05 06:00', 'no', '–'],
-      ['d2', 'failure', '2026-02-05 00:00', 'yes', 'failed: status failure; recovered by d3 after 6 h'],
-      ['d1', 'success', '2026-01-10 00:00', 'no', '–'],
+    // The columns that explain the rate first: failed, why, created, recovery time, sha, project.
+    expect(seen.map((r) => [r[0], r[1], r[2]])).to.deep.equal([
+      ['no', '–', '2026-03-02 12:00'],
+      ['no', '–', '2026-03-01 12:00'],
+      ['no', '–', '2026-02-05 06:00'],
+      ['yes', 'failed: status failure; recovered by d3 after 6 h', '2026-02-05 00:00'],
+      ['no', '–', '2026-01-10 00:00'],
     ]);
     // Focus is inside the panel.
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).to.equal(true);
@@ -75,7 +75,7 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     expect(await panel.getByText('Page 1 of 2').count()).to.equal(1);
     expect((await rows(page)).length).to.equal(50);
     await panel.getByRole('button', { name: 'Next' }).click();
-    await until(async () => (await rows(page)).map((r) => r[2]), ['m02', 'm01', 'm00']);
+    await until(async () => (await rows(page)).map((r) => r[0]), ['2026-05-01 02:00', '2026-05-01 01:00', '2026-05-01 00:00']);
     expect(new URL(page.url()).searchParams.get('dpage')).to.equal('2');
     expect(await panel.getByText('Page 2 of 2').count()).to.equal(1);
     const href = await panel.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
@@ -92,7 +92,7 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     const panel = page.getByRole('dialog', { name: 'Change failure rate: the facts' });
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '2 deployments · 1 failed');
-    expect((await rows(page)).map((r) => [r[2], r[7]])).to.deep.equal([['d3', '–'], ['d2', 'failed: status failure; recovered by d3 after 6 h']]);
+    expect((await rows(page)).map((r) => [r[2], r[1]])).to.deep.equal([['2026-02-05 06:00', '–'], ['2026-02-05 00:00', 'failed: status failure; recovered by d3 after 6 h']]);
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'deployments.change_failure_rate', dmonth: '2026-02' });
     await panel.getByRole('button', { name: 'Close' }).click();
     await until(() => panel.count(), 0);
@@ -107,12 +107,18 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     const panel = page.getByRole('dialog', { name: 'PRs merged: the facts' });
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '3 pull requests');
-    // repository, number, title, author, opened, merged, cycle time, AI-assisted, because.
-    expect((await rows(page)).map((r) => [r[0], r[1], r[5], r[6], r[7], r[8]])).to.deep.equal([
-      ['acme/api', '3', '2026-03-02 00:00', '18.0 h', 'yes', 'label ai-assisted'],
-      ['acme/api', '2', '2026-03-01 00:00', '24.0 h', 'no', '–'],
-      ['acme/api', '1', '2026-01-09 00:00', '24.0 h', 'no', '–'],
+    // cycle time, title, author, merged; the rest (repository, number, AI-assisted and why) in each row's details.
+    expect(await rows(page)).to.deep.equal([
+      ['18.0', 'change', 'ann', '2026-03-02 00:00'],
+      ['24.0', 'change', 'ann', '2026-03-01 00:00'],
+      ['24.0', 'change', 'ann', '2026-01-09 00:00'],
     ]);
+    expect(await panel.getByRole('columnheader', { name: 'Cycle time (h)' }).count()).to.equal(1);
+    await panel.getByRole('button', { name: 'Show details' }).first().click();
+    const detail = await panel.locator('tr.fact-detail').innerText();
+    expect(detail).to.match(/AI-assisted because\s+label ai-assisted/);
+    expect(detail).to.match(/Repository\s+acme\/api/);
+    expect(await panel.getByRole('link', { name: 'change' }).first().getAttribute('href')).to.equal('https://github.com/acme/api/pull/3');
     expect(new URL(page.url()).searchParams.get('dteam')).to.equal(seeded.teams.alpha);
   });
 
@@ -124,7 +130,50 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     const box = await page.getByRole('dialog').boundingBox();
     expect(box!.width).to.be.at.most(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
+    // Scrolled to the list's far end, down and sideways, Close is still on the screen (issue 46 point 5).
+    await page.getByRole('dialog').evaluate((d) => d.scrollTo(d.scrollWidth, d.scrollHeight));
+    await until(() => page.getByRole('dialog').evaluate((d) => d.scrollTop + d.clientHeight >= d.scrollHeight - 1 && d.scrollLeft + d.clientWidth >= d.scrollWidth - 1), true);
+    const close = await page.getByRole('button', { name: 'Close' }).boundingBox();
+    expect([close!.x >= 0, close!.x + close!.width <= 390, close!.y >= 0, close!.y + close!.height <= 844]).to.deep.equal([true, true, true, true]);
+    await page.screenshot({ path: '/tmp/drill-390.png' });
+    await page.getByRole('button', { name: 'Close' }).click({ trial: true });
     await page.getByRole('button', { name: 'Close' }).click();
     await until(() => page.getByRole('dialog').count(), 0);
+  });
+
+  it('a list to act on at 1366 px: its columns fit, filter to the failed, sort by a header, short shas with the full one in the details, p50 and p90', async () => {
+    const page = await personPage({ width: 1366, height: 768 });
+    await page.goto(`/app/teams/${seeded.teams.alpha}?${SCOPE}&drill=deployments.change_failure_rate`);
+    const panel = page.getByRole('dialog', { name: 'Change failure rate: the facts · Alpha, Jan 2026 – Mar 2026' });
+    await panel.waitFor();
+    await until(() => text(page, 'facts-count'), '5 deployments · 1 failed');
+    // No sideways scrolling: the columns that explain the number fit the panel.
+    expect(await panel.evaluate((d) => d.scrollWidth <= d.clientWidth)).to.equal(true);
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Details', 'Failed', 'Why it counts', 'Created', 'Recovery time (h)', 'Sha', 'Project']);
+    await page.screenshot({ path: '/tmp/drill-1366.png' });
+    await panel.getByLabel('Only the 1 failed').check();
+    await until(async () => (await rows(page)).map((r) => r[0]), ['yes']);
+    expect(await panel.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).to.include('marked=true');
+    await panel.getByLabel('Only the 1 failed').uncheck();
+    await until(async () => (await rows(page)).length, 5);
+    // Sorted by a header (on the server, over every page): created, oldest first on the second click.
+    const created = panel.getByRole('columnheader', { name: 'Created' });
+    await created.getByRole('button').click();
+    await until(() => created.getAttribute('aria-sort'), 'descending');
+    await created.getByRole('button').click();
+    await until(() => created.getAttribute('aria-sort'), 'ascending');
+    await until(async () => (await rows(page)).map((r) => r[2]), ['2026-01-10 00:00', '2026-02-05 00:00', '2026-02-05 06:00', '2026-03-01 12:00', '2026-03-02 12:00']);
+    // A sha is 7 characters; its row's details hold the full one and the external id.
+    const shas = (await rows(page)).map((r) => r[4]);
+    expect(shas.every((v) => v?.length === 7)).to.equal(true);
+    await panel.getByRole('button', { name: 'Show details' }).nth(1).click();
+    const detail = await panel.locator('tr.fact-detail').innerText();
+    expect(detail).to.match(/External id\s+d2/);
+    expect(detail).to.include(shas[1]!);
+    expect(detail).to.match(new RegExp(`Sha\\s+${shas[1]}[0-9a-f]{33}`));
+    await page.keyboard.press('Escape');
+    // A median's list: its 50th and 90th percentiles beside the count.
+    await page.goto(`/app/teams/${seeded.teams.alpha}?${SCOPE}&drill=deployments.failed_deployment_recovery_time_p50_seconds`);
+    await until(() => text(page, 'facts-percentiles'), 'recovery time: 50th percentile (median) 6.0 h · 90th percentile 6.0 h · n = 1');
   });
 });

@@ -73,6 +73,19 @@ describe('web app: Open work (Chromium)', function () {
     await screenshot(page, 'open-work');
   });
 
+  it('lists merged changes not yet deployed with the time since the merge, and says when no PR waits longer than its team\'s pickup median (issue 47)', async () => {
+    const page = await ownerPage();
+    await page.goto('/app/open-work');
+    await settled(page);
+    // acme/api #14 was merged 20 h ago, after acme/api's last successful deployment (f2, 7 d ago).
+    await until(() => rowsOf(page, 'undeployed-changes'), [`acme/api#14 Merged already|20 h|${day(seeded.at(20))}|ann|Alpha`]);
+    expect(await hrefsOf(page, 'undeployed-changes')).to.deep.equal(['https://github.com/acme/api/pull/14']);
+    expect(await page.getByTestId('undeployed-changes').getByRole('columnheader', { name: 'Since merge' }).getAttribute('aria-sort')).to.equal('descending');
+    // No merged PR of the seed was reviewed: no team has a pickup median, so none is listed.
+    expect(await page.getByTestId('awaiting-review-empty').innerText()).to.equal("No pull request waiting longer than its team's pickup median.");
+    expect(await page.getByTestId('awaiting-review-note').innerText()).to.include('No team has a pickup median yet');
+  });
+
   it('switches to one team with the team picker (in the URL), with empty states where the team has nothing', async () => {
     const page = await ownerPage();
     await page.goto('/app/open-work');

@@ -107,6 +107,21 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     await until(() => summaryText(theirs), 'Attempted: the member\'s own work.');
     expect(await theirs.getByRole('button', { name: /Re-run/ }).count()).to.equal(0);
 
+    // The page reads the session's `actions` (the policy table's rules applied to the record), not
+    // the role or the uploader's id: shown an answer that allows it, the same member gets the button.
+    expect((await suite.server.as(uploader.apiKey).get(`/api/sessions/${id}`)).body.data.actions).to.deep.equal(['session.readTranscript', 'session.delete']);
+    expect((await suite.server.as(other.apiKey).get(`/api/sessions/${id}`)).body.data.actions).to.deep.equal([]);
+    const detail = `**/api/sessions/${id}`;
+    await theirs.route(detail, async (route) => {
+      const response = await route.fetch();
+      const json = await response.json();
+      json.data.actions = ['session.readTranscript'];
+      await route.fulfill({ response, json });
+    });
+    await theirs.reload();
+    await until(() => theirs.getByRole('button', { name: 'Re-run summary' }).count(), 1);
+    await theirs.unroute(detail);
+
     const outsider = await tabAs(b.owner.userId, b.tenantId);
     await outsider.goto(`/app/ai/sessions/${id}`);
     await until(() => alertText(outsider), 'Session not found');

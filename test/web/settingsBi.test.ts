@@ -27,7 +27,7 @@ describe('web app: Settings › BI access (Chromium)', function () {
     expect(await page.getByTestId('bi-host').innerText()).to.equal(db.hostname);
     expect(await page.getByTestId('bi-port').innerText()).to.equal(db.port);
     expect(await page.getByTestId('bi-ssl-mode').innerText()).to.equal('prefer');
-    // The BI database (docs/bi.md "The BI database"), not the application's.
+    // The BI database (docs/bi-database.md "The BI database"), not the application's.
     const database = await page.getByTestId('bi-database').innerText();
     expect(database).to.equal(`${db.pathname.slice(1)}_bi`);
     const url = new URL(suite.server.databaseUrl);

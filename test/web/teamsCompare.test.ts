@@ -72,12 +72,14 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     const page = await personPage();
     await page.goto(`/app/teams?${SCOPE}`);
     await until(() => cellOf(page, 'Alpha', 'Production deploys'), ['4', 'before 1 · up, better', "at the teams' median"]);
-    expect(await cellOf(page, 'Alpha', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'before 0% · up, worse', "at the teams' median"]);
-    expect(await cellOf(page, 'Alpha', 'Headcount')).to.deep.equal(['3', 'before 3 · no change', "above the teams' median 1"]);
-    expect(await cellOf(page, 'Beta', 'Headcount')).to.deep.equal(['1', 'before 1 · no change', "at the teams' median"]);
+    // Its DORA band under the number (issue 47): 20 % is above the medium band's 15 %.
+    expect(await cellOf(page, 'Alpha', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'DORA low', 'before 0% · up, worse', "at the teams' median"]);
+    // Memberships have no history: headcount has no "before" (issue 46 point 5).
+    expect(await cellOf(page, 'Alpha', 'Headcount')).to.deep.equal(['3', "above the teams' median 1"]);
+    expect(await cellOf(page, 'Beta', 'Headcount')).to.deep.equal(['1', "at the teams' median"]);
     expect(await cellOf(page, 'Alpha', 'PRs merged')).to.deep.equal(['3', 'before none', "at the teams' median"]);
     expect(await cellOf(page, 'Beta', 'PRs merged')).to.deep.equal(['none merged', 'before none', "teams' median 3"]);
-    expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', "teams' median 20%"]);
+    expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'DORA low', "teams' median 20%"]);
     expect(await cellOf(page, 'Organisation', 'Headcount')).to.deep.equal(['5', "teams' median 1"]);
     expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window of equal length \(1 Oct 2025 to 31 Dec 2025\), the change named better or worse/);
     // Better and worse are words, not colour alone.
@@ -96,7 +98,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await until(() => text(page, 'facts-count'), '5 deployments · 1 failed');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Teams');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'deployments.change_failure_rate', dteam: seeded.teams.alpha });
-    expect((await rows(page)).map((r) => [r[2], r[6]])).to.deep.equal([['d5', 'no'], ['d4', 'no'], ['d3', 'no'], ['d2', 'yes'], ['d1', 'no']]);
+    expect((await rows(page)).map((r) => [r[2], r[0]])).to.deep.equal([['2026-03-02 12:00', 'no'], ['2026-03-01 12:00', 'no'], ['2026-02-05 06:00', 'no'], ['2026-02-05 00:00', 'yes'], ['2026-01-10 00:00', 'no']]);
     const shared = page.url();
     await panel.getByRole('button', { name: 'Close' }).click();
     await until(() => panel.count(), 0);
@@ -128,11 +130,11 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     const panel = page.getByRole('dialog', { name: "Survey responses (the experience score's n): the facts" });
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '1 team month · 3 responses in all');
-    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Team', 'Month', 'Invitations', 'Responses']);
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Details', 'Team', 'Month', 'Invitations', 'Responses']);
     expect(await rows(page)).to.deep.equal([['Alpha', '2026-02', '3', '3']]);
   });
 
-  it('AI adoption: a team\'s sessions and seat holders open their lists, by id; keyboard only', async () => {
+  it('AI adoption: a team\'s sessions and seat holders open their lists, people by name; keyboard only', async () => {
     const page = await personPage();
     await page.goto(`/app/ai?${SCOPE}`);
     const sessions = page.locator('a[title="List the facts behind AI sessions, Alpha"]');
@@ -142,8 +144,9 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     const panel = page.getByRole('dialog', { name: 'AI sessions: the facts' });
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '1 AI session');
-    // started, ended, source, tool, model, person id, matched.
-    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'upload', 'cursor', 'gpt-5', ann, 'yes']]);
+    // started, person (by the register's name), tool, model, source; the rest in the row's details.
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', 'Ann', 'cursor', 'gpt-5', 'upload']]);
+    expect(await panel.getByRole('link', { name: '2026-02-03 09:00' }).getAttribute('href')).to.match(/^\/app\/ai\/sessions\/[0-9a-f-]{36}$/);
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).to.equal(true);
     const axe = await seriousAxe(page).include('dialog').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
@@ -156,21 +159,21 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await page.keyboard.press('Escape');
     await page.locator('a[title="List the facts behind Seat holders, Alpha"]').click();
     await until(() => text(page, 'facts-count'), '1 seat holder');
-    expect(await rows(page)).to.deep.equal([[ann, '1']]);
+    expect(await rows(page)).to.deep.equal([['Ann', '1']]);
     await page.keyboard.press('Escape');
     await page.locator('a[title="List the facts behind AI active users, Alpha"]').click();
     await until(() => text(page, 'facts-count'), '1 person or uploader');
-    expect(await rows(page)).to.deep.equal([[ann, 'yes', '1']]);
+    expect(await rows(page)).to.deep.equal([['Ann', '1', 'yes']]);
     await page.keyboard.press('Escape');
     // A point of the monthly charts opens that month's list.
     await page.getByTestId('ai-sessions').getByRole('link', { name: 'Feb 2026: 1. List the facts' }).click();
     await until(() => text(page, 'facts-count'), '1 AI session');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'ai_sessions.ai_sessions', dmonth: '2026-02' });
-    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', '2026-02-03 10:00', 'upload', 'cursor', 'gpt-5', ann, 'yes']]);
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:00', 'Ann', 'cursor', 'gpt-5', 'upload']]);
     await screenshot(page, 'ai-drill');
   });
 
-  it("headcount opens the team's current members by person id (the Organisation row's: the organisation's people)", async () => {
+  it("headcount opens the team's current members by name (the Organisation row's: the organisation's people)", async () => {
     const page = await personPage();
     await page.goto(`/app/teams?${SCOPE}`);
     const alpha = page.locator('a[title="List the facts behind Headcount, Alpha"]');
@@ -181,12 +184,12 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '3 members');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'memberships.headcount', dteam: seeded.teams.alpha });
-    expect(await panel.locator('p.muted').first().innerText()).to.equal('Current members, whatever the window, this team; by person id.');
-    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Person id', 'Membership from', 'Memberships']);
+    expect(await panel.getByRole('heading', { level: 2 }).innerText()).to.equal('Headcount: the facts · Alpha, current members, whatever the window');
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Details', 'Person', 'Membership from', 'Memberships']);
     const { pool } = dbFor(suite.server.databaseUrl);
-    const members = (await pool.query(`select person_id from team_memberships where team_id = $1 order by person_id`, [seeded.teams.alpha])).rows.map((r) => r.person_id as string);
-    expect(members).to.have.length(3);
-    expect(await rows(page)).to.deep.equal(members.map((id) => [id, 'register', '1']));
+    const members = (await pool.query(`select p.display_name from team_memberships m join people p on p.id = m.person_id where m.team_id = $1 order by m.person_id`, [seeded.teams.alpha])).rows.map((r) => r.display_name as string);
+    expect([...members].sort()).to.deep.equal(['Ann', 'Bo', 'Cy']);
+    expect(await rows(page)).to.deep.equal(members.map((name) => [name, 'register', '1']));
     const axe = await seriousAxe(page).include('dialog').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
     await page.keyboard.press('Escape');
@@ -197,8 +200,8 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await page.locator('a[title="List the facts behind Headcount"]').click();
     await until(() => text(page, 'facts-count'), '5 members');
     expect(new URL(page.url()).searchParams.get('dteam')).to.equal(null);
-    const everyone = (await pool.query(`select distinct m.person_id from team_memberships m where m.tenant_id = $1 order by 1`, [tenant.tenantId])).rows.map((r) => r.person_id as string);
-    expect(await rows(page)).to.deep.equal(everyone.map((id) => [id, 'register', '1']));
+    const everyone = (await pool.query(`select p.display_name from people p where p.id in (select person_id from team_memberships where tenant_id = $1) order by p.id`, [tenant.tenantId])).rows.map((r) => r.display_name as string);
+    expect(await rows(page)).to.deep.equal(everyone.map((name) => [name, 'register', '1']));
   });
 
   it('AI adoption: a point of the AI commits chart opens that month\'s commits, with the session that names each', async () => {
@@ -212,8 +215,12 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await panel.waitFor();
     await until(() => text(page, 'facts-count'), '1 AI commit');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.include({ drill: 'ai_commits.ai_commits', dmonth: '2026-02' });
-    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Repository', 'Sha', 'Committed', 'AI tools', 'AI sessions', 'Person (or uploader) ids']);
-    expect(await rows(page)).to.deep.equal([['acme/api', K1, '2026-02-03 09:30', 'cursor', annSession, ann]]);
+    expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Details', 'Committed', 'Sha', 'Repository', 'AI tools', 'People']);
+    expect(await rows(page)).to.deep.equal([['2026-02-03 09:30', K1.slice(0, 7), 'acme/api', 'cursor', 'Ann']]);
+    // The session that names it and the person's id are in the row's details.
+    await panel.getByRole('button', { name: 'Show details' }).click();
+    const detail = await panel.locator('tr.fact-detail').innerText();
+    expect([detail.includes(annSession), detail.includes(ann), detail.includes(K1)]).to.deep.equal([true, true, true]);
     const axe = await seriousAxe(page).include('dialog').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
     await page.keyboard.press('Escape');
@@ -221,7 +228,8 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     // March's point: the owner's commit (no person: the uploading user's id).
     await page.getByTestId('ai-commits').getByRole('link', { name: 'Mar 2026: 1. List the facts' }).click();
     await until(() => text(page, 'facts-count'), '1 AI commit');
-    expect((await rows(page)).map((r) => [r[1], r[5]])).to.deep.equal([[K2, tenant.owner.userId]]);
+    const owner = (await dbFor(suite.server.databaseUrl).pool.query(`select coalesce(nullif(display_name, ''), email) as name from users where id = $1`, [tenant.owner.userId])).rows[0].name as string;
+    expect((await rows(page)).map((r) => [r[1], r[4]])).to.deep.equal([[K2.slice(0, 7), `${owner} (not in the register)`]]);
   });
 
   it('at 390 px the Teams panel is the whole width and the page does not scroll sideways', async () => {

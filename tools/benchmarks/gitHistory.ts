@@ -1,5 +1,5 @@
 /**
- * The open-source corpus measured from public git history (docs/benchmarks.md "Measured from git
+ * The open-source corpus measured from public git history (docs/benchmarks-corpus.md "Measured from git
  * history"): one repository's months read from a local clone with `git` (child_process, no
  * network), at a recorded commit. Every measure is a proxy: git holds no deployment and no
  * incident. The facts read here (names, e-mails, subjects) stay in this process: a row holds

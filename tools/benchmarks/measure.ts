@@ -1,7 +1,7 @@
 /**
  * Writes corpus/snapshot.json measured from the public git history of the repositories listed in
  * corpus/measured-repositories.json, each read at its recorded commit, over the window recorded
- * there (docs/benchmarks.md "Measured from git history"). Offline: it reads local clones with git.
+ * there (docs/benchmarks-corpus.md "Measured from git history"). Offline: it reads local clones with git.
  *
  *   npm run corpus:measure -- --clones <dir>            measure; same clones, same bytes
  *   npm run corpus:measure -- --clones <dir> --record   first record each clone's HEAD as the commit read
@@ -76,7 +76,7 @@ export function leftOutReason(rows: StoredRow[], activeMonths: number): LeftOutR
 export function aboutText(readOn: string, repositories: number, leftOut: number): string {
   return (
     `Open-source benchmark corpus measured from the public git history of ${repositories} repositories (corpus/measured-repositories.json: each read at a recorded commit on ${readOn}; ${leftOut} more read but left out: not active, or more than 60 PR authors in a month), ` +
-    'by tools/benchmarks/measure.ts (docs/benchmarks.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
+    'by tools/benchmarks/measure.ts (docs/benchmarks-corpus.md "Measured from git history"). Every measure is a proxy: git holds no deployment and no incident. ' +
     'A deployment with CODEHOST_PUBLIC_TOKEN re-measures the corpus from the code host (the first completed run of benchmarks.corpus replaces this one). Aggregates per repository and month only.'
   );
 }

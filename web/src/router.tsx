@@ -39,7 +39,7 @@ const overview = createRoute({
   path: '/',
   validateSearch: validateDrill,
   // The tiles' queries start with the navigation, alongside the page's chunk instead of after it
-  // has loaded and rendered; the page's useQuery picks up the same queries (docs/web.md "Performance").
+  // has loaded and rendered; the page's useQuery picks up the same queries (docs/benchmarks/2026-11-24-web-performance.md).
   loaderDeps: ({ search }) => search as Scope,
   loader: ({ context: { queryClient }, deps }) => {
     void queryClient.prefetchQuery(cubeQuery(doraTiles(deps)));

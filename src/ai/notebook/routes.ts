@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { route } from '../../http/route.js';
+import { route, type ApiRouter } from '../../http/route.js';
 import { checkBudget } from '../budget.js';
 import { findAiSettings, modelChain } from '../settings.js';
 import { runCell, type NotebookEvent } from './agent.js';
@@ -17,8 +17,8 @@ const NONE = '00000000-0000-0000-0000-000000000000';
 const Params = z.object({ id: Uuid }).catch({ id: NONE });
 const CellParams = z.object({ id: Uuid, cellId: Uuid }).catch({ id: NONE, cellId: NONE });
 
-export function notebookRoutes(app: AppContext): Router {
-  const router = new Router();
+export function notebookRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/notebooks', route(app, { auth: 'required' }, async ({ principal }) => {

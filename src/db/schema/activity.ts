@@ -48,7 +48,7 @@ export const codehostDeliveries = pgTable(
 
 /**
  * The 90-day backfill of one project's deployments from the code host's REST API, one row per
- * project and source (docs/codehost-deployments.md "Backfill"). The cursor is where the walk
+ * project and source (docs/codehost-deployments-backfill.md "Backfill"). The cursor is where the walk
  * stands (the page still to read, or the records listed and how many are applied), saved after
  * every page and record, so a restart, a retry or the continuation queued after a rate limit
  * resumes there; a finished walk starts afresh when asked for again.
@@ -74,6 +74,8 @@ export const codehostBackfills = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** Why the last run stopped short (no installation, not linked, the code host failed). */
     lastError: text('last_error'),
+    /** The job whose request began this walk: its retry (after a continuation finished it) does not walk again. */
+    startedByJobId: text('started_by_job_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -105,6 +107,16 @@ export const pullRequests = pgTable(
     baseBranch: text('base_branch'),
     mergeCommitSha: text('merge_commit_sha'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /**
+     * Ready for review (METRICS.md "PR phases"): when it was opened, or, opened as a draft, when it
+     * was first marked ready (`ready_for_review`); null while a draft (docs/pr-phases.md).
+     */
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    /**
+     * The earliest review submitted by someone other than its author and not a bot
+     * (pull_request_reviews), kept as reviews and the PR arrive in any order.
+     */
+    firstReviewAt: timestamp('first_review_at', { withTimezone: true }),
     mergedAt: timestamp('merged_at', { withTimezone: true }),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
@@ -117,6 +129,9 @@ export const pullRequests = pgTable(
     // The pull requests a deployment ships: merged in a range of time (migration 0019's view; since
     // 0021 the stored change_lead_times has its own index, and this one serves no query we know).
     index('pull_requests_project_merged_idx').on(t.projectId, t.mergedAt).where(sql`merged_at IS NOT NULL`),
+    // A revert PR by its title (`Revert "<title>"`, METRICS.md "Rework"): md5, since a title may be
+    // longer than a btree entry may be.
+    index('pull_requests_project_revert_title_idx').on(t.projectId, sql`md5(${t.title})`).where(sql`title LIKE 'Revert "%'`),
   ],
 );
 
@@ -144,6 +159,34 @@ export const pullRequestReviewers = pgTable(
   ],
 );
 
+/**
+ * Every review submitted on a pull request (`pull_request_review` `submitted`, or the backfill's
+ * `GET …/pulls/{n}/reviews`), one row per review id: the first review of a PR and the reviews given
+ * per reviewer (docs/pr-phases.md). Keyed by the PR's project and number like pull_request_reviewers,
+ * so a review that arrives before its PR is kept. `state` is the verdict as submitted; a later
+ * dismissal does not remove the review (it was given).
+ */
+export const pullRequestReviews = pgTable(
+  'pull_request_reviews',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    pullRequestNumber: integer('pull_request_number').notNull(),
+    reviewId: bigint('review_id', { mode: 'number' }).notNull(),
+    reviewer: text('reviewer').notNull(),
+    reviewerIsBot: boolean('reviewer_is_bot').notNull().default(false),
+    state: text('state', { enum: ['approved', 'changes_requested', 'commented', 'dismissed'] }).notNull(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.reviewId] }),
+    index('pull_request_reviews_pr_idx').on(t.projectId, t.pullRequestNumber, t.submittedAt),
+    index('pull_request_reviews_tenant_submitted_idx').on(t.tenantId, t.submittedAt),
+    check('pull_request_reviews_state', sql`${t.state} in ('approved', 'changes_requested', 'commented', 'dismissed')`),
+  ],
+);
+
 /** Commits as pushed; one row per (project, sha), first-seen branch kept. */
 export const commits = pgTable(
   'commits',
@@ -168,6 +211,8 @@ export const commits = pgTable(
      */
     aiTrailers: text('ai_trailers').array().notNull().default(sql`'{}'::text[]`),
     url: text('url'),
+    /** The sha a revert commit names (`This reverts commit <sha>`, as git writes it): reverted PRs (METRICS.md "Rework"). */
+    revertsSha: text('reverts_sha').generatedAlwaysAs(sql`lower(substring(message from 'This reverts commit ([0-9a-fA-F]{7,40})'))`),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -175,6 +220,7 @@ export const commits = pgTable(
     index('commits_tenant_sha_idx').on(t.tenantId, t.sha),
     index('commits_tenant_committed_idx').on(t.tenantId, t.committedAt),
     index('commits_project_branch_idx').on(t.projectId, t.branch),
+    index('commits_project_reverts_idx').on(t.projectId, sql`left(${t.revertsSha}, 7)`).where(sql`reverts_sha IS NOT NULL`),
   ],
 );
 
@@ -302,7 +348,7 @@ export const aiSessionLinks = pgTable(
 );
 
 /**
- * Kept for whoever reads it (migration 0067): a PR is AI-assisted when its attribution level is high
+ * Kept for whoever reads it (src/cube/sql/pull_request_ai_assisted.sql): a PR is AI-assisted when its attribution level is high
  * or medium (METRICS.md "AI attribution"); `via_session` is any high signal, `via_trailer` an AI
  * trailer, `via_label` the label ai-assisted or one the owner configured. The level and its evidence
  * are in the view pull_request_attribution (docs/ai-attribution.md).

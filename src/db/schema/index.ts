@@ -12,3 +12,4 @@ export * from './chatDocs.js';
 export * from './billing.js';
 export * from './benchmarks.js';
 export * from './aiTelemetry.js';
+export * from './aiVendors.js';

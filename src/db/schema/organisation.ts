@@ -148,6 +148,12 @@ export const seats = pgTable(
     assignedOn: date('assigned_on', { mode: 'string' }).notNull(),
     revokedOn: date('revoked_on', { mode: 'string' }),
     seatImportId: uuid('seat_import_id').references(() => seatImports.id, { onDelete: 'set null' }),
+    /** `import` (the seat file) or `copilot` (GitHub's seat list, pulled with the vendor reports). */
+    source: text('source').notNull().default('import'),
+    /** The vendor's last activity of the seat (Copilot `last_activity_at`); null when it never said. */
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
+    /** The vendor's account of the seat (Copilot: the assignee's login). */
+    externalLogin: text('external_login'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

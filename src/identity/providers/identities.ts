@@ -42,7 +42,7 @@ export async function removeMyIdentity(db: Db, principal: TenantPrincipal, id: s
 
 const LABELS: Record<string, string> = { github: 'GitHub', gitlab: 'GitLab', google: 'Google', microsoft: 'Microsoft' };
 
-/** The wire shape (docs/auth.md "Linked accounts"); never the provider's subject. */
+/** The wire shape (docs/auth-providers.md "Linked accounts"); never the provider's subject. */
 export function presentIdentity(i: ExternalIdentity) {
   return {
     id: i.id,

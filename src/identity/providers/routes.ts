@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { loginUrl } from '../routes.js';
-import { route } from '../../http/route.js';
+import { route, type ApiRouter } from '../../http/route.js';
 import { AppError } from '../../errors.js';
 import { safeReturnUrl } from '../returnUrl.js';
 import { endSession, readCookie, SESSION_COOKIE, sessionCookie, createSession } from '../../auth/sessions.js';
@@ -35,8 +35,8 @@ const clearedFlowCookie = (secure: boolean) => `${FLOW_COOKIE}=; Path=/auth; Max
 const backToLogin = (problem: string, context: FlowContext | null) =>
   loginUrl({ error: problem, mode: context?.mode ?? null, returnUrl: context && context.returnUrl !== '/' ? context.returnUrl : null });
 
-export function signInProviderRoutes(app: AppContext): Router {
-  const router = new Router();
+export function signInProviderRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { config, log } = app;
   const { db } = app.database;
   const secure = config.production;

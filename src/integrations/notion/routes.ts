@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
-import { route } from '../../http/route.js';
+import { route, type ApiRouter } from '../../http/route.js';
 import { connectionById, connectionsOf, deleteConnection, presentConnection, setConnectionState, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { notionClient, notionErrorCode } from './client.js';
 import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNotionConnection, requireNotion } from './install.js';
@@ -38,8 +38,8 @@ export function presentNotionStatus(app: AppContext, enabled: boolean, connectio
 /** A page shared with the integration: a candidate parent page. */
 export const presentPage = (p: { id: string }) => ({ id: p.id, title: titleOf(p as { properties?: Record<string, unknown> }) });
 
-export function notionRoutes(app: AppContext): Router {
-  const router = new Router();
+export function notionRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/integrations/notion', route(app, { auth: 'required' }, async ({ principal }) => {

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { teams } from '../../db/schema/index.js';
 import { AppError, zodDetails } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
-import { route } from '../../http/route.js';
+import { route, type ApiRouter } from '../../http/route.js';
 import { connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { receiveSlashCommand, SlashCommandForm } from './command.js';
 import { slackClient, slackErrorCode } from './client.js';
@@ -54,8 +54,8 @@ export function presentSlackStatus(app: AppContext, enabled: boolean, connection
 
 export const presentChannel = (c: { id?: string; name?: string }) => ({ id: c.id as string, name: c.name as string });
 
-export function slackRoutes(app: AppContext): Router {
-  const router = new Router();
+export function slackRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
   const { db } = app.database;
 
   router.get('/api/integrations/slack', route(app, { auth: 'required' }, async ({ principal }) => {

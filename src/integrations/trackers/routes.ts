@@ -6,10 +6,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { route } from '../../http/route.js';
+import { route, type ApiRouter } from '../../http/route.js';
 import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from './service.js';
 import { syncRowOf } from './store.js';
-import { TRACKER_KINDS } from './types.js';
+import { TRACKER_KINDS, type TrackerKind } from './types.js';
 import { requireTrackerApp } from './vendors.js';
 import { receiveJiraWebhook, receiveLinearWebhook } from './webhooks.js';
 import { Uuid } from '../../shared/schemas.js';
@@ -20,40 +20,15 @@ const DisconnectQuery = z.object({ connection: Uuid.optional() });
 const WebhookQuery = z.object({ site: z.string().max(200).optional(), key: z.string().max(100).optional() });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
-export function trackerRoutes(app: AppContext): Router {
-  const router = new Router();
+export function trackerRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
 
   router.get('/api/integrations/trackers', route(app, { auth: 'required' }, async ({ principal }) => ({ body: { data: await trackerOverview(app, principal), meta: {} } })));
 
+  // A router per tracker, mounted: its routes stay in the route table's type (http/route.ts).
   for (const kind of TRACKER_KINDS) {
-    const base = `/api/integrations/${kind}`;
-    // Checked before authentication too, so an unconfigured tracker is 404 for everyone.
-    const configured = async (_ctx: unknown, next: () => Promise<unknown>) => {
-      requireTrackerApp(app.config, kind);
-      await next();
-    };
-
-    router.get(`${base}/connect`, configured, route(app, { auth: { policy: 'integration.manage' } }, ({ ctx, principal }) => {
-      ctx.redirect(connectUrl(app, principal, kind));
-    }));
-
-    router.get(`${base}/callback`, configured, route(app, { auth: { policy: 'integration.manage' }, query: CallbackQuery }, async ({ ctx, principal, query }) => {
-      ctx.redirect(await completeConnect(app, principal, kind, query));
-    }));
-
-    router.delete(base, configured, route(app, { auth: { policy: 'integration.manage' }, query: DisconnectQuery, whenReadOnly: 'allowed' }, async ({ principal, query }) => ({
-      body: { data: await disconnect(app, principal, kind, query.connection), meta: {} },
-    })));
-
-    router.patch(`${base}/connections/:id`, configured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: SettingsChange }, async ({ principal, params, body }) => {
-      const connection = await changeSettings(app, principal, kind, params.id, body);
-      return { body: { data: presentTrackerConnection(connection, await syncRowOf(app.database.db, connection.id)), meta: {} } };
-    }));
-
-    router.post(`${base}/connections/:id/backfill`, configured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams }, async ({ principal, params }) => ({
-      status: 202,
-      body: { data: { jobId: await startBackfill(app, principal, kind, params.id) }, meta: {} },
-    })));
+    const kindRouter = trackerKindRoutes(app, kind);
+    router.use(kindRouter.routes(), kindRouter.allowedMethods());
   }
 
   // The owner hands these to a Jira administrator who registers an admin webhook (signed, X-Hub-Signature).
@@ -83,5 +58,39 @@ export function trackerRoutes(app: AppContext): Router {
     body: { data: await receiveLinearWebhook(app, { signature: ctx.get('linear-signature'), body: body as unknown as Buffer }), meta: {} },
   })));
 
+  return router;
+}
+
+/** The routes of one tracker (`/api/integrations/jira/…`, `/api/integrations/linear/…`). */
+export function trackerKindRoutes<K extends TrackerKind>(app: AppContext, kind: K) {
+  const router: ApiRouter = new Router();
+  const base = `/api/integrations/${kind}` as const;
+  // Checked before authentication too, so an unconfigured tracker is 404 for everyone.
+  const configured = async (_ctx: unknown, next: () => Promise<unknown>) => {
+    requireTrackerApp(app.config, kind);
+    await next();
+  };
+
+  router.get(`${base}/connect`, configured, route(app, { auth: { policy: 'integration.manage' } }, ({ ctx, principal }) => {
+    ctx.redirect(connectUrl(app, principal, kind));
+  }));
+
+  router.get(`${base}/callback`, configured, route(app, { auth: { policy: 'integration.manage' }, query: CallbackQuery }, async ({ ctx, principal, query }) => {
+    ctx.redirect(await completeConnect(app, principal, kind, query));
+  }));
+
+  router.delete(base, configured, route(app, { auth: { policy: 'integration.manage' }, query: DisconnectQuery, whenReadOnly: 'allowed' }, async ({ principal, query }) => ({
+    body: { data: await disconnect(app, principal, kind, query.connection), meta: {} },
+  })));
+
+  router.patch(`${base}/connections/:id`, configured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: SettingsChange }, async ({ principal, params, body }) => {
+    const connection = await changeSettings(app, principal, kind, params.id, body);
+    return { body: { data: presentTrackerConnection(connection, await syncRowOf(app.database.db, connection.id)), meta: {} } };
+  }));
+
+  router.post(`${base}/connections/:id/backfill`, configured, route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams }, async ({ principal, params }) => ({
+    status: 202,
+    body: { data: { jobId: await startBackfill(app, principal, kind, params.id) }, meta: {} },
+  })));
   return router;
 }

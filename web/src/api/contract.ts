@@ -8,15 +8,16 @@
  * step when a route changes (the types then still come from the presenters).
  */
 import type { z } from 'zod';
-import type { presentAiSettings, presentAssessment, presentSummary } from '../../../src/ai/presenters';
+import type { Answer } from './client';
+import type { presentAiSettings } from '../../../src/ai/presenters';
 import type { AiSettingsBody } from '../../../src/ai/settings';
 import type { presentAttributionSettings } from '../../../src/aiAttribution/presenters';
 import type { AttributionSettingsBody } from '../../../src/aiAttribution/schemas';
 import type { SignalCounts } from '../../../src/aiAttribution/service';
-import type { reviewFailures, sessionListExtras } from '../../../src/ai/reviewState';
+import type { presentSource } from '../../../src/aiVendors/presenters';
+import type { SaveSourceBody } from '../../../src/aiVendors/service';
 import type { NotebookEvent } from '../../../src/ai/notebook/agent';
 import type { CellBody, NotebookBody, NotebookPatch, presentCell, presentNotebook } from '../../../src/ai/notebook/service';
-import type { presentSession, presentSessionDetails } from '../../../src/aiSessions/presenters';
 import type { presentApiKey, presentNewApiKey } from '../../../src/apiKeys/presenters';
 import type { CreateKeyBody } from '../../../src/apiKeys/routes';
 import type { presentIdentity } from '../../../src/identity/providers/identities';
@@ -114,13 +115,11 @@ export type AiSettingsInput = In<typeof AiSettingsBody>;
 export type AttributionSettings = Out<typeof presentAttributionSettings>;
 export type AttributionSettingsInput = In<typeof AttributionSettingsBody>;
 export type AttributionSignals = SignalCounts;
-export type SessionListItem = Out<typeof presentSession> & ReturnType<Out<typeof sessionListExtras>>;
-type ReviewFailure = NonNullable<ReturnType<Out<typeof reviewFailures>['get']>>;
-export type SessionDetails = Out<typeof presentSessionDetails> & {
-  summary: Out<typeof presentSummary>;
-  assessment: Out<typeof presentAssessment>;
-  reviewFailed: { summary: ReviewFailure['summary'] | null; assessment: ReviewFailure['assessment'] | null };
-};
+export type AiVendorSource = Out<typeof presentSource>;
+export type AiVendorSourceInput = In<typeof SaveSourceBody>;
+export type SessionListItem = Answer<'GET /api/sessions'>['data'][number];
+/** A session's details with its review and the `actions` the caller may take on it. */
+export type SessionDetails = Answer<'GET /api/sessions/:id'>['data'];
 export type NotebookSummary = Out<typeof presentNotebook>;
 export type Cell = Out<typeof presentCell>;
 export type Notebook = NotebookSummary & { cells: Cell[] };

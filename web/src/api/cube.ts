@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from './client';
+import { api, pathOf, type ApiArgs, type ApiOptions, type RouteKey } from './client';
 import type { ContinueWait, CubeLoad } from './contract';
 
 export type Filter = { member: string; operator: 'equals' | 'notEquals' | 'set' | 'notSet' | 'inDateRange'; values?: string[] };
@@ -20,9 +20,9 @@ export type CubeRow = CubeLoad['data'][number];
  * Cube's own client does, until its rows are there.
  */
 async function load(query: CubeQuery, signal: AbortSignal): Promise<CubeResult> {
-  const path = `/cubejs-api/v1/load?castNumerics=true&query=${encodeURIComponent(JSON.stringify(query))}`;
   for (;;) {
-    const body = await api<CubeResult | ContinueWait>(path, { signal });
+    // The table types `data` for every response format; the app asks the default one, rows.
+    const body = (await api('GET /cubejs-api/v1/load', { query: { castNumerics: 'true', query: JSON.stringify(query) }, signal })) as CubeResult | ContinueWait;
     if (!('error' in body) || body.error !== 'Continue wait') return body as CubeResult;
   }
 }
@@ -35,23 +35,23 @@ export const cubeQuery = (query: CubeQuery) => queryOptions({ queryKey: ['cube',
  */
 export const referenceCubeQuery = (query: CubeQuery) => queryOptions({ queryKey: ['reference', query], staleTime: Infinity, queryFn: ({ signal }) => load(query, signal) });
 
-function apiPath(path: string, params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, String(v));
-  const qs = search.toString();
-  return qs ? `${path}?${qs}` : path;
+type GetKey = RouteKey & `GET ${string}`;
+
+/** A GET of the table as a query: keyed `['api', path, query]`, so a change refetches it by its path's prefix. */
+function keyedQuery<K extends GetKey>(prefix: 'api' | 'vendor', key: K, options: ApiOptions<K> | undefined) {
+  const { params, query } = (options ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown> };
+  const args = (signal: AbortSignal) => [{ ...options, signal }] as unknown as ApiArgs<K>;
+  return queryOptions({ queryKey: [prefix, pathOf(key, params), query ?? {}], queryFn: ({ signal }) => api(key, ...args(signal)) });
 }
 
-export const apiQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) =>
-  queryOptions({ queryKey: ['api', path, params], staleTime: 60_000, queryFn: ({ signal }) => api<T>(apiPath(path, params), { signal }) });
+export const apiQuery = <K extends GetKey>(key: K, ...[options]: ApiArgs<K>) => queryOptions({ ...keyedQuery('api', key, options), staleTime: 60_000 });
 
 /**
  * A listing the server reads from a vendor on each request (Slack channels, Notion pages): not our
  * data, so the live refresh after every webhook batch leaves it alone (it would call the vendor
  * again each time); kept for 5 minutes, and asked again when its page is opened after that.
  */
-export const vendorQuery = <T,>(path: string, params: Record<string, string | number | undefined> = {}) =>
-  queryOptions({ queryKey: ['vendor', path, params], staleTime: 5 * 60_000, queryFn: ({ signal }) => api<T>(apiPath(path, params), { signal }) });
+export const vendorQuery = <K extends GetKey>(key: K, ...[options]: ApiArgs<K>) => queryOptions({ ...keyedQuery('vendor', key, options), staleTime: 5 * 60_000 });
 
 /** A numeric cell: the server sends numbers (or null); anything else is not a number. */
 export const num = (row: CubeRow | undefined, key: string): number | null => {

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Data, Features, Me, TenantAction } from './contract';
+import type { Features, Me, TenantAction } from './contract';
 import { apiQuery } from './cube';
 
 export type { Features, Me, TenantAction };
 
 /** `meta.features`: the server's optional features; what is off is neither shown nor asked for. */
-export const meQuery = apiQuery<Data<Me, { features: Features }>>('/api/users/me');
+export const meQuery = apiQuery('GET /api/users/me');
 
 /** The server's features; undefined until known (show nothing optional meanwhile). */
 export function useFeatures(): Features | undefined {
@@ -20,4 +20,9 @@ export function useFeatures(): Features | undefined {
 export function useCan(): (action: TenantAction) => boolean | undefined {
   const actions = useQuery(meQuery).data?.data.actions;
   return (action) => actions?.includes(action);
+}
+
+/** The active organisation's id; undefined until known. A drill-through's link carries it (`dorg`). */
+export function useActiveOrganisation(): string | undefined {
+  return useQuery(meQuery).data?.data.activeTenant.id;
 }

@@ -1,5 +1,9 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import type { Data, UpdateMe } from '../api/contract';
+import { meQuery, useActiveOrganisation, type Me } from '../api/me';
 import type { DrillSearch } from '../lib/drill';
 import type { Scope } from '../lib/scope';
 import { dateRange } from '../lib/window';
@@ -21,11 +25,12 @@ export function DrillLink({ measure, title, testId, month, team, children }: {
   team?: { id: string; name: string };
   children?: ReactNode;
 }) {
+  const org = useActiveOrganisation();
   const what = `List the facts behind ${title}${team ? `, ${team.name}` : ''}${month ? `, ${month}` : ''}`;
   return (
     <Link
       to="."
-      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month, dteam: team?.id, dfrom: undefined, dto: undefined })) as never}
+      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month, dteam: team?.id, dfrom: undefined, dto: undefined, dorg: org })) as never}
       className={children ? undefined : 'drill-link'}
       data-testid={testId}
       // In a table whose row opens a page (Teams), the number opens its list, not the row's page.
@@ -51,12 +56,33 @@ function listWindow(scope: Scope, { dmonth, dfrom, dto }: DrillSearch): { from: 
   return { from: scope.from, to: scope.to };
 }
 
+/**
+ * A link's organisation (`dorg`) against the active one: `own` when they are the same (or the link
+ * names none), `switching` while the app moves to the link's organisation (the user is one of its
+ * members), `foreign` when the user is not; undefined until the user's organisations are known.
+ */
+function useLinkOrganisation(dorg: string | undefined): { state: 'own' | 'switching' | 'foreign'; error: unknown } | undefined {
+  const me = useQuery(meQuery);
+  const [error, setError] = useState<unknown>(null);
+  const data = me.data?.data;
+  const state = !data ? undefined : !dorg || dorg === data.activeTenant.id ? 'own' : data.tenants.some((t) => t.id === dorg) ? 'switching' : 'foreign';
+  useEffect(() => {
+    if (state !== 'switching' || !dorg) return;
+    // A full load, as the organisation menu does: every cached answer belongs to the previous organisation.
+    api('PATCH /api/users/me', { json: { activeTenantId: dorg } })
+      .then(() => location.assign(location.href))
+      .catch(setError);
+  }, [state, dorg]);
+  return state && { state, error };
+}
+
 /** The open drill-through panel of the page, if its URL names one; `titles` names the measures the page shows. */
 export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<string, string> }) {
   const search = useSearch({ strict: false }) as DrillSearch;
-  const { drill, dpage, dteam } = search;
+  const { drill, dpage, dteam, dorg } = search;
   const navigate = useNavigate();
-  if (!drill) return null;
+  const organisation = useLinkOrganisation(drill ? dorg : undefined);
+  if (!drill || !organisation) return null;
   const to = (search: (prev: Record<string, unknown>) => Record<string, unknown>) => void navigate({ to: '.', search: search as never, replace: true });
   return (
     <Suspense fallback={null}>
@@ -65,8 +91,10 @@ export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<str
         title={titles[drill] ?? drill}
         scope={{ team: scope.team, ...listWindow(scope, search), ...(dteam ? { team: dteam } : {}) }}
         page={dpage ?? 1}
+        // Another organisation's list is never asked for: the server would answer with this one's.
+        blocked={organisation.state === 'own' ? undefined : { state: organisation.state, error: organisation.error }}
         onPage={(page) => to((prev) => ({ ...prev, dpage: page > 1 ? page : undefined }))}
-        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom: undefined, dto: undefined }))}
+        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom: undefined, dto: undefined, dorg: undefined }))}
       />
     </Suspense>
   );

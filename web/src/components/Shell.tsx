@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
-import type { Data, Me, UpdateMe } from '../api/contract';
 import { cubeQuery } from '../api/cube';
 import { liveState, subscribeLive } from '../api/live';
 import { meQuery, useFeatures } from '../api/me';
@@ -128,7 +127,7 @@ function UserMenu() {
   // when it connected) belong to the previous organisation.
   const switchTenant = async (tenantId: string) => {
     try {
-      await api<Data<Me>>('/api/users/me', { method: 'PATCH', json: { activeTenantId: tenantId } satisfies UpdateMe });
+      await api('PATCH /api/users/me', { json: { activeTenantId: tenantId } });
       const search = new URLSearchParams(location.search);
       const keep = new URLSearchParams();
       for (const k of ['from', 'to', 'days']) if (search.get(k)) keep.set(k, search.get(k) as string);
@@ -139,7 +138,7 @@ function UserMenu() {
   };
   const signOut = async () => {
     try {
-      await api('/auth/logout', { method: 'POST' });
+      await api('POST /auth/logout');
     } finally {
       location.assign('/login');
     }

@@ -24,9 +24,10 @@ export function teamsMedian(values: (number | null)[]): number | null {
  * How a value moved from the previous window, in words (never colour alone): "up, better",
  * "down, worse", "up", "no change"; null when either window has no value.
  */
-export function changeWords(current: number | null, previous: number | null, direction: Direction): string | null {
+export function changeWords(current: number | null, previous: number | null, direction: Direction, shown?: (v: number) => string): string | null {
   if (current === null || previous === null) return null;
-  if (current === previous) return 'no change';
+  // Two values that read the same on the page are no change (18.2 h and 18.2 h), whatever the digits behind them.
+  if (current === previous || (shown !== undefined && shown(current) === shown(previous))) return 'no change';
   const up = current > previous;
   const word = up ? 'up' : 'down';
   if (direction === null) return word;

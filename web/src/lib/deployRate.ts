@@ -31,3 +31,19 @@ export function deployRate(row: CubeRow | undefined, windowStart: string): Deplo
     since: perDay !== null && typeof start === 'string' && start.slice(0, 10) > windowStart ? `since ${formatDay(start)}` : null,
   };
 }
+
+export interface MedianProjectRate {
+  /** The median project's rate per day (what the organisation's DORA band reads), or null. */
+  perDay: number | null;
+  rate: string | null;
+  /** The projects it is the median of (its n). */
+  projects: number;
+}
+
+/** The organisation's median project's deployment rate as the cube sends it (issue 47), read like `deployRate`. */
+export function medianProjectRate(row: CubeRow | undefined): MedianProjectRate {
+  const perDay = num(row, 'deployments.project_deploys_per_day_p50');
+  const perWeek = num(row, 'deployments.project_deploys_per_week_p50');
+  const rate = perDay === null ? null : perDay >= 1 ? `${formatRate(perDay)} per day` : `${formatRate(perWeek ?? 0)} per week`;
+  return { perDay, rate, projects: num(row, 'deployments.rated_projects') ?? 0 };
+}

@@ -12,6 +12,11 @@ export interface DrillSearch {
   /** The days of a chart's partial month (YYYY-MM-DD, both or neither), else `dmonth` or the window. */
   dfrom?: string;
   dto?: string;
+  /**
+   * The organisation (id) the list belongs to: a shared link opened in another active organisation
+   * switches to it, or says it cannot be seen (docs/drill-through.md "Web app").
+   */
+  dorg?: string;
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -24,6 +29,7 @@ export function validateDrill(search: Record<string, unknown>): DrillSearch {
   const page = Number(search.dpage);
   const month = typeof search.dmonth === 'string' && MONTH.test(search.dmonth) ? search.dmonth : undefined;
   const team = typeof search.dteam === 'string' && UUID.test(search.dteam) ? search.dteam.toLowerCase() : undefined;
+  const org = typeof search.dorg === 'string' && UUID.test(search.dorg) ? search.dorg.toLowerCase() : undefined;
   const days = typeof search.dfrom === 'string' && typeof search.dto === 'string' && DAY.test(search.dfrom) && DAY.test(search.dto) && search.dfrom <= search.dto ? { dfrom: search.dfrom, dto: search.dto } : {};
-  return drill ? { drill, ...days, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}) } : {};
+  return drill ? { drill, ...days, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}), ...(org ? { dorg: org } : {}) } : {};
 }

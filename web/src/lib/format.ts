@@ -55,3 +55,32 @@ export function formatDateTime(iso: string | null): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** The one unit a column of durations is shown in (issue 46 point 5): the unit its largest value would take. */
+export type SecondsUnit = 's' | 'min' | 'h' | 'd';
+export function secondsUnit(values: (number | null | undefined)[]): SecondsUnit {
+  const max = Math.max(0, ...values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  return max < 60 ? 's' : max < 3600 ? 'min' : max < 48 * 3600 ? 'h' : 'd';
+}
+const UNIT_SECONDS: Record<SecondsUnit, number> = { s: 1, min: 60, h: 3600, d: 86400 };
+/** Seconds in a given unit: whole seconds and minutes, one decimal for hours and days. */
+export function formatSecondsIn(v: number, unit: SecondsUnit): string {
+  return `${secondsValueIn(v, unit)} ${unit}`;
+}
+/** The number alone, for a column whose header names the unit. */
+export function secondsValueIn(v: number, unit: SecondsUnit): string {
+  const n = v / UNIT_SECONDS[unit];
+  return unit === 's' || unit === 'min' ? integer.format(n) : oneDecimal.format(n);
+}
+
+const M = 60;
+const HOUR = 3600;
+const DAY = 86400;
+/** The steps a duration axis may take: round in minutes, hours or days (uPlot picks the one that fits). */
+export const DURATION_TICKS = [M, 5 * M, 10 * M, 15 * M, 30 * M, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY, 60 * DAY, 90 * DAY, 180 * DAY, 365 * DAY];
+const tick = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
+/** A duration axis's labels in the one unit of its largest tick: 0 h, 6 h, 12 h, 18 h; 0 d, 0.5 d, 1 d. */
+export function formatDurationTicks(ticks: number[]): string[] {
+  const unit = secondsUnit(ticks);
+  return ticks.map((t) => `${tick.format(t / UNIT_SECONDS[unit])} ${unit}`);
+}

@@ -6,8 +6,9 @@ import { Median } from '../components/Median';
 import { DrillPanel } from '../components/Drill';
 import { ErrorNote } from '../components/states';
 import { Tile } from '../components/Tile';
-import { doraTier, isDoraMeasure } from '../../../src/shared/doraBands';
-import { deployRate } from '../lib/deployRate';
+import { doraRating, doraTier, isDoraMeasure } from '../../../src/shared/doraBands';
+import { deployRate, medianProjectRate } from '../lib/deployRate';
+import { Band } from '../components/DoraBand';
 import { emptyReason, needsDeploymentSource, type Subject } from '../lib/emptyReasons';
 import { formatCount, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
@@ -71,6 +72,10 @@ export function DoraPage() {
   const prevStart = dateRange(prev)[0];
   const rate = deployRate(now, windowStart);
   const unownedCount = scope.team ? null : num(unowned.data?.data[0], 'deployments.production_deploys');
+  // The scope's rating (issue 47): a team by its own rate, the organisation by its median project's.
+  // Without a deployment source the cube's deployment measures are empty, so they have no band.
+  const rating = current.data ? doraRating((member) => num(now, member), !scope.team) : null;
+  const median = scope.team ? null : medianProjectRate(now);
 
 
   return (
@@ -78,6 +83,12 @@ export function DoraPage() {
       <DrillPanel scope={scope} titles={DRILL_TITLES} />
       <h1>Overview: DORA measures</h1>
       {(current.isError || previous.isError) && <ErrorNote error={current.error ?? previous.error} onRetry={() => { void current.refetch(); void previous.refetch(); }} />}
+      {rating && (
+        <p data-testid="dora-overall">
+          Overall DORA band{scope.team ? '' : ' of the organisation'}: {rating.overall ? <Band tier={rating.overall} prefix="" testId="dora-overall-tier" /> : <span className="muted">none (no DORA measure has a value)</span>}
+          {rating.overall && <span className="muted"> · the lowest of the {rating.measured} of 4 DORA 2023 measures with a value (deployment frequency, lead time for changes, change failure rate, failed deployment recovery time)</span>}
+        </p>
+      )}
       <div className="tiles">
         {MEASURES.map((m) => {
           const v = num(now, m.value);
@@ -95,7 +106,7 @@ export function DoraPage() {
                 current={noSource ? null : rate.perDay}
                 previous={noSource || !previous.data ? null : before_.perDay}
                 previousText={loading || !previous.data ? '…' : noSource ? 'no deployment source' : show(m, before, prevStart)}
-                tier={loading || noSource ? null : doraTier('deployments.production_deploys_per_day', rate.perDay, days)}
+                tier={loading || noSource ? null : rating?.deploymentFrequency ?? null}
                 empty={loading ? null : noSource || v === null ? emptyReason(m.subject, scope, { hasDeploymentSource }) : null}
                 value={loading ? '…' : (
                   <>
@@ -108,6 +119,11 @@ export function DoraPage() {
                   <>
                     {rate.since && <p className="muted" data-testid="deployment-frequency-since">Rate over the days {rate.since}, this scope's first deployment</p>}
                     {!!unownedCount && <p className="muted" data-testid="deployment-frequency-unowned">Includes {formatCount(unownedCount)} from projects no team owns</p>}
+                    {median?.rate && !noSource && (
+                      <p className="muted" data-testid="deployment-frequency-median">
+                        Rated from the median project's rate, {median.rate} (n = {median.projects} {median.projects === 1 ? 'project' : 'projects'}), not the organisation's total
+                      </p>
+                    )}
                   </>
                 }
               />

@@ -5,6 +5,7 @@ import { teamWindow } from '../api/queries/teams';
 import { DataTable } from '../components/DataTable';
 import { DrillPanel } from '../components/Drill';
 import { MonthlyCharts, type Series } from '../components/MonthlyCharts';
+import { PHASE_FACT, PHASE_TITLES, PhaseBars } from '../components/charts/PhaseBars';
 import { allOf, Empty, Panel } from '../components/states';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatSeconds } from '../lib/format';
@@ -27,7 +28,7 @@ const SERIES: Series[] = [
 
 const DRILL_TITLES: Record<string, string> = {
   'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issue_lead_time_p50_seconds': 'Issue lead time p50',
-  'pull_requests.ceu_total': 'CEU', 'pull_requests.ccv_total': 'CCV',
+  'pull_requests.ceu_total': 'CEU', 'pull_requests.ccv_total': 'CCV', ...PHASE_TITLES,
 };
 const column = drillColumn(DRILL_TITLES);
 
@@ -44,6 +45,7 @@ export function FlowPage() {
   usePageTitle('Flow');
   const scope = useScope();
   const trend = useQuery(cubeQuery(factQuery(FACTS, scope, scope, { byMonth: true })));
+  const phases = useQuery(cubeQuery(factQuery([PHASE_FACT], scope, scope, { byMonth: true })));
   const teams = useQuery(cubeQuery(TEAMS_QUERY));
   const byTeam = useQuery(cubeQuery(teamWindow(scope, FACTS)));
   // The organisation's row is the cube's total, not a sum: it covers projects no team owns too.
@@ -54,6 +56,9 @@ export function FlowPage() {
       <h1>Flow</h1>
       <Panel id="flow-trend" title="By month" query={trend} height={400}>
         {() => <MonthlyCharts rows={trend.data!.data} times={FACTS.map((f) => f.time as string)} series={SERIES} scope={scope} drill />}
+      </Panel>
+      <Panel id="flow-phases" title="PR cycle in phases" query={phases} height={300}>
+        {() => <PhaseBars id="flow-phase-bars" rows={phases.data!.data} scope={scope} />}
       </Panel>
       <Panel id="flow-teams" title="By team, over the window" query={scope.team === undefined ? allOf(teams, byTeam, total) : allOf(teams, byTeam)}>
         {() => {

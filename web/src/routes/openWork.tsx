@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { openWorkQuery, type DeploymentFailure, type FailedDeployment, type OpenIncident, type OpenPullRequest, type OpenWorkBody, type ReviewerState, type WaitingState } from '../api/queries/openWork';
+import { openWorkQuery, type AwaitingFirstReview, type UndeployedChange, type DeploymentFailure, type FailedDeployment, type OpenIncident, type OpenPullRequest, type OpenWorkBody, type ReviewerState, type WaitingState } from '../api/queries/openWork';
 import { DataTable, type Column } from '../components/DataTable';
 import { Panel } from '../components/states';
-import { formatAge, formatClock, formatDateTime } from '../lib/format';
+import { formatAge, formatClock, formatDateTime, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
 
@@ -104,6 +104,34 @@ const INCIDENT_COLUMNS: Column<OpenIncident>[] = [
   team<OpenIncident>(),
 ];
 
+const prItem = <R extends { url: string | null; repository: string; number: number; title: string },>(): Column<R> => ({
+  key: 'item',
+  header: 'Pull request',
+  sortValue: (r) => `${r.repository}#${String(r.number).padStart(9, '0')}`,
+  cell: (r) => (
+    <>
+      {itemLink(r.url, `${r.repository}#${r.number}`)} <span className="muted">{r.title}</span>
+    </>
+  ),
+});
+
+const UNDEPLOYED_COLUMNS: Column<UndeployedChange>[] = [
+  prItem<UndeployedChange>(),
+  { ...age<UndeployedChange>(), header: 'Since merge' },
+  { key: 'merged', header: 'Merged', sortValue: (r) => r.mergedAt, cell: (r) => formatDateTime(r.mergedAt) },
+  { key: 'author', header: 'Author', sortValue: (r) => r.author, cell: (r) => r.author ?? '—' },
+  team<UndeployedChange>(),
+];
+
+const AWAITING_COLUMNS: Column<AwaitingFirstReview>[] = [
+  prItem<AwaitingFirstReview>(),
+  { ...age<AwaitingFirstReview>(), header: 'Waiting' },
+  { key: 'median', header: 'Team pickup p50', numeric: true, sortValue: (r) => r.pickupMedianSeconds, cell: (r) => formatSeconds(r.pickupMedianSeconds) },
+  { key: 'author', header: 'Author', sortValue: (r) => r.author, cell: (r) => r.author ?? '—' },
+  { key: 'requested', header: 'Asked', cell: (r) => (r.requested.length === 0 ? 'None asked' : r.requested.join(', ')) },
+  team<AwaitingFirstReview>(),
+];
+
 const OLDEST_FIRST = { key: 'age', desc: true };
 
 /** "Showing the oldest 500 of 812." when a section is cut at the server's limit. */
@@ -149,6 +177,39 @@ export function OpenWorkPage() {
       <Panel id="open-prs" title="Open pull requests" query={work} height={160}>
         {() => (
           <Section testId="open-prs" rows={body!.data.pullRequests} total={body!.meta.totals.pullRequests} caption="Open pull requests, oldest first" columns={PR_COLUMNS} empty={`No open pull requests${suffix}.`} />
+        )}
+      </Panel>
+      <Panel id="awaiting-review" title="Waiting for a first review longer than the team's pickup median" query={work} height={120}>
+        {() => (
+          <>
+            <p className="muted" data-testid="awaiting-review-note">
+              Open pull requests ready for review that no one but their author has reviewed, waiting longer than their team's median pickup time (ready for review → first review by someone else) over the PRs it merged in the last {body!.meta.pickupWindowDays} days
+              {body!.meta.pickup.length > 0 ? `: ${body!.meta.pickup.map((p) => `${p.team?.name ?? 'No team'} ${formatSeconds(p.p50Seconds)} (n = ${p.n})`).join(', ')}.` : '. No team has a pickup median yet (no reviewed PR merged in that time).'}
+            </p>
+            <Section
+              testId="awaiting-review"
+              rows={body!.data.awaitingFirstReview}
+              total={body!.meta.totals.awaitingFirstReview}
+              caption="Pull requests waiting for a first review longer than their team's pickup median, oldest first"
+              columns={AWAITING_COLUMNS}
+              empty={`No pull request waiting longer than its team's pickup median${suffix}.`}
+            />
+          </>
+        )}
+      </Panel>
+      <Panel id="undeployed-changes" title="Merged, not yet deployed" query={work} height={120}>
+        {() => (
+          <>
+            <p className="muted">Merged pull requests that no successful production deployment of their project has shipped yet, for projects that send deployments; the age is the time since the merge.</p>
+            <Section
+              testId="undeployed-changes"
+              rows={body!.data.undeployedChanges}
+              total={body!.meta.totals.undeployedChanges}
+              caption="Merged pull requests not yet deployed to production, oldest merge first"
+              columns={UNDEPLOYED_COLUMNS}
+              empty={`No merged change waiting for a deployment${suffix}.`}
+            />
+          </>
         )}
       </Panel>
       <Panel id="failed-deployments" title="Failed deployments not yet recovered" query={work} height={120}>

@@ -12,7 +12,9 @@ import { changeWords, teamsMedian, type Direction } from '../lib/compare';
 import { NO_TEAMS } from '../lib/emptyReasons';
 import { formatCount, formatDay, formatRatio, formatScore, formatSeconds } from '../lib/format';
 import { useScope, type TableSort } from '../lib/scope';
-import { deployRate } from '../lib/deployRate';
+import { deployRate, medianProjectRate } from '../lib/deployRate';
+import { Band } from '../components/DoraBand';
+import { doraRating, TIERS, type DoraRating } from '../../../src/shared/doraBands';
 import { ORGANISATION, withTeamRows, type TeamRow } from '../lib/teamRows';
 import { dateRange, previousWindow } from '../lib/window';
 import { usePageTitle } from '../lib/usePageTitle';
@@ -37,7 +39,12 @@ interface Measure {
   /** A row whose number opens nothing (a withheld experience score: the survey anonymity rules). */
   opens?: (row: CubeRow | undefined) => boolean;
   cell: (r: TeamRow) => ReactNode;
+  /** The DORA band shown under the number (the scope's rating, src/shared/doraBands.ts). */
+  band?: Exclude<keyof DoraRating, 'overall' | 'measured'>;
 }
+
+/** A row's DORA rating: a team's by its own values, the organisation's frequency by its median project. */
+const ratingOf = (r: TeamRow): DoraRating | null => (r.team.noTeam ? null : doraRating((member) => num(r.row, member), r.team.id === ORGANISATION.id));
 
 const value = (member: string, format: (v: number) => string) => (row: CubeRow | undefined) => {
   const v = num(row, member);
@@ -52,12 +59,16 @@ function measures(windowStart: string): Measure[] {
     { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: 'memberships.headcount', cell: countOf('memberships.headcount', 'no members') },
     { key: 'prs', header: 'PRs merged', member: 'pull_requests.prs_merged', show: value('pull_requests.prs_merged', formatCount), direction: 'higher', drill: 'pull_requests.prs_merged', cell: countOf('pull_requests.prs_merged', 'none merged') },
     { key: 'cycle', header: 'PR cycle time p50', member: 'pull_requests.pr_cycle_time_p50_seconds', show: value('pull_requests.pr_cycle_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'pull_requests.pr_cycle_time_p50_seconds', cell: medianOf('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged') },
-    { key: 'issues', header: 'Issues closed', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
+    { key: 'issues', header: 'Issues closed (incidents included)', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
     { key: 'issue-lead', header: 'Issue lead time p50', member: 'issues.issue_lead_time_p50_seconds', show: value('issues.issue_lead_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'issues.issue_lead_time_p50_seconds', cell: medianOf('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed') },
+    {
+      key: 'lead-time', header: 'Lead time for changes p50', member: 'change_lead_times.lead_time_for_changes_p50_seconds', show: value('change_lead_times.lead_time_for_changes_p50_seconds', formatSeconds), direction: 'lower',
+      drill: 'change_lead_times.lead_time_for_changes_p50_seconds', band: 'leadTime', cell: medianOf('change_lead_times.lead_time_for_changes_p50_seconds', 'change_lead_times.deployed_changes', 'no deployed change'),
+    },
     { key: 'deploys', header: 'Production deploys', member: 'deployments.production_deploys', show: value('deployments.production_deploys', formatCount), direction: 'higher', drill: 'deployments.production_deploys', cell: countOf('deployments.production_deploys', 'none') },
     {
       key: 'frequency', header: 'Deployment frequency', member: 'deployments.production_deploys_per_day', members: ['deployments.production_deploys_per_day', 'deployments.production_deploys_per_week'],
-      show: rate, direction: 'higher', drill: 'deployments.production_deploys_per_day',
+      show: rate, direction: 'higher', drill: 'deployments.production_deploys_per_day', band: 'deploymentFrequency',
       cell: (r) => {
         const d = deployRate(r.row, windowStart);
         if (d.rate === null) return muted('no deployment source');
@@ -65,10 +76,14 @@ function measures(windowStart: string): Measure[] {
       },
     },
     {
-      key: 'cfr', header: 'Change failure rate', member: 'deployments.change_failure_rate', show: value('deployments.change_failure_rate', formatRatio), direction: 'lower', drill: 'deployments.change_failure_rate',
+      key: 'cfr', header: 'Change failure rate', member: 'deployments.change_failure_rate', show: value('deployments.change_failure_rate', formatRatio), direction: 'lower', drill: 'deployments.change_failure_rate', band: 'changeFailureRate',
       cell: (r) => (num(r.row, 'deployments.change_failure_rate') === null ? muted('no finished production deployment') : <>{formatRatio(num(r.row, 'deployments.change_failure_rate') as number)}<span className="n"> · n = {num(r.row, 'deployments.finished_production_deploys')}</span></>),
     },
-    { key: 'mttr', header: 'Time to restore p50', member: 'incidents.mttr_p50_seconds', show: value('incidents.mttr_p50_seconds', formatSeconds), direction: 'lower', drill: 'incidents.mttr_p50_seconds', cell: medianOf('incidents.mttr_p50_seconds', 'incidents.incidents_restored', 'no incident closed') },
+    {
+      key: 'recovery', header: 'Failed deployment recovery p50', member: 'deployments.failed_deployment_recovery_time_p50_seconds', show: value('deployments.failed_deployment_recovery_time_p50_seconds', formatSeconds), direction: 'lower',
+      drill: 'deployments.failed_deployment_recovery_time_p50_seconds', band: 'recoveryTime', cell: medianOf('deployments.failed_deployment_recovery_time_p50_seconds', 'deployments.recovered_deploys', 'no failure recovered'),
+    },
+    { key: 'mttr', header: 'Time to restore p50', member: 'incidents.mttr_p50_seconds', show: value('incidents.mttr_p50_seconds', formatSeconds), direction: 'lower', drill: 'incidents.mttr_p50_seconds', band: 'timeToRestore', cell: medianOf('incidents.mttr_p50_seconds', 'incidents.incidents_restored', 'no incident closed') },
     // More AI use is not better or worse in itself: the change is named up or down only.
     { key: 'ai-share', header: 'AI-assisted PR share', member: 'pull_requests.ai_assisted_pr_share', show: value('pull_requests.ai_assisted_pr_share', formatRatio), direction: null, drill: 'pull_requests.ai_assisted_pr_share', cell: (r) => (num(r.row, 'pull_requests.ai_assisted_pr_share') === null ? muted('no PR merged') : formatRatio(num(r.row, 'pull_requests.ai_assisted_pr_share') as number)) },
     { key: 'ai-users', header: 'AI active users', member: 'ai_sessions.ai_active_users', show: value('ai_sessions.ai_active_users', formatCount), direction: null, drill: 'ai_sessions.ai_active_users', cell: countOf('ai_sessions.ai_active_users', 'none') },
@@ -87,8 +102,9 @@ function measures(windowStart: string): Measure[] {
 }
 
 const DRILL_TITLES: Record<string, string> = {
-  'memberships.headcount': 'Headcount', 'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed',
-  'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys', 'deployments.production_deploys_per_day': 'Deployment frequency',
+  'memberships.headcount': 'Headcount', 'pull_requests.prs_merged': 'PRs merged', 'pull_requests.pr_cycle_time_p50_seconds': 'PR cycle time p50', 'issues.issues_closed': 'Issues closed (incidents included)',
+  'issues.issue_lead_time_p50_seconds': 'Issue lead time p50', 'deployments.production_deploys': 'Production deploys',
+  'change_lead_times.lead_time_for_changes_p50_seconds': 'Lead time for changes p50', 'deployments.failed_deployment_recovery_time_p50_seconds': 'Failed deployment recovery p50', 'deployments.production_deploys_per_day': 'Deployment frequency',
   'deployments.change_failure_rate': 'Change failure rate', 'incidents.mttr_p50_seconds': 'Time to restore p50', 'pull_requests.ai_assisted_pr_share': 'AI-assisted PR share',
   'ai_sessions.ai_active_users': 'AI active users', 'survey_responses.responses': 'Survey responses (the experience score\'s n)',
 };
@@ -130,21 +146,34 @@ export function TeamsPage() {
         const v = num(r.row, m.member);
         const main = m.cell(r);
         const opens = m.drill !== null && !r.team.noTeam && v !== null && (m.opens?.(r.row) ?? true);
-        const shown = opens ? (
+        const linked = opens ? (
           <DrillLink measure={m.drill!} title={m.header} team={org ? undefined : { id: r.team.id, name: r.team.name }}>{main}</DrillLink>
         ) : main;
-        const median = m.show(medianRow);
-        const medianLine = <span className="cmp" data-testid={`median-${m.key}`}>teams' median {median ?? 'none'}</span>;
-        if (org) return <>{shown}{medianLine}</>;
+        const tier = m.band ? (ratingOf(r)?.[m.band] ?? null) : null;
+        const shown = <>{linked}{tier && <span className="cmp"><Band tier={tier} testId={`band-${m.key}-${r.team.slug || r.team.id}`} /></span>}</>;
+        // The organisation's frequency is banded from its median project: said under its total rate.
+        const median = org && m.key === 'frequency' ? medianProjectRate(r.row) : null;
+        const teamsMedian = m.show(medianRow);
+        const medianLine = <span className="cmp" data-testid={`median-${m.key}`}>teams' median {teamsMedian ?? 'none'}</span>;
+        if (org) {
+          return (
+            <>
+              {shown}
+              {median?.rate && <span className="cmp" data-testid="org-median-project-rate">median project {median.rate} · n = {median.projects}</span>}
+              {medianLine}
+            </>
+          );
+        }
         const prevRow = previousOf.get(r.team.noTeam ? 'null' : r.team.id);
         const prev = previousShow(m, prevRow);
-        const words = changeWords(v, num(prevRow, m.member), m.direction);
+        const words = changeWords(v, num(prevRow, m.member), m.direction, (x) => String(m.key === 'frequency' ? deployRate({ ...prevRow, [m.member]: x }, previousStart).rate : m.show({ [m.member]: x })));
         const above = v === null || medianRow[m.member] === null || v === medianRow[m.member] ? null : v > (medianRow[m.member] as number) ? 'above' : 'below';
         return (
           <>
             {shown}
-            <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>
-            {!r.team.noTeam && <span className="cmp" data-testid={`vs-median-${m.key}-${r.team.slug}`}>{above ? `${above} the teams' median ${median}` : median === null || v === null ? `teams' median ${median ?? 'none'}` : "at the teams' median"}</span>}
+            {/* Memberships have no history (docs/register.md): headcount has no "before". */}
+            {m.key !== 'headcount' && <span className="cmp" data-testid={`previous-${m.key}-${r.team.slug || r.team.id}`}>before {prev ?? 'none'}{words && <> · <span className={`change ${words.split(', ')[1] ?? ''}`}>{words}</span></>}</span>}
+            {!r.team.noTeam && <span className="cmp" data-testid={`vs-median-${m.key}-${r.team.slug}`}>{above ? `${above} the teams' median ${teamsMedian}` : teamsMedian === null || v === null ? `teams' median ${teamsMedian ?? 'none'}` : "at the teams' median"}</span>}
           </>
         );
       },
@@ -153,6 +182,16 @@ export function TeamsPage() {
       {
         key: 'name', header: 'Team', sortValue: (r) => r.team.name.toLowerCase(),
         cell: (r) => (r.team.id === ORGANISATION.id ? r.team.name : r.team.noTeam ? <span title="Projects no team owns">{r.team.name}</span> : <Link to="/teams/$teamId" params={{ teamId: r.team.id }} search={keep as never}>{r.team.name}</Link>),
+      },
+      {
+        // The overall band: the lowest of DORA's four keys that have a value (src/shared/doraBands.ts).
+        key: 'dora', header: 'DORA band', sortValue: (r) => { const o = ratingOf(r)?.overall; return o ? TIERS.indexOf(o) : null; },
+        cell: (r) => {
+          const rating = ratingOf(r);
+          if (!rating) return muted('not rated');
+          if (!rating.overall) return muted('no DORA measure');
+          return <><Band tier={rating.overall} prefix="" testId={`band-overall-${r.team.slug || r.team.id}`} /><span className="cmp">over {rating.measured} of 4 measures</span></>;
+        },
       },
       ...list.map(column),
     ];
@@ -186,6 +225,9 @@ export function TeamsPage() {
             />
             <p className="muted" data-testid="teams-total-note">
               The organisation row is over every project: the teams' rows{rows.some((r) => r.team.noTeam) ? ' plus “No team”, the projects no team owns' : ''}. A person on two teams counts in both; the organisation's headcount counts them once.
+            </p>
+            <p className="muted" data-testid="teams-dora-note">
+              DORA bands (DORA 2023): each measure's band under its number; a team's overall band is the lowest of deployment frequency, lead time for changes, change failure rate and failed deployment recovery time that have a value (time to restore is banded, not counted twice). A team's deployment frequency is rated from its own rate; the organisation's from its median project's rate, not the total, which grows with the number of repositories.
             </p>
             </>
           );

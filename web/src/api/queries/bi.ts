@@ -1,6 +1,6 @@
-import type { BiCredential, Data, NewBiCredential } from '../contract';
+import type { BiCredential, NewBiCredential } from '../contract';
 import { apiQuery } from '../cube';
 
 export type { BiCredential, NewBiCredential };
 
-export const biCredentialsQuery = () => apiQuery<Data<BiCredential[]>>('/api/bi/credentials');
+export const biCredentialsQuery = () => apiQuery('GET /api/bi/credentials');

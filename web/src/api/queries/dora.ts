@@ -25,15 +25,21 @@ export const DORA_TIMES = DORA_FACTS.map((f) => f.time as string);
  * deployment source): asked with the window's totals only, since the cube refuses it by month.
  */
 export const RATE_MEASURES = ['deployments.production_deploys_per_day', 'deployments.production_deploys_per_week', 'deployments.deployment_source_since'];
-const TOTAL_FACTS: Fact[] = DORA_FACTS.map((f, i) => (i === 0 ? { ...f, measures: [...f.measures, ...RATE_MEASURES] } : f));
+/**
+ * The organisation's deployment frequency band reads the median project's rate (issue 47,
+ * src/shared/doraBands.ts `doraRating`): asked for only where the scope is the organisation.
+ */
+export const ORG_RATE_MEASURES = ['deployments.project_deploys_per_day_p50', 'deployments.project_deploys_per_week_p50', 'deployments.rated_projects'];
+const totalFacts = (scope: Scope): Fact[] =>
+  DORA_FACTS.map((f, i) => (i === 0 ? { ...f, measures: [...f.measures, ...RATE_MEASURES, ...(scope.team ? [] : ORG_RATE_MEASURES)] } : f));
 
-export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(TOTAL_FACTS, scope, window);
+export const doraTotals = (scope: Scope, window: Window): CubeQuery => factQuery(totalFacts(scope), scope, window);
 /**
  * The tiles' one query: the window's totals and, all time (no time dimension of its own), whether
  * any project of the scope ever sent a deployment (`projects.deployment_sources`). One request
  * where there were two (docs/web.md "Within the request budget").
  */
-export const doraTiles = (scope: Scope): CubeQuery => factQuery([...TOTAL_FACTS, { time: null, measures: ['projects.deployment_sources'] }], scope, scope);
+export const doraTiles = (scope: Scope): CubeQuery => factQuery([...totalFacts(scope), { time: null, measures: ['projects.deployment_sources'] }], scope, scope);
 /** The organisation's production deployments of projects no team owns: said under its total. */
 export const unownedDeploys = (window: Window): CubeQuery => ({
   measures: ['deployments.production_deploys'],

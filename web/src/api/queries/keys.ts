@@ -1,6 +1,6 @@
-import type { ApiKey, List, ListMeta } from '../contract';
+import type { ApiKey, ListMeta } from '../contract';
 import { apiQuery } from '../cube';
 
 export type { ApiKey, ListMeta };
 
-export const keysQuery = (page: number) => apiQuery<List<ApiKey>>('/api/keys', { page, perPage: 25 });
+export const keysQuery = (page: number) => apiQuery('GET /api/keys', { query: { page, perPage: 25 } });

@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from '@tanstack/react-router';
+import { useActiveOrganisation } from '../../api/me';
 import { formatMonth } from '../../lib/format';
 import type { TrendRow } from './TrendChart';
 
@@ -34,6 +35,7 @@ export function ChartPoints({ title, rows, geo, format, withN, drill }: {
 }) {
   const [active, setActive] = useState(() => Math.max(0, rows.findIndex((r) => r.value !== null)));
   const [shown, setShown] = useState<number | null>(null);
+  const org = useActiveOrganisation();
   const refs = useRef<(HTMLElement | null)[]>([]);
   const withValue = rows.flatMap((r, i) => (r.value === null ? [] : [i]));
   const pitch = geo.xs.length > 1 ? (geo.xs[1] as number) - (geo.xs[0] as number) : geo.width;
@@ -76,7 +78,7 @@ export function ChartPoints({ title, rows, geo, format, withN, drill }: {
         const dot = y === null || y === undefined ? null : <span className="chart-dot" style={{ top: y - geo.top }} />;
         return drill ? (
           <Link key={r.month} to="." {...props}
-            search={((prev: Record<string, unknown>) => ({ ...prev, drill, dpage: undefined, dteam: undefined, dmonth: r.partial ? undefined : r.month, dfrom: r.partial?.first, dto: r.partial?.last })) as never}>
+            search={((prev: Record<string, unknown>) => ({ ...prev, drill, dpage: undefined, dteam: undefined, dmonth: r.partial ? undefined : r.month, dfrom: r.partial?.first, dto: r.partial?.last, dorg: org })) as never}>
             {dot}
           </Link>
         ) : (

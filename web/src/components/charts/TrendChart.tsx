@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Reason } from '../../lib/emptyReasons';
-import { formatCount, formatMonth, formatRatio } from '../../lib/format';
+import { DURATION_TICKS, formatCount, formatDurationTicks, formatMonth, formatRatio, formatSeconds } from '../../lib/format';
 import { Empty } from '../states';
 import { ChartPoints, monthText, spanText, type PointGeometry } from './ChartPoints';
 
@@ -56,7 +56,7 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
     const part = rows.map((r, i) => (r.partial || rows[i - 1]?.partial || rows[i + 1]?.partial ? r.value : null));
     // The month labels are text in the page under the canvas, not drawn by uPlot: so that they can be
     // thinned by their measured width (uPlot draws every value it is given, overlapping or not) and
-    // their geometry tested (docs/web.md "Charts").
+    // their geometry tested (docs/web-ui.md "Charts").
     const labels = document.createElement('div');
     labels.className = 'x-labels';
     labels.dataset.axis = 'x';
@@ -100,7 +100,10 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
           // One tick per month, not uPlot's automatic time ticks; the labels are placed by placeMonthLabels.
           { stroke: axis, splits: () => xs, values: (_u, ticks) => ticks.map(() => ''), size: 12 },
           // Counts get whole-number ticks only (no "2, 2, 1" from rounded fractions).
-          { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)), ...(format === formatCount ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000] } : {}) },
+          // Durations at round values (15 min, 1 h, 6 h, 1 d, 1 w…), all in one unit.
+          format === formatSeconds
+            ? { stroke: axis, size: 64, incrs: DURATION_TICKS, values: (_u, ticks) => formatDurationTicks(ticks) }
+            : { stroke: axis, size: 64, values: (_u, ticks) => ticks.map((t) => format(t)), ...(format === formatCount ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000] } : {}) },
         ],
       },
       [xs, whole, part],
@@ -153,7 +156,8 @@ export function TrendChart({ id, title, rows, format, emptyReason, withN = false
               <tr key={r.month}>
                 <th scope="row">{monthText(r)}</th>
                 <td className="num">{r.value === null ? <span className="muted">{r.reason?.text ?? '—'}</span> : format(r.value)}</td>
-                {withN && <td className="num">{r.n ?? '—'}</td>}
+                {/* n is a count: a month with nothing in it counted 0 (METRICS.md: never empty). */}
+                {withN && <td className="num">{r.n ?? 0}</td>}
               </tr>
             ))}
           </tbody>

@@ -12,8 +12,8 @@ import { usePageTitle } from '../../lib/usePageTitle';
 
 export function NotebooksPage() {
   usePageTitle('Notebook');
-  const list = useQuery(apiQuery<List<NotebookSummary>>('/api/notebooks'));
-  const create = useChange((body: NotebookInput) => api<Data<NotebookSummary>>('/api/notebooks', { method: 'POST', json: body }), [['api', '/api/notebooks']]);
+  const list = useQuery(apiQuery('GET /api/notebooks'));
+  const create = useChange((body: NotebookInput) => api('POST /api/notebooks', { json: body }), [['api', '/api/notebooks']]);
   const { errors, form } = useFormErrors(create.error, ['title']);
   return (
     <>

@@ -33,7 +33,7 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
     const state = { steps: [] as Step[], text: '' };
     setLive({ ...state });
     try {
-      await apiLines(`/api/notebooks/${encodeURIComponent(notebookId)}/cells/${cell.id}/run`, (event) => {
+      await apiLines('POST /api/notebooks/:id/cells/:cellId/run', { id: notebookId, cellId: cell.id }, (event) => {
         const e = event as NotebookEvent;
         if (e.type === 'tool-call') state.steps = [...state.steps, { id: e.id, tool: e.tool, input: e.input }];
         if (e.type === 'tool-result') state.steps = state.steps.map((s) => (s.id === e.id ? { ...s, output: e.output } : s));
@@ -71,13 +71,13 @@ function CellView({ notebookId, cell, runNow = false }: { notebookId: string; ce
 
 export function NotebookPage() {
   const { notebookId } = useParams({ strict: false }) as { notebookId: string };
-  const notebook = useQuery(apiQuery<Data<Notebook>>(`/api/notebooks/${encodeURIComponent(notebookId)}`));
+  const notebook = useQuery(apiQuery('GET /api/notebooks/:id', { params: { id: notebookId } }));
   usePageTitle(notebook.data?.data.title ?? 'Notebook');
   const touches = [['api', `/api/notebooks/${encodeURIComponent(notebookId)}`], ['api', '/api/notebooks']];
   // A question asked is run at once; "Run again" re-runs a stored one.
   const [justAsked, setJustAsked] = useState<string | null>(null);
-  const ask = useChange((question: string) => api<Data<Cell>>(`/api/notebooks/${encodeURIComponent(notebookId)}/cells`, { method: 'POST', json: { question } satisfies CellInput }), touches, (res) => setJustAsked(res.data.id));
-  const share = useToggle(notebook.data?.data.shared ?? false, (shared) => api<Data<NotebookSummary>>(`/api/notebooks/${encodeURIComponent(notebookId)}`, { method: 'PATCH', json: { shared } satisfies NotebookChange }), touches);
+  const ask = useChange((question: string) => api('POST /api/notebooks/:id/cells', { params: { id: notebookId }, json: { question } }), touches, (res) => setJustAsked(res.data.id));
+  const share = useToggle(notebook.data?.data.shared ?? false, (shared) => api('PATCH /api/notebooks/:id', { params: { id: notebookId }, json: { shared } }), touches);
   const n = notebook.data?.data;
   return (
     <>

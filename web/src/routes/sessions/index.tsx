@@ -20,7 +20,7 @@ const REVIEW_WORDS: Record<SessionListItem['review']['state'], string> = {
 export function SessionsPage() {
   usePageTitle('AI sessions');
   const [page, setPage] = useState(1);
-  const list = useQuery({ ...apiQuery<List<SessionListItem>>('/api/sessions', { page, perPage: 25 }), placeholderData: (previous) => previous });
+  const list = useQuery({ ...apiQuery('GET /api/sessions', { query: { page, perPage: 25 } }), placeholderData: (previous) => previous });
   return (
     <>
       <h1>AI sessions</h1>

@@ -8,14 +8,14 @@ import { meQuery } from '../../api/me';
 import { ErrorNote, Panel } from '../../components/states';
 import { formatDateTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
-import type { AiSettings, Data, SessionDetails } from '../../api/contract';
+import type { SessionDetails } from '../../api/contract';
 
 /** A review whose job failed: the reason names the models and what went wrong, never a provider's message. */
 type ReviewFailure = NonNullable<SessionDetails['reviewFailed']['summary']>;
 
 /** "Assessment failed" with its reason, and a Retry for those who may re-run it (the uploader and owners). */
 function FailedReview({ kind, session, failure, canRerun, onRequested }: { kind: 'summary' | 'assessment'; session: SessionDetails; failure: ReviewFailure; canRerun: boolean; onRequested: () => void }) {
-  const retry = useChange(() => api(`/api/sessions/${session.id}/${kind}`, { method: 'POST' }), [], onRequested);
+  const retry = useChange(() => api(`POST /api/sessions/:id/${kind}`, { params: { id: session.id } }), [], onRequested);
   const what = kind === 'summary' ? 'The summary' : 'The quality assessment';
   return (
     <div className="error-note" data-testid={`${kind}-failed`}>
@@ -42,7 +42,7 @@ const POLL_FOR_MS = 3 * 60_000;
  * The uploader and owners (who may read the transcript it is made from) can re-run it.
  */
 function SummaryPanel({ session, reviewsOn, canRerun, onRequested }: { session: SessionDetails; reviewsOn: boolean; canRerun: boolean; onRequested: () => void }) {
-  const rerun = useChange(() => api(`/api/sessions/${session.id}/summary`, { method: 'POST' }), [], onRequested);
+  const rerun = useChange(() => api('POST /api/sessions/:id/summary', { params: { id: session.id } }), [], onRequested);
   const { summary } = session;
   return (
     <section className="panel" aria-labelledby="summary-title" data-testid="session-summary">
@@ -74,10 +74,10 @@ export function SessionPage() {
   const { sessionId } = useParams({ strict: false }) as { sessionId: string };
   const [openedAt] = useState(() => Date.now());
   const [pollUntil, setPollUntil] = useState<{ until: number; after: string | null } | null>(null);
-  const settings = useQuery(apiQuery<Data<AiSettings>>('/api/ai/settings'));
+  const settings = useQuery(apiQuery('GET /api/ai/settings'));
   const reviewsOn = settings.data?.data.features.sessionReviews ?? false;
   const session = useQuery({
-    ...apiQuery<Data<SessionDetails>>(`/api/sessions/${encodeURIComponent(sessionId)}`),
+    ...apiQuery('GET /api/sessions/:id', { params: { id: sessionId } }),
     // A pending summary, or a re-run's, is asked for again every 2 s, for a bounded while.
     refetchInterval: (query) => {
       const data = query.state.data?.data;
@@ -91,7 +91,8 @@ export function SessionPage() {
   const me = useQuery(meQuery);
   usePageTitle('AI session');
   const s = session.data?.data;
-  const canRerun = Boolean(s && me.data && (me.data.data.activeTenant.role === 'owner' || me.data.data.user.id === s.userId));
+  // The server's rule, not the role: re-running a review is for those who may read the transcript.
+  const canRerun = s?.actions.includes('session.readTranscript') === true;
   return (
     <>
       <h1>AI session{s ? ` · ${s.tool}, ${formatDateTime(s.startedAt)}` : ''}</h1>

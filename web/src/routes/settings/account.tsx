@@ -14,7 +14,7 @@ const accountName = (identity: LinkedIdentity) => identity.username ?? identity.
 function RemoveIdentity({ identity, keep }: { identity: LinkedIdentity; keep: boolean }) {
   const qc = useQueryClient();
   const remove = useMutation({
-    mutationFn: () => api(`/api/users/me/identities/${identity.id}`, { method: 'DELETE' }),
+    mutationFn: () => api('DELETE /api/users/me/identities/:id', { params: { id: identity.id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/users/me/identities'] }),
   });
   const name = accountName(identity);
@@ -36,7 +36,7 @@ function RemoveIdentity({ identity, keep }: { identity: LinkedIdentity; keep: bo
   );
 }
 
-/** Settings › Account: the sign-in accounts linked to the signed-in person (docs/auth.md, "Linked accounts"). */
+/** Settings › Account: the sign-in accounts linked to the signed-in person (docs/auth-providers.md, "Linked accounts"). */
 export function AccountPage() {
   usePageTitle('Account');
   const me = useQuery(meQuery);

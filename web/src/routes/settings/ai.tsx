@@ -7,6 +7,7 @@ import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Fo
 import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useCan } from '../../api/me';
+import { AiToolsSection } from './aiTools';
 import { AttributionPanels } from './aiAttribution';
 
 
@@ -20,7 +21,7 @@ function monthRange(): [string, string] {
 }
 
 function SettingsForm({ settings }: { settings: AiSettings }) {
-  const save = useChange((body: AiSettingsInput) => api<Data<AiSettings>>('/api/ai/settings', { method: 'PUT', json: body }), TOUCHES);
+  const save = useChange((body: AiSettingsInput) => api('PUT /api/ai/settings', { json: body }), TOUCHES);
   const { errors, form } = useFormErrors(save.error, ['provider', 'models', 'apiKey', 'monthlyTokenBudget']);
   return (
     <form
@@ -68,7 +69,7 @@ function SettingsForm({ settings }: { settings: AiSettings }) {
 export function AiSettingsPage() {
   usePageTitle('AI');
   const manage = useCan()('ai.manage') === true;
-  const settings = useQuery(apiQuery<Data<AiSettings>>('/api/ai/settings'));
+  const settings = useQuery(apiQuery('GET /api/ai/settings'));
   const usage = useQuery(cubeQuery({ measures: ['ai_usage.ai_tokens', 'ai_usage.ai_calls'], timeDimensions: [{ dimension: 'ai_usage.created_at', dateRange: monthRange() }] }));
   const s = settings.data?.data;
   return (
@@ -99,6 +100,7 @@ export function AiSettingsPage() {
         }}
       </Panel>
       {manage && s ? <SettingsForm settings={s} /> : null}
+      <AiToolsSection manage={manage} />
       <AttributionPanels />
     </>
   );

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TOUCHES, useChange } from '../../api/change';
 import { api } from '../../api/client';
-import type { AttributionSettings, AttributionSettingsInput, AttributionSignals, Data } from '../../api/contract';
+import type { AttributionSettings, AttributionSettingsInput, AttributionSignals } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { useCan } from '../../api/me';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -23,7 +23,7 @@ function lastMonths(): { from: string; to: string } {
 }
 
 function LabelsForm({ settings }: { settings: AttributionSettings }) {
-  const save = useChange((body: AttributionSettingsInput) => api<Data<AttributionSettings>>('/api/ai/attribution/settings', { method: 'PUT', json: body }), TOUCHES.everything);
+  const save = useChange((body: AttributionSettingsInput) => api('PUT /api/ai/attribution/settings', { json: body }), TOUCHES.everything);
   const { errors, form } = useFormErrors(save.error, ['labels']);
   return (
     <form
@@ -55,7 +55,7 @@ const SIGNAL_COLUMNS: Column<SignalRow>[] = [
 
 function SignalCounts() {
   const window = lastMonths();
-  const signals = useQuery(apiQuery<Data<AttributionSignals>>('/api/ai/attribution/signals', window));
+  const signals = useQuery(apiQuery('GET /api/ai/attribution/signals', { query: window }));
   const d = signals.data?.data;
   return (
     <Panel title="What found the AI-assisted PRs" id="ai-signals" query={signals} height={200}>
@@ -76,7 +76,7 @@ function SignalCounts() {
 
 export function AttributionPanels() {
   const can = useCan();
-  const settings = useQuery(apiQuery<Data<AttributionSettings>>('/api/ai/attribution/settings'));
+  const settings = useQuery(apiQuery('GET /api/ai/attribution/settings'));
   const s = settings.data?.data;
   return (
     <>

@@ -49,7 +49,7 @@ function NewCredential({ created, onDone }: { created: NewBiCredential; onDone: 
 }
 
 function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential) => void }) {
-  const create = useChange((body: BiCredentialInput) => api<Data<NewBiCredential>>('/api/bi/credentials', { method: 'POST', json: body }), TOUCHES, (res) => onCreated(res.data));
+  const create = useChange((body: BiCredentialInput) => api('POST /api/bi/credentials', { json: body }), TOUCHES, (res) => onCreated(res.data));
   const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
@@ -77,7 +77,7 @@ function CreateCredential({ onCreated }: { onCreated: (created: NewBiCredential)
 }
 
 function RevokeCredential({ c }: { c: BiCredential }) {
-  const revoke = useChange(() => api(`/api/bi/credentials/${c.id}`, { method: 'DELETE' }), TOUCHES);
+  const revoke = useChange(() => api('DELETE /api/bi/credentials/:id', { params: { id: c.id } }), TOUCHES);
   return (
     <>
       <ConfirmButton label="Revoke" confirmLabel="Revoke credential" question={`Revoke “${c.name}”? Its open connections end at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />

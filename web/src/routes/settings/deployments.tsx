@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useChange } from '../../api/change';
-import { api } from '../../api/client';
+import { api, type Answer, type ApiOptions } from '../../api/client';
 import { apiQuery } from '../../api/cube';
 import { ConfirmButton, Field, FormAlert, fieldProps, useFormErrors } from '../../components/Form';
 import { Panel } from '../../components/states';
@@ -8,31 +8,14 @@ import { formatClock, formatDay } from '../../lib/format';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useCan } from '../../api/me';
 
-type Source = 'webhook' | 'deployments' | 'workflow_runs' | 'releases';
+/** A project's setting as `GET /api/deployment-sources` answers it (its presenter's type, from the server). */
+type DeploymentSourceSetting = Answer<'GET /api/deployment-sources'>['data'][number];
+type Source = Answer<'GET /api/deployment-sources'>['meta']['sources'][number];
+type Backfill = NonNullable<DeploymentSourceSetting['backfill']>;
+type SourceInput = ApiOptions<'PUT /api/deployment-sources/:projectId'>['json'];
+type PatternInput = ApiOptions<'PUT /api/deployment-sources/organisation'>['json'];
 
-interface DeploymentSourceSetting {
-  projectId: string;
-  projectKey: string;
-  source: Source | null;
-  workflow: string | null;
-  branch: string | null;
-  productionEnvironment: string | null;
-  storedDeployments: { webhook: number; codehost: number };
-  backfill: Backfill | null;
-}
-
-interface Backfill {
-  source: Source;
-  state: 'running' | 'waiting' | 'stopped' | 'finished';
-  since: string;
-  applied: number;
-  total: number | null;
-  waitingUntil: string | null;
-  finishedAt: string | null;
-  lastError: string | null;
-}
-
-/** The last 90 days read from the code host (docs/codehost-deployments.md "Backfill"), in words. */
+/** The last 90 days read from the code host (docs/codehost-deployments-backfill.md "Backfill"), in words. */
 function backfillText(b: Backfill | null): string {
   if (!b) return 'Not run';
   const of = LABELS[b.source];
@@ -49,21 +32,17 @@ const LABELS: Record<Source, string> = {
   releases: 'Releases',
 };
 
-const PATTERN_PATH = '/api/deployment-sources/organisation';
 // The pattern decides which workflow a project without its own uses: the list changes with it.
-const TOUCHES = [['api', '/api/deployment-sources'], ['api', PATTERN_PATH]];
+const TOUCHES = [['api', '/api/deployment-sources'], ['api', '/api/deployment-sources/organisation']];
 
-interface OrganisationPattern {
-  workflow: string;
-  branch: string | null;
-}
+type OrganisationPattern = NonNullable<Answer<'GET /api/deployment-sources/organisation'>['data']['pattern']>;
 
 /**
  * The organisation-wide workflow pattern (docs/codehost-deployments.md): runs of a matching
  * workflow on the branch are the deployments of projects without a source or a workflow of their own.
  */
 function PatternForm({ pattern }: { pattern: OrganisationPattern | null }) {
-  const save = useChange((body: unknown) => api(PATTERN_PATH, { method: 'PUT', json: body }), TOUCHES);
+  const save = useChange((body: PatternInput) => api('PUT /api/deployment-sources/organisation', { json: body }), TOUCHES);
   const { errors, form } = useFormErrors(save.error, ['pattern.workflow', 'pattern.branch']);
   const id = 'organisation-pattern';
   return (
@@ -92,7 +71,7 @@ function PatternForm({ pattern }: { pattern: OrganisationPattern | null }) {
 }
 
 function OrganisationPatternPanel({ manage }: { manage: boolean }) {
-  const current = useQuery(apiQuery<{ data: { pattern: OrganisationPattern | null } }>(PATTERN_PATH));
+  const current = useQuery(apiQuery('GET /api/deployment-sources/organisation'));
   const pattern = current.data?.data.pattern ?? null;
   return (
     <Panel title="Organisation-wide workflow pattern" id="organisation-pattern" query={current} height={60}>
@@ -111,7 +90,7 @@ function OrganisationPatternPanel({ manage }: { manage: boolean }) {
 }
 
 function SourceForm({ setting }: { setting: DeploymentSourceSetting }) {
-  const save = useChange((body: unknown) => api(`/api/deployment-sources/${setting.projectId}`, { method: 'PUT', json: body }), TOUCHES);
+  const save = useChange((body: SourceInput) => api('PUT /api/deployment-sources/:projectId', { params: { projectId: setting.projectId }, json: body }), TOUCHES);
   const { errors, form } = useFormErrors(save.error, ['source', 'workflow', 'branch', 'productionEnvironment']);
   const id = `source-${setting.projectId}`;
   const text = (data: FormData, name: string) => {
@@ -126,7 +105,7 @@ function SourceForm({ setting }: { setting: DeploymentSourceSetting }) {
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
-        save.mutate({ source: text(data, 'source'), workflow: text(data, 'workflow'), branch: text(data, 'branch'), productionEnvironment: text(data, 'productionEnvironment') });
+        save.mutate({ source: text(data, 'source') as Source | null, workflow: text(data, 'workflow'), branch: text(data, 'branch'), productionEnvironment: text(data, 'productionEnvironment') });
       }}
     >
       <FormAlert errors={errors} />
@@ -153,7 +132,7 @@ function SourceForm({ setting }: { setting: DeploymentSourceSetting }) {
 export function DeploymentSourcesPage() {
   usePageTitle('Deployment sources');
   const manage = useCan()('deploymentSource.manage') === true;
-  const list = useQuery(apiQuery<{ data: DeploymentSourceSetting[] }>('/api/deployment-sources', { perPage: 100 }));
+  const list = useQuery(apiQuery('GET /api/deployment-sources', { query: { perPage: 100 } }));
   const rows = list.data?.data ?? [];
   return (
     <>

@@ -112,8 +112,9 @@ function Upload({ kind }: { kind: 'register' | 'seats' }) {
   const upload = useChange(async (f: File) => {
     const text = await f.text();
     const rows = text.split('\n').filter((l) => l.trim() !== '').length - 1;
-    const path = kind === 'seats' ? '/api/seats/imports' : rows > ASYNC_ROWS ? '/api/register/imports?mode=async' : '/api/register/imports';
-    return api<Data<ImportResult | QueuedImport>>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv' } });
+    const csv = { body: text, headers: { 'Content-Type': 'text/csv' } };
+    if (kind === 'seats') return api('POST /api/seats/imports', csv);
+    return api('POST /api/register/imports', { ...csv, query: rows > ASYNC_ROWS ? { mode: 'async' } : {} });
   }, [['api', '/api/register/imports']]);
   const id = `${kind}-file`;
   const apiError = upload.error instanceof ApiError ? upload.error : null;

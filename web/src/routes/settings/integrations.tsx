@@ -27,7 +27,7 @@ function Url({ label, value, testId }: { label: string; value: string; testId: s
 }
 
 function LinkInstallation() {
-  const link = useChange((installationId: string) => api<Data<Installation>>(`${CODEHOST}/installations`, { method: 'POST', json: { installationId } satisfies InstallationInput }), [['api', CODEHOST]]);
+  const link = useChange((installationId: string) => api('POST /api/integrations/codehost/installations', { json: { installationId } }), [['api', CODEHOST]]);
   const { errors, form } = useFormErrors(link.error, ['installationId']);
   return (
     <form
@@ -56,7 +56,7 @@ function LinkInstallation() {
 const stateOf = (i: Installation) => (i.removed ? 'removed on the code host' : i.suspended ? 'suspended on the code host' : i.linkedAt ? 'linked' : 'not linked');
 
 function Unlink({ i }: { i: Installation }) {
-  const unlink = useChange(() => api(`${CODEHOST}/installations/${i.installationId}`, { method: 'DELETE' }), [['api', CODEHOST]]);
+  const unlink = useChange(() => api('DELETE /api/integrations/codehost/installations/:installationId', { params: { installationId: String(i.installationId) } }), [['api', CODEHOST]]);
   return (
     <>
       {i.linkedAt && !i.removed && (
@@ -72,7 +72,7 @@ export function IntegrationsPage() {
   const can = useCan();
   const link = can('codehost.link') === true;
   const manage = can('integration.manage') === true;
-  const codehost = useQuery(apiQuery<Data<Codehost>>(CODEHOST));
+  const codehost = useQuery(apiQuery('GET /api/integrations/codehost'));
   // The setup callback sends the owner back here once an installation is linked.
   const [justLinked] = useState(() => {
     const params = new URLSearchParams(location.search);

@@ -33,7 +33,7 @@ function NewKey({ created, role, onDone }: { created: NewApiKey; role: string; o
 }
 
 function CreateKey({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
-  const create = useChange((body: KeyInput) => api<Data<NewApiKey>>('/api/keys', { method: 'POST', json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
+  const create = useChange((body: KeyInput) => api('POST /api/keys', { json: body }), [['api', '/api/keys']], (res) => onCreated(res.data));
   const { errors, form } = useFormErrors(create.error, ['name']);
   return (
     <form
@@ -61,7 +61,7 @@ function CreateKey({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
 }
 
 function RevokeKey({ k }: { k: ApiKey }) {
-  const revoke = useChange(() => api(`/api/keys/${k.id}`, { method: 'DELETE' }), [['api', '/api/keys']]);
+  const revoke = useChange(() => api('DELETE /api/keys/:id', { params: { id: k.id } }), [['api', '/api/keys']]);
   return (
     <>
       <ConfirmButton label="Revoke" confirmLabel="Revoke key" question={`Revoke “${k.name}”? Anything using it stops working at once.`} onConfirm={() => revoke.mutate()} disabled={revoke.isPending} />

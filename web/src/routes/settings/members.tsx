@@ -22,7 +22,7 @@ function useInvalidateMembers() {
 function RoleSelect({ m }: { m: Member }) {
   const invalidate = useInvalidateMembers();
   const change = useMutation({
-    mutationFn: (role: Role) => api<Data<Member>>(`/api/members/${m.userId}`, { method: 'PATCH', json: { role } satisfies RoleChange }),
+    mutationFn: (role: Role) => api('PATCH /api/members/:userId', { params: { userId: m.userId }, json: { role } }),
     onSuccess: invalidate,
   });
   return (
@@ -46,7 +46,7 @@ function RoleSelect({ m }: { m: Member }) {
 
 function RemoveMember({ m, you }: { m: Member; you: boolean }) {
   const invalidate = useInvalidateMembers();
-  const remove = useMutation({ mutationFn: () => api(`/api/members/${m.userId}`, { method: 'DELETE' }), onSuccess: invalidate });
+  const remove = useMutation({ mutationFn: () => api('DELETE /api/members/:userId', { params: { userId: m.userId } }), onSuccess: invalidate });
   return (
     <>
       <ConfirmButton
@@ -121,7 +121,7 @@ function Sent({ invitation, onDone }: { invitation: NewInvitation; onDone: () =>
 function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void }) {
   const qc = useQueryClient();
   const invite = useMutation({
-    mutationFn: (body: InvitationInput) => api<Data<NewInvitation>>('/api/invitations', { method: 'POST', json: body }),
+    mutationFn: (body: InvitationInput) => api('POST /api/invitations', { json: body }),
     onSuccess: (res) => {
       void qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] });
       onSent(res.data);
@@ -166,7 +166,7 @@ function InviteForm({ onSent }: { onSent: (invitation: NewInvitation) => void })
 function RevokeInvitation({ i }: { i: Invitation }) {
   const qc = useQueryClient();
   const revoke = useMutation({
-    mutationFn: () => api(`/api/invitations/${i.id}`, { method: 'DELETE' }),
+    mutationFn: () => api('DELETE /api/invitations/:id', { params: { id: i.id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api', '/api/invitations'] }),
   });
   return (

@@ -8,7 +8,7 @@ import { Field, FormAlert, fieldProps, useFormErrors } from '../../components/Fo
 import { usePageTitle } from '../../lib/usePageTitle';
 
 function Rename({ tenant }: { tenant: { id: string; name: string } }) {
-  const rename = useChange((name: string) => api(`/api/tenants/${tenant.id}`, { method: 'PATCH', json: { name } satisfies TenantInput }), [['api', '/api/users/me']]);
+  const rename = useChange((name: string) => api('PATCH /api/tenants/:id', { params: { id: tenant.id }, json: { name } }), [['api', '/api/users/me']]);
   const { errors, form } = useFormErrors(rename.error, ['name']);
   return (
     <form
@@ -40,8 +40,8 @@ function Rename({ tenant }: { tenant: { id: string; name: string } }) {
 function CreateTenant() {
   const create = useMutation({
     mutationFn: async (name: string) => {
-      const created = await api<Data<NewTenant>>('/api/tenants', { method: 'POST', json: { name } satisfies TenantInput });
-      await api<Data<Me>>('/api/users/me', { method: 'PATCH', json: { activeTenantId: created.data.id } satisfies UpdateMe });
+      const created = await api('POST /api/tenants', { json: { name } });
+      await api('PATCH /api/users/me', { json: { activeTenantId: created.data.id } });
     },
     // A full load: cached answers and the live socket belong to the previous organisation.
     onSuccess: () => location.assign('/app/settings/import'),
@@ -84,7 +84,7 @@ function flatten(value: unknown, path = ''): [string, string][] {
  */
 function ConfigReport() {
   const [secret, setSecret] = useState('');
-  const report = useMutation({ mutationFn: () => api<Data<Report>>('/api/config-report', { headers: { 'X-Admin-Secret': secret }, signInOn401: false }) });
+  const report = useMutation({ mutationFn: () => api('GET /api/config-report', { headers: { 'X-Admin-Secret': secret }, signInOn401: false }) });
   return (
     <section className="panel" aria-labelledby="config-title">
       <h2 id="config-title">Server configuration report</h2>

@@ -18,7 +18,7 @@ const KINDS: Record<string, string> = { email: 'E-mail', codehost_username: 'Cod
  */
 function IdentityEditor({ person }: { person: Person }) {
   const manual = person.identities.filter((i) => i.source === 'manual').map(({ kind, value }) => ({ kind, value }) as Identity);
-  const save = useChange((identities: Identity[]) => api<Data<Person>>(`/api/people/${person.id}`, { method: 'PATCH', json: { identities } satisfies PersonChange }), [['api', '/api/people']]);
+  const save = useChange((identities: Identity[]) => api('PATCH /api/people/:id', { params: { id: person.id }, json: { identities } }), [['api', '/api/people']]);
   const { errors, form } = useFormErrors(save.error, ['identities']);
   const formId = `identity-${person.id}`;
   return (
@@ -74,7 +74,7 @@ export function PeoplePage() {
   const [page, setPage] = useState(1);
   const [q, setQ] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const people = useQuery({ ...apiQuery<List<Person>>('/api/people', { page, perPage: 25, q: q.trim() || undefined }), placeholderData: (prev) => prev });
+  const people = useQuery({ ...apiQuery('GET /api/people', { query: { page, perPage: 25, q: q.trim() || undefined } }), placeholderData: (prev) => prev });
   return (
     <>
       <h1>People</h1>

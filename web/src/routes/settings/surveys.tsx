@@ -16,8 +16,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 function CreateSurvey() {
-  const teams = useQuery(apiQuery<List<Team>>('/api/teams', { enabled: 'true', perPage: 100 }));
-  const create = useChange((body: SurveyInput) => api<Data<Survey>>('/api/surveys', { method: 'POST', json: body }), [['api', '/api/surveys']]);
+  const teams = useQuery(apiQuery('GET /api/teams', { query: { enabled: 'true', perPage: 100 } }));
+  const create = useChange((body: SurveyInput) => api('POST /api/surveys', { json: body }), [['api', '/api/surveys']]);
   const { errors, form } = useFormErrors(create.error, ['title', 'teams', 'opensOn', 'closesOn']);
   return (
     <section className="panel" aria-labelledby="create-survey-title">
@@ -133,7 +133,7 @@ function Results({ survey }: { survey: Survey }) {
 
 /** A survey's actions: its results folded under it, its links (owner), closing it (owner, while open). */
 function SurveyActions({ survey, manage, open, onToggle }: { survey: Survey; manage: boolean; open: boolean; onToggle: () => void }) {
-  const close = useChange(() => api(`/api/surveys/${survey.id}/close`, { method: 'POST' }), TOUCHES.everything);
+  const close = useChange(() => api('POST /api/surveys/:id/close', { params: { id: survey.id } }), TOUCHES.everything);
   return (
     <>
       <button type="button" aria-expanded={open} onClick={onToggle}>
@@ -158,7 +158,7 @@ export function SurveysSettingsPage() {
   usePageTitle('Surveys');
   const manage = useCan()('survey.manage') === true;
   const [page, setPage] = useState(1);
-  const surveys = useQuery({ ...apiQuery<List<Survey>>('/api/surveys', { page, perPage: 20 }), placeholderData: (prev) => prev });
+  const surveys = useQuery({ ...apiQuery('GET /api/surveys', { query: { page, perPage: 20 } }), placeholderData: (prev) => prev });
   // Unfolded results, by survey: any number at once.
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>

@@ -15,7 +15,7 @@ import { useCan } from '../../api/me';
 
 
 function Projects({ team }: { team: Team }) {
-  const save = useChange((projects: string[]) => api<Data<Team>>(`/api/teams/${team.id}`, { method: 'PATCH', json: { projects } satisfies TeamChange }), TOUCHES.everything);
+  const save = useChange((projects: string[]) => api('PATCH /api/teams/:id', { params: { id: team.id }, json: { projects } }), TOUCHES.everything);
   const { errors, form } = useFormErrors(save.error, ['projects']);
   return (
     <form
@@ -43,8 +43,8 @@ function Projects({ team }: { team: Team }) {
 
 function AddMember({ team }: { team: Team }) {
   const [q, setQ] = useState('');
-  const found = useQuery({ ...apiQuery<List<Person>>('/api/people', { q: q.trim() || undefined, perPage: 10 }), enabled: q.trim().length >= 2 });
-  const add = useChange((personId: string) => api<Data<Team>>(`/api/teams/${team.id}/members`, { method: 'POST', json: { personId } satisfies TeamMemberInput }), TOUCHES.everything);
+  const found = useQuery({ ...apiQuery('GET /api/people', { query: { q: q.trim() || undefined, perPage: 10 } }), enabled: q.trim().length >= 2 });
+  const add = useChange((personId: string) => api('POST /api/teams/:id/members', { params: { id: team.id }, json: { personId } }), TOUCHES.everything);
   return (
     <div>
       <h3>Add a person by hand</h3>
@@ -77,7 +77,7 @@ function AddMember({ team }: { team: Team }) {
 
 function Members({ team, manage }: { team: Team; manage: boolean }) {
   const members = useQuery(peopleQuery(1, team.slug));
-  const remove = useChange((personId: string) => api(`/api/teams/${team.id}/members/${personId}`, { method: 'DELETE' }), TOUCHES.everything);
+  const remove = useChange((personId: string) => api('DELETE /api/teams/:id/members/:personId', { params: { id: team.id, personId } }), TOUCHES.everything);
   const sourceOf = (p: Person) => p.teams.find((t) => t.id === team.id)?.membershipSource ?? '';
   return (
     <Panel title="Members" id="team-members" query={members}>
@@ -123,7 +123,7 @@ function Members({ team, manage }: { team: Team; manage: boolean }) {
 export function TeamSettingsPage() {
   const { teamId } = useParams({ strict: false }) as { teamId: string };
   const manage = useCan()('team.manage') === true;
-  const team = useQuery(apiQuery<Data<Team>>(`/api/teams/${encodeURIComponent(teamId)}`));
+  const team = useQuery(apiQuery('GET /api/teams/:id', { params: { id: teamId } }));
   usePageTitle(team.data?.data.name ?? 'Team');
   if (team.isError) return <ErrorNote error={team.error} onRetry={() => void team.refetch()} />;
   const t = team.data?.data;

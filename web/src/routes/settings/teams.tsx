@@ -13,7 +13,7 @@ import { useCan } from '../../api/me';
 
 /** Enabling a team brings it into the baseline export, the dashboards and surveys; the switch says so. */
 function EnabledSwitch({ team }: { team: Team }) {
-  const toggle = useToggle(team.enabled, (enabled) => api<Data<Team>>(`/api/teams/${team.id}`, { method: 'PATCH', json: { enabled } satisfies TeamChange }), TOUCHES.everything);
+  const toggle = useToggle(team.enabled, (enabled) => api('PATCH /api/teams/:id', { params: { id: team.id }, json: { enabled } }), TOUCHES.everything);
   return (
     <>
       <input type="checkbox" id={`enabled-${team.id}`} checked={toggle.checked} disabled={toggle.pending} onChange={(e) => toggle.set(e.target.checked)} />

@@ -27,8 +27,8 @@ export function ConnectionState({ c }: { c: VendorConnection }) {
 
 const SLACK = '/api/integrations/slack';
 
-function RemoveButton({ path, queryKey, what }: { path: string; queryKey: string; what: string }) {
-  const remove = useChange(() => api(path, { method: 'DELETE' }), [['api', queryKey]]);
+function RemoveButton({ vendor, connectionId, what }: { vendor: 'slack' | 'notion'; connectionId: string; what: string }) {
+  const remove = useChange(() => api(`DELETE /api/integrations/${vendor}/connections/:id`, { params: { id: connectionId } }), [['api', `/api/integrations/${vendor}`]]);
   return (
     <>
       <ConfirmButton label="Disconnect" confirmLabel={`Disconnect ${what}`} question={`Disconnect ${what}? Its stored token is deleted.`} onConfirm={() => remove.mutate()} />
@@ -41,7 +41,7 @@ function RemoveButton({ path, queryKey, what }: { path: string; queryKey: string
 function DigestRow({ connectionId, team, current, channels }: { connectionId: string; team: Team; current: string | null; channels: Channel[] }) {
   const [channel, setChannel] = useState(current ?? '');
   const [saved, setSaved] = useState(false);
-  const save = useChange((value: string) => api(`${SLACK}/connections/${connectionId}/digests`, { method: 'PUT', json: { teamId: team.id, channel: value === '' ? null : value } satisfies DigestInput }), [['api', SLACK]], () => setSaved(true));
+  const save = useChange((value: string) => api('PUT /api/integrations/slack/connections/:id/digests', { params: { id: connectionId }, json: { teamId: team.id, channel: value === '' ? null : value } }), [['api', SLACK]], () => setSaved(true));
   const { errors } = useFormErrors(save.error, ['channel']);
   const id = `digest-${team.id}`;
   // A stored channel Slack no longer lists (archived, renamed away) stays visible rather than silently shown as "none".
@@ -88,8 +88,8 @@ function DigestRow({ connectionId, team, current, channels }: { connectionId: st
 
 /** The owner's choice of a digest channel per team, among the channels `conversations.list` gives. */
 function DigestChannels({ c }: { c: VendorConnection }) {
-  const channels = useQuery(vendorQuery<List<Channel>>(`${SLACK}/connections/${c.id}/channels`));
-  const teams = useQuery(apiQuery<List<Team>>('/api/teams', { enabled: 'true', perPage: 100 }));
+  const channels = useQuery(vendorQuery('GET /api/integrations/slack/connections/:id/channels', { params: { id: c.id } }));
+  const teams = useQuery(apiQuery('GET /api/teams', { query: { enabled: 'true', perPage: 100 } }));
   const chosen = (c.settings.digestChannels as Record<string, string> | undefined) ?? {};
   if (channels.isError || teams.isError) return <ErrorNote error={channels.error ?? teams.error} />;
   if (!channels.data || !teams.data) return <p className="muted">Loading channels…</p>;
@@ -121,7 +121,7 @@ function DigestChannels({ c }: { c: VendorConnection }) {
 
 /** Settings › Integrations › Slack: install, the signing secret's state, the slash command and events URLs. */
 export function SlackPanel({ manage }: { manage: boolean }) {
-  const status = useQuery(apiQuery<Data<SlackStatus>>(SLACK));
+  const status = useQuery(apiQuery('GET /api/integrations/slack'));
   return (
     <Panel title="Chat tool (Slack)" id="slack" query={status} height={160}>
       {() => {
@@ -142,7 +142,7 @@ export function SlackPanel({ manage }: { manage: boolean }) {
               <div key={c.id}>
                 <ConnectionState c={c} />
                 {manage && c.state === 'active' && <DigestChannels c={c} />}
-                {manage && <RemoveButton path={`${SLACK}/connections/${c.id}`} queryKey={SLACK} what="Slack" />}
+                {manage && <RemoveButton vendor="slack" connectionId={c.id} what="Slack" />}
               </div>
             ))}
             {manage && (s.connections.length === 0 || s.connections.some((c) => c.state === 'needs_reconnect')) && (
@@ -166,10 +166,10 @@ const bare = (id: string) => id.replace(/-/g, '').toLowerCase();
  * search). Choosing again also clears "needs attention" (a deleted or moved parent).
  */
 function ParentPicker({ c }: { c: VendorConnection }) {
-  const pages = useQuery(vendorQuery<List<NotionPage>>(`${NOTION}/connections/${c.id}/pages`));
+  const pages = useQuery(vendorQuery('GET /api/integrations/notion/connections/:id/pages', { params: { id: c.id } }));
   const current = typeof c.settings.parentPageId === 'string' ? c.settings.parentPageId : null;
   const [chosen, setChosen] = useState<string | null>(null);
-  const choose = useChange((pageId: string) => api(`${NOTION}/connections/${c.id}/parent`, { method: 'PUT', json: { pageId } satisfies ParentInput }), [['api', NOTION]], () => setChosen(null));
+  const choose = useChange((pageId: string) => api('PUT /api/integrations/notion/connections/:id/parent', { params: { id: c.id }, json: { pageId } }), [['api', NOTION]], () => setChosen(null));
   const { errors, form } = useFormErrors(choose.error, ['pageId']);
   if (pages.isError) return <ErrorNote error={pages.error} />;
   if (!pages.data) return <p className="muted">Loading the pages shared with the integration…</p>;
@@ -220,7 +220,7 @@ function parentText(c: VendorConnection, pages: NotionPage[] | undefined): strin
 
 function NotionConnection({ c, manage }: { c: VendorConnection; manage: boolean }) {
   // Shares the picker's query (same key): the title of the chosen page.
-  const pages = useQuery({ ...vendorQuery<List<NotionPage>>(`${NOTION}/connections/${c.id}/pages`), enabled: manage && c.state !== 'needs_reconnect' });
+  const pages = useQuery({ ...vendorQuery('GET /api/integrations/notion/connections/:id/pages', { params: { id: c.id } }), enabled: manage && c.state !== 'needs_reconnect' });
   return (
     <div>
       <ConnectionState c={c} />
@@ -228,14 +228,14 @@ function NotionConnection({ c, manage }: { c: VendorConnection; manage: boolean 
         {parentText(c, pages.data?.data)}
       </p>
       {manage && c.state !== 'needs_reconnect' && <ParentPicker c={c} />}
-      {manage && <RemoveButton path={`${NOTION}/connections/${c.id}`} queryKey={NOTION} what="Notion" />}
+      {manage && <RemoveButton vendor="notion" connectionId={c.id} what="Notion" />}
     </div>
   );
 }
 
 /** Settings › Integrations › Notion: connect, the parent page's state ("needs attention"), the webhook URL. */
 export function NotionPanel({ manage }: { manage: boolean }) {
-  const status = useQuery(apiQuery<Data<NotionStatus>>(NOTION));
+  const status = useQuery(apiQuery('GET /api/integrations/notion'));
   return (
     <Panel title="Document workspace (Notion)" id="notion" query={status} height={160}>
       {() => {

@@ -50,7 +50,7 @@ function useSyncProgress(connectionId: string): number | null {
 }
 
 function ProjectMapping({ kind, c }: { kind: Kind; c: Connection }) {
-  const save = useChange((projects: Record<string, string>) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { ...c.settings.mapping, projects } } satisfies TrackerChange }), [['api', TRACKERS]]);
+  const save = useChange((projects: Record<string, string>) => api(`PATCH /api/integrations/${kind}/connections/:id`, { params: { id: c.id }, json: { mapping: { ...c.settings.mapping, projects } } }), [['api', TRACKERS]]);
   // The API names `mapping.projects.<key>`: no single field of this form, so the alert lists it.
   const { errors, form } = useFormErrors(save.error, []);
   const form_ = `map-${c.id}`;
@@ -213,7 +213,7 @@ function TypeStateMapping({ kind, c }: { kind: Kind; c: Connection }) {
   const [states, setStates] = useState<Pairs>(() => sorted(mapping.states));
   const [saved, setSaved] = useState(false);
   const save = useChange(
-    (next: { types: Pairs; states: Pairs }) => api(`/api/integrations/${kind}/connections/${c.id}`, { method: 'PATCH', json: { mapping: { projects: mapping.projects, types: Object.fromEntries(next.types) as Mapping['types'], states: Object.fromEntries(next.states) as Mapping['states'] } } satisfies TrackerChange }),
+    (next: { types: Pairs; states: Pairs }) => api(`PATCH /api/integrations/${kind}/connections/:id`, { params: { id: c.id }, json: { mapping: { projects: mapping.projects, types: Object.fromEntries(next.types) as Mapping['types'], states: Object.fromEntries(next.states) as Mapping['states'] } } }),
     [['api', TRACKERS]],
     () => setSaved(true),
   );
@@ -264,8 +264,8 @@ function TypeStateMapping({ kind, c }: { kind: Kind; c: Connection }) {
 
 function ConnectionRow({ kind, c, manage }: { kind: Kind; c: Connection; manage: boolean }) {
   const done = useSyncProgress(c.id);
-  const remove = useChange(() => api(`/api/integrations/${kind}?connection=${c.id}`, { method: 'DELETE' }), [['api', TRACKERS]]);
-  const resync = useChange(() => api(`/api/integrations/${kind}/connections/${c.id}/backfill`, { method: 'POST' }), [['api', TRACKERS]]);
+  const remove = useChange(() => api(`DELETE /api/integrations/${kind}`, { query: { connection: c.id } }), [['api', TRACKERS]]);
+  const resync = useChange(() => api(`POST /api/integrations/${kind}/connections/:id/backfill`, { params: { id: c.id } }), [['api', TRACKERS]]);
   const running = done !== null || c.sync.running;
   return (
     <tr data-testid={`tracker-${c.id}`}>
@@ -347,7 +347,7 @@ function TrackerSection({ kind, t, manage }: { kind: Kind; t: Tracker; manage: b
 }
 
 export function TrackersPanel({ manage }: { manage: boolean }) {
-  const trackers = useQuery(apiQuery<Data<Trackers>>(TRACKERS));
+  const trackers = useQuery(apiQuery('GET /api/integrations/trackers'));
   const [result] = useState(() => {
     const params = new URLSearchParams(location.search);
     const kind = params.get('tracker') as Kind | null;

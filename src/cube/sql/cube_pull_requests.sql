@@ -1,0 +1,83 @@
+-- Defined by versioned migrations up to 0068_pr_phases; since then by this file (docs/sql-source.md).
+-- AI attribution (docs/ai-attribution.md): ai_assisted (level high or medium), its signals, the
+-- level and its evidence come from pull_request_attribution through a left join on the PR's key,
+-- which PostgreSQL removes when a query names none of its columns. (One scalar subquery per column
+-- would expand the whole view once per column: measured at 4x the planning time of bi.team_month.)
+-- depends-on: pull_request_attribution
+CREATE OR REPLACE VIEW "cube_pull_requests" AS
+SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.number, pr.state, pr.draft, pr.author_username,
+       pr.additions, pr.deletions,
+       pr.additions + pr.deletions AS change_volume,
+       CASE WHEN pr.additions + pr.deletions <= 10 THEN 1
+            WHEN pr.additions + pr.deletions <= 50 THEN 2
+            WHEN pr.additions + pr.deletions <= 250 THEN 3
+            WHEN pr.additions + pr.deletions <= 1000 THEN 5
+            ELSE 8 END AS change_effort_units,
+       pr.created_at, pr.merged_at, pr.closed_at,
+       a.ai_assisted AS ai_assisted,
+       pr.merged_at IS NOT NULL AS is_merged,
+       extract(epoch FROM pr.merged_at - pr.created_at)::double precision AS cycle_time_seconds,
+       pr.title,
+       p.project_key,
+       a.ai_via_session AS ai_via_session,
+       a.ai_via_trailer AS ai_via_trailer,
+       a.ai_via_label AS ai_via_label,
+       -- PR phases (METRICS.md "PR phases", docs/pr-phases.md): each value empty when an end is
+       -- unknown; the flags are the rows each count measure counts (its n).
+       CASE WHEN pr.merged_at IS NOT NULL THEN COALESCE(pr.ready_at, pr.created_at) ELSE pr.ready_at END AS ready_at,
+       CASE WHEN pr.merged_at IS NULL OR pr.first_review_at <= pr.merged_at THEN pr.first_review_at END AS first_review_at,
+       CASE WHEN clt.first_commit_known THEN clt.first_commit_at END AS first_commit_at,
+       clt.deployed_at,
+       COALESCE(pr.merged_at IS NOT NULL AND clt.first_commit_known, false) AS has_coding_time,
+       COALESCE(pr.merged_at IS NOT NULL AND pr.first_review_at <= pr.merged_at, false) AS is_reviewed,
+       pr.merged_at IS NOT NULL AND NOT COALESCE(pr.merged_at IS NOT NULL AND pr.first_review_at <= pr.merged_at, false) AS merged_without_review,
+       COALESCE(pr.merged_at IS NOT NULL AND clt.deployed_at IS NOT NULL, false) AS is_deployed,
+       -- A review before ready (on a draft) or a first commit dated after it is a phase of 0, not a negative one.
+       CASE WHEN pr.merged_at IS NOT NULL AND clt.first_commit_known THEN greatest(extract(epoch FROM COALESCE(pr.ready_at, pr.created_at) - clt.first_commit_at), 0)::double precision END AS coding_time_seconds,
+       CASE WHEN pr.first_review_at <= pr.merged_at THEN greatest(extract(epoch FROM pr.first_review_at - COALESCE(pr.ready_at, pr.created_at)), 0)::double precision END AS pickup_time_seconds,
+       CASE WHEN pr.first_review_at <= pr.merged_at THEN extract(epoch FROM pr.merged_at - pr.first_review_at)::double precision END AS review_time_seconds,
+       CASE WHEN pr.merged_at IS NOT NULL THEN extract(epoch FROM clt.deployed_at - pr.merged_at)::double precision END AS deploy_time_seconds,
+       CASE WHEN pr.merged_at IS NOT NULL THEN pr.additions + pr.deletions END AS pr_size,
+       (SELECT d.external_id FROM "deployments" d WHERE d.id = clt.deployment_id) AS deployment_external_id,
+       -- Reverted within 30 days by a later merged PR of the project (METRICS.md "Rework"): by its
+       -- title, or a commit naming one of its commits (its merge commit or a linked one). The flag
+       -- and the reason are the same subquery.
+       pr.merged_at IS NOT NULL AND (SELECT w.why FROM (
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
+          FROM "pull_requests" r
+          WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
+            AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+          UNION ALL
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
+          FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
+                UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
+          JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
+          JOIN "pull_request_commits" rc ON rc.commit_id = c.id
+          JOIN "pull_requests" r ON r.id = rc.pull_request_id
+          WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) IS NOT NULL AS is_reverted,
+       CASE WHEN pr.merged_at IS NOT NULL THEN (SELECT w.why FROM (
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
+          FROM "pull_requests" r
+          WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
+            AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+          UNION ALL
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
+          FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
+                UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
+          JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
+          JOIN "pull_request_commits" rc ON rc.commit_id = c.id
+          JOIN "pull_requests" r ON r.id = rc.pull_request_id
+          WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) END AS reverted_because,
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence,
+       a.ai_via_telemetry_commit AS ai_via_telemetry_commit,
+       a.ai_via_vendor_commit AS ai_via_vendor_commit,
+       a.ai_via_branch AS ai_via_branch,
+       a.ai_via_bot AS ai_via_bot
+FROM "pull_requests" pr
+LEFT JOIN "projects" p ON p.id = pr.project_id
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = pr.id
+-- The stored facts of a merged PR (first commit, deploying deployment): a left join on its key, dropped when not read.
+LEFT JOIN "change_lead_times" clt ON clt.pull_request_id = pr.id;
