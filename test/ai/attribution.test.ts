@@ -249,4 +249,26 @@ describe('AI attribution: a level and its evidence per PR and commit', function 
     expect(levels(await drill(other.owner.apiKey))).to.deep.equal({ 1: ['medium', true, 'label ai-assisted'] });
     expect(await byLevel(tenant.owner.apiKey, 'pull_requests.prs_merged', 'pull_requests.merged_at')).to.deep.equal({ high: 2, medium: 6, low: 1, none: 1 });
   });
+  it("reads a vendor's per-commit AI lines as high evidence (ai_vendor_commits), and a vendor's day as activity", async () => {
+    const { pool } = dbFor(api.databaseUrl);
+    const [commit] = (await pool.query(
+      `select c.sha from pull_request_commits prc join commits c on c.id = prc.commit_id join pull_requests pr on pr.id = prc.pull_request_id
+       where pr.tenant_id = $1 and pr.number = 10 order by c.sha limit 1`, [tenant.tenantId])).rows;
+    expect(commit, 'PR #10 has a commit').to.not.equal(undefined);
+    await pool.query(
+      `insert into ai_vendor_commits (tenant_id, source, sha, ai_lines_added, tab_lines_added, composer_lines_added, total_lines_added) values ($1, 'cursor', $2, 40, 10, 30, 50)`,
+      [tenant.tenantId, commit.sha]);
+    try {
+      expect(levels(await drill(tenant.owner.apiKey))[10]).to.deep.equal(['high', true, `cursor: 80 % of added lines from AI (tab 10, composer 30), vendor data, commit ${String(commit.sha).slice(0, 7)}`]);
+      const [days] = (await pool.query(`select count(*)::int as n from ai_activity_days where tenant_id = $1 and source = 'vendor'`, [tenant.tenantId])).rows;
+      expect(days.n).to.equal(0);
+      await pool.query(`insert into ai_vendor_days (tenant_id, source, day, person_key, person_login, requests) values ($1, 'copilot', '2026-05-07', 'login:erin', 'erin', 3)`, [tenant.tenantId]);
+      expect((await pool.query(`select person_key, day::text, source, tool from ai_activity_days where tenant_id = $1 and source = 'vendor'`, [tenant.tenantId])).rows).to.deep.equal([
+        { person_key: 'login:erin', day: '2026-05-07', source: 'vendor', tool: 'copilot' },
+      ]);
+    } finally {
+      await pool.query('delete from ai_vendor_commits where tenant_id = $1', [tenant.tenantId]);
+      await pool.query('delete from ai_vendor_days where tenant_id = $1', [tenant.tenantId]);
+    }
+  });
 });
