@@ -25,6 +25,7 @@ import { adminRoutes } from './operations/adminRoutes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { sessionRoutes } from './aiSessions/routes.js';
 import { aiTelemetryRoutes } from './aiTelemetry/routes.js';
+import { aiAttributionRoutes } from './aiAttribution/routes.js';
 import { codehostRoutes } from './codehost/routes.js';
 import { deploymentSourceRoutes } from './deploymentSources/routes.js';
 import { trackerRoutes } from './integrations/trackers/routes.js';
@@ -93,6 +94,7 @@ const routeFactories = [
   surveyRoutes,
   sessionRoutes,
   aiTelemetryRoutes,
+  aiAttributionRoutes,
   aiRoutes,
   aiVendorRoutes,
   codehostRoutes,

@@ -48,6 +48,10 @@ export const policies = {
   'bi.manage': { allows: owner, refusal: NOT_YOURS },
   /** The organisation's AI provider, key and token budget, and the AI tools' vendor report keys (Settings › AI). */
   'ai.manage': { allows: owner, refusal: OWNER_ONLY },
+  /** The labels that mark a PR as AI-assisted besides ai-assisted (they change every team's AI share). */
+  'aiAttribution.manage': { allows: owner, refusal: OWNER_ONLY },
+  /** How many merged PRs each AI attribution signal found: how the organisation's sources are set up. */
+  'aiAttribution.signals': { allows: owner, refusal: OWNER_ONLY },
   /** A notebook: its author changes it; shared, any member reads and re-runs it. */
   'notebook.change': { allows: (p: TenantPrincipal, notebook: { userId: string }) => notebook.userId === p.userId, refusal: NOT_YOURS },
   /** AI sessions: any member reads metadata; the transcript and deletion belong to its uploader and owners. */

@@ -29,6 +29,21 @@ export const AI_TOOLS: AiTool[] = [
 ];
 
 const TRAILER_KEY = 'co-authored-by:';
+/** Trailers that say a tool made the commit whatever their value (METRICS.md "AI attribution": medium). */
+const AI_TRAILER_KEYS = ['Made-with', 'Claude-Session'];
+
+/** Every `Key: value` line of a message whose key is one of `keys` (any case), as `Key: value` with the key spelled as given. */
+function trailersOf(message: string, keys: string[]): string[] {
+  const found: string[] = [];
+  for (const line of message.split(/\r?\n|\r/)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const key = keys.find((k) => k.toLowerCase() === line.slice(0, colon).trim().toLowerCase());
+    const value = line.slice(colon + 1).trim();
+    if (key && value !== '') found.push(`${key}: ${value}`);
+  }
+  return found;
+}
 
 /**
  * Every `Co-authored-by:` value of a commit message, as written. Read line by line, not with a
@@ -65,13 +80,20 @@ export function aiToolOf(trailer: string): string | null {
   return null;
 }
 
-/** Trailers and the distinct AI tools among them. */
-export function readTrailers(message: string): { coauthors: string[]; aiCoauthors: string[] } {
+/**
+ * Trailers, the distinct AI tools among the co-authors, and every AI trailer as written (an AI
+ * co-author, `Made-with:`, `Claude-Session:`), the attribution's evidence.
+ */
+export function readTrailers(message: string): { coauthors: string[]; aiCoauthors: string[]; aiTrailers: string[] } {
   const coauthors = coauthorTrailers(message);
   const tools = new Set<string>();
+  const aiTrailers: string[] = [];
   for (const trailer of coauthors) {
     const tool = aiToolOf(trailer);
-    if (tool) tools.add(tool);
+    if (tool) {
+      tools.add(tool);
+      aiTrailers.push(`Co-authored-by: ${trailer}`);
+    }
   }
-  return { coauthors, aiCoauthors: [...tools] };
+  return { coauthors, aiCoauthors: [...tools], aiTrailers: [...new Set([...aiTrailers, ...trailersOf(message, AI_TRAILER_KEYS)])] };
 }

@@ -30,7 +30,7 @@ interface DrillSource {
 const FAILED_LEAD = ['failed', 'reason'];
 const FINISHED = { rows: 'deployments.finished_production_deploys', marked: 'deployments.failed_production_deploys', lead: FAILED_LEAD };
 const MERGED = { rows: 'pull_requests.prs_merged' };
-const AI_LEAD = ['aiAssisted', 'aiAssistedBecause'];
+const AI_LEAD = ['aiAssisted', 'aiAttribution', 'aiEvidence'];
 
 /** Every measure that opens onto its facts. */
 export const DRILLS: Readonly<Record<string, DrillSource>> = Object.freeze({

@@ -68,8 +68,11 @@ interface PullRequestBase {
 }
 export interface PullRequestFact extends PullRequestBase {
   cycleTimeSeconds: number | null;
+  /** Level high or medium: what ai_assisted_pr_share counts. */
   aiAssisted: boolean;
-  aiAssistedBecause: string | null;
+  aiAttribution: AiAttribution | null;
+  /** Why, in words: each signal of the level with its source (docs/ai-attribution.md). */
+  aiEvidence: string | null;
   /** Additions + deletions: this PR's part of ccv_total. */
   changeVolume: number | null;
   /** Its size weight: this PR's part of ceu_total. */
@@ -107,12 +110,16 @@ export interface ReviewerFact {
   reviewer: string;
   reviews: number;
 }
+/** METRICS.md "AI attribution": the highest level a PR's evidence reaches. */
+export type AiAttribution = 'high' | 'medium' | 'low' | 'none';
 export interface ChangeLeadTimeFact extends PullRequestBase {
   firstCommitAt: string | null;
   firstCommitKnown: boolean;
   deployment: string | null;
   deployedAt: string | null;
   leadTimeSeconds: number | null;
+  aiAttribution: AiAttribution | null;
+  aiEvidence: string | null;
 }
 /** What issue and incident rows both say (an incident is an issue of type incident). */
 interface IssueBase {
@@ -339,6 +346,14 @@ interface KindSpec {
 const col = (key: string, title: string, type: FactColumnType, more: Partial<FactColumn> = {}): FactColumn => ({ key, title, type, ...more });
 const detail = { detail: true } as const;
 
+const LEVELS: readonly string[] = ['high', 'medium', 'low', 'none'];
+const level = (v: Cell | undefined): AiAttribution | null => (typeof v === 'string' && LEVELS.includes(v) ? (v as AiAttribution) : null);
+/** The PR's AI attribution (docs/ai-attribution.md), detail columns of the PR lists. */
+const AI_DETAIL: FactColumn[] = [
+  col('aiAttribution', 'AI attribution', 'text', detail),
+  col('aiEvidence', 'AI evidence', 'text', detail),
+];
+
 /** What pull-request rows say besides their own measure's columns, full detail last. */
 const PR_DETAIL: FactColumn[] = [
   col('repository', 'Repository', 'text', detail),
@@ -416,7 +431,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   },
   pull_requests: {
     cube: 'pull_requests',
-    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_via_session', 'ai_via_trailer', 'ai_via_label'],
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'created_at', 'merged_at', 'cycle_time_seconds', 'ai_assisted', 'ai_attribution', 'ai_attribution_evidence'],
     rowMeasures: ['ccv_total', 'ceu_total'],
     columns: [
       col('cycleTimeSeconds', 'Cycle time', 'seconds'),
@@ -424,7 +439,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       col('authorName', 'Author', 'text'),
       col('mergedAt', 'Merged', 'time'),
       col('aiAssisted', 'AI-assisted', 'boolean', detail),
-      col('aiAssistedBecause', 'AI-assisted because', 'text', detail),
+      ...AI_DETAIL,
       col('changeVolume', 'Lines changed', 'number', detail),
       col('changeEffortUnits', 'Effort units', 'number', detail),
       ...PR_DETAIL,
@@ -432,7 +447,6 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     sortBy: { ...PR_SORT, openedAt: 'created_at', cycleTimeSeconds: 'cycle_time_seconds', aiAssisted: 'ai_assisted', changeVolume: 'ccv_total', changeEffortUnits: 'ceu_total' },
     markedColumn: { 'pull_requests.ai_assisted': 'aiAssisted' },
     present: (get) => {
-      const because = [get('ai_via_session') && 'linked session', get('ai_via_trailer') && 'co-author trailer', get('ai_via_label') && 'label ai-assisted'].filter(Boolean);
       return {
         id: String(get('id')),
         repository: text(get('project_key')),
@@ -445,7 +459,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
         url: null,
         cycleTimeSeconds: num(get('cycle_time_seconds')),
         aiAssisted: bool(get('ai_assisted')),
-        aiAssistedBecause: because.length > 0 ? because.join(', ') : null,
+        aiAttribution: level(get('ai_attribution')),
+        aiEvidence: text(get('ai_attribution_evidence')),
         changeVolume: num(get('ccv_total')),
         changeEffortUnits: num(get('ceu_total')),
       };
@@ -533,7 +548,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
   },
   change_lead_times: {
     cube: 'change_lead_times',
-    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds'],
+    dimensions: ['id', 'project_key', 'number', 'title', 'author_username', 'opened_at', 'merged_at', 'first_commit_at', 'first_commit_known', 'deployment_external_id', 'deployed_at', 'lead_time_seconds', 'ai_attribution', 'ai_attribution_evidence'],
     columns: [
       col('leadTimeSeconds', 'Lead time', 'seconds'),
       col('title', 'Title', 'text', { link: 'url' }),
@@ -543,6 +558,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       col('mergedAt', 'Merged', 'time', detail),
       col('firstCommitAt', 'First commit', 'time', detail),
       col('firstCommitKnown', 'First commit known', 'boolean', detail),
+      ...AI_DETAIL,
       ...PR_DETAIL,
     ],
     sortBy: { ...PR_SORT, openedAt: 'opened_at', leadTimeSeconds: 'lead_time_seconds', deployedAt: 'deployed_at', deployment: 'deployment_external_id', firstCommitAt: 'first_commit_at', firstCommitKnown: 'first_commit_known' },
@@ -561,6 +577,8 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
       deployment: text(get('deployment_external_id')),
       deployedAt: time(get('deployed_at')),
       leadTimeSeconds: num(get('lead_time_seconds')),
+      aiAttribution: level(get('ai_attribution')),
+      aiEvidence: text(get('ai_attribution_evidence')),
     }),
   },
   issues: {

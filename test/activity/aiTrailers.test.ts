@@ -31,7 +31,17 @@ describe('AI co-author trailers', () => {
     expect(readTrailers(message)).to.deep.equal({
       coauthors: ['Bob Stone <bob@acme.example>', 'Claude <noreply@anthropic.com>', 'Claude <noreply@anthropic.com>'],
       aiCoauthors: ['claude'],
+      aiTrailers: ['Co-authored-by: Claude <noreply@anthropic.com>'],
     });
-    expect(readTrailers('No trailers here')).to.deep.equal({ coauthors: [], aiCoauthors: [] });
+    expect(readTrailers('No trailers here')).to.deep.equal({ coauthors: [], aiCoauthors: [], aiTrailers: [] });
+  });
+
+  it('keeps Made-with and Claude-Session trailers as written, whatever their case, and no other line', () => {
+    const message = 'Add export\n\nmade-with: Cursor\nClaude-Session: 4f1c2a9e-77aa\nMade-with:\nReviewed-by: Bob <bob@acme.example>\nCo-authored-by: Bob Stone <bob@acme.example>';
+    expect(readTrailers(message)).to.deep.equal({
+      coauthors: ['Bob Stone <bob@acme.example>'],
+      aiCoauthors: [],
+      aiTrailers: ['Made-with: Cursor', 'Claude-Session: 4f1c2a9e-77aa'],
+    });
   });
 });

@@ -30,6 +30,7 @@ import { claimInstallation, linkInstallation, previewSetup, unlinkInstallation }
 import { billingOverview } from '../../src/billing/service.js';
 import { renameTenant } from '../../src/tenants/service.js';
 import { saveAiSettings } from '../../src/ai/settings.js';
+import { saveAttributionSettings, signalCounts } from '../../src/aiAttribution/service.js';
 import { removeSource, saveSource } from '../../src/aiVendors/service.js';
 import { changeMemberRole, listMembers, removeMember } from '../../src/members/members.js';
 import { createInvitation, listInvitations, revokeInvitation } from '../../src/members/invitations.js';
@@ -297,6 +298,16 @@ function surfacesOf(api: TestServer, b: Built): Record<Action, Surfaces> {
         (m) => saveSource(app, m, 'cursor', { apiKey: 'key_cursor_0123' }, { pace: { sleep: async () => {}, maxWaitSeconds: 0 }, signal: new AbortController().signal }),
         (m) => removeSource(db, m, 'cursor'),
       ],
+    },
+    'aiAttribution.manage': {
+      member: 'refused',
+      http: [{ method: 'PUT', path: '/api/ai/attribution/settings', body: { labels: ['copilot-made'] } }],
+      service: [(m) => saveAttributionSettings(db, m, { labels: ['copilot-made'] })],
+    },
+    'aiAttribution.signals': {
+      member: 'refused',
+      http: [{ method: 'GET', path: '/api/ai/attribution/signals?from=2026-05&to=2026-05' }],
+      service: [(m) => signalCounts(pool, m, { from: '2026-05', to: '2026-05' })],
     },
     'notebook.change': {
       member: 'refused',

@@ -154,8 +154,8 @@ describe('drill-through: the facts behind every measure', function () {
     expect(june.body.data.map((r: Record<string, unknown>) => [r.number, r.mergedAt, r.deployment, r.deployedAt])).to.deep.equal([[4, '2026-05-30T00:00:00.000Z', 'rb1', '2026-06-03T00:00:00.000Z']]);
     const cycle = await facts(`measure=pull_requests.ai_assisted_pr_share&${MAY}`);
     expect(cycle.body.meta).to.include({ total: 4, marked: 1, markedColumn: 'aiAssisted' });
-    expect(cycle.body.data.map((r: Record<string, unknown>) => [r.repository, r.number, r.author, r.cycleTimeSeconds, r.aiAssisted, r.aiAssistedBecause])).to.deep.equal([
-      ['acme/shop', 4, 'ann', 48 * H, false, null], ['acme/shop', 3, 'ann', 12 * H, true, 'label ai-assisted'], ['acme/shop', 2, 'ann', 33 * H, false, null], ['acme/shop', 1, 'ann', 32 * H, false, null],
+    expect(cycle.body.data.map((r: Record<string, unknown>) => [r.repository, r.number, r.author, r.cycleTimeSeconds, r.aiAssisted, r.aiAttribution, r.aiEvidence])).to.deep.equal([
+      ['acme/shop', 4, 'ann', 48 * H, false, 'none', null], ['acme/shop', 3, 'ann', 12 * H, true, 'medium', 'label ai-assisted'], ['acme/shop', 2, 'ann', 33 * H, false, 'none', null], ['acme/shop', 1, 'ann', 32 * H, false, 'none', null],
     ]);
     const restore = await facts(`measure=incidents.mttr_p50_seconds&${MAY}&team=payments`);
     expect(restore.body.data.map((r: Record<string, unknown>) => [r.key, r.type, r.timeToRestoreSeconds, r.causedBy, r.causeDecidedBy])).to.deep.equal([

@@ -110,7 +110,9 @@ describe('patterns and regular expressions run in linear time', function () {
     expect(readTrailers(`Fix\n\nCo-authored-by: x${spaces}y\nco-authored-by:  Claude Code <noreply@anthropic.com>  \r\nCo-authored-by:${spaces}`)).to.deep.equal({
       coauthors: [`x${spaces}y`, 'Claude Code <noreply@anthropic.com>'],
       aiCoauthors: ['claude'],
+      aiTrailers: ['Co-authored-by: Claude Code <noreply@anthropic.com>'],
     });
+    expect(readTrailers(`Fix\n\nMade-with:${spaces}Cursor${spaces}\n${':'.repeat(300_000)}`).aiTrailers).to.deep.equal(['Made-with: Cursor']);
     expect(aiToolOf(`a${spaces}b`)).to.equal(null);
     expect(aiToolOf(`Someone${spaces}<copilot@github.com>`)).to.equal('copilot');
     expect(aiToolOf('Claude Dupont <claude@example.fr>')).to.equal(null);

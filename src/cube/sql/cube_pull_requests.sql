@@ -1,4 +1,9 @@
 -- Defined by versioned migrations up to 0068_pr_phases; since then by this file (docs/sql-source.md).
+-- AI attribution (docs/ai-attribution.md): ai_assisted (level high or medium), its signals, the
+-- level and its evidence come from pull_request_attribution through a left join on the PR's key,
+-- which PostgreSQL removes when a query names none of its columns. (One scalar subquery per column
+-- would expand the whole view once per column: measured at 4x the planning time of bi.team_month.)
+-- depends-on: pull_request_attribution
 CREATE OR REPLACE VIEW "cube_pull_requests" AS
 SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.number, pr.state, pr.draft, pr.author_username,
        pr.additions, pr.deletions,
@@ -9,17 +14,14 @@ SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.numbe
             WHEN pr.additions + pr.deletions <= 1000 THEN 5
             ELSE 8 END AS change_effort_units,
        pr.created_at, pr.merged_at, pr.closed_at,
-       (ai.pull_request_id IS NOT NULL
-        OR (cardinality(pr.labels) > 0 AND EXISTS (SELECT 1 FROM unnest(pr.labels) AS label WHERE lower(label) = 'ai-assisted'))) AS ai_assisted,
+       a.ai_assisted AS ai_assisted,
        pr.merged_at IS NOT NULL AS is_merged,
        extract(epoch FROM pr.merged_at - pr.created_at)::double precision AS cycle_time_seconds,
        pr.title,
        p.project_key,
-       -- Why a PR is AI-assisted, each part of ai_assisted's rule on its own (pull_request_ai_assisted, 0003).
-       EXISTS (SELECT 1 FROM "ai_session_links" l WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id) AS ai_via_session,
-       EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
-               WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND cardinality(c.ai_coauthors) > 0) AS ai_via_trailer,
-       EXISTS (SELECT 1 FROM unnest(pr.labels) AS label WHERE lower(label) = 'ai-assisted') AS ai_via_label,
+       a.ai_via_session AS ai_via_session,
+       a.ai_via_trailer AS ai_via_trailer,
+       a.ai_via_label AS ai_via_label,
        -- PR phases (METRICS.md "PR phases", docs/pr-phases.md): each value empty when an end is
        -- unknown; the flags are the rows each count measure counts (its n).
        CASE WHEN pr.merged_at IS NOT NULL THEN COALESCE(pr.ready_at, pr.created_at) ELSE pr.ready_at END AS ready_at,
@@ -67,15 +69,15 @@ SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.numbe
           JOIN "pull_request_commits" rc ON rc.commit_id = c.id
           JOIN "pull_requests" r ON r.id = rc.pull_request_id
           WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) END AS reverted_because
+        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) END AS reverted_because,
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence,
+       a.ai_via_telemetry_commit AS ai_via_telemetry_commit,
+       a.ai_via_vendor_commit AS ai_via_vendor_commit,
+       a.ai_via_branch AS ai_via_branch,
+       a.ai_via_bot AS ai_via_bot
 FROM "pull_requests" pr
 LEFT JOIN "projects" p ON p.id = pr.project_id
-LEFT JOIN (
-  SELECT tenant_id, pull_request_id FROM "ai_session_links" WHERE pull_request_id IS NOT NULL
-  UNION
-  SELECT prc.tenant_id, prc.pull_request_id
-  FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
-  WHERE cardinality(c.ai_coauthors) > 0
-) ai ON ai.tenant_id = pr.tenant_id AND ai.pull_request_id = pr.id
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = pr.id
 -- The stored facts of a merged PR (first commit, deploying deployment): a left join on its key, dropped when not read.
 LEFT JOIN "change_lead_times" clt ON clt.pull_request_id = pr.id;

@@ -39,9 +39,11 @@ BEGIN
     -- at = day, a date (as ai_telemetry_days): a vendor report's person-day (docs/ai-vendor-reports.md)
     WHEN 'ai_vendor_days' THEN
       'SELECT r.tenant_id, ''ai_sessions'', date_trunc(''month'', r.at)::date FROM r'
-    -- at = the vendor's commit time: its commit's ai_commits month (a commit stored later is noted by the commits trigger)
+    -- A vendor's AI lines in a commit make the PRs containing it AI-assisted (ai_vendor_commit_evidence,
+    -- docs/ai-attribution.md), and the rows name no PR: every month of the tenant, as for the
+    -- attribution labels (one statement per vendor pull).
     WHEN 'ai_vendor_commits' THEN
-      'SELECT r.tenant_id, ''ai_commits'', cube_rollup_month(r.at) FROM r WHERE r.at IS NOT NULL'
+      'SELECT r.tenant_id, ''*'', ''-infinity''::date FROM r'
     -- register tables: who is whom and who is on which team changes every month (cube *)
     ELSE 'SELECT r.tenant_id, ''*'', ''-infinity''::date FROM r' END;
   EXECUTE format('INSERT INTO cube_rollup_changes (tenant_id, cube, month) SELECT DISTINCT * FROM (WITH r AS (%s) %s) a ON CONFLICT DO NOTHING', rows, affected);

@@ -205,6 +205,11 @@ export const commits = pgTable(
     coauthors: text('coauthors').array().notNull().default(sql`'{}'::text[]`),
     /** AI tools recognised among the trailers (src/codehost/aiTrailers.ts), e.g. `claude`. */
     aiCoauthors: text('ai_coauthors').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The AI trailers as written (`Co-authored-by: Claude <noreply@anthropic.com>`, `Made-with: Cursor`,
+     * `Claude-Session: …`): the evidence of the medium attribution level (docs/ai-attribution.md).
+     */
+    aiTrailers: text('ai_trailers').array().notNull().default(sql`'{}'::text[]`),
     url: text('url'),
     /** The sha a revert commit names (`This reverts commit <sha>`, as git writes it): reverted PRs (METRICS.md "Rework"). */
     revertsSha: text('reverts_sha').generatedAlwaysAs(sql`lower(substring(message from 'This reverts commit ([0-9a-fA-F]{7,40})'))`),
@@ -343,9 +348,10 @@ export const aiSessionLinks = pgTable(
 );
 
 /**
- * METRICS.md: a PR is AI-assisted when a session is linked to it, a commit of it carries an AI
- * co-author trailer, or it has the label `ai-assisted` (case-insensitive). A view, so the flag can
- * never be stale whichever fact arrives last; the reasons are separate columns for drill-down.
+ * Kept for whoever reads it (src/cube/sql/pull_request_ai_assisted.sql): a PR is AI-assisted when its attribution level is high
+ * or medium (METRICS.md "AI attribution"); `via_session` is any high signal, `via_trailer` an AI
+ * trailer, `via_label` the label ai-assisted or one the owner configured. The level and its evidence
+ * are in the view pull_request_attribution (docs/ai-attribution.md).
  */
 export const pullRequestAiAssisted = pgView('pull_request_ai_assisted', {
   pullRequestId: uuid('pull_request_id').notNull(),
@@ -354,14 +360,4 @@ export const pullRequestAiAssisted = pgView('pull_request_ai_assisted', {
   viaTrailer: boolean('via_trailer').notNull(),
   viaLabel: boolean('via_label').notNull(),
   aiAssisted: boolean('ai_assisted').notNull(),
-}).as(sql`
-  select f.pull_request_id, f.tenant_id, f.via_session, f.via_trailer, f.via_label,
-         (f.via_session or f.via_trailer or f.via_label) as ai_assisted
-  from (
-    select pr.id as pull_request_id, pr.tenant_id,
-      exists (select 1 from ai_session_links l where l.pull_request_id = pr.id) as via_session,
-      exists (select 1 from pull_request_commits prc join commits c on c.id = prc.commit_id
-              where prc.pull_request_id = pr.id and cardinality(c.ai_coauthors) > 0) as via_trailer,
-      exists (select 1 from unnest(pr.labels) as label where lower(label) = 'ai-assisted') as via_label
-    from pull_requests pr
-  ) f`);
+}).existing();

@@ -19,6 +19,17 @@ export const aiSettings = pgTable('ai_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The labels an owner says mark a PR as AI-assisted, besides `ai-assisted` (Settings › AI;
+ * docs/ai-attribution.md), stored lower-cased. No row: only `ai-assisted`.
+ */
+export const aiAttributionSettings = pgTable('ai_attribution_settings', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  labels: text('labels').array().notNull().default(sql`'{}'::text[]`),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Every attempt at a model call, successful or not: the attempt log, the budget's usage and the cube's `ai_calls`. */
 export const aiCalls = pgTable(
   'ai_calls',

@@ -8,6 +8,7 @@ import { Panel } from '../../components/states';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useCan } from '../../api/me';
 import { AiToolsSection } from './aiTools';
+import { AttributionPanels } from './aiAttribution';
 
 
 const TOUCHES = [['api', '/api/ai/settings']];
@@ -100,6 +101,7 @@ export function AiSettingsPage() {
       </Panel>
       {manage && s ? <SettingsForm settings={s} /> : null}
       <AiToolsSection manage={manage} />
+      <AttributionPanels />
     </>
   );
 }
