@@ -1,4 +1,1242 @@
--- bi views regenerated from the models after the merges of 2026-11-29 (second round: PR phases and reviews, rework, replaced rows, p90 measures, vendor reports, the median project's rate, AI activity measures): every view, as `npx tsx tools/bi/generate.ts --replace` writes them.
+-- Every view and function file of src/*/sql (docs/sql-source.md), in dependency order, then every bi view regenerated from the merged models of 2026-11-29 (PR phases and reviews, rework, replaced rows, p90 measures, vendor reports, AI activity measures, AI attribution): the bi views read columns the files add, and the files otherwise apply only after the last versioned migration. The files stay the source; this migration is listed in MOVED_INTO_FILES.
+-- aiVendors/sql/ai_vendor_tool.sql
+-- The tool a vendor report's source is, named as the other sources name it (telemetry: claude-code),
+-- for the ai_sessions and ai_commits cubes (docs/ai-vendor-reports.md).
+CREATE OR REPLACE FUNCTION ai_vendor_tool(source text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE source WHEN 'claude_code_analytics' THEN 'claude-code' ELSE source END
+$$;
+--> statement-breakpoint
+-- aiAttribution/sql/ai_vendor_activity_days.sql
+-- A person's AI activity by day from the vendor reports (ai_vendor_days, docs/ai-vendor-reports.md),
+-- the vendor branch of ai_activity_days (docs/ai-attribution.md "Vendor data"). A day counts when the
+-- report shows any use; person_key is already the lower-cased e-mail or `login:<login>`.
+-- depends-on: ai_vendor_tool
+CREATE OR REPLACE VIEW "ai_vendor_activity_days" AS
+SELECT d.tenant_id, d.person_key, d.day, 'vendor'::text AS source, ai_vendor_tool(d.source) AS tool, NULL::uuid AS session_id
+FROM "ai_vendor_days" d
+WHERE d.sessions > 0 OR d.requests > 0 OR d.lines_added > 0 OR d.lines_suggested > 0 OR d.edits_accepted > 0 OR d.commits > 0;
+--> statement-breakpoint
+-- aiAttribution/sql/ai_activity_days.sql
+-- AI attribution (docs/ai-attribution.md); defined by this file since the merge onto the SQL files (docs/sql-source.md).
+-- A person's AI activity by day, one row per source row: `person_key` is a lower-cased e-mail, or
+-- `login:<code-host login>` for a source that names only a login. Read by (tenant, person_key,
+-- day), which each branch answers from an index: an upload's day through its user's e-mail
+-- (users_email_key, ai_sessions_tenant_user_idx), a telemetry day through its unique key.
+-- Telemetry sessions need no branch of their own: every event of one also counts in its person-day.
+-- depends-on: ai_vendor_activity_days
+CREATE OR REPLACE VIEW "ai_activity_days" AS
+SELECT s.tenant_id, u.email AS person_key, (s.started_at AT TIME ZONE 'UTC')::date AS day, 'upload'::text AS source, s.tool, s.id AS session_id
+FROM "ai_sessions" s
+JOIN "users" u ON u.id = s.user_id
+WHERE s.source = 'upload'
+UNION ALL
+SELECT d.tenant_id, d.person_key, d.day, 'telemetry'::text AS source, d.tool, NULL::uuid AS session_id
+FROM "ai_telemetry_days" d
+WHERE d.person_email IS NOT NULL AND (d.sessions > 0 OR d.api_requests > 0 OR d.prompts > 0 OR d.edits_accepted > 0)
+UNION ALL
+SELECT v.tenant_id, v.person_key, v.day, v.source, v.tool, v.session_id FROM "ai_vendor_activity_days" v;
+--> statement-breakpoint
+-- aiAttribution/sql/ai_vendor_commit_evidence.sql
+-- A vendor's per-commit AI lines (ai_vendor_commits: Cursor AI Code Tracking, tab or composer
+-- lines) as high evidence for the commit with that sha in the tenant (docs/ai-attribution.md
+-- "Vendor data"). Read by commit: commits_tenant_sha_idx, then ai_vendor_commits_tenant_sha.
+-- depends-on: ai_vendor_tool
+CREATE OR REPLACE VIEW "ai_vendor_commit_evidence" AS
+SELECT v.tenant_id, c.id AS commit_id, 'vendor_commit'::text AS signal, v.source, NULL::uuid AS session_id,
+       ai_vendor_tool(v.source) || ': ' || COALESCE(round(100.0 * (v.tab_lines_added + v.composer_lines_added) / NULLIF(v.total_lines_added, 0))::text || ' % of added lines', (v.tab_lines_added + v.composer_lines_added)::text || ' added lines')
+       || ' from AI (tab ' || v.tab_lines_added::text || ', composer ' || v.composer_lines_added::text || '), vendor data, commit ' || left(c.sha, 7) AS evidence
+FROM "ai_vendor_commits" v
+JOIN "commits" c ON c.tenant_id = v.tenant_id AND c.sha = v.sha
+WHERE v.ai_lines_added > 0 OR v.tab_lines_added > 0 OR v.composer_lines_added > 0;
+--> statement-breakpoint
+-- aiAttribution/sql/ai_commit_evidence.sql
+-- AI attribution (docs/ai-attribution.md); defined by this file since the merge onto the SQL files (docs/sql-source.md).
+-- What says a commit was written with AI (the high level): a session that names it (uploaded or
+-- captured; or built from telemetry, whose commits come from a tool_result's `git commit`), or a
+-- vendor's per-commit data. `signal` is session, telemetry_commit or vendor_commit; `evidence` the
+-- words a drill-through shows.
+-- depends-on: ai_vendor_commit_evidence
+CREATE OR REPLACE VIEW "ai_commit_evidence" AS
+SELECT l.tenant_id, l.commit_id,
+       CASE WHEN s.source = 'telemetry' THEN 'telemetry_commit' ELSE 'session' END AS signal,
+       s.source, s.id AS session_id,
+       'session ' || s.id::text || CASE WHEN s.source = 'telemetry' THEN ' (telemetry) names commit ' || left(c.sha, 7) || ' in a ' || s.tool || ' tool_result'
+                                        ELSE ' (uploaded) names commit ' || left(c.sha, 7) END AS evidence
+FROM "ai_session_links" l
+JOIN "ai_sessions" s ON s.id = l.session_id
+JOIN "commits" c ON c.id = l.commit_id
+WHERE l.commit_id IS NOT NULL
+UNION ALL
+SELECT v.tenant_id, v.commit_id, v.signal, v.source, v.session_id, v.evidence FROM "ai_vendor_commit_evidence" v;
+--> statement-breakpoint
+-- db/sql/app_tenant_floor.sql
+-- Defined by versioned migrations up to 0031_tenant_floor; since then by this file (docs/sql-source.md).
+-- The one way a table gets the floor; a migration adding a tenant table calls it
+-- (`SELECT app_tenant_floor('my_table');`), and test/tenancy/floor.test.ts fails for a table
+-- with a tenant_id column that did not.
+CREATE OR REPLACE FUNCTION app_tenant_floor(target regclass) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', target);
+  EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', target);
+  EXECUTE format('DROP POLICY IF EXISTS tenant_floor ON %s', target);
+  EXECUTE format('DROP POLICY IF EXISTS system_work ON %s', target);
+  -- nullif: outside any tenant the setting is empty, which must match nothing rather than fail the cast.
+  EXECUTE format(
+    'CREATE POLICY tenant_floor ON %s USING (tenant_id = nullif(current_setting(''app.tenant_id'', true), '''')::uuid) '
+    'WITH CHECK (tenant_id = nullif(current_setting(''app.tenant_id'', true), '''')::uuid)', target);
+  EXECUTE format('CREATE POLICY system_work ON %s TO app_system USING (true) WITH CHECK (true)', target);
+END
+$$;
+--> statement-breakpoint
+-- bi/sql/bi_session_within_limits.sql
+-- Defined by versioned migrations up to 0041_bi_role_guard; since then by this file (docs/sql-source.md).
+-- The views' check (migration 0037) also holds the session to what the role's defaults set and a
+-- session may undo: a read-only transaction, work_mem and hash_mem_multiplier at most the
+-- credential's (4 MB, 2: PostgreSQL's defaults, set on every BI role).
+CREATE OR REPLACE FUNCTION "public"."bi_session_within_limits"(limit_ms integer) RETURNS boolean
+LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog AS $$
+DECLARE
+  setting_name text;
+  value bigint;
+BEGIN
+  FOREACH setting_name IN ARRAY ARRAY['statement_timeout', 'idle_in_transaction_session_timeout'] LOOP
+    SELECT s.setting::bigint INTO value FROM pg_settings s WHERE s.name = setting_name;
+    IF value = 0 OR value > limit_ms THEN
+      RAISE EXCEPTION '% is % ms; this BI credential allows at most % ms', setting_name, value, limit_ms
+        USING ERRCODE = 'insufficient_privilege', HINT = format('RESET %s, or set it to %s ms or less.', setting_name, limit_ms);
+    END IF;
+  END LOOP;
+  IF current_setting('transaction_read_only') <> 'on' THEN
+    RAISE EXCEPTION 'this BI credential reads in read-only transactions only'
+      USING ERRCODE = 'insufficient_privilege', HINT = 'RESET default_transaction_read_only, and do not BEGIN READ WRITE.';
+  END IF;
+  SELECT s.setting::bigint INTO value FROM pg_settings s WHERE s.name = 'work_mem';
+  IF value > 4096 THEN
+    RAISE EXCEPTION 'work_mem is % kB; this BI credential allows at most 4096 kB', value
+      USING ERRCODE = 'insufficient_privilege', HINT = 'RESET work_mem, or set it to 4MB or less.';
+  END IF;
+  IF current_setting('hash_mem_multiplier')::float8 > 2 THEN
+    RAISE EXCEPTION 'hash_mem_multiplier is %; this BI credential allows at most 2', current_setting('hash_mem_multiplier')
+      USING ERRCODE = 'insufficient_privilege', HINT = 'RESET hash_mem_multiplier, or set it to 2 or less.';
+  END IF;
+  RETURN true;
+END
+$$;
+--> statement-breakpoint
+-- cube/sql/change_lead_times_refresh.sql
+-- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+CREATE OR REPLACE FUNCTION change_lead_times_refresh(prs uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF cardinality(prs) = 0 THEN RETURN; END IF;
+  WITH src AS MATERIALIZED (
+    SELECT pr.id, pr.tenant_id, pr.project_id, pr.merged_at,
+           COALESCE(fc.first_commit_at, pr.created_at) AS first_commit_at, fc.first_commit_at IS NOT NULL AS first_commit_known,
+           dep.id AS deployment_id, dep.created_at AS deployed_at,
+           extract(epoch FROM dep.created_at - COALESCE(fc.first_commit_at, pr.created_at))::double precision AS lead_time_seconds
+    FROM "pull_requests" pr
+    LEFT JOIN LATERAL (
+      SELECT min(c.committed_at) AS first_commit_at
+      FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
+      WHERE prc.pull_request_id = pr.id
+    ) fc ON true
+    LEFT JOIN LATERAL (
+      SELECT d.id, d.created_at FROM "deployments" d
+      WHERE d.project_id = pr.project_id AND d.status = 'success' AND COALESCE(d.is_production, d.environment = 'production')
+        AND d.created_at >= pr.merged_at
+        AND deployment_replaced_by(d.project_id, deployment_source_of(d.provider, d.metadata), d.created_at) IS NULL
+      ORDER BY d.created_at, d.id LIMIT 1
+    ) dep ON true
+    WHERE pr.id IN (SELECT unnest(prs)) AND pr.merged_at IS NOT NULL
+  ), gone AS (
+    DELETE FROM "change_lead_times" c
+    WHERE c.pull_request_id IN (SELECT unnest(prs)) AND NOT EXISTS (SELECT 1 FROM src WHERE src.id = c.pull_request_id)
+  )
+  INSERT INTO "change_lead_times" AS c (pull_request_id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds)
+  SELECT id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds FROM src
+  ON CONFLICT (pull_request_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, project_id = EXCLUDED.project_id,
+    merged_at = EXCLUDED.merged_at, first_commit_at = EXCLUDED.first_commit_at, first_commit_known = EXCLUDED.first_commit_known,
+    deployment_id = EXCLUDED.deployment_id, deployed_at = EXCLUDED.deployed_at, lead_time_seconds = EXCLUDED.lead_time_seconds
+  WHERE (c.tenant_id, c.project_id, c.merged_at, c.first_commit_at, c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds)
+    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds);
+END $$;
+--> statement-breakpoint
+-- aiAttribution/sql/commit_attribution.sql
+-- AI attribution (docs/ai-attribution.md); defined by this file since the merge onto the SQL files (docs/sql-source.md).
+-- A commit's attribution, by the same rules: high (ai_commit_evidence), medium (an AI trailer), low
+-- (its author's AI activity that day).
+-- depends-on: ai_activity_days, ai_commit_evidence
+CREATE OR REPLACE VIEW "commit_attribution" AS
+SELECT f.tenant_id, f.commit_id,
+       CASE WHEN f.high_evidence IS NOT NULL THEN 'high'
+            WHEN f.has_ai_trailer THEN 'medium'
+            WHEN f.activity_evidence IS NOT NULL THEN 'low'
+            ELSE 'none' END AS ai_attribution,
+       CASE WHEN f.high_evidence IS NOT NULL THEN f.high_evidence
+            WHEN f.has_ai_trailer THEN 'trailer ' || f.trailer
+            ELSE f.activity_evidence END AS ai_attribution_evidence
+FROM (
+  SELECT c.tenant_id, c.id AS commit_id,
+         (cardinality(c.ai_trailers) > 0 OR cardinality(c.ai_coauthors) > 0) AS has_ai_trailer,
+         COALESCE(c.ai_trailers[1], 'Co-authored-by: ' || c.ai_coauthors[1]) AS trailer,
+         (SELECT string_agg(e.evidence, '; ' ORDER BY e.evidence) FROM "ai_commit_evidence" e WHERE e.tenant_id = c.tenant_id AND e.commit_id = c.id) AS high_evidence,
+         (SELECT 'author ' || COALESCE(c.author_username, c.author_email) || ': AI activity (' || a.source || ', ' || a.tool || ') on ' || a.day::text
+          FROM (SELECT lower(c.author_email) AS person_key WHERE c.author_email IS NOT NULL
+                UNION SELECT 'login:' || lower(c.author_username) WHERE c.author_username IS NOT NULL
+                UNION SELECT CASE WHEN pe.kind = 'email' THEN pe.value ELSE 'login:' || pe.value END
+                FROM "person_identities" pa JOIN "person_identities" pe ON pe.tenant_id = pa.tenant_id AND pe.person_id = pa.person_id
+                WHERE pa.tenant_id = c.tenant_id AND ((pa.kind = 'codehost_username' AND pa.value = lower(c.author_username)) OR (pa.kind = 'email' AND pa.value = lower(c.author_email)))) k
+          JOIN "ai_activity_days" a ON a.tenant_id = c.tenant_id AND a.person_key = k.person_key AND a.day = (c.committed_at AT TIME ZONE 'UTC')::date
+          ORDER BY a.source, a.tool LIMIT 1) AS activity_evidence
+  FROM "commits" c
+) f;
+--> statement-breakpoint
+-- aiAttribution/sql/pull_request_attribution.sql
+-- AI attribution (docs/ai-attribution.md); defined by this file since the merge onto the SQL files (docs/sql-source.md).
+-- A PR's attribution: one row per PR; each signal on its own, the level, and the evidence of the
+-- level reached (each signal's first item, in a fixed order). The inner columns are scalar
+-- subqueries, so a query naming only `ai_assisted` (the AI share, the rollups, bi.team_month)
+-- plans and evaluates a handful of index probes: any session link of the PR (a session naming the
+-- PR, its branch, or, as `commit_pr` links, one of its commits), vendor commit data, an AI trailer,
+-- the labels, the branch, the author. Evidence and the author's activity (low) are looked at only
+-- when asked for, low only when nothing above it holds.
+-- depends-on: ai_activity_days, ai_commit_evidence, ai_vendor_commit_evidence
+CREATE OR REPLACE VIEW "pull_request_attribution" AS
+SELECT f.tenant_id, f.pull_request_id,
+       f.ai_via_session, f.ai_via_telemetry_commit, f.ai_via_vendor_commit,
+       f.ai_via_trailer, f.ai_via_label, f.ai_via_branch, f.ai_via_bot,
+       (f.any_session_link OR f.ai_via_vendor_commit OR f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot) AS ai_assisted,
+       CASE WHEN f.any_session_link OR f.ai_via_vendor_commit THEN 'high'
+            WHEN f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot THEN 'medium'
+            WHEN f.activity_evidence IS NOT NULL THEN 'low'
+            ELSE 'none' END AS ai_attribution,
+       CASE WHEN f.any_session_link OR f.ai_via_vendor_commit OR f.ai_via_trailer OR f.ai_via_label OR f.ai_via_branch OR f.ai_via_bot
+            THEN concat_ws('; ', f.session_evidence, f.telemetry_evidence, f.vendor_evidence, f.trailer_evidence, f.label_evidence,
+                           CASE WHEN f.ai_via_branch THEN 'branch ' || f.head_branch END,
+                           CASE WHEN f.ai_via_bot THEN 'author ' || f.author_username || ' (an AI agent account)' END)
+            ELSE f.activity_evidence END AS ai_attribution_evidence
+FROM (
+  SELECT pr.tenant_id, pr.id AS pull_request_id, pr.head_branch, pr.author_username,
+         EXISTS (SELECT 1 FROM "ai_session_links" l WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id) AS any_session_link,
+         -- An uploaded or captured session, by any link; a telemetry session naming the PR or its branch.
+         EXISTS (SELECT 1 FROM "ai_session_links" l JOIN "ai_sessions" s ON s.id = l.session_id
+                 WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id AND (s.source <> 'telemetry' OR l.linked_by <> 'commit_pr')) AS ai_via_session,
+         -- A telemetry session naming one of its commits (a tool_result's git commit).
+         EXISTS (SELECT 1 FROM "ai_session_links" l JOIN "ai_sessions" s ON s.id = l.session_id
+                 WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id AND s.source = 'telemetry' AND l.linked_by = 'commit_pr') AS ai_via_telemetry_commit,
+         EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "ai_vendor_commit_evidence" v ON v.commit_id = prc.commit_id
+                 WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id) AS ai_via_vendor_commit,
+         EXISTS (SELECT 1 FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
+                 WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND (cardinality(c.ai_trailers) > 0 OR cardinality(c.ai_coauthors) > 0)) AS ai_via_trailer,
+         EXISTS (SELECT 1 FROM unnest(pr.labels) AS label
+                 WHERE lower(label) = 'ai-assisted'
+                    OR lower(label) = ANY (COALESCE((SELECT st.labels FROM "ai_attribution_settings" st WHERE st.tenant_id = pr.tenant_id), '{}'::text[]))) AS ai_via_label,
+         -- Agent branches: the coding agents push to a branch of the repository named so.
+         COALESCE(split_part(lower(pr.head_branch), '/', 1) IN ('copilot', 'codex', 'claude', 'cursor') AND strpos(pr.head_branch, '/') > 0, false) AS ai_via_branch,
+         -- AI agent accounts that open PRs themselves (docs/ai-attribution.md keeps the list).
+         COALESCE(lower(pr.author_username) IN ('copilot', 'copilot-swe-agent', 'copilot-swe-agent[bot]', 'devin-ai-integration[bot]', 'google-labs-jules[bot]',
+                                              'chatgpt-codex-connector[bot]', 'claude[bot]', 'cursor[bot]', 'openhands-agent', 'sweep-ai[bot]', 'codegen-sh[bot]'), false) AS ai_via_bot,
+         (SELECT x.evidence FROM (
+            SELECT 'session ' || s.id::text || CASE WHEN s.source = 'telemetry' THEN ' (telemetry)' ELSE ' (uploaded)' END
+                   || CASE WHEN l.linked_by = 'pr_number' THEN ' names PR #' || pr.number::text ELSE ' names branch ' || pr.head_branch END AS evidence
+            FROM "ai_session_links" l JOIN "ai_sessions" s ON s.id = l.session_id
+            WHERE l.tenant_id = pr.tenant_id AND l.pull_request_id = pr.id AND l.linked_by IN ('pr_number', 'branch')
+            UNION ALL
+            SELECT e.evidence FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
+            WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'session') x
+          ORDER BY x.evidence LIMIT 1) AS session_evidence,
+         (SELECT e.evidence FROM "pull_request_commits" prc JOIN "ai_commit_evidence" e ON e.commit_id = prc.commit_id
+          WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND e.signal = 'telemetry_commit' ORDER BY e.evidence LIMIT 1) AS telemetry_evidence,
+         (SELECT v.evidence FROM "pull_request_commits" prc JOIN "ai_vendor_commit_evidence" v ON v.commit_id = prc.commit_id
+          WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id ORDER BY v.evidence LIMIT 1) AS vendor_evidence,
+         (SELECT 'trailer ' || COALESCE(c.ai_trailers[1], 'Co-authored-by: ' || c.ai_coauthors[1]) || ' (commit ' || left(c.sha, 7) || ')'
+          FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
+          WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id AND (cardinality(c.ai_trailers) > 0 OR cardinality(c.ai_coauthors) > 0)
+          ORDER BY c.committed_at, c.sha LIMIT 1) AS trailer_evidence,
+         (SELECT 'label ' || label FROM unnest(pr.labels) WITH ORDINALITY AS t(label, n)
+          WHERE lower(label) = 'ai-assisted'
+             OR lower(label) = ANY (COALESCE((SELECT st.labels FROM "ai_attribution_settings" st WHERE st.tenant_id = pr.tenant_id), '{}'::text[]))
+          ORDER BY n LIMIT 1) AS label_evidence,
+         -- Low: the author's AI activity on a day one of the PR's commits was made. The author is
+         -- every e-mail and login of the register's person with the PR author's login, the login
+         -- itself, and the e-mail of the PR's commits the author made.
+         (SELECT 'author ' || pr.author_username || ': AI activity (' || a.source || ', ' || a.tool || ') on ' || a.day::text || ', the day of commit ' || left(d.sha, 7)
+          FROM (SELECT c.sha, (c.committed_at AT TIME ZONE 'UTC')::date AS day, c.author_username, c.author_email
+                FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
+                WHERE prc.tenant_id = pr.tenant_id AND prc.pull_request_id = pr.id) d
+          CROSS JOIN LATERAL (
+            SELECT CASE WHEN pe.kind = 'email' THEN pe.value ELSE 'login:' || pe.value END AS person_key
+            FROM "person_identities" pa JOIN "person_identities" pe ON pe.tenant_id = pa.tenant_id AND pe.person_id = pa.person_id
+            WHERE pa.tenant_id = pr.tenant_id AND pa.kind = 'codehost_username' AND pa.value = lower(pr.author_username)
+            UNION SELECT 'login:' || lower(pr.author_username)
+            UNION SELECT lower(d.author_email) WHERE d.author_email IS NOT NULL AND lower(d.author_username) = lower(pr.author_username)
+          ) k
+          JOIN "ai_activity_days" a ON a.tenant_id = pr.tenant_id AND a.person_key = k.person_key AND a.day = d.day
+          WHERE pr.author_username IS NOT NULL
+          ORDER BY a.day, a.source, a.tool, d.sha LIMIT 1) AS activity_evidence
+  FROM "pull_requests" pr
+) f;
+--> statement-breakpoint
+-- cube/sql/cube_pull_requests.sql
+-- Defined by versioned migrations up to 0068_pr_phases; since then by this file (docs/sql-source.md).
+-- AI attribution (docs/ai-attribution.md): ai_assisted (level high or medium), its signals, the
+-- level and its evidence come from pull_request_attribution through a left join on the PR's key,
+-- which PostgreSQL removes when a query names none of its columns. (One scalar subquery per column
+-- would expand the whole view once per column: measured at 4x the planning time of bi.team_month.)
+-- depends-on: pull_request_attribution
+CREATE OR REPLACE VIEW "cube_pull_requests" AS
+SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.number, pr.state, pr.draft, pr.author_username,
+       pr.additions, pr.deletions,
+       pr.additions + pr.deletions AS change_volume,
+       CASE WHEN pr.additions + pr.deletions <= 10 THEN 1
+            WHEN pr.additions + pr.deletions <= 50 THEN 2
+            WHEN pr.additions + pr.deletions <= 250 THEN 3
+            WHEN pr.additions + pr.deletions <= 1000 THEN 5
+            ELSE 8 END AS change_effort_units,
+       pr.created_at, pr.merged_at, pr.closed_at,
+       a.ai_assisted AS ai_assisted,
+       pr.merged_at IS NOT NULL AS is_merged,
+       extract(epoch FROM pr.merged_at - pr.created_at)::double precision AS cycle_time_seconds,
+       pr.title,
+       p.project_key,
+       a.ai_via_session AS ai_via_session,
+       a.ai_via_trailer AS ai_via_trailer,
+       a.ai_via_label AS ai_via_label,
+       -- PR phases (METRICS.md "PR phases", docs/pr-phases.md): each value empty when an end is
+       -- unknown; the flags are the rows each count measure counts (its n).
+       CASE WHEN pr.merged_at IS NOT NULL THEN COALESCE(pr.ready_at, pr.created_at) ELSE pr.ready_at END AS ready_at,
+       CASE WHEN pr.merged_at IS NULL OR pr.first_review_at <= pr.merged_at THEN pr.first_review_at END AS first_review_at,
+       CASE WHEN clt.first_commit_known THEN clt.first_commit_at END AS first_commit_at,
+       clt.deployed_at,
+       COALESCE(pr.merged_at IS NOT NULL AND clt.first_commit_known, false) AS has_coding_time,
+       COALESCE(pr.merged_at IS NOT NULL AND pr.first_review_at <= pr.merged_at, false) AS is_reviewed,
+       pr.merged_at IS NOT NULL AND NOT COALESCE(pr.merged_at IS NOT NULL AND pr.first_review_at <= pr.merged_at, false) AS merged_without_review,
+       COALESCE(pr.merged_at IS NOT NULL AND clt.deployed_at IS NOT NULL, false) AS is_deployed,
+       -- A review before ready (on a draft) or a first commit dated after it is a phase of 0, not a negative one.
+       CASE WHEN pr.merged_at IS NOT NULL AND clt.first_commit_known THEN greatest(extract(epoch FROM COALESCE(pr.ready_at, pr.created_at) - clt.first_commit_at), 0)::double precision END AS coding_time_seconds,
+       CASE WHEN pr.first_review_at <= pr.merged_at THEN greatest(extract(epoch FROM pr.first_review_at - COALESCE(pr.ready_at, pr.created_at)), 0)::double precision END AS pickup_time_seconds,
+       CASE WHEN pr.first_review_at <= pr.merged_at THEN extract(epoch FROM pr.merged_at - pr.first_review_at)::double precision END AS review_time_seconds,
+       CASE WHEN pr.merged_at IS NOT NULL THEN extract(epoch FROM clt.deployed_at - pr.merged_at)::double precision END AS deploy_time_seconds,
+       CASE WHEN pr.merged_at IS NOT NULL THEN pr.additions + pr.deletions END AS pr_size,
+       (SELECT d.external_id FROM "deployments" d WHERE d.id = clt.deployment_id) AS deployment_external_id,
+       -- Reverted within 30 days by a later merged PR of the project (METRICS.md "Rework"): by its
+       -- title, or a commit naming one of its commits (its merge commit or a linked one). The flag
+       -- and the reason are the same subquery.
+       pr.merged_at IS NOT NULL AND (SELECT w.why FROM (
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
+          FROM "pull_requests" r
+          WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
+            AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+          UNION ALL
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
+          FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
+                UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
+          JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
+          JOIN "pull_request_commits" rc ON rc.commit_id = c.id
+          JOIN "pull_requests" r ON r.id = rc.pull_request_id
+          WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) IS NOT NULL AS is_reverted,
+       CASE WHEN pr.merged_at IS NOT NULL THEN (SELECT w.why FROM (
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
+          FROM "pull_requests" r
+          WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
+            AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+          UNION ALL
+          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
+          FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
+                UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
+          JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
+          JOIN "pull_request_commits" rc ON rc.commit_id = c.id
+          JOIN "pull_requests" r ON r.id = rc.pull_request_id
+          WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) END AS reverted_because,
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence,
+       a.ai_via_telemetry_commit AS ai_via_telemetry_commit,
+       a.ai_via_vendor_commit AS ai_via_vendor_commit,
+       a.ai_via_branch AS ai_via_branch,
+       a.ai_via_bot AS ai_via_bot
+FROM "pull_requests" pr
+LEFT JOIN "projects" p ON p.id = pr.project_id
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = pr.id
+-- The stored facts of a merged PR (first commit, deploying deployment): a left join on its key, dropped when not read.
+LEFT JOIN "change_lead_times" clt ON clt.pull_request_id = pr.id;
+--> statement-breakpoint
+-- cube/sql/cube_ai_activity.sql
+-- The relation of the ai_activity cube (schema/ai_activity.yml, docs/ai-measures.md): the AI
+-- measures that are sums (lines, tokens, edits) and what they are divided by (merged PRs).
+-- depends-on: ai_vendor_tool, cube_pull_requests
+-- A "day" row is one person, one day, one tool, whatever its sources: Claude Code's telemetry and
+-- the Claude Code Analytics API describe the same work, so each amount is the greatest any source
+-- reports, never their sum, and `sources` names every source that reported the day. The person is
+-- matched as cube_ai_sessions matches (e-mail identity; Copilot's login as a code-host username;
+-- unmatched: the same digest), so user_key is ai_sessions.user_key. A "pr" row is a merged pull
+-- request (cube_pull_requests.is_merged, what prs_merged counts) with its added lines. team_ids
+-- holds every enabled team of the day's person, or the PR's owning team: the cube joins teams on
+-- it, so a team's number has each row once, and the organisation's (no team join) too, while a
+-- person on two teams counts in both.
+CREATE OR REPLACE VIEW "cube_ai_activity" AS
+SELECT d.tenant_id, md5(d.user_key::text || ':' || d.day::text || ':' || d.tool)::uuid AS id, 'day'::text AS kind,
+       (d.day::timestamp AT TIME ZONE 'UTC') AS happened_at, d.user_key, d.person_id, d.tool,
+       string_agg(DISTINCT d.source, ', ' ORDER BY d.source) AS sources,
+       COALESCE((SELECT array_agg(tm.team_id ORDER BY tm.team_id) FROM "team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled
+                 WHERE tm.tenant_id = d.tenant_id AND tm.person_id = d.person_id), '{}'::uuid[]) AS team_ids,
+       max(d.ai_lines_added) AS ai_lines_added, max(d.tokens) AS tokens,
+       max(d.edits_accepted) AS edits_accepted, max(d.edits_accepted + d.edits_rejected) AS edits_offered,
+       0::bigint AS merged_prs, 0::bigint AS pr_lines_added
+FROM (
+  SELECT td.tenant_id, td.day, td.tool, 'telemetry'::text AS source, pi.person_id,
+         COALESCE(pi.person_id, md5(COALESCE('email:' || td.person_email, 'account:' || td.person_account))::uuid) AS user_key,
+         td.lines_added AS ai_lines_added, td.input_tokens + td.output_tokens AS tokens,
+         td.edits_accepted::bigint AS edits_accepted, td.edits_rejected::bigint AS edits_rejected
+  FROM "ai_telemetry_days" td
+  LEFT JOIN "person_identities" pi ON pi.tenant_id = td.tenant_id AND pi.kind = 'email' AND pi.value = td.person_email
+  UNION ALL
+  SELECT v.tenant_id, v.day, ai_vendor_tool(v.source), v.source, p.person_id,
+         COALESCE(p.person_id, md5(COALESCE('email:' || v.person_email, 'login:' || v.person_login))::uuid),
+         v.lines_added, v.input_tokens + v.output_tokens, v.edits_accepted::bigint, v.edits_rejected::bigint
+  FROM "ai_vendor_days" v
+  LEFT JOIN "person_identities" pe ON pe.tenant_id = v.tenant_id AND pe.kind = 'email' AND pe.value = v.person_email
+  LEFT JOIN "person_identities" pl ON pl.tenant_id = v.tenant_id AND pl.kind = 'codehost_username' AND pl.value = v.person_login
+  CROSS JOIN LATERAL (SELECT COALESCE(pe.person_id, pl.person_id) AS person_id) p
+  WHERE v.person_email IS NOT NULL OR v.person_login IS NOT NULL
+) d
+GROUP BY d.tenant_id, d.user_key, d.person_id, d.day, d.tool
+UNION ALL
+SELECT pr.tenant_id, pr.id, 'pr'::text, pr.merged_at, NULL::uuid, NULL::uuid, NULL::text, 'code host'::text,
+       CASE WHEN pr.team_id IS NULL THEN '{}'::uuid[] ELSE ARRAY[pr.team_id] END,
+       0::bigint, 0::bigint, 0::bigint, 0::bigint, 1::bigint, pr.additions::bigint
+FROM "cube_pull_requests" pr
+WHERE pr.is_merged;
+--> statement-breakpoint
+-- cube/sql/cube_ai_commits.sql
+-- Defined by versioned migrations up to 0061_otlp_intake; since then by this file (docs/sql-source.md).
+-- depends-on: ai_vendor_tool
+-- ai_commits (METRICS.md): a commit linked to an AI session, or one a vendor reports AI-written
+-- lines in (Cursor AI Code Tracking, ai_vendor_commits), matched to our commit by sha. Each
+-- evidence is a row (per team of its person); the commit's tools and people are the same on all
+-- of its rows. Telemetry sessions have no user: their commits still count, keyed as
+-- cube_ai_sessions keys them.
+CREATE OR REPLACE VIEW "cube_ai_commits" AS
+SELECT c.tenant_id, c.id, e.link_id, e.key || ':' || COALESCE(tm.team_id::text, '-') AS row_key, c.project_id, c.committed_at,
+       e.session_id, e.person_id, tm.team_id,
+       c.sha,
+       (SELECT p.project_key FROM "projects" p WHERE p.id = c.project_id) AS project_key,
+       (SELECT string_agg(DISTINCT x.tool, ', ' ORDER BY x.tool) FROM (
+          SELECT a.tool FROM "ai_session_links" al JOIN "ai_sessions" a ON a.id = al.session_id
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT ai_vendor_tool(vc.source) FROM "ai_vendor_commits" vc
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0) x) AS ai_tools,
+       (SELECT string_agg(al.session_id::text, ', ' ORDER BY al.session_id::text)
+        FROM "ai_session_links" al
+        WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id) AS ai_session_ids,
+       (SELECT string_agg(DISTINCT x.key::text, ', ' ORDER BY x.key::text) FROM (
+          SELECT COALESCE(api.person_id, a.user_id, md5(COALESCE('email:' || a.person_email, 'account:' || a.person_account))::uuid) AS key
+          FROM "ai_session_links" al
+          JOIN "ai_sessions" a ON a.id = al.session_id
+          LEFT JOIN "users" au ON au.id = a.user_id
+          LEFT JOIN "person_identities" api ON api.tenant_id = a.tenant_id AND api.kind = 'email' AND api.value = lower(COALESCE(au.email, a.person_email))
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT COALESCE(vpi.person_id, md5('email:' || vc.person_email)::uuid)
+          FROM "ai_vendor_commits" vc
+          LEFT JOIN "person_identities" vpi ON vpi.tenant_id = vc.tenant_id AND vpi.kind = 'email' AND vpi.value = vc.person_email
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0 AND vc.person_email IS NOT NULL) x) AS ai_user_keys,
+       -- Which sources link the commit (docs/ai-measures.md): each session's (upload, telemetry) and
+       -- each vendor reporting AI lines in it (cursor), sorted, joined by ", ".
+       (SELECT string_agg(DISTINCT x.source, ', ' ORDER BY x.source) FROM (
+          SELECT a.source FROM "ai_session_links" al JOIN "ai_sessions" a ON a.id = al.session_id
+          WHERE al.commit_id = c.id AND al.tenant_id = c.tenant_id
+          UNION ALL
+          SELECT vc.source FROM "ai_vendor_commits" vc
+          WHERE vc.tenant_id = c.tenant_id AND vc.sha = c.sha AND vc.ai_lines_added > 0) x) AS ai_sources
+FROM (
+  SELECT l.commit_id, l.id AS link_id, l.id::text AS key, l.session_id, pi.person_id
+  FROM "ai_session_links" l
+  JOIN "ai_sessions" s ON s.id = l.session_id
+  LEFT JOIN "users" u ON u.id = s.user_id
+  LEFT JOIN "person_identities" pi ON pi.tenant_id = s.tenant_id AND pi.kind = 'email' AND pi.value = lower(COALESCE(u.email, s.person_email))
+  UNION ALL
+  SELECT vcm.id AS commit_id, NULL::uuid AS link_id, 'vendor:' || v.id::text AS key, NULL::uuid AS session_id, vpi.person_id
+  FROM "ai_vendor_commits" v
+  JOIN "commits" vcm ON vcm.tenant_id = v.tenant_id AND vcm.sha = v.sha
+  LEFT JOIN "person_identities" vpi ON vpi.tenant_id = v.tenant_id AND vpi.kind = 'email' AND vpi.value = v.person_email
+  WHERE v.ai_lines_added > 0
+) e
+JOIN "commits" c ON c.id = e.commit_id
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = c.tenant_id AND tm.person_id = e.person_id;
+--> statement-breakpoint
+-- cube/sql/cube_ai_sessions.sql
+-- Defined by versioned migrations up to 0061_otlp_intake; since then by this file (docs/sql-source.md).
+-- depends-on: ai_vendor_tool
+-- A person-day row has no session id (ai_sessions counts ids, which skips it) but a user_key
+-- (ai_active_users counts those, so a person active through an upload, telemetry and a vendor
+-- report on the same day counts once). Unmatched telemetry is keyed by the e-mail's digest, as
+-- cube_commits keys unmatched authors. A vendor person-day (docs/ai-vendor-reports.md) is the
+-- third kind of row: its person is the e-mail (Claude Code, Cursor) or the code-host login
+-- (Copilot) matched through the register's identities at query time; unmatched, the same digest
+-- as telemetry's, so one unmatched e-mail seen by telemetry and a vendor is one user. Rows of no
+-- person (a Claude Code API key) are not people and are left out.
+CREATE OR REPLACE VIEW "cube_ai_sessions" AS
+SELECT s.tenant_id, s.id, s.id::text || ':' || COALESCE(tm.team_id::text, '-') AS row_key, s.user_id, pi.person_id,
+       tm.team_id, s.tool, s.model, s.started_at, s.ended_at,
+       COALESCE(pi.person_id, s.user_id, md5(COALESCE('email:' || s.person_email, 'account:' || s.person_account))::uuid) AS user_key,
+       s.source
+FROM "ai_sessions" s
+LEFT JOIN "users" u ON u.id = s.user_id
+LEFT JOIN "person_identities" pi ON pi.tenant_id = s.tenant_id AND pi.kind = 'email' AND pi.value = lower(COALESCE(u.email, s.person_email))
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = s.tenant_id AND tm.person_id = pi.person_id
+UNION ALL
+SELECT d.tenant_id, NULL::uuid AS id, 'day:' || d.id::text || ':' || COALESCE(tm.team_id::text, '-') AS row_key, NULL::uuid AS user_id, pi.person_id,
+       tm.team_id, d.tool, NULL::text AS model, (d.day::timestamp AT TIME ZONE 'UTC') AS started_at, NULL::timestamptz AS ended_at,
+       COALESCE(pi.person_id, md5(COALESCE('email:' || d.person_email, 'account:' || d.person_account))::uuid) AS user_key,
+       'telemetry'::text AS source
+FROM "ai_telemetry_days" d
+LEFT JOIN "person_identities" pi ON pi.tenant_id = d.tenant_id AND pi.kind = 'email' AND pi.value = d.person_email
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = d.tenant_id AND tm.person_id = pi.person_id
+-- METRICS.md: a telemetry day counts with at least one session, request or accepted edit.
+WHERE d.sessions > 0 OR d.api_requests > 0 OR d.prompts > 0 OR d.edits_accepted > 0
+UNION ALL
+SELECT v.tenant_id, NULL::uuid AS id, 'vendor:' || v.id::text || ':' || COALESCE(tm.team_id::text, '-') AS row_key, NULL::uuid AS user_id, p.person_id,
+       tm.team_id, ai_vendor_tool(v.source) AS tool, NULL::text AS model, (v.day::timestamp AT TIME ZONE 'UTC') AS started_at, NULL::timestamptz AS ended_at,
+       COALESCE(p.person_id, md5(COALESCE('email:' || v.person_email, 'login:' || v.person_login))::uuid) AS user_key,
+       v.source
+FROM "ai_vendor_days" v
+LEFT JOIN "person_identities" pe ON pe.tenant_id = v.tenant_id AND pe.kind = 'email' AND pe.value = v.person_email
+LEFT JOIN "person_identities" pl ON pl.tenant_id = v.tenant_id AND pl.kind = 'codehost_username' AND pl.value = v.person_login
+CROSS JOIN LATERAL (SELECT COALESCE(pe.person_id, pl.person_id) AS person_id) p
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = v.tenant_id AND tm.person_id = p.person_id
+WHERE (v.person_email IS NOT NULL OR v.person_login IS NOT NULL)
+  AND (v.sessions > 0 OR v.requests > 0 OR v.edits_accepted > 0);
+--> statement-breakpoint
+-- cube/sql/cube_author_activity.sql
+-- Defined by versioned migrations up to 0011_cube_uuid_keys; since then by this file (docs/sql-source.md).
+CREATE OR REPLACE VIEW "cube_author_activity" AS
+SELECT pr.tenant_id, p.owning_team_id AS team_id, 'pull_request' AS kind, pr.id AS fact_id, pr.merged_at AS happened_at,
+       COALESCE(pi.person_id, md5('username:' || lower(pr.author_username))::uuid) AS author_key
+FROM "pull_requests" pr
+LEFT JOIN "projects" p ON p.id = pr.project_id
+LEFT JOIN "person_identities" pi ON pi.tenant_id = pr.tenant_id AND pi.kind = 'codehost_username' AND pi.value = lower(pr.author_username)
+WHERE pr.merged_at IS NOT NULL
+UNION ALL
+SELECT c.tenant_id, p.owning_team_id AS team_id, 'commit' AS kind, c.id AS fact_id, c.committed_at AS happened_at,
+       COALESCE(pu.person_id, pe.person_id, md5('username:' || lower(c.author_username))::uuid, md5('email:' || lower(c.author_email))::uuid) AS author_key
+FROM "commits" c
+LEFT JOIN "projects" p ON p.id = c.project_id
+LEFT JOIN "person_identities" pu ON pu.tenant_id = c.tenant_id AND pu.kind = 'codehost_username' AND pu.value = lower(c.author_username)
+LEFT JOIN "person_identities" pe ON pe.tenant_id = c.tenant_id AND pe.kind = 'email' AND pe.value = lower(c.author_email);
+--> statement-breakpoint
+-- cube/sql/cube_change_lead_times.sql
+-- Defined by versioned migrations up to 0045_drill_through; since then by this file (docs/sql-source.md).
+-- The PR's AI attribution level and evidence (docs/ai-attribution.md), appended; the left join is removed when not read.
+-- depends-on: pull_request_attribution
+CREATE OR REPLACE VIEW "cube_change_lead_times" AS
+SELECT c.tenant_id, c.pull_request_id AS id, c.project_id, p.owning_team_id AS team_id, c.merged_at, c.first_commit_at,
+       c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds,
+       c.deployed_at IS NOT NULL AS is_deployed,
+       p.project_key, pr.number, pr.title, pr.author_username, pr.created_at AS opened_at,
+       d.external_id AS deployment_external_id,
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence
+FROM "change_lead_times" c
+LEFT JOIN "projects" p ON p.id = c.project_id
+LEFT JOIN "pull_requests" pr ON pr.id = c.pull_request_id
+LEFT JOIN "deployments" d ON d.id = c.deployment_id
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = c.pull_request_id;
+--> statement-breakpoint
+-- cube/sql/cube_commits.sql
+-- Defined by versioned migrations up to 0007_cube_views; since then by this file (docs/sql-source.md).
+-- The commit's AI attribution level and evidence (docs/ai-attribution.md), appended.
+-- depends-on: commit_attribution
+CREATE OR REPLACE VIEW "cube_commits" AS
+SELECT c.tenant_id, c.id, c.project_id, p.owning_team_id AS team_id, c.sha, c.branch, c.author_username, c.author_email,
+       c.committed_at, cardinality(c.ai_coauthors) > 0 AS has_ai_coauthor,
+       a.ai_attribution AS ai_attribution,
+       a.ai_attribution_evidence AS ai_attribution_evidence
+FROM "commits" c
+LEFT JOIN "projects" p ON p.id = c.project_id
+LEFT JOIN "commit_attribution" a ON a.commit_id = c.id;
+--> statement-breakpoint
+-- cube/sql/cube_incidents.sql
+-- Defined by versioned migrations up to 0045_drill_through; since then by this file (docs/sql-source.md).
+-- Drill-through (issue 33): the cube views gain the columns a list of facts shows (keys, titles,
+-- what made a deployment fail or recover, how an incident's cause was decided) and the flags the
+-- measures count, as columns, so that a measure's filter and the list behind it read one rule
+-- (docs/drill-through.md). Columns are appended (CREATE OR REPLACE VIEW keeps the existing ones);
+-- the row columns are scalar subqueries or left joins on a primary key, which PostgreSQL drops when
+-- a query does not read them, so the measures' plans are unchanged. The issues cube reads a new
+-- view, cube_issues, for the same reason.
+CREATE OR REPLACE VIEW "cube_incidents" AS
+SELECT i.tenant_id, i.id, i.project_id, p.owning_team_id AS team_id, i.state, i.created_at, i.closed_at,
+       COALESCE(named.id, recent.id) AS caused_by_deployment_id,
+       i.state = 'closed' AND i.closed_at IS NOT NULL AS is_restored,
+       CASE WHEN i.state = 'closed' AND i.closed_at IS NOT NULL THEN extract(epoch FROM i.closed_at - i.created_at)::double precision END AS restore_seconds,
+       i.external_id, i.title, p.project_key,
+       CASE WHEN named.id IS NOT NULL THEN 'named' WHEN recent.id IS NOT NULL THEN 'recent' END AS cause_rule,
+       (SELECT d.external_id FROM "deployments" d WHERE d.id = COALESCE(named.id, recent.id)) AS caused_by_external_id
+FROM "issues" i
+LEFT JOIN "projects" p ON p.id = i.project_id
+-- metadata.causedByDeployment names the deployment's externalId (same project preferred).
+LEFT JOIN LATERAL (
+  SELECT d.id FROM "deployments" d
+  WHERE d.tenant_id = i.tenant_id AND d.external_id = i.metadata ->> 'causedByDeployment'
+  ORDER BY (d.project_id = i.project_id) DESC, d.created_at DESC, d.id
+  LIMIT 1
+) named ON true
+-- Otherwise the latest successful production deployment of the project in the 24 h before.
+LEFT JOIN LATERAL (
+  SELECT d.id FROM "deployments" d
+  WHERE named.id IS NULL AND d.project_id = i.project_id AND d.status = 'success'
+    AND COALESCE(d.is_production, d.environment = 'production')
+    AND d.created_at >= i.created_at - interval '24 hours' AND d.created_at <= i.created_at
+  ORDER BY d.created_at DESC, d.id
+  LIMIT 1
+) recent ON true
+WHERE i.type = 'incident';
+--> statement-breakpoint
+-- cube/sql/cube_deployments.sql
+-- Defined by versioned migrations up to 0070_source_switch_leftovers; since then by this file (docs/sql-source.md).
+-- depends-on: cube_incidents
+CREATE OR REPLACE VIEW "cube_deployments" AS
+SELECT f.tenant_id, f.deployment_id AS id, f.project_id, p.owning_team_id AS team_id, d.environment, f.status, d.sha, d.is_rollback,
+       f.created_at, f.is_production,
+       f.status IN ('success', 'failure', 'error') AS is_finished,
+       f.rolled_back, f.caused_incident,
+       f.replaced_by IS NULL AND b.failed AS is_failed,
+       f.recovered_at,
+       -- The flags production_deploys, finished_production_deploys and recovered_deploys count.
+       -- A row replaced by the project's current source (replaced_by) counts in none of them.
+       f.replaced_by IS NULL AND b.successful_production AS is_successful_production,
+       f.replaced_by IS NULL AND b.finished_production AS is_finished_production,
+       f.recovered_at IS NOT NULL AS is_recovered,
+       extract(epoch FROM f.recovered_at - f.created_at)::double precision AS recovery_seconds,
+       d.external_id,
+       p.project_key,
+       -- The first later rollback of the project naming this sha (the rule of deployment_facts_refresh, 0021).
+       (SELECT r.external_id FROM "deployments" r
+        WHERE r.project_id = f.project_id AND r.is_rollback AND left(lower(r.rollback_from_sha), 7) = left(lower(d.sha), 7)
+          AND r.created_at > f.created_at
+          AND (starts_with(lower(d.sha), lower(r.rollback_from_sha)) OR starts_with(lower(r.rollback_from_sha), lower(d.sha)))
+        ORDER BY r.created_at, r.id LIMIT 1) AS rolled_back_by,
+       (SELECT r.created_at FROM "deployments" r
+        WHERE r.project_id = f.project_id AND r.is_rollback AND left(lower(r.rollback_from_sha), 7) = left(lower(d.sha), 7)
+          AND r.created_at > f.created_at
+          AND (starts_with(lower(d.sha), lower(r.rollback_from_sha)) OR starts_with(lower(r.rollback_from_sha), lower(d.sha)))
+        ORDER BY r.created_at, r.id LIMIT 1) AS rolled_back_at,
+       -- The first incident whose cause (cube_incidents' rule) is this deployment, among those that
+       -- may name it: by externalId, or opened in its 24 h (as the triggers of 0021 find them). Not
+       -- incident_cause(): a view runs its functions as the caller, which a BI role cannot be.
+       (SELECT ci.external_id FROM "cube_incidents" ci
+        WHERE ci.caused_by_deployment_id = f.deployment_id
+          AND ci.id IN (SELECT i.id FROM "issues" i WHERE i.type = 'incident' AND (
+            (i.tenant_id = f.tenant_id AND (i.metadata ->> 'causedByDeployment') = d.external_id)
+            OR (i.project_id = f.project_id AND i.created_at >= f.created_at AND i.created_at <= f.created_at + interval '24 hours')))
+        ORDER BY ci.created_at, ci.id LIMIT 1) AS caused_incident_key,
+       -- The good deployment at recovered_at (the next successful, not rolled back, production deployment of the project).
+       (SELECT n.external_id FROM "deployment_facts" g JOIN "deployments" n ON n.id = g.deployment_id
+        WHERE g.project_id = f.project_id AND g.created_at = f.recovered_at AND g.status = 'success' AND g.is_production AND NOT g.rolled_back
+          AND g.replaced_by IS NULL
+        ORDER BY g.deployment_id LIMIT 1) AS recovered_by,
+       -- The source whose period this row falls in, when not its own (one source per period, METRICS.md).
+       f.replaced_by,
+       -- Rework (METRICS.md "Rework", DORA's deployment rework rate): a finished production deployment
+       -- that is a rollback, or the good deployment that recovered a failed one (the deployment at
+       -- another's recovered_at, the rule of recovered_by above).
+       f.replaced_by IS NULL AND f.is_production AND f.status IN ('success', 'failure', 'error') AND (COALESCE(d.is_rollback, false) OR (f.status = 'success' AND NOT f.rolled_back AND EXISTS (SELECT 1 FROM "deployment_facts" x WHERE x.project_id = f.project_id AND x.recovered_at = f.created_at AND x.replaced_by IS NULL))) AS is_rework,
+       CASE WHEN f.replaced_by IS NULL AND f.is_production AND f.status IN ('success', 'failure', 'error') AND (COALESCE(d.is_rollback, false) OR (f.status = 'success' AND NOT f.rolled_back AND EXISTS (SELECT 1 FROM "deployment_facts" x WHERE x.project_id = f.project_id AND x.recovered_at = f.created_at AND x.replaced_by IS NULL))) THEN concat_ws('; ',
+         CASE WHEN d.is_rollback THEN 'rollback from ' || COALESCE(left(d.rollback_from_sha, 7), '?') END,
+         CASE WHEN f.status = 'success' AND NOT f.rolled_back THEN (SELECT 'recovery after ' || string_agg(xd.external_id, ', ' ORDER BY x.created_at, x.deployment_id) || ' failed'
+           FROM "deployment_facts" x JOIN "deployments" xd ON xd.id = x.deployment_id
+           WHERE x.project_id = f.project_id AND x.recovered_at = f.created_at AND x.replaced_by IS NULL) END) END AS rework_because,
+       -- The measures count the any-source flags of the rows not replaced (schema/deployments.yml),
+       -- so a drill-through lists the replaced rows of a measure apart (docs/drill-through.md).
+       f.replaced_by IS NOT NULL AS is_replaced,
+       b.successful_production AS any_source_successful_production,
+       b.finished_production AS any_source_finished_production,
+       b.failed AS any_source_failed
+FROM "deployment_facts" f
+LEFT JOIN "deployments" d ON d.id = f.deployment_id
+LEFT JOIN "projects" p ON p.id = f.project_id
+-- A row's flags whatever its source's period, written once (the planner inlines it).
+CROSS JOIN LATERAL (SELECT f.is_production AND f.status = 'success' AS successful_production,
+                           f.is_production AND f.status IN ('success', 'failure', 'error') AS finished_production,
+                           f.is_production AND (f.status IN ('failure', 'error') OR f.rolled_back OR f.caused_incident) AS failed) b;
+--> statement-breakpoint
+-- cube/sql/cube_issues.sql
+-- Defined by versioned migrations up to 0045_drill_through; since then by this file (docs/sql-source.md).
+-- The issues cube read the table; its flags and row columns are here now.
+CREATE OR REPLACE VIEW "cube_issues" AS
+SELECT i.tenant_id, i.id, i.project_id, i.external_id, i.title, i.type, i.state, i.created_at, i.closed_at,
+       i.state = 'closed' AND i.closed_at IS NOT NULL AS is_closed,
+       CASE WHEN i.state = 'closed' AND i.closed_at IS NOT NULL THEN extract(epoch FROM i.closed_at - i.created_at)::double precision END AS lead_time_seconds,
+       p.project_key
+FROM "issues" i
+LEFT JOIN "projects" p ON p.id = i.project_id;
+--> statement-breakpoint
+-- cube/sql/cube_pull_request_reviews.sql
+-- Created by migration 0068_pr_phases; since then defined by this file (docs/sql-source.md).
+CREATE OR REPLACE VIEW "cube_pull_request_reviews" AS
+SELECT r.tenant_id, r.project_id::text || ':' || r.review_id AS id, r.project_id, p.owning_team_id AS team_id,
+       r.pull_request_number AS number, r.reviewer, r.state, r.submitted_at,
+       -- A review given: by someone other than the PR's author, not a bot (the first review's rule).
+       NOT r.reviewer_is_bot AND lower(r.reviewer) IS DISTINCT FROM lower(pr.author_username) AS is_counted,
+       p.project_key, pr.title, pr.author_username
+FROM "pull_request_reviews" r
+LEFT JOIN "projects" p ON p.id = r.project_id
+LEFT JOIN "pull_requests" pr ON pr.project_id = r.project_id AND pr.number = r.pull_request_number;
+--> statement-breakpoint
+-- cube/sql/cube_rollup_changed.sql
+-- Defined by versioned migrations up to 0061_otlp_intake; since then by this file (docs/sql-source.md).
+-- Rollups (docs/rollups.md): a person-day (telemetry or a vendor report) changes the ai_sessions cube of its month, a vendor commit its ai_commits month.
+CREATE OR REPLACE FUNCTION cube_rollup_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  shape text := format('SELECT tenant_id, %s AS at, %s AS id1, %s AS id2 FROM %%I',
+    CASE WHEN TG_ARGV[0] = '' THEN 'NULL::timestamptz' ELSE quote_ident(TG_ARGV[0]) END,
+    CASE WHEN TG_ARGV[1] = '' THEN 'NULL::uuid' ELSE quote_ident(TG_ARGV[1]) END,
+    CASE WHEN TG_ARGV[2] = '' THEN 'NULL::uuid' ELSE quote_ident(TG_ARGV[2]) END);
+  rows text := CASE TG_OP
+    WHEN 'INSERT' THEN format(shape, 'changed_new')
+    WHEN 'DELETE' THEN format(shape, 'changed_old')
+    ELSE format(shape, 'changed_old') || ' UNION ALL ' || format(shape, 'changed_new') END;
+  affected text;
+BEGIN
+  affected := CASE TG_TABLE_NAME
+    -- at = merged_at
+    WHEN 'pull_requests' THEN
+      'SELECT r.tenant_id, c.cube, cube_rollup_month(r.at) FROM r CROSS JOIN (VALUES (''pull_requests''), (''author_activity'')) c(cube) WHERE r.at IS NOT NULL'
+    -- at = committed_at, id1 = commit; a commit''s AI co-author trailer also makes its pull requests AI-assisted
+    WHEN 'commits' THEN
+      'SELECT r.tenant_id, c.cube, cube_rollup_month(r.at) FROM r CROSS JOIN (VALUES (''author_activity''), (''ai_commits'')) c(cube)
+       UNION SELECT pr.tenant_id, ''pull_requests'', cube_rollup_month(pr.merged_at) FROM r
+         JOIN pull_request_commits prc ON prc.commit_id = r.id1 JOIN pull_requests pr ON pr.id = prc.pull_request_id WHERE pr.merged_at IS NOT NULL'
+    -- id1 = pull request
+    WHEN 'pull_request_commits' THEN
+      'SELECT pr.tenant_id, ''pull_requests'', cube_rollup_month(pr.merged_at) FROM r JOIN pull_requests pr ON pr.id = r.id1 WHERE pr.merged_at IS NOT NULL'
+    -- id1 = pull request, id2 = commit
+    WHEN 'ai_session_links' THEN
+      'SELECT pr.tenant_id, ''pull_requests'', cube_rollup_month(pr.merged_at) FROM r JOIN pull_requests pr ON pr.id = r.id1 WHERE pr.merged_at IS NOT NULL
+       UNION SELECT c.tenant_id, ''ai_commits'', cube_rollup_month(c.committed_at) FROM r JOIN commits c ON c.id = r.id2'
+    -- at = started_at, id1 = session; the session''s uploader decides the team of the commits it names
+    WHEN 'ai_sessions' THEN
+      'SELECT r.tenant_id, ''ai_sessions'', cube_rollup_month(r.at) FROM r
+       UNION SELECT c.tenant_id, ''ai_commits'', cube_rollup_month(c.committed_at) FROM r
+         JOIN ai_session_links l ON l.session_id = r.id1 JOIN commits c ON c.id = l.commit_id'
+    -- at = day, a date: its month as a date (cube_rollup_month would read it through the time zone)
+    WHEN 'ai_telemetry_days' THEN
+      'SELECT r.tenant_id, ''ai_sessions'', date_trunc(''month'', r.at)::date FROM r'
+    -- at = day, a date (as ai_telemetry_days): a vendor report's person-day (docs/ai-vendor-reports.md)
+    WHEN 'ai_vendor_days' THEN
+      'SELECT r.tenant_id, ''ai_sessions'', date_trunc(''month'', r.at)::date FROM r'
+    -- A vendor's AI lines in a commit make the PRs containing it AI-assisted (ai_vendor_commit_evidence,
+    -- docs/ai-attribution.md), and the rows name no PR: every month of the tenant, as for the
+    -- attribution labels (one statement per vendor pull).
+    WHEN 'ai_vendor_commits' THEN
+      'SELECT r.tenant_id, ''*'', ''-infinity''::date FROM r'
+    -- register tables: who is whom and who is on which team changes every month (cube *)
+    ELSE 'SELECT r.tenant_id, ''*'', ''-infinity''::date FROM r' END;
+  EXECUTE format('INSERT INTO cube_rollup_changes (tenant_id, cube, month) SELECT DISTINCT * FROM (WITH r AS (%s) %s) a ON CONFLICT DO NOTHING', rows, affected);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/cube_rollup_month.sql
+-- Defined by versioned migrations up to 0016_cube_rollups; since then by this file (docs/sql-source.md).
+-- The month (UTC) a rollup row of a timestamp belongs to (docs/rollups.md).
+CREATE OR REPLACE FUNCTION cube_rollup_month(ts timestamptz) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT date_trunc('month', ts AT TIME ZONE 'UTC')::date $$;
+--> statement-breakpoint
+-- cube/sql/cube_rollup_row_changed.sql
+-- Defined by versioned migrations up to 0016_cube_rollups; since then by this file (docs/sql-source.md).
+-- Row-level, fired only when the column that attributes facts changes (WHEN clauses below), so the
+-- frequent project upserts of the webhook API run nothing here.
+CREATE OR REPLACE FUNCTION cube_rollup_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'users' THEN
+    INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+    SELECT tenant_id, '*', '-infinity'::date FROM tenant_memberships WHERE user_id = OLD.id
+    UNION
+    SELECT DISTINCT tenant_id, '*', '-infinity'::date FROM ai_sessions WHERE user_id = OLD.id
+    ON CONFLICT DO NOTHING;
+  ELSE
+    INSERT INTO cube_rollup_changes (tenant_id, cube, month) VALUES (OLD.tenant_id, '*', '-infinity') ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/cube_rollup_truncated.sql
+-- Defined by versioned migrations up to 0018_cube_rollups_truncate; since then by this file (docs/sql-source.md).
+-- TRUNCATE fires no row or statement DELETE trigger, so migration 0016's triggers never saw it:
+-- stored rollup months stayed in use after a table the rolled-up views read was emptied. A
+-- TRUNCATE of any of those tables now records a change of the whole of every tenant (cube '*');
+-- it is table-wide, and rare.
+CREATE OR REPLACE FUNCTION cube_rollup_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+  SELECT id, '*', '-infinity'::date FROM tenants
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/cube_seat_months.sql
+-- Defined by versioned migrations up to 0007_cube_views; since then by this file (docs/sql-source.md).
+-- depends-on: cube_ai_sessions
+-- A seat counts in every month it is held on at least one day (assigned_on to revoked_on, or today).
+-- is_idle (docs/ai-measures.md): no activity of the seat in the month. Activity is the vendor's
+-- last_activity_at falling in the month (Copilot's seat list), or any AI activity of the holder in
+-- the month that ai_active_users counts (a session, a telemetry or vendor-report day, of any tool:
+-- a seat imported from the register names its tool as the register does, which need not match a
+-- source's tool name). A Copilot seat whose last_activity_at is after the month says nothing of
+-- the month, so only the holder's activity decides then.
+CREATE OR REPLACE VIEW "cube_seat_months" AS
+SELECT s.tenant_id, s.id AS seat_id, s.id::text || ':' || m::date::text || ':' || COALESCE(tm.team_id::text, '-') AS row_key,
+       s.person_id, s.tool, s.assigned_on, s.revoked_on, tm.team_id, m::date AS month,
+       s.last_activity_at,
+       NOT (
+         COALESCE(s.last_activity_at >= (m AT TIME ZONE 'UTC') AND s.last_activity_at < ((m + interval '1 month') AT TIME ZONE 'UTC'), false)
+         OR EXISTS (SELECT 1 FROM "cube_ai_sessions" a
+                    WHERE a.tenant_id = s.tenant_id AND a.person_id = s.person_id
+                      AND a.started_at >= (m AT TIME ZONE 'UTC') AND a.started_at < ((m + interval '1 month') AT TIME ZONE 'UTC'))
+       ) AS is_idle
+FROM "seats" s
+CROSS JOIN LATERAL generate_series(
+  date_trunc('month', s.assigned_on::timestamp),
+  date_trunc('month', COALESCE(s.revoked_on, (now() AT TIME ZONE 'UTC')::date)::timestamp),
+  interval '1 month') AS m
+LEFT JOIN ("team_memberships" tm JOIN "teams" t ON t.id = tm.team_id AND t.enabled)
+  ON tm.tenant_id = s.tenant_id AND tm.person_id = s.person_id;
+--> statement-breakpoint
+-- cube/sql/cube_session_assessments.sql
+-- Defined by versioned migrations up to 0035_ai_features; since then by this file (docs/sql-source.md).
+-- The assessments as the cube reads them: one row per assessed session and enabled team of its person (cube_ai_sessions' rule).
+-- depends-on: cube_ai_sessions
+CREATE OR REPLACE VIEW "cube_session_assessments" AS
+SELECT c.tenant_id, c.id AS session_id, c.row_key, c.team_id, c.person_id, c.started_at,
+       a.model, a.score, a.task_completed, a.tests_run, a.rework_needed, a.risky_actions
+FROM "session_assessments" a
+JOIN "cube_ai_sessions" c ON c.id = a.session_id AND c.tenant_id = a.tenant_id;
+--> statement-breakpoint
+-- cube/sql/cube_team_months.sql
+-- Defined by versioned migrations up to 0037_bi_team_month; since then by this file (docs/sql-source.md).
+-- The relation of the team_months cube (schema/team_months.yml): every enabled team × month from
+-- 2000-01 to the current month (UTC), the root of the Cube view team_monthly.
+CREATE OR REPLACE VIEW "cube_team_months" AS
+SELECT t.tenant_id, t.id AS team_id, (m AT TIME ZONE 'UTC') AS month, t.id::text || ':' || to_char(m, 'YYYY-MM') AS row_key
+FROM "teams" t
+CROSS JOIN generate_series(timestamp '2000-01-01', date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
+WHERE t.enabled;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_catch_up.sql
+-- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+CREATE OR REPLACE FUNCTION delivery_facts_catch_up(tenant uuid, wait_ms integer DEFAULT NULL, max_notes integer DEFAULT 2000, up_to bigint DEFAULT NULL)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  prior_wait text := current_setting('lock_timeout');
+  taken "delivery_facts_pending"[];
+  candidates uuid[];
+  prs uuid[];
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM "delivery_facts_pending" p WHERE p.tenant_id = tenant AND p.seq <= COALESCE(up_to, 9223372036854775807)) THEN
+    RETURN 0;
+  END IF;
+  -- A reader waits for another catch-up of its tenant at most this long (lock_not_available after).
+  IF wait_ms IS NOT NULL THEN PERFORM set_config('lock_timeout', wait_ms || 'ms', true); END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended('delivery_facts:' || tenant, 0));
+  IF wait_ms IS NOT NULL THEN PERFORM set_config('lock_timeout', prior_wait, true); END IF;
+  -- A new snapshot (READ COMMITTED): the chunk another catch-up committed before the lock was
+  -- granted is gone; the oldest notes left, at most max_notes of them.
+  WITH gone AS (
+    DELETE FROM "delivery_facts_pending" p
+    WHERE p.tenant_id = tenant AND p.seq = ANY (ARRAY(
+      SELECT q.seq FROM "delivery_facts_pending" q
+      WHERE q.tenant_id = tenant AND q.seq <= COALESCE(up_to, 9223372036854775807)
+      ORDER BY q.seq LIMIT max_notes))
+    RETURNING p.*
+  )
+  SELECT coalesce(array_agg(g), '{}') INTO taken FROM gone g;
+  IF cardinality(taken) = 0 OR NOT EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = tenant) THEN RETURN cardinality(taken); END IF;
+  -- One source per period (METRICS.md): a record of the project's source, written or moved, may
+  -- replace (or, gone, restore) the other sources' rows created at or after it; they are taken as
+  -- if noted, with their current images, so that everything below recomputes them as well.
+  taken := taken || ARRAY(
+    SELECT ROW(x.tenant_id, 'd'::"char", x.id, x.project_id, x.external_id, x.is_rollback, x.rollback_from_sha,
+               x.status = 'success' AND COALESCE(x.is_production, x.environment = 'production'), x.created_at, NULL::text, NULL::bigint)::"delivery_facts_pending"
+    FROM (SELECT n.project_id, min(n.created_at) AS created_at FROM unnest(taken) n
+          JOIN "projects" p ON p.id = n.project_id AND p.deployment_source IS NOT NULL
+          WHERE n.kind = 'd' AND (NOT EXISTS (SELECT 1 FROM "deployments" e WHERE e.id = n.id)
+            OR EXISTS (SELECT 1 FROM "deployments" e WHERE e.id = n.id AND deployment_source_of(e.provider, e.metadata) = p.deployment_source))
+          GROUP BY n.project_id) s
+    JOIN "projects" p ON p.id = s.project_id
+    JOIN "deployments" x ON x.project_id = s.project_id AND x.created_at >= s.created_at
+    WHERE deployment_source_of(x.provider, x.metadata) IS DISTINCT FROM p.deployment_source);
+
+  WITH d AS (SELECT * FROM unnest(taken) WHERE kind = 'd'), i AS (SELECT * FROM unnest(taken) WHERE kind = 'i')
+  SELECT coalesce(array_agg(DISTINCT id), '{}') INTO candidates FROM (
+    SELECT d.id FROM d
+    UNION ALL
+    SELECT x.id FROM d JOIN "deployments" x ON x.project_id = d.project_id AND left(lower(x.sha), 7) = left(lower(d.rollback_from_sha), 7)
+    WHERE d.is_rollback
+    UNION ALL
+    SELECT c.id FROM d JOIN "issues" n ON n.tenant_id = d.tenant_id AND (n.metadata ->> 'causedByDeployment') = d.external_id AND n.type = 'incident'
+    CROSS JOIN LATERAL incident_cause_candidates(n.tenant_id, n.project_id, n.metadata ->> 'causedByDeployment', n.created_at) AS c(id)
+    UNION ALL
+    SELECT c.id FROM d JOIN "issues" n ON n.project_id = d.project_id AND n.type = 'incident'
+      AND n.created_at >= d.created_at AND n.created_at <= d.created_at + interval '24 hours'
+    CROSS JOIN LATERAL incident_cause_candidates(n.tenant_id, n.project_id, n.metadata ->> 'causedByDeployment', n.created_at) AS c(id)
+    UNION ALL
+    SELECT c.id FROM i CROSS JOIN LATERAL incident_cause_candidates(i.tenant_id, i.project_id, i.named, i.created_at) AS c(id)
+  ) x;
+  IF cardinality(candidates) > 0 OR EXISTS (SELECT 1 FROM unnest(taken) WHERE kind = 'd') THEN
+    PERFORM deployment_facts_refresh(candidates,
+      ARRAY(SELECT project_id FROM unnest(taken) WHERE kind = 'd'),
+      ARRAY(SELECT created_at FROM unnest(taken) WHERE kind = 'd'));
+  END IF;
+
+  WITH d AS (SELECT * FROM unnest(taken) WHERE kind = 'd')
+  SELECT coalesce(array_agg(DISTINCT id), '{}') INTO prs FROM (
+    SELECT p.id FROM unnest(taken) p WHERE p.kind = 'p'
+    UNION ALL
+    SELECT prc.pull_request_id FROM unnest(taken) c JOIN "pull_request_commits" prc ON prc.commit_id = c.id WHERE c.kind = 'c'
+    UNION ALL
+    SELECT l.pull_request_id FROM d JOIN "change_lead_times" l ON l.deployment_id = d.id
+    UNION ALL
+    SELECT l.pull_request_id FROM d
+    LEFT JOIN LATERAL (
+      SELECT e.created_at FROM "deployments" e
+      WHERE e.project_id = d.project_id AND e.status = 'success' AND COALESCE(e.is_production, e.environment = 'production')
+        AND (e.created_at, e.id) < (d.created_at, d.id)
+        AND deployment_replaced_by(e.project_id, deployment_source_of(e.provider, e.metadata), e.created_at) IS NULL
+      ORDER BY e.created_at DESC, e.id DESC LIMIT 1
+    ) prev ON true
+    JOIN "change_lead_times" l ON l.project_id = d.project_id AND l.merged_at >= COALESCE(prev.created_at, '-infinity') AND l.merged_at <= d.created_at
+    WHERE d.good
+  ) x;
+  PERFORM change_lead_times_refresh(prs);
+  RETURN cardinality(taken);
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_note_commit.sql
+-- Defined by versioned migrations up to 0055_delivery_facts_deferred; since then by this file (docs/sql-source.md).
+-- A commit's time changed: the commit (the PRs it is linked to are found when caught up).
+CREATE OR REPLACE FUNCTION delivery_facts_note_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'c', NEW.id);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_note_deployment.sql
+-- Defined by versioned migrations up to 0055_delivery_facts_deferred; since then by this file (docs/sql-source.md).
+-- Row-level AFTER triggers whose WHEN clauses skip, without calling anything, the writes that change
+-- no fact: other issue types, webhook re-posts (no column the rules read changed), PRs not merged.
+-- (Statement-level triggers with transition tables cost a function call and a tuplestore on every
+-- statement, measured at about a tenth more per single-row upsert.)
+-- A deployment written: its before and after images. Rows of a tenant being deleted are skipped.
+CREATE OR REPLACE FUNCTION delivery_facts_note_deployment() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
+    VALUES (NEW.tenant_id, 'd', NEW.id, NEW.project_id, NEW.external_id, NEW.is_rollback, NEW.rollback_from_sha,
+            NEW.status = 'success' AND COALESCE(NEW.is_production, NEW.environment = 'production'), NEW.created_at);
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
+    VALUES (OLD.tenant_id, 'd', OLD.id, OLD.project_id, OLD.external_id, OLD.is_rollback, OLD.rollback_from_sha,
+            OLD.status = 'success' AND COALESCE(OLD.is_production, OLD.environment = 'production'), OLD.created_at),
+           (NEW.tenant_id, 'd', NEW.id, NEW.project_id, NEW.external_id, NEW.is_rollback, NEW.rollback_from_sha,
+            NEW.status = 'success' AND COALESCE(NEW.is_production, NEW.environment = 'production'), NEW.created_at);
+  ELSIF EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
+    VALUES (OLD.tenant_id, 'd', OLD.id, OLD.project_id, OLD.external_id, OLD.is_rollback, OLD.rollback_from_sha,
+            OLD.status = 'success' AND COALESCE(OLD.is_production, OLD.environment = 'production'), OLD.created_at);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_note_incident.sql
+-- Defined by versioned migrations up to 0055_delivery_facts_deferred; since then by this file (docs/sql-source.md).
+-- An incident written (an issue of type incident before or after): its images.
+CREATE OR REPLACE FUNCTION delivery_facts_note_incident() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, project_id, created_at, named)
+    VALUES (NEW.tenant_id, 'i', NEW.project_id, NEW.created_at, NEW.metadata ->> 'causedByDeployment');
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, project_id, created_at, named)
+    VALUES (OLD.tenant_id, 'i', OLD.project_id, OLD.created_at, OLD.metadata ->> 'causedByDeployment'),
+           (NEW.tenant_id, 'i', NEW.project_id, NEW.created_at, NEW.metadata ->> 'causedByDeployment');
+  ELSIF EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, project_id, created_at, named)
+    VALUES (OLD.tenant_id, 'i', OLD.project_id, OLD.created_at, OLD.metadata ->> 'causedByDeployment');
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_note_link.sql
+-- Defined by versioned migrations up to 0055_delivery_facts_deferred; since then by this file (docs/sql-source.md).
+-- A PR's commits linked or unlinked (also when a commit is deleted: the link goes by cascade): the PR.
+CREATE OR REPLACE FUNCTION delivery_facts_note_link() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' AND EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (OLD.tenant_id, 'p', OLD.pull_request_id);
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'p', NEW.pull_request_id);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_note_project_source.sql
+-- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+-- A project's source changed: every deployment of it may now count, or no longer.
+CREATE OR REPLACE FUNCTION delivery_facts_note_project_source() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "delivery_facts_pending" (tenant_id, kind, id, project_id, external_id, is_rollback, rollback_from_sha, good, created_at)
+  SELECT d.tenant_id, 'd', d.id, d.project_id, d.external_id, d.is_rollback, d.rollback_from_sha,
+         d.status = 'success' AND COALESCE(d.is_production, d.environment = 'production'), d.created_at
+  FROM "deployments" d WHERE d.project_id = NEW.id;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_note_pull_request.sql
+-- Defined by versioned migrations up to 0055_delivery_facts_deferred; since then by this file (docs/sql-source.md).
+-- A pull request whose lead time may change (a deleted PR's row goes with it by cascade).
+CREATE OR REPLACE FUNCTION delivery_facts_note_pull_request() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'p', NEW.id);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_rebuild.sql
+-- Defined by versioned migrations up to 0055_delivery_facts_deferred; since then by this file (docs/sql-source.md).
+-- Every stored fact from scratch (after a TRUNCATE, or a load with triggers off): the pending notes
+-- are dropped first, so that every note dropped is covered by the recomputation's later snapshot.
+CREATE OR REPLACE FUNCTION delivery_facts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "delivery_facts_pending";
+  DELETE FROM "deployment_facts";
+  DELETE FROM "change_lead_times";
+  PERFORM deployment_facts_refresh(ARRAY(SELECT id FROM "deployments"), '{}', '{}');
+  PERFORM change_lead_times_refresh(ARRAY(SELECT id FROM "pull_requests" WHERE merged_at IS NOT NULL));
+END $$;
+--> statement-breakpoint
+-- cube/sql/delivery_facts_truncated.sql
+-- Defined by versioned migrations up to 0021_delivery_facts; since then by this file (docs/sql-source.md).
+CREATE OR REPLACE FUNCTION delivery_facts_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM delivery_facts_rebuild();
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- cube/sql/deployment_facts_refresh.sql
+-- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+CREATE OR REPLACE FUNCTION deployment_facts_refresh(candidates uuid[], moved_projects uuid[], moved_at timestamptz[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  flipped uuid[];
+BEGIN
+  WITH computed AS MATERIALIZED (
+    SELECT d.id, d.tenant_id, d.project_id, d.created_at, d.status, COALESCE(d.is_production, d.environment = 'production') AS is_production,
+           deployment_replaced_by(d.project_id, deployment_source_of(d.provider, d.metadata), d.created_at) AS replaced_by,
+           EXISTS (
+             SELECT 1 FROM "deployments" r
+             WHERE r.project_id = d.project_id AND r.is_rollback
+               AND left(lower(r.rollback_from_sha), 7) = left(lower(d.sha), 7)
+               AND r.created_at > d.created_at
+               AND (starts_with(lower(d.sha), lower(r.rollback_from_sha)) OR starts_with(lower(r.rollback_from_sha), lower(d.sha)))
+               AND deployment_replaced_by(r.project_id, deployment_source_of(r.provider, r.metadata), r.created_at) IS NULL
+           ) AS rolled_back,
+           EXISTS (
+             SELECT 1 FROM "issues" i
+             WHERE i.type = 'incident' AND (
+               (i.tenant_id = d.tenant_id AND (i.metadata ->> 'causedByDeployment') = d.external_id)
+               OR (i.project_id = d.project_id AND i.created_at >= d.created_at AND i.created_at <= d.created_at + interval '24 hours'))
+               AND incident_cause(i.tenant_id, i.project_id, i.metadata ->> 'causedByDeployment', i.created_at) = d.id
+           ) AS caused_incident
+    FROM "deployments" d
+    WHERE d.id = ANY (candidates)
+  ), prior AS MATERIALIZED (
+    SELECT c.id, c.rolled_back, c.replaced_by, (SELECT f.rolled_back FROM "deployment_facts" f WHERE f.deployment_id = c.id) AS was,
+           (SELECT f.replaced_by FROM "deployment_facts" f WHERE f.deployment_id = c.id) AS was_replaced_by FROM computed c
+  ), written AS (
+    INSERT INTO "deployment_facts" AS f (deployment_id, tenant_id, project_id, created_at, status, is_production, rolled_back, caused_incident, replaced_by)
+    SELECT id, tenant_id, project_id, created_at, status, is_production, rolled_back, caused_incident, replaced_by FROM computed
+    ON CONFLICT (deployment_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, project_id = EXCLUDED.project_id,
+      created_at = EXCLUDED.created_at, status = EXCLUDED.status, is_production = EXCLUDED.is_production,
+      rolled_back = EXCLUDED.rolled_back, caused_incident = EXCLUDED.caused_incident, replaced_by = EXCLUDED.replaced_by
+    WHERE (f.tenant_id, f.project_id, f.created_at, f.status, f.is_production, f.rolled_back, f.caused_incident, f.replaced_by)
+      IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.created_at, EXCLUDED.status, EXCLUDED.is_production, EXCLUDED.rolled_back, EXCLUDED.caused_incident, EXCLUDED.replaced_by)
+  )
+  SELECT coalesce(array_agg(id), '{}') INTO flipped FROM prior
+    WHERE (was IS NOT NULL AND was <> rolled_back) OR was_replaced_by IS DISTINCT FROM replaced_by;
+
+  WITH points AS (
+    SELECT m.project_id, m.at FROM unnest(moved_projects, moved_at) AS m(project_id, at)
+    UNION
+    SELECT f.project_id, f.created_at FROM "deployment_facts" f WHERE f.deployment_id = ANY (flipped)
+  ), reached AS (
+    SELECT r.id FROM points p
+    CROSS JOIN LATERAL (
+      SELECT f.deployment_id AS id FROM "deployment_facts" f
+      WHERE f.project_id = p.project_id AND f.created_at < p.at
+        AND f.created_at >= COALESCE((
+          SELECT g.created_at FROM "deployment_facts" g
+          WHERE g.project_id = p.project_id AND g.status = 'success' AND g.is_production AND NOT g.rolled_back AND g.replaced_by IS NULL AND g.created_at < p.at
+          ORDER BY g.created_at DESC LIMIT 1), '-infinity')
+      OFFSET 0
+    ) r
+  ), todo AS (
+    SELECT unnest(candidates) AS id UNION SELECT id FROM reached
+  ), r AS MATERIALIZED (
+    SELECT x.deployment_id AS id,
+           CASE WHEN x.replaced_by IS NULL AND x.is_production AND (x.status IN ('failure', 'error') OR x.rolled_back OR x.caused_incident) THEN (
+             SELECT n.created_at FROM "deployment_facts" n
+             WHERE n.project_id = x.project_id AND n.created_at > x.created_at AND n.status = 'success' AND n.is_production AND NOT n.rolled_back AND n.replaced_by IS NULL
+             ORDER BY n.created_at LIMIT 1) END AS recovered_at
+    FROM todo CROSS JOIN LATERAL (SELECT * FROM "deployment_facts" x WHERE x.deployment_id = todo.id OFFSET 0) x
+  )
+  UPDATE "deployment_facts" f SET recovered_at = r.recovered_at
+  FROM r
+  WHERE f.deployment_id = ANY (ARRAY(SELECT id FROM r)) AND f.deployment_id = r.id AND f.recovered_at IS DISTINCT FROM r.recovered_at;
+END $$;
+--> statement-breakpoint
+-- deploymentSources/sql/deployment_source_of.sql
+-- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+-- One source per period (issue 46; METRICS.md "Deployment (DORA)", docs/codehost-deployments.md
+-- "Switching"). A project's deployments come from one source at a time: after a switch the new
+-- source counts from its earliest stored record on, the other sources' rows only before it. Those
+-- rows stay stored; their fact row says which source replaced them (deployment_facts.replaced_by)
+-- and they count in no measure: not production_deploys, not change failure rate (neither numerator
+-- nor denominator), not recovery (neither as the failed nor as the recovering deployment), not as a
+-- rollback, and they ship no PR (lead time). The rule is read from the project's current source and
+-- its records, so switching back restores them; nothing is deleted.
+--
+-- * deployment_source_of(provider, metadata): the webhook API's rows (provider manual) are
+--   `webhook`; the code host's rows carry theirs in metadata.source (`deployments`,
+--   `workflow_runs`, `releases`).
+-- * deployment_replaced_by(project, source, at): the project's current source when it is set,
+--   differs from `source`, and has a record (any status, environment or withdrawal) created at or
+--   before `at`; else null. An index per (project, source, created_at) makes it one lookup.
+-- * Notes (the write-noting of 0055): a change of projects.deployment_source notes every deployment
+--   of the project; a record of the project's source, written or deleted, also takes (in the
+--   catch-up) the other sources' rows created at or after it.
+CREATE OR REPLACE FUNCTION deployment_source_of(provider text, metadata jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN provider = 'codehost' THEN metadata ->> 'source' ELSE 'webhook' END
+$$;
+--> statement-breakpoint
+-- deploymentSources/sql/deployment_replaced_by.sql
+-- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+-- depends-on: deployment_source_of
+CREATE OR REPLACE FUNCTION deployment_replaced_by(project uuid, source text, at timestamptz) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT p.deployment_source FROM "projects" p
+  WHERE p.id = project AND p.deployment_source IS NOT NULL AND p.deployment_source IS DISTINCT FROM source
+    AND EXISTS (SELECT 1 FROM "deployments" y
+                WHERE y.project_id = project AND deployment_source_of(y.provider, y.metadata) = p.deployment_source AND y.created_at <= at)
+$$;
+--> statement-breakpoint
+-- cube/sql/incident_cause.sql
+-- Defined by versioned migrations up to 0021_delivery_facts; since then by this file (docs/sql-source.md).
+-- An incident's causing deployment: the rule of cube_incidents (migration 0007), for one incident.
+-- PL/pgSQL so that its two index lookups are planned once per connection; inside the triggers the
+-- view's two LATERAL subqueries were planned again on every write.
+CREATE OR REPLACE FUNCTION incident_cause(tenant uuid, project uuid, named text, opened timestamptz) RETURNS uuid LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  cause uuid;
+BEGIN
+  IF named IS NOT NULL THEN
+    SELECT d.id INTO cause FROM "deployments" d
+    WHERE d.tenant_id = tenant AND d.external_id = named
+    ORDER BY (d.project_id = project) DESC, d.created_at DESC, d.id
+    LIMIT 1;
+    IF cause IS NOT NULL THEN RETURN cause; END IF;
+  END IF;
+  SELECT d.id INTO cause FROM "deployments" d
+  WHERE d.project_id = project AND d.status = 'success' AND COALESCE(d.is_production, d.environment = 'production')
+    AND d.created_at >= opened - interval '24 hours' AND d.created_at <= opened
+  ORDER BY d.created_at DESC, d.id
+  LIMIT 1;
+  RETURN cause;
+END $$;
+--> statement-breakpoint
+-- cube/sql/incident_cause_candidates.sql
+-- Defined by versioned migrations up to 0021_delivery_facts; since then by this file (docs/sql-source.md).
+-- The deployments an incident may name as its cause (cube_incidents): those whose externalId its
+-- metadata names, and the successful production deployments of its project in the 24 h before it.
+-- Its cause before and after a write is among these, taken before and after.
+CREATE OR REPLACE FUNCTION incident_cause_candidates(tenant uuid, project uuid, named text, opened timestamptz) RETURNS SETOF uuid LANGUAGE sql STABLE AS $$
+  SELECT d.id FROM "deployments" d WHERE named IS NOT NULL AND d.tenant_id = tenant AND d.external_id = named
+  UNION
+  SELECT d.id FROM "deployments" d
+  WHERE d.project_id = project AND d.status = 'success' AND COALESCE(d.is_production, d.environment = 'production')
+    AND d.created_at >= opened - interval '24 hours' AND d.created_at <= opened
+$$;
+--> statement-breakpoint
+-- cube/sql/pull_request_ai_assisted.sql
+-- Defined by versioned migrations up to 0003_activity_facts; since then by this file (docs/sql-source.md).
+-- The old view keeps its columns for whoever reads it: the session reason now takes every high
+-- signal, the rest comes from pull_request_attribution (docs/ai-attribution.md).
+-- depends-on: pull_request_attribution
+CREATE OR REPLACE VIEW "public"."pull_request_ai_assisted" AS
+SELECT a.pull_request_id, a.tenant_id,
+       (a.ai_via_session OR a.ai_via_telemetry_commit OR a.ai_via_vendor_commit) AS via_session,
+       a.ai_via_trailer AS via_trailer, a.ai_via_label AS via_label, a.ai_assisted
+FROM "pull_request_attribution" a;
+--> statement-breakpoint
+-- surveys/sql/survey_team_months.sql
+-- Defined by versioned migrations up to 0005_survey_team_months_view; since then by this file (docs/sql-source.md).
+-- Perception measures per team and month (METRICS.md "Perception"): a survey counts in every
+-- calendar month its answer window overlaps (opens_on to closes_on, or to the day it was closed
+-- early). The score is shown only from 3 responses on, so a small team cannot be de-anonymised.
+CREATE OR REPLACE VIEW "survey_team_months" AS
+WITH survey_months AS (
+  SELECT s.id AS survey_id, s.tenant_id, gs::date AS month
+  FROM "surveys" s
+  CROSS JOIN LATERAL generate_series(
+    date_trunc('month', s.opens_on::timestamp),
+    date_trunc('month', LEAST(s.closes_on, COALESCE((s.closed_at AT TIME ZONE 'UTC')::date, s.closes_on))::timestamp),
+    interval '1 month') AS gs
+),
+invited AS (
+  SELECT survey_id, team_id, count(*)::int AS invitations FROM "survey_invitations" GROUP BY survey_id, team_id
+),
+answered AS (
+  SELECT survey_id, team_id, count(*)::int AS responses, sum(q1 + q2 + q3 + q4 + q5)::int AS answer_sum
+  FROM "survey_responses" GROUP BY survey_id, team_id
+),
+per_team AS (
+  SELECT sm.tenant_id, i.team_id, sm.month,
+         sum(i.invitations)::int AS invitations,
+         COALESCE(sum(a.responses), 0)::int AS responses,
+         COALESCE(sum(a.answer_sum), 0)::int AS answer_sum
+  FROM survey_months sm
+  JOIN invited i ON i.survey_id = sm.survey_id
+  LEFT JOIN answered a ON a.survey_id = i.survey_id AND a.team_id = i.team_id
+  GROUP BY sm.tenant_id, i.team_id, sm.month
+)
+SELECT tenant_id, team_id, month, invitations, responses, answer_sum,
+       responses * 5 AS answer_count,
+       CASE WHEN invitations > 0 THEN responses::numeric / invitations END AS response_rate,
+       CASE WHEN responses >= 3 THEN (answer_sum::numeric / (responses * 5) - 1) * 25 END AS experience_score
+FROM per_team;
+--> statement-breakpoint
+-- surveys/sql/survey_team_results.sql
+-- Defined by versioned migrations up to 0026_survey_team_results; since then by this file (docs/sql-source.md).
+-- Results of each survey per invited team (the `survey_results` cube, Settings › Surveys): counts
+-- and answer sums only; the score is shown from 3 responses on (METRICS.md "Perception"), which
+-- the cube measure decides, as `survey_team_months` does for months.
+CREATE OR REPLACE VIEW "survey_team_results" AS
+SELECT i.tenant_id, i.survey_id, i.team_id, i.invitations,
+       COALESCE(a.responses, 0)::int AS responses,
+       COALESCE(a.answer_sum, 0)::int AS answer_sum,
+       (COALESCE(a.responses, 0) * 5)::int AS answer_count
+FROM (
+  SELECT tenant_id, survey_id, team_id, count(*)::int AS invitations
+  FROM "survey_invitations" GROUP BY tenant_id, survey_id, team_id
+) i
+LEFT JOIN (
+  SELECT survey_id, team_id, count(*)::int AS responses, sum(q1 + q2 + q3 + q4 + q5)::int AS answer_sum
+  FROM "survey_responses" GROUP BY survey_id, team_id
+) a ON a.survey_id = i.survey_id AND a.team_id = i.team_id;
+--> statement-breakpoint
 DROP VIEW IF EXISTS "bi"."ai_activity";
 --> statement-breakpoint
 DROP VIEW IF EXISTS "bi"."ai_commits";
@@ -234,6 +1472,8 @@ SELECT
   s.title AS "title",
   s.author_username AS "author_username",
   s.opened_at AS "opened_at",
+  s.ai_attribution AS "ai_attribution",
+  s.ai_attribution_evidence AS "ai_attribution_evidence",
   COALESCE((s.is_deployed), false) AS "in_deployed_changes",
   COALESCE((NOT s.is_deployed), false) AS "in_undeployed_changes"
 FROM "public"."cube_change_lead_times" s
@@ -273,6 +1513,10 @@ COMMENT ON COLUMN "bi"."change_lead_times"."author_username" IS 'Code-host usern
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."change_lead_times"."opened_at" IS 'PR opened (createdAt).';
 --> statement-breakpoint
+COMMENT ON COLUMN "bi"."change_lead_times"."ai_attribution" IS 'The PR''s AI attribution level, the highest its evidence reaches: high (a linked AI session, uploaded, captured or from telemetry, names it, its branch or one of its commits; or a vendor reports AI-written lines in one of its commits), medium (an AI co-author, Made-with or Claude-Session trailer; the label ai-assisted or one the owner configured; an agent branch prefix; an AI agent author), low (only its author''s AI activity on a day of one of its commits), none.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."change_lead_times"."ai_attribution_evidence" IS 'Why the PR has its level, in words: each signal of the level with its source, e.g. ''trailer Co-authored-by: Claude <noreply@anthropic.com> (commit 1a2b3c4)''; empty for none.';
+--> statement-breakpoint
 COMMENT ON COLUMN "bi"."change_lead_times"."in_deployed_changes" IS 'deployed_changes: Merged pull requests whose first successful production deployment of the same project at or after the merge was created in the period; the n of lead_time_for_changes_p50_seconds.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."change_lead_times"."in_undeployed_changes" IS 'undeployed_changes: Merged pull requests not (yet) followed by a successful production deployment of the same project created at or after the merge; they have no lead time. Group by merged_at.';
@@ -282,7 +1526,9 @@ SELECT
   s.id AS "id",
   s.team_id AS "team_id",
   s.has_ai_coauthor AS "has_ai_coauthor",
-  s.committed_at AS "committed_at"
+  s.committed_at AS "committed_at",
+  s.ai_attribution AS "ai_attribution",
+  s.ai_attribution_evidence AS "ai_attribution_evidence"
 FROM "public"."cube_commits" s
 WHERE s.tenant_id = (SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms));
 --> statement-breakpoint
@@ -295,6 +1541,10 @@ COMMENT ON COLUMN "bi"."commits"."team_id" IS 'Team the row counts for (UUID; gr
 COMMENT ON COLUMN "bi"."commits"."has_ai_coauthor" IS 'Whether the commit message carries an AI co-author trailer.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."commits"."committed_at" IS 'Commit time; group commits by this time dimension.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."commits"."ai_attribution" IS 'The commit''s AI attribution level: high (an AI session, uploaded, captured or from telemetry, names it; or a vendor reports AI-written lines in it), medium (an AI co-author, Made-with or Claude-Session trailer), low (only its author''s AI activity that day), none.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."commits"."ai_attribution_evidence" IS 'Why the commit has its level, in words, e.g. ''session … (telemetry) names commit 1a2b3c4 in a claude-code tool_result''; empty for none.';
 --> statement-breakpoint
 CREATE VIEW "bi"."deployments" WITH (security_barrier = true) AS
 SELECT
@@ -629,6 +1879,12 @@ SELECT
   s.ai_via_session AS "ai_via_session",
   s.ai_via_trailer AS "ai_via_trailer",
   s.ai_via_label AS "ai_via_label",
+  s.ai_via_telemetry_commit AS "ai_via_telemetry_commit",
+  s.ai_via_vendor_commit AS "ai_via_vendor_commit",
+  s.ai_via_branch AS "ai_via_branch",
+  s.ai_via_bot AS "ai_via_bot",
+  s.ai_attribution AS "ai_attribution",
+  s.ai_attribution_evidence AS "ai_attribution_evidence",
   s.ready_at AS "ready_at",
   s.first_review_at AS "first_review_at",
   s.first_commit_at AS "first_commit_at",
@@ -668,7 +1924,7 @@ COMMENT ON COLUMN "bi"."pull_requests"."state" IS 'open, closed (without merge) 
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."pull_requests"."author_username" IS 'Code-host username of the author.';
 --> statement-breakpoint
-COMMENT ON COLUMN "bi"."pull_requests"."ai_assisted" IS 'An AI session is linked to the PR, a commit of it has an AI co-author trailer, or it carries the label ai-assisted.';
+COMMENT ON COLUMN "bi"."pull_requests"."ai_assisted" IS 'The PR''s AI attribution level is high or medium (ai_attribution); what ai_assisted_pr_share counts.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."pull_requests"."created_at" IS 'PR opened.';
 --> statement-breakpoint
@@ -686,11 +1942,23 @@ COMMENT ON COLUMN "bi"."pull_requests"."title" IS 'The PR''s title as the code h
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."pull_requests"."project_key" IS 'Key of the PR''s project (the repository).';
 --> statement-breakpoint
-COMMENT ON COLUMN "bi"."pull_requests"."ai_via_session" IS 'An AI session is linked to the PR (one of the three reasons of ai_assisted).';
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_session" IS 'An uploaded or captured AI session names the PR, its branch or one of its commits (a high signal of ai_attribution).';
 --> statement-breakpoint
-COMMENT ON COLUMN "bi"."pull_requests"."ai_via_trailer" IS 'A commit of the PR has an AI co-author trailer (one of the three reasons of ai_assisted).';
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_trailer" IS 'A commit of the PR has an AI co-author, Made-with or Claude-Session trailer (a medium signal of ai_attribution).';
 --> statement-breakpoint
-COMMENT ON COLUMN "bi"."pull_requests"."ai_via_label" IS 'The PR carries the label ai-assisted (one of the three reasons of ai_assisted).';
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_label" IS 'The PR carries the label ai-assisted or a label the owner configured (a medium signal of ai_attribution).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_telemetry_commit" IS 'An AI session built from telemetry names one of the PR''s commits (a tool_result''s git commit; a high signal of ai_attribution).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_vendor_commit" IS 'A vendor reports AI-written lines in one of the PR''s commits (a high signal of ai_attribution).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_branch" IS 'The PR''s head branch starts with an agent prefix (copilot/, codex/, claude/, cursor/; a medium signal of ai_attribution).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."pull_requests"."ai_via_bot" IS 'The PR''s author is an AI agent account, e.g. copilot-swe-agent[bot] or devin-ai-integration[bot] (a medium signal of ai_attribution).';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."pull_requests"."ai_attribution" IS 'The PR''s AI attribution level, the highest its evidence reaches: high (a linked AI session, uploaded, captured or from telemetry, names it, its branch or one of its commits; or a vendor reports AI-written lines in one of its commits), medium (an AI co-author, Made-with or Claude-Session trailer; the label ai-assisted or one the owner configured; an agent branch prefix; an AI agent author), low (only its author''s AI activity on a day of one of its commits), none.';
+--> statement-breakpoint
+COMMENT ON COLUMN "bi"."pull_requests"."ai_attribution_evidence" IS 'Why the PR has its level, in words: each signal of the level with its source, e.g. ''trailer Co-authored-by: Claude <noreply@anthropic.com> (commit 1a2b3c4)''; empty for none.';
 --> statement-breakpoint
 COMMENT ON COLUMN "bi"."pull_requests"."ready_at" IS 'When the PR was opened, or, opened as a draft, when it was first marked ready for review. Empty while a draft.';
 --> statement-breakpoint

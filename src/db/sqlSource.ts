@@ -452,7 +452,7 @@ export const SQL_SOURCE_BASELINE = '0065_bi_views_regenerated';
  * (what follows in them may read the new columns); the files, applied after every versioned
  * migration, hold the same definitions and win from then on.
  */
-export const MOVED_INTO_FILES: ReadonlySet<string> = new Set<string>(['0068_pr_phases', '0070_source_switch_leftovers', '0074_ai_measures']);
+export const MOVED_INTO_FILES: ReadonlySet<string> = new Set<string>(['0068_pr_phases', '0070_source_switch_leftovers', '0074_ai_measures', '0076_bi_views_regenerated']);
 
 /** Views and functions created by versioned migrations after the baseline (and not moved into files), with the migration that did. */
 export function createdAfterBaseline(dir: string, entries: { tag: string }[]): { tag: string; name: string }[] {
