@@ -261,7 +261,8 @@ async function wholeList(pool: pg.Pool, tenantId: string, r: Resolved, options: 
     rows = cubeRows.map((row) => presentFact(kind, row, r.columns));
     total = rows.length;
   } else {
-    const cubeRows = await run(pool, cube, tenantId, listQuery(r, fullMembers(r)));
+    // The marked flags too: a flag the row's columns do not show (deployments.any_source_failed) still marks it.
+    const cubeRows = await run(pool, cube, tenantId, listQuery(r, [...new Set([...fullMembers(r), ...r.drill.marked.map((f) => f.member)])]));
     const markedRows = cubeRows.filter((row) => isMarked(r, row));
     marked = markedRows.length;
     total = cubeRows.length;
