@@ -69,8 +69,10 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     // cube, docs/benchmarks.md) are of repository months and carry their own units.
     const own = medians.filter((m: { cube: string }) => m.cube !== 'benchmarks');
     expect(own.length).to.be.greaterThan(4);
-    // PR size's median is of lines (docs/pr-phases.md); every other is a duration.
-    for (const m of own) expect(m.unit, m.name).to.equal(m.name === 'pull_requests.pr_size_p50' ? 'lines' : 'seconds');
+    // PR size's median is of lines (docs/pr-phases.md), the median project's deployment rate a rate
+    // (docs/cube-views.md); every other is a duration.
+    const units: Record<string, string> = { 'pull_requests.pr_size_p50': 'lines', 'deployments.project_deploys_per_day_p50': 'count', 'deployments.project_deploys_per_week_p50': 'count' };
+    for (const m of own) expect(m.unit, m.name).to.equal(units[m.name] ?? 'seconds');
     for (const m of own) expect(m.n, m.name).to.be.a('string');
     expect(medians.find((m: { name: string }) => m.name === 'benchmarks.prs_merged_per_active_author_median')?.unit).to.equal('ratio');
     const all = structured(await client.callTool({ name: 'list_measures', arguments: {} })).measures;

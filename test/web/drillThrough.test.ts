@@ -116,7 +116,7 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     expect(await panel.getByRole('columnheader', { name: 'Cycle time (h)' }).count()).to.equal(1);
     await panel.getByRole('button', { name: 'Show details' }).first().click();
     const detail = await panel.locator('tr.fact-detail').innerText();
-    expect(detail).to.match(/AI-assisted because\s+label ai-assisted/);
+    expect(detail).to.match(/AI evidence\s+label ai-assisted/);
     expect(detail).to.match(/Repository\s+acme\/api/);
     expect(await panel.getByRole('link', { name: 'change' }).first().getAttribute('href')).to.equal('https://github.com/acme/api/pull/3');
     expect(new URL(page.url()).searchParams.get('dteam')).to.equal(seeded.teams.alpha);

@@ -163,7 +163,7 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     await page.keyboard.press('Escape');
     await page.locator('a[title="List the facts behind AI active users, Alpha"]').click();
     await until(() => text(page, 'facts-count'), '1 person or uploader');
-    expect(await rows(page)).to.deep.equal([['Ann', '1', 'yes']]);
+    expect(await rows(page)).to.deep.equal([['Ann', '1', 'yes', 'upload']]);
     await page.keyboard.press('Escape');
     // A point of the monthly charts opens that month's list.
     await page.getByTestId('ai-sessions').getByRole('link', { name: 'Feb 2026: 1. List the facts' }).click();
