@@ -71,9 +71,10 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
     expect(own.length).to.be.greaterThan(4);
     // PR size's median is of lines (docs/pr-phases.md), the median project's deployment rate a rate
     // (docs/cube-views.md); every other is a duration.
-    const units: Record<string, string> = { 'pull_requests.pr_size_p50': 'lines', 'deployments.project_deploys_per_day_p50': 'count', 'deployments.project_deploys_per_week_p50': 'count' };
+    const units: Record<string, string> = { 'pull_requests.pr_size_p50': 'lines', 'deployments.project_deploys_per_day_p50': 'count', 'deployments.project_deploys_per_week_p50': 'count', 'deployments.rated_projects': 'count' };
     for (const m of own) expect(m.unit, m.name).to.equal(units[m.name] ?? 'seconds');
-    for (const m of own) expect(m.n, m.name).to.be.a('string');
+    // The number of projects the median project's rate is taken over is that rate's n, itself without one.
+    for (const m of own) if (m.name !== 'deployments.rated_projects') expect(m.n, m.name).to.be.a('string');
     expect(medians.find((m: { name: string }) => m.name === 'benchmarks.prs_merged_per_active_author_median')?.unit).to.equal('ratio');
     const all = structured(await client.callTool({ name: 'list_measures', arguments: {} })).measures;
     expect(all.map((m: { name: string }) => m.name)).to.include.members([...medians.map((m: { name: string }) => m.name), 'deployments.change_failure_rate', 'issues.issues_closed']);
