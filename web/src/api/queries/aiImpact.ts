@@ -1,0 +1,7 @@
+import type { AiImpactBody } from '../../../../src/aiImpact/presenters';
+import { apiQuery } from '../cube';
+
+export type { AiImpactBody, BeforeAfterBody, DifferenceBody, MeasureRow, SideBody } from '../../../../src/aiImpact/presenters';
+
+/** AI-assisted against not for a window of months and the organisation or one team (its id). */
+export const aiImpactQuery = (scope: { from: string; to: string; team?: string }) => apiQuery<AiImpactBody>('/api/ai-impact', { from: scope.from, to: scope.to, team: scope.team });
