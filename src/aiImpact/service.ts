@@ -156,7 +156,8 @@ function valueOf(m: MeasureSpec, values: Row): SideValue {
   return { value: n === 0 ? null : successes / n, n };
 }
 
-const perPrValues = (rows: Row[], member: string) => rows.map((r) => num(r[member])).filter((v): v is number => v !== null);
+/** Sorted: the resamples depend on the order of the values, and the rows' order (by id) is arbitrary. */
+const perPrValues = (rows: Row[], member: string) => rows.map((r) => num(r[member])).filter((v): v is number => v !== null).sort((x, y) => x - y);
 
 /** Each measure over side a against side b; the bootstrap's seed is the measure's place, so an answer repeats. */
 function compare(a: SideData, b: SideData): Comparison[] {

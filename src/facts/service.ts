@@ -17,6 +17,7 @@ import { resolveWindow } from '../exports/baseline.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { csvCells, KINDS, memberOf, presentFact, type FactRow, type FactsPage } from './presenters.js';
 import { checkFactsWindow, dayRange, FactsWindow } from './window.js';
+import { splitFilter, type Side } from '../aiImpact/service.js';
 
 export const FACTS_PER_PAGE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +33,8 @@ export const FactsQuery = FactsWindow.extend({
   format: z.enum(['json', 'csv'], { message: 'Must be json or csv' }).optional(),
   /** `true`: the rows stored but replaced by another deployment source (one source per period), listed apart. */
   replaced: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional().transform((v) => v === 'true'),
+  /** One side of "AI against not" (docs/ai-impact.md): the AI-assisted PRs or the others; pull request lists only. */
+  split: z.enum(['ai', 'other'], { message: 'Must be ai or other' }).optional(),
 }).superRefine(checkFactsWindow);
 export type FactsQuery = z.infer<typeof FactsQuery>;
 
@@ -54,6 +57,8 @@ interface Resolved {
   team: string | null;
   /** The team's slug (the CSV's file name says it, whether the team was named by slug or id). */
   teamSlug: string | null;
+  /** One side of the AI split (a pull request list only), else both. */
+  split: Side | null;
 }
 
 /**
@@ -69,7 +74,7 @@ async function requireTeam(pool: pg.Pool, tenantId: string, team: string): Promi
   return rows[0];
 }
 
-type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean };
+type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean; split?: Side };
 
 async function resolve(pool: pg.Pool, tenantId: string, scope: Scope): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
@@ -77,13 +82,18 @@ async function resolve(pool: pg.Pool, tenantId: string, scope: Scope): Promise<R
     const message = `${scope.measure} lists no replaced rows: only the production, finished and failed deployments do`;
     throw new AppError('validation_failed', message, [{ path: 'query.replaced', message }]);
   }
+  if (scope.split && cubeOf(drill) !== 'pull_requests') {
+    const message = `${scope.measure} lists no pull requests: only a pull request list splits into AI-assisted and not`;
+    throw new AppError('validation_failed', message, [{ path: 'query.split', message }]);
+  }
   // As given (months or days), for meta and the CSV's name; the defaults are the export's months.
   const months = resolveWindow({ from: scope.from?.slice(0, 7), to: scope.to?.slice(0, 7) });
   const team = scope.team === undefined ? null : await requireTeam(pool, tenantId, scope.team);
-  return { drill, replaced: scope.replaced === true, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null };
+  return { drill, replaced: scope.replaced === true, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null, split: scope.split ?? null };
 }
 
 const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
+const splitOf = (r: Resolved) => (r.split === null ? [] : [splitFilter(r.split)]);
 const teamFilter = (r: Resolved) => (r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }]);
 /** A grouped list: a distinct count's values or a sum's rows, not one row per fact. */
 const isGrouped = (drill: Drill) => drill.key !== null || drill.sum !== null;
@@ -107,7 +117,7 @@ function listQuery(r: Resolved, dimensions: string[], extra: Record<string, unkn
   return {
     dimensions: [...new Set([`${cube}.id`, ...time, ...dimensions, ...joined])],
     timeDimensions: windowOf(r),
-    filters: [...flagsOf(r), ...team, ...extra],
+    filters: [...flagsOf(r), ...team, ...splitOf(r), ...extra],
     order: [...time.map((t) => [t, 'desc']), [`${cube}.id`, 'asc']],
     ungrouped: true,
     limit: MAX_LIMIT,
@@ -218,6 +228,6 @@ export async function factsCsv(pool: pg.Pool, tenantId: string, scope: Scope): P
   const { rows, meta: m } = await allFactsOf(pool, tenantId, r);
   const header = ['id', ...KINDS[m.kind].columns.map((c) => c.key)];
   const body = Readable.from(rows.map((row) => csvCells(m.kind, row))).pipe(stringify({ ...SAFE_CSV, header: true, columns: header }));
-  const filename = `facts-${m.measure.replace('.', '-')}-${r.replaced ? 'replaced-' : ''}${r.teamSlug ? `${r.teamSlug}-` : ''}${m.from}-${m.to}.csv`;
+  const filename = `facts-${m.measure.replace('.', '-')}-${r.replaced ? 'replaced-' : ''}${r.split ? `${r.split}-` : ''}${r.teamSlug ? `${r.teamSlug}-` : ''}${m.from}-${m.to}.csv`;
   return { filename, body };
 }

@@ -96,6 +96,22 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     expect(m.cycle_time!.drill).to.equal('pull_requests.pr_cycle_time_p50_seconds');
   });
 
+  it('opens each side\'s PRs: the drill list of a measure split by the same rule', async () => {
+    const list = async (split: string, measure = 'pull_requests.pickup_time_p50_seconds') =>
+      api.as(tenant.owner.apiKey).get(`/api/facts?measure=${measure}&team=core&from=2026-03&to=2026-03&split=${split}`);
+    const ai = await list('ai');
+    expect(ai.status, ai.text).to.equal(200);
+    expect(ai.body.meta.total).to.equal(16);
+    const other = await list('other');
+    expect(other.body.meta.total).to.equal(18);
+    expect((await list('ai', 'pull_requests.prs_merged')).body.meta.total).to.equal(20);
+    const bad = await list('maybe');
+    expect(bad.status).to.equal(400);
+    const wrongList = await list('ai', 'deployments.production_deploys');
+    expect(wrongList.status).to.equal(400);
+    expect(wrongList.body.error.details[0].path).to.equal('query.split');
+  });
+
   it('says "not enough data" for a team with fewer than 20 PRs on a side, and has no adoption month for it', async () => {
     const res = await impact('team=small&from=2026-03&to=2026-03');
     expect(res.status).to.equal(200);

@@ -34,9 +34,10 @@ describe('web app: AI impact (Chromium)', function () {
     expect(await page.getByTestId('before-after-cycle_time').locator('tr[data-side="before"] td').allInnerTexts()).to.deep.equal(['10.0 h', '5']);
     // Nav entry, and no person anywhere on the page.
     expect(await page.getByRole('link', { name: 'AI impact' }).count()).to.equal(1);
-    // A value opens the measure's PRs for the scope (both sides: the lists are not split).
+    // A value opens its side's PRs.
     await cycle.locator('tr[data-side="ai"] a').click();
     await page.getByRole('dialog', { name: 'PR cycle time: the facts' }).waitFor();
-    await until(() => text(page, 'facts-count'), '40 pull requests');
+    await until(() => text(page, 'facts-count'), '20 pull requests');
+    expect(new URL(page.url()).searchParams.get('dsplit')).to.equal('ai');
   });
 });

@@ -50,7 +50,8 @@ function cell(column: FactColumn, value: unknown) {
 export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClose }: {
   measure: string;
   title: string;
-  scope: Scope;
+  /** `split`: one side of AI against not (the AI impact page), else both. */
+  scope: Scope & { split?: 'ai' | 'other' };
   page: number;
   /**
    * A shared link of another organisation: `switching` while the app moves to it, `foreign` when the
@@ -62,7 +63,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [downloadError, setDownloadError] = useState<unknown>(null);
-  const params = { measure, from: scope.from, to: scope.to, team: scope.team, page };
+  const params = { measure, from: scope.from, to: scope.to, team: scope.team, split: scope.split, page };
   const facts = useQuery({ ...apiQuery<FactsPage>('/api/facts', params), placeholderData: (previous) => previous, enabled: !blocked });
   // The rows another deployment source replaced (one source per period): stored, counted nowhere, listed apart.
   const replacedCount = facts.data?.meta.replaced ?? 0;
@@ -82,7 +83,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
 
   const meta = facts.data?.meta;
   const csvOf = (extra: Record<string, string>) =>
-    `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, ...extra, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
+    `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, split: scope.split, ...extra, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
   const csv = csvOf({});
   const columns: Column<FactRow>[] = (meta?.columns ?? []).map((c) => ({
     key: c.key,
@@ -112,7 +113,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
       <p className="muted">
         {/* Memberships have no history: the members are today's, whatever the window. */}
         {meta?.kind === 'members' ? 'Current members, whatever the window' : scope.from === scope.to ? scope.from : `${scope.from} to ${scope.to}`}
-        {scope.team ? ', this team' : ', whole organisation'}{meta?.kind === 'members' ? '; by person id.' : '; times UTC, newest first.'}
+        {scope.team ? ', this team' : ', whole organisation'}{scope.split === 'ai' ? ', AI-assisted PRs only' : scope.split === 'other' ? ', PRs not AI-assisted only' : ''}{meta?.kind === 'members' ? '; by person id.' : '; times UTC, newest first.'}
       </p>
       {blocked ? (
         blocked.state === 'foreign' ? (

@@ -34,7 +34,7 @@ function WindowLink({ measure, title, window, children }: { measure: string; tit
   const org = useActiveOrganisation();
   const [dfrom, dto] = [`${window.from}-01`, lastDay(window.to)];
   return (
-    <Link to="." search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom, dto, dorg: org })) as never} title={`List the facts behind ${title}, ${formatMonth(window.from)} to ${formatMonth(window.to)}`}>
+    <Link to="." search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom, dto, dorg: org, dsplit: undefined })) as never} title={`List the facts behind ${title}, ${formatMonth(window.from)} to ${formatMonth(window.to)}`}>
       {children}
     </Link>
   );
@@ -121,14 +121,14 @@ export function AiImpactPage() {
       <h1>AI impact</h1>
       <p data-testid="ai-impact-intro">
         Merged pull requests that are AI-assisted against the others{body?.team ? ` for ${body.team.name}` : ' across the organisation'}, {formatMonth(window.from)} to {formatMonth(window.to)}: medians with a bootstrap
-        interval, shares with a normal one, both at 90 %. Difference = AI-assisted − not. Under 20 PRs on either side there is no difference. A value opens the PRs of the measure for the scope, AI-assisted and not together (the lists are not split).
+        interval, shares with a normal one, both at 90 %. Difference = AI-assisted − not. Under 20 PRs on either side there is no difference. A value opens the PRs behind it: its side's for AI against not, every PR of the window before or after adoption.
       </p>
       <Panel id="ai-against-not" title="AI-assisted against not" query={impact} height={240}>
         {() => (
           <div className="ai-impact-grid">
             {body!.measures.map((row) => (
               <MeasureTable key={row.key} row={row} testId={`ai-impact-${row.key}`} sides={['ai', 'AI-assisted', 'other', 'Not AI-assisted']}
-                link={(_side, children) => <DrillLink measure={row.drill} title={row.title}>{children}</DrillLink>} />
+                link={(side, children) => <DrillLink measure={row.drill} title={`${row.title}, ${side === 'ai' ? 'AI-assisted' : 'not AI-assisted'}`} split={side}>{children}</DrillLink>} />
             ))}
           </div>
         )}
