@@ -17,6 +17,7 @@ import { baselineRoutes } from './exports/baselineRoutes.js';
 import { cubeRoutes } from './cube/routes.js';
 import { metricsRoutes } from './operations/metricsRoutes.js';
 import { factRoutes } from './facts/routes.js';
+import { aiImpactRoutes } from './aiImpact/routes.js';
 import { authRoutes } from './identity/routes.js';
 import { signInProviderRoutes } from './identity/providers/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -81,6 +82,7 @@ const routeFactories = [
   metricsRoutes,
   openWorkRoutes,
   factRoutes,
+  aiImpactRoutes,
   cubeRoutes,
   authRoutes,
   signInProviderRoutes,

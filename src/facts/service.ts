@@ -4,6 +4,7 @@
  * flags its count measure filters on (definitions.ts). The REST endpoint, its CSV and the MCP tool
  * `list_facts` all come through here.
  */
+import { splitFilter, type Side } from '../aiImpact/service.js';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { SAFE_CSV } from '../shared/csv.js';
@@ -37,6 +38,8 @@ export const FactsQuery = FactsWindow.extend({
   marked: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional().transform((v) => v === 'true'),
   sort: z.string().min(1).max(60).optional(),
   dir: z.enum(['asc', 'desc'], { message: 'Must be asc or desc' }).optional(),
+  /** One side of "AI against not" (docs/ai-impact.md): the AI-assisted PRs or the others; pull request lists only. */
+  split: z.enum(['ai', 'other'], { message: 'Must be ai or other' }).optional(),
 }).superRefine(checkFactsWindow);
 export type FactsQuery = z.infer<typeof FactsQuery>;
 
@@ -69,6 +72,8 @@ interface Resolved {
   teamName: string | null;
   /** The list's columns, the ones explaining the measure first. */
   columns: FactColumn[];
+  /** One side of the AI split (a pull request list only), else both. */
+  split: Side | null;
 }
 
 /**
@@ -84,7 +89,7 @@ async function requireTeam(pool: pg.Pool, tenantId: string, team: string): Promi
   return rows[0];
 }
 
-type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean };
+type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean; split?: Side };
 
 async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: ListOptions = {}): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
@@ -92,6 +97,10 @@ async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: L
   if (scope.replaced && !drill.uncounted) {
     const message = `${scope.measure} lists no replaced rows: only the production, finished and failed deployments do`;
     throw new AppError('validation_failed', message, [{ path: 'query.replaced', message }]);
+  }
+  if (scope.split && cubeOf(drill) !== 'pull_requests') {
+    const message = `${scope.measure} lists no pull requests: only a pull request list splits into AI-assisted and not`;
+    throw new AppError('validation_failed', message, [{ path: 'query.split', message }]);
   }
   if (options.marked && drill.marked.length === 0) {
     const message = `${drill.measure}'s list marks no rows (every row counts): only a rate's list filters to its marked rows (deployments.change_failure_rate, pull_requests.ai_assisted_pr_share)`;
@@ -104,10 +113,11 @@ async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: L
   // As given (months or days), for meta and the CSV's name; the defaults are the export's months.
   const months = resolveWindow({ from: scope.from?.slice(0, 7), to: scope.to?.slice(0, 7) });
   const team = scope.team === undefined ? null : await requireTeam(pool, tenantId, scope.team);
-  return { drill, replaced: scope.replaced === true, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null, teamName: team?.name ?? null, columns };
+  return { drill, replaced: scope.replaced === true, from: scope.from ?? months.from, to: scope.to ?? months.to, days: dayRange(scope), team: scope.team ?? null, teamSlug: team?.slug ?? null, teamName: team?.name ?? null, columns, split: scope.split ?? null };
 }
 
 const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
+const splitOf = (r: Resolved) => (r.split === null ? [] : [splitFilter(r.split)]);
 const teamFilter = (r: Resolved) => (r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }]);
 /** A grouped list: a distinct count's values or a sum's rows, not one row per fact. */
 const isGrouped = (drill: Drill) => drill.key !== null || drill.sum !== null;
@@ -135,7 +145,7 @@ function listQuery(r: Resolved, members: string[], extra: Record<string, unknown
     dimensions: [...new Set([`${cube}.id`, ...time, ...members.filter((m) => !measures.includes(m)), ...joined])],
     ...(measures.length > 0 ? { measures } : {}),
     timeDimensions: windowOf(r),
-    filters: [...flagsOf(r), ...team, ...extra],
+    filters: [...flagsOf(r), ...team, ...splitOf(r), ...extra],
     order: [...time.map((t) => [t, 'desc']), [`${cube}.id`, 'asc']],
     ungrouped: true,
     limit: MAX_LIMIT,
@@ -332,6 +342,6 @@ export async function factsCsv(pool: pg.Pool, tenantId: string, scope: Scope & L
   const { rows } = await wholeList(pool, tenantId, r, scope);
   const header = ['id', ...r.columns.map((c) => c.key)];
   const body = Readable.from(rows.map((row) => csvCells(r.columns, row))).pipe(stringify({ ...SAFE_CSV, header: true, columns: header }));
-  const filename = `facts-${r.drill.measure.replace('.', '-')}-${r.replaced ? 'replaced-' : ''}${r.teamSlug ? `${r.teamSlug}-` : ''}${scope.marked ? 'marked-' : ''}${r.from}-${r.to}.csv`;
+  const filename = `facts-${r.drill.measure.replace('.', '-')}-${r.replaced ? 'replaced-' : ''}${r.split ? `${r.split}-` : ''}${r.teamSlug ? `${r.teamSlug}-` : ''}${scope.marked ? 'marked-' : ''}${r.from}-${r.to}.csv`;
   return { filename, body };
 }

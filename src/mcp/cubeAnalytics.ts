@@ -13,6 +13,9 @@ import { teamBenchmark, type Benchmark } from '../benchmarks/comparison.js';
 import { teamOssBenchmark, type OssBenchmark } from '../benchmarks/service.js';
 import { catalogueOf, type Catalogue } from './catalogue.js';
 import { listFacts } from '../facts/service.js';
+import { aiImpact } from '../aiImpact/service.js';
+import { presentAiImpact, type AiImpactBody } from '../aiImpact/presenters.js';
+import { AiImpactQuery } from '../aiImpact/schemas.js';
 import type { FactsPage } from '../facts/presenters.js';
 
 export interface CubeMember {
@@ -53,6 +56,8 @@ export interface AnalyticsService {
   teamOssBenchmark(tenantId: string, team: string, window: { from?: string; to?: string }): Promise<OssBenchmark>;
   /** One page of the facts behind a measure (src/facts/service.ts). */
   facts(tenantId: string, scope: { measure: string; from?: string; to?: string; team?: string; page: number; replaced?: boolean }): Promise<FactsPage>;
+  /** AI-assisted against not, and before/after adoption, as GET /api/ai-impact answers it (src/aiImpact). */
+  aiImpact(tenantId: string, scope: { team?: string; from?: string; to?: string }): Promise<AiImpactBody['data']>;
 }
 
 const Window = BaselineWindow.superRefine(checkWindow);
@@ -131,6 +136,11 @@ export function cubeAnalytics(pool: pg.Pool): AnalyticsService {
     },
     async facts(tenantId, scope) {
       return listFacts(pool, tenantId, { ...scope, ...checkedWindow({ from: scope.from, to: scope.to }) });
+    },
+    async aiImpact(tenantId, scope) {
+      const parsed = AiImpactQuery.safeParse(scope);
+      if (!parsed.success) throw new AppError('validation_failed', 'Invalid AI impact query', zodDetails(parsed.error));
+      return presentAiImpact(await aiImpact(pool, tenantId, parsed.data)).data;
     },
   };
 }

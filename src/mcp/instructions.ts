@@ -15,6 +15,7 @@ export function serverInstructions(now: Date): string {
     'Comparisons: team_benchmark puts a team beside the median of all enabled teams (the org benchmark) and the DORA 2023 bands, month by month; team_baseline is the monthly export of every team.',
     'team_open_source_benchmark gives a team\'s percentile among open-source repositories for PR cycle time, PRs per author, release frequency, lead time for changes and change failure: an open-source proxy, say so when you cite it.',
     'Which ones, and why: list_facts lists the deployments, pull requests, changes, issues, incidents, AI sessions, AI users or seat holders (by id) behind a measure, or a survey measure\'s counts per team and month (never a response) for a window and team (the measure\'s n, a rate\'s numerator marked, each failed deployment with the rule that made it fail), 50 a page.',
+    'What AI changes: compare_ai_assisted gives a team\'s (or the organisation\'s) PR cycle time, its phases, PR size, merged without review and reverted shares for AI-assisted PRs against the others, with both n and the difference\'s 90 % interval (not_enough_data under 20 PRs a side), and before/after the team\'s adoption month. Cite n and the interval; an interval that spans 0 is no evidence of a difference.',
     'Resources: analytics://definitions/metrics (every measure\'s definition), analytics://models/<cube> (the data models), analytics://benchmarks/dora-2023 (the bands). Prompts: monthly_delivery_review, change_failure_rate_rise.',
   ].join('\n\n');
 }

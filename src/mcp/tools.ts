@@ -5,6 +5,7 @@
  * same JSON as text (for clients that read text only). Shared declarations are in toolKit.ts.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerAiImpactTools } from './aiImpactTools.js';
 import { registerComparisonTools } from './comparisonTools.js';
 import { registerDiscoveryTools } from './discoveryTools.js';
 import { registerFactTools } from './factTools.js';
@@ -20,6 +21,7 @@ export function registerCubeTools(registry: ToolRegistry, context: ToolContext):
   registerQueryTools(registry, context);
   registerComparisonTools(registry, context);
   registerFactTools(registry, context);
+  registerAiImpactTools(registry, context);
 }
 
 export function registerTools(server: McpServer, context: ToolContext): void {

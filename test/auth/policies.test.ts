@@ -84,7 +84,7 @@ interface Built {
 }
 
 /** The read-only analytics tools every member has over MCP; none of them reaches a policy action. */
-const MCP_TOOLS = ['cube_metadata', 'cube_query', 'cube_sql', 'list_dimension_values', 'list_dimensions', 'list_facts', 'list_measures', 'team_baseline', 'team_benchmark', 'team_open_source_benchmark'];
+const MCP_TOOLS = ['compare_ai_assisted', 'cube_metadata', 'cube_query', 'cube_sql', 'list_dimension_values', 'list_dimensions', 'list_facts', 'list_measures', 'team_baseline', 'team_benchmark', 'team_open_source_benchmark'];
 
 /**
  * Every CLI command: operator commands hold DATABASE_URL and act as system work on a tenant (the

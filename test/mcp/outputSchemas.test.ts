@@ -30,6 +30,7 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   team_benchmark: { team: 'payments', from: '2025-02', to: '2025-03' },
   team_open_source_benchmark: { team: 'payments', from: '2025-02', to: '2025-03' },
   list_facts: { measure: 'deployments.change_failure_rate', from: '2025-03', to: '2025-03' },
+  compare_ai_assisted: { team: 'payments', from: '2025-02', to: '2025-03' },
 };
 
 describe('MCP: every tool answers what its output schema promises', function () {

@@ -66,7 +66,7 @@ describe('MCP tools: API-key access and tenant separation', function () {
     const client = await connect(a.owner.apiKey);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.have.members([
-      'list_measures', 'list_dimensions', 'list_dimension_values', 'cube_metadata', 'cube_query', 'cube_sql', 'team_baseline', 'team_benchmark', 'team_open_source_benchmark', 'list_facts',
+      'list_measures', 'list_dimensions', 'list_dimension_values', 'cube_metadata', 'cube_query', 'cube_sql', 'team_baseline', 'team_benchmark', 'team_open_source_benchmark', 'list_facts', 'compare_ai_assisted',
     ]);
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).to.be.greaterThan(80);

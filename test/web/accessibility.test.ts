@@ -31,7 +31,7 @@ describe('web app: accessibility rules (axe, Chromium)', function () {
     const context = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
     const found: string[] = [];
     const settings = ['keys', 'members', 'import', 'teams', `teams/${seeded.teams.alpha}`, 'people', 'surveys', 'integrations', 'organisation', 'account'].map((p) => `/app/settings/${p}`);
-    const paths = ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/open-work', '/app/ai', '/app/ai/sessions', '/app/notebook', '/app/perception', '/app/downloads', '/app/help', ...settings];
+    const paths = ['/app/', '/app/teams', `/app/teams/${seeded.teams.alpha}`, '/app/flow', '/app/open-work', '/app/ai', '/app/ai-impact', '/app/ai/sessions', '/app/notebook', '/app/perception', '/app/downloads', '/app/help', ...settings];
     // Two tabs walk the pages, one taking each next page: while one waits for the server the other
     // runs axe (the walk took 33 s in one tab, a good part of the suite's time).
     let next = 0;

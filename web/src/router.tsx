@@ -52,6 +52,7 @@ const team = createRoute({ getParentRoute: () => root, path: '/teams/$teamId', v
 const flow = createRoute({ getParentRoute: () => root, path: '/flow', validateSearch: validateDrill, component: lazy(() => import('./routes/flow'), 'FlowPage') });
 const openWork = createRoute({ getParentRoute: () => root, path: '/open-work', component: lazy(() => import('./routes/openWork'), 'OpenWorkPage') });
 const ai = createRoute({ getParentRoute: () => root, path: '/ai', validateSearch: validateDrill, component: lazy(() => import('./routes/ai'), 'AiPage') });
+const aiImpact = createRoute({ getParentRoute: () => root, path: '/ai-impact', validateSearch: validateDrill, component: lazy(() => import('./routes/aiImpact'), 'AiImpactPage') });
 const sessions = createRoute({ getParentRoute: () => root, path: '/ai/sessions', component: lazy(() => import('./routes/sessions/index'), 'SessionsPage') });
 const session = createRoute({ getParentRoute: () => root, path: '/ai/sessions/$sessionId', component: lazy(() => import('./routes/sessions/session'), 'SessionPage') });
 const perception = createRoute({ getParentRoute: () => root, path: '/perception', component: lazy(() => import('./routes/surveys'), 'SurveysPage') });
@@ -89,7 +90,7 @@ const settingsPages = [
   settingsPage('billing', () => import('./routes/settings/billing'), 'BillingPage'),
 ] as const;
 
-const routeTree = root.addChildren([overview, teams, team, flow, openWork, ai, sessions, session, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
+const routeTree = root.addChildren([overview, teams, team, flow, openWork, ai, aiImpact, sessions, session, notebooks, notebook, perception, downloads, help, settings.addChildren([settingsIndex, ...settingsPages])]);
 
 export function makeRouter(queryClient: QueryClient) {
   return createRouter({

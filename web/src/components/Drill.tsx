@@ -16,13 +16,15 @@ const FactsPanel = lazy(() => import('./FactsPanel').then((m) => ({ default: m.F
  * window, or one month of it). A tile's link reads "List the facts"; a table's number is the link
  * itself, its name the number as shown and its description (title) what it opens.
  */
-export function DrillLink({ measure, title, testId, month, team, children }: {
+export function DrillLink({ measure, title, testId, month, team, split, children }: {
   measure: string;
   title: string;
   testId?: string;
   month?: string;
   /** One team's row of a by-team table: its id and name. */
   team?: { id: string; name: string };
+  /** One side of AI against not: the list of the AI-assisted PRs or the others. */
+  split?: 'ai' | 'other';
   children?: ReactNode;
 }) {
   const org = useActiveOrganisation();
@@ -30,7 +32,7 @@ export function DrillLink({ measure, title, testId, month, team, children }: {
   return (
     <Link
       to="."
-      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month, dteam: team?.id, dfrom: undefined, dto: undefined, dorg: org })) as never}
+      search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: month, dteam: team?.id, dfrom: undefined, dto: undefined, dorg: org, dsplit: split })) as never}
       className={children ? undefined : 'drill-link'}
       data-testid={testId}
       // In a table whose row opens a page (Teams), the number opens its list, not the row's page.
@@ -79,7 +81,7 @@ function useLinkOrganisation(dorg: string | undefined): { state: 'own' | 'switch
 /** The open drill-through panel of the page, if its URL names one; `titles` names the measures the page shows. */
 export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<string, string> }) {
   const search = useSearch({ strict: false }) as DrillSearch;
-  const { drill, dpage, dteam, dorg } = search;
+  const { drill, dpage, dteam, dorg, dsplit } = search;
   const navigate = useNavigate();
   const organisation = useLinkOrganisation(drill ? dorg : undefined);
   if (!drill || !organisation) return null;
@@ -89,12 +91,12 @@ export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<str
       <FactsPanel
         measure={drill}
         title={titles[drill] ?? drill}
-        scope={{ team: scope.team, ...listWindow(scope, search), ...(dteam ? { team: dteam } : {}) }}
+        scope={{ team: scope.team, ...listWindow(scope, search), ...(dteam ? { team: dteam } : {}), ...(dsplit ? { split: dsplit } : {}) }}
         page={dpage ?? 1}
         // Another organisation's list is never asked for: the server would answer with this one's.
         blocked={organisation.state === 'own' ? undefined : { state: organisation.state, error: organisation.error }}
         onPage={(page) => to((prev) => ({ ...prev, dpage: page > 1 ? page : undefined }))}
-        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom: undefined, dto: undefined, dorg: undefined }))}
+        onClose={() => to((prev) => ({ ...prev, drill: undefined, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom: undefined, dto: undefined, dorg: undefined, dsplit: undefined }))}
       />
     </Suspense>
   );

@@ -83,7 +83,8 @@ function windowWords(from: string, to: string): string {
 export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClose }: {
   measure: string;
   title: string;
-  scope: Scope;
+  /** `split`: one side of AI against not (the AI impact page), else both. */
+  scope: Scope & { split?: 'ai' | 'other' };
   page: number;
   /**
    * A shared link of another organisation: `switching` while the app moves to it, `foreign` when the
@@ -100,7 +101,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
   const [onlyMarked, setOnlyMarked] = useState(false);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const options = { marked: onlyMarked ? ('true' as const) : undefined, sort: sort?.key, dir: sort?.dir };
-  const params = { measure, from: scope.from, to: scope.to, team: scope.team, page, ...options };
+  const params = { measure, from: scope.from, to: scope.to, team: scope.team, split: scope.split, page, ...options };
   const facts = useQuery({ ...apiQuery('GET /api/facts', { query: params }), placeholderData: (previous) => previous, enabled: !blocked });
   // The rows another deployment source replaced (one source per period): stored, counted nowhere, listed apart.
   const replacedCount = facts.data?.meta.replaced ?? 0;
@@ -121,7 +122,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
   const meta = facts.data?.meta;
   const rows = (facts.data?.data ?? []) as unknown as Record_[];
   const csvOf = (extra: Record<string, string | undefined>) =>
-    `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, ...extra, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
+    `/api/facts?${new URLSearchParams(Object.entries({ measure, from: scope.from, to: scope.to, team: scope.team, split: scope.split, ...extra, format: 'csv' }).filter((e): e is [string, string] => e[1] !== undefined))}`;
   const csv = csvOf(options);
   // The "Replaced by" column is said by the section of the replaced rows only.
   const columns = (meta?.columns ?? []).filter((c) => !c.detail && c.key !== 'replacedBy');
@@ -161,7 +162,9 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
           Close
         </button>
       </header>
-      <p className="muted">{meta?.kind === 'members' ? 'By person.' : 'Times UTC; newest first unless sorted.'}</p>
+      <p className="muted">
+        {scope.split === 'ai' ? 'AI-assisted PRs only. ' : scope.split === 'other' ? 'PRs not AI-assisted only. ' : ''}{meta?.kind === 'members' ? 'By person.' : 'Times UTC; newest first unless sorted.'}
+      </p>
       {blocked ? (
         blocked.state === 'foreign' ? (
           <p role="alert" data-testid="facts-foreign">This link belongs to an organisation you cannot see.</p>

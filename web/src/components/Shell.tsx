@@ -17,6 +17,7 @@ const NAV = [
   { to: '/flow', label: 'Flow' },
   { to: '/open-work', label: 'Open work' },
   { to: '/ai', label: 'AI adoption' },
+  { to: '/ai-impact', label: 'AI impact' },
   { to: '/notebook', label: 'Notebook' },
   { to: '/perception', label: 'Perception' },
   { to: '/downloads', label: 'Downloads' },

@@ -17,6 +17,8 @@ export interface DrillSearch {
    * switches to it, or says it cannot be seen (docs/drill-through.md "Web app").
    */
   dorg?: string;
+  /** One side of AI against not (the AI impact page): the AI-assisted PRs or the others. */
+  dsplit?: 'ai' | 'other';
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -30,6 +32,7 @@ export function validateDrill(search: Record<string, unknown>): DrillSearch {
   const month = typeof search.dmonth === 'string' && MONTH.test(search.dmonth) ? search.dmonth : undefined;
   const team = typeof search.dteam === 'string' && UUID.test(search.dteam) ? search.dteam.toLowerCase() : undefined;
   const org = typeof search.dorg === 'string' && UUID.test(search.dorg) ? search.dorg.toLowerCase() : undefined;
+  const split: { dsplit?: 'ai' | 'other' } = search.dsplit === 'ai' || search.dsplit === 'other' ? { dsplit: search.dsplit } : {};
   const days = typeof search.dfrom === 'string' && typeof search.dto === 'string' && DAY.test(search.dfrom) && DAY.test(search.dto) && search.dfrom <= search.dto ? { dfrom: search.dfrom, dto: search.dto } : {};
-  return drill ? { drill, ...days, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}), ...(org ? { dorg: org } : {}) } : {};
+  return drill ? { drill, ...days, ...split, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}), ...(org ? { dorg: org } : {}) } : {};
 }

@@ -1,0 +1,15 @@
+import Router from '@koa/router';
+import type { AppContext } from '../context.js';
+import { route, type ApiRouter } from '../http/route.js';
+import { presentAiImpact } from './presenters.js';
+import { AiImpactQuery } from './schemas.js';
+import { aiImpact } from './service.js';
+
+/** `GET /api/ai-impact`: every flow and quality measure, AI-assisted against not, and before/after adoption (docs/ai-impact.md). */
+export function aiImpactRoutes(app: AppContext) {
+  const router: ApiRouter = new Router();
+  router.get('/api/ai-impact', route(app, { auth: 'required', query: AiImpactQuery }, async ({ principal, query }) => {
+    return { body: presentAiImpact(await aiImpact(app.database.pool, principal.tenantId, query)) };
+  }));
+  return router;
+}

@@ -1,0 +1,230 @@
+/**
+ * "AI against not" (issue 47 point 3; METRICS.md; docs/ai-impact.md): for a team or the
+ * organisation and a window, every flow and quality measure over the AI-assisted merged PRs and
+ * over the others, and for a team the same over equal windows before and after its adoption month.
+ * Every value and n is the cube's (the same query `/cubejs-api/v1/load` answers, filtered on the
+ * split's dimension); the per-PR values the bootstrap resamples are the cube's PR rows, read as the
+ * drill lists read them. Only the difference's interval is computed here (statistics.ts).
+ */
+import type pg from 'pg';
+import { lastDay, monthIndex, monthOf } from '../cube/months.js';
+import { cubeLoad } from '../cube/service.js';
+import type { Row } from '../cube/plan.js';
+import { MAX_LIMIT } from '../cube/query.js';
+import { AppError } from '../errors.js';
+import { currentMonth, resolveWindow } from '../exports/baseline.js';
+import { medianDifference, MIN_SAMPLE, shareDifference, type Difference } from './statistics.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The adoption month: the first with ai_active_users ÷ headcount at or above this. */
+export const ADOPTION_THRESHOLD = 0.5;
+
+/**
+ * Which merged PRs are "AI": the one place the split is decided. Today the boolean `ai_assisted`;
+ * when `pull_requests.ai_attribution` lands it becomes `{ member: 'pull_requests.ai_attribution',
+ * ai: ['high', 'medium'], other: ['low', 'none'] }` and nothing else changes.
+ */
+export const AI_SPLIT = { member: 'pull_requests.ai_assisted', ai: ['true'], other: ['false'] } as const;
+
+export type Side = 'ai' | 'other';
+/** The cube filter that keeps one side of the split. */
+export const splitFilter = (side: Side) => ({ member: AI_SPLIT.member, operator: 'equals', values: [...AI_SPLIT[side]] });
+
+export interface MeasureSpec {
+  key: string;
+  title: string;
+  /** A median (bootstrap interval) or a share (normal interval). */
+  kind: 'median' | 'share';
+  unit: 'seconds' | 'lines' | 'ratio';
+  /** The cube measure of the value (null: the share is computed from its two cube counts). */
+  value: string | null;
+  /** The cube count that is the value's n. */
+  n: string;
+  /** For a share: the cube count of its numerator. */
+  successes?: string;
+  /** The PR row's dimension the median is taken over (median kinds). */
+  perPr?: string;
+  /** The measure whose drill list (GET /api/facts) the value opens. */
+  drill: string;
+}
+
+const P = (m: string) => `pull_requests.${m}`;
+/** Every flow and quality measure of the comparison, in the page's order. */
+export const MEASURES: readonly MeasureSpec[] = [
+  { key: 'cycle_time', title: 'PR cycle time', kind: 'median', unit: 'seconds', value: P('pr_cycle_time_p50_seconds'), n: P('prs_merged'), perPr: P('cycle_time_seconds'), drill: P('pr_cycle_time_p50_seconds') },
+  { key: 'coding_time', title: 'Coding time', kind: 'median', unit: 'seconds', value: P('coding_time_p50_seconds'), n: P('coding_time_count'), perPr: P('coding_time_seconds'), drill: P('coding_time_p50_seconds') },
+  { key: 'pickup_time', title: 'Pickup time', kind: 'median', unit: 'seconds', value: P('pickup_time_p50_seconds'), n: P('pickup_time_count'), perPr: P('pickup_time_seconds'), drill: P('pickup_time_p50_seconds') },
+  { key: 'review_time', title: 'Review time', kind: 'median', unit: 'seconds', value: P('review_time_p50_seconds'), n: P('review_time_count'), perPr: P('review_time_seconds'), drill: P('review_time_p50_seconds') },
+  { key: 'deploy_time', title: 'Deploy time', kind: 'median', unit: 'seconds', value: P('deploy_time_p50_seconds'), n: P('deploy_time_count'), perPr: P('deploy_time_seconds'), drill: P('deploy_time_p50_seconds') },
+  { key: 'pr_size', title: 'PR size', kind: 'median', unit: 'lines', value: P('pr_size_p50'), n: P('prs_merged'), perPr: P('pr_size'), drill: P('pr_size_p50') },
+  { key: 'merged_without_review', title: 'Merged without review', kind: 'share', unit: 'ratio', value: P('merged_without_review_share'), n: P('prs_merged'), successes: P('merged_without_review_prs'), drill: P('merged_without_review_share') },
+  { key: 'reverted', title: 'Reverted within 30 days', kind: 'share', unit: 'ratio', value: null, n: P('prs_merged'), successes: P('reverted_prs'), drill: P('reverted_prs') },
+];
+
+export interface SideValue {
+  value: number | null;
+  n: number;
+}
+
+export interface Comparison {
+  measure: MeasureSpec;
+  a: SideValue;
+  b: SideValue;
+  /** a − b with its 90 % interval, or not enough data. */
+  difference: Difference;
+}
+
+export interface Window {
+  from: string;
+  to: string;
+}
+
+export interface Team {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export type BeforeAfter =
+  | { status: 'organisation' }
+  | { status: 'no_adoption_month'; headcount: number }
+  | { status: 'ok'; adoptionMonth: string; headcount: number; activeUsers: number; before: Window; after: Window; comparisons: Comparison[] };
+
+export interface AiImpactResult {
+  team: Team | null;
+  window: Window;
+  split: typeof AI_SPLIT;
+  comparisons: Comparison[];
+  beforeAfter: BeforeAfter;
+}
+
+/** A team of the tenant by slug or id; an unknown team, or another tenant's, is a 404 naming the value. */
+async function requireTeam(pool: pg.Pool, tenantId: string, ref: string): Promise<Team> {
+  const { rows } = await pool.query<Team>(
+    'select id, slug, name from teams where tenant_id = $1 and (slug = $2 or id::text = $3)',
+    [tenantId, ref, UUID.test(ref) ? ref.toLowerCase() : null],
+  );
+  if (!rows[0]) throw new AppError('not_found', `Team not found: "${ref}" is no team of this organisation (teams.slug or teams.id)`, [{ path: 'query.team', message: 'No such team' }]);
+  return rows[0];
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
+const days = (w: Window): [string, string] => [`${w.from}-01`, lastDay(w.to)];
+const teamFilter = (cube: string, team: Team | null) => (team ? [{ member: `${cube}.team_id`, operator: 'equals', values: [team.id] }] : []);
+
+/** One side's cube values: every measure's value and n in one grouped query (no dimension: one row). */
+async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, filters: object[]): Promise<Row> {
+  const measures = [...new Set(MEASURES.flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x)))];
+  const result = await cubeLoad(pool, { tenantId }, {
+    measures,
+    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
+    filters: [...filters, ...teamFilter('pull_requests', team)],
+  });
+  return result.data[0] ?? {};
+}
+
+/** One side's merged PRs, one row each with the values the medians are taken over (as the drill lists read them). */
+async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, filters: object[]): Promise<Row[]> {
+  const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
+  const result = await cubeLoad(pool, { tenantId }, {
+    dimensions: ['pull_requests.id', ...values],
+    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
+    filters: [{ member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] }, ...filters, ...teamFilter('pull_requests', team)],
+    order: [['pull_requests.id', 'asc']],
+    ungrouped: true,
+    limit: MAX_LIMIT,
+    total: true,
+  });
+  if ((result.total ?? 0) > MAX_LIMIT) throw new AppError('validation_failed', `The window has more than ${MAX_LIMIT} merged PRs: narrow the window or pick a team`, [{ path: 'query', message: 'Too many rows' }]);
+  return result.data;
+}
+
+interface SideData {
+  values: Row;
+  rows: Row[];
+}
+
+async function side(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, filters: object[]): Promise<SideData> {
+  const [values, rows] = await Promise.all([sideValues(pool, tenantId, team, window, filters), sideRows(pool, tenantId, team, window, filters)]);
+  return { values, rows };
+}
+
+function valueOf(m: MeasureSpec, values: Row): SideValue {
+  const n = num(values[m.n]) ?? 0;
+  if (m.value !== null) return { value: num(values[m.value]), n };
+  const successes = num(values[m.successes!]) ?? 0;
+  return { value: n === 0 ? null : successes / n, n };
+}
+
+/** Sorted: the resamples depend on the order of the values, and the rows' order (by id) is arbitrary. */
+const perPrValues = (rows: Row[], member: string) => rows.map((r) => num(r[member])).filter((v): v is number => v !== null).sort((x, y) => x - y);
+
+/** Each measure over side a against side b; the bootstrap's seed is the measure's place, so an answer repeats. */
+function compare(a: SideData, b: SideData): Comparison[] {
+  return MEASURES.map((m, i) => {
+    const va = valueOf(m, a.values);
+    const vb = valueOf(m, b.values);
+    const difference = m.kind === 'median'
+      ? medianDifference(perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!), i + 1)
+      : shareDifference(num(a.values[m.successes!]) ?? 0, va.n, num(b.values[m.successes!]) ?? 0, vb.n);
+    // The cube's n decides "not enough data", as the page shows it (a per-PR list is the same rows).
+    const enough = va.n >= MIN_SAMPLE && vb.n >= MIN_SAMPLE;
+    return { measure: m, a: va, b: vb, difference: enough ? difference : { status: 'not_enough_data', minimum: MIN_SAMPLE } };
+  });
+}
+
+/**
+ * The team's adoption month: the first month (of its whole history, to the current month) whose
+ * ai_active_users ÷ headcount reaches one half. Headcount is the register's (METRICS.md), which
+ * has no history: the same divisor in every month.
+ */
+async function adoptionMonth(pool: pg.Pool, tenantId: string, team: Team): Promise<{ month: string | null; headcount: number; activeUsers: number }> {
+  const now = currentMonth();
+  const [heads, users] = await Promise.all([
+    cubeLoad(pool, { tenantId }, { measures: ['memberships.register_headcount'], filters: teamFilter('memberships', team) }),
+    cubeLoad(pool, { tenantId }, {
+      measures: ['ai_sessions.ai_active_users'],
+      timeDimensions: [{ dimension: 'ai_sessions.started_at', granularity: 'month', dateRange: ['2000-01-01', lastDay(now)] }],
+      filters: teamFilter('ai_sessions', team),
+      order: [['ai_sessions.started_at', 'asc']],
+    }),
+  ]);
+  const headcount = num(heads.data[0]?.['memberships.register_headcount']) ?? 0;
+  if (headcount === 0) return { month: null, headcount, activeUsers: 0 };
+  for (const row of users.data) {
+    const active = num(row['ai_sessions.ai_active_users']) ?? 0;
+    if (active / headcount >= ADOPTION_THRESHOLD) return { month: String(row['ai_sessions.started_at.month']).slice(0, 7), headcount, activeUsers: active };
+  }
+  return { month: null, headcount, activeUsers: 0 };
+}
+
+/**
+ * Equal windows around the adoption month A, each as long as the asked window: after = A and the
+ * months following it (cut at the current month), before = as many months ending the month before A.
+ */
+export function windowsAround(adoption: string, length: number, now = currentMonth()): { before: Window; after: Window } {
+  const a = monthIndex(adoption);
+  const last = Math.min(a + length - 1, monthIndex(now));
+  const months = last - a + 1;
+  return { before: { from: monthOf(a - months), to: monthOf(a - 1) }, after: { from: adoption, to: monthOf(last) } };
+}
+
+async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, window: Window): Promise<BeforeAfter> {
+  if (!team) return { status: 'organisation' };
+  const adoption = await adoptionMonth(pool, tenantId, team);
+  if (!adoption.month) return { status: 'no_adoption_month', headcount: adoption.headcount };
+  const { before, after } = windowsAround(adoption.month, monthIndex(window.to) - monthIndex(window.from) + 1);
+  const [b, a] = await Promise.all([side(pool, tenantId, team, before, []), side(pool, tenantId, team, after, [])]);
+  return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b) };
+}
+
+export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }): Promise<AiImpactResult> {
+  const window = resolveWindow(query);
+  const team = query.team === undefined ? null : await requireTeam(pool, tenantId, query.team);
+  const [ai, other, around] = await Promise.all([
+    side(pool, tenantId, team, window, [splitFilter('ai')]),
+    side(pool, tenantId, team, window, [splitFilter('other')]),
+    beforeAfter(pool, tenantId, team, window),
+  ]);
+  return { team, window, split: AI_SPLIT, comparisons: compare(ai, other), beforeAfter: around };
+}

@@ -1,0 +1,179 @@
+/**
+ * AI against not (issue 47 point 3; docs/ai-impact.md) over the hand-worked team of seed.ts:
+ * every value and n as the cube answers it (checked against /cubejs-api/v1/load with the
+ * ai_assisted dimension and by hand), the intervals, "not enough data", before/after the adoption
+ * month, validation, the MCP tool, and tenant isolation.
+ */
+import { expect } from 'chai';
+import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { testServer, type TestServer } from '../helpers/server.js';
+import { mcpClients, structured } from '../mcp/mcpClient.js';
+import { medianDifference } from '../../src/aiImpact/statistics.js';
+import { windowsAround } from '../../src/aiImpact/service.js';
+import { H, seedAiImpact, type AiSeed } from './seed.js';
+
+type Row = { key: string; measure: string | null; drill: string; sides: Record<string, { value: number | null; n: number }>; difference: Record<string, unknown> };
+const range = (from: number, to: number, f: (i: number) => number = (i) => i) => Array.from({ length: to - from + 1 }, (_, k) => f(from + k));
+const Z90 = 1.6448536269514722;
+
+describe('AI impact: AI-assisted against not, and before/after adoption', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let tenant: BuiltTenant;
+  let other: BuiltTenant;
+  let seed: AiSeed;
+
+  before(async () => {
+    api = await testServer();
+    tenant = await buildTenant(api.databaseUrl);
+    other = await buildTenant(api.databaseUrl);
+    seed = await seedAiImpact(dbFor(api.databaseUrl).pool, tenant.tenantId);
+  });
+  after(() => api.close());
+
+  const impact = async (query: string, who = tenant) => api.as(who.owner.apiKey).get(`/api/ai-impact?${query}`);
+  const byKey = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.key, r]));
+
+  it('gives each measure for AI-assisted and the other PRs with both n, as the cube and the hand computation say', async () => {
+    const res = await impact('team=core&from=2026-03&to=2026-03');
+    expect(res.status, res.text).to.equal(200);
+    const m = byKey(res.body.data.measures);
+    const sides = Object.fromEntries(Object.entries(m).map(([k, r]) => [k, [r.sides.ai, r.sides.other]]));
+    expect(sides).to.deep.equal({
+      cycle_time: [{ value: 11.5 * H, n: 20 }, { value: 13.5 * H, n: 20 }],
+      coding_time: [{ value: 10.5 * H, n: 20 }, { value: 21 * H, n: 20 }],
+      pickup_time: [{ value: 1 * H, n: 16 }, { value: 3 * H, n: 18 }],
+      review_time: [{ value: 8.5 * H, n: 16 }, { value: 11.5 * H, n: 18 }],
+      deploy_time: [{ value: 1 * H, n: 10 }, { value: 2 * H, n: 20 }],
+      pr_size: [{ value: 105, n: 20 }, { value: 152.5, n: 20 }],
+      merged_without_review: [{ value: 0.2, n: 20 }, { value: 0.1, n: 20 }],
+      reverted: [{ value: 0.1, n: 20 }, { value: 0.05, n: 20 }],
+    });
+    expect(res.body.data.team).to.deep.equal({ id: seed.teamId, slug: 'core', name: 'Core' });
+    expect(res.body.data.split).to.deep.equal({ member: 'pull_requests.ai_assisted', ai: ['true'], other: ['false'] });
+
+    // The medians' intervals: the bootstrap over the hand lists (seeded by the measure's place).
+    const cycle = medianDifference(range(2, 21, (i) => i * H), range(4, 23, (j) => j * H), 1);
+    expect(m.cycle_time!.difference).to.deep.equal({ status: 'ok', value: -2 * H, low: (cycle as { interval: { low: number } }).interval.low, high: (cycle as { interval: { high: number } }).interval.high, level: 0.9, method: 'bootstrap' });
+    const coding = m.coding_time!.difference as { value: number; low: number; high: number };
+    expect(coding.value).to.equal(-10.5 * H);
+    expect(coding.low).to.be.at.most(coding.value);
+    expect(coding.high).to.be.at.least(coding.value);
+    expect(m.pr_size!.difference).to.include({ status: 'ok', value: -47.5 });
+    // Shares: a normal interval.
+    const mwr = m.merged_without_review!.difference as { value: number; low: number; high: number; method: string };
+    const spread = Z90 * Math.sqrt((0.2 * 0.8) / 20 + (0.1 * 0.9) / 20);
+    expect(mwr.method).to.equal('normal');
+    expect(mwr.value).to.be.closeTo(0.1, 1e-12);
+    expect([mwr.low, mwr.high]).to.deep.equal([mwr.value - spread, mwr.value + spread]);
+    const rev = m.reverted!.difference as { value: number; low: number };
+    expect(rev.value).to.be.closeTo(0.05, 1e-12);
+    expect(rev.low).to.be.closeTo(0.05 - Z90 * Math.sqrt((0.1 * 0.9) / 20 + (0.05 * 0.95) / 20), 1e-12);
+    // Under 20 on either side: no difference.
+    for (const key of ['pickup_time', 'review_time', 'deploy_time']) expect(m[key]!.difference, key).to.deep.equal({ status: 'not_enough_data', minimum: 20 });
+    // The same question asked twice gives the same interval.
+    expect((await impact('team=core&from=2026-03&to=2026-03')).body.data.measures).to.deep.equal(res.body.data.measures);
+  });
+
+  it('has the numbers /cubejs-api/v1/load gives grouped by pull_requests.ai_assisted', async () => {
+    const measures = ['pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'pull_requests.pickup_time_p50_seconds', 'pull_requests.pickup_time_count', 'pull_requests.deploy_time_count', 'pull_requests.pr_size_p50', 'pull_requests.merged_without_review_share', 'pull_requests.reverted_prs'];
+    const load = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', {
+      query: { measures, dimensions: ['pull_requests.ai_assisted'], timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: ['2026-03-01', '2026-03-31'] }], filters: [{ member: 'teams.slug', operator: 'equals', values: ['core'] }] },
+      castNumerics: true,
+    });
+    expect(load.status, load.text).to.equal(200);
+    const cube = Object.fromEntries((load.body.data as Record<string, unknown>[]).map((r) => [String(r['pull_requests.ai_assisted']), r]));
+    const m = byKey((await impact(`team=${seed.teamId}&from=2026-03&to=2026-03`)).body.data.measures);
+    for (const [side, value] of [['ai', 'true'], ['other', 'false']] as const) {
+      const c = cube[value]!;
+      expect([m.cycle_time!.sides[side]!.value, m.cycle_time!.sides[side]!.n], side).to.deep.equal([c['pull_requests.pr_cycle_time_p50_seconds'], c['pull_requests.prs_merged']]);
+      expect([m.pickup_time!.sides[side]!.value, m.pickup_time!.sides[side]!.n]).to.deep.equal([c['pull_requests.pickup_time_p50_seconds'], c['pull_requests.pickup_time_count']]);
+      expect(m.deploy_time!.sides[side]!.n).to.equal(c['pull_requests.deploy_time_count']);
+      expect(m.pr_size!.sides[side]!.value).to.equal(c['pull_requests.pr_size_p50']);
+      expect(m.merged_without_review!.sides[side]!.value).to.equal(c['pull_requests.merged_without_review_share']);
+      expect(m.reverted!.sides[side]!.value).to.equal((c['pull_requests.reverted_prs'] as number) / (c['pull_requests.prs_merged'] as number));
+    }
+    expect(m.cycle_time!.drill).to.equal('pull_requests.pr_cycle_time_p50_seconds');
+  });
+
+  it('opens each side\'s PRs: the drill list of a measure split by the same rule', async () => {
+    const list = async (split: string, measure = 'pull_requests.pickup_time_p50_seconds') =>
+      api.as(tenant.owner.apiKey).get(`/api/facts?measure=${measure}&team=core&from=2026-03&to=2026-03&split=${split}`);
+    const ai = await list('ai');
+    expect(ai.status, ai.text).to.equal(200);
+    expect(ai.body.meta.total).to.equal(16);
+    const other = await list('other');
+    expect(other.body.meta.total).to.equal(18);
+    expect((await list('ai', 'pull_requests.prs_merged')).body.meta.total).to.equal(20);
+    const bad = await list('maybe');
+    expect(bad.status).to.equal(400);
+    const wrongList = await list('ai', 'deployments.production_deploys');
+    expect(wrongList.status).to.equal(400);
+    expect(wrongList.body.error.details[0].path).to.equal('query.split');
+  });
+
+  it('says "not enough data" for a team with fewer than 20 PRs on a side, and has no adoption month for it', async () => {
+    const res = await impact('team=small&from=2026-03&to=2026-03');
+    expect(res.status).to.equal(200);
+    const m = byKey(res.body.data.measures);
+    expect([m.cycle_time!.sides.ai, m.cycle_time!.sides.other]).to.deep.equal([{ value: 5 * H, n: 1 }, { value: 5 * H, n: 2 }]);
+    for (const r of res.body.data.measures as Row[]) expect(r.difference, r.key).to.deep.equal({ status: 'not_enough_data', minimum: 20 });
+    expect(res.body.data.beforeAfter).to.deep.equal({ status: 'no_adoption_month', message: 'No adoption month yet: no month in which AI active users reached half the headcount', headcount: 0 });
+  });
+
+  it('compares equal windows before and after the adoption month', async () => {
+    const res = await impact('team=core&from=2026-03&to=2026-03');
+    const ba = res.body.data.beforeAfter;
+    expect([ba.status, ba.adoptionMonth, ba.headcount, ba.activeUsers, ba.before, ba.after]).to.deep.equal(['ok', '2026-03', 4, 2, { from: '2026-02', to: '2026-02' }, { from: '2026-03', to: '2026-03' }]);
+    const m = byKey(ba.measures);
+    // After: all 40 March PRs, cycle {2..21} ∪ {4..23} h → (12 + 13) / 2; before: five of 10 h.
+    expect([m.cycle_time!.sides.after, m.cycle_time!.sides.before]).to.deep.equal([{ value: 12.5 * H, n: 40 }, { value: 10 * H, n: 5 }]);
+    expect([m.merged_without_review!.sides.after, m.merged_without_review!.sides.before]).to.deep.equal([{ value: 0.15, n: 40 }, { value: 1, n: 5 }]);
+    expect([m.coding_time!.sides.before]).to.deep.equal([{ value: null, n: 0 }]);
+    expect(m.cycle_time!.difference).to.deep.equal({ status: 'not_enough_data', minimum: 20 });
+    // A longer window: equal lengths on both sides, the after side cut at the current month.
+    expect(windowsAround('2026-03', 3, '2026-11')).to.deep.equal({ before: { from: '2025-12', to: '2026-02' }, after: { from: '2026-03', to: '2026-05' } });
+    expect(windowsAround('2026-10', 3, '2026-11')).to.deep.equal({ before: { from: '2026-08', to: '2026-09' }, after: { from: '2026-10', to: '2026-11' } });
+    // The organisation: both sides over every team, no before/after.
+    const org = await impact('from=2026-03&to=2026-03');
+    expect(byKey(org.body.data.measures).cycle_time!.sides.other!.n).to.equal(22);
+    expect(org.body.data.beforeAfter.status).to.equal('organisation');
+  });
+
+  it('refuses bad input with 400 naming the field and an unknown team with 404 naming it', async () => {
+    const bad = await impact('team=core&from=2026-13');
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).to.include('query.from');
+    const reversed = await impact('team=core&from=2026-04&to=2026-03');
+    expect(reversed.status).to.equal(400);
+    const long = await impact('from=2020-01&to=2026-03');
+    expect(long.status).to.equal(400);
+    const missing = await impact('team=nope&from=2026-03&to=2026-03');
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error.message).to.include('"nope"');
+    expect((await api.get('/api/ai-impact')).status).to.equal(401);
+  });
+
+  it('keeps tenants apart: another organisation cannot see the team by slug or id, and its own numbers are empty', async () => {
+    for (const team of ['core', seed.teamId]) {
+      const res = await impact(`team=${team}&from=2026-03&to=2026-03`, other);
+      expect(res.status, team).to.equal(404);
+      expect(res.body.error.message).to.include(`"${team}"`);
+    }
+    const org = await impact('from=2026-03&to=2026-03', other);
+    expect(org.status).to.equal(200);
+    for (const r of org.body.data.measures as Row[]) expect([r.sides.ai!.n, r.sides.other!.n], r.key).to.deep.equal([0, 0]);
+  });
+
+  it('answers the MCP tool compare_ai_assisted with the same body, and a tool error for a foreign team', async () => {
+    const mcp = mcpClients(() => api.baseUrl);
+    const mine = await mcp.connect(tenant.owner.apiKey);
+    const theirs = await mcp.connect(other.owner.apiKey);
+    const rest = await impact('team=core&from=2026-03&to=2026-03');
+    const result = await mine.callTool({ name: 'compare_ai_assisted', arguments: { team: 'core', from: '2026-03', to: '2026-03' } });
+    expect(structured(result)).to.deep.equal(rest.body.data);
+    const foreign = await theirs.callTool({ name: 'compare_ai_assisted', arguments: { team: 'core', from: '2026-03', to: '2026-03' } });
+    expect(foreign.isError).to.equal(true);
+    await mcp.closeAll();
+  });
+});

@@ -1,0 +1,142 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { aiImpactQuery, type AiImpactBody, type DifferenceBody, type MeasureRow, type SideBody } from '../api/queries/aiImpact';
+import { useActiveOrganisation } from '../api/me';
+import { DrillLink, DrillPanel } from '../components/Drill';
+import { Panel } from '../components/states';
+import { formatCount, formatMonth, formatRatio, formatSeconds } from '../lib/format';
+import { useScope } from '../lib/scope';
+import { usePageTitle } from '../lib/usePageTitle';
+import { dateRange, lastDay } from '../lib/window';
+
+type Unit = MeasureRow<'ai', 'other'>['unit'];
+
+const lines = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
+const formatUnit = (v: number, unit: Unit) => (unit === 'seconds' ? formatSeconds(v) : unit === 'ratio' ? formatRatio(v) : `${lines.format(v)} lines`);
+/** A difference keeps its sign: "+2.0 h", "−47.5 lines", "+10%" (percentage points for shares). */
+function formatSigned(v: number, unit: Unit): string {
+  const size = unit === 'ratio' ? `${lines.format(Math.abs(v) * 100)} pp` : formatUnit(Math.abs(v), unit);
+  return `${v < 0 ? '−' : v > 0 ? '+' : ''}${size}`;
+}
+
+function Difference({ d, unit, testId }: { d: DifferenceBody; unit: Unit; testId: string }) {
+  if (d.status === 'not_enough_data') return <span data-testid={testId}>Not enough data (fewer than {d.minimum} PRs on a side)</span>;
+  return (
+    <span data-testid={testId}>
+      {formatSigned(d.value, unit)} <span className="muted">(90 % interval {formatSigned(d.low, unit)} to {formatSigned(d.high, unit)}, {d.method})</span>
+    </span>
+  );
+}
+
+/** A before/after value opens its own window's list (days, as a chart's partial month does). */
+function WindowLink({ measure, title, window, children }: { measure: string; title: string; window: { from: string; to: string }; children: ReactNode }) {
+  const org = useActiveOrganisation();
+  const [dfrom, dto] = [`${window.from}-01`, lastDay(window.to)];
+  return (
+    <Link to="." search={((prev: Record<string, unknown>) => ({ ...prev, drill: measure, dpage: undefined, dmonth: undefined, dteam: undefined, dfrom, dto, dorg: org, dsplit: undefined })) as never} title={`List the facts behind ${title}, ${formatMonth(window.from)} to ${formatMonth(window.to)}`}>
+      {children}
+    </Link>
+  );
+}
+
+function Value({ side, unit }: { side: SideBody; unit: Unit }) {
+  return <>{side.value === null ? 'No value' : formatUnit(side.value, unit)}</>;
+}
+
+function MeasureTable<A extends string, B extends string>({ row, sides, link, testId }: {
+  row: MeasureRow<A, B>;
+  sides: [A | B, string, A | B, string];
+  link: (side: A | B, children: ReactNode) => ReactNode;
+  testId: string;
+}) {
+  const [a, aLabel, b, bLabel] = sides;
+  return (
+    <table data-testid={testId} data-measure={row.key}>
+      <caption>{row.title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">PRs</th>
+          <th scope="col" className="num">Value</th>
+          <th scope="col" className="num">n</th>
+        </tr>
+      </thead>
+      <tbody>
+        {([[a, aLabel], [b, bLabel]] as [A | B, string][]).map(([side, label]) => (
+          <tr key={side} data-side={side}>
+            <th scope="row">{label}</th>
+            <td className="num">{link(side, <Value side={(row.sides as Record<string, SideBody>)[side]!} unit={row.unit} />)}</td>
+            <td className="num">{formatCount((row.sides as Record<string, SideBody>)[side]!.n)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Difference</th>
+          <td colSpan={2}>
+            <Difference d={row.difference} unit={row.unit} testId={`${testId}-difference`} />
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+function BeforeAfter({ body }: { body: AiImpactBody['data'] }) {
+  const ba = body.beforeAfter;
+  if (ba.status !== 'ok') return <p data-testid="before-after-none">{ba.message}.</p>;
+  return (
+    <>
+      <p data-testid="adoption-month">
+        Adoption month {formatMonth(ba.adoptionMonth)}: {ba.activeUsers} of {ba.headcount} people used AI. Before: {formatMonth(ba.before.from)} to {formatMonth(ba.before.to)}; after: {formatMonth(ba.after.from)} to {formatMonth(ba.after.to)}. Difference = after − before.
+      </p>
+      <div className="ai-impact-grid">
+        {ba.measures.map((row) => (
+          <MeasureTable key={row.key} row={row} testId={`before-after-${row.key}`} sides={['before', 'Before', 'after', 'After']}
+            link={(side, children) => <WindowLink measure={row.drill} title={row.title} window={side === 'after' ? ba.after : ba.before}>{children}</WindowLink>} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+/**
+ * What AI-assisted coding changes (issue 47 point 3; docs/ai-impact.md): every flow and quality
+ * measure for the AI-assisted merged PRs and the others, with n and the difference's 90 %
+ * interval, then before/after the team's adoption month. Every number comes from
+ * `GET /api/ai-impact`; the page only formats it. No person is ranked: people appear only in the
+ * drill lists.
+ */
+export function AiImpactPage() {
+  usePageTitle('AI impact');
+  const scope = useScope();
+  // A days window asks for its months (the comparison is by whole months).
+  const [first, last] = dateRange(scope);
+  const window = { from: first.slice(0, 7), to: last.slice(0, 7), team: scope.team };
+  const impact = useQuery({ ...aiImpactQuery(window), placeholderData: (previous) => previous });
+  const body = impact.data?.data;
+  const titles = Object.fromEntries((body?.measures ?? []).map((m) => [m.drill, m.title]));
+  return (
+    <>
+      <h1>AI impact</h1>
+      <p data-testid="ai-impact-intro">
+        Merged pull requests that are AI-assisted against the others{body?.team ? ` for ${body.team.name}` : ' across the organisation'}, {formatMonth(window.from)} to {formatMonth(window.to)}: medians with a bootstrap
+        interval, shares with a normal one, both at 90 %. Difference = AI-assisted − not. Under 20 PRs on either side there is no difference. A value opens the PRs behind it: its side's for AI against not, every PR of the window before or after adoption.
+      </p>
+      <Panel id="ai-against-not" title="AI-assisted against not" query={impact} height={240}>
+        {() => (
+          <div className="ai-impact-grid">
+            {body!.measures.map((row) => (
+              <MeasureTable key={row.key} row={row} testId={`ai-impact-${row.key}`} sides={['ai', 'AI-assisted', 'other', 'Not AI-assisted']}
+                link={(side, children) => <DrillLink measure={row.drill} title={`${row.title}, ${side === 'ai' ? 'AI-assisted' : 'not AI-assisted'}`} split={side}>{children}</DrillLink>} />
+            ))}
+          </div>
+        )}
+      </Panel>
+      <Panel id="before-after" title="Before and after adoption" query={impact} height={120}>
+        {() => <BeforeAfter body={body!} />}
+      </Panel>
+      <DrillPanel scope={scope} titles={titles} />
+    </>
+  );
+}
