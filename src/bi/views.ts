@@ -52,7 +52,8 @@ export const BI_TENANT =
   '(SELECT r.tenant_id FROM "public"."bi_credentials" r WHERE r.role_name = current_user AND "public"."bi_session_within_limits"(r.statement_timeout_ms))';
 
 const CUBE_REF = /\{CUBE\}\.([a-z_][a-z0-9_]*)/g;
-const OTHER_REF = /\{(?!CUBE\})[^{}]*\}/;
+/** A reference other than {CUBE} (another cube, a member, a context): no plain SQL the bi view can copy. */
+const otherRef = (sql: string) => sql.replaceAll('{CUBE}', '').includes('{');
 const SOURCE = /^SELECT \* FROM ([a-z_][a-z0-9_]*) WHERE \{SECURITY_CONTEXT\.tenant_id\.requiredFilter\('tenant_id'\)\}$/;
 const AGGREGATE = /\b(sum|avg|count|min|max|percentile_cont|percentile_disc)\s*\(/i;
 const VALUE_TYPES = new Set(['sum', 'avg', 'min', 'max', 'count_distinct', 'count_distinct_approx']);
@@ -94,7 +95,7 @@ function viewOf(cube: ModelCube): BiView {
   };
   for (const d of cube.dimensions ?? []) {
     // A hidden primary key is still exposed: BI tools need a row key to count distinct rows.
-    if ((d.public === false && !d.primary_key) || !d.sql || OTHER_REF.test(d.sql)) continue;
+    if ((d.public === false && !d.primary_key) || !d.sql || otherRef(d.sql)) continue;
     add({ name: d.name, expression: columnExpression(d.sql), comment: d.description ?? d.title ?? '' });
   }
   // Measures: a filtered count becomes a boolean `in_<measure>`, a summed expression its value,
@@ -102,13 +103,13 @@ function viewOf(cube: ModelCube): BiView {
   const rawColumns: { name: string; measure: ModelMember }[] = [];
   for (const m of cube.measures ?? []) {
     const filters = (m.filters ?? []).map((f) => f.sql);
-    if (filters.some((f) => OTHER_REF.test(f))) continue;
+    if (filters.some(otherRef)) continue;
     if (filters.length > 0) {
       const expression = filters.map((f) => `(${f.replaceAll('{CUBE}', 's')})`).join(' AND ');
       add({ name: `in_${m.name}`, expression: `COALESCE(${expression}, false)`, comment: measureComment(m) });
     }
     const sql = m.sql ?? '';
-    if (!sql || OTHER_REF.test(sql)) continue;
+    if (!sql || otherRef(sql)) continue;
     if (VALUE_TYPES.has(m.type) && !AGGREGATE.test(sql)) {
       add({ name: `${m.name}_value`, expression: columnExpression(sql), comment: measureComment(m) });
     } else {

@@ -31,7 +31,16 @@ const tools = {
       perPage: z.number().int(),
       truncated: z.boolean().describe('More rows on later pages'),
       kind: z.string(),
-      columns: z.array(z.object({ key: z.string(), title: z.string(), type: z.string() })),
+      columns: z.array(
+        z.object({
+          key: z.string(),
+          title: z.string(),
+          type: z.string(),
+          detail: z.boolean().optional().describe('A detail column: the web app shows it in the row\'s expansion'),
+          link: z.string().optional().describe('The row key holding the URL of the row\'s source'),
+          short: z.boolean().optional().describe('An identifier the web app shortens (a sha to 7 characters)'),
+        }),
+      ),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },

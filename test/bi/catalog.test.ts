@@ -63,7 +63,7 @@ describe('bi catalogue: BI tools list the bi relations, with their comments', fu
   it('is listed to SQLAlchemy: get_view_names, get_columns with comments, get_table_comment', async () => {
     const url = urlA().replace(/^postgres(ql)?:/, 'postgresql+psycopg2:');
     const seen = JSON.parse(await client(PYTHON, [`${here}sqlalchemy_catalog.py`, url]));
-    expect(expected).to.have.length(20);
+    expect(expected).to.have.length(22);
     expect(seen.views).to.deep.equal(expected);
     expect(seen.tables).to.deep.equal([]);
     expect(seen.columns).to.deep.equal(await commentsOf('deployments'));

@@ -22,7 +22,7 @@ describe('Cube REST: long queries', function () {
   let locker: pg.Client;
 
   before(async () => {
-    ({ api, a, b } = await serverWithTwoTenants({ env: { CUBE_CONTINUE_WAIT_SECONDS: '1', CUBE_QUERY_TIMEOUT_SECONDS: '3' } }));
+    ({ api, a, b } = await serverWithTwoTenants({ env: { CUBE_CONTINUE_WAIT_SECONDS: '1', CUBE_QUERY_TIMEOUT_SECONDS: '6' } }));
     await buildRestFixture(dbFor(api.databaseUrl).pool, a.tenantId);
     // Compiled and warm before any timing below (compiling alone may take longer than the wait).
     let warm = await api.as(a.owner.apiKey).post('/cubejs-api/v1/load', { query: QUERY });
@@ -52,7 +52,8 @@ describe('Cube REST: long queries', function () {
     await lock();
     const started = Date.now();
     const first = await ask(a.owner.apiKey);
-    expect(Date.now() - started).to.be.within(900, 2500);
+    // At least the wait; no upper bound: a loaded machine answers later, never sooner.
+    expect(Date.now() - started).to.be.greaterThan(900);
     expect(first.status).to.equal(200);
     expect(first.body).to.deep.equal({ error: 'Continue wait', requestId: first.headers.get('x-request-id') });
     // The same query of another tenant is another query.
@@ -80,14 +81,16 @@ describe('Cube REST: long queries', function () {
     await lock();
     let answer = await ask(a.owner.apiKey);
     const started = Date.now();
-    while (answer.body.error === 'Continue wait' && Date.now() - started < 10_000) answer = await ask(a.owner.apiKey);
+    while (answer.body.error === 'Continue wait' && Date.now() - started < 20_000) answer = await ask(a.owner.apiKey);
     expect(answer.status).to.equal(504);
     expect(answer.body).to.deep.include({
-      error: 'The query ran longer than 3 s (CUBE_QUERY_TIMEOUT_SECONDS) and was cancelled; narrow its date range or its members',
+      error: 'The query ran longer than 6 s (CUBE_QUERY_TIMEOUT_SECONDS) and was cancelled; narrow its date range or its members',
       code: 'timeout',
     });
-    await sleep(100);
-    const { rows } = await dbFor(api.databaseUrl).pool.query(`select count(*)::int as n from pg_stat_activity where query like '%cube_pull_requests%' and state = 'active' and pid <> pg_backend_pid()`);
-    expect(rows[0].n).to.equal(0);
+    // The cancelled statement leaves pg_stat_activity: waited for, as a positive signal.
+    const active = async () => (await dbFor(api.databaseUrl).pool.query(`select count(*)::int as n from pg_stat_activity where query like '%cube_pull_requests%' and state = 'active' and pid <> pg_backend_pid()`)).rows[0].n;
+    let n = await active();
+    for (const deadline = Date.now() + 10_000; n !== 0 && Date.now() < deadline; n = await active()) await sleep(50);
+    expect(n).to.equal(0);
   });
 });

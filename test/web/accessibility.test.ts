@@ -39,7 +39,9 @@ describe('web app: accessibility rules (axe, Chromium)', function () {
       const page = await context.newPage();
       for (let path = paths[next++]; path !== undefined; path = paths[next++]) {
         await page.goto(`${path}?${SCOPE}`);
-        await until(async () => (await page.locator('[aria-busy="true"]').count()) === 0 && (await page.getByText('…', { exact: true }).count()) === 0, true);
+        await until(async () => (await page.locator('[aria-busy="true"]').count()) === 0 && (await page.getByText('…', { exact: true }).count()) === 0, true, 30_000).catch((error: Error) => {
+          throw new Error(`${path}: ${error.message}`);
+        });
         const result = await seriousAxe(page).analyze();
         for (const v of result.violations) {
           if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);

@@ -104,13 +104,15 @@ describe('web app: the "No team" row on the Flow and AI adoption pages (Chromium
     const page = await ownPage();
     await page.goto(`/app/ai?${SCOPE}`);
     await until(() => rowsOf(page, 'ai-teams', 'tbody'), [
-      // Active users, then sessions (Ann's 2, Di's 1, the owner's and the stranger's on no team), then seat holders (none imported: the organisation's total is the cube's 0).
-      'Alpha|33.3%|24.0 h · n = 3|1|2|none',
-      'Beta|0%|24.0 h · n = 1|1|1|none',
-      'Empty|no PR merged|no PR merged|none|none|none',
-      'No team|50%|21.0 h · n = 2|2|2|none',
+      // Active users, then sessions (Ann's 2, Di's 1, the owner's and the stranger's on no team), then seat holders and idle seats
+      // (none imported: the organisation's total is the cube's 0), the AI-added line share, tokens per merged PR (no telemetry: 0) and
+      // the edit acceptance rate (no edit offered).
+      'Alpha|33.3%|24.0 h · n = 3|1|2|none|none|0%|0|no edit offered',
+      'Beta|0%|24.0 h · n = 1|1|1|none|none|0%|0|no edit offered',
+      'Empty|no PR merged|no PR merged|none|none|none|none|no merged PR added a line|no PR merged|no edit offered',
+      'No team|50%|21.0 h · n = 2|2|2|none|none|0%|0|no edit offered',
     ]);
-    expect(await rowsOf(page, 'ai-teams', 'tfoot')).to.deep.equal(['Organisation|33.3%|24.0 h · n = 6|4|5|0']);
+    expect(await rowsOf(page, 'ai-teams', 'tfoot')).to.deep.equal(['Organisation|33.3%|24.0 h · n = 6|4|5|0|0|0%|0|no edit offered']);
     expect(await text(page, 'ai-teams-total-note')).to.equal('The organisation row is over every project and person: the teams\' rows plus “No team”, the projects no team owns and the people on no team. A person on two teams counts in both.');
   });
 });

@@ -89,13 +89,13 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
     await value.fill('grace@old.example');
     await page.getByRole('button', { name: 'Add identity' }).click();
     await until(() => page.getByRole('list', { name: 'Manual identities of Grace Hopper' }).innerText(), 'E-mail: grace@old.example Remove grace@old.example');
-    expect(await page.locator('[data-testid="people"] tbody tr .identity').allInnerTexts()).to.deep.equal(['grace.hopper@example.com (register)', 'grace@old.example (added by hand)']);
+    expect(await page.locator('[data-testid="people"] tbody tr .identity').allInnerTexts()).to.deep.equal(['ghopper (register)', 'grace.hopper@example.com (register)', 'grace@old.example (added by hand)']);
     await screenshot(page, 'settings-people');
     const person = (await server.as(tenant.owner.apiKey).get('/api/people?q=grace')).body.data[0];
     expect(person.identities).to.deep.include({ kind: 'email', value: 'grace@old.example', source: 'manual' });
     // The other tenant's Grace is untouched.
     const theirs = (await server.as(other.owner.apiKey).get('/api/people?q=grace')).body.data[0];
-    expect(theirs.identities.map((i: { value: string }) => i.value)).to.deep.equal(['grace.hopper@example.com']);
+    expect(theirs.identities.map((i: { value: string }) => i.value)).to.deep.equal(['ghopper', 'grace.hopper@example.com']);
   });
 
   it('a member sees teams and people without any owner control; another tenant’s team id is the API’s not-found message', async () => {

@@ -84,8 +84,14 @@ export function DrillPanel({ scope, titles }: { scope: Scope; titles: Record<str
   const { drill, dpage, dteam, dorg, dsplit } = search;
   const navigate = useNavigate();
   const organisation = useLinkOrganisation(drill ? dorg : undefined);
-  if (!drill || !organisation) return null;
+  const active = useActiveOrganisation();
   const to = (search: (prev: Record<string, unknown>) => Record<string, unknown>) => void navigate({ to: '.', search: search as never, replace: true });
+  // A list opened before the user's organisation was known (a click as the page loads) names it
+  // once it is: the address in the bar is the one people share.
+  useEffect(() => {
+    if (drill && !dorg && active) to((prev) => ({ ...prev, dorg: active }));
+  }, [drill, dorg, active]);
+  if (!drill || !organisation) return null;
   return (
     <Suspense fallback={null}>
       <FactsPanel
