@@ -124,7 +124,8 @@ export async function copilotDay(get: GithubGet, org: string, day: string, o: Ca
   const teams = new Map<string, Set<string>>();
   for (const t of (await reportFiles(get, org, 'user-teams-1-day', day, o)) ?? []) {
     const login = str(t.user_login)?.toLowerCase();
-    const team = str(t.team_slug) ?? str(t.team_name) ?? (t.team_id !== undefined ? String(t.team_id) : null);
+    // The documented row (organization_user_teams_1_day): user_id, user_login, day, organization_id, team_id, slug.
+    const team = str(t.slug) ?? str(t.team_slug) ?? (t.team_id !== undefined ? String(t.team_id) : null);
     if (login && team) teams.set(login, (teams.get(login) ?? new Set()).add(team));
   }
   return users.flatMap((u) => {

@@ -275,7 +275,8 @@ describe('AI tools: vendor reports pulled into person-days, commits and seats', 
       '2026-10-05': [ann(), { user_login: 'quiet-one', day: '2026-10-05', user_initiated_interaction_count: 0, code_generation_activity_count: 0, code_acceptance_activity_count: 0 }],
       '2026-10-08': [{ user_login: 'stranger', day: '2026-10-08', user_initiated_interaction_count: 2 }],
     };
-    fake.copilot.teams = { '2026-10-05': [{ user_login: 'Ann-GH', team_slug: 'platform', day: '2026-10-05' }] };
+    // The documented row of organization_user_teams_1_day: the team's slug is `slug`.
+    fake.copilot.teams = { '2026-10-05': [{ user_id: 7001, user_login: 'Ann-GH', day: '2026-10-05', organization_id: 9001, team_id: 4201, slug: 'platform' }] };
     fake.copilot.seats = [
       { created_at: '2026-08-01T09:00:00Z', last_activity_at: '2026-10-05T10:00:00Z', assignee: { login: 'ann-gh', type: 'User' } },
       { created_at: '2026-08-01T09:00:00Z', last_activity_at: null, assignee: { login: 'stranger', type: 'User' } },
