@@ -14,6 +14,7 @@ import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { MAX_LIMIT, validateQuery } from '../cube/query.js';
 import { loadRows, type Row } from '../cube/run.js';
 import { AppError } from '../errors.js';
+import { mayHaveReplacedDeployments } from '../deploymentSources/service.js';
 import { resolveWindow } from '../exports/baseline.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { decorate } from './decorate.js';
@@ -188,10 +189,15 @@ async function run(pool: pg.Pool, cube: CompiledCube, tenantId: string, query: u
 /** A replaced row is marked by nothing: it counts in no numerator. */
 const isMarked = (r: Resolved, row: Row) => !r.replaced && r.drill.marked.length > 0 && r.drill.marked.every((f) => row[f.member] === f.value);
 
-/** How many replaced rows the scope has for a list that may have some (their keys only); null for the others. */
+/**
+ * How many replaced rows the scope has for a list that may have some (their keys only); null for
+ * the others. 0 without listing them when no project of the tenant has rows of a source other than
+ * its current one (most tenants never switch a source): a few index probes instead of the list.
+ */
 async function replacedCount(pool: pg.Pool, cube: CompiledCube, tenantId: string, r: Resolved, listed: number): Promise<number | null> {
   if (!r.drill.uncounted) return null;
   if (r.replaced) return listed;
+  if (!(await mayHaveReplacedDeployments(pool, tenantId))) return 0;
   return (await run(pool, cube, tenantId, listQuery({ ...r, replaced: true }, []))).length;
 }
 
