@@ -18,7 +18,7 @@ import { mayHaveReplacedDeployments } from '../deploymentSources/service.js';
 import { resolveWindow } from '../exports/baseline.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { decorate } from './decorate.js';
-import { columnsFor, csvCells, KINDS, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';
+import { csvCells, KINDS, listColumns, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';
 import { checkFactsWindow, dayRange, FactsWindow } from './window.js';
 
 export const FACTS_PER_PAGE = 50;
@@ -94,7 +94,7 @@ type Scope = { measure: string; from?: string; to?: string; team?: string; repla
 
 async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: ListOptions = {}): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
-  const columns = columnsFor(drill.kind, drill.lead);
+  const columns = listColumns(drill.kind, drill.lead, scope.replaced === true);
   if (scope.replaced && !drill.uncounted) {
     const message = `${scope.measure} lists no replaced rows: only the production, finished and failed deployments do`;
     throw new AppError('validation_failed', message, [{ path: 'query.replaced', message }]);
