@@ -13,6 +13,8 @@
  * its result or argument names), the object is dropped with CASCADE and the views that depended on
  * it (the generated `bi` views, say) are recreated as they were, with their options, grants and
  * comments; anything else depending on it (an index, a trigger) stops the migration with its name.
+ * Views generated from something else (the `bi` views from the models, GeneratedViews) are dropped
+ * before the files and created after them, when a file or their SQL changed.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
