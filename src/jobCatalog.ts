@@ -93,10 +93,13 @@ export function schedulesFor(config: Pick<Config, 'testHooks'>): readonly Schedu
 }
 
 /**
- * `migrate` (the CLI command, `npm start`, the tests' template database): the schema, a queue for
- * each job of this catalog, then the shipped benchmark snapshot. src/db/migrations.ts is handed
- * both, as infrastructure imports no capability (docs/architecture.md).
+ * `migrate` (the CLI command, `npm start`, the tests' template database): the schema, the `bi`
+ * views generated from the models, a queue for each job of this catalog, then the shipped benchmark
+ * snapshot. src/db/migrations.ts is handed all three, as infrastructure imports no capability
+ * (docs/architecture.md).
  */
 export function migrateDatabase(pool: pg.Pool, dir?: string): Promise<SchemaStatus> {
-  return runMigrations(pool, { jobs: jobCatalog, afterMigrate: loadShippedSnapshotOnMigrate }, dir);
+  // Imported when migrating only: it compiles the Cube models.
+  const generatedViews = async () => (await import('./bi/generated.js')).generatedBiViews();
+  return runMigrations(pool, { jobs: jobCatalog, afterMigrate: loadShippedSnapshotOnMigrate, generatedViews }, dir);
 }

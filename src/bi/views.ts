@@ -1,7 +1,7 @@
 /**
  * The `bi` schema derived from the Cube models of schema/: what each view exposes and the SQL that
- * creates it. The migration holds the generated SQL (tools/bi/generate.ts); the tests compare the
- * database with this derivation so a model change without a new migration is caught.
+ * creates it. `migrate` creates them from this derivation (src/bi/generated.ts) whenever it or a
+ * view file they read changed; the tests compare the database with it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -128,8 +128,13 @@ function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** The migration's SQL: the views, tenant-filtered through the BI role mapping, and their comments. */
+/** The views' SQL as one text, statements split by drizzle's breakpoints (tools/bi/generate.ts prints it). */
 export function renderBiViews(views: BiView[]): string {
+  return biViewStatements(views).join('\n--> statement-breakpoint\n') + '\n';
+}
+
+/** The views' statements: each view, tenant-filtered through the BI role mapping, and its comments. */
+export function biViewStatements(views: BiView[]): string[] {
   const statements: string[] = [];
   for (const view of views) {
     const select = view.columns.map((c) => `  ${c.expression} AS "${c.name}"`).join(',\n');
@@ -142,5 +147,5 @@ export function renderBiViews(views: BiView[]): string {
       statements.push(`COMMENT ON COLUMN "bi"."${view.cube}"."${c.name}" IS ${literal(c.comment)};`);
     }
   }
-  return statements.join('\n--> statement-breakpoint\n') + '\n';
+  return statements;
 }

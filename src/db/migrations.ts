@@ -10,7 +10,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { JobDefinition } from '../jobs/define.js';
 import { restrictClusterToApplication, restrictDatabaseToApplication } from './privileges.js';
 import { SchemaBehindError } from './errors.js';
-import { applySqlSource } from './sqlSource.js';
+import { applySqlSource, type GeneratedViews } from './sqlSource.js';
 
 export { SchemaBehindError };
 
@@ -68,20 +68,28 @@ export interface MigrationSetup {
    * migrates a database only up to an older migration gets the schema of that time.
    */
   sqlSource?: boolean;
+  /**
+   * The views generated from the models (the `bi` views, src/bi/generated.ts), recreated with the
+   * files when a file or their SQL changed (applySqlSource). Computed before the lock is taken.
+   */
+  generatedViews?: () => Promise<GeneratedViews>;
 }
 
 /**
  * Applies every pending migration, one runner at a time across all processes, then the changed
- * view and function files (docs/sql-source.md), then installs or upgrades pg-boss's schema
+ * view and function files and the generated views over them (docs/sql-source.md), then installs or upgrades pg-boss's schema
  * (`pgboss`) and the catalog's job queues, so `serve` never needs DDL.
  */
 export async function runMigrations(pool: pg.Pool, setup: MigrationSetup, dir = MIGRATIONS_DIR): Promise<SchemaStatus> {
+  const sqlSource = setup.sqlSource ?? dir === MIGRATIONS_DIR;
+  // Compiling the models takes seconds of CPU: not while holding the lock other instances wait on.
+  const generated = sqlSource ? await setup.generatedViews?.() : undefined;
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await migrate(drizzle(client), { migrationsFolder: dir });
-      if (setup.sqlSource ?? dir === MIGRATIONS_DIR) await applySqlSource(client);
+      if (sqlSource) await applySqlSource(client, undefined, generated);
       const { installJobQueues, BOSS_SCHEMA } = await import('../jobs/boss.js');
       await installJobQueues(client, setup.jobs);
       // Tenant work enqueues jobs, sometimes in its own transaction (docs/tenancy.md): it may add

@@ -13,6 +13,8 @@
  * its result or argument names), the object is dropped with CASCADE and the views that depended on
  * it (the generated `bi` views, say) are recreated as they were, with their options, grants and
  * comments; anything else depending on it (an index, a trigger) stops the migration with its name.
+ * Views generated from something else (the `bi` views from the models, GeneratedViews) are dropped
+ * before the files and created after them, when a file or their SQL changed.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -305,17 +307,44 @@ async function dropObject(client: Queryable, name: string): Promise<boolean> {
 export interface SqlSourceResult {
   applied: string[];
   dropped: string[];
+  /** The generated views recreated (schema-qualified), none when neither a file nor their SQL changed. */
+  generated: string[];
 }
+
+/**
+ * Views written by a generator rather than a file: the `bi` views from the Cube models (handed in
+ * by the composition root, src/jobCatalog.ts, as infrastructure imports no capability). They read
+ * columns the files define, so they are recreated after the files, in the same transaction,
+ * whenever a file was applied or dropped or their SQL differs from the SQL last recorded: a model or
+ * file change then needs no versioned migration to copy the files and regenerate them (docs/sql-source.md).
+ */
+export interface GeneratedViews {
+  /** Their schema, e.g. `bi`; the record's key. */
+  schema: string;
+  /** The names of the views the statements create, all in `schema`. */
+  views: string[];
+  /** CREATE VIEW and COMMENT ON statements, run in order. */
+  statements: string[];
+}
+
+/** The generated views last created, by schema: the checksum of their statements and their names. */
+const GENERATED_RECORD_TABLE = 'drizzle.sql_source_generated';
 
 /**
  * Applies the changed files in one transaction (the caller holds the migration lock): each file
  * whose checksum differs from the recorded one, or whose object is missing; then drops the objects
- * of files that were applied once and are gone.
+ * of files that were applied once and are gone. With `generated`, those views are dropped before
+ * the files are applied (so no file change has to carry them over its old definition) and created
+ * after, when a file changed, their SQL changed or one of them is missing.
  */
-export async function applySqlSource(client: Queryable, files: SqlFile[] = sqlFiles()): Promise<SqlSourceResult> {
-  const result: SqlSourceResult = { applied: [], dropped: [] };
+export async function applySqlSource(client: Queryable, files: SqlFile[] = sqlFiles(), generated?: GeneratedViews): Promise<SqlSourceResult> {
+  const result: SqlSourceResult = { applied: [], dropped: [], generated: [] };
   await client.query(`create table if not exists ${RECORD_TABLE} (
     name text primary key, path text not null, checksum text not null, applied_at timestamptz not null default now())`);
+  if (generated) {
+    await client.query(`create table if not exists ${GENERATED_RECORD_TABLE} (
+      schema text primary key, checksum text not null, views text[] not null, applied_at timestamptz not null default now())`);
+  }
   await client.query('begin');
   try {
     await client.query(`lock table ${RECORD_TABLE} in exclusive mode`);
@@ -323,8 +352,12 @@ export async function applySqlSource(client: Queryable, files: SqlFile[] = sqlFi
       (await client.query<{ name: string; checksum: string }>(`select name, checksum from ${RECORD_TABLE}`)).rows.map((r) => [r.name, r.checksum]),
     );
     const present = new Set((await handWrittenObjects(client)).map((o) => o.name));
-    for (const file of files) {
-      if (recorded.get(file.name) === file.checksum && present.has(file.name)) continue;
+    const changed = files.filter((file) => recorded.get(file.name) !== file.checksum || !present.has(file.name));
+    const named = new Set(files.map((f) => f.name));
+    let gone = [...recorded.keys()].filter((name) => !named.has(name));
+    const regenerate = generated ? await generatedPlan(client, generated, changed.length + gone.length > 0) : null;
+    if (regenerate) await dropViews(client, generated!.schema, regenerate.drop);
+    for (const file of changed) {
       await applyFile(client, file);
       await client.query(
         `insert into ${RECORD_TABLE} (name, path, checksum) values ($1, $2, $3)
@@ -333,8 +366,6 @@ export async function applySqlSource(client: Queryable, files: SqlFile[] = sqlFi
       );
       result.applied.push(file.name);
     }
-    const named = new Set(files.map((f) => f.name));
-    let gone = [...recorded.keys()].filter((name) => !named.has(name));
     while (gone.length > 0) {
       const left: string[] = [];
       for (const name of gone) {
@@ -346,12 +377,57 @@ export async function applySqlSource(client: Queryable, files: SqlFile[] = sqlFi
       if (left.length === gone.length) throw new Error(`the objects of deleted SQL source files cannot be dropped, other objects depend on them: ${left.join(', ')}`);
       gone = left;
     }
+    if (regenerate) {
+      const { schema, views, statements } = generated!;
+      for (const statement of statements) {
+        try {
+          await client.query(statement);
+        } catch (error) {
+          throw new Error(`the generated ${schema} views cannot be created over the files (${(error as Error).message}): fix the model or the file it reads`);
+        }
+      }
+      await client.query(
+        `insert into ${GENERATED_RECORD_TABLE} (schema, checksum, views) values ($1, $2, $3)
+         on conflict (schema) do update set checksum = excluded.checksum, views = excluded.views, applied_at = now()`,
+        [schema, regenerate.checksum, views],
+      );
+      result.generated = views.map((view) => `${schema}.${view}`);
+    }
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');
     throw error;
   }
   return result;
+}
+
+/**
+ * Whether the generated views are to be recreated, and which views go first: those recorded last
+ * time (a view no longer generated goes too) and those about to be created. Null: nothing to do.
+ */
+async function generatedPlan(client: Queryable, generated: GeneratedViews, filesChanged: boolean): Promise<{ checksum: string; drop: string[] } | null> {
+  const checksum = checksumOf(generated.statements.join('\n;\n'));
+  const record = (await client.query<{ checksum: string; views: string[] }>(
+    `select checksum, views from ${GENERATED_RECORD_TABLE} where schema = $1`, [generated.schema],
+  )).rows[0];
+  const { rows } = await client.query<{ present: number }>(
+    `select count(*)::int as present from pg_class c
+      where c.relnamespace = to_regnamespace($1) and c.relkind = 'v' and c.relname = any($2::text[])`,
+    [generated.schema, generated.views],
+  );
+  const missing = rows[0]!.present !== new Set(generated.views).size;
+  if (!filesChanged && !missing && record?.checksum === checksum) return null;
+  return { checksum, drop: [...new Set([...(record?.views ?? []), ...generated.views])] };
+}
+
+/** Drops those of the named views of `schema` that exist, in one statement (one may read another). */
+async function dropViews(client: Queryable, schema: string, names: string[]): Promise<void> {
+  const { rows } = await client.query<{ statement: string | null }>(
+    `select 'DROP VIEW ' || string_agg(c.oid::regclass::text, ', ') as statement from pg_class c
+      where c.relnamespace = to_regnamespace($1) and c.relkind = 'v' and c.relname = any($2::text[])`,
+    [schema, names],
+  );
+  if (rows[0]?.statement) await client.query(rows[0].statement);
 }
 
 export interface Comparison {

@@ -7,6 +7,7 @@
  * stored facts; a change of source is noted by a trigger, so the facts follow it).
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import { codehostBackfills, deploymentSourceDefaults, deployments, projects, type DeploymentSource } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors.js';
@@ -126,4 +127,30 @@ export async function setOrganisationPattern(db: Db, principal: TenantPrincipal,
   await db.insert(deploymentSourceDefaults).values({ tenantId, ...pattern })
     .onConflictDoUpdate({ target: deploymentSourceDefaults.tenantId, set: { ...pattern, updatedAt: sql`now()` } });
   return getOrganisationPattern(db, tenantId);
+}
+
+/**
+ * Whether any project of the tenant may have replaced deployments (one source per period): a
+ * project with a source whose deployments include rows of another source (or of none, a code-host
+ * row without metadata.source). A deployment is replaced only then (deployment_replaced_by), so
+ * false means none is, and the facts lists skip counting them (src/facts/service.ts). Three index
+ * probes per project with a source (deployments_project_source_created_idx: below, above, null),
+ * whatever the number of its deployments.
+ */
+export async function mayHaveReplacedDeployments(pool: Pick<pg.Pool, 'query'>, tenantId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ found: boolean }>(
+    // LATERAL keeps each probe correlated: as OR-ed EXISTS the planner hashes the null probe over
+    // every project's rows.
+    `select exists (
+       select 1 from projects p
+       cross join lateral (
+         (select 1 from deployments d where d.project_id = p.id and deployment_source_of(d.provider, d.metadata) < p.deployment_source limit 1)
+         union all (select 1 from deployments d where d.project_id = p.id and deployment_source_of(d.provider, d.metadata) > p.deployment_source limit 1)
+         union all (select 1 from deployments d where d.project_id = p.id and deployment_source_of(d.provider, d.metadata) is null limit 1)
+       ) other
+       where p.tenant_id = $1 and p.deployment_source is not null
+     ) as found`,
+    [tenantId],
+  );
+  return rows[0]!.found;
 }

@@ -341,6 +341,12 @@ interface KindSpec {
   present(get: (dimension: string) => Cell | undefined): FactRow;
   /** Row keys by marking flag member. */
   markedColumn?: Record<string, string>;
+  /**
+   * The columns a list of rows stored but counted nowhere (`replaced=true`) shows, in order; the
+   * others are detail there. Such a row is told by its source's id and why it does not count, not
+   * by the measure's lead.
+   */
+  replacedLead?: readonly string[];
 }
 
 const col = (key: string, title: string, type: FactColumnType, more: Partial<FactColumn> = {}): FactColumn => ({ key, title, type, ...more });
@@ -403,6 +409,7 @@ export const KINDS: Readonly<Record<FactKind, KindSpec>> = {
     ],
     sortBy: { createdAt: 'created_at', failed: 'is_failed', recoverySeconds: 'recovery_seconds', sha: 'sha', project: 'project_key', environment: 'environment', externalId: 'external_id', status: 'status', recoveredBy: 'recovered_by', rework: 'is_rework', replacedBy: 'replaced_by' },
     markedColumn: { 'deployments.any_source_failed': 'failed', 'deployments.is_rework': 'rework' },
+    replacedLead: ['externalId', 'reason', 'createdAt', 'sha', 'project', 'environment', 'status', 'replacedBy'],
     present: (get) => {
       const failed = bool(get('is_failed'));
       const replacedBy = text(get('replaced_by'));
@@ -805,10 +812,17 @@ export const memberOf = (kind: FactKind, name: string): string => (name.includes
  * (`lead`: a rate's marking column and its reason, a median's value, a sum's value) moved first and
  * shown as columns.
  */
-export function columnsFor(kind: FactKind, lead: readonly string[] = []): FactColumn[] {
+export function columnsFor(kind: FactKind, lead: readonly string[] = [], leadOnly = false): FactColumn[] {
   const all = KINDS[kind].columns;
   const first = lead.map((key) => all.find((c) => c.key === key)).filter((c): c is FactColumn => c !== undefined).map(({ detail: _, ...c }) => c);
-  return [...first, ...all.filter((c) => !lead.includes(c.key))];
+  const rest = all.filter((c) => !lead.includes(c.key));
+  return [...first, ...(leadOnly ? rest.map((c) => ({ ...c, detail: true as const })) : rest)];
+}
+
+/** The columns of a list: the measure's lead first; for its replaced rows (`replaced=true`) the kind's replacedLead, the rest detail. */
+export function listColumns(kind: FactKind, lead: readonly string[], replaced: boolean): FactColumn[] {
+  const replacedLead = KINDS[kind].replacedLead;
+  return replaced && replacedLead ? columnsFor(kind, replacedLead, true) : columnsFor(kind, lead);
 }
 
 /** A cube row of the kind's dimensions as the kind's fact, its keys in the columns' order (id first). */

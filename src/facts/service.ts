@@ -14,10 +14,11 @@ import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { MAX_LIMIT, validateQuery } from '../cube/query.js';
 import { loadRows, type Row } from '../cube/run.js';
 import { AppError } from '../errors.js';
+import { mayHaveReplacedDeployments } from '../deploymentSources/service.js';
 import { resolveWindow } from '../exports/baseline.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { decorate } from './decorate.js';
-import { columnsFor, csvCells, KINDS, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';
+import { csvCells, KINDS, listColumns, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';
 import { checkFactsWindow, dayRange, FactsWindow } from './window.js';
 
 export const FACTS_PER_PAGE = 50;
@@ -93,7 +94,7 @@ type Scope = { measure: string; from?: string; to?: string; team?: string; repla
 
 async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: ListOptions = {}): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
-  const columns = columnsFor(drill.kind, drill.lead);
+  const columns = listColumns(drill.kind, drill.lead, scope.replaced === true);
   if (scope.replaced && !drill.uncounted) {
     const message = `${scope.measure} lists no replaced rows: only the production, finished and failed deployments do`;
     throw new AppError('validation_failed', message, [{ path: 'query.replaced', message }]);
@@ -188,10 +189,15 @@ async function run(pool: pg.Pool, cube: CompiledCube, tenantId: string, query: u
 /** A replaced row is marked by nothing: it counts in no numerator. */
 const isMarked = (r: Resolved, row: Row) => !r.replaced && r.drill.marked.length > 0 && r.drill.marked.every((f) => row[f.member] === f.value);
 
-/** How many replaced rows the scope has for a list that may have some (their keys only); null for the others. */
+/**
+ * How many replaced rows the scope has for a list that may have some (their keys only); null for
+ * the others. 0 without listing them when no project of the tenant has rows of a source other than
+ * its current one (most tenants never switch a source): a few index probes instead of the list.
+ */
 async function replacedCount(pool: pg.Pool, cube: CompiledCube, tenantId: string, r: Resolved, listed: number): Promise<number | null> {
   if (!r.drill.uncounted) return null;
   if (r.replaced) return listed;
+  if (!(await mayHaveReplacedDeployments(pool, tenantId))) return 0;
   return (await run(pool, cube, tenantId, listQuery({ ...r, replaced: true }, []))).length;
 }
 

@@ -231,6 +231,8 @@ describe('code-host webhook: deployments from the code host', function () {
       return {
         counted: { total: counted.body.meta.total, replaced: counted.body.meta.replaced, listing: counted.body.meta.listing },
         apart: { total: apart.body.meta.total, replaced: apart.body.meta.replaced, listing: apart.body.meta.listing, ...(apart.body.meta.markedColumn === undefined ? {} : { marked: apart.body.meta.marked, markedColumn: apart.body.meta.markedColumn }) },
+        // The replaced rows' own columns (the kind's replacedLead), the rest detail; the panel shows these.
+        shown: apart.body.meta.columns.filter((c: { detail?: boolean }) => !c.detail).map((c: { key: string }) => c.key),
         rows: apart.body.data.map((r: { externalId: string; replacedBy: string; reason: string; failed: boolean }) => [r.externalId, r.replacedBy, r.reason, r.failed]),
         csv: lines.map((line) => { const cells = line.split(','); return `${cells[columns.indexOf('externalId')]},${cells[columns.indexOf('replacedBy')]}`; }),
       };
@@ -253,6 +255,7 @@ describe('code-host webhook: deployments from the code host', function () {
     expect(await listedApart('deployments.production_deploys')).to.deep.equal({
       counted: { total: 2, replaced: 2, listing: 'counted' },
       apart: { total: 2, replaced: 2, listing: 'replaced', marked: 0, markedColumn: null },
+      shown: ['externalId', 'reason', 'createdAt', 'sha', 'project', 'environment', 'status', 'replacedBy'],
       rows: [['ci-0910', 'deployments', 'replaced by code-host deployments', false], ['ci-0903', 'deployments', 'replaced by code-host deployments', false]],
       csv: ['ci-0910,deployments', 'ci-0903,deployments'],
     });
@@ -272,6 +275,7 @@ describe('code-host webhook: deployments from the code host', function () {
     expect(await listedApart('deployments.production_deploys')).to.deep.equal({
       counted: { total: 2, replaced: 2, listing: 'counted' },
       apart: { total: 2, replaced: 2, listing: 'replaced', marked: 0, markedColumn: null },
+      shown: ['externalId', 'reason', 'createdAt', 'sha', 'project', 'environment', 'status', 'replacedBy'],
       rows: [['gh-deployment-711', 'webhook', 'replaced by the webhook API', false], ['gh-deployment-702', 'webhook', 'replaced by the webhook API', false]],
       csv: ['gh-deployment-711,webhook', 'gh-deployment-702,webhook'],
     });

@@ -131,7 +131,7 @@ describe('drill-through: the facts behind every measure', function () {
   it('change failure rate: the finished production deployments, newest first, the failed ones marked with why', async () => {
     const res = await facts(`measure=deployments.change_failure_rate&${MAY}&team=payments`);
     expect(res.status, res.text).to.equal(200);
-    expect(res.body.meta).to.include({ page: 1, perPage: 50, total: 5, marked: 4, markedColumn: 'failed', measure: 'deployments.change_failure_rate', kind: 'deployments', from: '2026-05', to: '2026-05', team: 'payments' });
+    expect(res.body.meta).to.include({ page: 1, perPage: 50, total: 5, marked: 4, markedColumn: 'failed', measure: 'deployments.change_failure_rate', kind: 'deployments', from: '2026-05', to: '2026-05', team: 'payments', replaced: 0 });
     expect(res.body.data.map((r: Record<string, unknown>) => [r.externalId, r.status, r.failed, r.reason])).to.deep.equal([
       ['p5', 'success', false, null],
       ['p4', 'success', true, 'failed: caused incident INC-1; recovered by p5 after 48 h'],

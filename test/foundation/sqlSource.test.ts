@@ -13,7 +13,7 @@ import pg from 'pg';
 import { bundledMigrations, MIGRATIONS_DIR, runMigrations } from '../../src/db/migrations.js';
 import {
   applySqlSource, checksumOf, compareWithDatabase, createdAfterBaseline, definitionOf, dependencyOrder, dependsOnOf,
-  handWrittenObjects, objectsCreatedBy, readSqlFiles, SQL_SOURCE_ROOT, sqlFiles, type SqlFile,
+  handWrittenObjects, objectsCreatedBy, readSqlFiles, SQL_SOURCE_ROOT, sqlFiles, type GeneratedViews, type SqlFile,
 } from '../../src/db/sqlSource.js';
 import { defaultSince, extractSqlSource, migrateForExtract } from '../../tools/sql/extract.js';
 import { emptyDatabase, freshDatabase } from '../helpers/database.js';
@@ -89,7 +89,7 @@ describe('SQL source: views and functions as files', function () {
   it('records each applied file; a second run applies nothing', async () => {
     const recorded = (await migrated.query<{ name: string; path: string; checksum: string }>('select name, path, checksum from drizzle.sql_source order by name')).rows;
     expect(recorded).to.deep.equal(files.map((f) => ({ name: f.name, path: f.path, checksum: f.checksum })).sort((a, b) => a.name.localeCompare(b.name)));
-    expect(await applySqlSource(migrated, files)).to.deep.equal({ applied: [], dropped: [] });
+    expect(await applySqlSource(migrated, files)).to.deep.equal({ applied: [], dropped: [], generated: [] });
   });
 
   it('the extract tool finds every file current on the migrated database', async () => {
@@ -121,12 +121,12 @@ describe('SQL source: migrate applies changed files', function () {
 
   it('a view losing a column is dropped and recreated, and the views reading it come back with their options, grants and comments', async () => {
     const first = probe('sqlsrc_probe', 'CREATE OR REPLACE VIEW sqlsrc_probe AS SELECT 1 AS a, 2 AS b, 3 AS c;');
-    expect(await applySqlSource(client, [...files, first])).to.deep.equal({ applied: ['sqlsrc_probe'], dropped: [] });
+    expect(await applySqlSource(client, [...files, first])).to.deep.equal({ applied: ['sqlsrc_probe'], dropped: [], generated: [] });
     await client.query(biReader);
     const before = await readerState();
     expect(before.reloptions).to.deep.equal(['security_barrier=true']);
     const second = probe('sqlsrc_probe', 'CREATE OR REPLACE VIEW sqlsrc_probe AS SELECT 10 AS a, 20 AS b;');
-    expect(await applySqlSource(client, [...files, second])).to.deep.equal({ applied: ['sqlsrc_probe'], dropped: [] });
+    expect(await applySqlSource(client, [...files, second])).to.deep.equal({ applied: ['sqlsrc_probe'], dropped: [], generated: [] });
     expect(await readerState()).to.deep.equal(before);
     expect((await client.query('select a, b from bi.sqlsrc_probe_reader')).rows).to.deep.equal([{ a: 10, b: 20 }]);
     expect((await client.query(`select checksum from drizzle.sql_source where name = 'sqlsrc_probe'`)).rows).to.deep.equal([{ checksum: second.checksum }]);
@@ -145,7 +145,7 @@ describe('SQL source: migrate applies changed files', function () {
     const fn = (text: string) => probe('sqlsrc_probe_fn', text);
     // The view probe's file is gone from this run's files: its view goes.
     expect(await applySqlSource(client, [...files, fn('CREATE OR REPLACE FUNCTION sqlsrc_probe_fn(x integer) RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT x + 1 $$;')]))
-      .to.deep.equal({ applied: ['sqlsrc_probe_fn'], dropped: ['sqlsrc_probe'] });
+      .to.deep.equal({ applied: ['sqlsrc_probe_fn'], dropped: ['sqlsrc_probe'], generated: [] });
     expect(await definitionOf(client, 'sqlsrc_probe')).to.equal(null);
     await applySqlSource(client, [...files, fn('CREATE OR REPLACE FUNCTION sqlsrc_probe_fn(x bigint) RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT (x + 2)::int $$;')]);
     const signatures = async () => (await client.query<{ s: string }>(`select p.oid::regprocedure::text || ' ' || pg_get_function_result(p.oid) as s from pg_proc p where p.proname = 'sqlsrc_probe_fn'`)).rows.map((r) => r.s);
@@ -167,13 +167,13 @@ describe('SQL source: migrate applies changed files', function () {
   });
 
   it('drops the object of a deleted file', async () => {
-    expect(await applySqlSource(client, files)).to.deep.equal({ applied: [], dropped: ['sqlsrc_probe_fn'] });
+    expect(await applySqlSource(client, files)).to.deep.equal({ applied: [], dropped: ['sqlsrc_probe_fn'], generated: [] });
     expect(await definitionOf(client, 'sqlsrc_probe_fn')).to.equal(null);
   });
 
   it('recreates a filed object a versioned migration dropped, though its file did not change', async () => {
     await client.query('DROP VIEW survey_team_results CASCADE');
-    expect(await applySqlSource(client, files)).to.deep.equal({ applied: ['survey_team_results'], dropped: [] });
+    expect(await applySqlSource(client, files)).to.deep.equal({ applied: ['survey_team_results'], dropped: [], generated: [] });
     expect((await compareWithDatabase(client, files.filter((f) => f.name === 'survey_team_results')))[0]!.same).to.equal(true);
   });
 
@@ -188,6 +188,76 @@ describe('SQL source: migrate applies changed files', function () {
     const record = (await client.query(`select checksum, applied_at from drizzle.sql_source where name = 'cube_commits'`)).rows[0];
     expect(record.checksum).to.equal(files.find((f) => f.name === 'cube_commits')!.checksum);
     expect((await compareWithDatabase(client, files)).every((c) => c.same)).to.equal(true);
+  });
+});
+
+describe('SQL source: migrate recreates the generated views over the files', function () {
+  this.timeout(120_000);
+  let client: pg.Client;
+  const files = sqlFiles();
+  const source = (text: string) => probe('sqlsrc_gen_source', `CREATE OR REPLACE VIEW sqlsrc_gen_source AS ${text};`);
+  /** Generated views as the bi ones are (a schema of their own here): over a filed view, with options and comments; `columns` picks what they read. */
+  const generated = (columns: string, views = ['sqlsrc_gen_a', 'sqlsrc_gen_b']): GeneratedViews => ({
+    schema: 'sqlsrc_gen',
+    views,
+    statements: views.flatMap((view) => [
+      `CREATE VIEW "sqlsrc_gen"."${view}" WITH (security_barrier = true) AS SELECT ${columns} FROM "public"."sqlsrc_gen_source" s`,
+      `COMMENT ON VIEW "sqlsrc_gen"."${view}" IS 'generated ${view}'`,
+    ]),
+  });
+  const oids = async () => (await client.query<{ relname: string; oid: number }>(
+    `select c.relname, c.oid::int as oid from pg_class c where c.relnamespace = 'sqlsrc_gen'::regnamespace and c.relname like 'sqlsrc_gen_%' order by 1`,
+  )).rows;
+
+  before(async () => {
+    client = new pg.Client({ connectionString: await freshDatabase() });
+    await client.connect();
+    await client.query('CREATE SCHEMA sqlsrc_gen');
+  });
+  after(() => client?.end());
+
+  it('creates them after the files and records them; a second run recreates nothing', async () => {
+    const first = source('SELECT 1 AS a, 2 AS b');
+    expect(await applySqlSource(client, [...files, first], generated('s.a, s.b')))
+      .to.deep.equal({ applied: ['sqlsrc_gen_source'], dropped: [], generated: ['sqlsrc_gen.sqlsrc_gen_a', 'sqlsrc_gen.sqlsrc_gen_b'] });
+    expect((await client.query('select * from sqlsrc_gen.sqlsrc_gen_b')).rows).to.deep.equal([{ a: 1, b: 2 }]);
+    expect((await client.query(`select obj_description('sqlsrc_gen.sqlsrc_gen_a'::regclass, 'pg_class') as c`)).rows).to.deep.equal([{ c: 'generated sqlsrc_gen_a' }]);
+    expect((await client.query(`select schema, views from drizzle.sql_source_generated where schema = 'sqlsrc_gen'`)).rows)
+      .to.deep.equal([{ schema: 'sqlsrc_gen', views: ['sqlsrc_gen_a', 'sqlsrc_gen_b'] }]);
+    const before = await oids();
+    expect(await applySqlSource(client, [...files, first], generated('s.a, s.b'))).to.deep.equal({ applied: [], dropped: [], generated: [] });
+    expect(await oids()).to.deep.equal(before);
+  });
+
+  it('a file losing a column the old views read: the views are dropped first and generated anew over it', async () => {
+    const before = await oids();
+    // Without the generated views the runner would have to carry them over and refuses (see above).
+    expect(await applySqlSource(client, [...files, source('SELECT 10 AS a')], generated('s.a')))
+      .to.deep.equal({ applied: ['sqlsrc_gen_source'], dropped: [], generated: ['sqlsrc_gen.sqlsrc_gen_a', 'sqlsrc_gen.sqlsrc_gen_b'] });
+    expect((await client.query('select * from sqlsrc_gen.sqlsrc_gen_a')).rows).to.deep.equal([{ a: 10 }]);
+    const after = await oids();
+    expect(after.map((r) => r.relname)).to.deep.equal(before.map((r) => r.relname));
+    expect(after.map((r) => r.oid)).to.not.include.members(before.map((r) => r.oid));
+  });
+
+  it('their SQL changing, a file unchanged: recreated; a view no longer generated is dropped; one dropped by hand comes back', async () => {
+    const file = source('SELECT 10 AS a');
+    expect(await applySqlSource(client, [...files, file], generated('s.a, s.a + 1 AS a1', ['sqlsrc_gen_a'])))
+      .to.deep.equal({ applied: [], dropped: [], generated: ['sqlsrc_gen.sqlsrc_gen_a'] });
+    expect((await oids()).map((r) => r.relname)).to.deep.equal(['sqlsrc_gen_a']);
+    expect((await client.query('select * from sqlsrc_gen.sqlsrc_gen_a')).rows).to.deep.equal([{ a: 10, a1: 11 }]);
+    await client.query('DROP VIEW sqlsrc_gen.sqlsrc_gen_a');
+    expect(await applySqlSource(client, [...files, file], generated('s.a, s.a + 1 AS a1', ['sqlsrc_gen_a'])))
+      .to.deep.equal({ applied: [], dropped: [], generated: ['sqlsrc_gen.sqlsrc_gen_a'] });
+  });
+
+  it('refuses, changing nothing, when the generated views do not fit the files', async () => {
+    const before = await oids();
+    let error: Error | null = null;
+    await applySqlSource(client, [...files, source('SELECT 20 AS a')], generated('s.a, s.gone', ['sqlsrc_gen_a'])).catch((e: Error) => { error = e; });
+    expect(error!.message).to.include('the generated sqlsrc_gen views cannot be created over the files');
+    expect(await oids()).to.deep.equal(before);
+    expect((await client.query('select * from sqlsrc_gen.sqlsrc_gen_a')).rows).to.deep.equal([{ a: 10, a1: 11 }]);
   });
 });
 

@@ -90,6 +90,7 @@ describe('web app: a drill link carries its organisation; replaced deployments l
       () => replaced.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())).map((r) => [r[0], r[1], r.at(-1)])),
       [['ci-0910', 'replaced by code-host deployments', 'deployments'], ['ci-0903', 'replaced by code-host deployments', 'deployments']],
     );
+    expect(await replaced.locator('thead th').allInnerTexts()).to.deep.equal(['External id', 'Why it counts', 'Created', 'Sha', 'Project', 'Environment', 'Status', 'Replaced by']);
     expect(await externalIds(page)).to.deep.equal(['gh-deployment-711', 'gh-deployment-702', 'ci-0910', 'ci-0903']);
     const csv = new URL(String(await page.getByTestId('facts-replaced-csv').getAttribute('href')), suite.server.baseUrl);
     expect(Object.fromEntries(csv.searchParams)).to.deep.equal({ measure: 'deployments.production_deploys', from: '2026-09', to: '2026-09', replaced: 'true', format: 'csv' });

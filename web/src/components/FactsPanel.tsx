@@ -126,7 +126,8 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
   const csv = csvOf(options);
   // The "Replaced by" column is said by the section of the replaced rows only.
   const columns = (meta?.columns ?? []).filter((c) => !c.detail && c.key !== 'replacedBy');
-  const replacedColumns = ['externalId', 'reason', 'createdAt', 'sha', 'project', 'environment', 'status', 'replacedBy'].flatMap((key) => (meta?.columns ?? []).filter((c) => c.key === key));
+  // The replaced rows' own list says what its section shows (the kind's replacedLead, src/facts/presenters.ts).
+  const replacedColumns = (replaced.data?.meta.columns ?? []).filter((c) => !c.detail);
   // One unit per column of durations: the unit of its largest value on the page.
   const units = Object.fromEntries(columns.filter((c) => c.type === 'seconds').map((c) => [c.key, secondsUnit(rows.map((r) => r[c.key] as number | null))]));
   const [one, many] = meta ? NOUNS[meta.kind] : ['row', 'rows'];
