@@ -54,13 +54,17 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         window: { from: '2025-08', to: '2026-07' }, repositories: 28, repository_months: 336,
       });
       expect(result.rows).to.have.length(5);
-      for (const row of result.rows.filter((r: { measure: string }) => r.measure !== 'change_failure')) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
-      // Change failure per release: the shipped rows were measured per change (kept as change_failure_per_change,
-      // not loaded) and cannot be measured again without the clones, so they have no value and no percentile.
+      for (const row of result.rows) expect(row.oss_percentile, row.measure).to.be.a('number').within(0, 100);
+      // Change failure per release (re-measured from the recorded commits): alpha's March, 0 %, among the 204
+      // repository months with a release: 108 fail more, 96 equal (0) → 100 × (108 + 96/2) ÷ 204 = 76.5. Median 26.8 %.
       expect(result.rows.find((r: { measure: string }) => r.measure === 'change_failure')).to.deep.include({
-        title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', oss_percentile: null, oss_repository_months: 0, oss_median: null,
+        title: 'Change failure rate per deployment vs share of releases followed by a patch release or revert within 7 days', team_value: 0,
+        oss_percentile: (100 * (108 + 96 / 2)) / 204, oss_repository_months: 204, oss_median: 0.26785714285714285,
       });
-      expect(readSnapshot().rows.every((r) => r.change_failure_proxy === null && 'change_failure_per_change' in r)).to.equal(true);
+      const failures = readSnapshot().rows.map((r) => r.change_failure_proxy).filter((v): v is number => typeof v === 'number');
+      expect([failures.length, failures.filter((v) => v > 0).length, failures.filter((v) => v === 0).length]).to.deep.equal([204, 108, 96]);
+      // A value exactly in the months with a release; the per-change value of the earlier rows is gone.
+      expect(readSnapshot().rows.every((r) => (Number(r.releases) > 0) === (typeof r.change_failure_proxy === 'number') && !('change_failure_per_change' in r))).to.equal(true);
       expect(result.percentile_definition).to.include('the share of its releases followed within 7 days by a patch release of the same major.minor or a revert on the default branch');
       // Lead time for changes: alpha's March, 36 h and 30 h (33 h), among the 204 repository months of
       // the snapshot with a release: 151 are slower, none equal → 74.0. Their median: 623,583.5 s (7.2 days).

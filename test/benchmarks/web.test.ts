@@ -61,7 +61,7 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
     await screenshot(page, 'overview-open-source');
   });
 
-  it('with the shipped snapshot, lead time for changes ranks among its 204 repository months with a release', async () => {
+  it('with the shipped snapshot, lead time for changes and change failure rank among its 204 repository months with a release', async () => {
     const admin = new pg.Client({ connectionString: server.databaseUrl });
     await admin.connect();
     try {
@@ -71,8 +71,9 @@ describe('web app: the open-source benchmark on the Overview (Chromium)', functi
       await until(() => text(page, 'oss-lead_time-percentile'), '74th percentile of 204 repository months · open-source proxy');
       expect(await text(page, 'oss-lead_time-value')).to.equal('33.0 h');
       expect(await text(page, 'oss-lead_time-tier')).to.equal('high');
-      // Its rows were measured before change failure was per release: no value, and the cell says why.
-      expect(await text(page, 'oss-change_failure-percentile')).to.equal('no percentile: no repository month of this corpus has a value');
+      // Change failure per release, re-measured: 0 % among the 204 months with a release, 108 worse and 96 equal → 76.5.
+      expect(await text(page, 'oss-change_failure-percentile')).to.equal('76th percentile of 204 repository months · open-source proxy');
+      expect(await text(page, 'oss-change_failure-value')).to.equal('0%');
       expect(await page.locator('[data-testid="oss-proxy"] caption').textContent()).to.equal(
         'Percentile among open-source repositories (open-source proxy, measured from the public history of 28 repositories, read on 2026-11-27) for Mar 2026',
       );
