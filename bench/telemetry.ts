@@ -218,7 +218,8 @@ async function main(): Promise<number> {
     for (let i = 0; i < Math.ceil((WEBHOOK_SECONDS * 3000) / 95); i += 1) webhookKeys.push(await insertKey(db.db, hooks.tenantId, hooks.userId, 'hook'));
     await db.close();
 
-    server = await startServerProcess(env);
+    // BENCH_PROFILE=<dir>: the server's CPU profile (node --cpu-prof), written when it stops.
+    server = await startServerProcess(env, process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
     await settle(server.pid);
     const admin = new pg.Pool({ connectionString: database.url, max: 1 });
     if (statements) {

@@ -158,8 +158,12 @@ function dataPointCount(metric: Metric): number {
   return (data?.dataPoints as unknown[] | undefined)?.length ?? 0;
 }
 
-/** The points of the metrics we read, and the tally of everything in the export. */
-export function readMetrics(request: MetricsRequest): { points: MetricPoint[]; tally: Tally } {
+/**
+ * The points of the metrics we read, and the tally of everything in the export. A point older than
+ * `horizonNs` (the retention, jobs.ts) is refused: its series may have been pruned, and counting it
+ * again would count it twice.
+ */
+export function readMetrics(request: MetricsRequest, horizonNs = 0n): { points: MetricPoint[]; tally: Tally } {
   const tally = newTally();
   const points: MetricPoint[] = [];
   const reject = (name: string, n: number, why: string) => {
@@ -189,6 +193,10 @@ export function readMetrics(request: MetricsRequest): { points: MetricPoint[]; t
         const timeNs = nanos(point.timeUnixNano);
         if (value === null || timeNs <= 0n) {
           reject(name, 1, `${name}: a data point without a non-negative value or a time`);
+          continue;
+        }
+        if (timeNs < horizonNs) {
+          reject(name, 1, `${name}: a data point older than the retention of the intake`);
           continue;
         }
         bump(tally.accepted, name);
