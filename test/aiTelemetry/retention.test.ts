@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai';
 import pg from 'pg';
-import { aiTelemetryRetention } from '../../src/aiTelemetry/jobs.js';
+import { aiTelemetryRetention, pruneSeries, retentionHorizonNs } from '../../src/aiTelemetry/jobs.js';
 import type { JobContext } from '../../src/jobs/define.js';
 import { asSystem } from '../../src/db/tenancy.js';
 import { scheduleCatalog } from '../../src/jobCatalog.js';
@@ -85,7 +85,9 @@ describe('AI telemetry retention: raw series pruned, measures kept', function ()
     const before = { a: await aggregates(a.tenantId), b: await aggregates(b.tenantId), old: await measures(a, oldMonth), now: await measures(a, thisMonth), bNow: await measures(b, thisMonth) };
     expect(before.a.sessions.map((s: { telemetry_id: string; input_tokens: number }) => [s.telemetry_id, s.input_tokens])).to.deep.equal([['new-1', 7], ['old-1', 100]]);
 
-    expect(await run()).to.deep.equal({ deleted: 1, batches: 1 });
+    // One series per statement: three pages of one, and the empty one that ends the walk.
+    const onePerBatch = await asSystem('maintenance', () => pruneSeries(api.running.app.database.pool, retentionHorizonNs(30), new AbortController().signal, 1));
+    expect(onePerBatch).to.deep.equal({ deleted: 1, batches: 4 });
     expect([await series(a.tenantId), await series(b.tenantId)]).to.deep.equal([1, 1]);
     expect(await run()).to.deep.equal({ deleted: 0, batches: 1 });
 
