@@ -76,7 +76,6 @@ export interface LogsRequest {
 
 export interface RequestOf { metrics: MetricsRequest; logs: LogsRequest }
 
-
 /** The encoding a Content-Type names (parameters such as `charset` aside); anything else is a 415. */
 export function encodingOf(contentType: string): Encoding | null {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
