@@ -110,7 +110,18 @@ async function telemetryLoad(url: string, key: string) {
     for (let n = 0, at = metricOffset; at < simSeconds * 1000; n += 1, at += METRICS_EVERY_S * 1000) schedule.push({ at, d, kind: 'metrics', n });
   }
   schedule.sort((a, b) => a.at - b.at);
+  // Bodies are encoded before the clock starts: 2,000 laptops encode their own exports, so that
+  // work is not the server machine's (on this machine it would compete with the server for CPU).
+  const prepared = schedule.map((item) => {
+    const simNs = startNs + BigInt(item.at) * 1_000_000n;
+    const delta: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
+    const body = item.kind === 'logs'
+      ? logBatch(item.d, item.n, simNs, delta)
+      : metricsExport(item.d, simNs - BigInt(METRICS_EVERY_S) * 1_000_000_000n, simNs, delta);
+    return { ...item, body, delta };
+  });
   const inFlight: Promise<void>[] = [];
+  const clientCpu0 = process.cpuUsage();
   const started = performance.now();
   // What the server answered 200 for: a sender that gave up after five 503s keeps its data (an
   // exporter drops it), so "nothing lost" compares the database with what was accepted.
@@ -135,22 +146,18 @@ async function telemetryLoad(url: string, key: string) {
       return;
     }
   };
-  for (const item of schedule) {
+  for (const item of prepared) {
     const due = started + item.at / SPEEDUP;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const simNs = startNs + BigInt(item.at) * 1_000_000n;
-    const delta: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
-    const body = item.kind === 'logs'
-      ? logBatch(item.d, item.n, simNs, delta)
-      : metricsExport(item.d, simNs - BigInt(METRICS_EVERY_S) * 1_000_000_000n, simNs, delta);
-    for (const [k, v] of Object.entries(delta) as [keyof Sent, number][]) sent[k] += v;
-    inFlight.push(send(`/api/otlp/v1/${item.kind}`, body, delta, item.d));
+    for (const [k, v] of Object.entries(item.delta) as [keyof Sent, number][]) sent[k] += v;
+    inFlight.push(send(`/api/otlp/v1/${item.kind}`, item.body, item.delta, item.d));
   }
   await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;
+  const clientCpu = process.cpuUsage(clientCpu0);
   agent.destroy();
-  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried };
+  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried, clientCpuSeconds: (clientCpu.user + clientCpu.system) / 1e6 };
 }
 
 /** Closed loop, 32 connections: how many log batches a second the instance takes at most. */
@@ -218,7 +225,8 @@ async function main(): Promise<number> {
     for (let i = 0; i < Math.ceil((WEBHOOK_SECONDS * 3000) / 95); i += 1) webhookKeys.push(await insertKey(db.db, hooks.tenantId, hooks.userId, 'hook'));
     await db.close();
 
-    server = await startServerProcess(env);
+    // BENCH_PROFILE=<dir>: the server's CPU profile (node --cpu-prof), written when it stops.
+    server = await startServerProcess(env, process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
     await settle(server.pid);
     const admin = new pg.Pool({ connectionString: database.url, max: 1 });
     if (statements) {
@@ -228,6 +236,7 @@ async function main(): Promise<number> {
     const cpu0 = cpuTicks(server.pid);
     const db0 = database.cpuTicks();
     const telemetry = await telemetryLoad(server.url, key);
+    const openLoopLoad = loadavg()[0]!;
     const serverCpu = (cpuTicks(server.pid) - cpu0) / 100;
     const dbCpu = (database.cpuTicks() - db0) / 100;
     if (statements) {
@@ -254,8 +263,9 @@ async function main(): Promise<number> {
     const lost = JSON.stringify(expected) !== JSON.stringify(got);
 
     const requests = telemetry.sent.logBatches + telemetry.sent.metricExports;
+    process.stdout.write(`load average at the end of the open loop ${openLoopLoad.toFixed(1)}\n`);
     process.stdout.write(`telemetry (open loop, ${requests} exports: ${telemetry.sent.logBatches} log batches, ${telemetry.sent.metricExports} metrics exports) ${fmt(telemetry.summary)}\n`);
-    process.stdout.write(`  offered ${(requests / telemetry.summary.seconds).toFixed(0)}/s; retried after 503: ${telemetry.retried}; server ${((serverCpu * 1000) / requests).toFixed(2)} ms CPU per export, PostgreSQL ${((dbCpu * 1000) / requests).toFixed(2)} ms\n`);
+    process.stdout.write(`  offered ${(requests / SECONDS).toFixed(0)}/s, delivered ${(requests / telemetry.summary.seconds).toFixed(0)}/s; retried after 503: ${telemetry.retried}; server ${((serverCpu * 1000) / requests).toFixed(2)} ms CPU per export, PostgreSQL ${((dbCpu * 1000) / requests).toFixed(2)} ms, this sender ${((telemetry.clientCpuSeconds * 1000) / requests).toFixed(2)} ms\n`);
     process.stdout.write(`telemetry log batches (closed loop, 32 connections)         ${fmt(capacity)}\n`);
     process.stdout.write(`webhook API (closed loop, 32 connections)                   ${fmt(webhooks.summary)}\n`);
     process.stdout.write(`needed for ${DEVELOPERS} developers: ${(DEVELOPERS / LOGS_EVERY_S + DEVELOPERS / METRICS_EVERY_S).toFixed(0)}/s; telemetry capacity ÷ webhook rate ${(capacity.perSecond / webhooks.summary.perSecond).toFixed(2)}\n`);

@@ -19,6 +19,7 @@ import type { ScheduleDefinition } from './jobs/scheduler.js';
 import { sessionAssessmentJob, sessionSummaryJob } from './ai/jobs.js';
 import { testJobs, testSchedules } from './jobs/testHooks.js';
 import { aiVendorPull, aiVendorsPullDue } from './aiVendors/jobs.js';
+import { aiTelemetryRetention } from './aiTelemetry/jobs.js';
 import { trackerSyncWorkflow } from './integrations/trackers/syncJob.js';
 import { TRACKERS_SWEEP, trackersSyncDue } from './integrations/trackers/dueJob.js';
 import { slashCommandJob } from './integrations/slack/command.js';
@@ -55,6 +56,7 @@ export const jobCatalog: readonly JobDefinition[] = [
   corpusWorkflow,
   aiVendorPull,
   aiVendorsPullDue,
+  aiTelemetryRetention,
 ];
 
 const MINUTE = 60;
@@ -78,6 +80,7 @@ export const scheduleCatalog: readonly ScheduleDefinition[] = [
   { name: 'bi.watchdog', job: 'bi.watchdog', everySeconds: 30, offsetSeconds: 15, summary: "Every 30 s at :15/:45: BI sessions past their credential's timeouts are stopped." },
   { name: 'codehost.backfills-resume', job: 'codehost.backfills-resume', everySeconds: 15, offsetSeconds: 10, summary: 'Every 15 s at :10/:25/:40/:55: code-host backfills whose worker died (no heartbeat for 30 s) continue from their cursor.' },
   { name: 'ai-vendors.pull-due', job: 'ai-vendors.pull-due', everySeconds: HOUR, offsetSeconds: 47 * MINUTE, summary: 'Hourly at :47: a pull of every AI tool vendor report source that is due (Cursor hourly, Claude Code Analytics and Copilot daily).' },
+  { name: 'ai-telemetry.retention', job: 'ai-telemetry.retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 40 * MINUTE, summary: 'Nightly at 03:40 UTC: AI telemetry metric series whose last point is older than AI_TELEMETRY_RETENTION_DAYS.' },
   { name: 'codehost.deliveries-retention', job: 'codehost.deliveries-retention', everySeconds: 24 * HOUR, offsetSeconds: 3 * HOUR + 10 * MINUTE, summary: 'Nightly at 03:10 UTC: code-host delivery ids older than 30 days.' },
 ];
 

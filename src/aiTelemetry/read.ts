@@ -6,7 +6,7 @@
  * are never read.
  */
 import { createHash } from 'node:crypto';
-import type { AnyValue, KeyValue, LogRecord, LogsRequest, Metric, MetricsRequest, NumberDataPoint } from './otlp.js';
+import type { AnyValue, Int64, KeyValue, LogRecord, LogsRequest, Metric, MetricsRequest, NumberDataPoint } from './otlp.js';
 
 export type Tool = 'claude-code' | 'codex';
 
@@ -36,11 +36,14 @@ type Attributes = Map<string, string | number | boolean>;
 
 const MAX_TEXT = 200;
 
-function scalar(value: AnyValue | undefined): string | number | boolean | undefined {
+/** A decoded 64-bit integer's decimal text (a Long's `toString`, unsigned for fixed64). */
+const int64 = (value: Int64 | null | undefined): string => (value === undefined || value === null ? '' : String(value));
+
+function scalar(value: AnyValue | null | undefined): string | number | boolean | undefined {
   switch (value?.value) {
     case 'stringValue': return value.stringValue;
     case 'boolValue': return value.boolValue;
-    case 'intValue': return Number(value.intValue);
+    case 'intValue': return Number(int64(value.intValue));
     case 'doubleValue': return value.doubleValue;
     default: return undefined;
   }
@@ -141,13 +144,13 @@ const AGGREGATION_TEMPORALITY_DELTA = 1;
 const AGGREGATION_TEMPORALITY_CUMULATIVE = 2;
 
 function pointValue(point: NumberDataPoint): number | null {
-  const value = point.value === 'asInt' ? Number(point.asInt) : point.value === 'asDouble' ? point.asDouble : undefined;
+  const value = point.value === 'asInt' ? Number(int64(point.asInt)) : point.value === 'asDouble' ? point.asDouble : undefined;
   return value !== undefined && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-function nanos(value: string | undefined): bigint {
+function nanos(value: Int64 | null | undefined): bigint {
   try {
-    return value ? BigInt(value) : 0n;
+    return value === undefined || value === null ? 0n : BigInt(int64(value));
   } catch {
     return 0n;
   }
@@ -158,8 +161,12 @@ function dataPointCount(metric: Metric): number {
   return (data?.dataPoints as unknown[] | undefined)?.length ?? 0;
 }
 
-/** The points of the metrics we read, and the tally of everything in the export. */
-export function readMetrics(request: MetricsRequest): { points: MetricPoint[]; tally: Tally } {
+/**
+ * The points of the metrics we read, and the tally of everything in the export. A point older than
+ * `horizonNs` (the retention, jobs.ts) is refused: its series may have been pruned, and counting it
+ * again would count it twice.
+ */
+export function readMetrics(request: MetricsRequest, horizonNs = 0n): { points: MetricPoint[]; tally: Tally } {
   const tally = newTally();
   const points: MetricPoint[] = [];
   const reject = (name: string, n: number, why: string) => {
@@ -189,6 +196,10 @@ export function readMetrics(request: MetricsRequest): { points: MetricPoint[]; t
         const timeNs = nanos(point.timeUnixNano);
         if (value === null || timeNs <= 0n) {
           reject(name, 1, `${name}: a data point without a non-negative value or a time`);
+          continue;
+        }
+        if (timeNs < horizonNs) {
+          reject(name, 1, `${name}: a data point older than the retention of the intake`);
           continue;
         }
         bump(tally.accepted, name);

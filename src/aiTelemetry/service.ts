@@ -17,6 +17,7 @@ import { linkSessions, type Executor } from '../aiSessions/activityLinks.js';
 import type { PartialSuccess, Signal } from './otlp.js';
 import type { LogsRequest, MetricsRequest } from './otlp.js';
 import { GroupCommit, type Contribution } from './batch.js';
+import { retentionHorizonNs } from './jobs.js';
 import { COUNTERS, digest64, readLogs, readMetrics, type Counters, type Origin, type Person, type Tally } from './read.js';
 
 /** Log batch digests kept per session and per person-day: an exporter retries within seconds. */
@@ -280,7 +281,7 @@ function partialOf(tally: Tally): PartialSuccess {
  * sessions and person-days.
  */
 export async function ingestMetrics(app: AppContext, principal: TenantPrincipal, request: MetricsRequest): Promise<PartialSuccess> {
-  const { points, tally } = readMetrics(request);
+  const { points, tally } = readMetrics(request, retentionHorizonNs(app.config.aiTelemetry.retentionDays));
   // One row per series per statement: an export naming a series twice keeps the newest cumulative
   // point, and adds up delta points over the interval they cover together.
   const series = new Map<string, (typeof points)[number]>();

@@ -130,6 +130,25 @@ export async function principalFromApiKey(db: Db, secret: string): Promise<Tenan
   const cache = principalCache(db);
   const cached = cache.get(hash);
   if (cached && cached.lastUsedAt && Date.now() - cached.lastUsedAt.getTime() <= 60_000) return cached.principal;
+  // One lookup per key at a time: when the entry ages out under load (one key serves a whole
+  // organisation's telemetry), the requests meanwhile share it rather than each reading the row
+  // and queueing on its last_used_at update. A lookup that began before a forget is not shared
+  // by a request arriving after it.
+  let lookups = inFlight.get(db);
+  if (!lookups) inFlight.set(db, (lookups = new Map()));
+  const forgets = cache.begin().forgets;
+  const shared = lookups.get(hash);
+  if (shared && shared.forgets === forgets) return shared.lookup;
+  const lookup = lookUp(db, cache, hash).finally(() => {
+    if (lookups.get(hash)?.lookup === lookup) lookups.delete(hash);
+  });
+  lookups.set(hash, { lookup, forgets });
+  return lookup;
+}
+
+const inFlight = new WeakMap<Db, Map<string, { lookup: Promise<TenantPrincipal | null>; forgets: number }>>();
+
+async function lookUp(db: Db, cache: PrincipalCache, hash: string): Promise<TenantPrincipal | null> {
   const read = cache.begin();
   const rows = await db
     .select({ id: apiKeys.id, tenantId: apiKeys.tenantId, userId: apiKeys.userId, role: tenantMemberships.role, lastUsedAt: apiKeys.lastUsedAt })

@@ -11,6 +11,7 @@ import { parseDatabase, parseDatabaseUrl, type DatabaseConfig } from './database
 import { parseEncryptionKey } from './encryptionKey.js';
 import { parseAppUrl, parseListener, type Cidr } from './http.js';
 import { parseAiVendors, type AiVendorsConfig } from './aiVendors.js';
+import { parseAiTelemetry, type AiTelemetryConfig } from './aiTelemetry.js';
 import { parseIntegrations, parseTrackers, type IntegrationsConfig, type TrackersConfig } from './integrations.js';
 import { parseMail } from './mail.js';
 import { parseObjectStore, type ObjectStoreConfig } from './objectStore.js';
@@ -66,6 +67,8 @@ export interface Config extends RuntimeConfig {
   ai: AiConfig;
   /** The AI tools' vendor reports (docs/ai-vendor-reports.md). */
   aiVendors: AiVendorsConfig;
+  /** The AI tools' OpenTelemetry intake (docs/ai-telemetry.md). */
+  aiTelemetry: AiTelemetryConfig;
   /** TEST_HOOKS (src/config/runtime.ts): refused unless NODE_ENV is test. */
   testHooks: boolean;
 }
@@ -95,6 +98,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const trackers = parseTrackers(r, appUrlText, production, integrations.tracker1, integrations.tracker2);
   const ai = parseAi(r, production);
   const aiVendors = parseAiVendors(r, production, codehostApp?.apiUrl ?? null);
+  const aiTelemetry = parseAiTelemetry(r);
   const runtime = parseRuntime(r);
   const listener = parseListener(r);
   const testHooks = parseTestHooks(r, nodeEnv);
@@ -123,6 +127,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     adminSecret: r.get('ADMIN_SECRET'),
     ai,
     aiVendors,
+    aiTelemetry,
     ...runtime,
     testHooks,
   });
