@@ -53,6 +53,8 @@ const ListQuery = Paging.extend({
   // A date alone means its midnight UTC.
   from: z.union([Timestamp, pgDate()]).optional(),
   to: z.union([Timestamp, pgDate()]).optional(),
+  // A team's slug or id: the sessions of its members (as the ai_sessions cube counts them).
+  team: z.string().min(1).max(200).optional(),
 });
 
 // A malformed id cannot name a session: answer 404 like any unknown id.

@@ -4,10 +4,10 @@
  * deletion removes the row and the object in one step (the row comes back if the object cannot go).
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
-import { aiSessionLinks, aiSessionShas, aiSessions, commits, projects, pullRequests } from '../db/schema/index.js';
+import { aiSessionLinks, aiSessionShas, aiSessions, commits, projects, pullRequests, teams } from '../db/schema/index.js';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
@@ -113,12 +113,34 @@ export interface SessionFilters {
   tool?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** A team of the tenant, by slug or id. */
+  team?: string | undefined;
 }
 
-/** Sessions of the tenant, newest first; `from` inclusive and `to` exclusive on `startedAt`. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The team a list is filtered to, among the tenant's own teams: an unknown team, or another
+ * tenant's, is named in a 404 rather than answered with an empty list (as `/api/facts` does).
+ */
+async function requireTeam(db: Db, tenantId: string, team: string): Promise<string> {
+  const [row] = await db.select({ id: teams.id }).from(teams)
+    .where(and(eq(teams.tenantId, tenantId), UUID.test(team) ? or(eq(teams.id, team.toLowerCase()), eq(teams.slug, team)) : eq(teams.slug, team)));
+  if (!row) throw new AppError('not_found', `Team not found: "${team}" is no team of this organisation (teams.slug or teams.id)`, [{ path: 'query.team', message: 'No such team' }]);
+  return row.id;
+}
+
+/**
+ * Sessions of the tenant, newest first; `from` inclusive and `to` exclusive on `startedAt`. A team
+ * keeps the sessions the `ai_sessions` cube counts for it (the session's person is a member of the
+ * enabled team, matched as the cube matches them: cube_ai_sessions), so the list and the AI
+ * adoption numbers of one scope are the same sessions.
+ */
 export async function listSessions(db: Db, principal: TenantPrincipal, filters: SessionFilters, paging: Paging): Promise<{ rows: SessionRow[]; total: number }> {
+  const teamId = filters.team === undefined ? undefined : await requireTeam(db, principal.tenantId, filters.team);
   const conditions: (SQL | undefined)[] = [
     eq(aiSessions.tenantId, principal.tenantId),
+    teamId ? sql`exists (select 1 from cube_ai_sessions c where c.tenant_id = ${principal.tenantId} and c.id = ${aiSessions.id} and c.team_id = ${teamId})` : undefined,
     filters.userId ? eq(aiSessions.userId, filters.userId) : undefined,
     filters.projectKey ? eq(aiSessions.projectKey, filters.projectKey) : undefined,
     filters.tool ? eq(aiSessions.tool, filters.tool) : undefined,

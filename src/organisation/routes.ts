@@ -32,6 +32,9 @@ export const TeamPatch = z
   .strictObject({
     enabled: z.boolean().optional(),
     projects: z.array(z.string().regex(PROJECT_KEY, 'Must be a project key <owner>/<repo>')).max(1000).optional(),
+    // A key no project has: created as a manual project (the default, for scripts that assign before
+    // data arrives), or refused with a field error per key (Settings › Teams asks first).
+    unknownProjects: z.enum(['refuse', 'create']).optional(),
   })
   .refine((b) => b.enabled !== undefined || b.projects !== undefined, { message: 'Give enabled and/or projects' });
 

@@ -5,7 +5,8 @@
 import { and, asc, count, eq, ilike, inArray, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { orgUnits, people, personIdentities, projects, teamMemberships, teams } from '../db/schema/index.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
+import { UNKNOWN_PROJECT } from '../shared/projectKeys.js';
 import type { Paging } from '../http/route.js';
 import type { Actor } from '../auth/principal.js';
 import { authorize } from '../auth/policies.js';
@@ -70,12 +71,13 @@ export async function getTeam(db: Db, tenantId: string, id: string): Promise<Tea
  * any other owner (a project has one owning team), keys no project has yet are created with
  * provider manual, and projects no longer listed lose their owner.
  */
-export async function updateTeam(db: Db, actor: Actor, id: string, patch: { enabled?: boolean; projects?: string[] }): Promise<TeamView> {
+export async function updateTeam(db: Db, actor: Actor, id: string, patch: { enabled?: boolean; projects?: string[]; unknownProjects?: 'refuse' | 'create' }): Promise<TeamView> {
   authorize(actor, 'team.manage');
   const { tenantId } = actor;
   await db.transaction(async (tx) => {
     const [team] = await tx.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.id, id))).for('update');
     if (!team) throw notFound('Team');
+    if (patch.projects && patch.unknownProjects === 'refuse') await refuseUnknown(tx, tenantId, patch.projects);
     if (patch.enabled !== undefined) await tx.update(teams).set({ enabled: patch.enabled, updatedAt: new Date() }).where(eq(teams.id, id));
     if (patch.projects) {
       const keys = [...new Set(patch.projects)];
@@ -90,6 +92,45 @@ export async function updateTeam(db: Db, actor: Actor, id: string, patch: { enab
 
 /** Projects whose key is one of `keys`, whatever its case (one project per repository, docs/activity.md). */
 const keyIn = (keys: string[]) => sql`lower(${projects.projectKey}) in (select lower(k) from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) k)`;
+
+/**
+ * Keys no project of the tenant has (any case): a typing mistake would otherwise make a project
+ * that no data ever reaches. Each is named under its item, with the nearest known key when one is
+ * within two edits; nothing is written.
+ */
+async function refuseUnknown(db: Db, tenantId: string, keys: string[]): Promise<void> {
+  const known = await db.select({ key: projects.projectKey }).from(projects).where(eq(projects.tenantId, tenantId));
+  const lower = new Set(known.map((p) => p.key.toLowerCase()));
+  const details = keys.flatMap((key, i) => {
+    if (lower.has(key.toLowerCase())) return [];
+    const near = nearest(key, known.map((p) => p.key));
+    return [{ path: `projects.${i}`, message: `${UNKNOWN_PROJECT} "${key}"${near ? ` (did you mean ${near}?)` : ''}: no pull request, deployment, issue or code-host event has named it yet` }];
+  });
+  if (details.length) throw new AppError('validation_failed', `Unknown project keys: ${details.length === 1 ? 'one key names' : `${details.length} keys name`} no project of this organisation (send "unknownProjects": "create" to add them anyway)`, details);
+}
+
+/** The known key fewest edits away (at most two, case ignored), for "did you mean". */
+function nearest(key: string, known: string[]): string | null {
+  let best: { key: string; distance: number } | null = null;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase(), 2);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { key: candidate, distance };
+  }
+  return best?.key ?? null;
+}
+
+/** Levenshtein distance, stopping early once every path is past `limit` (then limit + 1). */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...row) > limit) return limit + 1;
+    previous = row;
+  }
+  return previous[b.length]!;
+}
 
 /**
  * The spec's auto-created project: provider manual, source type manual, every sync on. A key

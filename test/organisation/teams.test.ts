@@ -87,6 +87,35 @@ describe('Teams API and project ownership', function () {
     expect(await owners(b.tenantId)).to.deep.equal([]);
   });
 
+  it('PATCH with unknownProjects "refuse" names each key no project has (with the nearest known one) and writes nothing; "create" adds them; another tenant\'s projects are not known here', async () => {
+    const owner = api.as(a.owner.apiKey);
+    // Known: a project the webhook API created (any case matches), and tenant B's own project is not.
+    expect((await owner.post('/api/webhooks/v1/deployments', { projectKey: 'acme/Billing-Service', externalId: 'k1', ref: 'main', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8', environment: 'production', status: 'success' })).status).to.equal(201);
+    expect((await api.as(b.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'b/secret-repo', externalId: 'k1', ref: 'main', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8', environment: 'production', status: 'success' })).status).to.equal(201);
+    const before = await owners(a.tenantId);
+    const refused = await owner.patch(`/api/teams/${ids.platform}`, { projects: ['acme/billing-service', 'acme/biling-service', 'b/secret-repo'], unknownProjects: 'refuse', enabled: false });
+    expectRefusal(refused, 400, {
+      error: {
+        code: 'validation_failed',
+        message: 'Unknown project keys: 2 keys name no project of this organisation (send "unknownProjects": "create" to add them anyway)',
+        details: [
+          { path: 'projects.1', message: 'No project of this organisation has the key "acme/biling-service" (did you mean acme/Billing-Service?): no pull request, deployment, issue or code-host event has named it yet' },
+          { path: 'projects.2', message: 'No project of this organisation has the key "b/secret-repo": no pull request, deployment, issue or code-host event has named it yet' },
+        ],
+      },
+    });
+    // Nothing written, the enabled flag of the same request included.
+    expect(await owners(a.tenantId)).to.deep.equal(before);
+    expect((await owner.get(`/api/teams/${ids.platform}`)).body.data).to.deep.include({ enabled: true });
+    const known = await owner.patch(`/api/teams/${ids.platform}`, { projects: ['ACME/billing-service'], unknownProjects: 'refuse' });
+    expect(known.status).to.equal(200);
+    expect(known.body.data.projects).to.deep.equal(['acme/Billing-Service']);
+    const created = await owner.patch(`/api/teams/${ids.platform}`, { projects: ['acme/billing-service', 'acme/new-repo'], unknownProjects: 'create' });
+    expect(created.body.data.projects).to.deep.equal(['acme/Billing-Service', 'acme/new-repo']);
+    expectRefusal(await owner.patch(`/api/teams/${ids.platform}`, { projects: [], unknownProjects: 'maybe' }), 400, { error: { code: 'validation_failed', message: 'Validation failed', details: [{ path: 'unknownProjects', message: 'Must be one of: refuse, create' }] } });
+    await owner.patch(`/api/teams/${ids.platform}`, { projects: [] });
+  });
+
   it('manual memberships: an owner adds and removes them; register ones are refused; roster shows the source', async () => {
     const owner = api.as(a.owner.apiKey);
     const people = (await owner.get('/api/people')).body.data;

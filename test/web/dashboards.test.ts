@@ -111,7 +111,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     // The second column is the team's overall DORA band (issue 47; test/web/teamDora.test.ts): Alpha's
     // change failure rate of 20 % is low; Beta and Empty have no DORA measure with a value.
     const cells = async () => (await table.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 4).map((c) => c.split('\n')[0]).join('|'));
-    expect(await cells()).to.deep.equal(['Alpha|low|3|3', 'Beta|no DORA measure|1|none merged', 'Empty|no DORA measure|1|none merged']);
+    expect(await cells()).to.deep.equal(['Alpha|low|3|3', 'Beta|no DORA measure|1|0', 'Empty|no DORA measure|1|0']);
     await page.getByRole('button', { name: 'Headcount' }).click();
     expect((await cells())[0]).to.equal('Alpha|low|3|3');
     expect(await page.getByRole('columnheader', { name: 'Headcount' }).getAttribute('aria-sort')).to.equal('descending');
@@ -147,6 +147,11 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     const prs = page.getByTestId('flow-prs');
     await prs.getByRole('button', { name: 'Show as table' }).click();
     expect((await prs.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 1', 'Feb 2026 No pull request merged in Feb 2026.', 'Mar 2026 2']);
+    // By team: a count of nothing merged is 0, not a word; a median of nothing says why (issue 46 point 5).
+    const byTeam = page.getByTestId('flow-teams').getByRole('table');
+    // PRs merged, PR cycle time p50, CEU and CCV of Beta, each cell's first line.
+    const beta = async () => (await byTeam.locator('tbody tr', { hasText: 'Beta' }).locator('td').allInnerTexts()).map((c) => c.split('\n')[0]!.trim()).filter((_, i) => [0, 1, 3, 4].includes(i));
+    await until(beta, ['0', 'no PR merged', '0', '0']);
     await screenshot(page, 'flow');
 
     await page.goto(`/app/ai?${SCOPE}`);

@@ -28,7 +28,8 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
   it('an owner chooses workflow runs (the workflow file is required, shown under its field); a member only reads', async () => {
     const page = await tabAs(tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/deployments');
-    await until(() => rows(page), [['acme/web', 'Not chosen', '1 / 0', 'Not run']]);
+    // No source chosen, the webhook API's row counts: the page names the webhook API (issue 46 point 5).
+    await until(() => rows(page), [['acme/web', 'Webhook API (POST /api/webhooks/v1/deployments), not chosen yet', '1 / 0', 'Not run']]);
     const form = page.getByRole('form', { name: 'Deployment source of acme/web' });
     await form.getByLabel('Source').selectOption('workflow_runs');
     await form.getByRole('button', { name: 'Save acme/web' }).click();
@@ -104,6 +105,26 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     await page.getByRole('group', { name: 'Remove the organisation-wide pattern?' }).getByRole('button', { name: 'Remove' }).click();
     await until(() => panel.locator('p').first().textContent(), 'No pattern: only a project’s own workflow counts as its deployment.');
     expect((await server.as(org.owner.apiKey).get('/api/deployment-sources/organisation')).body.data).to.deep.equal({ pattern: null });
+  });
+
+  it('a project whose source is the webhook API names it, in the table and the source picker; one with no deployment says not chosen', async () => {
+    const org = await buildTenant(server.databaseUrl, 'Webhook Source Org');
+    const posted = await server.as(org.owner.apiKey).post('/api/webhooks/v1/deployments', {
+      projectKey: 'acme/piped', externalId: 'd1', ref: 'main', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8', environment: 'production', status: 'success',
+    });
+    expect(posted.status).to.equal(201);
+    // acme/quiet: a project with no deployment stored and no source (its pull requests came first).
+    await dbFor(server.databaseUrl).pool.query(`insert into projects (tenant_id, provider, project_key, source_type) values ($1, 'manual', 'acme/quiet', 'manual')`, [org.tenantId]);
+    const [piped] = (await server.as(org.owner.apiKey).get('/api/deployment-sources')).body.data.filter((s: { projectKey: string }) => s.projectKey === 'acme/piped');
+    expect((await server.as(org.owner.apiKey).put(`/api/deployment-sources/${piped.projectId}`, { source: 'webhook' })).status).to.equal(200);
+    const page = await tabAs(org.owner.userId, org.tenantId);
+    await page.goto('/app/settings/deployments');
+    await until(() => rows(page), [
+      ['acme/piped', 'Webhook API (POST /api/webhooks/v1/deployments)', '1 / 0', 'Not run'],
+      ['acme/quiet', 'Not chosen', '0 / 0', 'Not run'],
+    ]);
+    const picker = page.getByRole('form', { name: 'Deployment source of acme/piped' }).getByLabel('Source');
+    expect(await picker.locator('option:checked').textContent()).to.equal('Webhook API (POST /api/webhooks/v1/deployments)');
   });
 
   it('each project shows its 90-day backfill from the code host: finished, waiting for the rate limit, stopped', async () => {

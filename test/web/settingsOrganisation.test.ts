@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, twoTenants, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER } from '../organisation/helpers.js';
 import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
@@ -53,9 +53,26 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
     await page.getByRole('button', { name: 'Save projects' }).click();
     await until(() => projects.getAttribute('aria-invalid'), 'true');
     expect(await page.locator('#team-projects-error').innerText()).to.equal('Must be a project key <owner>/<repo>');
+    // Issue 46 point 5: a mistyped key is refused under the field (with the key it was probably
+    // meant to be) and creates nothing; a key of no project yet is added after "Add anyway".
+    const sent = await server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/ledger', externalId: 'l1', ref: 'main', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8', environment: 'production', status: 'success' });
+    expect(sent.status).to.equal(201);
+    await projects.fill('acme/ledgr');
+    await page.getByRole('button', { name: 'Save projects' }).click();
+    await until(() => page.locator('#team-projects-error').innerText(), 'No project of this organisation has the key "acme/ledgr" (did you mean acme/ledger?): no pull request, deployment, issue or code-host event has named it yet');
+    expect(await projects.getAttribute('aria-invalid')).to.equal('true');
+    const projectKeys = async () => (await dbFor(server.databaseUrl).pool.query('select project_key from projects where tenant_id = $1 order by project_key', [tenant.tenantId])).rows.map((r) => r.project_key);
+    expect(await projectKeys()).to.deep.equal(['acme/ledger']);
     await projects.fill('acme/pay\nacme/ledger');
     await page.getByRole('button', { name: 'Save projects' }).click();
+    await until(() => page.locator('#team-projects-error').innerText(), 'No project of this organisation has the key "acme/pay": no pull request, deployment, issue or code-host event has named it yet');
+    const confirm = page.getByRole('group', { name: 'Add unknown projects' });
+    expect(await confirm.innerText()).to.equal('This key names no project yet. Add it only for a repository whose data has not arrived yet. Add anyway');
+    expect((await server.as(tenant.owner.apiKey).get(`/api/teams/${teamIds.payments}`)).body.data.projects).to.deep.equal([]);
+    await confirm.getByRole('button', { name: 'Add anyway' }).click();
     await until(async () => (await server.as(tenant.owner.apiKey).get(`/api/teams/${teamIds.payments}`)).body.data.projects, ['acme/ledger', 'acme/pay']);
+    await until(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count(), 1);
+    expect(await projects.getAttribute('aria-invalid')).to.equal(null);
 
     await until(() => cells(page, 'team-members'), [
       ['Ada Lovelace', 'E1001', 'register', ''],

@@ -63,6 +63,35 @@ describe('web app: small screens and charts (Chromium)', function () {
     expect(wide).to.deep.equal([]);
   });
 
+  // Issue 46 point 5: the facts panel is wider than a phone; scrolled to its far right and bottom, its Close stays on the screen and answers.
+  it('at 390 px the facts panel\'s Close stays on the screen wherever the panel is scrolled, and closes it', async () => {
+    // A short screen, so that the seed's three rows make the panel scroll.
+    const page = await ownerPage({ width: PHONE.width, height: 420 });
+    await page.goto(`/app/?${SCOPE}&drill=pull_requests.prs_merged`);
+    const panel = page.getByTestId('facts-panel');
+    await panel.getByTestId('facts-count').waitFor();
+    await until(async () => (await panel.locator('tbody tr').count()) > 0, true);
+    const close = panel.getByRole('button', { name: 'Close', exact: true });
+    /** Where Close is, and whether it is what a tap at its centre reaches. */
+    const reachable = () => close.evaluate((button) => {
+      const r = button.getBoundingClientRect();
+      const onScreen = r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight;
+      return onScreen && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === button;
+    });
+    // The list is taller than the screen: the panel scrolls (sideways too, should a column not wrap).
+    expect(await panel.evaluate((d) => d.scrollHeight > d.clientHeight)).to.equal(true);
+    const scrolled: Record<string, boolean> = {};
+    for (const [name, x, y] of [['start', 0, 0], ['right', 1, 0], ['bottom', 0, 1], ['bottom right', 1, 1]] as const) {
+      await panel.evaluate((d, to) => d.scrollTo(to.x * d.scrollWidth, to.y * d.scrollHeight), { x, y });
+      scrolled[name] = await reachable();
+    }
+    await screenshot(page, 'phone-facts-panel');
+    expect(scrolled).to.deep.equal({ start: true, right: true, bottom: true, 'bottom right': true });
+    await close.click();
+    await until(() => panel.count(), 0);
+    expect(new URL(page.url()).searchParams.has('drill')).to.equal(false);
+  });
+
   /** The bounding boxes of the x-axis labels a person can see on the chart, left to right. */
   async function monthLabels(page: Page, chartId: string) {
     const labels = page.getByTestId(chartId).locator('[data-axis="x"] span');

@@ -77,8 +77,10 @@ describe('web app: Teams compared, and the AI numbers opened (Chromium)', functi
     // Memberships have no history: headcount has no "before" (issue 46 point 5).
     expect(await cellOf(page, 'Alpha', 'Headcount')).to.deep.equal(['3', "above the teams' median 1"]);
     expect(await cellOf(page, 'Beta', 'Headcount')).to.deep.equal(['1', "at the teams' median"]);
-    expect(await cellOf(page, 'Alpha', 'PRs merged')).to.deep.equal(['3', 'before none', "at the teams' median"]);
-    expect(await cellOf(page, 'Beta', 'PRs merged')).to.deep.equal(['none merged', 'before none', "teams' median 3"]);
+    // A count of nothing in the window is 0 (issue 46 point 5), before too, and counts in the teams' median (3, 0, 0).
+    expect(await cellOf(page, 'Alpha', 'PRs merged')).to.deep.equal(['3', 'before 0 · up, better', "above the teams' median 0"]);
+    expect(await cellOf(page, 'Beta', 'PRs merged')).to.deep.equal(['0', 'before 0 · no change', "at the teams' median"]);
+    expect(await cellOf(page, 'Empty', 'Production deploys')).to.deep.equal(['no deployment source', 'before none', "teams' median 4"]);
     expect(await cellOf(page, 'Organisation', 'Change failure rate')).to.deep.equal(['20% · n = 5', 'DORA low', "teams' median 20%"]);
     expect(await cellOf(page, 'Organisation', 'Headcount')).to.deep.equal(['5', "teams' median 1"]);
     expect(await text(page, 'teams-compare-note')).to.match(/^Under each number: the previous window of equal length \(1 Oct 2025 to 31 Dec 2025\), the change named better or worse/);

@@ -10,8 +10,9 @@ export type Direction = 'higher' | 'lower' | null;
 
 /**
  * The median of the teams' values: the middle one in order, or the mean of the two middle ones.
- * Teams without a value (nothing in the window: "none merged", "no incident closed") are left out,
- * as a median of durations leaves out what did not happen. Null when no team has a value.
+ * Teams without a value ("no incident closed", "no deployment source") are left out, as a median
+ * of durations leaves out what did not happen; a count of nothing in the window is a value, 0 (the
+ * Teams page passes it as such). Null when no team has a value.
  */
 export function teamsMedian(values: (number | null)[]): number | null {
   const v = values.filter((x): x is number => x !== null).sort((a, b) => a - b);

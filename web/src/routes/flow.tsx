@@ -34,11 +34,11 @@ const column = drillColumn(DRILL_TITLES);
 
 const COLUMNS = [
   teamNameColumn,
-  column('prs', 'pull_requests.prs_merged', countCell('pull_requests.prs_merged', 'none')),
+  column('prs', 'pull_requests.prs_merged', countCell('pull_requests.prs_merged', null), true),
   column('cycle', 'pull_requests.pr_cycle_time_p50_seconds', medianCell('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged')),
   column('lead', 'issues.issue_lead_time_p50_seconds', medianCell('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed')),
-  column('ceu', 'pull_requests.ceu_total', countCell('pull_requests.ceu_total', 'none')),
-  column('ccv', 'pull_requests.ccv_total', countCell('pull_requests.ccv_total', 'none')),
+  column('ceu', 'pull_requests.ceu_total', countCell('pull_requests.ceu_total', null), true),
+  column('ccv', 'pull_requests.ccv_total', countCell('pull_requests.ccv_total', null), true),
 ];
 
 export function FlowPage() {

@@ -36,6 +36,11 @@ interface Measure {
   direction: Direction;
   /** The measure whose facts the number opens (headcount: the current members); null: none. */
   drill: string | null;
+  /**
+   * A count whose missing value is a measured 0 for this row (nothing merged, closed or deployed in
+   * the window: "0", not a word), unless the row has no data to count from (no deployment source).
+   */
+  zero?: (row: CubeRow | undefined) => boolean;
   /** A row whose number opens nothing (a withheld experience score: the survey anonymity rules). */
   opens?: (row: CubeRow | undefined) => boolean;
   cell: (r: TeamRow) => ReactNode;
@@ -50,22 +55,30 @@ const value = (member: string, format: (v: number) => string) => (row: CubeRow |
   const v = num(row, member);
   return v === null ? null : format(v);
 };
-const countOf = (member: string, empty: string) => (r: TeamRow) => (num(r.row, member) === null ? muted(empty) : formatCount(num(r.row, member) as number));
+/** A measure's value in a row: the cube's, or 0 for a count with nothing in the window (issue 46 point 5: 0 is shown as 0). */
+const valueOf = (m: Pick<Measure, 'member' | 'zero'>, row: CubeRow | undefined) => num(row, m.member) ?? (m.zero?.(row) ? 0 : null);
+const always = () => true;
+const countOf = (member: string, empty: string, zero: (row: CubeRow | undefined) => boolean = always) => (r: TeamRow) => {
+  const v = valueOf({ member, zero }, r.row);
+  return v === null ? muted(empty) : formatCount(v);
+};
 const medianOf = (member: string, n: string, empty: string) => (r: TeamRow) => (num(r.row, member) === null ? muted(empty) : <Median seconds={num(r.row, member)} n={num(r.row, n)} />);
 
 function measures(windowStart: string): Measure[] {
   const rate = (row: CubeRow | undefined) => deployRate(row, windowStart).rate;
+  // A scope with a deployment source has a rate (0 per week when nothing deployed); without one its count is no data.
+  const deploySource = (row: CubeRow | undefined) => num(row, 'deployments.production_deploys_per_day') !== null;
   return [
-    { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: 'memberships.headcount', cell: countOf('memberships.headcount', 'no members') },
-    { key: 'prs', header: 'PRs merged', member: 'pull_requests.prs_merged', show: value('pull_requests.prs_merged', formatCount), direction: 'higher', drill: 'pull_requests.prs_merged', cell: countOf('pull_requests.prs_merged', 'none merged') },
+    { key: 'headcount', header: 'Headcount', member: 'memberships.headcount', show: value('memberships.headcount', formatCount), direction: null, drill: 'memberships.headcount', zero: always, cell: countOf('memberships.headcount', 'no members') },
+    { key: 'prs', header: 'PRs merged', member: 'pull_requests.prs_merged', show: value('pull_requests.prs_merged', formatCount), direction: 'higher', drill: 'pull_requests.prs_merged', zero: always, cell: countOf('pull_requests.prs_merged', 'none merged') },
     { key: 'cycle', header: 'PR cycle time p50', member: 'pull_requests.pr_cycle_time_p50_seconds', show: value('pull_requests.pr_cycle_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'pull_requests.pr_cycle_time_p50_seconds', cell: medianOf('pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged', 'no PR merged') },
-    { key: 'issues', header: 'Issues closed (incidents included)', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', cell: countOf('issues.issues_closed', 'none closed') },
+    { key: 'issues', header: 'Issues closed (incidents included)', member: 'issues.issues_closed', show: value('issues.issues_closed', formatCount), direction: 'higher', drill: 'issues.issues_closed', zero: always, cell: countOf('issues.issues_closed', 'none closed') },
     { key: 'issue-lead', header: 'Issue lead time p50', member: 'issues.issue_lead_time_p50_seconds', show: value('issues.issue_lead_time_p50_seconds', formatSeconds), direction: 'lower', drill: 'issues.issue_lead_time_p50_seconds', cell: medianOf('issues.issue_lead_time_p50_seconds', 'issues.issues_closed', 'no issue closed') },
     {
       key: 'lead-time', header: 'Lead time for changes p50', member: 'change_lead_times.lead_time_for_changes_p50_seconds', show: value('change_lead_times.lead_time_for_changes_p50_seconds', formatSeconds), direction: 'lower',
       drill: 'change_lead_times.lead_time_for_changes_p50_seconds', band: 'leadTime', cell: medianOf('change_lead_times.lead_time_for_changes_p50_seconds', 'change_lead_times.deployed_changes', 'no deployed change'),
     },
-    { key: 'deploys', header: 'Production deploys', member: 'deployments.production_deploys', show: value('deployments.production_deploys', formatCount), direction: 'higher', drill: 'deployments.production_deploys', cell: countOf('deployments.production_deploys', 'none') },
+    { key: 'deploys', header: 'Production deploys', member: 'deployments.production_deploys', show: value('deployments.production_deploys', formatCount), direction: 'higher', drill: 'deployments.production_deploys', zero: deploySource, cell: countOf('deployments.production_deploys', 'no deployment source', deploySource) },
     {
       key: 'frequency', header: 'Deployment frequency', member: 'deployments.production_deploys_per_day', members: ['deployments.production_deploys_per_day', 'deployments.production_deploys_per_week'],
       show: rate, direction: 'higher', drill: 'deployments.production_deploys_per_day', band: 'deploymentFrequency',
@@ -86,7 +99,7 @@ function measures(windowStart: string): Measure[] {
     { key: 'mttr', header: 'Time to restore p50', member: 'incidents.mttr_p50_seconds', show: value('incidents.mttr_p50_seconds', formatSeconds), direction: 'lower', drill: 'incidents.mttr_p50_seconds', band: 'timeToRestore', cell: medianOf('incidents.mttr_p50_seconds', 'incidents.incidents_restored', 'no incident closed') },
     // More AI use is not better or worse in itself: the change is named up or down only.
     { key: 'ai-share', header: 'AI-assisted PR share', member: 'pull_requests.ai_assisted_pr_share', show: value('pull_requests.ai_assisted_pr_share', formatRatio), direction: null, drill: 'pull_requests.ai_assisted_pr_share', cell: (r) => (num(r.row, 'pull_requests.ai_assisted_pr_share') === null ? muted('no PR merged') : formatRatio(num(r.row, 'pull_requests.ai_assisted_pr_share') as number)) },
-    { key: 'ai-users', header: 'AI active users', member: 'ai_sessions.ai_active_users', show: value('ai_sessions.ai_active_users', formatCount), direction: null, drill: 'ai_sessions.ai_active_users', cell: countOf('ai_sessions.ai_active_users', 'none') },
+    { key: 'ai-users', header: 'AI active users', member: 'ai_sessions.ai_active_users', show: value('ai_sessions.ai_active_users', formatCount), direction: null, drill: 'ai_sessions.ai_active_users', zero: always, cell: countOf('ai_sessions.ai_active_users', 'none') },
     {
       // The score is the answers': its number opens the survey counts it is over (its n), never an
       // answer; a withheld score (fewer than 3 responses) opens nothing.
@@ -136,14 +149,19 @@ export function TeamsPage() {
     // The teams' median of each measure (the register's teams with a value; not "No team").
     const teamRows = rows.filter((r) => !r.team.noTeam);
     const medianRow: CubeRow = {};
-    for (const m of list) for (const member of m.members ?? [m.member]) medianRow[member] = teamsMedian(teamRows.map((r) => num(r.row, member)));
-    const previousShow = (m: Measure, row: CubeRow | undefined) => (m.key === 'frequency' ? deployRate(row, previousStart).rate : m.show(row));
+    // A team's count of nothing in the window is its 0, and counts in the median like any other.
+    for (const m of list) for (const member of m.members ?? [m.member]) medianRow[member] = teamsMedian(teamRows.map((r) => (member === m.member ? valueOf(m, r.row) : num(r.row, member))));
+    const previousShow = (m: Measure, row: CubeRow | undefined) => {
+      if (m.key === 'frequency') return deployRate(row, previousStart).rate;
+      const v = valueOf(m, row);
+      return v === null ? null : m.show({ [m.member]: v });
+    };
 
     const column = (m: Measure): Column<TeamRow> => ({
-      key: m.key, header: m.header, numeric: true, sortValue: (r) => num(r.row, m.member),
+      key: m.key, header: m.header, numeric: true, sortValue: (r) => valueOf(m, r.row),
       cell: (r) => {
         const org = r.team.id === ORGANISATION.id;
-        const v = num(r.row, m.member);
+        const v = valueOf(m, r.row);
         const main = m.cell(r);
         const opens = m.drill !== null && !r.team.noTeam && v !== null && (m.opens?.(r.row) ?? true);
         const linked = opens ? (
@@ -166,7 +184,7 @@ export function TeamsPage() {
         }
         const prevRow = previousOf.get(r.team.noTeam ? 'null' : r.team.id);
         const prev = previousShow(m, prevRow);
-        const words = changeWords(v, num(prevRow, m.member), m.direction, (x) => String(m.key === 'frequency' ? deployRate({ ...prevRow, [m.member]: x }, previousStart).rate : m.show({ [m.member]: x })));
+        const words = changeWords(v, valueOf(m, prevRow), m.direction, (x) => String(m.key === 'frequency' ? deployRate({ ...prevRow, [m.member]: x }, previousStart).rate : m.show({ [m.member]: x })));
         const above = v === null || medianRow[m.member] === null || v === medianRow[m.member] ? null : v > (medianRow[m.member] as number) ? 'above' : 'below';
         return (
           <>

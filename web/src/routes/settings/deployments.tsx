@@ -26,11 +26,22 @@ function backfillText(b: Backfill | null): string {
 }
 
 const LABELS: Record<Source, string> = {
-  webhook: 'Webhook API (a pipeline step)',
+  webhook: 'Webhook API (POST /api/webhooks/v1/deployments)',
   deployments: 'Code-host deployments',
   workflow_runs: 'Workflow runs',
   releases: 'Releases',
 };
+
+/**
+ * The source a project's deployments come from, in words. A project with no source chosen whose
+ * rows came from the webhook API counts those rows (nothing is replaced without a source), so the
+ * webhook API is named as its source until one is chosen.
+ */
+function sourceText(r: DeploymentSourceSetting): string {
+  if (r.source === 'workflow_runs' && r.workflow) return `${LABELS.workflow_runs} (${r.workflow})`;
+  if (r.source) return LABELS[r.source];
+  return r.storedDeployments.webhook > 0 ? `${LABELS.webhook}, not chosen yet` : 'Not chosen';
+}
 
 // The pattern decides which workflow a project without its own uses: the list changes with it.
 const TOUCHES = [['api', '/api/deployment-sources'], ['api', '/api/deployment-sources/organisation']];
@@ -155,7 +166,7 @@ export function DeploymentSourcesPage() {
                 {rows.map((r) => (
                   <tr key={r.projectId}>
                     <th scope="row">{r.projectKey}</th>
-                    <td>{r.source ? LABELS[r.source] : 'Not chosen'}{r.source === 'workflow_runs' && r.workflow ? ` (${r.workflow})` : ''}</td>
+                    <td>{sourceText(r)}</td>
                     <td>{r.storedDeployments.webhook} / {r.storedDeployments.codehost}</td>
                     <td>{backfillText(r.backfill)}</td>
                   </tr>

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TOUCHES, useChange } from '../../api/change';
-import { api } from '../../api/client';
+import { api, ApiError } from '../../api/client';
+import { UNKNOWN_PROJECT } from '../../../../src/shared/projectKeys';
 import type { Data, List, TeamChange, TeamMemberInput } from '../../api/contract';
 import { apiQuery } from '../../api/cube';
 import { peopleQuery, type Person, type Team } from '../../api/queries/organisation';
@@ -14,9 +15,16 @@ import { keepScope } from '../../lib/scope';
 import { useCan } from '../../api/me';
 
 
+/**
+ * The projects a team owns. A key no project of the organisation has (a typing mistake, most often)
+ * is refused under the field with the nearest known key; "Add anyway" creates it, for a repository
+ * whose data has not arrived yet (docs/register.md "Teams API").
+ */
 function Projects({ team }: { team: Team }) {
-  const save = useChange((projects: string[]) => api('PATCH /api/teams/:id', { params: { id: team.id }, json: { projects } }), TOUCHES.everything);
+  const save = useChange((body: { projects: string[]; unknownProjects: 'refuse' | 'create' }) => api('PATCH /api/teams/:id', { params: { id: team.id }, json: body }), TOUCHES.everything);
   const { errors, form } = useFormErrors(save.error, ['projects']);
+  const [sent, setSent] = useState<string[]>([]);
+  const unknown = save.error instanceof ApiError ? save.error.details.filter((d) => d.message.startsWith(UNKNOWN_PROJECT)) : [];
   return (
     <form
       ref={form}
@@ -25,7 +33,9 @@ function Projects({ team }: { team: Team }) {
       onSubmit={(e) => {
         e.preventDefault();
         const text = String(new FormData(e.currentTarget).get('projects') ?? '');
-        save.mutate(text.split(/[\s,]+/).filter(Boolean));
+        const projects = text.split(/[\s,]+/).filter(Boolean);
+        setSent(projects);
+        save.mutate({ projects, unknownProjects: 'refuse' });
       }}
     >
       <h2 id="projects-title">Projects owned</h2>
@@ -33,6 +43,14 @@ function Projects({ team }: { team: Team }) {
       <Field form="team" name="projects" label="Project keys, one per line" errors={errors} hint="<owner>/<repo> as the code host names it. A project has one owning team: listing it here takes it from another team.">
         <textarea {...fieldProps('team', 'projects', errors)} rows={5} cols={48} defaultValue={team.projects.join('\n')} key={team.projects.join(',')} />
       </Field>
+      {unknown.length > 0 && (
+        <p role="group" aria-label="Add unknown projects" data-testid="projects-confirm">
+          {unknown.length === 1 ? 'This key names no project yet.' : `These ${unknown.length} keys name no project yet.`} Add {unknown.length === 1 ? 'it' : 'them'} only for a repository whose data has not arrived yet.{' '}
+          <button type="button" disabled={save.isPending} onClick={() => save.mutate({ projects: sent, unknownProjects: 'create' })}>
+            Add anyway
+          </button>
+        </p>
+      )}
       <button className="primary" disabled={save.isPending}>
         Save projects
       </button>{' '}
