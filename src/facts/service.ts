@@ -14,7 +14,7 @@ import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { MAX_LIMIT, validateQuery } from '../cube/query.js';
 import { loadRows, type Row } from '../cube/run.js';
 import { AppError } from '../errors.js';
-import { resolveWindow } from '../exports/baseline.js';
+import { resolveWindow } from '../shared/monthWindow.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { decorate } from './decorate.js';
 import { columnsFor, csvCells, KINDS, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';

@@ -13,7 +13,7 @@ import { connectionById, connectionsOf, deleteConnection, presentConnection, set
 import { notionClient, notionErrorCode } from './client.js';
 import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNotionConnection, requireNotion } from './install.js';
 import { notionPublish } from './jobs.js';
-import { closedMonth } from './publish.js';
+import { closedMonth } from '../../shared/monthWindow.js';
 import { receiveNotionWebhook } from './webhook.js';
 import { Month, Uuid } from '../../shared/schemas.js';
 
