@@ -1,16 +1,14 @@
 import Router from '@koa/router';
-import { reviewFailures, sessionListExtras } from '../ai/reviewState.js';
+import { reviewFailures, sessionListExtras } from './reviewState.js';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { int32, pgDate, pgTimestamp } from '../shared/limits.js';
-import { presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics } from './presenters.js';
+import { presentAssessment, presentCreatedSession, presentSession, presentSessionDetails, presentSessionMetrics, presentSummary } from './presenters.js';
 import { upsertSessionByExternalId } from './upsert.js';
 import { captureScript } from './captureScript.js';
-import { createSession, deleteSession, findSession, listSessions, readTranscript, rerunSessionReview, sessionLinks, sessionMetrics } from './service.js';
+import { createSession, deleteSession, findSession, listSessions, readTranscript, rerunSessionReview, sessionLinks, sessionMetrics, sessionReview } from './service.js';
 import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { allowedOn } from '../auth/policies.js';
-import { sessionReview } from '../ai/routes.js';
-import { presentAssessment, presentSummary } from '../ai/presenters.js';
 import { Uuid } from '../shared/schemas.js';
 
 /** Request body limit of POST /api/sessions (after gunzip): the 10 MiB transcript plus JSON escaping and metadata. */
