@@ -6,7 +6,6 @@
 import Router from '@koa/router';
 import { and, eq } from 'drizzle-orm';
 import type Koa from 'koa';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { teams } from '../../db/schema/index.js';
 import { AppError, zodDetails } from '../../errors.js';
@@ -18,12 +17,9 @@ import { slackClient, slackErrorCode } from './client.js';
 import { receiveSlackEvent } from './events.js';
 import { BOT_SCOPES, completeSlackInstall, ownedSlackConnection, requireSlack, settingsUrl, slackAuthorizeUrl } from './install.js';
 import { verifySlackRequest } from './verify.js';
-import { Uuid } from '../../shared/schemas.js';
+import { CallbackQuery, ConnectionParams, DigestBody } from './schemas.js';
 
 const INBOUND_LIMIT = 64 * 1024;
-const ConnectionParams = z.object({ id: Uuid });
-const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
-export const DigestBody = z.strictObject({ teamId: Uuid, channel: z.string().regex(/^[CG][A-Z0-9]{2,30}$/, 'A Slack channel id (C… or G…)').nullable() });
 
 /** Verifies Slack's signature over the raw body; the body is returned only when it is Slack's. */
 async function signedBody(app: AppContext, ctx: Koa.Context): Promise<Buffer> {

@@ -1,0 +1,8 @@
+/** The request schemas of the routes beside this file (routes.ts keeps the wiring). */
+import { z } from 'zod';
+import { Uuid } from '../../shared/schemas.js';
+
+export const CallbackQuery = z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional(), error: z.string().max(200).optional() });
+export const ConnectionParams = z.object({ id: Uuid });
+export const DisconnectQuery = z.object({ connection: Uuid.optional() });
+export const WebhookQuery = z.object({ site: z.string().max(200).optional(), key: z.string().max(100).optional() });
