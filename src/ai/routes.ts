@@ -3,7 +3,8 @@ import Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { route, type ApiRouter } from '../http/route.js';
 import { presentAiSettings } from './presenters.js';
-import { AiSettingsBody, findAiSettings, saveAiSettings } from './settings.js';
+import { findAiSettings, saveAiSettings } from './settings.js';
+import { AiSettingsBody } from './schemas.js';
 import { notebookRoutes } from './notebook/routes.js';
 
 export function aiRoutes(app: AppContext) {

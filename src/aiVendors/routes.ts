@@ -6,9 +6,9 @@ import { route, type ApiRouter } from '../http/route.js';
 import { realSleep } from './http.js';
 import { aiVendorPull } from './jobs.js';
 import { presentSource, presentSources } from './presenters.js';
-import { removeSource, saveSource, SaveSourceBody } from './service.js';
+import { removeSource, saveSource } from './service.js';
 import { sourceOf, sourcesOf } from './store.js';
-import { Params } from './schemas.js';
+import { Params, SaveSourceBody } from './schemas.js';
 
 export function aiVendorRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

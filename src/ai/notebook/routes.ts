@@ -7,10 +7,8 @@ import { route, type ApiRouter } from '../../http/route.js';
 import { checkBudget } from '../budget.js';
 import { findAiSettings, modelChain } from '../settings.js';
 import { runCell, type NotebookEvent } from './agent.js';
-import {
-  addCell, CellBody, createNotebook, deleteNotebook, findCell, findNotebook, listNotebooks, NotebookBody, notebookCellsOf, NotebookPatch, presentCell, presentNotebook, updateNotebook,
-} from './service.js';
-import { CellParams, Params } from './schemas.js';
+import { addCell, createNotebook, deleteNotebook, findCell, findNotebook, listNotebooks, notebookCellsOf, presentCell, presentNotebook, updateNotebook } from './service.js';
+import { CellBody, CellParams, NotebookBody, NotebookPatch, Params } from './schemas.js';
 
 export function notebookRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -6,12 +6,12 @@
 import Router from '@koa/router';
 import type { AppContext } from '../../context.js';
 import { route, type ApiRouter } from '../../http/route.js';
-import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from './service.js';
+import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, startBackfill, trackerOverview } from './service.js';
 import { syncRowOf } from './store.js';
 import { TRACKER_KINDS, type TrackerKind } from './types.js';
 import { requireTrackerApp } from './vendors.js';
 import { receiveJiraWebhook, receiveLinearWebhook } from './webhooks.js';
-import { CallbackQuery, ConnectionParams, DisconnectQuery, WebhookQuery } from './schemas.js';
+import { CallbackQuery, ConnectionParams, DisconnectQuery, SettingsChange, WebhookQuery } from './schemas.js';
 
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
