@@ -16,7 +16,7 @@ import { cubeRollupsRefresh, deliveryFactsCatchUp, ROLLUPS_SWEEP } from './cube/
 import { registerImportWorkflow } from './organisation/jobs.js';
 import { sendSurveyInvitations, surveysCloseDue } from './surveys/jobs.js';
 import type { ScheduleDefinition } from './jobs/scheduler.js';
-import { sessionAssessmentJob, sessionSummaryJob } from './ai/jobs.js';
+import { sessionAssessmentJob, sessionSummaryJob } from './aiSessions/jobs.js';
 import { testJobs, testSchedules } from './jobs/testHooks.js';
 import { aiVendorPull, aiVendorsPullDue } from './aiVendors/jobs.js';
 import { aiTelemetryRetention } from './aiTelemetry/jobs.js';

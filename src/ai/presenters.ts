@@ -1,16 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { sessionAssessments, sessionSummaries } from '../db/schema/index.js';
 import { environmentChain, modelChain, type AiSettingsRow } from './settings.js';
-
-export function presentSummary(row: typeof sessionSummaries.$inferSelect | undefined) {
-  return row ? { text: row.text, model: row.model, createdAt: row.createdAt.toISOString() } : null;
-}
-
-export function presentAssessment(row: typeof sessionAssessments.$inferSelect | undefined) {
-  if (!row) return null;
-  const { taskCompleted, testsRun, reworkNeeded, riskyActions, score, rationale, model } = row;
-  return { score, taskCompleted, testsRun, reworkNeeded, riskyActions, rationale, model, createdAt: row.createdAt.toISOString() };
-}
 
 /** Settings › AI: the organisation's choice (never its key), what the environment offers, and which features are on. */
 export function presentAiSettings(config: Config, row: AiSettingsRow | null) {

@@ -4,7 +4,6 @@
  * and a monthly token budget. Its provider and key win over the environment's for every feature.
  */
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AI_PROVIDER_GROUP, type Config } from '../config/index.js';
@@ -13,21 +12,13 @@ import { aiSettings } from '../db/schema/index.js';
 import { AppError } from '../errors.js';
 import { derive, open, seal } from '../auth/crypto.js';
 import type { Candidate } from './providers.js';
+import type { AiSettingsBody } from './schemas.js';
 
 export type AiSettingsRow = typeof aiSettings.$inferSelect;
 export type AiFeature = 'summary' | 'assessment' | 'notebook';
 
 /** An organisation chooses one of the three vendors; the OpenAI-compatible endpoint (D) is the operator's. */
 export const ORGANISATION_PROVIDERS = ['openai', 'anthropic', 'google'] as const;
-
-export const AiSettingsBody = z.strictObject({
-  provider: z.enum(ORGANISATION_PROVIDERS).nullable(),
-  models: z.array(z.string().trim().min(1).max(200).regex(/^[^,\s]+$/, 'one model name, without commas or spaces')).max(10),
-  /** Absent: keep the stored key. */
-  apiKey: z.string().trim().min(8).max(1000).optional(),
-  monthlyTokenBudget: z.number().int().min(1000).max(1_000_000_000_000).nullable(),
-});
-export type AiSettingsBody = z.infer<typeof AiSettingsBody>;
 
 const keyOf = (config: Pick<Config, 'oauthEncryptionKey'>) => derive(config.oauthEncryptionKey, 'ai-provider-key');
 const aadOf = (tenantId: string) => `ai_settings:${tenantId}`;

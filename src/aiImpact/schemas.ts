@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { BaselineWindow, checkWindow } from '../exports/baseline.js';
+import { checkWindow, MonthWindow } from '../shared/monthWindow.js';
 
 /**
  * `GET /api/ai-impact`: a window of whole months (at most 36, as the dashboards and the baseline
  * export; `to` defaults to the current month, `from` to twelve months before it) and optionally a
  * team (slug or id); without one, the organisation.
  */
-export const AiImpactQuery = BaselineWindow.extend({
+export const AiImpactQuery = MonthWindow.extend({
   team: z.string().trim().min(1).max(200).optional(),
 }).superRefine(checkWindow);
 export type AiImpactQuery = z.infer<typeof AiImpactQuery>;

@@ -7,12 +7,11 @@
  * drill lists read them. Only the difference's interval is computed here (statistics.ts).
  */
 import type pg from 'pg';
-import { lastDay, monthIndex, monthOf } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import type { Row } from '../cube/plan.js';
 import { MAX_LIMIT } from '../cube/query.js';
 import { AppError } from '../errors.js';
-import { currentMonth, resolveWindow } from '../exports/baseline.js';
+import { currentMonth, lastDay, monthIndex, monthOf, resolveWindow } from '../shared/monthWindow.js';
 import { medianDifference, MIN_SAMPLE, shareDifference, type Difference } from './statistics.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

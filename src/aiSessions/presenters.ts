@@ -1,3 +1,4 @@
+import type { sessionAssessments, sessionSummaries } from '../db/schema/index.js';
 import type { SessionLinks, SessionMetrics, SessionRow, TranscriptOutcome } from './service.js';
 import { durationOf } from './service.js';
 
@@ -58,4 +59,14 @@ function presentLinks(links: SessionLinks) {
 
 export function presentSessionMetrics(row: SessionRow, metrics: SessionMetrics, links: SessionLinks) {
   return { sessionId: row.id, ...metrics, ...presentLinks(links) };
+}
+
+export function presentSummary(row: typeof sessionSummaries.$inferSelect | undefined) {
+  return row ? { text: row.text, model: row.model, createdAt: row.createdAt.toISOString() } : null;
+}
+
+export function presentAssessment(row: typeof sessionAssessments.$inferSelect | undefined) {
+  if (!row) return null;
+  const { taskCompleted, testsRun, reworkNeeded, riskyActions, score, rationale, model } = row;
+  return { score, taskCompleted, testsRun, reworkNeeded, riskyActions, rationale, model, createdAt: row.createdAt.toISOString() };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
-import { aiSessionLinks, aiSessionShas, aiSessions, commits, projects, pullRequests, teams } from '../db/schema/index.js';
+import { aiSessionLinks, aiSessionShas, aiSessions, commits, projects, pullRequests, sessionAssessments, sessionSummaries, teams } from '../db/schema/index.js';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError, notFound } from '../errors.js';
@@ -15,7 +15,7 @@ import type { Paging } from '../http/route.js';
 import { objectStoreFor, transcriptKey } from '../storage/objectStore.js';
 import { linkSessions } from './activityLinks.js';
 import { parseTranscript } from './transcripts.js';
-import { enqueueSessionReview, requestReview } from '../ai/jobs.js';
+import { enqueueSessionReview, requestReview } from './jobs.js';
 import { findAiSettings, modelChain } from '../ai/settings.js';
 
 export type SessionRow = typeof aiSessions.$inferSelect;
@@ -251,4 +251,14 @@ export async function sessionMetrics(db: Db, principal: TenantPrincipal, id: str
 
 export function durationOf(session: SessionRow): number | null {
   return session.endedAt ? Math.round((session.endedAt.getTime() - session.startedAt.getTime()) / 1000) : null;
+}
+
+/** The stored review of a session, for its detail view. */
+export async function sessionReview(app: AppContext, tenantId: string, sessionId: string) {
+  const { db } = app.database;
+  const [[summary], [assessment]] = await Promise.all([
+    db.select().from(sessionSummaries).where(and(eq(sessionSummaries.sessionId, sessionId), eq(sessionSummaries.tenantId, tenantId))),
+    db.select().from(sessionAssessments).where(and(eq(sessionAssessments.sessionId, sessionId), eq(sessionAssessments.tenantId, tenantId))),
+  ]);
+  return { summary, assessment };
 }

@@ -12,7 +12,7 @@ import { aiSessionLinks, aiSessions, aiSessionShas } from '../db/schema/index.js
 import type { TenantPrincipal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
 import { objectStoreFor, transcriptKey } from '../storage/objectStore.js';
-import { enqueueSessionReview } from '../ai/jobs.js';
+import { enqueueSessionReview } from './jobs.js';
 import { linkSessions } from './activityLinks.js';
 import { createSession, type SessionInput, type SessionRow, type TranscriptOutcome } from './service.js';
 import { parseTranscript } from './transcripts.js';

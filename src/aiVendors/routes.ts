@@ -1,17 +1,14 @@
 /** Settings › AI tools: the vendor report sources (docs/ai-vendor-reports.md). Owners change them; any member reads their state. */
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { AI_VENDOR_SOURCES } from '../db/schema/index.js';
 import { notFound } from '../errors.js';
 import { route, type ApiRouter } from '../http/route.js';
 import { realSleep } from './http.js';
 import { aiVendorPull } from './jobs.js';
 import { presentSource, presentSources } from './presenters.js';
-import { removeSource, saveSource, SaveSourceBody } from './service.js';
+import { removeSource, saveSource } from './service.js';
 import { sourceOf, sourcesOf } from './store.js';
-
-const Params = z.object({ source: z.enum(AI_VENDOR_SOURCES) });
+import { Params, SaveSourceBody } from './schemas.js';
 
 export function aiVendorRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -5,7 +5,6 @@
  * lines and Copilot seats (docs/ai-vendor-reports.md).
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { derive, open, seal } from '../auth/crypto.js';
 import { authorize } from '../auth/policies.js';
 import type { TenantPrincipal } from '../auth/principal.js';
@@ -19,18 +18,10 @@ import { copilotDay, copilotSeats, copilotTest, installationAccess, tokenAccess,
 import { CURSOR_MAX_RANGE_DAYS, CursorClient } from './cursor.js';
 import { VendorKeyRefused, VendorRateLimited, VendorUnavailable, type Pace } from './http.js';
 import { addDays } from './rows.js';
+import type { SaveSourceBody } from './schemas.js';
 import { finishRun, sourceOf, takeLease, writeCommits, writeCopilotSeats, writeDays, type SourceRow } from './store.js';
 
 export const SOURCE_NAMES: Record<AiVendorSource, string> = { claude_code_analytics: 'Claude Code Analytics', copilot: 'GitHub Copilot', cursor: 'Cursor' };
-
-export const SaveSourceBody = z.strictObject({
-  /** Absent: keep the stored key (Copilot: or reach the organisation through the code-host installation). */
-  apiKey: z.string().trim().min(8).max(2000).optional(),
-  /** Copilot: the GitHub organisation. */
-  org: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/, 'a GitHub organisation name').optional(),
-  backfillDays: z.number().int().min(1).max(365).optional(),
-});
-export type SaveSourceBody = z.infer<typeof SaveSourceBody>;
 
 const sealKey = (config: Pick<Config, 'oauthEncryptionKey'>) => derive(config.oauthEncryptionKey, 'ai-vendor-keys');
 const aadOf = (tenantId: string, source: AiVendorSource) => `ai_vendor_sources:${tenantId}:${source}`;

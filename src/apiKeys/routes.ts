@@ -1,14 +1,10 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { presentApiKey, presentNewApiKey } from './presenters.js';
 import { keysChanged } from './principal.js';
 import { createApiKey, currentApiKey, listApiKeys, revokeApiKey } from './service.js';
 import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
-import { Uuid } from '../shared/schemas.js';
-
-export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
-const KeyParams = z.object({ id: Uuid });
+import { CreateKeyBody, KeyParams } from './schemas.js';
 
 export function apiKeyRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -6,11 +6,11 @@
  */
 import type pg from 'pg';
 import { median } from './measures.js';
-import { daysIn } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
-import { baselineRows, resolveWindow } from '../exports/baseline.js';
+import { baselineRows } from '../exports/baseline.js';
+import { daysIn, resolveWindow } from '../shared/monthWindow.js';
 
 /** Benchmarked measures: [cube measure, baseline column or null (read from the cube), lower is better]. */
 const MEASURES: [string, string | null, boolean | null][] = [

@@ -6,10 +6,10 @@
  * open-source proxy, with the DORA 2023 band where the measure has one.
  */
 import type pg from 'pg';
-import { daysIn } from '../cube/months.js';
 import { cubeLoad } from '../cube/service.js';
 import { AppError } from '../errors.js';
-import { baselineRows, resolveWindow } from '../exports/baseline.js';
+import { baselineRows } from '../exports/baseline.js';
+import { daysIn, resolveWindow } from '../shared/monthWindow.js';
 import { cubeGrid } from './comparison.js';
 import { DORA_SOURCE, doraTier, isDoraMeasure, type Tier } from '../shared/doraBands.js';
 import { corpusSize, corpusSourceOf, distributionOf, EXAMPLE_CORPUS_LABEL, EXAMPLE_CORPUS_NOTE, measuredCorpusLabel, OSS_CORPUS_QUERY, OSS_LABEL, OSS_MEASURES, ossPercentile, teamValue, type CorpusSource, type Distribution, type OssMeasure } from '../shared/ossPercentile.js';

@@ -16,7 +16,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-import { monthIndex, monthOf, monthRange } from '../cube/months.js';
+import { monthIndex, monthOf, monthRange } from '../shared/monthWindow.js';
 import { inTransaction } from '../db/transaction.js';
 import { defineWorkflow, type JobContext } from '../jobs/define.js';
 import { CodeHostFailed, CorpusPaused, graphqlClient, type GraphqlClient } from './github.js';

@@ -1,15 +1,10 @@
 /** Owners' BI credentials (`/api/bi/credentials`, Settings › BI access; docs/bi.md). */
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { route, type ApiRouter } from '../http/route.js';
 import { biCredentialsFor } from './credentials.js';
 import { biEndpoint, presentBiConnection, presentBiCredential } from './presenters.js';
-import { Uuid } from '../shared/schemas.js';
-
-export const CreateBiCredentialBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
-// A malformed id is an id that matches nothing: 404, like another tenant's.
-const IdParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+import { CreateBiCredentialBody, IdParams } from './schemas.js';
 
 export function biRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

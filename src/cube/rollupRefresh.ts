@@ -6,7 +6,7 @@
 import { transactionOn } from '../db/transaction.js';
 import type pg from 'pg';
 import { loadCube } from './compiler.js';
-import { monthIndex, monthOf, monthRange } from './months.js';
+import { monthIndex, monthOf, monthRange } from '../shared/monthWindow.js';
 import { currentMonths, monthRuns, ROLLUP_MONTHS, ROLLUPS, rollupModel, rollupQuery, rowMonth, storedModel } from './rollups.js';
 import { execute, plan, type Row } from './plan.js';
 

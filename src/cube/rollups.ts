@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA_DIR } from './compiler.js';
-import { lastDay, monthIndex, monthOf, monthRange } from './months.js';
+import { lastDay, monthIndex, monthOf, monthRange } from '../shared/monthWindow.js';
 import { toEnd, toStart, type ValidQuery } from './query.js';
 import type { Queryable, Row } from './plan.js';
 

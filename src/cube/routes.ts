@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { continueWait } from './continueWait.js';
@@ -17,17 +16,9 @@ import { loadCube } from './compiler.js';
 import { configureCube, cubeSettings } from './settings.js';
 import { toAppError } from '../http/errors.js';
 import { route, type ApiRouter } from '../http/route.js';
+import { QueryBody, QueryParams } from './schemas.js';
 
 const BASE = '/cubejs-api/v1';
-
-// GET carries the query as JSON text in `?query=`; POST as an object (or text) in the body.
-// `castNumerics` asks for JSON numbers instead of Cube's numeric strings.
-const QueryParams = z.object({
-  query: z.string().max(100_000).optional(),
-  queryType: z.enum(['multi']).optional(),
-  castNumerics: z.enum(['true', 'false']).optional(),
-});
-export const QueryBody = z.object({ query: z.unknown().optional(), queryType: z.enum(['multi']).optional(), castNumerics: z.boolean().optional() });
 
 /** Cube clients send the token bare (`Authorization: gai_…`); the general API expects a Bearer. */
 const bearerCompat: Koa.Middleware = async (ctx, next) => {

@@ -11,10 +11,9 @@ import { jsonText, type JsonText } from '../http/route.js';
 import type pg from 'pg';
 import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
-import { lastDay, monthIndex, monthOf, monthRange } from '../cube/months.js';
 import { validateQuery } from '../cube/query.js';
 import { runQuery, type Row } from '../cube/run.js';
-import { Month } from '../shared/schemas.js';
+import { checkWindow, lastDay, monthRange, MonthWindow, resolveWindow } from '../shared/monthWindow.js';
 
 export const BASELINE_COLUMNS = [
   'team_id', 'month', 'team_slug', 'team_name', 'team_external_ref', 'cost_centre_code', 'org_unit_id', 'org_unit_slug',
@@ -27,38 +26,13 @@ export const BASELINE_COLUMNS = [
 export type BaselineColumn = (typeof BASELINE_COLUMNS)[number];
 export type BaselineRow = Record<BaselineColumn, string | number | null | Record<string, number>>;
 
-export const MAX_WINDOW_MONTHS = 36;
-// Years 1970 to 9999, as every date of the API (docs/input-limits.md).
-
-export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
-
 /** The request of every surface; a window over 36 months or reversed is refused, never truncated. */
-export const BaselineWindow = z.object({
-  from: Month.optional(),
-  to: Month.optional(),
-});
-
-/** Refuses a reversed window or one over 36 months (after applying the defaults). */
-export function checkWindow(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
-  const { from, to } = resolveWindow(q);
-  const length = monthIndex(to) - monthIndex(from) + 1;
-  if (length < 1) ctx.addIssue({ code: 'custom', path: ['from'], message: `Must not be after to (${to})` });
-  else if (length > MAX_WINDOW_MONTHS) ctx.addIssue({ code: 'custom', path: ['to'], message: `The window is at most ${MAX_WINDOW_MONTHS} months (${from} to ${to} is ${length})` });
-}
-
-export const BaselineQuery = BaselineWindow.extend({
+export const BaselineQuery = MonthWindow.extend({
   format: z.enum(['csv', 'json'], { message: 'Must be csv or json' }).default('csv'),
   /** One team's rows only (its slug), exactly as they are in the whole export: the web app's team download. */
   team: z.string().min(1).max(100).optional(),
 }).superRefine(checkWindow);
 export type BaselineQuery = z.infer<typeof BaselineQuery>;
-
-/** `to` defaults to the current month (UTC), `from` to twelve months before `to`. */
-export function resolveWindow(q: { from?: string; to?: string }, now = new Date()): { from: string; to: string } {
-  const to = q.to ?? currentMonth(now);
-  const from = q.from ?? monthOf(monthIndex(to) - 12);
-  return { from, to };
-}
 
 /** Which cube measures fill which columns, per fact cube: [measure, column, kind]. */
 export type Kind = 'count' | 'seconds' | 'ratio' | 'score';

@@ -15,7 +15,7 @@ import { MAX_LIMIT, validateQuery } from '../cube/query.js';
 import { loadRows, type Row } from '../cube/run.js';
 import { AppError } from '../errors.js';
 import { mayHaveReplacedDeployments } from '../deploymentSources/service.js';
-import { resolveWindow } from '../exports/baseline.js';
+import { resolveWindow } from '../shared/monthWindow.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { decorate } from './decorate.js';
 import { csvCells, KINDS, listColumns, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';

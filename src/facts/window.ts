@@ -4,8 +4,7 @@
  * form in either field. A month `from` starts on its first day, a month `to` ends on its last.
  */
 import { z } from 'zod';
-import { lastDay, monthIndex } from '../cube/months.js';
-import { MAX_WINDOW_MONTHS, resolveWindow } from '../exports/baseline.js';
+import { lastDay, MAX_WINDOW_MONTHS, monthIndex, resolveWindow } from '../shared/monthWindow.js';
 import { MONTH_PATTERN } from '../shared/schemas.js';
 
 const DAY_PATTERN = /^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;

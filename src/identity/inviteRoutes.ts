@@ -5,7 +5,6 @@
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth/csrf.js';
 import type { Principal } from '../auth/principal.js';
@@ -20,9 +19,8 @@ import { userEmail } from '../users/service.js';
 import { INVITE_STATUS, renderInvitePage, type InviteView } from './invitePage.js';
 import { PER_ADDRESS } from './routes.js';
 import { requestInvitationSignIn } from './signIn.js';
+import { InviteQuery, TokenParams } from './schemas.js';
 
-const TokenParams = z.object({ token: z.string().max(300) });
-const InviteQuery = z.object({ sent: z.string().optional().catch(undefined) });
 const FORM_LIMIT = 16 * 1024;
 
 export function inviteRoutes(app: AppContext) {

@@ -16,14 +16,7 @@ import { readBody } from '../http/body.js';
 import { sendPage } from '../http/html.js';
 import { consume, type Limit } from '../http/rateLimit.js';
 import { route, type ApiRouter } from '../http/route.js';
-
-const optionalString = z.string().optional().catch(undefined);
-const LoginQuery = z.object({ mode: optionalString, returnUrl: optionalString, sent: optionalString, error: optionalString });
-const CallbackQuery = z.object({ token: optionalString });
-
-const EmailFields = { email: z.email().max(320), returnUrl: z.string().max(4096).optional() };
-export const JsonEmailBody = z.strictObject(EmailFields);
-const FormEmailBody = z.strictObject({ ...EmailFields, mode: z.string().max(20).optional(), [CSRF_FIELD]: z.string().max(100).optional() });
+import { CallbackQuery, FormEmailBody, JsonEmailBody, LoginQuery } from './schemas.js';
 
 /** Links per address, whatever the caller's address: stops one inbox being flooded. Known or not, same limit. */
 export const PER_ADDRESS: Limit = { name: 'magic-email', points: 5, durationSeconds: 15 * 60 };

@@ -8,7 +8,8 @@ import { loadCube } from '../cube/compiler.js';
 import { cubeLoad, cubeMeta, cubeSql } from '../cube/service.js';
 import { memberFormat, type MetaMember } from '../cube/compiler.js';
 import { AppError, zodDetails } from '../errors.js';
-import { baselineRows, BaselineWindow, checkWindow, resolveWindow } from '../exports/baseline.js';
+import { baselineRows } from '../exports/baseline.js';
+import { checkWindow, MonthWindow, resolveWindow } from '../shared/monthWindow.js';
 import { teamBenchmark, type Benchmark } from '../benchmarks/comparison.js';
 import { teamOssBenchmark, type OssBenchmark } from '../benchmarks/service.js';
 import { catalogueOf, type Catalogue } from './catalogue.js';
@@ -60,7 +61,7 @@ export interface AnalyticsService {
   aiImpact(tenantId: string, scope: { team?: string; from?: string; to?: string }): Promise<AiImpactBody['data']>;
 }
 
-const Window = BaselineWindow.superRefine(checkWindow);
+const Window = MonthWindow.superRefine(checkWindow);
 
 function checkedWindow(window: { from?: string; to?: string }) {
   const parsed = Window.safeParse(window);

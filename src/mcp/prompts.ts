@@ -8,12 +8,8 @@ import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from './toolKit.js';
 import { Month } from '../shared/schemas.js';
+import { closedMonth, currentMonth, monthIndex, monthOf } from '../shared/monthWindow.js';
 
-
-/** The previous calendar month of `now` (UTC), YYYY-MM. */
-export function previousMonth(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-}
 
 const ask = (text: string): GetPromptResult => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
 
@@ -27,7 +23,7 @@ export function registerPrompts(server: McpServer, { tenantId, service, log }: T
     }
   };
   const recentMonths = (typed: string | undefined) =>
-    Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i - 1, 1)).toISOString().slice(0, 7)).filter((m) => m.startsWith(typed ?? ''));
+    Array.from({ length: 12 }, (_, i) => monthOf(monthIndex(currentMonth(now)) - i - 1)).filter((m) => m.startsWith(typed ?? ''));
   // The SDK finds a completer only on the argument's own schema, so optional() goes inside.
   const team = z.string().min(1).max(100).describe('The team\'s slug');
   const month = Month.describe('A month, YYYY-MM (default: the previous month)');
@@ -43,7 +39,7 @@ export function registerPrompts(server: McpServer, { tenantId, service, log }: T
       argsSchema: { team: Team, month: OptionalMonth },
     },
     ({ team, month }) => {
-      const m = month ?? previousMonth(now);
+      const m = month ?? closedMonth(now);
       return ask(
         [
           `Write the monthly delivery review of team "${team}" for ${m} (a calendar month, UTC).`,
@@ -64,8 +60,8 @@ export function registerPrompts(server: McpServer, { tenantId, service, log }: T
       argsSchema: { from: OptionalMonth, to: OptionalMonth, team: OptionalTeam },
     },
     ({ from, to, team }) => {
-      const last = to ?? previousMonth(now);
-      const first = from ?? previousMonth(new Date(Date.UTC(Number(last.slice(0, 4)), Number(last.slice(5, 7)) - 5, 1)));
+      const last = to ?? closedMonth(now);
+      const first = from ?? monthOf(monthIndex(last) - 5);
       const scope = team ? `team "${team}"` : 'every team';
       return ask(
         [

@@ -3,23 +3,13 @@
  * invitation link, where the invitee signs in and joins, is part of signing in (identity/inviteRoutes.ts).
  */
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { ROLES } from '../auth/principal.js';
 import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { createInvitation, listInvitations, revokeInvitation } from './invitations.js';
 import { keysChanged } from '../apiKeys/principal.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { presentCreatedInvitation, presentInvitation, presentMember } from './presenters.js';
-import { Uuid } from '../shared/schemas.js';
-
-const Role = z.enum(ROLES);
-export const ChangeRoleBody = z.strictObject({ role: Role });
-export const CreateInvitationBody = z.strictObject({ email: z.email().max(320), role: Role });
-// A malformed id is an id that matches nothing: 404, like another tenant's.
-const NOWHERE = '00000000-0000-0000-0000-000000000000';
-const UserParams = z.object({ userId: Uuid }).catch({ userId: NOWHERE });
-const IdParams = z.object({ id: Uuid }).catch({ id: NOWHERE });
+import { ChangeRoleBody, CreateInvitationBody, IdParams, UserParams } from './schemas.js';
 
 export function memberRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -5,7 +5,8 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { Paging } from '../http/route.js';
-import { BaselineWindow, baselineRows, checkWindow, resolveWindow, type BaselineColumn } from '../exports/baseline.js';
+import { baselineRows, type BaselineColumn } from '../exports/baseline.js';
+import { checkWindow, MonthWindow, resolveWindow } from '../shared/monthWindow.js';
 
 export const METRIC_COLUMNS = [
   'active_authors', 'issues_closed', 'prs_merged', 'pr_cycle_time_p50_seconds', 'issue_lead_time_p50_seconds',
@@ -15,7 +16,7 @@ export const METRIC_COLUMNS = [
 ] as const satisfies readonly BaselineColumn[];
 
 /** `team` is a team slug; `from`/`to` as the baseline export (same defaults and 36-month limit). */
-export const MetricsQuery = BaselineWindow.extend({
+export const MetricsQuery = MonthWindow.extend({
   ...Paging.shape,
   team: z.string().min(1).max(200).optional(),
 }).superRefine(checkWindow);

@@ -1,11 +1,9 @@
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify/sync';
 import { SAFE_CSV } from '../shared/csv.js';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { checkFormToken, checkOrigin, issueCsrfToken } from '../auth/csrf.js';
 import { AppError } from '../errors.js';
-import { pgDate } from '../shared/limits.js';
 import { presentSurvey } from './presenters.js';
 import { COMMENT_MAX, QUESTIONS } from './questions.js';
 import { renderLinkProblem, renderSurveyForm, renderThankYou } from './page.js';
@@ -17,20 +15,7 @@ import { SEND_INVITATIONS_JOB } from './jobs.js';
 import { mailerConfigured } from '../mail/mailer.js';
 import { sendPage } from '../http/html.js';
 import { download, listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
-import { Uuid } from '../shared/schemas.js';
-
-const Day = pgDate();
-export const CreateSurveyBody = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  teams: z.array(z.string().min(1).max(100)).min(1, 'Choose at least one team').max(500),
-  opensOn: Day.optional(),
-  closesOn: Day,
-  /** E-mail (default), a chat direct message through the connected Slack workspace, or both. */
-  sendBy: z.enum(['email', 'chat', 'both']).default('email'),
-});
-// An id that is not a UUID cannot name a survey: "not found", like any other unknown id.
-const SurveyParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
-const TokenParams = z.object({ token: z.string().max(300) });
+import { CreateSurveyBody, SurveyParams, TokenParams } from './schemas.js';
 
 const LINK_STATUS = { invalid: 404, expired: 410, closed: 410, not_open: 403 } as const;
 const FORM_LIMIT = 32 * 1024;

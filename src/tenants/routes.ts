@@ -1,13 +1,8 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { createTenantForUser, renameTenant } from './service.js';
 import { route, type ApiRouter } from '../http/route.js';
-import { Uuid } from '../shared/schemas.js';
-
-export const TenantBody = z.strictObject({ name: z.string().trim().min(1, 'A name is required').max(200) });
-// A malformed id is "not found", like another tenant's.
-const TenantParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
+import { TenantBody, TenantParams } from './schemas.js';
 
 /** Organisations (tenants) from the web app: create one (the creator owns it), rename the active one. */
 export function tenantRoutes(app: AppContext) {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { until as waitUntil } from '../helpers/until.js';
 import pg from 'pg';
 import type { Env } from '../../src/config/index.js';
 import type { Logger } from '../../src/log.js';
@@ -86,12 +86,7 @@ export function sessionBody(extra: Record<string, unknown> = {}) {
   };
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(100);
-  }
+/** test/helpers/until.ts with the AI tests' longer bound (a model call and a job in between). */
+export function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  return waitUntil(what, probe, { timeoutMs, everyMs: 100 }) as Promise<T>;
 }

@@ -7,15 +7,10 @@ import { buildMember, buildSessionCookie, dbFor, type BuiltTenant } from '../hel
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { serverWithTwoTenants } from '../helpers/suites.js';
+import { until } from '../helpers/until.js';
 
 /** Waits for `done` (checked every 10 ms), failing after 10 s. */
-async function waitFor(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) expect.fail('not done within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = async (done: () => boolean): Promise<void> => void (await until('done', done, { everyMs: 10 }));
 
 describe('API keys', () => {
   let api: TestServer, a: BuiltTenant, b: BuiltTenant;

@@ -10,6 +10,7 @@ import { buildMember, buildSessionCookie, buildTenant, dbFor, twoTenants, type B
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
 import { apiError, expectRefusal, expectRefusalPage } from '../helpers/refusals.js';
 import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 import { cookieValue, fromNewAddress, hiddenField, setCookies } from './helpers.js';
 
 const NO_MAILER_REASON = 'No e-mail was sent: this server has no mailer configured (MAILER_API_KEY). Copy the link and send it to the person yourself.';
@@ -395,12 +396,6 @@ describe('invitations', () => {
 });
 
 /** The second message to `to` (the first was the invitation). */
-async function waitForSecond(mail: FakePostmark, to: string) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const found = mail.messages.filter((m) => m.To === to);
-    if (found.length >= 2) return found[1]!;
-    if (Date.now() > deadline) throw new Error(`no second e-mail to ${to}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function waitForSecond(mail: FakePostmark, to: string) {
+  return until(`a second e-mail to ${to}`, () => mail.messages.filter((m) => m.To === to)[1], { timeoutMs: 5000, everyMs: 20 });
 }

@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { grantBiCredential, revokeBiCredential, type BiCredential } from '../../src/bi/credentials.js';
-import { monthIndex, monthOf } from '../../src/cube/months.js';
-import { BASELINE_COLUMNS, baselineRows, currentMonth } from '../../src/exports/baseline.js';
+import { BASELINE_COLUMNS, baselineRows } from '../../src/exports/baseline.js';
+import { currentMonth, monthIndex, monthOf } from '../../src/shared/monthWindow.js';
 import { seedBaseline } from '../../bench/baselineData.js';
 import { biUrl } from './biUrl.js';
 import { freshDatabase } from '../helpers/database.js';

@@ -20,6 +20,7 @@ import { freshDatabase } from '../helpers/database.js';
 import { buildTenant } from '../helpers/factories.js';
 import { baseEnv } from '../helpers/server.js';
 import { requestHooks } from '../../src/app.js';
+import { until } from '../helpers/until.js';
 
 describe('bi.watchdog: BI sessions past their limit are stopped', function () {
   this.timeout(60_000);
@@ -80,7 +81,18 @@ describe('bi.watchdog: BI sessions past their limit are stopped', function () {
     await idle.client.query('select count(*) from bi.teams');
     const { rows: [{ source }] } = await asSystem('test-fixture', () => database.pool.query('select role_name as source from bi_credentials where user_name = $1', [idle.user]));
     const within = patient.client.query('select pg_sleep(3)').then(() => 'done', (e: { code?: string }) => e.code ?? 'error');
-    await new Promise((resolve) => setTimeout(resolve, 1800));
+    // Observed, not slept: by the database's clock both sessions are past their 500 ms and the
+    // watchdog's grace (1 s), and the source role's session has been ended by its own timeout.
+    await until('both sessions past limit and grace, the source session ended', async () => {
+      const { rows: [seen] } = await asSystem('test-fixture', () => database.pool.query(
+        `select count(*) filter (where usename = $1 and state = 'active' and query_start < clock_timestamp() - interval '1500 milliseconds')::int as slow,
+                count(*) filter (where usename = $2 and state like 'idle in transaction%' and state_change < clock_timestamp() - interval '1500 milliseconds')::int as idle,
+                count(*) filter (where usename = $3)::int as source
+         from pg_stat_activity`,
+        [slow.user, idle.user, source],
+      ));
+      return seen.slow === 1 && seen.idle === 1 && seen.source === 0;
+    });
 
     const result = (await run()) as { stopped: { user: string; action: string }[] };
     expect(result.stopped).to.have.deep.members([{ user: slow.user, action: 'cancel' }, { user: idle.user, action: 'terminate' }]);

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Env } from '../../src/config/index.js';
 import { transpiledMain } from './transpiled.js';
+import { until } from './until.js';
 
 // The source, not bin/ (which prefers dist/ when built): a stale build must never be what a test
 // runs. Transpiled by this run's global setup (transpiled.ts), else through tsx.
@@ -96,14 +97,13 @@ export function startCli(args: string[], env: Env): RunningCli {
   return {
     child,
     stdout: () => stdout,
-    async waitFor(pattern, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
+    waitFor(pattern, timeoutMs = 30_000) {
+      const seen = () => `stdout ${JSON.stringify(stdout)}, stderr ${JSON.stringify(stderr)}`;
+      return until(`the CLI to print ${pattern}`, () => {
         const match = pattern.exec(stdout);
-        if (match) return match;
-        if (done || Date.now() > deadline) throw new Error(`CLI never printed ${pattern}: stdout ${JSON.stringify(stdout)}, stderr ${JSON.stringify(stderr)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+        if (!match && done) throw new Error(`CLI never printed ${pattern} and exited: ${seen()}`);
+        return match;
+      }, { timeoutMs, describe: seen });
     },
     exited,
   };

@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './until.js';
 
 export interface PostmarkMessage {
   From: string;
@@ -67,15 +68,7 @@ export async function fakePostmark(token = 'postmark-test-token'): Promise<FakeP
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const waitUntil = async <T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = find();
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const waitUntil = <T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> => until(what, find, { timeoutMs, everyMs: 20 }) as Promise<T>;
   fake.waitFor = (to, timeoutMs = 5000) => waitUntil(() => fake.messages.find((m) => m.To === to), `no e-mail to ${to}`, timeoutMs);
   fake.waitForAttempt = (to, timeoutMs = 5000) => waitUntil(() => fake.attempts.find((a) => a.to === to), `no attempt to send to ${to}`, timeoutMs);
   fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));

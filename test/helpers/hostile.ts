@@ -10,14 +10,14 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CubeQuery } from '../../src/cube/query.js';
-import { CreateKeyBody } from '../../src/apiKeys/routes.js';
-import { JsonEmailBody } from '../../src/identity/routes.js';
+import { CreateKeyBody } from '../../src/apiKeys/schemas.js';
+import { JsonEmailBody } from '../../src/identity/schemas.js';
 import { LinkBody } from '../../src/codehost/routes.js';
 import { MemberBody, PersonPatch, TeamPatch } from '../../src/organisation/routes.js';
-import { CaptureBody, SessionBody } from '../../src/aiSessions/routes.js';
-import { CreateSurveyBody } from '../../src/surveys/routes.js';
-import { UpdateMeBody } from '../../src/users/routes.js';
-import { CreateInvitationBody } from '../../src/members/routes.js';
+import { CaptureBody, SessionBody } from '../../src/aiSessions/schemas.js';
+import { CreateSurveyBody } from '../../src/surveys/schemas.js';
+import { UpdateMeBody } from '../../src/users/schemas.js';
+import { CreateInvitationBody } from '../../src/members/schemas.js';
 import { DeploymentWebhook, IssueWebhook } from '../../src/webhooks/schemas.js';
 
 /** Ids the paths of some endpoints need (a team and a person of the tenant). */

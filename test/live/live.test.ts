@@ -3,7 +3,7 @@
  * another database role, ping and dead-client detection, listener reconnect after its database
  * session is killed, 1012 on close.
  */
-import { setTimeout as delay } from 'node:timers/promises';
+import { until as waitUntil } from '../helpers/until.js';
 import { expect } from 'chai';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -52,13 +52,7 @@ async function refused(server: RunningServer, headers: Record<string, string>): 
   throw new Error('connected');
 }
 
-async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(25);
-  }
-}
+const until = (what: string, probe: () => boolean | Promise<boolean>) => waitUntil(what, probe, { everyMs: 25 });
 
 describe('live progress websocket /api/live', function () {
   this.timeout(30_000);
@@ -138,9 +132,18 @@ describe('live progress websocket /api/live', function () {
     const own = JSON.stringify({ t: a.tenantId, e: before });
     await separate.query(`select pg_notify('da_live', $1)`, [own]);
     await until('its own notification', () => overheard.length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // Only what it sent itself, in its own database; the genuine event never reached it.
-    expect(overheard).to.deep.equal([own]);
+    // Observed, not slept: a second genuine event reaches the client (its NOTIFY committed in the
+    // application database), then a second notification of its own reaches the BI listener.
+    // PostgreSQL delivers notifications in commit order from one queue for every database, so
+    // anything of the application's that could reach it would have come before that one.
+    const again = { kind: 'progress', subject: { type: 'register_import', id: 'genuine-1' }, phase: 'queued' } as const;
+    await server.app.live.publish(a.tenantId, again);
+    await until('the second event at the client', () => client.messages.some((m) => m.subject?.id === 'genuine-1'));
+    const ownAgain = JSON.stringify({ t: a.tenantId, e: again });
+    await separate.query(`select pg_notify('da_live', $1)`, [ownAgain]);
+    await until('its second notification', () => overheard.length > 1);
+    // Only what it sent itself, in its own database; the genuine events never reached it.
+    expect(overheard).to.deep.equal([own, ownAgain]);
     await separate.end();
     client.messages.splice(1);
     // The sealing holds for a role that could connect to the application database (as BI roles

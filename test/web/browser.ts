@@ -9,6 +9,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie } from '../helpers/factories.js';
 import { fakePaddle, PADDLE_ENV, type FakePaddle } from '../helpers/fakePaddle.js';
 import { testServer, type TestServer } from '../helpers/server.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = new URL('../../test-results/', import.meta.url).pathname;
@@ -68,18 +69,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Polls until `read()` returns `expected` (deep text equality), or fails with the last value seen. */
 export async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
-  for (;;) {
+  await waitUntil(JSON.stringify(expected), async () => {
     try {
       last = await read();
-      if (JSON.stringify(last) === JSON.stringify(expected)) return;
+      return JSON.stringify(last) === JSON.stringify(expected);
     } catch (error) {
+      // A page still loading throws (element missing, navigation): ask again.
       last = `(${(error as Error).message.split('\n')[0]})` as T;
+      return false;
     }
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${JSON.stringify(expected)}, last saw ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  }, { timeoutMs, everyMs: 100, describe: () => JSON.stringify(last) });
 }
 
 /** How many live data events the page has heard so far (web/src/api/live.ts marks it on <html>). */
@@ -91,11 +91,11 @@ export const liveEvents = (page: Page) => page.evaluate(() => Number(document.do
  */
 export async function liveAnswered(page: Page, events: number, timeoutMs = 15_000): Promise<void> {
   const read = () => page.evaluate(() => ({ events: Number(document.documentElement.dataset.liveEvents ?? 0), refresh: document.documentElement.dataset.liveRefresh ?? 'idle' }));
-  const deadline = Date.now() + timeoutMs;
-  for (let last = await read(); !(last.events >= events && last.refresh === 'idle'); last = await read()) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${events} live events answered, last saw ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let last: Awaited<ReturnType<typeof read>> | undefined;
+  await waitUntil(`${events} live events answered`, async () => {
+    last = await read();
+    return last.events >= events && last.refresh === 'idle';
+  }, { timeoutMs, describe: () => JSON.stringify(last) });
 }
 
 export const text = (page: Page, testId: string) => page.getByTestId(testId).innerText().then((t) => t.replace(/\s+/g, ' ').trim());

@@ -1,21 +1,14 @@
 /** /api/notebooks: saved notebooks, their cells, and a cell's run streamed as JSON lines. */
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { route, type ApiRouter } from '../../http/route.js';
 import { checkBudget } from '../budget.js';
 import { findAiSettings, modelChain } from '../settings.js';
 import { runCell, type NotebookEvent } from './agent.js';
-import {
-  addCell, CellBody, createNotebook, deleteNotebook, findCell, findNotebook, listNotebooks, NotebookBody, notebookCellsOf, NotebookPatch, presentCell, presentNotebook, updateNotebook,
-} from './service.js';
-import { Uuid } from '../../shared/schemas.js';
-
-const NONE = '00000000-0000-0000-0000-000000000000';
-const Params = z.object({ id: Uuid }).catch({ id: NONE });
-const CellParams = z.object({ id: Uuid, cellId: Uuid }).catch({ id: NONE, cellId: NONE });
+import { addCell, createNotebook, deleteNotebook, findCell, findNotebook, listNotebooks, notebookCellsOf, presentCell, presentNotebook, updateNotebook } from './service.js';
+import { CellBody, CellParams, NotebookBody, NotebookPatch, Params } from './schemas.js';
 
 export function notebookRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -10,13 +10,10 @@ import type { Step } from './agent.js';
 import type { Db } from '../../db/client.js';
 import { notebookCells, notebooks } from '../../db/schema/index.js';
 import { notFound } from '../../errors.js';
+import type { NotebookBody, NotebookPatch } from './schemas.js';
 
 export type NotebookRow = typeof notebooks.$inferSelect;
 export type CellRow = typeof notebookCells.$inferSelect;
-
-export const NotebookBody = z.strictObject({ title: z.string().trim().min(1).max(200), shared: z.boolean().optional() });
-export const NotebookPatch = z.strictObject({ title: z.string().trim().min(1).max(200).optional(), shared: z.boolean().optional() });
-export const CellBody = z.strictObject({ question: z.string().trim().min(1).max(4000) });
 
 const visible = (principal: TenantPrincipal) => and(eq(notebooks.tenantId, principal.tenantId), or(eq(notebooks.userId, principal.userId), eq(notebooks.shared, true)));
 

@@ -5,7 +5,6 @@
  * code, address or subject.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { loginUrl } from '../routes.js';
 import { route, type ApiRouter } from '../../http/route.js';
@@ -18,13 +17,7 @@ import { accountForProfile, recordCodehostUsername } from './accounts.js';
 import { finishSignIn, FLOW_COOKIE, FLOW_TTL_MS, FlowRefused, SignInRefused, startSignIn, type FlowContext } from './flow.js';
 import type { ProviderId, SignInProvider } from './provider.js';
 import { signInProviders } from './registry.js';
-import { Uuid } from '../../shared/schemas.js';
-
-const optionalString = z.string().optional().catch(undefined);
-const StartQuery = z.object({ returnUrl: optionalString, mode: optionalString });
-// A malformed id is simply no identity of the caller's: 404 like any other.
-const IdentityParams = z.object({ id: Uuid }).catch({ id: '00000000-0000-0000-0000-000000000000' });
-const ProviderParams = z.object({ provider: z.string().max(40) });
+import { IdentityParams, ProviderParams, StartQuery } from './schemas.js';
 
 /** The flow cookie is sent only to the callbacks under /auth, and only for the flow's 10 minutes. */
 function flowCookie(value: string, secure: boolean): string {

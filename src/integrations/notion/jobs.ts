@@ -8,7 +8,8 @@ import { asSystem } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
 import { scheduled } from '../../jobs/maintenance.js';
 import { activeConnections, connectionById } from '../shared/connections.js';
-import { closedMonth, publishMonth } from './publish.js';
+import { publishMonth } from './publish.js';
+import { closedMonth } from '../../shared/monthWindow.js';
 import { Month, Uuid } from '../../shared/schemas.js';
 
 export const NOTION_PUBLISH_JOB = 'notion.publish';

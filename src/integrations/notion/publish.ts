@@ -11,16 +11,9 @@ import { docsPages, teams } from '../../db/schema/index.js';
 import { recordSync, setConnectionState, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { formatChange, formatFigure, monthSpan, teamFigures, teamPageUrl, type Figure } from '../shared/teamFigures.js';
 import { notionClient, notionErrorCode } from './client.js';
+import { previousMonth } from '../../shared/monthWindow.js';
 
 const text = (content: string, link?: string) => [{ type: 'text' as const, text: { content, ...(link ? { link: { url: link } } : {}) } }];
-
-export const previousMonth = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-};
-
-/** The month before the one `now` is in: the last closed month. */
-export const closedMonth = (now = new Date()) => previousMonth(now.toISOString().slice(0, 7));
 
 export function pageTitle(teamName: string, month: string): string {
   return `${teamName} — delivery ${month}`;

@@ -4,7 +4,6 @@
  * subscription's handshake, which brings the token to set it to.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
@@ -13,14 +12,9 @@ import { connectionById, connectionsOf, deleteConnection, presentConnection, set
 import { notionClient, notionErrorCode } from './client.js';
 import { completeNotionConnect, notionAuthorizeUrl, notionSettingsUrl, ownedNotionConnection, requireNotion } from './install.js';
 import { notionPublish } from './jobs.js';
-import { closedMonth } from './publish.js';
+import { closedMonth } from '../../shared/monthWindow.js';
 import { receiveNotionWebhook } from './webhook.js';
-import { Month, Uuid } from '../../shared/schemas.js';
-
-const ConnectionParams = z.object({ id: Uuid });
-const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
-export const ParentBody = z.strictObject({ pageId: z.string().regex(/^[0-9a-fA-F-]{32,36}$/, 'A Notion page id') });
-const PublishBody = z.strictObject({ month: Month.optional() });
+import { CallbackQuery, ConnectionParams, ParentBody, PublishBody } from './schemas.js';
 
 const titleOf = (page: { properties?: Record<string, unknown> }): string => {
   for (const p of Object.values(page.properties ?? {}) as { type?: string; title?: { plain_text?: string }[] }[]) {

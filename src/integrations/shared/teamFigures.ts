@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { cubeLoad } from '../../cube/service.js';
+import { lastDay } from '../../shared/monthWindow.js';
 
 export type FigureKind = 'count' | 'seconds' | 'ratio';
 
@@ -97,9 +98,7 @@ export const teamPageUrl = (appUrl: string, teamId: string) => `${appUrl}/app/te
 
 /** UTC days of a month, YYYY-MM. */
 export function monthSpan(month: string): DaySpan {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+  return { from: `${month}-01`, to: lastDay(month) };
 }
 
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

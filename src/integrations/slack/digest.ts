@@ -10,7 +10,9 @@ import { chatDigestPosts, teams } from '../../db/schema/index.js';
 import { asSystem } from '../../db/tenancy.js';
 import { defineJob } from '../../jobs/define.js';
 import { scheduled } from '../../jobs/maintenance.js';
-import { activeConnections, connectionById, setConnectionState, tokensOf } from '../shared/connections.js';
+import type { Db } from '../../db/client.js';
+import { AppError } from '../../errors.js';
+import { activeConnections, connectionById, setConnectionState, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { DAY_MS, dayOf, formatChange, formatFigure, teamFigures, teamPageUrl, type Figure } from '../shared/teamFigures.js';
 import { grantRefused, slackClient, slackErrorCode } from './client.js';
 import { Uuid } from '../../shared/schemas.js';
@@ -100,3 +102,17 @@ export const slackDigestsDue = defineJob({
     return { weekStart, sent };
   },
 });
+
+/**
+ * One team's digest channel on a connection (null stops that team's digest); the team must be the
+ * tenant's. Returns the connection as stored.
+ */
+export async function setDigestChannel(db: Db, tenantId: string, connection: Connection, teamId: string, channel: string | null): Promise<Connection> {
+  const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, tenantId), eq(teams.id, teamId)));
+  if (!team) throw new AppError('validation_failed', 'Validation failed', [{ path: 'teamId', message: 'Unknown team' }]);
+  const channels = { ...((connection.settings.digestChannels as Record<string, string> | undefined) ?? {}) };
+  if (channel === null) delete channels[teamId];
+  else channels[teamId] = channel;
+  await updateSettings(db, connection.id, { ...connection.settings, digestChannels: channels });
+  return { ...connection, settings: { ...connection.settings, digestChannels: channels } };
+}

@@ -4,26 +4,21 @@
  * are refused with 503, since nothing could prove they come from Slack.
  */
 import Router from '@koa/router';
-import { and, eq } from 'drizzle-orm';
 import type Koa from 'koa';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { teams } from '../../db/schema/index.js';
 import { AppError, zodDetails } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
 import { route, type ApiRouter } from '../../http/route.js';
-import { connectionsOf, deleteConnection, presentConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
+import { connectionsOf, deleteConnection, presentConnection, tokensOf, type Connection } from '../shared/connections.js';
 import { receiveSlashCommand, SlashCommandForm } from './command.js';
 import { slackClient, slackErrorCode } from './client.js';
+import { setDigestChannel } from './digest.js';
 import { receiveSlackEvent } from './events.js';
 import { BOT_SCOPES, completeSlackInstall, ownedSlackConnection, requireSlack, settingsUrl, slackAuthorizeUrl } from './install.js';
 import { verifySlackRequest } from './verify.js';
-import { Uuid } from '../../shared/schemas.js';
+import { CallbackQuery, ConnectionParams, DigestBody } from './schemas.js';
 
 const INBOUND_LIMIT = 64 * 1024;
-const ConnectionParams = z.object({ id: Uuid });
-const CallbackQuery = z.object({ code: z.string().max(500).optional(), state: z.string().max(600).optional(), error: z.string().max(100).optional() });
-export const DigestBody = z.strictObject({ teamId: Uuid, channel: z.string().regex(/^[CG][A-Z0-9]{2,30}$/, 'A Slack channel id (C… or G…)').nullable() });
 
 /** Verifies Slack's signature over the raw body; the body is returned only when it is Slack's. */
 async function signedBody(app: AppContext, ctx: Koa.Context): Promise<Buffer> {
@@ -110,13 +105,7 @@ export function slackRoutes(app: AppContext) {
   router.put('/api/integrations/slack/connections/:id/digests', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, body: DigestBody }, async ({ principal, params, body }) => {
     requireSlack(app);
     const connection = await ownedSlackConnection(app, principal, params.id);
-    const [team] = await db.select({ id: teams.id }).from(teams).where(and(eq(teams.tenantId, principal.tenantId), eq(teams.id, body.teamId)));
-    if (!team) throw new AppError('validation_failed', 'Validation failed', [{ path: 'teamId', message: 'Unknown team' }]);
-    const channels = { ...((connection.settings.digestChannels as Record<string, string> | undefined) ?? {}) };
-    if (body.channel === null) delete channels[body.teamId];
-    else channels[body.teamId] = body.channel;
-    await updateSettings(db, connection.id, { ...connection.settings, digestChannels: channels });
-    return { body: { data: presentConnection({ ...connection, settings: { ...connection.settings, digestChannels: channels } }), meta: {} } };
+    return { body: { data: presentConnection(await setDigestChannel(db, principal.tenantId, connection, body.teamId, body.channel)), meta: {} } };
   }));
 
   router.delete('/api/integrations/slack/connections/:id', route(app, { auth: { policy: 'integration.manage' }, params: ConnectionParams, whenReadOnly: 'allowed' }, async ({ principal, params }) => {

@@ -4,20 +4,15 @@
  * integration's paths; an unconfigured tracker answers 404 on all of them.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { route, type ApiRouter } from '../../http/route.js';
-import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, SettingsChange, startBackfill, trackerOverview } from './service.js';
+import { changeSettings, completeConnect, jiraAdminWebhook, connectUrl, disconnect, presentTrackerConnection, startBackfill, trackerOverview } from './service.js';
 import { syncRowOf } from './store.js';
 import { TRACKER_KINDS, type TrackerKind } from './types.js';
 import { requireTrackerApp } from './vendors.js';
 import { receiveJiraWebhook, receiveLinearWebhook } from './webhooks.js';
-import { Uuid } from '../../shared/schemas.js';
+import { CallbackQuery, ConnectionParams, DisconnectQuery, SettingsChange, WebhookQuery } from './schemas.js';
 
-const CallbackQuery = z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional(), error: z.string().max(200).optional() });
-const ConnectionParams = z.object({ id: Uuid });
-const DisconnectQuery = z.object({ connection: Uuid.optional() });
-const WebhookQuery = z.object({ site: z.string().max(200).optional(), key: z.string().max(100).optional() });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
 export function trackerRoutes(app: AppContext) {

@@ -9,12 +9,12 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { connectionById, connectionsOf, deleteConnection, presentConnection, saveConnection, tokensOf, updateSettings, type Connection } from '../shared/connections.js';
 import { createState, stateValid } from '../shared/oauthState.js';
-import { settingsOf, TrackerMappingChange } from './mapping.js';
+import { settingsOf } from './mapping.js';
+import type { SettingsChange } from './schemas.js';
 import { flagStale, syncRowOf } from './store.js';
 import { trackerSyncWorkflow } from './syncJob.js';
 import { TrackerGrantRefused, type TrackerKind } from './types.js';
 import { jiraAdminWebhookUrlOf, requireTrackerApp, trackerAppOf, VENDORS, webhookSecretOf, webhookUrlOf } from './vendors.js';
-import { z } from 'zod';
 
 export function connectUrl(app: AppContext, principal: TenantPrincipal, kind: TrackerKind): string {
   authorize(principal, 'integration.manage');
@@ -92,12 +92,6 @@ export async function disconnect(app: AppContext, principal: TenantPrincipal, ki
   }
   return { removed: targets.length, revoked };
 }
-
-export const SettingsChange = z.strictObject({
-  mapping: TrackerMappingChange.optional(),
-  backfillMonths: z.number().int().min(1).max(36).optional(),
-});
-export type SettingsChange = z.infer<typeof SettingsChange>;
 
 /** Replaces the mapping and/or backfill depth; issues already synced take the new mapping at the next backfill. */
 export async function changeSettings(app: AppContext, principal: TenantPrincipal, kind: TrackerKind, id: string, change: SettingsChange): Promise<Connection> {

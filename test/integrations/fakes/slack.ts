@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from '../../helpers/until.js';
 import { approveRedirect } from './http.js';
 
 export interface FakeSlackUser {
@@ -54,13 +55,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, any>> {
   return Object.fromEntries(new URLSearchParams(raw));
 }
 
-const waitUntil = async (probe: () => boolean, what: string, timeoutMs: number) => {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`fake Slack: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const waitUntil = async (probe: () => boolean, what: string, timeoutMs: number) => void (await until(`fake Slack: ${what}`, probe, { timeoutMs, everyMs: 20 }));
 
 export async function fakeSlack(workspace = { id: `T${randomBytes(4).toString('hex').toUpperCase()}`, name: 'Acme Workspace' }): Promise<FakeSlack> {
   const codes = new Map<string, string>();

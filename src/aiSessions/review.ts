@@ -1,7 +1,7 @@
 /**
  * What the model makes of a session's transcript: a summary (what was attempted, files and areas
  * touched, outcome, follow-ups) and a quality assessment against the rubric of docs/ai.md. Both are
- * stored once per session: a second run of the same job finds the row and calls no model; a re-run
+ * stored once per session (the models, settings and budget are ai/'s): a second run of the same job finds the row and calls no model; a re-run
  * on demand replaces a row older than the request.
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
@@ -10,9 +10,9 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { aiSessions, sessionAssessments, sessionSummaries } from '../db/schema/index.js';
 import { objectStoreFor } from '../storage/objectStore.js';
-import { callModels, InvalidAnswerError } from './call.js';
-import { findAiSettings, modelChain, type AiFeature } from './settings.js';
-import { telemetrySettings } from './telemetry.js';
+import { callModels, InvalidAnswerError } from '../ai/call.js';
+import { findAiSettings, modelChain, type AiFeature } from '../ai/settings.js';
+import { telemetrySettings } from '../ai/telemetry.js';
 import { chunkText, estimateTokens, headAndTail, transcriptText } from './transcriptText.js';
 
 /** Input tokens of one summarising call; a longer transcript is summarised chunk by chunk, then the parts together. */

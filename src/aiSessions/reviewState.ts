@@ -6,13 +6,11 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { sessionAssessments, users, type aiSessions } from '../db/schema/index.js';
+import { sessionAssessments, users } from '../db/schema/index.js';
 import { asSystem } from '../db/tenancy.js';
 import type { ErrorDetail } from '../errors.js';
 import { ASSESSMENT_JOB, SUMMARY_JOB } from './jobs.js';
-
-/** A stored session (aiSessions/service.ts's SessionRow; read from the schema, as aiSessions/ imports ai/). */
-type SessionRow = typeof aiSessions.$inferSelect;
+import type { SessionRow } from './service.js';
 
 export interface ReviewFailure {
   failedAt: string;

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { defineJob } from '../jobs/define.js';
-import { assessSession, summariseSession } from './sessionReview.js';
-import { findAiSettings, modelChain } from './settings.js';
+import { assessSession, summariseSession } from './review.js';
+import { findAiSettings, modelChain } from '../ai/settings.js';
 import { Uuid } from '../shared/schemas.js';
 
 export const SUMMARY_JOB = 'ai.session-summary';
