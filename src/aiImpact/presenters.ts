@@ -4,6 +4,7 @@
  * minus the second (AI − not AI; after − before), with its 90 % interval.
  */
 import type { AiImpactResult, BeforeAfter, Comparison, Team, Window } from './service.js';
+import { LEVELS, type Level } from './levels.js';
 import { LEVEL } from './statistics.js';
 
 export interface SideBody {
@@ -24,10 +25,16 @@ export interface MeasureRow<A extends string, B extends string> {
   measure: string | null;
   /** The cube counts behind the value: its n, and a share's numerator. */
   counts: { n: string; successes: string | null };
-  /** The measure whose facts list (GET /api/facts) the value opens; not filtered by the split. */
+  /** The measure whose facts list (GET /api/facts) the value opens. */
   drill: string;
+  /** Whether that list takes `split=` (ai, other or a level): a pull request or change lead time list. */
+  drillSplits: boolean;
+  /** The cube the value and n are read from (filter its own `ai_attribution` to reproduce them). */
+  cube: 'pull_requests' | 'change_lead_times';
   difference: DifferenceBody;
   sides: Record<A, SideBody> & Record<B, SideBody>;
+  /** AI against not only: the same measure for each AI attribution level (value and n; no interval). */
+  levels?: Record<Level, SideBody>;
 }
 
 export type BeforeAfterBody =
@@ -40,7 +47,7 @@ export interface AiImpactBody {
     team: Team | null;
     window: Window;
     /** Which PRs count as AI-assisted: the cube dimension and the values of each side. */
-    split: { member: string; ai: string[]; other: string[] };
+    split: { member: string; ai: string[]; other: string[]; levels: Level[] };
     measures: MeasureRow<'ai', 'other'>[];
     beforeAfter: BeforeAfterBody;
   };
@@ -52,9 +59,10 @@ function row<A extends string, B extends string>(c: Comparison, a: A, b: B): Mea
     ? { status: 'ok', value: c.difference.difference, low: c.difference.interval.low, high: c.difference.interval.high, level: LEVEL, method: m.kind === 'median' ? 'bootstrap' : 'normal' }
     : { status: 'not_enough_data', minimum: c.difference.minimum };
   return {
-    key: m.key, title: m.title, kind: m.kind, unit: m.unit, measure: m.value, counts: { n: m.n, successes: m.successes ?? null }, drill: m.drill,
+    key: m.key, title: m.title, kind: m.kind, unit: m.unit, measure: m.value, counts: { n: m.n, successes: m.successes ?? null }, drill: m.drill, drillSplits: m.splitDrill, cube: m.cube,
     difference,
     sides: { [a]: c.a, [b]: c.b } as Record<A, SideBody> & Record<B, SideBody>,
+    ...(c.levels ? { levels: c.levels } : {}),
   };
 }
 
@@ -69,7 +77,7 @@ export function presentAiImpact(r: AiImpactResult): AiImpactBody {
     data: {
       team: r.team,
       window: r.window,
-      split: { member: r.split.member, ai: [...r.split.ai], other: [...r.split.other] },
+      split: { member: r.split.member, ai: [...r.split.ai], other: [...r.split.other], levels: [...LEVELS] },
       measures: r.comparisons.map((c) => row(c, 'ai', 'other')),
       beforeAfter: presentBeforeAfter(r.beforeAfter),
     },

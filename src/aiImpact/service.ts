@@ -12,22 +12,28 @@ import type { Row } from '../cube/plan.js';
 import { MAX_LIMIT } from '../cube/query.js';
 import { AppError } from '../errors.js';
 import { currentMonth, lastDay, monthIndex, monthOf, resolveWindow } from '../shared/monthWindow.js';
+import { LEVELS, type Level } from './levels.js';
 import { medianDifference, MIN_SAMPLE, shareDifference, type Difference } from './statistics.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The adoption month: the first with ai_active_users ÷ headcount at or above this. */
 export const ADOPTION_THRESHOLD = 0.5;
 
+export { LEVELS, type Level };
+
 /**
- * Which merged PRs are "AI": the one place the split is decided. Today the boolean `ai_assisted`;
- * when `pull_requests.ai_attribution` lands it becomes `{ member: 'pull_requests.ai_attribution',
- * ai: ['high', 'medium'], other: ['low', 'none'] }` and nothing else changes.
+ * Which merged PRs are "AI": the one place the split is decided. AI-assisted = attribution level
+ * high or medium (the cube's `ai_assisted`); the others are low or none. The split is on the
+ * level's dimension of whichever cube a measure reads (pull_requests or change_lead_times).
  */
-export const AI_SPLIT = { member: 'pull_requests.ai_assisted', ai: ['true'], other: ['false'] } as const;
+export const AI_SPLIT = { member: 'pull_requests.ai_attribution', ai: ['high', 'medium'], other: ['low', 'none'] } as const;
 
 export type Side = 'ai' | 'other';
-/** The cube filter that keeps one side of the split. */
-export const splitFilter = (side: Side) => ({ member: AI_SPLIT.member, operator: 'equals', values: [...AI_SPLIT[side]] });
+/** One side of the split, or one attribution level (a drill list's `split`). */
+export type Split = Side | Level;
+const levelsOf = (split: Split): readonly string[] => (split === 'ai' || split === 'other' ? AI_SPLIT[split] : [split]);
+/** The cube filter that keeps one side of the split or one level, on `cube`'s own ai_attribution. */
+export const splitFilter = (split: Split, cube = 'pull_requests') => ({ member: `${cube}.ai_attribution`, operator: 'equals', values: [...levelsOf(split)] });
 
 export interface MeasureSpec {
   key: string;
@@ -45,11 +51,16 @@ export interface MeasureSpec {
   perPr?: string;
   /** The measure whose drill list (GET /api/facts) the value opens. */
   drill: string;
+  /** The cube the value and n are read from (its own merged_at, team_id and ai_attribution). */
+  cube: 'pull_requests' | 'change_lead_times';
+  /** Whether the drill list splits by side and level (`split=`): a pull request list only. */
+  splitDrill: boolean;
 }
 
 const P = (m: string) => `pull_requests.${m}`;
+const C = (m: string) => `change_lead_times.${m}`;
 /** Every flow and quality measure of the comparison, in the page's order. */
-export const MEASURES: readonly MeasureSpec[] = [
+const BASE: Omit<MeasureSpec, 'cube' | 'splitDrill'>[] = [
   { key: 'cycle_time', title: 'PR cycle time', kind: 'median', unit: 'seconds', value: P('pr_cycle_time_p50_seconds'), n: P('prs_merged'), perPr: P('cycle_time_seconds'), drill: P('pr_cycle_time_p50_seconds') },
   { key: 'coding_time', title: 'Coding time', kind: 'median', unit: 'seconds', value: P('coding_time_p50_seconds'), n: P('coding_time_count'), perPr: P('coding_time_seconds'), drill: P('coding_time_p50_seconds') },
   { key: 'pickup_time', title: 'Pickup time', kind: 'median', unit: 'seconds', value: P('pickup_time_p50_seconds'), n: P('pickup_time_count'), perPr: P('pickup_time_seconds'), drill: P('pickup_time_p50_seconds') },
@@ -58,7 +69,9 @@ export const MEASURES: readonly MeasureSpec[] = [
   { key: 'pr_size', title: 'PR size', kind: 'median', unit: 'lines', value: P('pr_size_p50'), n: P('prs_merged'), perPr: P('pr_size'), drill: P('pr_size_p50') },
   { key: 'merged_without_review', title: 'Merged without review', kind: 'share', unit: 'ratio', value: P('merged_without_review_share'), n: P('prs_merged'), successes: P('merged_without_review_prs'), drill: P('merged_without_review_share') },
   { key: 'reverted', title: 'Reverted within 30 days', kind: 'share', unit: 'ratio', value: null, n: P('prs_merged'), successes: P('reverted_prs'), drill: P('reverted_prs') },
+  { key: 'change_failure_rate', title: 'Change failure rate of the deployments that shipped them', kind: 'share', unit: 'ratio', value: C('shipping_change_failure_rate'), n: C('shipping_deploys'), successes: C('failed_shipping_deploys'), drill: 'deployments.change_failure_rate' },
 ];
+export const MEASURES: readonly MeasureSpec[] = BASE.map((m) => ({ ...m, cube: m.n.startsWith('change_lead_times.') ? 'change_lead_times' : 'pull_requests', splitDrill: m.drill.startsWith('pull_requests.') }));
 
 export interface SideValue {
   value: number | null;
@@ -69,6 +82,8 @@ export interface Comparison {
   measure: MeasureSpec;
   a: SideValue;
   b: SideValue;
+  /** The same measure for each attribution level (the AI split only). */
+  levels?: Record<Level, SideValue>;
   /** a − b with its 90 % interval, or not enough data. */
   difference: Difference;
 }
@@ -111,24 +126,37 @@ const num = (v: unknown): number | null => (v === null || v === undefined || v =
 const days = (w: Window): [string, string] => [`${w.from}-01`, lastDay(w.to)];
 const teamFilter = (cube: string, team: Team | null) => (team ? [{ member: `${cube}.team_id`, operator: 'equals', values: [team.id] }] : []);
 
-/** One side's cube values: every measure's value and n in one grouped query (no dimension: one row). */
-async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, filters: object[]): Promise<Row> {
-  const measures = [...new Set(MEASURES.flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x)))];
-  const result = await cubeLoad(pool, { tenantId }, {
-    measures,
-    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
-    filters: [...filters, ...teamFilter('pull_requests', team)],
-  });
-  return result.data[0] ?? {};
+/** The measures of `cube` among MEASURES: every value, n and numerator it reads. */
+const measuresOf = (cube: MeasureSpec['cube']) => [...new Set(MEASURES.filter((m) => m.cube === cube).flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x)))];
+
+/**
+ * One side's cube values: every measure's value and n, one grouped query per cube (no dimension:
+ * one row each), merged into one row. `split` keeps one side or level, on each cube's own dimension.
+ * With `byLevel`, grouped by the level instead: one row per level present.
+ */
+async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, byLevel = false): Promise<Row[]> {
+  const answers = await Promise.all((['pull_requests', 'change_lead_times'] as const).map((cube) =>
+    cubeLoad(pool, { tenantId }, {
+      measures: measuresOf(cube),
+      ...(byLevel ? { dimensions: [`${cube}.ai_attribution`] } : {}),
+      timeDimensions: [{ dimension: `${cube}.merged_at`, dateRange: days(window) }],
+      filters: [...(split ? [splitFilter(split, cube)] : []), ...teamFilter(cube, team)],
+    })));
+  if (!byLevel) return [Object.assign({}, ...answers.map((a) => a.data[0] ?? {})) as Row];
+  return LEVELS.map((level) => Object.assign({ level }, ...answers.map((a, i) => a.data.find((r) => r[`${i === 0 ? 'pull_requests' : 'change_lead_times'}.ai_attribution`] === level) ?? {})) as Row);
+}
+
+async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<Row> {
+  return (await cubeValues(pool, tenantId, team, window, split))[0] as Row;
 }
 
 /** One side's merged PRs, one row each with the values the medians are taken over (as the drill lists read them). */
-async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, filters: object[]): Promise<Row[]> {
+async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<Row[]> {
   const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
   const result = await cubeLoad(pool, { tenantId }, {
     dimensions: ['pull_requests.id', ...values],
     timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
-    filters: [{ member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] }, ...filters, ...teamFilter('pull_requests', team)],
+    filters: [{ member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] }, ...(split ? [splitFilter(split)] : []), ...teamFilter('pull_requests', team)],
     order: [['pull_requests.id', 'asc']],
     ungrouped: true,
     limit: MAX_LIMIT,
@@ -143,8 +171,8 @@ interface SideData {
   rows: Row[];
 }
 
-async function side(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, filters: object[]): Promise<SideData> {
-  const [values, rows] = await Promise.all([sideValues(pool, tenantId, team, window, filters), sideRows(pool, tenantId, team, window, filters)]);
+async function side(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<SideData> {
+  const [values, rows] = await Promise.all([sideValues(pool, tenantId, team, window, split), sideRows(pool, tenantId, team, window, split)]);
   return { values, rows };
 }
 
@@ -213,17 +241,22 @@ async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, w
   const adoption = await adoptionMonth(pool, tenantId, team);
   if (!adoption.month) return { status: 'no_adoption_month', headcount: adoption.headcount };
   const { before, after } = windowsAround(adoption.month, monthIndex(window.to) - monthIndex(window.from) + 1);
-  const [b, a] = await Promise.all([side(pool, tenantId, team, before, []), side(pool, tenantId, team, after, [])]);
+  const [b, a] = await Promise.all([side(pool, tenantId, team, before, null), side(pool, tenantId, team, after, null)]);
   return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b) };
 }
 
 export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }): Promise<AiImpactResult> {
   const window = resolveWindow(query);
   const team = query.team === undefined ? null : await requireTeam(pool, tenantId, query.team);
-  const [ai, other, around] = await Promise.all([
-    side(pool, tenantId, team, window, [splitFilter('ai')]),
-    side(pool, tenantId, team, window, [splitFilter('other')]),
+  const [ai, other, levels, around] = await Promise.all([
+    side(pool, tenantId, team, window, 'ai'),
+    side(pool, tenantId, team, window, 'other'),
+    cubeValues(pool, tenantId, team, window, null, true),
     beforeAfter(pool, tenantId, team, window),
   ]);
-  return { team, window, split: AI_SPLIT, comparisons: compare(ai, other), beforeAfter: around };
+  const comparisons = compare(ai, other).map((c) => ({
+    ...c,
+    levels: Object.fromEntries(levels.map((row) => [row.level as Level, valueOf(c.measure, row)])) as Record<Level, SideValue>,
+  }));
+  return { team, window, split: AI_SPLIT, comparisons, beforeAfter: around };
 }

@@ -4,7 +4,7 @@
  * flags its count measure filters on (definitions.ts). The REST endpoint, its CSV and the MCP tool
  * `list_facts` all come through here.
  */
-import { splitFilter, type Side } from '../aiImpact/service.js';
+import { LEVELS, splitFilter, type Split } from '../aiImpact/service.js';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { SAFE_CSV } from '../shared/csv.js';
@@ -39,8 +39,11 @@ export const FactsQuery = FactsWindow.extend({
   marked: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional().transform((v) => v === 'true'),
   sort: z.string().min(1).max(60).optional(),
   dir: z.enum(['asc', 'desc'], { message: 'Must be asc or desc' }).optional(),
-  /** One side of "AI against not" (docs/ai-impact.md): the AI-assisted PRs or the others; pull request lists only. */
-  split: z.enum(['ai', 'other'], { message: 'Must be ai or other' }).optional(),
+  /**
+   * One side of "AI against not" (docs/ai-impact.md), the AI-assisted PRs or the others, or one AI
+   * attribution level; pull request and change lead time lists only.
+   */
+  split: z.enum(['ai', 'other', ...LEVELS], { message: `Must be ai, other or a level (${LEVELS.join(', ')})` }).optional(),
 }).superRefine(checkFactsWindow);
 export type FactsQuery = z.infer<typeof FactsQuery>;
 
@@ -73,8 +76,8 @@ interface Resolved {
   teamName: string | null;
   /** The list's columns, the ones explaining the measure first. */
   columns: FactColumn[];
-  /** One side of the AI split (a pull request list only), else both. */
-  split: Side | null;
+  /** One side of the AI split or one attribution level (a pull request or change lead time list only), else both. */
+  split: Split | null;
 }
 
 /**
@@ -90,7 +93,7 @@ async function requireTeam(pool: pg.Pool, tenantId: string, team: string): Promi
   return rows[0];
 }
 
-type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean; split?: Side };
+type Scope = { measure: string; from?: string; to?: string; team?: string; replaced?: boolean; split?: Split };
 
 async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: ListOptions = {}): Promise<Resolved> {
   const drill = requireDrill(scope.measure);
@@ -99,8 +102,8 @@ async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: L
     const message = `${scope.measure} lists no replaced rows: only the production, finished and failed deployments do`;
     throw new AppError('validation_failed', message, [{ path: 'query.replaced', message }]);
   }
-  if (scope.split && cubeOf(drill) !== 'pull_requests') {
-    const message = `${scope.measure} lists no pull requests: only a pull request list splits into AI-assisted and not`;
+  if (scope.split && !SPLIT_CUBES.has(cubeOf(drill))) {
+    const message = `${scope.measure} lists no pull requests: only a pull request or change lead time list splits into AI-assisted and not, or by AI attribution level`;
     throw new AppError('validation_failed', message, [{ path: 'query.split', message }]);
   }
   if (options.marked && drill.marked.length === 0) {
@@ -118,7 +121,9 @@ async function resolve(pool: pg.Pool, tenantId: string, scope: Scope, options: L
 }
 
 const cubeOf = (drill: Drill) => KINDS[drill.kind].cube;
-const splitOf = (r: Resolved) => (r.split === null ? [] : [splitFilter(r.split)]);
+/** The cubes whose rows are PRs with an `ai_attribution` dimension: their lists split. */
+const SPLIT_CUBES: ReadonlySet<string> = new Set(['pull_requests', 'change_lead_times']);
+const splitOf = (r: Resolved) => (r.split === null ? [] : [splitFilter(r.split, cubeOf(r.drill))]);
 const teamFilter = (r: Resolved) => (r.team === null ? [] : [{ member: UUID.test(r.team) ? 'teams.id' : 'teams.slug', operator: 'equals', values: [UUID.test(r.team) ? r.team.toLowerCase() : r.team] }]);
 /** A grouped list: a distinct count's values or a sum's rows, not one row per fact. */
 const isGrouped = (drill: Drill) => drill.key !== null || drill.sum !== null;

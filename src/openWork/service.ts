@@ -226,38 +226,26 @@ async function undeployedChanges(pool: pg.Pool, db: Db, tenantId: string, teamId
 export const PICKUP_WINDOW_DAYS = 90;
 
 /**
- * Each team's median pickup time over the PRs it merged in the PICKUP_WINDOW_DAYS days to `asOf`,
- * in one statement, by METRICS.md "PR phases": pickup = first review − ready, the first review being
- * the earliest review (approved, changes requested or commented) by someone other than the PR's
- * author and not a bot (`…[bot]`), before the merge; a PR merged without one has no pickup time. The
- * team is the one owning the PR's project (null: no team), as the cube's `team_id`.
- *
- * It must equal the cube member `pull_requests.pickup_time_p50_seconds` (and its count) of the same
- * team over the same merges; that member is being added on another branch (issue 47 point 1), and
- * when it lands this function is to be replaced by a cube query (docs/open-work.md). Until then it
- * reads what this version stores: ready = the PR's opening (the moment a draft was made ready is not
- * stored yet), and a reviewer's review moment is the latest one stored for them
- * (`pull_request_reviewers.at`), which is their first when they reviewed once.
+ * Each team's median pickup time over the PRs it merged in the PICKUP_WINDOW_DAYS days to `asOf`:
+ * the cube's `pull_requests.pickup_time_p50_seconds` and its n `pickup_time_count` by `team_id`
+ * (METRICS.md "PR phases", docs/pr-phases.md), so the rule is written once. The window is the
+ * merges at or after `asOf` − 90 days and before `asOf` (the cube's range is inclusive: its end is
+ * the millisecond before). A team with no reviewed merge in the window has no median (no row).
  */
-export async function teamPickupMedians(db: Db, tenantId: string, asOf: Date, teamId: string | null): Promise<Map<string | null, { p50Seconds: number; n: number }>> {
+export async function teamPickupMedians(pool: pg.Pool, tenantId: string, asOf: Date, teamId: string | null): Promise<Map<string | null, { p50Seconds: number; n: number }>> {
   const from = new Date(asOf.getTime() - PICKUP_WINDOW_DAYS * 86_400_000);
-  const result = await db.execute<{ team_id: string | null; p50: number; n: number }>(sql`
-    SELECT p.owning_team_id AS team_id,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM fr.first_review_at - pr.created_at))::float8 AS p50,
-           count(*)::int AS n
-    FROM ${pullRequests} pr
-    JOIN ${projects} p ON p.id = pr.project_id
-    CROSS JOIN LATERAL (
-      SELECT min(r.at) AS first_review_at FROM ${pullRequestReviewers} r
-      WHERE r.project_id = pr.project_id AND r.pull_request_number = pr.number
-        AND r.state IN ('approved', 'changes_requested', 'commented')
-        AND r.reviewer <> COALESCE(pr.author_username, '') AND r.reviewer NOT LIKE '%[bot]'
-    ) fr
-    WHERE pr.tenant_id = ${tenantId} AND pr.merged_at >= ${from.toISOString()}::timestamptz AND pr.merged_at < ${asOf.toISOString()}::timestamptz
-      AND fr.first_review_at IS NOT NULL AND fr.first_review_at <= pr.merged_at
-      ${teamId ? sql`AND p.owning_team_id = ${teamId}` : sql``}
-    GROUP BY p.owning_team_id`);
-  return new Map(result.rows.map((r) => [r.team_id, { p50Seconds: Number(r.p50), n: Number(r.n) }]));
+  const result = await cubeLoad(pool, { tenantId }, {
+    measures: ['pull_requests.pickup_time_p50_seconds', 'pull_requests.pickup_time_count'],
+    dimensions: ['pull_requests.team_id'],
+    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: [from.toISOString(), new Date(asOf.getTime() - 1).toISOString()] }],
+    filters: [
+      { member: 'pull_requests.pickup_time_count', operator: 'gt', values: ['0'] },
+      ...(teamId ? [{ member: 'pull_requests.team_id', operator: 'equals', values: [teamId] }] : []),
+    ],
+    timezone: 'UTC',
+    limit: 50_000,
+  });
+  return new Map(result.data.map((r) => [text(r, 'pull_requests.team_id'), { p50Seconds: Number(r['pull_requests.pickup_time_p50_seconds']), n: Number(r['pull_requests.pickup_time_count']) }]));
 }
 
 /**
@@ -308,7 +296,7 @@ async function awaitingFirstReview(pool: pg.Pool, db: Db, tenantId: string, team
 export async function openWork(pool: pg.Pool, db: Db, tenantId: string, teamRef: string | undefined): Promise<OpenWorkResult> {
   const team = teamRef ? await resolveTeam(db, teamRef) : null;
   const asOf = new Date();
-  const medians = await teamPickupMedians(db, tenantId, asOf, team?.id ?? null);
+  const medians = await teamPickupMedians(pool, tenantId, asOf, team?.id ?? null);
   const [prs, deploys, incidents, undeployed, awaiting] = await Promise.all([
     openPullRequests(pool, db, tenantId, team?.id ?? null),
     failedDeployments(pool, db, tenantId, team?.id ?? null),

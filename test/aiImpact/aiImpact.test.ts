@@ -48,9 +48,12 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
       pr_size: [{ value: 105, n: 20 }, { value: 152.5, n: 20 }],
       merged_without_review: [{ value: 0.2, n: 20 }, { value: 0.1, n: 20 }],
       reverted: [{ value: 0.1, n: 20 }, { value: 0.05, n: 20 }],
+      change_failure_rate: [{ value: 0.3, n: 10 }, { value: 0.1, n: 20 }],
     });
+    // The AI side's ten shipping deployments are fewer than 20: no difference for it.
+    expect(m.change_failure_rate!.difference).to.deep.equal({ status: 'not_enough_data', minimum: 20 });
     expect(res.body.data.team).to.deep.equal({ id: seed.teamId, slug: 'core', name: 'Core' });
-    expect(res.body.data.split).to.deep.equal({ member: 'pull_requests.ai_assisted', ai: ['true'], other: ['false'] });
+    expect(res.body.data.split).to.deep.equal({ member: 'pull_requests.ai_attribution', ai: ['high', 'medium'], other: ['low', 'none'], levels: ['high', 'medium', 'low', 'none'] });
 
     // The medians' intervals: the bootstrap over the hand lists (seeded by the measure's place).
     const cycle = medianDifference(range(2, 21, (i) => i * H), range(4, 23, (j) => j * H), 1);
@@ -96,6 +99,51 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     expect(m.cycle_time!.drill).to.equal('pull_requests.pr_cycle_time_p50_seconds');
   });
 
+  it('gives each measure per AI attribution level, value and n, as /cubejs-api/v1/load grouped by ai_attribution', async () => {
+    const res = await impact('team=core&from=2026-03&to=2026-03');
+    const rows = res.body.data.measures as (Row & { levels: Record<string, { value: number | null; n: number }>; cube: string; counts: { n: string } })[];
+    // The core team's AI PRs are all medium (their label), the others none: those levels are the sides; high and low have no PR.
+    for (const r of rows) expect(r.levels, r.key).to.deep.equal({ high: { value: null, n: 0 }, medium: r.sides.ai, low: { value: null, n: 0 }, none: r.sides.other });
+    const query = (cube: string, measures: string[], team = 'core') => api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', {
+      query: { measures, dimensions: [`${cube}.ai_attribution`], timeDimensions: [{ dimension: `${cube}.merged_at`, dateRange: ['2026-03-01', '2026-03-31'] }], filters: [{ member: 'teams.slug', operator: 'equals', values: [team] }], order: [[`${cube}.ai_attribution`, 'asc']] },
+      castNumerics: true,
+    });
+    const cfr = await query('change_lead_times', ['change_lead_times.shipping_change_failure_rate', 'change_lead_times.shipping_deploys', 'change_lead_times.failed_shipping_deploys']);
+    expect(cfr.status, cfr.text).to.equal(200);
+    expect(cfr.body.data).to.deep.equal([
+      { 'change_lead_times.ai_attribution': 'medium', 'change_lead_times.shipping_change_failure_rate': 0.3, 'change_lead_times.shipping_deploys': 10, 'change_lead_times.failed_shipping_deploys': 3 },
+      { 'change_lead_times.ai_attribution': 'none', 'change_lead_times.shipping_change_failure_rate': 0.1, 'change_lead_times.shipping_deploys': 20, 'change_lead_times.failed_shipping_deploys': 2 },
+    ]);
+    const m = byKey(rows);
+    expect([m.change_failure_rate!.measure, (m.change_failure_rate as unknown as { cube: string }).cube, m.change_failure_rate!.drill]).to.deep.equal(['change_lead_times.shipping_change_failure_rate', 'change_lead_times', 'deployments.change_failure_rate']);
+
+    // The small team has one PR of each of high (a linked session), medium (a label) and none.
+    const small = await impact('team=small&from=2026-03&to=2026-03');
+    const cycle = byKey(small.body.data.measures).cycle_time as unknown as { levels: Record<string, unknown>; sides: Record<string, unknown> };
+    expect(cycle.levels).to.deep.equal({ high: { value: 5 * H, n: 1 }, medium: { value: 5 * H, n: 1 }, low: { value: null, n: 0 }, none: { value: 5 * H, n: 1 } });
+    const load = await query('pull_requests', ['pull_requests.pr_cycle_time_p50_seconds', 'pull_requests.prs_merged'], 'small');
+    expect(Object.fromEntries((load.body.data as Record<string, unknown>[]).map((r) => [r['pull_requests.ai_attribution'], [r['pull_requests.pr_cycle_time_p50_seconds'], r['pull_requests.prs_merged']]])))
+      .to.deep.equal({ high: [5 * H, 1], medium: [5 * H, 1], none: [5 * H, 1] });
+    // Before/after compares all PRs: no levels there.
+    expect(res.body.data.beforeAfter.measures[0]).to.not.have.property('levels');
+  });
+
+  it('opens each level\'s PRs: split=high|medium|low|none on a pull request or change lead time list', async () => {
+    const list = async (split: string, measure = 'pull_requests.prs_merged', team = 'small') =>
+      api.as(tenant.owner.apiKey).get(`/api/facts?measure=${measure}&team=${team}&from=2026-03&to=2026-03&split=${split}`);
+    const totals = async (measure?: string, team?: string) => Promise.all(['high', 'medium', 'low', 'none'].map(async (level) => (await list(level, measure, team)).body.meta.total));
+    expect(await totals()).to.deep.equal([1, 1, 0, 1]);
+    expect(await totals('pull_requests.pickup_time_p50_seconds', 'core')).to.deep.equal([0, 16, 0, 18]);
+    const high = await list('high');
+    expect(high.body.data.map((r: { title: string }) => r.title)).to.deep.equal(['small-2']);
+    // The change lead time list splits on its own ai_attribution: the core team's deployed changes.
+    const deployed = await list('medium', 'change_lead_times.lead_time_for_changes_p50_seconds', 'core');
+    expect([deployed.status, deployed.body.meta?.total], deployed.text).to.deep.equal([200, 10]);
+    const bad = await list('maybe');
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.details[0].path).to.equal('query.split');
+  });
+
   it('opens each side\'s PRs: the drill list of a measure split by the same rule', async () => {
     const list = async (split: string, measure = 'pull_requests.pickup_time_p50_seconds') =>
       api.as(tenant.owner.apiKey).get(`/api/facts?measure=${measure}&team=core&from=2026-03&to=2026-03&split=${split}`);
@@ -116,7 +164,7 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     const res = await impact('team=small&from=2026-03&to=2026-03');
     expect(res.status).to.equal(200);
     const m = byKey(res.body.data.measures);
-    expect([m.cycle_time!.sides.ai, m.cycle_time!.sides.other]).to.deep.equal([{ value: 5 * H, n: 1 }, { value: 5 * H, n: 2 }]);
+    expect([m.cycle_time!.sides.ai, m.cycle_time!.sides.other]).to.deep.equal([{ value: 5 * H, n: 2 }, { value: 5 * H, n: 1 }]);
     for (const r of res.body.data.measures as Row[]) expect(r.difference, r.key).to.deep.equal({ status: 'not_enough_data', minimum: 20 });
     expect(res.body.data.beforeAfter).to.deep.equal({ status: 'no_adoption_month', message: 'No adoption month yet: no month in which AI active users reached half the headcount', headcount: 0 });
   });
@@ -136,7 +184,7 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     expect(windowsAround('2026-10', 3, '2026-11')).to.deep.equal({ before: { from: '2026-08', to: '2026-09' }, after: { from: '2026-10', to: '2026-11' } });
     // The organisation: both sides over every team, no before/after.
     const org = await impact('from=2026-03&to=2026-03');
-    expect(byKey(org.body.data.measures).cycle_time!.sides.other!.n).to.equal(22);
+    expect(byKey(org.body.data.measures).cycle_time!.sides.other!.n).to.equal(21);
     expect(org.body.data.beforeAfter.status).to.equal('organisation');
   });
 

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { codehostEnv } from '../activity/helpers.js';
-import { teamPickupMedians } from '../../src/openWork/service.js';
 import { seedInFlight, type SeededInFlight } from './inFlightSeed.js';
 
 /**
@@ -53,16 +52,28 @@ describe('open work: undeployed changes and PRs waiting for a first review', fun
       { repository: 'acme/api', number: 5, title: 'Change 5', url: 'https://github.com/acme/api/pull/5', author: 'ann', team: alpha, readyAt: iso(seeded.at(8)), ageSeconds: ageOf(res.body, seeded.at(8)), pickupMedianSeconds: 4 * HOUR, requested: ['bo'] },
     ]);
     expect(res.body.meta.totals).to.deep.include({ awaitingFirstReview: 2 });
-    expect(res.body.meta.pickup).to.deep.equal([{ team: alpha, p50Seconds: 4 * HOUR, n: 3 }]);
+    expect(res.body.meta.pickup).to.deep.equal([{ team: alpha, p50Seconds: 4 * HOUR, n: 4 }]);
     expect(res.body.meta.pickupWindowDays).to.equal(90);
   });
 
-  it('the pickup median: one SQL function, by METRICS.md "PR phases" (the author\'s own review and a bot\'s are no first review)', async () => {
-    const { db } = dbFor(api.databaseUrl);
-    const medians = await teamPickupMedians(db, tenant.tenantId, new Date(), null);
-    expect([...medians.entries()]).to.deep.equal([[seeded.teams.alpha, { p50Seconds: 4 * HOUR, n: 3 }]]);
-    // Another tenant's id finds nothing of this one.
-    expect([...(await teamPickupMedians(db, other.tenantId, new Date(), null)).entries()]).to.deep.equal([]);
+  it('the pickup median is the cube\'s pull_requests.pickup_time_p50_seconds over the 90 days to asOf, by team (ready from the draft made ready; the author\'s own review and a bot\'s are no first review)', async () => {
+    const res = await get('/api/open-work');
+    const asOf = Date.parse(res.body.meta.asOf);
+    const load = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', {
+      query: {
+        measures: ['pull_requests.pickup_time_p50_seconds', 'pull_requests.pickup_time_count'],
+        dimensions: ['pull_requests.team_id'],
+        timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: [new Date(asOf - 90 * 86_400_000).toISOString(), new Date(asOf - 1).toISOString()] }],
+        filters: [{ member: 'pull_requests.pickup_time_count', operator: 'gt', values: ['0'] }],
+      },
+      castNumerics: true,
+    });
+    expect(load.status, load.text).to.equal(200);
+    const cube = (load.body.data as Record<string, unknown>[]).map((r) => ({ team: r['pull_requests.team_id'], p50Seconds: r['pull_requests.pickup_time_p50_seconds'], n: r['pull_requests.pickup_time_count'] }));
+    expect(cube).to.deep.equal([{ team: seeded.teams.alpha, p50Seconds: 4 * HOUR, n: 4 }]);
+    expect(res.body.meta.pickup.map((p: { team: { id: string } | null; p50Seconds: number; n: number }) => ({ team: p.team?.id ?? null, p50Seconds: p.p50Seconds, n: p.n }))).to.deep.equal(cube);
+    // Another tenant's key finds nothing of this one.
+    expect((await get('/api/open-work', other.owner.apiKey)).body.meta.pickup).to.deep.equal([]);
   });
 
   it('narrows to one team: Beta has no deployment source (nothing undeployed) and no pickup median (nothing listed)', async () => {

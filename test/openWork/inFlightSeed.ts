@@ -12,7 +12,10 @@
  * - #3 opened 30 h, reviewed only by ann herself (commented 29 h) and dependabot[bot] (approved
  *   28 h): merged without review (no pickup), merged 20 h → not shipped (d3 failed): age 20 h.
  * - #4 opened 10 h, bo approved 4 h (6 h), merged 2 h → not shipped: age 2 h.
- * Alpha's pickup median: 4 h over n 3 (#1, #2, #4).
+ * - #10 opened 80 h as a draft, made ready 72 h, bo commented 68 h (4 h from ready; 12 h from the
+ *   opening, which is what counting from the opening would give), merged 64 h → shipped by d2.
+ * Alpha's pickup median: 4 h over n 4 (#2 2 h, #1 4 h, #10 4 h, #4 6 h): the cube's
+ * pull_requests.pickup_time_p50_seconds (counted from the opening instead, 5 h).
  * Beta: acme/web #21 merged 10 h ago, never listed as undeployed (no deployment source); no
  * reviewed merge, so no pickup median: its open #22 (50 h, no review) is not listed either.
  *
@@ -67,17 +70,17 @@ export async function seedInFlight(server: TestServer, ownerKey: string, tenantI
     const r = await deliver(server, event, payload, { installationId });
     if (r.status !== 200 || r.body.data?.stored !== true) throw new Error(`${event}: ${r.status} ${r.text}`);
   };
-  interface Pr { repo: string; number: number; opened: number; merged?: number; draft?: boolean }
+  interface Pr { repo: string; number: number; opened: number; merged?: number; draft?: boolean; action?: string; updated?: number }
   const pr = async (p: Pr) => {
     const event = fixture('pull_request.opened');
-    event.action = p.merged === undefined ? 'opened' : 'closed';
+    event.action = p.action ?? (p.merged === undefined ? 'opened' : 'closed');
     event.repository.full_name = p.repo;
     event.pull_request.head.repo = { ...event.pull_request.head.repo, full_name: p.repo };
     const merged = p.merged === undefined ? null : at(p.merged);
     Object.assign(event.pull_request, {
       id: installationId * 100 + p.number, number: p.number, title: `Change ${p.number}`, html_url: `https://github.com/${p.repo}/pull/${p.number}`,
       user: { login: 'ann' }, state: merged ? 'closed' : 'open', draft: p.draft ?? false, requested_reviewers: [], labels: [],
-      created_at: at(p.opened), updated_at: merged ?? at(p.opened), closed_at: merged, merged_at: merged, merge_commit_sha: merged ? 'f'.repeat(40) : null,
+      created_at: at(p.opened), updated_at: merged ?? at(p.updated ?? p.opened), closed_at: merged, merged_at: merged, merge_commit_sha: merged ? 'f'.repeat(40) : null,
     });
     await send('pull_request', event);
   };
@@ -110,6 +113,10 @@ export async function seedInFlight(server: TestServer, ownerKey: string, tenantI
   await review(api_, 3, 'dependabot[bot]', 'approved', 28);
   await pr({ repo: api_, number: 4, opened: 10, merged: 2 });
   await review(api_, 4, 'bo', 'approved', 4);
+  await pr({ repo: api_, number: 10, opened: 80, draft: true });
+  await pr({ repo: api_, number: 10, opened: 80, action: 'ready_for_review', updated: 72 });
+  await review(api_, 10, 'bo', 'commented', 68);
+  await pr({ repo: api_, number: 10, opened: 80, merged: 64 });
   await pr({ repo: 'acme/web', number: 21, opened: 20, merged: 10 });
   await pr({ repo: 'acme/web', number: 22, opened: 50 });
 

@@ -40,4 +40,21 @@ describe('web app: AI impact (Chromium)', function () {
     await until(() => text(page, 'facts-count'), '20 pull requests');
     expect(new URL(page.url()).searchParams.get('dsplit')).to.equal('ai');
   });
+
+  it('gives each measure per AI attribution level and the shipping deployments\' change failure rate, a level opening its own PRs', async () => {
+    const page = await memberPage(suite, tenant.tenantId);
+    await page.goto(`/app/ai-impact?from=2026-03&to=2026-03&team=${seed.teamId}`);
+    const levels = page.getByTestId('ai-impact-cycle_time-levels');
+    await levels.waitFor();
+    const row = (level: string) => levels.locator(`tr[data-level="${level}"]`).allInnerTexts();
+    expect(await Promise.all(['high', 'medium', 'low', 'none'].map(row))).to.deep.equal([['High\tNo value\t0'], ['Medium\t11.5 h\t20'], ['Low\tNo value\t0'], ['None\t13.5 h\t20']]);
+    const cfr = page.getByTestId('ai-impact-change_failure_rate');
+    expect(await cfr.locator('tr[data-side="ai"] td').allInnerTexts()).to.deep.equal(['30%', '10']);
+    expect(await cfr.locator('tr[data-side="other"] td').allInnerTexts()).to.deep.equal(['10%', '20']);
+    expect(await text(page, 'ai-impact-change_failure_rate-difference')).to.equal('Not enough data (fewer than 20 deployments on a side)');
+    await levels.locator('tr[data-level="medium"] a').click();
+    await page.getByRole('dialog', { name: 'PR cycle time: the facts' }).waitFor();
+    await until(() => text(page, 'facts-count'), '20 pull requests');
+    expect(new URL(page.url()).searchParams.get('dsplit')).to.equal('medium');
+  });
 });

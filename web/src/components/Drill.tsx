@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import type { Data, UpdateMe } from '../api/contract';
 import { meQuery, useActiveOrganisation, type Me } from '../api/me';
-import type { DrillSearch } from '../lib/drill';
+import type { DrillSearch, DrillSplit } from '../lib/drill';
 import type { Scope } from '../lib/scope';
 import { dateRange } from '../lib/window';
 
@@ -23,8 +23,8 @@ export function DrillLink({ measure, title, testId, month, team, split, children
   month?: string;
   /** One team's row of a by-team table: its id and name. */
   team?: { id: string; name: string };
-  /** One side of AI against not: the list of the AI-assisted PRs or the others. */
-  split?: 'ai' | 'other';
+  /** One side of AI against not (the list of the AI-assisted PRs or the others), or one AI attribution level. */
+  split?: DrillSplit;
   children?: ReactNode;
 }) {
   const org = useActiveOrganisation();

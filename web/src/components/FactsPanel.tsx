@@ -13,6 +13,7 @@ import type { Scope } from '../lib/scope';
 import { DownloadLink } from './DownloadLink';
 import { Pager } from './Pager';
 import { ErrorNote } from './states';
+import { SPLIT_WORDS, type DrillSplit } from '../lib/drill';
 
 const NOUNS: Record<FactsPage['meta']['kind'], [string, string]> = {
   deployments: ['deployment', 'deployments'],
@@ -84,7 +85,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
   measure: string;
   title: string;
   /** `split`: one side of AI against not (the AI impact page), else both. */
-  scope: Scope & { split?: 'ai' | 'other' };
+  scope: Scope & { split?: DrillSplit };
   page: number;
   /**
    * A shared link of another organisation: `switching` while the app moves to it, `foreign` when the
@@ -164,7 +165,7 @@ export function FactsPanel({ measure, title, scope, page, blocked, onPage, onClo
         </button>
       </header>
       <p className="muted">
-        {scope.split === 'ai' ? 'AI-assisted PRs only. ' : scope.split === 'other' ? 'PRs not AI-assisted only. ' : ''}{meta?.kind === 'members' ? 'By person.' : 'Times UTC; newest first unless sorted.'}
+        {scope.split ? `${SPLIT_WORDS[scope.split]} ` : ''}{meta?.kind === 'members' ? 'By person.' : 'Times UTC; newest first unless sorted.'}
       </p>
       {blocked ? (
         blocked.state === 'foreign' ? (

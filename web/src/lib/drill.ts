@@ -17,9 +17,18 @@ export interface DrillSearch {
    * switches to it, or says it cannot be seen (docs/drill-through.md "Web app").
    */
   dorg?: string;
-  /** One side of AI against not (the AI impact page): the AI-assisted PRs or the others. */
-  dsplit?: 'ai' | 'other';
+  /** One side of AI against not (the AI impact page), the AI-assisted PRs or the others, or one AI attribution level. */
+  dsplit?: DrillSplit;
 }
+
+/** What `split` of GET /api/facts takes: a side of AI against not, or an AI attribution level. */
+export type DrillSplit = 'ai' | 'other' | 'high' | 'medium' | 'low' | 'none';
+const SPLITS: readonly string[] = ['ai', 'other', 'high', 'medium', 'low', 'none'];
+/** How a list's note names its split. */
+export const SPLIT_WORDS: Record<DrillSplit, string> = {
+  ai: 'AI-assisted PRs only.', other: 'PRs not AI-assisted only.',
+  high: 'PRs of AI attribution high only.', medium: 'PRs of AI attribution medium only.', low: 'PRs of AI attribution low only.', none: 'PRs of AI attribution none only.',
+};
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -32,7 +41,7 @@ export function validateDrill(search: Record<string, unknown>): DrillSearch {
   const month = typeof search.dmonth === 'string' && MONTH.test(search.dmonth) ? search.dmonth : undefined;
   const team = typeof search.dteam === 'string' && UUID.test(search.dteam) ? search.dteam.toLowerCase() : undefined;
   const org = typeof search.dorg === 'string' && UUID.test(search.dorg) ? search.dorg.toLowerCase() : undefined;
-  const split: { dsplit?: 'ai' | 'other' } = search.dsplit === 'ai' || search.dsplit === 'other' ? { dsplit: search.dsplit } : {};
+  const split: { dsplit?: DrillSplit } = typeof search.dsplit === 'string' && SPLITS.includes(search.dsplit) ? { dsplit: search.dsplit as DrillSplit } : {};
   const days = typeof search.dfrom === 'string' && typeof search.dto === 'string' && DAY.test(search.dfrom) && DAY.test(search.dto) && search.dfrom <= search.dto ? { dfrom: search.dfrom, dto: search.dto } : {};
   return drill ? { drill, ...days, ...split, ...(Number.isInteger(page) && page > 1 && page <= 100_000 ? { dpage: page } : {}), ...(month ? { dmonth: month } : {}), ...(team ? { dteam: team } : {}), ...(org ? { dorg: org } : {}) } : {};
 }

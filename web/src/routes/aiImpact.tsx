@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { aiImpactQuery, type AiImpactBody, type DifferenceBody, type MeasureRow, type SideBody } from '../api/queries/aiImpact';
+import { aiImpactQuery, type AiImpactBody, type DifferenceBody, type Level, type MeasureRow, type SideBody } from '../api/queries/aiImpact';
 import { useActiveOrganisation } from '../api/me';
 import { DrillLink, DrillPanel } from '../components/Drill';
 import { Panel } from '../components/states';
@@ -20,8 +20,8 @@ function formatSigned(v: number, unit: Unit): string {
   return `${v < 0 ? '−' : v > 0 ? '+' : ''}${size}`;
 }
 
-function Difference({ d, unit, testId }: { d: DifferenceBody; unit: Unit; testId: string }) {
-  if (d.status === 'not_enough_data') return <span data-testid={testId}>Not enough data (fewer than {d.minimum} PRs on a side)</span>;
+function Difference({ d, unit, testId, noun }: { d: DifferenceBody; unit: Unit; testId: string; noun: string }) {
+  if (d.status === 'not_enough_data') return <span data-testid={testId}>Not enough data (fewer than {d.minimum} {noun} on a side)</span>;
   return (
     <span data-testid={testId}>
       {formatSigned(d.value, unit)} <span className="muted">(90 % interval {formatSigned(d.low, unit)} to {formatSigned(d.high, unit)}, {d.method})</span>
@@ -44,19 +44,26 @@ function Value({ side, unit }: { side: SideBody; unit: Unit }) {
   return <>{side.value === null ? 'No value' : formatUnit(side.value, unit)}</>;
 }
 
-function MeasureTable<A extends string, B extends string>({ row, sides, link, testId }: {
+const LEVEL_LABELS: [Level, string][] = [['high', 'High'], ['medium', 'Medium'], ['low', 'Low'], ['none', 'None']];
+/** What a measure's n counts: its PRs, or for the change failure rate the deployments that shipped them. */
+const nounOf = (row: { cube: string }) => (row.cube === 'change_lead_times' ? 'deployments' : 'PRs');
+
+function MeasureTable<A extends string, B extends string>({ row, sides, link, levelLink, testId }: {
   row: MeasureRow<A, B>;
   sides: [A | B, string, A | B, string];
   link: (side: A | B, children: ReactNode) => ReactNode;
+  /** AI against not: a compact row per attribution level (value, n), each opening its level's list. */
+  levelLink?: (level: Level, children: ReactNode) => ReactNode;
   testId: string;
 }) {
   const [a, aLabel, b, bLabel] = sides;
+  const noun = nounOf(row);
   return (
     <table data-testid={testId} data-measure={row.key}>
       <caption>{row.title}</caption>
       <thead>
         <tr>
-          <th scope="col">PRs</th>
+          <th scope="col">{noun === 'PRs' ? 'PRs' : 'Deployments of'}</th>
           <th scope="col" className="num">Value</th>
           <th scope="col" className="num">n</th>
         </tr>
@@ -70,11 +77,25 @@ function MeasureTable<A extends string, B extends string>({ row, sides, link, te
           </tr>
         ))}
       </tbody>
+      {row.levels && levelLink ? (
+        <tbody data-testid={`${testId}-levels`}>
+          <tr>
+            <th scope="rowgroup" colSpan={3} className="muted">By AI attribution level</th>
+          </tr>
+          {LEVEL_LABELS.map(([level, label]) => (
+            <tr key={level} data-level={level}>
+              <th scope="row">{label}</th>
+              <td className="num">{row.levels![level].n === 0 ? <Value side={row.levels![level]} unit={row.unit} /> : levelLink(level, <Value side={row.levels![level]} unit={row.unit} />)}</td>
+              <td className="num">{formatCount(row.levels![level].n)}</td>
+            </tr>
+          ))}
+        </tbody>
+      ) : null}
       <tfoot>
         <tr>
           <th scope="row">Difference</th>
           <td colSpan={2}>
-            <Difference d={row.difference} unit={row.unit} testId={`${testId}-difference`} />
+            <Difference d={row.difference} unit={row.unit} testId={`${testId}-difference`} noun={noun} />
           </td>
         </tr>
       </tfoot>
@@ -121,14 +142,15 @@ export function AiImpactPage() {
       <h1>AI impact</h1>
       <p data-testid="ai-impact-intro">
         Merged pull requests that are AI-assisted against the others{body?.team ? ` for ${body.team.name}` : ' across the organisation'}, {formatMonth(window.from)} to {formatMonth(window.to)}: medians with a bootstrap
-        interval, shares with a normal one, both at 90 %. Difference = AI-assisted − not. Under 20 PRs on either side there is no difference. A value opens the PRs behind it: its side's for AI against not, every PR of the window before or after adoption.
+        interval, shares with a normal one, both at 90 %. AI-assisted = attribution level high or medium; each table also gives every level's value and n. Difference = AI-assisted − not. Under 20 PRs on either side there is no difference (for the change failure rate, 20 deployments). A value opens the PRs behind it: its side's or level's for AI against not, every PR of the window before or after adoption; the change failure rate opens the window's deployments.
       </p>
       <Panel id="ai-against-not" title="AI-assisted against not" query={impact} height={240}>
         {() => (
           <div className="ai-impact-grid">
             {body!.measures.map((row) => (
               <MeasureTable key={row.key} row={row} testId={`ai-impact-${row.key}`} sides={['ai', 'AI-assisted', 'other', 'Not AI-assisted']}
-                link={(side, children) => <DrillLink measure={row.drill} title={`${row.title}, ${side === 'ai' ? 'AI-assisted' : 'not AI-assisted'}`} split={side}>{children}</DrillLink>} />
+                link={(side, children) => <DrillLink measure={row.drill} title={`${row.title}, ${side === 'ai' ? 'AI-assisted' : 'not AI-assisted'}`} split={row.drillSplits ? side : undefined}>{children}</DrillLink>}
+                levelLink={(level, children) => <DrillLink measure={row.drill} title={`${row.title}, AI attribution ${level}`} split={row.drillSplits ? level : undefined}>{children}</DrillLink>} />
             ))}
           </div>
         )}
