@@ -13,7 +13,7 @@ export interface SideBody {
 }
 
 export type DifferenceBody =
-  | { status: 'ok'; value: number; low: number; high: number; level: number; method: 'bootstrap' | 'normal' }
+  | { status: 'ok'; value: number; low: number; high: number; level: number; method: 'bootstrap' | 'normal'; intervalSample?: number }
   | { status: 'not_enough_data'; minimum: number };
 
 export interface MeasureRow<A extends string, B extends string> {
@@ -51,12 +51,17 @@ export interface AiImpactBody {
     measures: MeasureRow<'ai', 'other'>[];
     beforeAfter: BeforeAfterBody;
   };
+  /**
+   * intervalSample: the most PRs of a side a median's interval is bootstrapped on; a difference
+   * whose side had more says so with its own `intervalSample` (docs/ai-impact.md "Large windows").
+   */
+  meta: { intervalSample: number };
 }
 
 function row<A extends string, B extends string>(c: Comparison, a: A, b: B): MeasureRow<A, B> {
   const m = c.measure;
   const difference: DifferenceBody = c.difference.status === 'ok'
-    ? { status: 'ok', value: c.difference.difference, low: c.difference.interval.low, high: c.difference.interval.high, level: LEVEL, method: m.kind === 'median' ? 'bootstrap' : 'normal' }
+    ? { status: 'ok', value: c.difference.difference, low: c.difference.interval.low, high: c.difference.interval.high, level: LEVEL, method: m.kind === 'median' ? 'bootstrap' : 'normal', ...(c.intervalSample === null ? {} : { intervalSample: c.intervalSample }) }
     : { status: 'not_enough_data', minimum: c.difference.minimum };
   return {
     key: m.key, title: m.title, kind: m.kind, unit: m.unit, measure: m.value, counts: { n: m.n, successes: m.successes ?? null }, drill: m.drill, drillSplits: m.splitDrill, cube: m.cube,
@@ -81,5 +86,6 @@ export function presentAiImpact(r: AiImpactResult): AiImpactBody {
       measures: r.comparisons.map((c) => row(c, 'ai', 'other')),
       beforeAfter: presentBeforeAfter(r.beforeAfter),
     },
+    meta: { intervalSample: r.intervalSample },
   };
 }

@@ -4,20 +4,27 @@
  * over the others, and for a team the same over equal windows before and after its adoption month.
  * Every value and n is the cube's (the same query `/cubejs-api/v1/load` answers, filtered on the
  * split's dimension); the per-PR values the bootstrap resamples are the cube's PR rows, read as the
- * drill lists read them. Only the difference's interval is computed here (statistics.ts).
+ * drill lists read them. Only the difference's interval is computed here (statistics.ts). A side
+ * with more merged PRs than `intervalSample` has its interval bootstrapped on a random sample of
+ * them (docs/ai-impact.md "Large windows"): no window or organisation is too large to answer.
  */
 import type pg from 'pg';
 import { cubeLoad } from '../cube/service.js';
 import type { Row } from '../cube/plan.js';
-import { MAX_LIMIT } from '../cube/query.js';
 import { AppError } from '../errors.js';
 import { currentMonth, lastDay, monthIndex, monthOf, resolveWindow } from '../shared/monthWindow.js';
 import { LEVELS, type Level } from './levels.js';
-import { medianDifference, MIN_SAMPLE, shareDifference, type Difference } from './statistics.js';
+import { medianDifference, MIN_SAMPLE, sampledMedianDifference, shareDifference, type Difference } from './statistics.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The adoption month: the first with ai_active_users ÷ headcount at or above this. */
 export const ADOPTION_THRESHOLD = 0.5;
+/**
+ * At most this many merged PRs of a side are read for a median's interval. A side with more is
+ * sampled: its PRs ordered by id (a random uuid, so independent of every value) and the first
+ * this many kept, the same PRs on every request.
+ */
+export const INTERVAL_SAMPLE = 2000;
 
 export { LEVELS, type Level };
 
@@ -86,6 +93,8 @@ export interface Comparison {
   levels?: Record<Level, SideValue>;
   /** a − b with its 90 % interval, or not enough data. */
   difference: Difference;
+  /** A median's interval from a sample of a side's PRs: the sample cap (null: every PR). */
+  intervalSample: number | null;
 }
 
 export interface Window {
@@ -110,6 +119,8 @@ export interface AiImpactResult {
   split: typeof AI_SPLIT;
   comparisons: Comparison[];
   beforeAfter: BeforeAfter;
+  /** The most PRs of a side a median's interval is bootstrapped on. */
+  intervalSample: number;
 }
 
 /** A team of the tenant by slug or id; an unknown team, or another tenant's, is a 404 naming the value. */
@@ -150,8 +161,18 @@ async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, wi
   return (await cubeValues(pool, tenantId, team, window, split))[0] as Row;
 }
 
-/** One side's merged PRs, one row each with the values the medians are taken over (as the drill lists read them). */
-async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<Row[]> {
+interface SideRows {
+  /** One row per merged PR (or per PR of the sample), ordered by id. */
+  rows: Row[];
+  /** Whether `rows` is a sample: the side has more merged PRs than the cap. */
+  sampled: boolean;
+}
+
+/**
+ * One side's merged PRs, one row each with the values the medians are taken over (as the drill
+ * lists read them): the first `cap` by id, and whether there were more.
+ */
+async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, cap: number): Promise<SideRows> {
   const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
   const result = await cubeLoad(pool, { tenantId }, {
     dimensions: ['pull_requests.id', ...values],
@@ -159,21 +180,48 @@ async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, wind
     filters: [{ member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] }, ...(split ? [splitFilter(split)] : []), ...teamFilter('pull_requests', team)],
     order: [['pull_requests.id', 'asc']],
     ungrouped: true,
-    limit: MAX_LIMIT,
+    limit: cap,
     total: true,
   });
-  if ((result.total ?? 0) > MAX_LIMIT) throw new AppError('validation_failed', `The window has more than ${MAX_LIMIT} merged PRs: narrow the window or pick a team`, [{ path: 'query', message: 'Too many rows' }]);
-  return result.data;
+  return { rows: result.data, sampled: (result.total ?? 0) > cap };
 }
 
-interface SideData {
+interface SideData extends SideRows {
   values: Row;
-  rows: Row[];
 }
 
-async function side(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<SideData> {
-  const [values, rows] = await Promise.all([sideValues(pool, tenantId, team, window, split), sideRows(pool, tenantId, team, window, split)]);
-  return { values, rows };
+/**
+ * The sides of one answer, each read once: the AI side, the other side and a window's whole
+ * (before/after) share their loads, and a whole window whose two sides were both read in full is
+ * their union rather than a third read of the same PRs.
+ */
+class Sides {
+  private readonly loads = new Map<string, Promise<SideData>>();
+
+  constructor(private readonly pool: pg.Pool, private readonly tenantId: string, private readonly team: Team | null, private readonly cap: number) {}
+
+  get(window: Window, split: Side | null): Promise<SideData> {
+    const key = `${window.from}/${window.to}/${split ?? 'all'}`;
+    let load = this.loads.get(key);
+    if (!load) this.loads.set(key, (load = this.load(window, split)));
+    return load;
+  }
+
+  private async load(window: Window, split: Side | null): Promise<SideData> {
+    const { pool, tenantId, team, cap } = this;
+    const values = sideValues(pool, tenantId, team, window, split);
+    const ai = split === null ? this.loads.get(`${window.from}/${window.to}/ai`) : undefined;
+    const other = split === null ? this.loads.get(`${window.from}/${window.to}/other`) : undefined;
+    if (ai && other) {
+      const [a, o] = await Promise.all([ai, other]);
+      // Two full lists are the whole window; a sample of each is not a sample of the whole.
+      if (!a.sampled && !o.sampled && a.rows.length + o.rows.length <= cap) {
+        return { values: await values, rows: [...a.rows, ...o.rows], sampled: false };
+      }
+    }
+    const [v, rows] = await Promise.all([values, sideRows(pool, tenantId, team, window, split, cap)]);
+    return { values: v, ...rows };
+  }
 }
 
 function valueOf(m: MeasureSpec, values: Row): SideValue {
@@ -186,17 +234,24 @@ function valueOf(m: MeasureSpec, values: Row): SideValue {
 /** Sorted: the resamples depend on the order of the values, and the rows' order (by id) is arbitrary. */
 const perPrValues = (rows: Row[], member: string) => rows.map((r) => num(r[member])).filter((v): v is number => v !== null).sort((x, y) => x - y);
 
-/** Each measure over side a against side b; the bootstrap's seed is the measure's place, so an answer repeats. */
-function compare(a: SideData, b: SideData): Comparison[] {
+/**
+ * Each measure over side a against side b; the bootstrap's seed is the measure's place, so an
+ * answer repeats. A median of a sampled side: the cube's difference, with the interval of the
+ * samples scaled to the cube's n (sampledMedianDifference).
+ */
+function compare(a: SideData, b: SideData, cap: number): Comparison[] {
   return MEASURES.map((m, i) => {
     const va = valueOf(m, a.values);
     const vb = valueOf(m, b.values);
-    const difference = m.kind === 'median'
-      ? medianDifference(perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!), i + 1)
-      : shareDifference(num(a.values[m.successes!]) ?? 0, va.n, num(b.values[m.successes!]) ?? 0, vb.n);
+    const sampled = m.kind === 'median' && (a.sampled || b.sampled);
+    const difference = m.kind === 'share'
+      ? shareDifference(num(a.values[m.successes!]) ?? 0, va.n, num(b.values[m.successes!]) ?? 0, vb.n)
+      : sampled && va.value !== null && vb.value !== null
+        ? sampledMedianDifference(perPrValues(a.rows, m.perPr!), va.n, perPrValues(b.rows, m.perPr!), vb.n, va.value - vb.value, i + 1)
+        : medianDifference(perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!), i + 1);
     // The cube's n decides "not enough data", as the page shows it (a per-PR list is the same rows).
     const enough = va.n >= MIN_SAMPLE && vb.n >= MIN_SAMPLE;
-    return { measure: m, a: va, b: vb, difference: enough ? difference : { status: 'not_enough_data', minimum: MIN_SAMPLE } };
+    return { measure: m, a: va, b: vb, difference: enough ? difference : { status: 'not_enough_data', minimum: MIN_SAMPLE }, intervalSample: sampled ? cap : null };
   });
 }
 
@@ -236,27 +291,34 @@ export function windowsAround(adoption: string, length: number, now = currentMon
   return { before: { from: monthOf(a - months), to: monthOf(a - 1) }, after: { from: adoption, to: monthOf(last) } };
 }
 
-async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, window: Window): Promise<BeforeAfter> {
+async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, sides: Sides, cap: number): Promise<BeforeAfter> {
   if (!team) return { status: 'organisation' };
   const adoption = await adoptionMonth(pool, tenantId, team);
   if (!adoption.month) return { status: 'no_adoption_month', headcount: adoption.headcount };
   const { before, after } = windowsAround(adoption.month, monthIndex(window.to) - monthIndex(window.from) + 1);
-  const [b, a] = await Promise.all([side(pool, tenantId, team, before, null), side(pool, tenantId, team, after, null)]);
-  return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b) };
+  const [b, a] = await Promise.all([sides.get(before, null), sides.get(after, null)]);
+  return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b, cap) };
 }
 
-export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }): Promise<AiImpactResult> {
+/** `intervalSample`: the most PRs of a side a median's interval reads (INTERVAL_SAMPLE; lower in tests). */
+export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }, options: { intervalSample?: number } = {}): Promise<AiImpactResult> {
+  // A sample under MIN_SAMPLE could never give an interval.
+  const cap = Math.max(options.intervalSample ?? INTERVAL_SAMPLE, MIN_SAMPLE);
   const window = resolveWindow(query);
   const team = query.team === undefined ? null : await requireTeam(pool, tenantId, query.team);
+  const sides = new Sides(pool, tenantId, team, cap);
+  // The two sides are asked first, so a before/after window equal to this one finds them.
+  const aiLoad = sides.get(window, 'ai');
+  const otherLoad = sides.get(window, 'other');
   const [ai, other, levels, around] = await Promise.all([
-    side(pool, tenantId, team, window, 'ai'),
-    side(pool, tenantId, team, window, 'other'),
+    aiLoad,
+    otherLoad,
     cubeValues(pool, tenantId, team, window, null, true),
-    beforeAfter(pool, tenantId, team, window),
+    beforeAfter(pool, tenantId, team, window, sides, cap),
   ]);
-  const comparisons = compare(ai, other).map((c) => ({
+  const comparisons = compare(ai, other, cap).map((c) => ({
     ...c,
     levels: Object.fromEntries(levels.map((row) => [row.level as Level, valueOf(c.measure, row)])) as Record<Level, SideValue>,
   }));
-  return { team, window, split: AI_SPLIT, comparisons, beforeAfter: around };
+  return { team, window, split: AI_SPLIT, comparisons, beforeAfter: around, intervalSample: cap };
 }

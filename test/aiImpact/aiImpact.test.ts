@@ -8,8 +8,9 @@ import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { mcpClients, structured } from '../mcp/mcpClient.js';
-import { medianDifference } from '../../src/aiImpact/statistics.js';
-import { windowsAround } from '../../src/aiImpact/service.js';
+import { medianDifference, sampledMedianDifference } from '../../src/aiImpact/statistics.js';
+import { aiImpact, INTERVAL_SAMPLE, windowsAround } from '../../src/aiImpact/service.js';
+import { presentAiImpact } from '../../src/aiImpact/presenters.js';
 import { H, seedAiImpact, type AiSeed } from './seed.js';
 
 type Row = { key: string; measure: string | null; drill: string; sides: Record<string, { value: number | null; n: number }>; difference: Record<string, unknown> };
@@ -74,8 +75,41 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     expect(rev.low).to.be.closeTo(0.05 - Z90 * Math.sqrt((0.1 * 0.9) / 20 + (0.05 * 0.95) / 20), 1e-12);
     // Under 20 on either side: no difference.
     for (const key of ['pickup_time', 'review_time', 'deploy_time']) expect(m[key]!.difference, key).to.deep.equal({ status: 'not_enough_data', minimum: 20 });
+    // Every side under the sample cap: every PR, and no difference says it was sampled.
+    expect(res.body.meta).to.deep.equal({ intervalSample: INTERVAL_SAMPLE });
+    for (const r of res.body.data.measures as Row[]) expect(r.difference, r.key).to.not.have.property('intervalSample');
     // The same question asked twice gives the same interval.
     expect((await impact('team=core&from=2026-03&to=2026-03')).body.data.measures).to.deep.equal(res.body.data.measures);
+  });
+
+  it('bootstraps a median\'s interval on a sample of each side\'s PRs above the cap, keeping the cube\'s values and n', async () => {
+    // The organisation in March: 22 AI PRs (core's 20, small's high and medium) and 21 others; a cap of 20 samples both.
+    const full = (await impact('from=2026-03&to=2026-03')).body;
+    const cap = 20;
+    const pool = dbFor(api.databaseUrl).pool;
+    const sampled = presentAiImpact(await aiImpact(pool, tenant.tenantId, { from: '2026-03', to: '2026-03' }, { intervalSample: cap }));
+    expect(sampled.meta).to.deep.equal({ intervalSample: cap });
+    const f = byKey(full.data.measures as Row[]);
+    const s = byKey(sampled.data.measures as unknown as Row[]);
+    expect([f.cycle_time!.sides.ai!.n, f.cycle_time!.sides.other!.n]).to.deep.equal([22, 21]);
+    // Values, n, levels and the shares' intervals are the cube's, as without a sample.
+    for (const key of Object.keys(f)) {
+      expect(s[key]!.sides, key).to.deep.equal(f[key]!.sides);
+      expect((s[key] as unknown as { levels: unknown }).levels, key).to.deep.equal((f[key] as unknown as { levels: unknown }).levels);
+    }
+    for (const key of ['merged_without_review', 'reverted', 'change_failure_rate', 'pickup_time']) expect(s[key]!.difference, key).to.deep.equal(f[key]!.difference);
+    expect(f.cycle_time!.difference).to.not.have.property('intervalSample');
+    // The sample: each side's first 20 merged PRs by id (a random uuid), as the cube's PR rows have them.
+    const { rows } = await pool.query<{ ai: boolean; cycle: number }>(
+      `select ai_attribution in ('high', 'medium') as ai, cycle_time_seconds::float8 as cycle from cube_pull_requests
+        where tenant_id = $1 and merged_at >= '2026-03-01' and merged_at < '2026-04-01' order by id`, [tenant.tenantId]);
+    const first = (ai: boolean) => rows.filter((r) => r.ai === ai).slice(0, cap).map((r) => r.cycle).sort((x, y) => x - y);
+    const value = f.cycle_time!.sides.ai!.value! - f.cycle_time!.sides.other!.value!;
+    const expected = sampledMedianDifference(first(true), 22, first(false), 21, value, 1) as { interval: { low: number; high: number } };
+    expect(s.cycle_time!.difference).to.deep.equal({ status: 'ok', value, low: expected.interval.low, high: expected.interval.high, level: 0.9, method: 'bootstrap', intervalSample: cap });
+    expect(expected.interval.low).to.be.below(value);
+    expect(expected.interval.high).to.be.above(value);
+    expect(s.pr_size!.difference).to.include({ status: 'ok', value: f.pr_size!.sides.ai!.value! - f.pr_size!.sides.other!.value!, intervalSample: cap });
   });
 
   it('has the numbers /cubejs-api/v1/load gives grouped by pull_requests.ai_assisted', async () => {
