@@ -21,7 +21,7 @@ const model = (description: string, measureType = 'count') => `cubes:
 `;
 
 describe('cube models: the compile cache', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let root: string;
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'da-cube-cache-'));

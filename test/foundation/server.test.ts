@@ -86,7 +86,7 @@ describe('migration guard', () => {
   const last = () => bundledMigrations().at(-1)!;
 
   it('migrate applies every bundled migration to an empty database', async function () {
-    this.timeout(120000);
+    this.timeout(300_000); // a loaded machine: the CLI child migrates, builds the generated bi views and loads the corpus
     const url = await emptyDatabase();
     const result = await runCli(['migrate'], { DATABASE_URL: url });
     expect(result.stderr).to.equal('');

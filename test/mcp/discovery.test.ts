@@ -58,9 +58,12 @@ describe('MCP: typed tool schemas and step-wise discovery', function () {
 
   it('list_measures finds measures by words, with unit, n and time dimension', async () => {
     const { measures } = structured(await client.callTool({ name: 'list_measures', arguments: { search: 'failure rate' } }));
-    // The denominator's description names the rate too.
-    expect(measures.map((m: { name: string }) => m.name)).to.deep.equal(['deployments.finished_production_deploys', 'deployments.change_failure_rate']);
-    expect(measures[1]).to.deep.include({
+    // The denominator's description names the rate too, and so do the shipping deployments' measures of AI impact.
+    expect(measures.map((m: { name: string }) => m.name)).to.deep.equal([
+      'change_lead_times.shipping_deploys', 'change_lead_times.failed_shipping_deploys', 'change_lead_times.shipping_change_failure_rate',
+      'deployments.finished_production_deploys', 'deployments.change_failure_rate',
+    ]);
+    expect(measures[4]).to.deep.include({
       cube: 'deployments', title: 'Change failure rate', unit: 'ratio', n: 'deployments.finished_production_deploys', timeDimension: 'deployments.created_at',
     });
     const medians = structured(await client.callTool({ name: 'list_measures', arguments: { search: 'median' } })).measures;

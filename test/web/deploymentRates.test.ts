@@ -69,7 +69,8 @@ describe('web app: deployment frequency as a rate, and the "No team" row (Chromi
     expect(pick(await table.locator('tbody tr').allInnerTexts())).to.deep.equal([
       'Alpha|4|0.31 per week',
       'Beta|5|1.2 per week · since 2 Mar 2026',
-      'Empty|none|no deployment source',
+      // A count without a deployment source is missing data, not 0.
+      'Empty|no deployment source|no deployment source',
       'No team|2|0.28 per week · since 10 Feb 2026',
     ]);
     await until(async () => pick(await table.locator('tfoot tr').allInnerTexts()), ['Organisation|11|0.86 per week']);

@@ -88,7 +88,8 @@ describe('web app: the "No team" row on the Flow and AI adoption pages (Chromium
     await until(() => rowsOf(page, 'flow-teams', 'tbody'), [
       'Alpha|3|24.0 h · n = 3|3.0 h · n = 1|6|45',
       'Beta|1|24.0 h · n = 1|no issue closed|2|50',
-      'Empty|none|no PR merged|no issue closed|none|none',
+      // Counts of nothing read 0; medians and rates keep their reason.
+      'Empty|0|no PR merged|no issue closed|0|0',
       'No team|2|21.0 h · n = 2|no issue closed|4|125',
     ]);
     expect(await rowsOf(page, 'flow-teams', 'tfoot')).to.deep.equal(['Organisation|6|24.0 h · n = 6|3.0 h · n = 1|12|220']);
@@ -109,7 +110,7 @@ describe('web app: the "No team" row on the Flow and AI adoption pages (Chromium
       // the edit acceptance rate (no edit offered).
       'Alpha|33.3%|24.0 h · n = 3|1|2|none|none|0%|0|no edit offered',
       'Beta|0%|24.0 h · n = 1|1|1|none|none|0%|0|no edit offered',
-      'Empty|no PR merged|no PR merged|none|none|none|none|no merged PR added a line|no PR merged|no edit offered',
+      'Empty|no PR merged|no PR merged|0|0|none|none|no merged PR added a line|no PR merged|no edit offered',
       'No team|50%|21.0 h · n = 2|2|2|none|none|0%|0|no edit offered',
     ]);
     expect(await rowsOf(page, 'ai-teams', 'tfoot')).to.deep.equal(['Organisation|33.3%|24.0 h · n = 6|4|5|0|0|0%|0|no edit offered']);

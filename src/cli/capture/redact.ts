@@ -22,7 +22,44 @@ const PREFIXED: [kind: string, pattern: RegExp][] = [
 ];
 
 /** `password=…`, `"password": "…"`, `api_key: …` in text: the value after the separator. */
-const ASSIGNED = /(passw(?:or)?d|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)(\\?["']?[ \t]{0,5}[:=][ \t]{0,5}\\?["']?)([^\s"'\\,;&]{1,500})/gi;
+const SECRET_NAME = /passw(?:or)?d|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret/gi;
+const VALUE_STOP = new Set([' ', '\t', '\n', '\r', '\f', '\v', '"', "'", '\\', ',', ';', '&']);
+
+/**
+ * Each `name<separator>value` of a secret's name: the separator is an optional backslash and quote,
+ * up to five blanks, `:` or `=`, up to five blanks, an optional backslash and quote; the value runs
+ * to a blank, quote, backslash, `,`, `;` or `&` (at most 500 characters). Scanned by hand after the
+ * name: one regular expression for the whole had a polynomial worst case (recheck).
+ */
+function redactAssigned(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(SECRET_NAME)) {
+    const start = m.index + m[0].length;
+    if (m.index < from) continue;
+    let i = start;
+    const optional = (chars: string) => {
+      if (i < text.length && chars.includes(text[i]!)) i++;
+    };
+    const blanks = () => {
+      for (let n = 0; n < 5 && (text[i] === ' ' || text[i] === '\t'); n++) i++;
+    };
+    optional('\\');
+    optional('"\'');
+    blanks();
+    if (text[i] !== ':' && text[i] !== '=') continue;
+    i++;
+    blanks();
+    optional('\\');
+    optional('"\'');
+    const valueStart = i;
+    while (i < text.length && i - valueStart < 500 && !VALUE_STOP.has(text[i]!)) i++;
+    if (i === valueStart || text.startsWith('[REDACTED', valueStart)) continue;
+    out += text.slice(from, valueStart) + mark('secret');
+    from = i;
+  }
+  return out + text.slice(from);
+}
 /** `Bearer …` anywhere, and the credential after `Authorization:` (with its scheme, if any). */
 const SCHEME = /\b(Bearer)([ \t]{1,5})([A-Za-z0-9._~+/=-]{8,2000})/gi;
 const AUTHORIZATION = /(authorization)(\\?["']?[ \t]{0,5}[:=][ \t]{0,5}\\?["']?)((?:[A-Za-z]{1,20}[ \t]{1,5})?[A-Za-z0-9._~+/=-]{1,2000})/gi;
@@ -67,7 +104,7 @@ export function redactText(text: string): string {
     for (const [kind, pattern] of PREFIXED) if (pattern.test(run)) return mark(kind);
     return run;
   });
-  return result.replace(ASSIGNED, (whole, key: string, separator: string, value: string) => (value.startsWith('[REDACTED') ? whole : `${key}${separator}${mark('secret')}`));
+  return redactAssigned(result);
 }
 
 /** Every string in a JSON value redacted; the string value of a secret-named key replaced whole. */
