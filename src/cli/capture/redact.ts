@@ -31,28 +31,23 @@ const VALUE_STOP = new Set([' ', '\t', '\n', '\r', '\f', '\v', '"', "'", '\\', '
  * to a blank, quote, backslash, `,`, `;` or `&` (at most 500 characters). Scanned by hand after the
  * name: one regular expression for the whole had a polynomial worst case (recheck).
  */
+/** The index after `chars`' one character at `i`, if it is there. */
+const skipOne = (text: string, i: number, chars: string) => (i < text.length && chars.includes(text[i]!) ? i + 1 : i);
+/** The index after up to five blanks from `i`. */
+function skipBlanks(text: string, i: number): number {
+  for (let n = 0; n < 5 && (text[i] === ' ' || text[i] === '\t'); n++) i++;
+  return i;
+}
+
 function redactAssigned(text: string): string {
   let out = '';
   let from = 0;
   for (const m of text.matchAll(SECRET_NAME)) {
-    const start = m.index + m[0].length;
     if (m.index < from) continue;
-    let i = start;
-    const optional = (chars: string) => {
-      if (i < text.length && chars.includes(text[i]!)) i++;
-    };
-    const blanks = () => {
-      for (let n = 0; n < 5 && (text[i] === ' ' || text[i] === '\t'); n++) i++;
-    };
-    optional('\\');
-    optional('"\'');
-    blanks();
+    let i = skipBlanks(text, skipOne(text, skipOne(text, m.index + m[0].length, '\\'), '"\''));
     if (text[i] !== ':' && text[i] !== '=') continue;
-    i++;
-    blanks();
-    optional('\\');
-    optional('"\'');
-    const valueStart = i;
+    const valueStart = skipOne(text, skipOne(text, skipBlanks(text, i + 1), '\\'), '"\'');
+    i = valueStart;
     while (i < text.length && i - valueStart < 500 && !VALUE_STOP.has(text[i]!)) i++;
     if (i === valueStart || text.startsWith('[REDACTED', valueStart)) continue;
     out += text.slice(from, valueStart) + mark('secret');
