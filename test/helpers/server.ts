@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort } from '../../src/dev.js';
 import { cubeCacheEnv } from './cubeCache.js';
 import { freshDatabase } from './database.js';
+import { openServers } from './openServers.js';
 
 export const TEST_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -91,7 +92,11 @@ export async function testServer(options: { env?: Env; databaseUrl?: string; log
   const client = new HttpClient(running.url.replace('localhost', '127.0.0.1')) as TestServer;
   client.running = running;
   client.databaseUrl = databaseUrl;
-  client.close = () => running.close();
+  client.close = () => {
+    openServers.delete(client);
+    return running.close();
+  };
+  openServers.add(client);
   return client;
 }
 
