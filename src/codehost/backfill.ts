@@ -279,7 +279,9 @@ async function runBackfill(ctx: JobContext, p: CodehostBackfillPayload): Promise
     const skipped = `skipped: ${project?.projectKey ?? 'the project'} takes its deployments from the webhook API`;
     return { outcome: walks[0] ? `${skipped}; pull requests: ${walks[0].outcome}` : skipped, walks };
   }
-  return { outcome: (walks.at(-1) as Outcome).outcome, walks };
+  // The first walk that did not finish says why; else whether any read something.
+  const unfinished = walks.find((w) => w.outcome !== 'finished' && w.outcome !== 'already finished');
+  return { outcome: unfinished?.outcome ?? (walks.some((w) => w.outcome === 'finished') ? 'finished' : 'already finished'), walks };
 }
 
 export const codehostBackfill = defineJob({
