@@ -198,6 +198,25 @@ describe('code-host backfill: the last 90 days of pull requests and their review
     expect(settings.walks.map((w: { source: string; outcome: string }) => [w.source, w.outcome])).to.deep.equal([['deployments', 'finished'], ['pull_requests', 'already finished']]);
   });
 
+  it('a deployment walk stored mid-way before pull requests were read resumes from its cursor, then reads the PRs', async () => {
+    const old = fake.repository({ full_name: 'acme/old', default_branch: 'main', installationId: INSTALLATION });
+    old.pulls.push(pull({ n: 1, title: 'Add search', opened: D(3, 9), size: [1, 1] }));
+    const res = await deliver(api, 'repository', { action: 'created', installation: { id: INSTALLATION }, repository: { full_name: 'acme/old' } });
+    expect(res.status).to.equal(200);
+    const [{ id }] = await q('select id from projects where tenant_id = $1 and project_key = $2', [a.tenantId, 'acme/old']);
+    await q(`update projects set deployment_source = 'deployments' where id = $1`, [id]);
+    const item = (n: number) => ({ id: n, sha: hex(String(n)), ref: 'main', task: 'deploy', environment: 'production', description: null, production_environment: true, creator: { login: 'octocat' }, created_at: D(10 - n, 9), url: null });
+    // As the previous version left it: the apply phase, one of two deployments done, its lease lapsed.
+    const cursor = { phase: 'apply', repository: { full_name: 'acme/old', default_branch: 'main' }, items: [item(1), item(2)], index: 1 };
+    await q(`insert into codehost_backfills (tenant_id, project_id, source, installation_id, since, cursor, applied) values ($1, $2, 'deployments', $3, now() - interval '90 days', $4, 1)`, [a.tenantId, id, INSTALLATION, JSON.stringify(cursor)]);
+    const from = fake.requests.length;
+    const result = await runJob(api.running.app, codehostBackfill, randomUUID(), { tenantId: a.tenantId, projectId: id, resume: true });
+    expect(result).to.deep.equal({ outcome: 'finished', walks: [{ source: 'deployments', outcome: 'finished', applied: 2, stored: 1 }, { source: 'pull_requests', outcome: 'finished', applied: 1, stored: 1 }] });
+    expect(fake.requests.slice(from).filter((r) => r.startsWith('GET /repos/acme/old/deployments'))).to.deep.equal(['GET /repos/acme/old/deployments/2/statuses?per_page=100']);
+    expect(await q('select external_id from deployments where project_id = $1', [id])).to.deep.equal([{ external_id: 'gh-deployment-2' }]);
+    expect(await q('select number, state from pull_requests where project_id = $1', [id])).to.deep.equal([{ number: 1, state: 'open' }]);
+  });
+
   it('the phase medians through /cubejs-api/v1/load are the hand-worked values; tenant B sees none of them', async () => {
     const load = async (key: string) => {
       const r = await api.as(key).post('/cubejs-api/v1/load', { query: {
