@@ -1,9 +1,11 @@
 /**
- * `codehost.backfill`: the last 90 days of a project's deployments, read from the code host's
- * REST API as the application's installation on the repository (docs/codehost-deployments.md
- * "Backfill"). Each record becomes the event the code host would have delivered and goes through
- * the same functions as the webhook (deployments.ts), oldest first, so every rule (the project's
- * source, production, latest status, rollbacks) holds for it and a record met twice is one row.
+ * `codehost.backfill`: the last 90 days of a project's deployments, then of its pull requests
+ * (with their reviews and commits), read from the code host's REST API as the application's
+ * installation on the repository (docs/codehost-deployments-backfill.md "Backfill"). Each record
+ * becomes the events the code host would have delivered and goes through the same functions as
+ * the webhook (deployments.ts, events.ts, reviews.ts), oldest first, so every rule (the project's
+ * source, production, latest status, rollbacks; ready for review, first review) holds for it and
+ * a record met twice is one row.
  *
  * The walk first lists the records of the window (newest first, as the code host pages them),
  * then applies them oldest first; the cursor is saved after every page and every record, so a
@@ -24,7 +26,7 @@ import { inTransaction } from '../db/transaction.js';
 import { scheduled } from '../jobs/maintenance.js';
 import { Uuid } from '../shared/schemas.js';
 import { ensureProject } from './events.js';
-import { oldestFirst, parsed, PER_PAGE, WALKERS, type CodehostSource, type Repository } from './backfillSources.js';
+import { oldestFirst, parsed, PER_PAGE, walkerOf, type CodehostSource, type Repository, type WalkSource } from './backfillSources.js';
 import { CodehostApiError, CodehostRateLimited, CodehostRestClient, repoPath } from './restClient.js';
 
 export const BACKFILL_DAYS = 90;
@@ -67,7 +69,7 @@ type Row = typeof codehostBackfills.$inferSelect;
 class LeaseLost extends Error {}
 
 /** The walk's row, new or restarted unless it is unfinished (then it resumes); null when a continuation finds it finished. */
-async function openWalk(ctx: JobContext, p: CodehostBackfillPayload, source: CodehostSource): Promise<Row | null> {
+async function openWalk(ctx: JobContext, p: CodehostBackfillPayload, source: WalkSource): Promise<Row | null> {
   const { db } = ctx.app.database;
   const since = new Date(Date.now() - BACKFILL_DAYS * 24 * 3600_000);
   await db.insert(codehostBackfills).values({ tenantId: p.tenantId, projectId: p.projectId, source, since, startedByJobId: ctx.job.id }).onConflictDoNothing();
@@ -76,6 +78,9 @@ async function openWalk(ctx: JobContext, p: CodehostBackfillPayload, source: Cod
   if (row.finishedAt && p.resume) return null;
   // The retry of a job taken for dead, after a continuation finished its walk: its request is served.
   if (row.finishedAt && row.startedByJobId === ctx.job.id) return null;
+  // Pull requests do not depend on the deployment source: a settings change does not read them
+  // again, only a repository granted (again) does (its request names the installation).
+  if (row.finishedAt && source === 'pull_requests' && p.installationId === undefined) return null;
   if (row.finishedAt) {
     const [fresh] = await db.update(codehostBackfills)
       .set({ since, cursor: null, applied: 0, finishedAt: null, lastError: null, waitingUntil: null, startedByJobId: ctx.job.id, updatedAt: sql`now()` })
@@ -129,10 +134,11 @@ async function linkedHere(db: Executor, tenantId: string, installationId: number
 interface Project {
   projectKey: string;
   deploymentSource: DeploymentSource | null;
+  syncPullRequests: boolean;
 }
 
 async function projectOf(ctx: JobContext, p: CodehostBackfillPayload): Promise<Project | undefined> {
-  const [row] = await ctx.app.database.db.select({ projectKey: projects.projectKey, deploymentSource: projects.deploymentSource }).from(projects)
+  const [row] = await ctx.app.database.db.select({ projectKey: projects.projectKey, deploymentSource: projects.deploymentSource, syncPullRequests: projects.syncPullRequests }).from(projects)
     .where(and(eq(projects.tenantId, p.tenantId), eq(projects.id, p.projectId)));
   return row;
 }
@@ -149,10 +155,10 @@ async function sourcesOf(ctx: JobContext, p: CodehostBackfillPayload, project: P
   return pattern ? ['deployments', 'workflow_runs'] : ['deployments'];
 }
 
-type Outcome = { source: CodehostSource; outcome: string; applied?: number; stored?: number; continuesAt?: string };
+type Outcome = { source: WalkSource; outcome: string; applied?: number; stored?: number; continuesAt?: string };
 
 /** One source's walk, from its cursor to the end of the window (or the next rate limit). */
-async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: CodehostRestClient, project: Project, source: CodehostSource): Promise<Outcome> {
+async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: CodehostRestClient, project: Project, source: WalkSource): Promise<Outcome> {
   const row = await openWalk(ctx, p, source);
   if (!row) return { source, outcome: 'already finished' };
   if (!(await takeLease(ctx, row))) return { source, outcome: 'another backfill of this project is running' };
@@ -164,9 +170,9 @@ async function walk(ctx: JobContext, p: CodehostBackfillPayload, client: Codehos
   }
 }
 
-async function walkLeased(ctx: JobContext, p: CodehostBackfillPayload, client: CodehostRestClient, project: Project, source: CodehostSource, row: Row): Promise<Outcome> {
+async function walkLeased(ctx: JobContext, p: CodehostBackfillPayload, client: CodehostRestClient, project: Project, source: WalkSource, row: Row): Promise<Outcome> {
   const { db } = ctx.app.database;
-  const walker = WALKERS[source];
+  const walker = walkerOf(source);
   let applied = row.applied;
   let stored = 0;
   const started = Date.now();
@@ -191,7 +197,7 @@ async function walkLeased(ctx: JobContext, p: CodehostBackfillPayload, client: C
       // A record this service cannot read (a field missing or malformed) is left out, as its event would be refused.
       const listed = walker.itemsOf(page.body).flatMap((item) => parsed(walker.item, item));
       const inWindow = listed.filter((item) => Date.parse(walker.createdAt(item)) >= row.since.getTime());
-      const items: unknown[] = [...cursor.items, ...inWindow];
+      const items: unknown[] = [...cursor.items, ...(walker.keep ? inWindow.filter((item) => walker.keep?.(item, row.since)) : inWindow)];
       // Newest first: a record older than the window ends the listing.
       cursor = page.next && inWindow.length === listed.length
         ? { ...cursor, next: page.next, items }
@@ -211,7 +217,7 @@ async function walkLeased(ctx: JobContext, p: CodehostBackfillPayload, client: C
       await saveWalk(ctx, row, { cursor, applied });
       await ctx.progress({ subject: { type: 'backfill', id: p.projectId }, done: cursor.index, total: cursor.items.length, message: `${cursor.index} of ${cursor.items.length} ${source.replace('_', ' ')} read from the code host` });
       // Another source took the project (an owner's switch, the webhook API's rows): the rest is not its.
-      const now = await projectOf(ctx, p);
+      const now = source === 'pull_requests' ? null : await projectOf(ctx, p);
       if (now?.deploymentSource && now.deploymentSource !== source) {
         await saveWalk(ctx, row, { finishedAt: new Date(), leaseJobId: null, leaseUntil: null });
         return { source, outcome: `stopped: the project's deployment source is ${now.deploymentSource}`, applied, stored };
@@ -236,16 +242,19 @@ async function walkLeased(ctx: JobContext, p: CodehostBackfillPayload, client: C
 }
 
 /** The run's time is up: the walk goes on in a continuation queued now, from the cursor just saved. */
-async function handOver(ctx: JobContext, p: CodehostBackfillPayload, row: Row, source: CodehostSource, applied: number, stored: number): Promise<Outcome> {
+async function handOver(ctx: JobContext, p: CodehostBackfillPayload, row: Row, source: WalkSource, applied: number, stored: number): Promise<Outcome> {
   await saveWalk(ctx, row, { leaseJobId: null, leaseUntil: null });
   await ctx.app.jobs.send(codehostBackfill, { ...p, resume: true });
   return { source, outcome: 'continues', applied, stored };
 }
 
-async function stop(ctx: JobContext, row: Row, source: CodehostSource, reason: string, applied?: number): Promise<Outcome> {
+async function stop(ctx: JobContext, row: Row, source: WalkSource, reason: string, applied?: number): Promise<Outcome> {
   await saveWalk(ctx, row, { lastError: reason, leaseJobId: null, leaseUntil: null });
   return { source, outcome: `stopped: ${reason}`, ...(applied === undefined ? {} : { applied }) };
 }
+
+/** A walk that comes back (its continuation is queued, or another run holds the project): the job's later walks wait for it. */
+const comesBack = (outcome: string) => outcome === 'rate limited' || outcome === 'continues' || outcome === 'another backfill of this project is running';
 
 async function runBackfill(ctx: JobContext, p: CodehostBackfillPayload): Promise<{ outcome: string; walks: Outcome[] }> {
   const config = ctx.app.config.codehostApp;
@@ -262,13 +271,23 @@ async function runBackfill(ctx: JobContext, p: CodehostBackfillPayload): Promise
     walks.push(result);
     if (result.outcome !== 'finished' && result.outcome !== 'already finished') break;
   }
-  return { outcome: walks.length === 0 ? `skipped: ${project?.projectKey ?? 'the project'} takes its deployments from the webhook API` : (walks.at(-1) as Outcome).outcome, walks };
+  // Then the pull requests and their reviews, whatever the deployment source (the webhook API's
+  // too): once the deployment walks are done, so a continuation resumes them first.
+  project = await projectOf(ctx, p);
+  if (project?.syncPullRequests && !walks.some((w) => comesBack(w.outcome))) walks.push(await walk(ctx, p, client, project, 'pull_requests'));
+  if (walks.every((w) => w.source === 'pull_requests')) {
+    const skipped = `skipped: ${project?.projectKey ?? 'the project'} takes its deployments from the webhook API`;
+    return { outcome: walks[0] ? `${skipped}; pull requests: ${walks[0].outcome}` : skipped, walks };
+  }
+  // The first walk that did not finish says why; else whether any read something.
+  const unfinished = walks.find((w) => w.outcome !== 'finished' && w.outcome !== 'already finished');
+  return { outcome: unfinished?.outcome ?? (walks.some((w) => w.outcome === 'finished') ? 'finished' : 'already finished'), walks };
 }
 
 export const codehostBackfill = defineJob({
   name: 'codehost.backfill',
-  summary: `Reads the last ${BACKFILL_DAYS} days of one project's deployments (GitHub deployments and statuses, workflow runs or releases, by its source) from the code host's REST API as the application's installation, and stores them as the webhook events would; after a rate limit it queues its own continuation for when the limit resets.`,
-  idempotency: 'Every record is written by the webhook path\'s functions, keyed by its code-host id (gh-deployment-<id>, gh-run-<id>, gh-release-<id>); the cursor saved after every page and record lets a retry resume, and a record applied twice is one row.',
+  summary: `Reads the last ${BACKFILL_DAYS} days of one project's deployments (GitHub deployments and statuses, workflow runs or releases, by its source), then its pull requests with their reviews, commits and draft and review-request events, from the code host's REST API as the application's installation, and stores them as the webhook events would; after a rate limit it queues its own continuation for when the limit resets.`,
+  idempotency: 'Every record is written by the webhook path\'s functions, keyed by its code-host id (gh-deployment-<id>, gh-run-<id>, gh-release-<id>; a PR by its number, a review by its id, a commit by its sha); the cursor saved after every page and record lets a retry resume, and a record applied twice is one row.',
   payload: CodehostBackfillPayload,
   tenantOf: (p) => p.tenantId,
   subjectOf: (p) => ({ type: 'backfill', id: p.projectId }),
@@ -368,8 +387,7 @@ async function runInstallationBackfill(ctx: JobContext, p: CodehostInstallationB
   let queued = 0;
   for (const name of names) {
     const project = await db.transaction((tx) => ensureProject(tx, p.tenantId, name));
-    const [row] = await db.select({ source: projects.deploymentSource }).from(projects).where(eq(projects.id, project.id));
-    if (row?.source === 'webhook') continue;
+    // A project on the webhook API still reads its pull requests (its deployments are not read).
     await ctx.app.jobs.send(codehostBackfill, { tenantId: p.tenantId, projectId: project.id, installationId: p.installationId, resume: false });
     queued++;
   }
@@ -378,7 +396,7 @@ async function runInstallationBackfill(ctx: JobContext, p: CodehostInstallationB
 
 export const codehostInstallationBackfill = defineJob({
   name: 'codehost.installation-backfill',
-  summary: `Lists the repositories a newly linked code-host installation grants, makes each a project and queues its ${BACKFILL_DAYS}-day deployment backfill (codehost.backfill).`,
+  summary: `Lists the repositories a newly linked code-host installation grants, makes each a project and queues its ${BACKFILL_DAYS}-day backfill of deployments and pull requests (codehost.backfill).`,
   idempotency: 'Projects are found or created by repository; a second run queues backfills that resume or restart their walks, and those write each record once.',
   payload: CodehostInstallationBackfillPayload,
   tenantOf: (p) => p.tenantId,

@@ -64,6 +64,7 @@ function rateLimitOf(res: Response, now = Date.now()): CodehostRateLimited | nul
 export class CodehostRestClient {
   private key: KeyObject | null = null;
   private tokens = new Map<number, { token: string; expiresAt: number }>();
+  private installations = new Map<string, number | null>();
 
   constructor(private readonly app: App, private readonly signal?: AbortSignal) {}
 
@@ -113,14 +114,19 @@ export class CodehostRestClient {
     return (await res.json()) as T;
   }
 
-  /** The installation of the application on `owner/repo`, or null when it is not installed there. */
+  /**
+   * The installation of the application on `owner/repo`, or null when it is not installed there;
+   * asked once per client (one run: its deployment and pull-request walks share the answer).
+   */
   async repositoryInstallation(repository: string): Promise<number | null> {
+    const known = this.installations.get(repository.toLowerCase());
+    if (known !== undefined) return known;
     const res = await this.call('GET', this.url(`/repos/${repoPath(repository)}/installation`), `Bearer ${await this.appJwt()}`);
-    if (res.status === 404) {
-      await res.body?.cancel();
-      return null;
-    }
-    return (await this.json<{ id: number }>(res, `the installation of ${repository}`)).id;
+    let id: number | null = null;
+    if (res.status === 404) await res.body?.cancel();
+    else id = (await this.json<{ id: number }>(res, `the installation of ${repository}`)).id;
+    this.installations.set(repository.toLowerCase(), id);
+    return id;
   }
 
   /** An installation token, reused until five minutes before it expires. */

@@ -12,7 +12,7 @@ import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pullRequestReviewers, pullRequestReviews, pullRequests } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
-import { ensureProject, Time, type PullRequestEvent } from './events.js';
+import { applyPullRequest, ensureProject, Time, type PullRequestEvent } from './events.js';
 
 export type ReviewerState = (typeof pullRequestReviewers.$inferSelect)['state'];
 
@@ -121,4 +121,10 @@ export async function applyPullRequestReview(tx: Executor, tenantId: string, eve
   if ((VERDICTS as readonly string[]).includes(state)) await setState(tx, tenantId, project.id, number, reviewer, state as ReviewerState, at);
   // A comment answers a request, but leaves an approval or a change request standing.
   else if (state === 'commented') await setState(tx, tenantId, project.id, number, reviewer, 'commented', at, ['requested', 'commented', 'dismissed']);
+}
+
+/** A `pull_request` event: the PR, then the reviewer a review request names (the webhook's and the backfill's path). */
+export async function applyPullRequestAndReviewers(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
+  await applyPullRequest(tx, tenantId, event);
+  await applyReviewRequest(tx, tenantId, event);
 }

@@ -9,8 +9,8 @@ import type { AppContext } from '../context.js';
 import { codehostDeliveries } from '../db/schema/index.js';
 import { checkJsonValue, INPUT_LIMITS } from '../shared/limits.js';
 import { AppError, zodDetails } from '../errors.js';
-import { applyIssue, applyPullRequest, applyPush, applyRepository, ensureProject, IssuesEvent, PullRequestEvent, PushEvent, RepositoryEvent } from './events.js';
-import { applyPullRequestReview, applyReviewRequest, PullRequestReviewEvent } from './reviews.js';
+import { applyIssue, applyPush, applyRepository, ensureProject, IssuesEvent, PullRequestEvent, PushEvent, RepositoryEvent } from './events.js';
+import { applyPullRequestAndReviewers, applyPullRequestReview, PullRequestReviewEvent } from './reviews.js';
 import { applyDeployment, applyDeploymentStatus, applyRelease, applyWorkflowRun, DeploymentEvent, DeploymentStatusEvent, ReleaseEvent, WorkflowRunEvent, type NotStored } from './deployments.js';
 import { applyInstallationEvent, claimUnlinkedNotice, tenantOfInstallation } from './installations.js';
 import { requestBackfill } from './backfill.js';
@@ -36,12 +36,6 @@ export function verifySignature(secret: string, body: Buffer, header: string): b
   if (!match) return false;
   const expected = createHmac('sha256', secret).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(match[1] as string, 'hex'));
-}
-
-/** The PR, then the reviewer a review request names (reviews.ts). */
-async function applyPullRequestAndReviewers(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestEvent>): Promise<void> {
-  await applyPullRequest(tx, tenantId, event);
-  await applyReviewRequest(tx, tenantId, event);
 }
 
 /**

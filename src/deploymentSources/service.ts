@@ -60,7 +60,7 @@ const columns = {
   backfill: sql<BackfillRow | null>`(SELECT json_build_object('source', b.source, 'applied', b.applied,
       'total', CASE WHEN b.cursor->>'phase' = 'apply' THEN jsonb_array_length(b.cursor->'items') END, 'since', b.since,
       'waitingUntil', b.waiting_until, 'finishedAt', b.finished_at, 'lastError', b.last_error, 'leased', COALESCE(b.lease_until > now(), false))
-    FROM ${codehostBackfills} b WHERE b.project_id = "projects"."id" ORDER BY b.updated_at DESC LIMIT 1)`,
+    FROM ${codehostBackfills} b WHERE b.project_id = "projects"."id" AND b.source <> 'pull_requests' ORDER BY b.updated_at DESC LIMIT 1)`,
 };
 
 export async function listDeploymentSources(db: Db, tenantId: string, paging: { page: number; perPage: number }): Promise<{ rows: DeploymentSourceRow[]; total: number }> {

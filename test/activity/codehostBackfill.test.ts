@@ -31,6 +31,8 @@ const DAY = 24 * 3600_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const sha = (c: string) => c.repeat(40);
+/** The pull-request walk of a repository with none in the window (it follows the deployment walks). */
+const NO_PRS = { source: 'pull_requests', outcome: 'finished', applied: 0, stored: 0 };
 
 /** Runs a job as the worker would (its tenant's scope, this job id), in this process. */
 async function runJob<P>(app: AppContext, def: JobDefinition<P>, jobId: string, data: unknown): Promise<any> {
@@ -133,8 +135,8 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     // Run 3 (the job again, as the queue retries it): it resumes at 1003, reading no page twice.
     const from = fake.requests.length;
     const run3 = await runJob(api.running.app, codehostBackfill, continuation.id, continuation.data);
-    expect(run3).to.deep.equal({ outcome: 'finished', walks: [{ source: 'deployments', outcome: 'finished', applied: 6, stored: 4 }] });
-    expect(fake.requests.slice(from).filter((r) => r.startsWith('GET'))).to.deep.equal([1003, 1004, 1005, 1006].map((id) => `GET /repos/acme/api/deployments/${id}/statuses?per_page=100`));
+    expect(run3).to.deep.equal({ outcome: 'finished', walks: [{ source: 'deployments', outcome: 'finished', applied: 6, stored: 4 }, NO_PRS] });
+    expect(fake.requests.slice(from).filter((r) => r.startsWith('GET /repos/acme/api/deployments'))).to.deep.equal([1003, 1004, 1005, 1006].map((id) => `GET /repos/acme/api/deployments/${id}/statuses?per_page=100`));
     const listed = fake.requests.filter((r) => /^GET \/repos\/acme\/api\/deployments\?/.test(r));
     expect(listed).to.deep.equal([
       'GET /repos/acme/api/deployments?per_page=100',
@@ -157,7 +159,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(await rowsOf(a.tenantId, 'acme/api')).to.deep.equal(expected);
 
     // A continuation arriving after the end does nothing; a fresh request walks again and adds no row.
-    expect(await runJob(api.running.app, codehostBackfill, randomUUID(), continuation.data)).to.deep.equal({ outcome: 'already finished', walks: [{ source: 'deployments', outcome: 'already finished' }] });
+    expect(await runJob(api.running.app, codehostBackfill, randomUUID(), continuation.data)).to.deep.equal({ outcome: 'already finished', walks: [{ source: 'deployments', outcome: 'already finished' }, { source: 'pull_requests', outcome: 'already finished' }] });
     const again = await runJob(api.running.app, codehostBackfill, randomUUID(), first.data);
     expect(again.outcome).to.equal('finished');
     expect(await rowsOf(a.tenantId, 'acme/api')).to.deep.equal(expected);
@@ -174,7 +176,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     const [job] = await queued('codehost.backfill', aProject);
     const tokensBefore = fake.tokensIssued.length;
     const result = await runJob(api.running.app, codehostBackfill, job.id, job.data);
-    expect(result).to.deep.equal({ outcome: 'stopped: no installation linked to this organisation reads beta/secret', walks: [{ source: 'deployments', outcome: 'stopped: no installation linked to this organisation reads beta/secret' }] });
+    expect(result).to.deep.equal({ outcome: 'stopped: no installation linked to this organisation reads beta/secret', walks: ['deployments', 'pull_requests'].map((source) => ({ source, outcome: 'stopped: no installation linked to this organisation reads beta/secret' })) });
     // A job naming B's installation outright is refused the same way.
     const forged = await runJob(api.running.app, codehostBackfill, randomUUID(), { ...job.data, installationId: INSTALLATION_B });
     expect(forged.outcome).to.equal('stopped: no installation linked to this organisation reads beta/secret');
@@ -227,6 +229,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(result.walks).to.deep.equal([
       { source: 'deployments', outcome: 'finished', applied: 0, stored: 0 },
       { source: 'workflow_runs', outcome: 'finished', applied: 4, stored: 2 },
+      NO_PRS,
     ]);
     expect((await q('select deployment_source from projects where id = $1', [project.id]))[0].deployment_source).to.equal('workflow_runs');
     expect((await rowsOf(c.tenantId, 'gamma/web')).map((r) => [r.external_id, r.sha, r.status, r.is_production])).to.deep.equal([
@@ -257,7 +260,7 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(new Date(continuation.start_after).getTime()).to.equal(reset * 1000 + 1000);
 
     const result = await runJob(api.running.app, codehostBackfill, continuation.id, continuation.data);
-    expect(result.walks).to.deep.equal([{ source: 'releases', outcome: 'finished', applied: 4, stored: 2 }]);
+    expect(result.walks).to.deep.equal([{ source: 'releases', outcome: 'finished', applied: 4, stored: 2 }, NO_PRS]);
     expect((await rowsOf(a.tenantId, 'acme/lib')).map((r) => [r.external_id, r.sha, r.status, r.is_production, r.url, r.created_at])).to.deep.equal([
       ['gh-release-32', sha('7'), 'success', true, 'https://github.com/acme/lib/releases/tag/v1.0.0', new Date(iso(at.v1))],
       ['gh-release-34', sha('7'), 'success', true, 'https://github.com/acme/lib/releases/tag/v1.1.0', new Date(iso(at.v2))],
@@ -286,8 +289,8 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     } finally {
       RUN_BUDGET.ms = budget;
     }
-    // Page 1; page 2 (the end of the list); then one deployment a run.
-    expect(outcomes).to.deep.equal(['continues', 'continues', 'continues', 'continues', 'finished']);
+    // Page 1; page 2 (the end of the list); then one deployment a run; the pull requests' one page, then their (empty) end.
+    expect(outcomes).to.deep.equal(['continues', 'continues', 'continues', 'continues', 'continues', 'finished']);
     expect((await rowsOf(a.tenantId, 'acme/long')).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-deployment-4001', 'success'], ['gh-deployment-4002', 'failure'], ['gh-deployment-4003', 'success']]);
     expect(fake.requests.filter((r) => r.startsWith('GET /repos/acme/long/deployments'))).to.deep.equal([
       'GET /repos/acme/long/deployments?per_page=100',
@@ -347,12 +350,12 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect((await runJob(api.running.app, codehostBackfill, dead, { tenantId: a.tenantId, projectId, resume: true })).outcome).to.equal('another backfill of this project is running');
     const from = fake.requests.length;
     const done = await runJob(api.running.app, codehostBackfill, resumed[0].id, resumed[0].data);
-    expect(done).to.deep.equal({ outcome: 'finished', walks: [{ source: 'deployments', outcome: 'finished', applied: 3, stored: 2 }] });
+    expect(done).to.deep.equal({ outcome: 'finished', walks: [{ source: 'deployments', outcome: 'finished', applied: 3, stored: 2 }, NO_PRS] });
     // From the cursor: no page listed again, 9001 not read again.
-    expect(fake.requests.slice(from).filter((r) => r.startsWith('GET /repos/acme/dead/'))).to.deep.equal([9002, 9003].map((id) => `GET /repos/acme/dead/deployments/${id}/statuses?per_page=100`));
+    expect(fake.requests.slice(from).filter((r) => r.startsWith('GET /repos/acme/dead/deployments'))).to.deep.equal([9002, 9003].map((id) => `GET /repos/acme/dead/deployments/${id}/statuses?per_page=100`));
     expect((await rowsOf(a.tenantId, 'acme/dead')).map((r) => [r.external_id, r.status])).to.deep.equal([['gh-deployment-9001', 'success'], ['gh-deployment-9002', 'failure'], ['gh-deployment-9003', 'success']]);
     // The first job, retried by the queue after its expiry, finds its request served: no second walk.
-    expect(await runJob(api.running.app, codehostBackfill, first.id, first.data)).to.deep.equal({ outcome: 'already finished', walks: [{ source: 'deployments', outcome: 'already finished' }] });
+    expect(await runJob(api.running.app, codehostBackfill, first.id, first.data)).to.deep.equal({ outcome: 'already finished', walks: [{ source: 'deployments', outcome: 'already finished' }, { source: 'pull_requests', outcome: 'already finished' }] });
 
     // Again, and nobody asks: the minute's sweep (all tenants) resumes it.
     expect((await owner.put(`/api/deployment-sources/${projectId}`, { source: 'deployments' })).status).to.equal(200);
@@ -392,7 +395,8 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(await jobs('delta/none')).to.equal(2);
   });
 
-  it('a repository added to a linked installation is backfilled; a project on the webhook API is left alone', async () => {
+  it('a repository added to a linked installation is backfilled; a project on the webhook API reads only its pull requests', async () => {
+    fake.repository({ full_name: 'acme/added', default_branch: 'main', installationId: INSTALLATION_A });
     const res = await deliver(api, 'installation_repositories', {
       action: 'added', installation: { id: INSTALLATION_A }, repository_selection: 'selected', repositories_added: [{ full_name: 'acme/added' }], repositories_removed: [],
     });
@@ -409,7 +413,8 @@ describe('code-host backfill: the last 90 days from the REST API', function () {
     expect(await queued('codehost.backfill', project.id)).to.have.length(1);
     expect((await api.as(a.owner.apiKey).put(`/api/deployment-sources/${project.id}`, { source: 'webhook' })).status).to.equal(200);
     expect(await queued('codehost.backfill', project.id)).to.have.length(1);
-    expect(await runJob(api.running.app, codehostBackfill, job.id, job.data)).to.deep.equal({ outcome: 'skipped: acme/added takes its deployments from the webhook API', walks: [] });
+    expect(await runJob(api.running.app, codehostBackfill, job.id, job.data)).to.deep.equal({ outcome: 'skipped: acme/added takes its deployments from the webhook API; pull requests: finished', walks: [NO_PRS] });
+    expect(fake.requests.filter((r) => r.startsWith('GET /repos/acme/added/'))).to.deep.equal(['GET /repos/acme/added/pulls?state=all&sort=updated&direction=desc&per_page=100']);
   });
 });
 

@@ -3,7 +3,10 @@
  * JWT (RS256, checked against the app's public key) is exchanged for installation tokens; each
  * token reads only its installation's repositories. Lists page newest first with `Link` headers,
  * `pageSize` records a page whatever `per_page` asks. `failNext` answers the next matching request
- * with an error of the test's choosing (a 429 with `retry-after`, a 500), once.
+ * with an error of the test's choosing (a 429 with `retry-after`, a 500), once. Pull requests are
+ * listed as GitHub lists them (`sort=updated&direction=desc`, without the single PR's additions,
+ * deletions, changed files and commits); reviews, a PR's commits and its issue events in the
+ * order they happened.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -19,6 +22,12 @@ export interface FakeRepository {
   statuses: Map<number, Record<string, unknown>[]>;
   runs: Record<string, unknown>[];
   releases: Record<string, unknown>[];
+  /** Pull requests as `GET …/pulls/{n}` gives them (additions and deletions included). */
+  pulls: Record<string, unknown>[];
+  /** By PR number: `GET …/pulls/{n}/reviews`, `…/pulls/{n}/commits`, `…/issues/{n}/events`. */
+  reviews: Map<number, Record<string, unknown>[]>;
+  commits: Map<number, Record<string, unknown>[]>;
+  issueEvents: Map<number, Record<string, unknown>[]>;
 }
 
 export interface Failure {
@@ -35,7 +44,7 @@ export interface FakeCodeHostRest {
   /** PEM (PKCS#1, as the code host hands it out) for CODEHOST_APP_PRIVATE_KEY. */
   privateKey: string;
   pageSize: number;
-  repository(repo: Omit<FakeRepository, 'deployments' | 'statuses' | 'runs' | 'releases'> & Partial<FakeRepository>): FakeRepository;
+  repository(repo: Omit<FakeRepository, 'deployments' | 'statuses' | 'runs' | 'releases' | 'pulls' | 'reviews' | 'commits' | 'issueEvents'> & Partial<FakeRepository>): FakeRepository;
   failNext(failure: Failure): void;
   /** Every request answered: `METHOD path?query` (installation-token requests too). */
   requests: string[];
@@ -58,7 +67,7 @@ export async function fakeCodeHostRest(): Promise<FakeCodeHostRest> {
     privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
     pageSize: 2,
     repository(repo) {
-      const full: FakeRepository = { deployments: [], statuses: new Map(), runs: [], releases: [], ...repo };
+      const full: FakeRepository = { deployments: [], statuses: new Map(), runs: [], releases: [], pulls: [], reviews: new Map(), commits: new Map(), issueEvents: new Map(), ...repo };
       repos.set(repo.full_name.toLowerCase(), full);
       return full;
     },
@@ -72,9 +81,9 @@ export async function fakeCodeHostRest(): Promise<FakeCodeHostRest> {
     res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999', ...headers }).end(JSON.stringify(body));
   };
 
-  /** Newest first, `pageSize` a page, with GitHub's Link header. */
-  const paged = (res: ServerResponse, u: URL, all: Record<string, unknown>[], wrap?: (items: unknown[]) => unknown) => {
-    const sorted = [...all].sort((a, b) => Date.parse(String(b.created_at)) - Date.parse(String(a.created_at)) || Number(b.id) - Number(a.id));
+  /** Newest first (by `created_at`, or `key`; `null`: as given), `pageSize` a page, with GitHub's Link header. */
+  const paged = (res: ServerResponse, u: URL, all: Record<string, unknown>[], wrap?: (items: unknown[]) => unknown, key: string | null = 'created_at') => {
+    const sorted = key === null ? [...all] : [...all].sort((a, b) => Date.parse(String(b[key])) - Date.parse(String(a[key])) || Number(b.id) - Number(a.id));
     const page = Number(u.searchParams.get('page') ?? '1');
     const items = sorted.slice((page - 1) * fake.pageSize, page * fake.pageSize);
     const headers: Record<string, string> = {};
@@ -141,6 +150,19 @@ export async function fakeCodeHostRest(): Promise<FakeCodeHostRest> {
       return paged(res, u, runs, (items) => ({ total_count: runs.length, workflow_runs: items }));
     }
     if (rest === '/releases') return paged(res, u, repo.releases);
+    if (rest === '/pulls') {
+      const state = u.searchParams.get('state') ?? 'open';
+      const listed = repo.pulls.filter((p) => state === 'all' || p.state === state)
+        .map(({ additions: _a, deletions: _d, changed_files: _c, commits: _n, ...simple }) => simple);
+      return paged(res, u, listed, undefined, u.searchParams.get('sort') === 'updated' ? 'updated_at' : 'created_at');
+    }
+    const pull = /^\/(pulls|issues)\/(\d+)(\/reviews|\/commits|\/events)?$/.exec(rest);
+    const number = Number(pull?.[2]);
+    if (pull && !repo.pulls.some((p) => p.number === number)) return send(res, 404, { message: 'Not Found' });
+    if (pull?.[1] === 'pulls' && !pull[3]) return send(res, 200, repo.pulls.find((p) => p.number === number));
+    if (pull?.[1] === 'pulls' && pull[3] === '/reviews') return paged(res, u, repo.reviews.get(number) ?? [], undefined, null);
+    if (pull?.[1] === 'pulls' && pull[3] === '/commits') return paged(res, u, repo.commits.get(number) ?? [], undefined, null);
+    if (pull?.[1] === 'issues' && pull[3] === '/events') return paged(res, u, repo.issueEvents.get(number) ?? [], undefined, null);
     send(res, 404, { message: 'Not Found' });
   });
   return fake;
