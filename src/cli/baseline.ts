@@ -19,7 +19,8 @@ export const baselineCommands: Record<string, Command> = {
     summary: 'Write the team baseline exactly as GET /api/exports/team-baseline does.',
     usage: 'export:team-baseline (--tenant=<id> | --url=<APP_URL>) [--from=YYYY-MM] [--to=YYYY-MM] [--format=csv|json] [--out=<file>] [--generated-at=<ISO 8601>]',
     run: async (options, env) => {
-      const { BaselineQuery, exportTeamBaseline } = await import('../exports/baseline.js');
+      const { exportTeamBaseline } = await import('../exports/baseline.js');
+      const { BaselineQuery } = await import('../exports/schemas.js');
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : requireOption(options, 'tenant');
       if (!remote && !isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');

@@ -100,7 +100,8 @@ export const organisationCommands: Record<string, Command> = {
     summary: 'Write the team roster exactly as GET /api/exports/team-roster does.',
     usage: 'export:team-roster (--tenant=<id> | --url=<APP_URL>) [--as-of=YYYY-MM-DD] [--format=csv|json] [--out=<file>]',
     run: async (options, env) => {
-      const { exportTeamRoster, RosterQuery } = await import('../exports/teamRoster.js');
+      const { exportTeamRoster } = await import('../exports/teamRoster.js');
+      const { RosterQuery } = await import('../exports/schemas.js');
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : tenantOption(options);
       const flag = (name: string) => (typeof options[name] === 'string' ? (options[name] as string) : options[name] === true ? '' : undefined);
