@@ -6,9 +6,9 @@ import { organisationCommands } from './organisation/cli.js';
 import { exportCommands } from './exports/cli.js';
 import { codehostCommands } from './codehost/cli.js';
 import { biCommands } from './bi/cli.js';
-import { loginCommands } from './cli/login.js';
+import { loginCommands } from './cliLogin/cli.js';
 import { notionCommands } from './integrations/notion/cli.js';
-import { captureCommands } from './cli/capture/command.js';
+import { captureCommands } from './aiSessions/cli.js';
 import { SchemaBehindError } from './db/errors.js';
 
 /** The process's own commands; `dev` is the launcher behind `npm start` (dev.ts, loaded when it runs). */

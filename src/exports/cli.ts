@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { requireOption, tenantOption, UsageError, type Options } from '../cli/args.js';
 import type { Command } from '../cli/commands.js';
 import { requireTenant, withDatabase } from '../cli/commands.js';
-import { exportOverHttp, wantsRemote } from '../cli/remoteExport.js';
+import { exportOverHttp, wantsRemote } from './remoteExport.js';
 import { isUuid } from '../shared/schemas.js';
 
 function flag(options: Options, name: string): string | undefined {

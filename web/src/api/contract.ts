@@ -2,7 +2,7 @@
  * The server's answers and request bodies, as types taken from the server itself: its presenters
  * (what every route sends is built by one) and its zod body schemas. Type-only imports: nothing of
  * the server is bundled, but a server change that breaks the app fails `npm run lint`. The CLI's
- * remote commands read the same presenters (src/cli/login.ts).
+ * remote commands read the same presenters (src/cliLogin/cli.ts).
  *
  * A route that composes its body from presenters is composed the same way here; keep the two in
  * step when a route changes (the types then still come from the presenters).
