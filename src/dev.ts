@@ -105,7 +105,7 @@ export async function runDev(baseEnv: Env): Promise<number> {
   const embedded = env.DATABASE_URL ? null : await startDatabase(env, log);
   try {
     const owner = await prepareDatabase(env);
-    return await serveUntilSignalled(env, {
+    return await serveUntilSignalled(env, () => import('./server.js'), {
       stop,
       onListening: (appUrl) => {
         const signIn = owner

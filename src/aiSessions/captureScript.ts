@@ -1,7 +1,7 @@
 /**
- * GET /capture.mjs: the `sessions:capture` command as one dependency-free ES module (src/cli/capture/
- * standalone.ts bundled by esbuild), so a laptop with only Node.js 18+ runs the hook with
- * `node capture.mjs` (docs/ai-capture.md). A release carries it prebuilt (dist/capture.mjs, written by
+ * GET /capture.mjs: the `sessions:capture` command as one dependency-free ES module
+ * (src/aiSessions/capture/standalone.ts bundled by esbuild), so a laptop with only Node.js 18+ runs
+ * the hook with `node capture.mjs` (docs/ai-capture.md). A release carries it prebuilt (dist/capture.mjs, written by
  * `npm run build`); run from source (development, tests) it is bundled at the first request and kept.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ const HERE = fileURLToPath(import.meta.url);
 const FROM_SOURCE = HERE.endsWith('.ts');
 const ROOT = join(dirname(HERE), '..');
 const PREBUILT = join(ROOT, 'capture.mjs');
-const ENTRY = join(ROOT, 'cli', 'capture', FROM_SOURCE ? 'standalone.ts' : 'standalone.js');
+const ENTRY = join(ROOT, 'aiSessions', 'capture', FROM_SOURCE ? 'standalone.ts' : 'standalone.js');
 
 /** Bundles the standalone capture program; refuses when anything of node_modules would be in it. */
 export async function bundleCapture(entry = ENTRY): Promise<Buffer> {

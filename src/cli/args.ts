@@ -1,3 +1,5 @@
+import { isUuid } from '../shared/schemas.js';
+
 /** `--name=value` and `--flag` options of a CLI command. */
 export type Options = Record<string, string | true>;
 
@@ -17,4 +19,10 @@ export function requireOption(options: Options, name: string): string {
   const value = options[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name}=<value> is required`);
   return value;
+}
+
+export function tenantOption(options: Options): string {
+  const tenantId = requireOption(options, 'tenant');
+  if (!isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+  return tenantId;
 }

@@ -1,6 +1,6 @@
-import { loadBiCommandConfig, loadConfig, loadDatabaseConfig, type Env } from '../config/index.js';
-import type { Database } from '../db/client.js';
-import { createLogger } from '../log.js';
+import { loadConfig, loadDatabaseConfig, type Config, type Env } from '../config/index.js';
+import type { Database, Db } from '../db/client.js';
+import { createLogger, type Logger } from '../log.js';
 import type { Options } from './args.js';
 
 export interface Command {
@@ -23,6 +23,14 @@ export async function withDatabase<T>(env: Env, body: (database: Database) => Pr
   }
 }
 
+// The services are imported when a command runs, not with the command table: `whoami` or an export
+// with --url must not load the server's modules (seconds of start-up for every CLI call).
+export async function requireTenant(db: Db, tenantId: string): Promise<void> {
+  const [{ eq }, { tenants }] = await Promise.all([import('drizzle-orm'), import('../db/schema/index.js')]);
+  const [found] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
+  if (!found) throw new Error(`tenant ${tenantId} not found`);
+}
+
 /** Resolves with the first SIGTERM or SIGINT received from now on (later ones are ignored). */
 export function nextStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -37,19 +45,25 @@ export function nextStopSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
+ * server.ts, loaded only to serve: the app graph (OAuth provider, cube compiler…) costs seconds to
+ * import. The entry points (main.ts, dev.ts) hand it in, so cli/ imports no composition root.
+ */
+export type LoadServer = () => Promise<{ startServer(config: Readonly<Config>, log: Logger): Promise<{ url: string; close(): Promise<void> }> }>;
+
+/**
  * Runs until SIGTERM or SIGINT (or `hooks.stop`, a signal the caller listened for already), then
  * stops gracefully and returns 0.
  */
 export async function serveUntilSignalled(
   env: Env,
+  loadServer: LoadServer,
   hooks: { onListening?: (appUrl: string) => void; after?: () => Promise<void>; stop?: Promise<NodeJS.Signals> } = {},
 ): Promise<number> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const stop = hooks.stop ?? nextStopSignal();
   await refuseWhenBehind(config.database.url);
-  // Loaded only to serve: the app graph (OAuth provider, cube compiler…) costs seconds to import.
-  const { startServer } = await import('../server.js');
+  const { startServer } = await loadServer();
   const running = await startServer(config, log);
   log.info({ url: running.url, appUrl: config.appUrl, release: config.releaseVersion }, 'listening');
   hooks.onListening?.(config.appUrl);
@@ -74,40 +88,3 @@ async function refuseWhenBehind(databaseUrl: string): Promise<void> {
     await pool.end();
   }
 }
-
-export const coreCommands: Record<string, Command> = {
-  serve: {
-    summary: 'Run one instance from the environment (never migrates).',
-    usage: 'serve',
-    // Once closed, exit even if abandoned work (a job handler past its grace that ignores its
-    // abort signal) still holds a timer or socket: its job is already back in the queue.
-    run: (_options, env) =>
-      serveUntilSignalled(env).then((code) => {
-        setTimeout(() => process.exit(code), 500).unref();
-        return code;
-      }),
-  },
-  migrate: {
-    summary: 'Apply pending database migrations (the compose migration job).',
-    usage: 'migrate',
-    run: (_options, env) =>
-      withDatabase(env, async ({ pool }) => {
-        const { migrateDatabase } = await import('../jobCatalog.js');
-        const status = await migrateDatabase(pool);
-        process.stdout.write(`${JSON.stringify({ applied: status.applied, bundled: status.bundled, ahead: status.ahead })}\n`);
-        // The BI database (docs/bi.md): created when missing, its foreign tables following the views
-        // just migrated. Where the user may not create it, BI credentials cannot be issued; the
-        // application itself does not need it, so migrate still succeeds.
-        const { bi } = loadBiCommandConfig(env);
-        const { syncBiDatabase } = await import('../bi/database.js');
-        await syncBiDatabase(pool, { replicaUrl: bi.databaseUrl, database: bi.database, updateServer: true }).catch((error: unknown) => {
-          process.stderr.write(`BI database not set up (BI credentials cannot be issued until it is; docs/bi.md): ${(error as Error).message}\n`);
-        });
-      }),
-  },
-  dev: {
-    summary: 'Development launcher behind `npm start`: embedded PostgreSQL, local object store, migrate, serve.',
-    usage: 'dev',
-    run: async (_options, env) => (await import('../dev.js')).runDev(env),
-  },
-};

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { checkFormToken, checkOrigin, CSRF_FIELD, issueCsrfToken } from '../auth/csrf.js';
 import type { Principal, TenantPrincipal } from '../auth/principal.js';
@@ -12,17 +11,9 @@ import { requestInstallationBackfill } from './backfill.js';
 import { AppError, zodDetails } from '../errors.js';
 import { sendPage } from '../http/html.js';
 import { route, type ApiRouter } from '../http/route.js';
+import { InstallationParams, LinkBody, SETUP_FORM_LIMIT, SetupForm, SetupQuery, WEBHOOK_BODY_LIMIT } from './schemas.js';
 
-/** The code host caps webhook payloads at 25 MB. */
-const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
-
-const InstallationId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-export const LinkBody = z.strictObject({ installationId: InstallationId });
-const InstallationParams = z.object({ installationId: InstallationId });
-const SetupQuery = z.object({ installation_id: InstallationId, setup_action: z.string().max(50).optional() });
-const SetupForm = z.object({ installation_id: InstallationId });
 const SETUP_PATH = '/api/integrations/codehost/setup';
-const SETUP_FORM_LIMIT = 4 * 1024;
 
 /**
  * The setup callback and its confirmation need a tenant's user whom `codehost.link` allows; the

@@ -1,29 +1,11 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { DEPLOYMENT_SOURCES } from '../db/schema/index.js';
 import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
 import { presentDeploymentSource } from './presenters.js';
 import { requestBackfill, requestPatternBackfills, resumeStalledBackfills } from '../codehost/backfill.js';
 import { getDeploymentSource, getOrganisationPattern, listDeploymentSources, setDeploymentSource, setOrganisationPattern } from './service.js';
-
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-/** A malformed id is "not found", like an id of another tenant. */
-const ProjectParams = z.object({ projectId: z.uuid() }).catch({ projectId: NO_ID });
-const name = (max: number) => z.string().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`).regex(/^[^\s]+$/, 'Must not contain spaces');
-
-export const DeploymentSourceBody = z.strictObject({
-  source: z.enum(DEPLOYMENT_SOURCES).nullable(),
-  /** The workflow's file name, e.g. `deploy.yml` (a path's last segment is used). */
-  workflow: name(255).nullable().optional(),
-  branch: name(255).nullable().optional(),
-  productionEnvironment: name(255).nullable().optional(),
-});
-
-/** `deploy.yml`, or a pattern such as `deploy*.yml` (`*`: any characters); null removes it. */
-export const OrganisationPatternBody = z.strictObject({
-  pattern: z.strictObject({ workflow: name(255), branch: name(255).nullable().optional() }).nullable(),
-});
+import { DeploymentSourceBody, OrganisationPatternBody, ProjectParams } from './schemas.js';
 
 export function deploymentSourceRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -9,11 +9,11 @@ import { stringify } from 'csv-stringify';
 import { SAFE_CSV } from '../shared/csv.js';
 import { jsonText, type JsonText } from '../http/route.js';
 import type pg from 'pg';
-import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { validateQuery } from '../cube/query.js';
 import { runQuery, type Row } from '../cube/run.js';
-import { checkWindow, lastDay, monthRange, MonthWindow, resolveWindow } from '../shared/monthWindow.js';
+import { lastDay, monthRange, resolveWindow } from '../shared/monthWindow.js';
+import type { BaselineQuery } from './schemas.js';
 
 export const BASELINE_COLUMNS = [
   'team_id', 'month', 'team_slug', 'team_name', 'team_external_ref', 'cost_centre_code', 'org_unit_id', 'org_unit_slug',
@@ -25,14 +25,6 @@ export const BASELINE_COLUMNS = [
 ] as const;
 export type BaselineColumn = (typeof BASELINE_COLUMNS)[number];
 export type BaselineRow = Record<BaselineColumn, string | number | null | Record<string, number>>;
-
-/** The request of every surface; a window over 36 months or reversed is refused, never truncated. */
-export const BaselineQuery = MonthWindow.extend({
-  format: z.enum(['csv', 'json'], { message: 'Must be csv or json' }).default('csv'),
-  /** One team's rows only (its slug), exactly as they are in the whole export: the web app's team download. */
-  team: z.string().min(1).max(100).optional(),
-}).superRefine(checkWindow);
-export type BaselineQuery = z.infer<typeof BaselineQuery>;
 
 /** Which cube measures fill which columns, per fact cube: [measure, column, kind]. */
 export type Kind = 'count' | 'seconds' | 'ratio' | 'score';

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
-import { BaselineQuery, exportTeamBaseline } from './baseline.js';
+import { exportTeamBaseline } from './baseline.js';
+import { BaselineQuery } from './schemas.js';
 import { download, route, type ApiRouter } from '../http/route.js';
 
 /** Any authenticated principal of the tenant (API key or session), per the spec's export rule. */

@@ -6,28 +6,15 @@
 import { stringify } from 'csv-stringify/sync';
 import { SAFE_CSV } from '../shared/csv.js';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { isIsoDate, todayUtc } from '../organisation/csvImport.js';
+import { todayUtc } from '../organisation/csvImport.js';
+import type { RosterQuery } from './schemas.js';
 
 export const ROSTER_COLUMNS = [
   'external_ref', 'email', 'display_name', 'employment_type', 'supplier_name', 'cost_centre_code', 'location_country',
   'team_slug', 'team_name', 'team_external_ref', 'team_cost_centre_code', 'org_unit_slug', 'membership_source', 'as_of',
 ] as const;
 export type RosterRow = Record<(typeof ROSTER_COLUMNS)[number], string>;
-
-/**
- * The request of both surfaces. `asOf` defaults to today (UTC) and may not be later; it is echoed
- * on every row and filters nothing (the roster is always current membership).
- */
-export const RosterQuery = z.object({
-  asOf: z.string()
-    .refine(isIsoDate, { message: 'Must be a date YYYY-MM-DD', abort: true })
-    .refine((d) => d <= todayUtc(), { message: 'Must not be in the future (today is the UTC date)' })
-    .optional(),
-  format: z.enum(['csv', 'json'], { message: 'Must be csv or json' }).default('csv'),
-});
-export type RosterQuery = z.infer<typeof RosterQuery>;
 
 export interface RosterExport {
   contentType: string;

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
 import { download, route, type ApiRouter } from '../http/route.js';
-import { factsCsv, FactsQuery, listFacts } from './service.js';
+import { factsCsv, listFacts } from './service.js';
+import { FactsQuery } from './schemas.js';
 
 /**
  * `GET /api/facts`: the facts behind a measure (docs/drill-through.md). JSON pages of 50 in the

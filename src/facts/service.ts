@@ -4,12 +4,11 @@
  * flags its count measure filters on (definitions.ts). The REST endpoint, its CSV and the MCP tool
  * `list_facts` all come through here.
  */
-import { LEVELS, splitFilter, type Split } from '../aiImpact/service.js';
+import { splitFilter, type Split } from '../aiImpact/service.js';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { SAFE_CSV } from '../shared/csv.js';
 import type pg from 'pg';
-import { z } from 'zod';
 import { loadCube, type CompiledCube } from '../cube/compiler.js';
 import { MAX_LIMIT, validateQuery } from '../cube/query.js';
 import { loadRows, type Row } from '../cube/run.js';
@@ -19,33 +18,11 @@ import { resolveWindow } from '../shared/monthWindow.js';
 import { DRILL_MEASURES, drillOf, type Drill } from './definitions.js';
 import { decorate } from './decorate.js';
 import { csvCells, KINDS, listColumns, memberOf, presentFact, type FactColumn, type FactRow, type FactsPage } from './presenters.js';
-import { checkFactsWindow, dayRange, FactsWindow } from './window.js';
+import { dayRange } from './window.js';
+import type { FactsQuery } from './schemas.js';
 
 export const FACTS_PER_PAGE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * A measure, a window of months or days (at most 36 months, as the dashboards and the baseline
- * export: window.ts), a team (slug or id), a page; `marked=true` lists only a rate's marked rows,
- * `sort` orders by any row key (`dir` asc or desc).
- */
-export const FactsQuery = FactsWindow.extend({
-  measure: z.string().min(1).max(201),
-  team: z.string().min(1).max(200).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  format: z.enum(['json', 'csv'], { message: 'Must be json or csv' }).optional(),
-  /** `true`: the rows stored but replaced by another deployment source (one source per period), listed apart. */
-  replaced: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional().transform((v) => v === 'true'),
-  marked: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional().transform((v) => v === 'true'),
-  sort: z.string().min(1).max(60).optional(),
-  dir: z.enum(['asc', 'desc'], { message: 'Must be asc or desc' }).optional(),
-  /**
-   * One side of "AI against not" (docs/ai-impact.md), the AI-assisted PRs or the others, or one AI
-   * attribution level; pull request and change lead time lists only.
-   */
-  split: z.enum(['ai', 'other', ...LEVELS], { message: `Must be ai, other or a level (${LEVELS.join(', ')})` }).optional(),
-}).superRefine(checkFactsWindow);
-export type FactsQuery = z.infer<typeof FactsQuery>;
 
 /** How a list is shown: only its marked rows, and in which order. */
 export interface ListOptions {

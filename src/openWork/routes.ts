@@ -1,12 +1,9 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { route, type ApiRouter } from '../http/route.js';
 import { presentOpenWork } from './presenters.js';
 import { openWork, SECTION_LIMIT } from './service.js';
-
-/** `team`: a team's id or slug; without it, the whole organisation. */
-export const OpenWorkQuery = z.object({ team: z.string().trim().min(1).max(200).optional() });
+import { OpenWorkQuery } from './schemas.js';
 
 export function openWorkRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

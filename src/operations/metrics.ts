@@ -3,10 +3,9 @@
  * general API envelope. A thin layer over the same cube queries as the export.
  */
 import type pg from 'pg';
-import { z } from 'zod';
-import { Paging } from '../http/route.js';
 import { baselineRows, type BaselineColumn } from '../exports/baseline.js';
-import { checkWindow, MonthWindow, resolveWindow } from '../shared/monthWindow.js';
+import { resolveWindow } from '../shared/monthWindow.js';
+import type { MetricsQuery } from './schemas.js';
 
 export const METRIC_COLUMNS = [
   'active_authors', 'issues_closed', 'prs_merged', 'pr_cycle_time_p50_seconds', 'issue_lead_time_p50_seconds',
@@ -14,13 +13,6 @@ export const METRIC_COLUMNS = [
   'ai_seat_holders', 'ai_active_users', 'ai_sessions', 'ai_commits', 'survey_response_rate', 'team_experience_score',
   'aiva_light_overall', 'aiva_scope',
 ] as const satisfies readonly BaselineColumn[];
-
-/** `team` is a team slug; `from`/`to` as the baseline export (same defaults and 36-month limit). */
-export const MetricsQuery = MonthWindow.extend({
-  ...Paging.shape,
-  team: z.string().min(1).max(200).optional(),
-}).superRefine(checkWindow);
-export type MetricsQuery = z.infer<typeof MetricsQuery>;
 
 export interface MetricRow {
   team_id: string;

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
-import { listMetrics, MetricsQuery } from './metrics.js';
+import { listMetrics } from './metrics.js';
+import { MetricsQuery } from './schemas.js';
 import { route, type ApiRouter } from '../http/route.js';
 
 export function metricsRoutes(app: AppContext) {

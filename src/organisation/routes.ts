@@ -1,42 +1,14 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { presentImport, presentImportRecord, presentPerson, presentTeam } from './presenters.js';
 import { importRegister, listRegisterImports } from './registerImport.js';
 import { enqueueRegisterImport, getRegisterImportJob } from './registerImportJobs.js';
 import { importSeats } from './seats.js';
-import { CODEHOST_USERNAME, setManualIdentities } from './identities.js';
+import { setManualIdentities } from './identities.js';
 import { addManualMembership, removeManualMembership } from './memberships.js';
-import { getPerson, getTeam, listPeople, listTeams, PROJECT_KEY, updateTeam } from './teams.js';
+import { getPerson, getTeam, listPeople, listTeams, updateTeam } from './teams.js';
 import { listEnvelope, Paging, route, type ApiRouter } from '../http/route.js';
-import { Uuid } from '../shared/schemas.js';
-import { EMAIL } from '../shared/text.js';
-
-/** Register and seat files are larger than JSON bodies: 50,000 rows fit comfortably. */
-const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-/** A malformed id is "not found", like an id of another tenant. */
-const TeamParams = z.object({ id: Uuid }).catch({ id: NO_ID });
-const ImportQuery = z.object({ mode: z.enum(['sync', 'async']).optional() });
-const JobParams = z.object({ jobId: Uuid }).catch({ jobId: NO_ID });
-const TeamsQuery = Paging.extend({ enabled: z.enum(['true', 'false']).optional() });
-const PeopleQuery = Paging.extend({ team: z.string().min(1).max(100).optional(), q: z.string().trim().min(1).max(100).optional() });
-const Identity = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('email'), value: z.string().trim().max(320).regex(EMAIL, 'Must be an e-mail address') }),
-  z.strictObject({ kind: z.literal('codehost_username'), value: z.string().trim().regex(CODEHOST_USERNAME, 'Must be a code-host username') }),
-]);
-export const PersonPatch = z.strictObject({ identities: z.array(Identity).max(50) });
-export const MemberBody = z.strictObject({ personId: Uuid });
-const MemberParams = z.object({ id: Uuid, personId: Uuid }).catch({ id: NO_ID, personId: NO_ID });
-export const TeamPatch = z
-  .strictObject({
-    enabled: z.boolean().optional(),
-    projects: z.array(z.string().regex(PROJECT_KEY, 'Must be a project key <owner>/<repo>')).max(1000).optional(),
-    // A key no project has: created as a manual project (the default, for scripts that assign before
-    // data arrives), or refused with a field error per key (Settings › Teams asks first).
-    unknownProjects: z.enum(['refuse', 'create']).optional(),
-  })
-  .refine((b) => b.enabled !== undefined || b.projects !== undefined, { message: 'Give enabled and/or projects' });
+import { IMPORT_BODY_LIMIT, ImportQuery, JobParams, MemberBody, MemberParams, PeopleQuery, PersonPatch, TeamParams, TeamPatch, TeamsQuery } from './schemas.js';
 
 export function organisationRoutes(app: AppContext) {
   const router: ApiRouter = new Router();

@@ -6,10 +6,10 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { redactText, redactValue } from '../../src/cli/capture/redact.js';
-import { projectKeyOf } from '../../src/cli/capture/git.js';
-import { CaptureQueue, MAX_ENTRIES } from '../../src/cli/capture/queue.js';
-import { parseCaptureArgs } from '../../src/cli/capture/capture.js';
+import { redactText, redactValue } from '../../src/aiSessions/capture/redact.js';
+import { projectKeyOf } from '../../src/aiSessions/capture/git.js';
+import { CaptureQueue, MAX_ENTRIES } from '../../src/aiSessions/capture/queue.js';
+import { parseCaptureArgs } from '../../src/aiSessions/capture/capture.js';
 
 describe('capture: redaction, project keys, arguments and the queue', function () {
   it('redacts every known secret kind and names it', () => {

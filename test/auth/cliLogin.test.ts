@@ -14,8 +14,8 @@ import { capturedLog, testServer, type TestServer } from '../helpers/server.js';
 import { launch, screenshot, signedIn } from '../web/browser.js';
 import { SEED_ENV, seedTenant } from '../web/seed.js';
 import { hiddenField } from './helpers.js';
-import { CredentialsStore } from '../../src/cli/credentials.js';
-import { describeVersion } from '../../src/cli/server.js';
+import { CredentialsStore } from '../../src/cliLogin/credentials.js';
+import { describeVersion } from '../../src/cliLogin/serverClient.js';
 
 /** stderr without the runtime notice a dependency (oidc-provider) may print on Node 20. */
 const stderrOf = (result: CliResult) => result.stderr.replace(/^oidc-provider WARNING: Unsupported runtime[^\n]*\n/m, '');

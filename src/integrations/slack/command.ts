@@ -14,16 +14,9 @@ import { dayOf, formatFigure, monthSpan, teamFigures, teamPageUrl, type DaySpan,
 import { grantRefused, slackClient, slackErrorCode } from './client.js';
 import { personByEmail, verifiedEmailOf } from './people.js';
 import { MONTH_PATTERN, Uuid } from '../../shared/schemas.js';
+import type { SlashCommandForm } from './schemas.js';
 
 export const SLASH_COMMAND_JOB = 'slack.command';
-
-export const SlashCommandForm = z.object({
-  team_id: z.string().min(1).max(50),
-  user_id: z.string().min(1).max(50),
-  command: z.string().max(50).optional(),
-  text: z.string().max(500).default(''),
-  response_url: z.url().max(500),
-});
 
 type Ephemeral = { response_type: 'ephemeral'; text: string };
 const ephemeral = (text: string): Ephemeral => ({ response_type: 'ephemeral', text });

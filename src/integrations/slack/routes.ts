@@ -10,13 +10,13 @@ import { AppError, zodDetails } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
 import { route, type ApiRouter } from '../../http/route.js';
 import { connectionsOf, deleteConnection, presentConnection, tokensOf, type Connection } from '../shared/connections.js';
-import { receiveSlashCommand, SlashCommandForm } from './command.js';
+import { receiveSlashCommand } from './command.js';
 import { slackClient, slackErrorCode } from './client.js';
 import { setDigestChannel } from './digest.js';
 import { receiveSlackEvent } from './events.js';
 import { BOT_SCOPES, completeSlackInstall, ownedSlackConnection, requireSlack, settingsUrl, slackAuthorizeUrl } from './install.js';
 import { verifySlackRequest } from './verify.js';
-import { CallbackQuery, ConnectionParams, DigestBody } from './schemas.js';
+import { CallbackQuery, ConnectionParams, DigestBody, SlashCommandForm } from './schemas.js';
 
 const INBOUND_LIMIT = 64 * 1024;
 

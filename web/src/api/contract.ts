@@ -2,7 +2,7 @@
  * The server's answers and request bodies, as types taken from the server itself: its presenters
  * (what every route sends is built by one) and its zod body schemas. Type-only imports: nothing of
  * the server is bundled, but a server change that breaks the app fails `npm run lint`. The CLI's
- * remote commands read the same presenters (src/cli/login.ts).
+ * remote commands read the same presenters (src/cliLogin/cli.ts).
  *
  * A route that composes its body from presenters is composed the same way here; keep the two in
  * step when a route changes (the types then still come from the presenters).
@@ -27,7 +27,7 @@ import type { CreateBiCredentialBody } from '../../../src/bi/schemas';
 import type { billingNotice, billingOverview } from '../../../src/billing/service';
 import type { LoadResult } from '../../../src/cube/service';
 import type { presentCodehostStatus, presentInstallation } from '../../../src/codehost/presenters';
-import type { LinkBody } from '../../../src/codehost/routes';
+import type { LinkBody } from '../../../src/codehost/schemas';
 import type { BaselineColumn, BaselineRow } from '../../../src/exports/baseline';
 import type { listEnvelope } from '../../../src/http/route';
 import type { presentChannel, presentSlackStatus } from '../../../src/integrations/slack/routes';
@@ -42,7 +42,7 @@ import type { ChangeRoleBody, CreateInvitationBody } from '../../../src/members/
 import type { configReport } from '../../../src/operations/configReport';
 import type { presentImport, presentImportRecord, presentPerson, presentTeam } from '../../../src/organisation/presenters';
 import type { RegisterJobOutcome } from '../../../src/organisation/registerImportJobs';
-import type { PersonPatch, TeamPatch, MemberBody } from '../../../src/organisation/routes';
+import type { PersonPatch, TeamPatch, MemberBody } from '../../../src/organisation/schemas';
 import type { presentSurvey } from '../../../src/surveys/presenters';
 import type { CreateSurveyBody } from '../../../src/surveys/schemas';
 import type { TenantBody } from '../../../src/tenants/schemas';

@@ -4,7 +4,7 @@
  */
 import semver from 'semver';
 import { PRODUCT } from '../version.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../cli/args.js';
 import { trimEnd } from '../shared/text.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);

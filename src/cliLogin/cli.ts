@@ -9,11 +9,11 @@ import { loadClientConfig, type Env } from '../config/index.js';
 import type { presentApiKey } from '../apiKeys/presenters.js';
 import type { presentMe } from '../users/presenters.js';
 import { CLI_CLIENT_ID, CLI_SCOPE, DEVICE_AUTHORIZATION_PATH, DEVICE_GRANT_TYPE, TOKEN_PATH } from '../oauth/constants.js';
-import { requireOption, type Options } from './args.js';
-import type { Command } from './commands.js';
+import { requireOption, type Options } from '../cli/args.js';
+import type { Command } from '../cli/commands.js';
 import { CredentialsStore } from './credentials.js';
 import { getData, remoteSession, type RemoteSession } from './remote.js';
-import { checkServer, describeVersion, errorMessage, postForm, RemoteError, serverUrl, withKey } from './server.js';
+import { checkServer, describeVersion, errorMessage, postForm, RemoteError, serverUrl, withKey } from './serverClient.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

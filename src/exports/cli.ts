@@ -1,25 +1,52 @@
-/** Offline equivalent of GET /api/exports/team-baseline: the same service, the same bytes. */
+/**
+ * Offline equivalents of GET /api/exports/team-roster and /api/exports/team-baseline: the same
+ * services, the same bytes (no trailing newline is added).
+ */
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { requireOption, UsageError, type Options } from './args.js';
-import type { Command } from './commands.js';
-import { withDatabase } from './commands.js';
+import { requireOption, tenantOption, UsageError, type Options } from '../cli/args.js';
+import type { Command } from '../cli/commands.js';
+import { requireTenant, withDatabase } from '../cli/commands.js';
 import { exportOverHttp, wantsRemote } from './remoteExport.js';
 import { isUuid } from '../shared/schemas.js';
-
 
 function flag(options: Options, name: string): string | undefined {
   const value = options[name];
   return typeof value === 'string' ? value : value === true ? '' : undefined;
 }
 
-export const baselineCommands: Record<string, Command> = {
+/** The exports' commands, in the order `help` lists them. */
+export const exportCommands: Record<string, Command> = {
+  'export:team-roster': {
+    summary: 'Write the team roster exactly as GET /api/exports/team-roster does.',
+    usage: 'export:team-roster (--tenant=<id> | --url=<APP_URL>) [--as-of=YYYY-MM-DD] [--format=csv|json] [--out=<file>]',
+    run: async (options, env) => {
+      const { exportTeamRoster } = await import('./teamRoster.js');
+      const { RosterQuery } = await import('./schemas.js');
+      const remote = wantsRemote(options);
+      const tenantId = remote ? '' : tenantOption(options);
+      const parsed = RosterQuery.safeParse({ asOf: flag(options, 'as-of'), format: flag(options, 'format') });
+      if (!parsed.success) {
+        const names: Record<string, string> = { asOf: '--as-of', format: '--format' };
+        throw new UsageError(parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`).join('; '));
+      }
+      if (remote) return exportOverHttp(options, env, '/api/exports/team-roster', { asOf: flag(options, 'as-of'), format: flag(options, 'format') });
+      return withDatabase(env, async ({ db }) => {
+        await requireTenant(db, tenantId);
+        const out = await exportTeamRoster(db, tenantId, parsed.data);
+        if (typeof options.out === 'string' && options.out !== '') await writeFile(options.out, out.body);
+        else await new Promise<void>((resolve, reject) => process.stdout.write(out.body, (e) => (e ? reject(e) : resolve())));
+      });
+    },
+  },
   'export:team-baseline': {
     summary: 'Write the team baseline exactly as GET /api/exports/team-baseline does.',
     usage: 'export:team-baseline (--tenant=<id> | --url=<APP_URL>) [--from=YYYY-MM] [--to=YYYY-MM] [--format=csv|json] [--out=<file>] [--generated-at=<ISO 8601>]',
     run: async (options, env) => {
-      const { BaselineQuery, exportTeamBaseline } = await import('../exports/baseline.js');
+      const { exportTeamBaseline } = await import('./baseline.js');
+      const { BaselineQuery } = await import('./schemas.js');
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : requireOption(options, 'tenant');
       if (!remote && !isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');

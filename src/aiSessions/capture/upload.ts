@@ -12,7 +12,7 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 export interface Keys {
   managed: { server: string; apiKey: string } | null;
-  /** Server → key, from `<config>/delivery-analytics/credentials.json` (written by `login`, src/cli/credentials.ts). */
+  /** Server → key, from `<config>/delivery-analytics/credentials.json` (written by `login`, src/cliLogin/credentials.ts). */
   stored: Map<string, string>;
 }
 

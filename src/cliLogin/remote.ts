@@ -1,8 +1,8 @@
 /** What every remote command starts with: the server (`--url`, or the only one logged in to) and its stored key. */
 import { loadClientConfig, type ClientConfig, type Env } from '../config/index.js';
-import { UsageError, type Options } from './args.js';
+import { UsageError, type Options } from '../cli/args.js';
 import { CredentialsStore, type StoredKey } from './credentials.js';
-import { checkServer, RemoteError, serverUrl, withKey, type ServerVersion } from './server.js';
+import { checkServer, RemoteError, serverUrl, withKey, type ServerVersion } from './serverClient.js';
 
 export interface RemoteSession {
   server: string;

@@ -1,6 +1,6 @@
 /** `sessions:capture`: the AI-session hook as a command of this CLI (the same code as capture.mjs). */
-import type { Command } from '../commands.js';
-import { readStdin, runCapture, UPLOAD_BUDGET_MS } from './capture.js';
+import type { Command } from '../cli/commands.js';
+import { readStdin, runCapture, UPLOAD_BUDGET_MS } from './capture/capture.js';
 
 export const captureCommands: Record<string, Command> = {
   'sessions:capture': {

@@ -7,9 +7,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import type { Env } from '../config/index.js';
-import { UsageError, type Options } from './args.js';
-import { keyRefused, remoteSession } from './remote.js';
-import { errorMessage, RemoteError, withKey } from './server.js';
+import { UsageError, type Options } from '../cli/args.js';
+import { keyRefused, remoteSession } from '../cliLogin/remote.js';
+import { errorMessage, RemoteError, withKey } from '../cliLogin/serverClient.js';
 
 /** True when the command is asked to go through the HTTP API. */
 export const wantsRemote = (options: Options): boolean => options.url !== undefined;

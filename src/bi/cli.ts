@@ -1,6 +1,6 @@
-import type { Command } from './commands.js';
-import { withDatabase } from './commands.js';
-import { requireOption, UsageError } from './args.js';
+import type { Command } from '../cli/commands.js';
+import { withDatabase } from '../cli/commands.js';
+import { requireOption, UsageError } from '../cli/args.js';
 import { loadBiCommandConfig } from '../config/index.js';
 import { isUuid } from '../shared/schemas.js';
 
@@ -27,8 +27,8 @@ export const biCommands: Record<string, Command> = {
       const name = nameOption(options);
       const config = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
-        const { grantBiCredential } = await import('../bi/credentials.js');
-        const { biEndpoint, presentBiConnection } = await import('../bi/presenters.js');
+        const { grantBiCredential } = await import('./credentials.js');
+        const { biEndpoint, presentBiConnection } = await import('./presenters.js');
         const { credential, password } = await grantBiCredential(pool, { tenantId, name }, undefined, { replicaUrl: config.bi.databaseUrl, database: config.bi.database });
         const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
         print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
@@ -43,8 +43,8 @@ export const biCommands: Record<string, Command> = {
       const name = nameOption(options);
       const config = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
-        const { rotateBiCredentialByName } = await import('../bi/credentials.js');
-        const { biEndpoint, presentBiConnection } = await import('../bi/presenters.js');
+        const { rotateBiCredentialByName } = await import('./credentials.js');
+        const { biEndpoint, presentBiConnection } = await import('./presenters.js');
         const { credential, password } = await rotateBiCredentialByName(pool, tenantId, name, { replicaUrl: config.bi.databaseUrl, database: config.bi.database });
         const c = presentBiConnection(biEndpoint(config.databaseUrl, config.bi), credential, password);
         print({ name: c.name, user: c.user, password: c.password, host: c.host, port: c.port, database: c.database, url: c.url });
@@ -59,7 +59,7 @@ export const biCommands: Record<string, Command> = {
       const name = nameOption(options);
       const { bi } = loadBiCommandConfig(env);
       return withDatabase(env, async ({ pool }) => {
-        const { revokeBiCredentialByName } = await import('../bi/credentials.js');
+        const { revokeBiCredentialByName } = await import('./credentials.js');
         const credential = await revokeBiCredentialByName(pool, tenantId, name, { replicaUrl: bi.databaseUrl, database: bi.database });
         print({ name: credential.name, user: credential.user, revoked: true });
       });

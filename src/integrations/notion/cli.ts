@@ -1,5 +1,5 @@
-import { loadSealingConfig } from '../config/index.js';
-import type { Command } from './commands.js';
+import { loadSealingConfig } from '../../config/index.js';
+import type { Command } from '../../cli/commands.js';
 
 /**
  * The operator's side of Notion's webhook set-up (docs/integrations-chat-docs.md): the token Notion
@@ -12,7 +12,7 @@ export const notionCommands: Record<string, Command> = {
     usage: 'notion:verification-token',
     async run(_options, env) {
       const { databaseUrl, oauthEncryptionKey } = loadSealingConfig(env);
-      const [{ openDatabase }, { takeVerificationTokens }] = await Promise.all([import('../db/client.js'), import('../integrations/notion/verificationTokens.js')]);
+      const [{ openDatabase }, { takeVerificationTokens }] = await Promise.all([import('../../db/client.js'), import('./verificationTokens.js')]);
       const database = openDatabase(databaseUrl, { max: 1, applicationName: 'delivery-analytics-cli', unscoped: 'operator' });
       try {
         const tokens = await takeVerificationTokens(database.db, oauthEncryptionKey);

@@ -1,6 +1,6 @@
-import type { Command } from './commands.js';
-import { withDatabase } from './commands.js';
-import { requireOption, UsageError } from './args.js';
+import type { Command } from '../cli/commands.js';
+import { withDatabase } from '../cli/commands.js';
+import { requireOption, UsageError } from '../cli/args.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -10,7 +10,7 @@ export const tenantCommands: Record<string, Command> = {
     usage: 'tenant:create --name=<name> --owner-email=<email> [--api-key]',
     run: (options, env) =>
       withDatabase(env, async ({ db }) => {
-        const { createTenant } = await import('../tenants/service.js');
+        const { createTenant } = await import('./service.js');
         print(await createTenant(db, { name: requireOption(options, 'name'), ownerEmail: requireOption(options, 'owner-email'), apiKey: options['api-key'] === true }));
       }),
   },
@@ -23,7 +23,7 @@ export const tenantCommands: Record<string, Command> = {
       const tenantId = requireOption(options, 'tenant');
       if (!/^[0-9a-f-]{36}$/i.test(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
       return withDatabase(env, async ({ db }) => {
-        const { addUser } = await import('../tenants/service.js');
+        const { addUser } = await import('./service.js');
         print(await addUser(db, { tenantId, email: requireOption(options, 'email'), role, apiKey: options['api-key'] === true }));
       });
     },

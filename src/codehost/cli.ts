@@ -1,6 +1,6 @@
-import type { Command } from './commands.js';
-import { withDatabase } from './commands.js';
-import { requireOption, UsageError } from './args.js';
+import type { Command } from '../cli/commands.js';
+import { withDatabase } from '../cli/commands.js';
+import { requireOption, UsageError } from '../cli/args.js';
 import { systemActor } from '../auth/principal.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -22,15 +22,16 @@ export const codehostCommands: Record<string, Command> = {
         const [{ eq }, { tenants }, { claimInstallation }, { presentInstallation }] = await Promise.all([
           import('drizzle-orm'),
           import('../db/schema/index.js'),
-          import('../codehost/installations.js'),
-          import('../codehost/presenters.js'),
+          import('./installations.js'),
+          import('./presenters.js'),
         ]);
-        const [{ codehostInstallationBackfill }, { createJobQueue }, { jobCatalog }] = await Promise.all([import('../codehost/backfill.js'), import('../jobs/index.js'), import('../jobCatalog.js')]);
+        const [{ codehostInstallationBackfill }, { createJobQueue }] = await Promise.all([import('./backfill.js'), import('../jobs/index.js')]);
         const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
         if (!tenant) throw new Error(`no tenant ${tenantId}`);
         const { row, created } = await claimInstallation(db, systemActor(tenantId, 'cli'), Number(installation));
         // The worker reads the installation's repositories and their last 90 days of deployments (docs/codehost-deployments.md).
-        if (created) await createJobQueue(pool, jobCatalog).send(codehostInstallationBackfill, { tenantId, installationId: row.installationId });
+        // A queue that knows this one job: the whole catalog (jobCatalog.ts) would import every capability.
+        if (created) await createJobQueue(pool, [codehostInstallationBackfill]).send(codehostInstallationBackfill, { tenantId, installationId: row.installationId });
         print(presentInstallation(row));
       });
     },
