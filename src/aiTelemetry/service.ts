@@ -227,7 +227,7 @@ function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL | null
  * atomic without a transaction of its own. Returns the sessions that took the contribution and
  * the commits they named, for linking.
  */
-async function writeAggregates(tx: Executor | pg.Pool, tenantId: string, signal: Signal, grouping: Grouping, tally: Tally): Promise<{ id: string; shas: string[] }[]> {
+async function writeAggregates(tx: Executor | Queryable, tenantId: string, signal: Signal, grouping: Grouping, tally: Tally): Promise<{ id: string; shas: string[] }[]> {
   const sessions = grouping.sortedSessions();
   const days = grouping.sortedDays();
   const tallied = tallyUpsert(tenantId, signal, tally);
@@ -249,16 +249,42 @@ async function writeAggregates(tx: Executor | pg.Pool, tenantId: string, signal:
 
 const dialect = new PgDialect();
 
+/** The pool, or a connection taken from it (a transaction of the caller's). */
+type Queryable = pg.Pool | pg.PoolClient;
+
+/** Statement names by text: the name's digest is computed once per statement shape. */
+const statementNames = new Map<string, string>();
+
 /**
- * On the pool, a named (prepared) statement: the statement's text depends only on which tables it
- * writes (the rows travel as one JSON parameter), so each connection plans it once rather than on
- * every export, a large share of its cost.
+ * On the pool or a pooled connection, a named (prepared) statement: the statement's text depends
+ * only on which tables it writes (the rows travel as JSON parameters), so each connection plans it
+ * once rather than on every export, a large share of its cost.
  */
-async function run<R extends Record<string, unknown>>(on: Executor | pg.Pool, statement: SQL): Promise<{ rows: R[] }> {
-  if (!(on instanceof pg.Pool)) return (await on.execute<R>(statement)) as { rows: R[] };
+async function run<R extends Record<string, unknown>>(on: Executor | Queryable, statement: SQL): Promise<{ rows: R[] }> {
+  if ('execute' in on) return (await on.execute<R>(statement)) as { rows: R[] };
   const { sql: text, params } = dialect.sqlToQuery(statement);
-  const name = `otlp-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `otlp-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
   return on.query<R>({ name, text, values: params as unknown[] });
+}
+
+/**
+ * `work` in a transaction on one pooled connection (of the caller's tenant scope: the pool applies
+ * it at checkout), so its statements can be named ones; rolled back when `work` fails.
+ */
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    client.release();
+    return result;
+  } catch (error) {
+    // A connection whose rollback fails is not given back to the pool.
+    await client.query('rollback').then(() => client.release(), (rollbackError: Error) => client.release(rollbackError));
+    throw error;
+  }
 }
 
 /** Links the commits telemetry sessions named (ai_session_shas, then the usual linking). */
@@ -296,13 +322,14 @@ export async function ingestMetrics(app: AppContext, principal: TenantPrincipal,
     }
   }
   const ordered = [...series.values()].sort((a, b) => (a.seriesKey < b.seriesKey ? -1 : 1));
-  await app.database.db.transaction(async (tx) => {
+  // Series and counts in one transaction: a series must not advance unless its growth was counted.
+  await inTransaction(app.database.pool, async (tx) => {
     const grouping = new Grouping();
     if (ordered.length > 0) {
       const rows = ordered.map((p) => ({ k: p.seriesKey, c: p.cumulative, s: String(p.startNs), t: String(p.timeNs), v: p.value }));
       // A new start time is a reset (the process restarted): its value is all new. A point not
       // newer than the last one counted (a re-sent export) matches the WHERE not and adds nothing.
-      const result = await tx.execute<{ series_key: string; increment: number }>(sql`
+      const result = await run<{ series_key: string; increment: number }>(tx, sql`
         insert into ai_telemetry_series as s (tenant_id, series_key, cumulative, start_ns, time_ns, value, increment)
         select ${principal.tenantId}, x.k, x.c, x.s, x.t, x.v, x.v
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(k uuid, c boolean, s bigint, t bigint, v double precision)

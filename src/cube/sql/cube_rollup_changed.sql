@@ -12,6 +12,49 @@ DECLARE
     ELSE format(shape, 'changed_old') || ' UNION ALL ' || format(shape, 'changed_new') END;
   affected text;
 BEGIN
+  -- The OTLP intake's two tables take an upsert many times a second (docs/ai-telemetry.md): static
+  -- statements, whose plans PL/pgSQL keeps, instead of the EXECUTE below, planned on every call
+  -- (planning was most of these triggers' cost). Same rows as the general path's branches.
+  IF TG_TABLE_NAME = 'ai_telemetry_days' THEN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+      SELECT DISTINCT r.tenant_id, 'ai_sessions', date_trunc('month', r.day)::date FROM changed_new r ON CONFLICT DO NOTHING;
+    ELSIF TG_OP = 'UPDATE' THEN
+      INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+      SELECT DISTINCT r.tenant_id, 'ai_sessions', date_trunc('month', r.day)::date
+      FROM (SELECT tenant_id, day FROM changed_old UNION ALL SELECT tenant_id, day FROM changed_new) r ON CONFLICT DO NOTHING;
+    ELSE
+      INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+      SELECT DISTINCT r.tenant_id, 'ai_sessions', date_trunc('month', r.day)::date FROM changed_old r ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN NULL;
+  END IF;
+  IF TG_TABLE_NAME = 'ai_sessions' THEN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+      SELECT DISTINCT * FROM (
+        SELECT r.tenant_id, 'ai_sessions' AS cube, cube_rollup_month(r.started_at) AS month FROM changed_new r
+        UNION SELECT c.tenant_id, 'ai_commits', cube_rollup_month(c.committed_at)
+          FROM changed_new r JOIN ai_session_links l ON l.session_id = r.id JOIN commits c ON c.id = l.commit_id) a
+      ON CONFLICT DO NOTHING;
+    ELSIF TG_OP = 'UPDATE' THEN
+      INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+      SELECT DISTINCT * FROM (
+        WITH r AS (SELECT tenant_id, started_at, id FROM changed_old UNION ALL SELECT tenant_id, started_at, id FROM changed_new)
+        SELECT r.tenant_id, 'ai_sessions' AS cube, cube_rollup_month(r.started_at) AS month FROM r
+        UNION SELECT c.tenant_id, 'ai_commits', cube_rollup_month(c.committed_at)
+          FROM r JOIN ai_session_links l ON l.session_id = r.id JOIN commits c ON c.id = l.commit_id) a
+      ON CONFLICT DO NOTHING;
+    ELSE
+      INSERT INTO cube_rollup_changes (tenant_id, cube, month)
+      SELECT DISTINCT * FROM (
+        SELECT r.tenant_id, 'ai_sessions' AS cube, cube_rollup_month(r.started_at) AS month FROM changed_old r
+        UNION SELECT c.tenant_id, 'ai_commits', cube_rollup_month(c.committed_at)
+          FROM changed_old r JOIN ai_session_links l ON l.session_id = r.id JOIN commits c ON c.id = l.commit_id) a
+      ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN NULL;
+  END IF;
   affected := CASE TG_TABLE_NAME
     -- at = merged_at
     WHEN 'pull_requests' THEN
