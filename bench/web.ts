@@ -15,6 +15,7 @@
  * navigation to every measure's table (target 1.5 s), and GET /api/ai-impact over HTTP.
  * BENCH_DATABASE_URL + BENCH_TENANT reuse a generated tenant (see bench/baseline.ts).
  */
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { loadConfig } from '../src/config/index.js';
@@ -125,6 +126,7 @@ async function main(): Promise<number> {
     console.log(`overview complete, previous window and trend charts too: ${median(completes)} ms   (runs: ${completes.join(', ')})`);
     console.log(`reference, its ${queries.length} cube queries over HTTP at once: ${ref.toFixed(0)} ms   (runs: ${reference.map((r) => r.toFixed(0)).join(', ')})`);
     console.log(`ratio ${(interactive / ref).toFixed(2)}; target ${TARGET_MS} ms: ${interactive < TARGET_MS ? 'met' : 'NOT met'}`);
+    console.log(`load average (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
     const drillMet = await drillThrough(browser, base, cookie, pool, tenantId);
     const aiMet = await aiImpactPage(browser, base, cookie, pool, tenantId);
     return interactive < TARGET_MS && drillMet && aiMet ? 0 : 1;
@@ -231,7 +233,8 @@ async function aiImpactPage(browser: Browser, base: string, cookie: { name: stri
     if (status !== 200 || shown >= TARGET_MS) met = false;
     console.log(`AI impact page, ${WINDOW.from} to ${WINDOW.to}, ${scope.label}: ${status === 200 ? 'every measure answered' : `answered ${status}: ${said}`}`);
     console.log(`  in Chromium, navigation to the AI-against-not tables (cold context, median of ${RUNS}): ${shown} ms   (runs: ${runs.join(', ')}); target ${TARGET_MS} ms: ${status === 200 && shown < TARGET_MS ? 'met' : 'NOT met'}`);
-    console.log(`  reference, GET /api/ai-impact over HTTP (median of ${RUNS}): ${median(http).toFixed(0)} ms   (runs: ${http.map((r) => r.toFixed(0)).join(', ')})`);
+    console.log(`  reference, GET /api/ai-impact over HTTP (median of ${RUNS}): ${median(http).toFixed(0)} ms   (runs: ${http.map((r) => r.toFixed(0)).join(', ')}); ratio ${(shown / median(http)).toFixed(2)}`);
+    console.log(`  load average (1, 5, 15 min) after this scope: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   }
   return met;
 }

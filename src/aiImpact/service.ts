@@ -6,7 +6,8 @@
  * split's dimension); the per-PR values the bootstrap resamples are the cube's PR rows, read as the
  * drill lists read them. Only the difference's interval is computed here (statistics.ts). A side
  * with more merged PRs than `intervalSample` has its interval bootstrapped on a random sample of
- * them (docs/ai-impact.md "Large windows"): no window or organisation is too large to answer.
+ * them (docs/ai-impact.md "Large windows"): no window or organisation is too large to answer, and
+ * the sample is all the rows the cube is asked for (a filter on `pull_requests.sample_bucket`).
  */
 import type pg from 'pg';
 import { cubeLoad } from '../cube/service.js';
@@ -21,10 +22,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ADOPTION_THRESHOLD = 0.5;
 /**
  * At most this many merged PRs of a side are read for a median's interval. A side with more is
- * sampled: its PRs ordered by id (a random uuid, so independent of every value) and the first
- * this many kept, the same PRs on every request.
+ * sampled: its PRs ordered by `pull_requests.sample_bucket` (a hash of the id, so independent of
+ * every value) and then id, and the first this many kept, the same PRs on every request.
  */
 export const INTERVAL_SAMPLE = 2000;
+/** The values of `pull_requests.sample_bucket`: 0 to 2^20 − 1 (schema/pull_requests.yml). */
+export const SAMPLE_BUCKETS = 2 ** 20;
+
+/**
+ * The buckets a side of n PRs is first read with to find its sample of `cap`: enough that fewer
+ * than `cap` PRs fall below it only four standard deviations out (then twice as many are read).
+ */
+export const sampleBuckets = (n: number, cap: number): number =>
+  Math.min(SAMPLE_BUCKETS, Math.ceil((SAMPLE_BUCKETS * (cap + 4 * Math.sqrt(cap) + 10)) / Math.max(n, 1)));
 
 export { LEVELS, type Level };
 
@@ -162,7 +172,7 @@ async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, wi
 }
 
 interface SideRows {
-  /** One row per merged PR (or per PR of the sample), ordered by id. */
+  /** One row per merged PR (or per PR of the sample). */
   rows: Row[];
   /** Whether `rows` is a sample: the side has more merged PRs than the cap. */
   sampled: boolean;
@@ -170,20 +180,34 @@ interface SideRows {
 
 /**
  * One side's merged PRs, one row each with the values the medians are taken over (as the drill
- * lists read them): the first `cap` by id, and whether there were more.
+ * lists read them). `n`, the cube's count of them, decides: at most `cap`, every one (by id);
+ * more, the sample: the first `cap` by (sample_bucket, id), asked for with a filter
+ * `sample_bucket < k` that leaves about cap + 4√cap of them, so the cube computes and returns
+ * those rows and not the side's n. A filter that left fewer than `cap` (a chance of about 1 in
+ * 30,000, or a write since the count) is asked again with twice the buckets: the first `cap` of
+ * a prefix of that order are the first `cap` of the whole, whatever k.
  */
-async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, cap: number): Promise<SideRows> {
+export async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, cap: number, n: number): Promise<SideRows> {
   const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
-  const result = await cubeLoad(pool, { tenantId }, {
-    dimensions: ['pull_requests.id', ...values],
+  const query = {
     timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
     filters: [{ member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] }, ...(split ? [splitFilter(split)] : []), ...teamFilter('pull_requests', team)],
-    order: [['pull_requests.id', 'asc']],
     ungrouped: true,
     limit: cap,
-    total: true,
-  });
-  return { rows: result.data, sampled: (result.total ?? 0) > cap };
+  };
+  if (n <= cap) {
+    const result = await cubeLoad(pool, { tenantId }, { ...query, dimensions: ['pull_requests.id', ...values], order: [['pull_requests.id', 'asc']], total: true });
+    return { rows: result.data, sampled: (result.total ?? 0) > cap };
+  }
+  for (let buckets = sampleBuckets(n, cap); ; buckets = Math.min(SAMPLE_BUCKETS, buckets * 2)) {
+    const result = await cubeLoad(pool, { tenantId }, {
+      ...query,
+      dimensions: ['pull_requests.sample_bucket', 'pull_requests.id', ...values],
+      filters: [...query.filters, { member: 'pull_requests.sample_bucket', operator: 'lt', values: [String(buckets)] }],
+      order: [['pull_requests.sample_bucket', 'asc'], ['pull_requests.id', 'asc']],
+    });
+    if (result.data.length >= cap || buckets >= SAMPLE_BUCKETS) return { rows: result.data, sampled: true };
+  }
 }
 
 interface SideData extends SideRows {
@@ -219,8 +243,9 @@ class Sides {
         return { values: await values, rows: [...a.rows, ...o.rows], sampled: false };
       }
     }
-    const [v, rows] = await Promise.all([values, sideRows(pool, tenantId, team, window, split, cap)]);
-    return { values: v, ...rows };
+    // The cube's n says whether the side is sampled, and how many buckets hold its sample.
+    const v = await values;
+    return { values: v, ...(await sideRows(pool, tenantId, team, window, split, cap, num(v['pull_requests.prs_merged']) ?? 0)) };
   }
 }
 

@@ -5,17 +5,41 @@
  * month, validation, the MCP tool, and tenant isolation.
  */
 import { expect } from 'chai';
+import pg from 'pg';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { mcpClients, structured } from '../mcp/mcpClient.js';
 import { medianDifference, sampledMedianDifference } from '../../src/aiImpact/statistics.js';
-import { aiImpact, INTERVAL_SAMPLE, windowsAround } from '../../src/aiImpact/service.js';
+import { aiImpact, INTERVAL_SAMPLE, sampleBuckets, sideRows, windowsAround } from '../../src/aiImpact/service.js';
 import { presentAiImpact } from '../../src/aiImpact/presenters.js';
 import { H, seedAiImpact, type AiSeed } from './seed.js';
 
 type Row = { key: string; measure: string | null; drill: string; sides: Record<string, { value: number | null; n: number }>; difference: Record<string, unknown> };
 const range = (from: number, to: number, f: (i: number) => number = (i) => i) => Array.from({ length: to - from + 1 }, (_, k) => f(from + k));
 const Z90 = 1.6448536269514722;
+/** pull_requests.sample_bucket, written out: the first 20 bits of md5(id). */
+const BUCKET = "('x' || left(md5(id::text), 5))::bit(20)::int";
+
+/** The rows each statement sent over any pg connection returned while `work` ran (multi-statement results too). */
+async function rowsReturned<T>(work: () => Promise<T>): Promise<{ result: T; counts: number[] }> {
+  const counts: number[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const answer = original.apply(this, args);
+    if (answer && typeof (answer as Promise<unknown>).then === 'function') {
+      void (answer as Promise<unknown>).then((r) => {
+        for (const one of Array.isArray(r) ? r : [r]) if (one && Array.isArray((one as pg.QueryResult).rows)) counts.push((one as pg.QueryResult).rows.length);
+      }, () => {});
+    }
+    return answer;
+  };
+  try {
+    return { result: await work(), counts };
+  } finally {
+    proto.query = original;
+  }
+}
 
 describe('AI impact: AI-assisted against not, and before/after adoption', function () {
   this.timeout(120_000);
@@ -99,10 +123,10 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     }
     for (const key of ['merged_without_review', 'reverted', 'change_failure_rate', 'pickup_time']) expect(s[key]!.difference, key).to.deep.equal(f[key]!.difference);
     expect(f.cycle_time!.difference).to.not.have.property('intervalSample');
-    // The sample: each side's first 20 merged PRs by id (a random uuid), as the cube's PR rows have them.
+    // The sample: each side's first 20 merged PRs by (hash bucket of the id, id), as the cube's PR rows have them.
     const { rows } = await pool.query<{ ai: boolean; cycle: number }>(
       `select ai_attribution in ('high', 'medium') as ai, cycle_time_seconds::float8 as cycle from cube_pull_requests
-        where tenant_id = $1 and merged_at >= '2026-03-01' and merged_at < '2026-04-01' order by id`, [tenant.tenantId]);
+        where tenant_id = $1 and merged_at >= '2026-03-01' and merged_at < '2026-04-01' order by ${BUCKET}, id`, [tenant.tenantId]);
     const first = (ai: boolean) => rows.filter((r) => r.ai === ai).slice(0, cap).map((r) => r.cycle).sort((x, y) => x - y);
     const value = f.cycle_time!.sides.ai!.value! - f.cycle_time!.sides.other!.value!;
     const expected = sampledMedianDifference(first(true), 22, first(false), 21, value, 1) as { interval: { low: number; high: number } };
@@ -110,6 +134,47 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     expect(expected.interval.low).to.be.below(value);
     expect(expected.interval.high).to.be.above(value);
     expect(s.pr_size!.difference).to.include({ status: 'ok', value: f.pr_size!.sides.ai!.value! - f.pr_size!.sides.other!.value!, intervalSample: cap });
+  });
+
+  it('asks the cube only for a sampled side\'s sample: the first cap PRs by (sample_bucket, id), the same on every request, and bootstraps the interval on it', async () => {
+    // A third organisation with 200 AI-assisted (labelled) and 200 other merged PRs in April 2026; a cap of 20.
+    const big = await buildTenant(api.databaseUrl);
+    const pool = dbFor(api.databaseUrl).pool;
+    const team = (await pool.query<{ id: string }>(`insert into teams (tenant_id, slug, name) values ($1, 'big', 'Big') returning id`, [big.tenantId])).rows[0]!.id;
+    const project = (await pool.query<{ id: string }>(`insert into projects (tenant_id, provider, project_key, source_type, owning_team_id) values ($1, 'manual', 'acme/big', 'manual', $2) returning id`, [big.tenantId, team])).rows[0]!.id;
+    await pool.query(
+      `insert into pull_requests (tenant_id, project_id, external_id, number, title, state, additions, deletions, labels, created_at, ready_at, merged_at)
+       select $1, $2, 'big-' || g, g, 'PR ' || g, 'merged', g, 0, case when g % 2 = 0 then array['ai-assisted'] else '{}'::text[] end,
+         timestamptz '2026-04-01T00:00:00Z' + g * interval '1 hour', timestamptz '2026-04-01T00:00:00Z' + g * interval '1 hour',
+         timestamptz '2026-04-01T00:00:00Z' + g * interval '1 hour' + (g % 37) * interval '1 hour'
+       from generate_series(1, 400) g`, [big.tenantId, project]);
+    const cap = 20;
+    const april = { from: '2026-04', to: '2026-04' };
+    const { result: [first, again], counts } = await rowsReturned(() => Promise.all([sideRows(pool, big.tenantId, null, april, 'ai', cap, 200), sideRows(pool, big.tenantId, null, april, 'ai', cap, 200)]));
+    expect(first.sampled).to.equal(true);
+    expect(again).to.deep.equal(first);
+    // About cap + 4√cap + 10 ≈ 48 of the side's 200 rows (sampleBuckets): never the whole side.
+    expect(sampleBuckets(200, cap)).to.equal(Math.ceil((2 ** 20 * (cap + 4 * Math.sqrt(cap) + 10)) / 200));
+    expect(Math.max(...counts)).to.be.at.least(cap).and.below(100);
+    const sample = await pool.query<{ id: string; cycle: number }>(
+      `select id, cycle_time_seconds::float8 as cycle from cube_pull_requests where tenant_id = $1 and merged_at is not null and ai_attribution in ('high', 'medium')
+        order by ${BUCKET}, id limit $2`, [big.tenantId, cap]);
+    expect(first.rows.map((r) => r['pull_requests.id'])).to.deep.equal(sample.rows.map((r) => r.id));
+    // A side at or under the cap: every PR, by id, unsampled.
+    const whole = await sideRows(pool, big.tenantId, null, april, 'ai', 200, 200);
+    expect([whole.sampled, whole.rows.length]).to.deep.equal([false, 200]);
+
+    // The page's interval is bootstrapped on those samples, its value and n the cube's over all 400.
+    const answer = presentAiImpact(await aiImpact(pool, big.tenantId, april, { intervalSample: cap }));
+    const cycle = (answer.data.measures as unknown as Row[]).find((r) => r.key === 'cycle_time')!;
+    expect([cycle.sides.ai!.n, cycle.sides.other!.n]).to.deep.equal([200, 200]);
+    const other = await pool.query<{ cycle: number }>(
+      `select cycle_time_seconds::float8 as cycle from cube_pull_requests where tenant_id = $1 and merged_at is not null and ai_attribution in ('low', 'none')
+        order by ${BUCKET}, id limit $2`, [big.tenantId, cap]);
+    const sorted = (xs: { cycle: number }[]) => xs.map((r) => r.cycle).sort((x, y) => x - y);
+    const value = cycle.sides.ai!.value! - cycle.sides.other!.value!;
+    const expected = sampledMedianDifference(sorted(sample.rows), 200, sorted(other.rows), 200, value, 1) as { interval: { low: number; high: number } };
+    expect(cycle.difference).to.deep.equal({ status: 'ok', value, low: expected.interval.low, high: expected.interval.high, level: 0.9, method: 'bootstrap', intervalSample: cap });
   });
 
   it('has the numbers /cubejs-api/v1/load gives grouped by pull_requests.ai_assisted', async () => {
