@@ -4,6 +4,7 @@
  * transaction, under one advisory lock, as system work. The snapshot is loaded after migrate when
  * the corpus is empty or holds an older snapshot; a corpus from a live run is never replaced by it.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { transactionOn } from '../db/transaction.js';
@@ -29,6 +30,17 @@ export interface CorpusSource {
   /** YYYY-MM-DD, first days of the first and last month. */
   windowFrom: string;
   windowTo: string;
+  /** The shipped snapshot's rows' checksum (snapshotChecksum); none for a corpus a run measured here. */
+  checksum?: string;
+}
+
+/**
+ * What tells two shipped snapshots of the same measurement apart: a re-measure of the same
+ * repositories at the same commits keeps its read date (`generatedAt`) and may still change rows (a
+ * corrected rule), so the date alone would keep the earlier rows in every database that loaded them.
+ */
+export function snapshotChecksum(snapshot: Pick<Snapshot, 'rows' | 'windowFrom' | 'windowTo'>): string {
+  return createHash('sha256').update(JSON.stringify([snapshot.windowFrom, snapshot.windowTo, snapshot.rows])).digest('hex');
 }
 
 export interface Snapshot {
@@ -62,10 +74,10 @@ export async function replaceCorpus(tx: pg.ClientBase, rows: StoredRow[], source
   await tx.query('insert into benchmark_corpus select * from json_populate_recordset(null::benchmark_corpus, $1::json)', [JSON.stringify(rows)]);
   const repositories = new Set(rows.map((r) => r.repository_key)).size;
   await tx.query(
-    `insert into benchmark_corpus_source (id, kind, generated_at, window_from, window_to, repositories) values (1, $1, $2, $3, $4, $5)
+    `insert into benchmark_corpus_source (id, kind, generated_at, window_from, window_to, repositories, snapshot_checksum) values (1, $1, $2, $3, $4, $5, $6)
      on conflict (id) do update set kind = excluded.kind, generated_at = excluded.generated_at, window_from = excluded.window_from,
-       window_to = excluded.window_to, repositories = excluded.repositories`,
-    [source.kind, source.generatedAt, source.windowFrom, source.windowTo, repositories],
+       window_to = excluded.window_to, repositories = excluded.repositories, snapshot_checksum = excluded.snapshot_checksum`,
+    [source.kind, source.generatedAt, source.windowFrom, source.windowTo, repositories, source.checksum ?? null],
   );
   return repositories;
 }
@@ -94,16 +106,21 @@ export async function loadShippedSnapshotOnMigrate(client: pg.ClientBase): Promi
 export async function loadShippedSnapshot(client: pg.ClientBase, snapshot: Snapshot = readSnapshot()): Promise<SnapshotOutcome> {
   return transactionOn(client, async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [CORPUS_LOCK]);
-    const { rows } = await tx.query<{ kind: string; generated_at: Date }>('select kind, generated_at from benchmark_corpus_source where id = 1');
+    const { rows } = await tx.query<{ kind: string; generated_at: Date; snapshot_checksum: string | null }>(
+      'select kind, generated_at, snapshot_checksum from benchmark_corpus_source where id = 1',
+    );
     const current = rows[0];
     const kind = snapshot.synthetic === false ? 'live' : 'snapshot';
+    const checksum = snapshotChecksum(snapshot);
     if (current) {
       const notNewer = current.generated_at.getTime() >= Date.parse(snapshot.generatedAt);
-      if (current.kind === kind && notNewer) return 'current';
+      // The same measurement (same read date) revised since it was loaded: the shipped rows win.
+      const revised = current.generated_at.getTime() === Date.parse(snapshot.generatedAt) && current.snapshot_checksum !== checksum;
+      if (current.kind === kind && notNewer && !revised) return 'current';
       // A measured corpus is kept, unless the snapshot is a newer measurement.
-      if (current.kind === 'live' && (kind === 'snapshot' || notNewer)) return 'live';
+      if (current.kind === 'live' && (kind === 'snapshot' || (notNewer && !revised))) return 'live';
     }
-    await replaceCorpus(tx, snapshot.rows, { kind, generatedAt: new Date(snapshot.generatedAt), windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo });
+    await replaceCorpus(tx, snapshot.rows, { kind, generatedAt: new Date(snapshot.generatedAt), windowFrom: snapshot.windowFrom, windowTo: snapshot.windowTo, checksum });
     return 'loaded';
   });
 }

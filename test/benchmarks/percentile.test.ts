@@ -232,6 +232,18 @@ describe('benchmark corpus: percentiles through the cube, REST and MCP', functio
         // And an older measured corpus (a run of 2000): the shipped measurement is newer.
         expect(await loadShippedSnapshot(clients[1]!)).to.equal('loaded');
         expect((await admin.query('select count(*)::int as n from benchmark_corpus')).rows[0].n).to.equal(snapshot.rows.length);
+        // A re-measure at the same read date (a corrected rule, the same commits): its rows replace the loaded ones, once.
+        const revised: Snapshot = { ...snapshot, rows: snapshot.rows.map((r, i) => (i === 0 ? { ...r, releases: Number(r.releases) + 1 } : r)) };
+        const releasesOfFirst = async () => (await admin.query('select releases from benchmark_corpus where repository_key = $1 and month = $2', [snapshot.rows[0]!.repository_key, snapshot.rows[0]!.month])).rows[0].releases;
+        expect(await loadShippedSnapshot(clients[2]!, revised)).to.equal('loaded');
+        expect(await releasesOfFirst()).to.equal(Number(snapshot.rows[0]!.releases) + 1);
+        expect(await loadShippedSnapshot(clients[0]!, revised)).to.equal('current');
+        // A database that loaded the shipped rows before their checksum was kept loads them again, once.
+        expect(await loadShippedSnapshot(clients[1]!)).to.equal('loaded');
+        await admin.query('update benchmark_corpus_source set snapshot_checksum = null');
+        expect(await loadShippedSnapshot(clients[2]!)).to.equal('loaded');
+        expect(await loadShippedSnapshot(clients[0]!)).to.equal('current');
+        expect(await releasesOfFirst()).to.equal(Number(snapshot.rows[0]!.releases));
       } finally {
         for (const c of clients) c.release();
       }

@@ -99,7 +99,7 @@ describe('benchmark corpus workflow (fake code-host GraphQL)', function () {
     ]);
     // A run from the code host's API measures no lead time (git history only): empty in every row.
     expect((await admin.query('select count(*)::int as n, count(lead_time_p50_seconds)::int as with_lead_time from benchmark_corpus')).rows).to.deep.equal([{ n: 24, with_lead_time: 0 }]);
-    expect(columns.filter((c) => c.table_name === 'benchmark_corpus_source').map((c) => c.column_name)).to.deep.equal(['id', 'kind', 'generated_at', 'window_from', 'window_to', 'repositories']);
+    expect(columns.filter((c) => c.table_name === 'benchmark_corpus_source').map((c) => c.column_name)).to.deep.equal(['id', 'kind', 'generated_at', 'window_from', 'window_to', 'repositories', 'snapshot_checksum']);
     // Every value (not the column names) of the corpus, its source and the run's cursor.
     const values = (await admin.query(`select row_to_json(c)::text as v from benchmark_corpus c union all select row_to_json(s)::text from benchmark_corpus_source s
       union all select (cursor - 'list')::text from benchmark_corpus_runs`)).rows.flatMap((r) => Object.values(JSON.parse(r.v)).map((v) => JSON.stringify(v)));

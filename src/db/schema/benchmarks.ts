@@ -45,6 +45,8 @@ export const benchmarkCorpusSource = pgTable(
     windowFrom: date('window_from').notNull(),
     windowTo: date('window_to').notNull(),
     repositories: integer('repositories').notNull(),
+    /** The shipped snapshot's checksum (src/benchmarks/store.ts snapshotChecksum); null for a corpus measured by a run here. */
+    snapshotChecksum: text('snapshot_checksum'),
   },
   (t) => [check('benchmark_corpus_source_one_row', sql`${t.id} = 1`), check('benchmark_corpus_source_kind_check', sql`${t.kind} in ('snapshot', 'live')`)],
 );
