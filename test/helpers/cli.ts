@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Env } from '../../src/config/index.js';
+import { cubeCacheEnv } from './cubeCache.js';
 import { transpiledMain } from './transpiled.js';
 import { until } from './until.js';
 
@@ -25,10 +26,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI in a child process with exactly the given environment (plus PATH). */
+/**
+ * A child's environment: the given one plus PATH and, unless it names its own, the run's cube
+ * compile cache (keyed by the models' content, so sharing it changes nothing a command does; a
+ * child compiling the models cold paid 3.1 s of CPU instead of 1.4 s).
+ */
+function childEnv(env: Env, extra: Env = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, ...(env.CUBE_COMPILE_CACHE_DIR === undefined ? cubeCacheEnv() : {}), ...env, ...extra } as NodeJS.ProcessEnv;
+}
+
+/** Runs the real CLI in a child process with the given environment (plus childEnv's). */
 export function runCli(args: string[], env: Env, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs(), ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [...nodeArgs(), ...args], { env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -43,7 +53,7 @@ export function runCli(args: string[], env: Env, input?: string): Promise<CliRes
 /** Starts `delivery-analytics serve` and resolves once it logs that it listens. */
 export function spawnServe(env: Env): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs(), 'serve'], { env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' } as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [...nodeArgs(), 'serve'], { env: childEnv(env, { LOG_LEVEL: 'info' }) });
     let out = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const onData = (chunk: Buffer) => {
@@ -82,7 +92,7 @@ export interface RunningCli {
 
 /** Starts the real CLI and lets the test read its output while it runs (an interactive command). */
 export function startCli(args: string[], env: Env): RunningCli {
-  const child = spawn(process.execPath, [...nodeArgs(), ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
+  const child = spawn(process.execPath, [...nodeArgs(), ...args], { env: childEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
