@@ -1,7 +1,8 @@
 /**
- * The OTLP intake's writes (docs/ai-telemetry.md). An export becomes, in one transaction of the
- * key's tenant, at most one set-based statement per table: metric series (increments), AI sessions
- * (one row per tool session), person-days, and the intake tally; never a row per event.
+ * The OTLP intake's writes (docs/ai-telemetry.md). An export becomes one statement in the key's
+ * tenant, with at most one set-based part per table: metric series (increments), AI sessions
+ * (one row per tool session), person-days, and the intake tally; never a row per event. A log
+ * batch naming a commit is that statement and the linking, in one transaction.
  *
  * A re-sent export never counts twice: a metric point adds only when it is newer than the last one
  * counted of its series (and a cumulative one adds only its growth), and a log batch's digest per
