@@ -304,7 +304,7 @@ const DAY_SUMS = grownSums([...COUNTERS], 'day');
  * own, so a series never advances unless its growth is counted: the series upsert returns what
  * each point added (nothing for a point not newer than the last one counted: a re-sent export;
  * all of its value after a reset), and only those grown points are summed per session and per
- * person-day, in SQL, into the two upserts; the tally goes along. Sessions and person-days are
+ * person-day, in SQL, into the two upserts; the tally goes along. Sessions, then person-days, are
  * written in the order of their keys as JavaScript sorts them (`sr`, `dr`), as log batches lock them.
  */
 function metricsStatement(tenantId: string, points: MetricPoint[], tally: Tally): SQL {
@@ -356,7 +356,9 @@ function metricsStatement(tenantId: string, points: MetricPoint[], tally: Tally)
     days as (
       insert into ai_telemetry_days as d (tenant_id, tool, person_key, person_email, person_account, day, recent_batches, ${names(DAY_COUNTERS)})
       select ${tenantId}, g.tool, g.pk, (array_agg(g.pe order by g.i))[1], (array_agg(g.pa order by g.i))[1], g.day, '{}'::bigint[], ${DAY_SUMS}
-      from g where g.pk is not null
+      -- After every session row (the count needs them all): rows are locked sessions first, then
+      -- person-days, as a log batch's statement locks them, or the two could deadlock.
+      from g cross join (select count(*) from sessions) as sessions_done where g.pk is not null
       group by g.tool, g.pk, g.day order by min(g.dr)
       ${DAYS_ON_CONFLICT}
       returning 1
