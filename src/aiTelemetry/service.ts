@@ -1,7 +1,8 @@
 /**
- * The OTLP intake's writes (docs/ai-telemetry.md). An export becomes, in one transaction of the
- * key's tenant, at most one set-based statement per table: metric series (increments), AI sessions
- * (one row per tool session), person-days, and the intake tally; never a row per event.
+ * The OTLP intake's writes (docs/ai-telemetry.md). An export becomes one statement in the key's
+ * tenant, with at most one set-based part per table: metric series (increments), AI sessions
+ * (one row per tool session), person-days, and the intake tally; never a row per event. A log
+ * batch naming a commit is that statement and the linking, in one transaction.
  *
  * A re-sent export never counts twice: a metric point adds only when it is newer than the last one
  * counted of its series (and a cumulative one adds only its growth), and a log batch's digest per
@@ -18,7 +19,7 @@ import type { PartialSuccess, Signal } from './otlp.js';
 import type { LogsRequest, MetricsRequest } from './otlp.js';
 import { GroupCommit, type Contribution } from './batch.js';
 import { retentionHorizonNs } from './jobs.js';
-import { COUNTERS, digest64, readLogs, readMetrics, type Counters, type Origin, type Person, type Tally } from './read.js';
+import { COUNTERS, digest64, readLogs, readMetrics, type Counters, type MetricPoint, type Origin, type Person, type Tally } from './read.js';
 
 /** Log batch digests kept per session and per person-day: an exporter retries within seconds. */
 export const RECENT_BATCHES = 32;
@@ -153,6 +154,28 @@ const names = (columns: string[]) => sql.raw(columns.join(', '));
 const fresh = (alias: string) => sql.raw(`(excluded.recent_batches = '{}' or not (excluded.recent_batches[1] = any(${alias}.recent_batches)))`);
 const remembered = (alias: string) => sql.raw(`case when excluded.recent_batches = '{}' then ${alias}.recent_batches else (excluded.recent_batches || ${alias}.recent_batches)[1:${RECENT_BATCHES}] end`);
 
+/** How a contribution meets a session row: counters add, the window widens, a re-sent batch adds nothing. */
+const SESSIONS_ON_CONFLICT = sql`
+    on conflict (tenant_id, tool, telemetry_id) do update set
+      ${additive(SESSION_COUNTERS, 's')},
+      model = coalesce(excluded.model, s.model),
+      person_email = coalesce(s.person_email, excluded.person_email),
+      person_account = coalesce(s.person_account, excluded.person_account),
+      started_at = least(s.started_at, excluded.started_at),
+      ended_at = greatest(s.ended_at, excluded.ended_at),
+      commit_shas = case when excluded.commit_shas <@ s.commit_shas then s.commit_shas
+                         else array(select distinct u from unnest(s.commit_shas || excluded.commit_shas) u order by 1) end,
+      recent_batches = ${remembered('s')}
+    where ${fresh('s')}`;
+
+/** How a contribution meets a person-day row. */
+const DAYS_ON_CONFLICT = sql`
+    on conflict (tenant_id, person_key, day, tool) do update set
+      ${additive(DAY_COUNTERS, 'd')},
+      recent_batches = ${remembered('d')},
+      updated_at = now()
+    where ${fresh('d')}`;
+
 /** Sessions: one upsert, returning the rows that took the contribution. */
 function sessionsUpsert(tenantId: string, buckets: SessionBucket[]): SQL {
   const rows = buckets.map((b) => ({
@@ -166,17 +189,7 @@ function sessionsUpsert(tenantId: string, buckets: SessionBucket[]): SQL {
            array(select jsonb_array_elements_text(x.commit_shas)), array(select jsonb_array_elements_text(x.recent_batches))::bigint[], ${names(SESSION_COUNTERS)}
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(tool text, telemetry_id text, person_email text, person_account text, model text,
       started_at timestamptz, ended_at timestamptz, commit_shas jsonb, recent_batches jsonb, ${recordColumns(SESSION_COUNTERS)})
-    on conflict (tenant_id, tool, telemetry_id) do update set
-      ${additive(SESSION_COUNTERS, 's')},
-      model = coalesce(excluded.model, s.model),
-      person_email = coalesce(s.person_email, excluded.person_email),
-      person_account = coalesce(s.person_account, excluded.person_account),
-      started_at = least(s.started_at, excluded.started_at),
-      ended_at = greatest(s.ended_at, excluded.ended_at),
-      commit_shas = case when excluded.commit_shas <@ s.commit_shas then s.commit_shas
-                         else array(select distinct u from unnest(s.commit_shas || excluded.commit_shas) u order by 1) end,
-      recent_batches = ${remembered('s')}
-    where ${fresh('s')}
+    ${SESSIONS_ON_CONFLICT}
     returning s.id, s.tool, s.telemetry_id`;
 }
 
@@ -189,11 +202,7 @@ function daysUpsert(tenantId: string, buckets: DayBucket[]): SQL {
     insert into ai_telemetry_days as d (tenant_id, tool, person_key, person_email, person_account, day, recent_batches, ${names(DAY_COUNTERS)})
     select ${tenantId}, x.tool, x.person_key, x.person_email, x.person_account, x.day, array(select jsonb_array_elements_text(x.recent_batches))::bigint[], ${names(DAY_COUNTERS)}
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(tool text, person_key text, person_email text, person_account text, day date, recent_batches jsonb, ${recordColumns(DAY_COUNTERS)})
-    on conflict (tenant_id, person_key, day, tool) do update set
-      ${additive(DAY_COUNTERS, 'd')},
-      recent_batches = ${remembered('d')},
-      updated_at = now()
-    where ${fresh('d')}
+    ${DAYS_ON_CONFLICT}
     returning 1`;
 }
 
@@ -268,25 +277,6 @@ async function run<R extends Record<string, unknown>>(on: Executor | Queryable, 
   return on.query<R>({ name, text, values: params as unknown[] });
 }
 
-/**
- * `work` in a transaction on one pooled connection (of the caller's tenant scope: the pool applies
- * it at checkout), so its statements can be named ones; rolled back when `work` fails.
- */
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    client.release();
-    return result;
-  } catch (error) {
-    // A connection whose rollback fails is not given back to the pool.
-    await client.query('rollback').then(() => client.release(), (rollbackError: Error) => client.release(rollbackError));
-    throw error;
-  }
-}
-
 /** Links the commits telemetry sessions named (ai_session_shas, then the usual linking). */
 async function linkCommits(tx: Executor, tenantId: string, sessions: { id: string; shas: string[] }[]): Promise<void> {
   for (const { id, shas } of sessions) {
@@ -301,16 +291,91 @@ function partialOf(tally: Tally): PartialSuccess {
   return { rejected, message: rejected > 0 ? (tally.firstRejection ?? 'some items were rejected') : '' };
 }
 
+/** A counter's sum over a group's grown points, as its column takes it (whole numbers as Math.round does). */
+const grownSums = (columns: (keyof Counters)[], column: 'session' | 'day') => sql.raw(columns.map((c) => {
+  const sum = `coalesce(sum(g.increment) filter (where g.counter = '${c}'), 0)`;
+  return c === 'activeSeconds' ? sum : `floor(${sum} + 0.5)::${typeOf(COUNTER_COLUMNS[c][column]!)}`;
+}).join(', '));
+const SESSION_SUMS = grownSums(COUNTERS.filter((c) => COUNTER_COLUMNS[c].session), 'session');
+const DAY_SUMS = grownSums([...COUNTERS], 'day');
+
+/**
+ * A metrics export as ONE statement (data-modifying CTEs), atomic without a transaction of its
+ * own, so a series never advances unless its growth is counted: the series upsert returns what
+ * each point added (nothing for a point not newer than the last one counted: a re-sent export;
+ * all of its value after a reset), and only those grown points are summed per session and per
+ * person-day, in SQL, into the two upserts; the tally goes along. Sessions, then person-days, are
+ * written in the order of their keys as JavaScript sorts them (`sr`, `dr`), as log batches lock them.
+ */
+function metricsStatement(tenantId: string, points: MetricPoint[], tally: Tally): SQL {
+  const rank = (keys: (string | null)[]) => {
+    const sorted = [...new Set(keys.filter((k): k is string => k !== null))].sort((a, b) => (a < b ? -1 : 1));
+    return new Map(sorted.map((k, i) => [k, i]));
+  };
+  const sessionKey = (p: MetricPoint) => (p.origin.sessionId ? `${p.origin.tool}\u0000${p.origin.sessionId}` : null);
+  const dayKey = (p: MetricPoint) => (p.origin.person ? `${p.origin.tool}\u0000${personKeyOf(p.origin.person)}\u0000${dayOf(p.timeNs)}` : null);
+  const sessionRanks = rank(points.map(sessionKey));
+  const dayRanks = rank(points.map(dayKey));
+  const rows = points.map((p, i) => ({
+    i, k: p.seriesKey, c: p.cumulative, s: String(p.startNs), t: String(p.timeNs), v: p.value, counter: p.counter,
+    tool: p.origin.tool, sid: p.origin.sessionId, sr: sessionRanks.get(sessionKey(p)!) ?? null, model: p.origin.model,
+    pe: p.origin.person?.email ?? null, pa: p.origin.person?.account ?? null, pk: p.origin.person ? personKeyOf(p.origin.person) : null,
+    dr: dayRanks.get(dayKey(p)!) ?? null, at: isoOf(p.timeNs), day: dayOf(p.timeNs),
+  }));
+  const tallied = tallyUpsert(tenantId, 'metrics', tally);
+  return sql`
+    with x as materialized (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(i int, k uuid, c boolean, s bigint, t bigint, v double precision, counter text,
+        tool text, sid text, sr int, model text, pe text, pa text, pk text, dr int, at timestamptz, day date)
+    ),
+    -- A new start time is a reset (the process restarted): its value is all new. A point not newer
+    -- than the last one counted (a re-sent export) matches the WHERE not and adds nothing.
+    series as (
+      insert into ai_telemetry_series as s (tenant_id, series_key, cumulative, start_ns, time_ns, value, increment)
+      select ${tenantId}, x.k, x.c, x.s, x.t, x.v, x.v from x order by x.i
+      on conflict (tenant_id, series_key) do update set
+        increment = case when not excluded.cumulative or excluded.start_ns <> s.start_ns or excluded.value < s.value then excluded.value
+                         else excluded.value - s.value end,
+        cumulative = excluded.cumulative, start_ns = excluded.start_ns, time_ns = excluded.time_ns, value = excluded.value, seen_at = now()
+      where excluded.time_ns > s.time_ns
+      returning s.series_key, s.increment
+    ),
+    g as (select x.*, series.increment from x join series on series.series_key = x.k where series.increment > 0),
+    sessions as (
+      insert into ai_sessions as s (id, tenant_id, source, tool, telemetry_id, person_email, person_account, model, started_at, ended_at, commit_shas, recent_batches, ${names(SESSION_COUNTERS)})
+      select gen_random_uuid(), ${tenantId}, 'telemetry', g.tool, g.sid,
+             (array_agg(g.pe order by g.i) filter (where g.pe is not null or g.pa is not null))[1],
+             (array_agg(g.pa order by g.i) filter (where g.pe is not null or g.pa is not null))[1],
+             (array_agg(g.model order by g.i desc) filter (where g.model is not null))[1],
+             min(g.at), max(g.at), '{}'::text[], '{}'::bigint[], ${SESSION_SUMS}
+      from g where g.sid is not null
+      group by g.tool, g.sid order by min(g.sr)
+      ${SESSIONS_ON_CONFLICT}
+      returning 1
+    ),
+    days as (
+      insert into ai_telemetry_days as d (tenant_id, tool, person_key, person_email, person_account, day, recent_batches, ${names(DAY_COUNTERS)})
+      select ${tenantId}, g.tool, g.pk, (array_agg(g.pe order by g.i))[1], (array_agg(g.pa order by g.i))[1], g.day, '{}'::bigint[], ${DAY_SUMS}
+      -- After every session row (the count needs them all): rows are locked sessions first, then
+      -- person-days, as a log batch's statement locks them, or the two could deadlock.
+      from g cross join (select count(*) from sessions) as sessions_done where g.pk is not null
+      group by g.tool, g.pk, g.day order by min(g.dr)
+      ${DAYS_ON_CONFLICT}
+      returning 1
+    )${tallied ? sql`, tally as (${tallied})` : sql``}
+    select 1`;
+}
+
 /**
  * Counts a metrics export into the caller's tenant. Each series' point is compared with the last
- * one counted (ai_telemetry_series, one upsert returning what it added); only the growth goes to
- * sessions and person-days.
+ * one counted (ai_telemetry_series); only the growth goes to sessions and person-days, all in one
+ * statement (metricsStatement).
  */
 export async function ingestMetrics(app: AppContext, principal: TenantPrincipal, request: MetricsRequest): Promise<PartialSuccess> {
   const { points, tally } = readMetrics(request, retentionHorizonNs(app.config.aiTelemetry.retentionDays));
   // One row per series per statement: an export naming a series twice keeps the newest cumulative
   // point, and adds up delta points over the interval they cover together.
-  const series = new Map<string, (typeof points)[number]>();
+  const series = new Map<string, MetricPoint>();
   for (const point of points) {
     const seen = series.get(point.seriesKey);
     if (!seen) series.set(point.seriesKey, { ...point });
@@ -322,31 +387,9 @@ export async function ingestMetrics(app: AppContext, principal: TenantPrincipal,
     }
   }
   const ordered = [...series.values()].sort((a, b) => (a.seriesKey < b.seriesKey ? -1 : 1));
-  // Series and counts in one transaction: a series must not advance unless its growth was counted.
-  await inTransaction(app.database.pool, async (tx) => {
-    const grouping = new Grouping();
-    if (ordered.length > 0) {
-      const rows = ordered.map((p) => ({ k: p.seriesKey, c: p.cumulative, s: String(p.startNs), t: String(p.timeNs), v: p.value }));
-      // A new start time is a reset (the process restarted): its value is all new. A point not
-      // newer than the last one counted (a re-sent export) matches the WHERE not and adds nothing.
-      const result = await run<{ series_key: string; increment: number }>(tx, sql`
-        insert into ai_telemetry_series as s (tenant_id, series_key, cumulative, start_ns, time_ns, value, increment)
-        select ${principal.tenantId}, x.k, x.c, x.s, x.t, x.v, x.v
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(k uuid, c boolean, s bigint, t bigint, v double precision)
-        on conflict (tenant_id, series_key) do update set
-          increment = case when not excluded.cumulative or excluded.start_ns <> s.start_ns or excluded.value < s.value then excluded.value
-                           else excluded.value - s.value end,
-          cumulative = excluded.cumulative, start_ns = excluded.start_ns, time_ns = excluded.time_ns, value = excluded.value, seen_at = now()
-        where excluded.time_ns > s.time_ns
-        returning s.series_key, s.increment`);
-      const added = new Map(result.rows.map((r) => [r.series_key, Number(r.increment)]));
-      for (const point of ordered) {
-        const increment = added.get(point.seriesKey) ?? 0;
-        if (increment > 0) grouping.add(point.origin, point.timeNs, { [point.counter]: increment }, null);
-      }
-    }
-    await writeAggregates(tx, principal.tenantId, 'metrics', grouping, tally);
-  });
+  const { pool } = app.database;
+  if (ordered.length > 0) await run(pool, metricsStatement(principal.tenantId, ordered, tally));
+  else await writeAggregates(pool, principal.tenantId, 'metrics', new Grouping(), tally);
   return partialOf(tally);
 }
 
