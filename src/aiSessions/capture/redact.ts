@@ -55,9 +55,71 @@ function redactAssigned(text: string): string {
   }
   return out + text.slice(from);
 }
-/** `Bearer …` anywhere, and the credential after `Authorization:` (with its scheme, if any). */
-const SCHEME = /\b(Bearer)([ \t]{1,5})([A-Za-z0-9._~+/=-]{8,2000})/gi;
-const AUTHORIZATION = /(authorization)(\\?["']?[ \t]{0,5}[:=][ \t]{0,5}\\?["']?)((?:[A-Za-z]{1,20}[ \t]{1,5})?[A-Za-z0-9._~+/=-]{1,2000})/gi;
+/**
+ * `Bearer …` anywhere, and the credential after `Authorization:` (with its scheme, if any). Found by
+ * a linear search for the word and scanned by hand after it: the single regular expressions they
+ * once were (bounded runs that can overlap) drew a polynomial verdict from recheck on some runs.
+ */
+const BEARER = /\bbearer/gi;
+const AUTHORIZATION = /authorization/gi;
+/** The credential's characters (RFC 6750's b64token). */
+const isTokenChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 61 || c === 45;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isBlank = (c: number) => c === 32 || c === 9;
+/** The end of the run from `start` of characters `is` accepts, at most `max` long. */
+function runEnd(text: string, start: number, is: (c: number) => boolean, max: number): number {
+  let i = start;
+  while (i < text.length && i - start < max && is(text.charCodeAt(i))) i++;
+  return i;
+}
+/** `start` plus one when the character there is one of `chars`. */
+const optional = (text: string, start: number, chars: string) => (start < text.length && chars.includes(text[start]!) ? start + 1 : start);
+
+/** `Bearer`, 1–5 blanks, then 8–2,000 token characters: the token becomes the mark. */
+function redactBearer(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(BEARER)) {
+    if (m.index < from) continue;
+    const blanksStart = m.index + m[0].length;
+    const tokenStart = runEnd(text, blanksStart, isBlank, 6);
+    if (tokenStart === blanksStart || tokenStart - blanksStart > 5) continue;
+    const tokenEnd = runEnd(text, tokenStart, isTokenChar, 2000);
+    if (tokenEnd - tokenStart < 8) continue;
+    out += text.slice(from, tokenStart) + mark('credential');
+    from = tokenEnd;
+  }
+  return out + text.slice(from);
+}
+
+/** `authorization`, a separator (`:` or `=`, quotes, escapes, blanks), then the scheme if any and the credential. */
+function redactAuthorization(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(AUTHORIZATION)) {
+    if (m.index < from) continue;
+    let i = optional(text, optional(text, m.index + m[0].length, '\\'), '"\'');
+    let blanksEnd = runEnd(text, i, isBlank, 6);
+    if (blanksEnd - i > 5 || blanksEnd >= text.length || !':='.includes(text[blanksEnd]!)) continue;
+    i = blanksEnd + 1;
+    blanksEnd = runEnd(text, i, isBlank, 6);
+    if (blanksEnd - i > 5) continue;
+    const valueStart = optional(text, optional(text, blanksEnd, '\\'), '"\'');
+    // A scheme: 1–20 letters, 1–5 blanks, then the credential; else the credential alone.
+    let credentialStart = valueStart;
+    const lettersEnd = runEnd(text, valueStart, isLetter, 21);
+    if (lettersEnd > valueStart && lettersEnd - valueStart <= 20) {
+      const afterBlanks = runEnd(text, lettersEnd, isBlank, 6);
+      if (afterBlanks > lettersEnd && afterBlanks - lettersEnd <= 5 && afterBlanks < text.length && isTokenChar(text.charCodeAt(afterBlanks))) credentialStart = afterBlanks;
+    }
+    const end = runEnd(text, credentialStart, isTokenChar, 2000);
+    if (end === credentialStart) continue;
+    out += text.slice(from, valueStart) + mark('credential');
+    from = end;
+  }
+  return out + text.slice(from);
+}
 /** Object keys whose string value is a secret whatever it looks like. */
 const SECRET_KEY = /^(?:passw(?:or)?d|pwd|secret|api[_-]?key|access[_-]?token|refresh[_-]?token|auth[_-]?token|client[_-]?secret|authorization|private[_-]?key)$/i;
 
@@ -93,8 +155,7 @@ export function redactText(text: string): string {
   let result = text.includes(PEM_BEGIN) ? redactPrivateKeys(text) : text;
   // A header's whole credential first (scheme and token), then tokens by prefix, then `key=value`
   // pairs (after the prefixes, so a known kind keeps its name: `OPENAI_API_KEY=sk-…` is an openai-key).
-  result = result.replace(AUTHORIZATION, (_whole, key: string, separator: string) => `${key}${separator}${mark('credential')}`);
-  result = result.replace(SCHEME, (whole, scheme: string, space: string, value: string) => (value.startsWith('[REDACTED') ? whole : `${scheme}${space}${mark('credential')}`));
+  result = redactBearer(redactAuthorization(result));
   result = result.replace(TOKEN_RUN, (run) => {
     for (const [kind, pattern] of PREFIXED) if (pattern.test(run)) return mark(kind);
     return run;
