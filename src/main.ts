@@ -1,5 +1,4 @@
-import { isAbsolute } from 'node:path';
-import { ConfigError, loadBiCommandConfig } from './config/index.js';
+import { ConfigError, loadBiCommandConfig, loadCompileCacheDir } from './config/index.js';
 import { UsageError, parseOptions } from './cli/args.js';
 import { serveUntilSignalled, withDatabase, type Command } from './cli/commands.js';
 import { tenantCommands } from './tenants/cli.js';
@@ -80,11 +79,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`unknown command "${name}"\n\n${help()}`);
     return 2;
   }
-  // Commands that compile the models (migrate's bi views, the offline exports) read and keep the
-  // same transpiled YAML as the instances: each compile otherwise pays the transpile again (1.7 s of
-  // CPU). `serve` sets it again, validated, from its configuration; a relative path is ignored here.
-  const cacheDir = process.env.CUBE_COMPILE_CACHE_DIR;
-  if (cacheDir && isAbsolute(cacheDir)) configureCube({ ...DEFAULT_CUBE_SETTINGS, compileCacheDir: cacheDir });
+  // Each compile otherwise pays the transpile again (1.7 s of CPU); `serve` sets it again from its configuration.
+  const compileCacheDir = loadCompileCacheDir(process.env);
+  if (compileCacheDir) configureCube({ ...DEFAULT_CUBE_SETTINGS, compileCacheDir });
   try {
     return (await command.run(command.rawArguments ? {} : parseOptions(rest), process.env, rest)) ?? 0;
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { ZodError } from 'zod';
 import { isUuid } from '../shared/schemas.js';
 
 /** `--name=value` and `--flag` options of a CLI command. */
@@ -25,4 +26,15 @@ export function tenantOption(options: Options): string {
   const tenantId = requireOption(options, 'tenant');
   if (!isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
   return tenantId;
+}
+
+/** A string option as a query parameter reads it: `--x=v` is "v", a bare `--x` is "", absent is undefined. */
+export function flag(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' ? value : value === true ? '' : undefined;
+}
+
+/** A request schema's refusal, said in the command's own option names (`asOf` → `--as-of`). */
+export function usageFromSchema(error: ZodError, optionNames: Record<string, string>): UsageError {
+  return new UsageError(error.issues.map((i) => `${optionNames[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`).join('; '));
 }

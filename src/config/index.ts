@@ -16,7 +16,7 @@ import { parseIntegrations, parseTrackers, type IntegrationsConfig, type Tracker
 import { parseMail } from './mail.js';
 import { parseObjectStore, type ObjectStoreConfig } from './objectStore.js';
 import { parseHttpUrl, Reader, withoutTrailingSlash, type Env } from './reader.js';
-import { parseLogLevel, parseRuntime, parseTestHooks, type RuntimeConfig } from './runtime.js';
+import { parseCompileCacheDir, parseLogLevel, parseRuntime, parseTestHooks, type RuntimeConfig } from './runtime.js';
 import { parseSignIn, type SignInConfig } from './signIn.js';
 
 export { AI_PROVIDER_GROUP, AI_PROVIDERS, type AiModelRef, type AiProvider } from './ai.js';
@@ -180,4 +180,16 @@ export function loadLogLevel(env: Env): string {
   const logLevel = parseLogLevel(r);
   r.check();
   return logLevel;
+}
+
+/**
+ * CUBE_COMPILE_CACHE_DIR alone, for every command: those that compile the models outside `serve`
+ * (migrate's bi views, the offline exports) keep the same transpiled YAML as the instances. An
+ * invalid value counts as unset here, so a command that never compiles is not refused for it;
+ * `serve` refuses it with the rest of its configuration.
+ */
+export function loadCompileCacheDir(env: Env): string | null {
+  const r = new Reader(env);
+  const dir = parseCompileCacheDir(r);
+  return r.problems.length === 0 ? dir : null;
 }

@@ -40,7 +40,7 @@ export interface RuntimeConfig {
 /** RFC 8628 §3.2: a client polls every 5 s when the device authorization names no interval. */
 export const DEFAULT_DEVICE_POLL_INTERVAL_SECONDS = 5;
 
-function parseCompileCacheDir(r: Reader): string | null {
+export function parseCompileCacheDir(r: Reader): string | null {
   const dir = r.get('CUBE_COMPILE_CACHE_DIR');
   if (dir !== null && !isAbsolute(dir)) r.problems.push('CUBE_COMPILE_CACHE_DIR must be an absolute path');
   return dir;

@@ -6,16 +6,10 @@ import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { requireOption, tenantOption, UsageError, type Options } from '../cli/args.js';
+import { flag, tenantOption, usageFromSchema, UsageError } from '../cli/args.js';
 import type { Command } from '../cli/commands.js';
 import { requireTenant, withDatabase } from '../cli/commands.js';
 import { exportOverHttp, wantsRemote } from './remoteExport.js';
-import { isUuid } from '../shared/schemas.js';
-
-function flag(options: Options, name: string): string | undefined {
-  const value = options[name];
-  return typeof value === 'string' ? value : value === true ? '' : undefined;
-}
 
 /** The exports' commands, in the order `help` lists them. */
 export const exportCommands: Record<string, Command> = {
@@ -28,10 +22,7 @@ export const exportCommands: Record<string, Command> = {
       const remote = wantsRemote(options);
       const tenantId = remote ? '' : tenantOption(options);
       const parsed = RosterQuery.safeParse({ asOf: flag(options, 'as-of'), format: flag(options, 'format') });
-      if (!parsed.success) {
-        const names: Record<string, string> = { asOf: '--as-of', format: '--format' };
-        throw new UsageError(parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`).join('; '));
-      }
+      if (!parsed.success) throw usageFromSchema(parsed.error, { asOf: '--as-of', format: '--format' });
       if (remote) return exportOverHttp(options, env, '/api/exports/team-roster', { asOf: flag(options, 'as-of'), format: flag(options, 'format') });
       return withDatabase(env, async ({ db }) => {
         await requireTenant(db, tenantId);
@@ -48,22 +39,17 @@ export const exportCommands: Record<string, Command> = {
       const { exportTeamBaseline } = await import('./baseline.js');
       const { BaselineQuery } = await import('./schemas.js');
       const remote = wantsRemote(options);
-      const tenantId = remote ? '' : requireOption(options, 'tenant');
-      if (!remote && !isUuid(tenantId)) throw new UsageError('--tenant must be a tenant id (UUID)');
+      const tenantId = remote ? '' : tenantOption(options);
       const parsed = BaselineQuery.safeParse({ from: flag(options, 'from'), to: flag(options, 'to'), format: flag(options, 'format') });
-      if (!parsed.success) {
-        const names: Record<string, string> = { from: '--from', to: '--to', format: '--format' };
-        throw new UsageError(parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`).join('; '));
-      }
+      if (!parsed.success) throw usageFromSchema(parsed.error, { from: '--from', to: '--to', format: '--format' });
       const generatedAt = flag(options, 'generated-at');
       if (remote) {
         if (generatedAt !== undefined) throw new UsageError('--generated-at does not go with --url: the server stamps its own answer');
         return exportOverHttp(options, env, '/api/exports/team-baseline', { from: flag(options, 'from'), to: flag(options, 'to'), format: flag(options, 'format') });
       }
       if (generatedAt !== undefined && Number.isNaN(Date.parse(generatedAt))) throw new UsageError('--generated-at must be an ISO 8601 timestamp');
-      return withDatabase(env, async ({ pool }) => {
-        const found = await pool.query('select 1 from tenants where id = $1', [tenantId]);
-        if (found.rowCount === 0) throw new Error(`tenant ${tenantId} not found`);
+      return withDatabase(env, async ({ db, pool }) => {
+        await requireTenant(db, tenantId);
         const out = await exportTeamBaseline(pool, tenantId, parsed.data, { generatedAt: generatedAt ? new Date(generatedAt).toISOString() : undefined });
         const source = typeof out.body === 'string' ? Readable.from([out.body]) : out.body;
         const out_ = flag(options, 'out');
