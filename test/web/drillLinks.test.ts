@@ -108,7 +108,7 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     await page.goto(link);
     await page.getByRole('dialog', { name: 'Deployment frequency: the facts' }).waitFor();
     await until(() => text(page, 'facts-count'), '2 deployments');
-    expect(await externalIds(page)).to.deep.equal(['gh-deployment-711', 'gh-deployment-702', 'ci-0910', 'ci-0903']);
+    await until(() => externalIds(page), ['gh-deployment-711', 'gh-deployment-702', 'ci-0910', 'ci-0903']);
     await until(() => page.getByLabel('Organisation', { exact: true }).evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.text), 'Beta Org');
     expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).to.equal(link);
     // Alpha's list was never asked for: every request for facts came after the switch, as Beta.
