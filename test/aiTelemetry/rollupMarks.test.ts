@@ -1,7 +1,7 @@
 /**
- * The rollup marks of the intake's two tables (cube_rollup_changed's static paths for ai_sessions
- * and ai_telemetry_days, src/cube/sql/cube_rollup_changed.sql): each insert, upsert and delete marks
- * the months the general path marks. Hand-worked, on one tenant, marks cleared before each write:
+ * The rollup marks of the intake's two tables (cube_rollup_changed's statements for ai_sessions
+ * and ai_telemetry_days, src/cube/sql/cube_rollup_changed.sql, static for every table since
+ * migration 0082): each insert, upsert and delete marks the months the rule names. Hand-worked, on one tenant, marks cleared before each write:
  *   person-day 2025-03-15: insert, update, delete      → ai_sessions 2025-03
  *   session started 2025-04-09, linked to a commit of 2025-02-03 (project of the tenant):
  *     insert (not yet linked)                         → ai_sessions 2025-04
@@ -62,5 +62,17 @@ describe('AI telemetry: rollup marks of sessions and person-days', function () {
     expect(await marks(() => pool.query(`insert into ai_sessions (id, tenant_id, source, tool, telemetry_id, started_at) values (gen_random_uuid(), $1, 'telemetry', 'claude-code', 'marks-1', '2025-04-10T12:00:00Z')
       on conflict (tenant_id, tool, telemetry_id) do update set prompt_count = ai_sessions.prompt_count + 1`, [t]))).to.deep.equal(['ai_commits 2025-02', 'ai_sessions 2025-04']);
     expect(await marks(() => pool.query(`delete from ai_sessions where id = $1`, [session]))).to.deep.equal(['ai_commits 2025-02', 'ai_sessions 2025-04']);
+  });
+  it('every rollup-mark trigger hands over one transition table, read by static statements (no EXECUTE on the write path)', async () => {
+    // Migration 0082: dynamic SQL was planned on every write statement (0.7–1.1 ms of CPU per
+    // single-row write, docs/benchmarks/2026-11-29-test-postgres.md).
+    const { rows } = await pool.query(`select c.relname as "table", string_agg(t.tgname || ':' || coalesce(t.tgoldtable, '-') || '/' || coalesce(t.tgnewtable, '-'), ' ' order by t.tgname) as triggers
+      from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgfoid = 'cube_rollup_changed'::regproc group by c.relname order by c.relname`);
+    const each = 'cube_rollup_delete:changed/- cube_rollup_insert:-/changed cube_rollup_update:changed/- cube_rollup_update_new:-/changed';
+    expect(rows).to.deep.equal(['ai_attribution_settings', 'ai_session_links', 'ai_sessions', 'ai_telemetry_days', 'ai_vendor_commits', 'ai_vendor_days', 'commits',
+      'person_identities', 'pull_request_commits', 'pull_requests', 'team_memberships'].map((table) => ({ table, triggers: each })));
+    const body = (await pool.query(`select prosrc from pg_proc where oid = 'cube_rollup_changed'::regproc`)).rows[0].prosrc as string;
+    expect(body.toLowerCase()).not.to.include('execute');
+    expect(body).not.to.include('TG_ARGV');
   });
 });
