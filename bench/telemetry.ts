@@ -110,7 +110,7 @@ function post(agent: Agent, base: URL, path: string, key: string, body: Uint8Arr
   });
 }
 
-async function telemetryLoad(url: string, key: string) {
+async function telemetryLoad(url: string, key: string, cpu: () => { app: number; db: number }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const base = new URL(url);
   const sent: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
@@ -144,11 +144,17 @@ async function telemetryLoad(url: string, key: string) {
   const clientCpu0 = process.cpuUsage();
   const clientLoop = monitorEventLoopDelay({ resolution: 5 });
   const clientLoopBySecond: number[] = [];
+  // The server's and PostgreSQL's CPU (ms) in each second: warm-up shows as more CPU for the same exports.
+  const cpuBySecond: { app: number; db: number }[] = [];
+  let lastCpu = cpu();
   clientLoop.enable();
   const started = performance.now();
   const wallStart = Date.now();
   const loopTimer = setInterval(() => {
     clientLoopBySecond.push(clientLoop.max / 1e6);
+    const now = cpu();
+    cpuBySecond.push({ app: (now.app - lastCpu.app) * 10, db: (now.db - lastCpu.db) * 10 });
+    lastCpu = now;
     clientLoop.reset();
   }, 1000);
   // What the server answered 200 for: a sender that gave up after five 503s keeps its data (an
@@ -190,7 +196,7 @@ async function telemetryLoad(url: string, key: string) {
   const seconds = (performance.now() - started) / 1000;
   const clientCpu = process.cpuUsage(clientCpu0);
   agent.destroy();
-  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried, clientCpuSeconds: (clientCpu.user + clientCpu.system) / 1e6, samples, wallStart, clientLoopBySecond };
+  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried, clientCpuSeconds: (clientCpu.user + clientCpu.system) / 1e6, samples, wallStart, clientLoopBySecond, cpuBySecond };
 }
 
 interface Sample { kind: 'logs' | 'metrics'; dueAt: number; sentAt: number; ms: number; lateMs: number }
@@ -199,6 +205,8 @@ interface Sample { kind: 'logs' | 'metrics'; dueAt: number; sentAt: number; ms: 
 function sampleWaits(url: string) {
   const client = new pg.Client({ connectionString: url });
   const bySecond = new Map<number, Map<string, number>>();
+  // The server's connections: a backend not seen before is a new connection (cold caches, statements to prepare).
+  const seen = new Set<number>();
   let stop = false;
   const done = (async () => {
     await client.connect();
@@ -209,6 +217,14 @@ function sampleWaits(url: string) {
         group by 1`);
       const second = Math.floor(Date.now() / 1000);
       const bucket = bySecond.get(second) ?? new Map<string, number>();
+      const { rows: backends } = await client.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = 'delivery-analytics'`);
+      const first = seen.size === 0;
+      for (const { pid } of backends) {
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        const what = first ? 'connection open at start' : 'new connection';
+        bucket.set(what, (bucket.get(what) ?? 0) + 1);
+      }
       for (const r of rows) bucket.set(r.w.replace('client backend:', ''), (bucket.get(r.w.replace('client backend:', '')) ?? 0) + r.n);
       bySecond.set(second, bucket);
       await new Promise((r) => setTimeout(r, 50));
@@ -225,7 +241,7 @@ function sampleWaits(url: string) {
  * what PostgreSQL's backends waited on (50 ms samples, summed). Then p99 per kind and without the
  * first seconds.
  */
-function tailReport(samples: Sample[], wallStart: number, clientLoop: number[], probeFile: string, waits: Map<number, Map<string, number>>): void {
+function tailReport(samples: Sample[], wallStart: number, clientLoop: number[], cpu: { app: number; db: number }[], probeFile: string, waits: Map<number, Map<string, number>>): void {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
   const pct = (xs: number[], q: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]! : NaN);
   const p99 = pct(sorted, 0.99);
@@ -240,7 +256,7 @@ function tailReport(samples: Sample[], wallStart: number, clientLoop: number[], 
     seconds.get(sec)!.push(s);
   }
   process.stdout.write(`tail: the 1 % slowest (≥ ${p99.toFixed(1)} ms) by second sent; server loop = event-loop delay max, gc = pauses (n, longest), pg = backends' waits (50 ms samples)\n`);
-  process.stdout.write(' sec  sent   p50 ms   p99 ms   max ms  slow (logs/metrics)  late ms  server loop  gc        sender loop  pg\n');
+  process.stdout.write(' sec  sent   p50 ms   p99 ms   max ms  slow (logs/metrics)  late ms  CPU app+pg ms  server loop  gc        sender loop  pg\n');
   for (const sec of [...seconds.keys()].sort((a, b) => a - b)) {
     const xs = seconds.get(sec)!;
     const ms = xs.map((s) => s.ms).sort((a, b) => a - b);
@@ -248,7 +264,7 @@ function tailReport(samples: Sample[], wallStart: number, clientLoop: number[], 
     const p = probe.get(Math.floor((wallStart + sec * 1000) / 1000));
     const w = waits.get(Math.floor((wallStart + sec * 1000) / 1000));
     const waitText = w ? [...w.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, n]) => `${k} ${n}`).join(', ') : '';
-    process.stdout.write(`${String(sec).padStart(4)} ${String(xs.length).padStart(5)} ${pct(ms, 0.5).toFixed(1).padStart(8)} ${pct(ms, 0.99).toFixed(1).padStart(8)} ${ms[ms.length - 1]!.toFixed(1).padStart(8)}  ${`${slow.length} (${slow.filter((s) => s.kind === 'logs').length}/${slow.filter((s) => s.kind === 'metrics').length})`.padEnd(19)} ${Math.max(...xs.map((s) => s.lateMs)).toFixed(0).padStart(7)}  ${p ? p.loopMaxMs.toFixed(1).padStart(11) : '          ?'}  ${p ? `${p.gc.count}, ${p.gc.maxMs.toFixed(1)}`.padEnd(9) : '?        '} ${(clientLoop[sec] ?? NaN).toFixed(1).padStart(11)}  ${waitText}\n`);
+    process.stdout.write(`${String(sec).padStart(4)} ${String(xs.length).padStart(5)} ${pct(ms, 0.5).toFixed(1).padStart(8)} ${pct(ms, 0.99).toFixed(1).padStart(8)} ${ms[ms.length - 1]!.toFixed(1).padStart(8)}  ${`${slow.length} (${slow.filter((s) => s.kind === 'logs').length}/${slow.filter((s) => s.kind === 'metrics').length})`.padEnd(19)} ${Math.max(...xs.map((s) => s.lateMs)).toFixed(0).padStart(7)}  ${cpu[sec] ? `${cpu[sec]!.app.toFixed(0)}+${cpu[sec]!.db.toFixed(0)}`.padStart(13) : '            ?'}  ${p ? p.loopMaxMs.toFixed(1).padStart(11) : '          ?'}  ${p ? `${p.gc.count}, ${p.gc.maxMs.toFixed(1)}`.padEnd(9) : '?        '} ${(clientLoop[sec] ?? NaN).toFixed(1).padStart(11)}  ${waitText}\n`);
   }
   for (const kind of ['logs', 'metrics'] as const) {
     const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms).sort((a, b) => a - b);
@@ -378,10 +394,11 @@ async function main(): Promise<number> {
     const checkpoints = `select num_timed + num_requested as n from pg_stat_checkpointer`;
     const checkpoints0 = (await admin.query(checkpoints)).rows[0].n;
     const waits = sampleWaits(database.url);
-    const telemetry = await telemetryLoad(server.url, key);
+    const serverPid = server.pid;
+    const telemetry = await telemetryLoad(server.url, key, () => ({ app: cpuTicks(serverPid), db: database.cpuTicks() }));
     await waits.stop();
     const checkpointsDuring = (await admin.query(checkpoints)).rows[0].n - checkpoints0;
-    tailReport(telemetry.samples, telemetry.wallStart, telemetry.clientLoopBySecond, probeFile, waits.bySecond);
+    tailReport(telemetry.samples, telemetry.wallStart, telemetry.clientLoopBySecond, telemetry.cpuBySecond, probeFile, waits.bySecond);
     process.stdout.write(`  checkpoints during the open loop: ${checkpointsDuring}\n`);
     const openLoopLoad = loadavg()[0]!;
     const serverCpu = (cpuTicks(server.pid) - cpu0) / 100;
