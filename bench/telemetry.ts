@@ -22,6 +22,11 @@
  *    another organisation; then the webhook API the same way for BENCH_WEBHOOK_SECONDS (8).
  * 5. Nothing lost: the sessions, prompts, API requests and tokens in the database equal what was
  *    sent. Exits 1 when a count differs, a request failed, or telemetry p99 is not under 100 ms.
+ *
+ * Before 2., a warm-up into the capacity organisation (BENCH_WARMUP_REQUESTS of each kind); after
+ * 2., the tail table (tailReport): where the 1 % slowest exports are, second by second, beside the
+ * server's event-loop delay and GC (bench/probe.mjs), PostgreSQL's waits and new connections.
+ * BENCH_OPEN_ONLY=1 skips 3. and 4.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
