@@ -22,15 +22,23 @@
  *    another organisation; then the webhook API the same way for BENCH_WEBHOOK_SECONDS (8).
  * 5. Nothing lost: the sessions, prompts, API requests and tokens in the database equal what was
  *    sent. Exits 1 when a count differs, a request failed, or telemetry p99 is not under 100 ms.
+ *
+ * Before 2., a warm-up into the capacity organisation (BENCH_WARMUP_REQUESTS of each kind); after
+ * 2., the tail table (tailReport): where the 1 % slowest exports are, second by second, beside the
+ * server's event-loop delay and GC (bench/probe.mjs), PostgreSQL's waits and new connections.
+ * BENCH_OPEN_ONLY=1 skips 3. and 4.
  */
+import { readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import protobuf from 'protobufjs';
 import { OTLP_DESCRIPTOR } from '../src/aiTelemetry/otlpDescriptor.js';
 import { openDatabase } from '../src/db/client.js';
 import { createTenant, insertKey } from '../src/tenants/service.js';
-import { call, cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise } from './support.js';
+import { call, cpuTicks, fmt, migrate, ROOT, serverEnv, settle, startDatabase, startServerProcess, summarise } from './support.js';
 
 const DEVELOPERS = Number(process.env.BENCH_DEVELOPERS ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -107,11 +115,13 @@ function post(agent: Agent, base: URL, path: string, key: string, body: Uint8Arr
   });
 }
 
-async function telemetryLoad(url: string, key: string) {
+async function telemetryLoad(url: string, key: string, cpu: () => { app: number; db: number }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const base = new URL(url);
   const sent: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
   const latencies: number[] = [];
+  // Every answered export: when it was due, sent and answered (wall clock, ms), and its kind.
+  const samples: Sample[] = [];
   const failures = new Map<string, number>();
   let retried = 0;
   const startNs = BigInt(Date.now()) * 1_000_000n;
@@ -137,17 +147,34 @@ async function telemetryLoad(url: string, key: string) {
   });
   const inFlight: Promise<void>[] = [];
   const clientCpu0 = process.cpuUsage();
+  const clientLoop = monitorEventLoopDelay({ resolution: 5 });
+  const clientLoopBySecond: number[] = [];
+  // The server's and PostgreSQL's CPU (ms) in each second: warm-up shows as more CPU for the same exports.
+  const cpuBySecond: { app: number; db: number }[] = [];
+  let lastCpu = cpu();
+  clientLoop.enable();
   const started = performance.now();
+  const wallStart = Date.now();
+  const loopTimer = setInterval(() => {
+    clientLoopBySecond.push(clientLoop.max / 1e6);
+    const now = cpu();
+    cpuBySecond.push({ app: (now.app - lastCpu.app) * 10, db: (now.db - lastCpu.db) * 10 });
+    lastCpu = now;
+    clientLoop.reset();
+  }, 1000);
   // What the server answered 200 for: a sender that gave up after five 503s keeps its data (an
   // exporter drops it), so "nothing lost" compares the database with what was accepted.
   const accepted: Sent = { prompts: 0, apiRequests: 0, inputTokens: 0, logBatches: 0, metricExports: 0 };
   const acceptedDevelopers = new Set<number>();
-  const send = async (path: string, body: Uint8Array, delta: Sent, developer: number): Promise<void> => {
+  const send = async (path: string, body: Uint8Array, delta: Sent, developer: number, kind: Sample['kind'], dueWall: number): Promise<void> => {
     for (let attempt = 0; ; attempt += 1) {
       const t0 = performance.now();
+      const sentAt = Date.now();
       const res = await post(agent, base, path, key, body).catch((error: Error) => ({ status: -1, retryAfter: 1, error }));
       if (res.status === 200) {
-        latencies.push(performance.now() - t0);
+        const ms = performance.now() - t0;
+        latencies.push(ms);
+        samples.push({ kind, dueAt: dueWall, sentAt, ms, lateMs: sentAt - dueWall });
         for (const [k, v] of Object.entries(delta) as [keyof Sent, number][]) accepted[k] += v;
         acceptedDevelopers.add(developer);
         return;
@@ -166,13 +193,92 @@ async function telemetryLoad(url: string, key: string) {
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     for (const [k, v] of Object.entries(item.delta) as [keyof Sent, number][]) sent[k] += v;
-    inFlight.push(send(`/api/otlp/v1/${item.kind}`, item.body, item.delta, item.d));
+    inFlight.push(send(`/api/otlp/v1/${item.kind}`, item.body, item.delta, item.d, item.kind, wallStart + item.at / SPEEDUP));
   }
   await Promise.all(inFlight);
+  clearInterval(loopTimer);
+  clientLoop.disable();
   const seconds = (performance.now() - started) / 1000;
   const clientCpu = process.cpuUsage(clientCpu0);
   agent.destroy();
-  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried, clientCpuSeconds: (clientCpu.user + clientCpu.system) / 1e6 };
+  return { summary: summarise(latencies, seconds), sent, accepted, sessions: acceptedDevelopers.size, failures, retried, clientCpuSeconds: (clientCpu.user + clientCpu.system) / 1e6, samples, wallStart, clientLoopBySecond, cpuBySecond };
+}
+
+interface Sample { kind: 'logs' | 'metrics'; dueAt: number; sentAt: number; ms: number; lateMs: number }
+
+/** What PostgreSQL's backends of the bench database were waiting on, sampled every 50 ms. */
+function sampleWaits(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  const bySecond = new Map<number, Map<string, number>>();
+  // The server's connections: a backend not seen before is a new connection (cold caches, statements to prepare).
+  const seen = new Set<number>();
+  let stop = false;
+  const done = (async () => {
+    await client.connect();
+    while (!stop) {
+      const { rows } = await client.query<{ w: string; n: number }>(`select coalesce(backend_type, '') || ':' || coalesce(wait_event_type || '/' || wait_event, 'CPU') as w, count(*)::int as n
+        from pg_stat_activity where pid <> pg_backend_pid() and (state = 'active' or backend_type <> 'client backend')
+          and coalesce(wait_event_type, '') not in ('Activity', 'Client')
+        group by 1`);
+      const second = Math.floor(Date.now() / 1000);
+      const bucket = bySecond.get(second) ?? new Map<string, number>();
+      const { rows: backends } = await client.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = 'delivery-analytics'`);
+      const first = seen.size === 0;
+      for (const { pid } of backends) {
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        const what = first ? 'connection open at start' : 'new connection';
+        bucket.set(what, (bucket.get(what) ?? 0) + 1);
+      }
+      for (const r of rows) bucket.set(r.w.replace('client backend:', ''), (bucket.get(r.w.replace('client backend:', '')) ?? 0) + r.n);
+      bySecond.set(second, bucket);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await client.end();
+  })();
+  return { bySecond, stop: async () => { stop = true; await done; } };
+}
+
+/**
+ * Where the tail is: per second of the open loop (by when each export was sent), the exports,
+ * their p50/p99/max, how many of the run's 1 % slowest fell there and of which kind; beside it the
+ * server's event-loop delay and GC pauses (bench/probe.mjs), this sender's event-loop delay, and
+ * what PostgreSQL's backends waited on (50 ms samples, summed). Then p99 per kind and without the
+ * first seconds.
+ */
+function tailReport(samples: Sample[], wallStart: number, clientLoop: number[], cpu: { app: number; db: number }[], probeFile: string, waits: Map<number, Map<string, number>>): void {
+  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const pct = (xs: number[], q: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]! : NaN);
+  const p99 = pct(sorted, 0.99);
+  const probe = new Map<number, { loopMaxMs: number; gc: { count: number; ms: number; maxMs: number; major: number } }>();
+  try {
+    for (const line of readFileSync(probeFile, 'utf8').split('\n')) if (line) { const p = JSON.parse(line); probe.set(Math.floor(p.t / 1000) - 1, p); }
+  } catch { /* no probe */ }
+  const seconds = new Map<number, Sample[]>();
+  for (const s of samples) {
+    const sec = Math.floor((s.sentAt - wallStart) / 1000);
+    if (!seconds.has(sec)) seconds.set(sec, []);
+    seconds.get(sec)!.push(s);
+  }
+  process.stdout.write(`tail: the 1 % slowest (≥ ${p99.toFixed(1)} ms) by second sent; server loop = event-loop delay max, gc = pauses (n, longest), pg = backends' waits (50 ms samples)\n`);
+  process.stdout.write(' sec  sent   p50 ms   p99 ms   max ms  slow (logs/metrics)  late ms  CPU app+pg ms  server loop  gc        sender loop  pg\n');
+  for (const sec of [...seconds.keys()].sort((a, b) => a - b)) {
+    const xs = seconds.get(sec)!;
+    const ms = xs.map((s) => s.ms).sort((a, b) => a - b);
+    const slow = xs.filter((s) => s.ms >= p99);
+    const p = probe.get(Math.floor((wallStart + sec * 1000) / 1000));
+    const w = waits.get(Math.floor((wallStart + sec * 1000) / 1000));
+    const waitText = w ? [...w.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, n]) => `${k} ${n}`).join(', ') : '';
+    process.stdout.write(`${String(sec).padStart(4)} ${String(xs.length).padStart(5)} ${pct(ms, 0.5).toFixed(1).padStart(8)} ${pct(ms, 0.99).toFixed(1).padStart(8)} ${ms[ms.length - 1]!.toFixed(1).padStart(8)}  ${`${slow.length} (${slow.filter((s) => s.kind === 'logs').length}/${slow.filter((s) => s.kind === 'metrics').length})`.padEnd(19)} ${Math.max(...xs.map((s) => s.lateMs)).toFixed(0).padStart(7)}  ${cpu[sec] ? `${cpu[sec]!.app.toFixed(0)}+${cpu[sec]!.db.toFixed(0)}`.padStart(13) : '            ?'}  ${p ? p.loopMaxMs.toFixed(1).padStart(11) : '          ?'}  ${p ? `${p.gc.count}, ${p.gc.maxMs.toFixed(1)}`.padEnd(9) : '?        '} ${(clientLoop[sec] ?? NaN).toFixed(1).padStart(11)}  ${waitText}\n`);
+  }
+  for (const kind of ['logs', 'metrics'] as const) {
+    const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms).sort((a, b) => a - b);
+    process.stdout.write(`  ${kind}: ${ms.length}, p50 ${pct(ms, 0.5).toFixed(1)} ms, p99 ${pct(ms, 0.99).toFixed(1)} ms, max ${ms[ms.length - 1]?.toFixed(1)} ms\n`);
+  }
+  for (const skip of [1, 3, 5]) {
+    const ms = samples.filter((s) => s.sentAt - wallStart >= skip * 1000).map((s) => s.ms).sort((a, b) => a - b);
+    process.stdout.write(`  without the first ${skip} s: p50 ${pct(ms, 0.5).toFixed(1)} ms, p99 ${pct(ms, 0.99).toFixed(1)} ms\n`);
+  }
 }
 
 /** Closed loop, 32 connections: how many log batches a second the instance takes at most. */
@@ -205,8 +311,7 @@ async function telemetryCapacity(url: string, key: string) {
  * The server's and PostgreSQL's CPU ticks (/proc) over the phase, divided by the requests: a
  * figure that the machine's other load changes far less than latency (compare runs side by side).
  */
-async function cpuPerRequest(url: string, key: string, kind: 'logs' | 'metrics', server: number, database: { cpuTicks(): number }) {
-  const count = Number(process.env.BENCH_COST_REQUESTS ?? 1500);
+async function cpuPerRequest(url: string, key: string, kind: 'logs' | 'metrics', server: number, database: { cpuTicks(): number }, count = Number(process.env.BENCH_COST_REQUESTS ?? 1500)) {
   const developers = 250;
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const base = new URL(url);
@@ -265,6 +370,7 @@ async function main(): Promise<number> {
   const database = await startDatabase(statements ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : []);
   const env = { ...serverEnv(database.url), JOBS_WORKER_ENABLED: 'false' };
   let server: Awaited<ReturnType<typeof startServerProcess>> | null = null;
+  const probeFile = join(tmpdir(), `da-bench-probe-${process.pid}.jsonl`);
   try {
     await migrate(env);
     const db = openDatabase(database.url, { max: 4, unscoped: 'test-fixture' });
@@ -279,16 +385,31 @@ async function main(): Promise<number> {
     await db.close();
 
     // BENCH_PROFILE=<dir>: the server's CPU profile (node --cpu-prof), written when it stops.
-    server = await startServerProcess(env, process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
+    rmSync(probeFile, { force: true });
+    server = await startServerProcess({ ...env, BENCH_PROBE_FILE: probeFile }, ['--import', join(ROOT, 'bench', 'probe.mjs'), ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
     await settle(server.pid);
     const admin = new pg.Pool({ connectionString: database.url, max: 1 });
     if (statements) {
       await admin.query('create extension if not exists pg_stat_statements');
       await admin.query('select pg_stat_statements_reset()');
     }
+    // Warm-up before the clock: a running organisation's exporters do not meet a server whose code
+    // is not yet compiled by V8 (the first exports of a new process cost several times the later
+    // ones). BENCH_WARMUP_REQUESTS (300) of each kind, closed loop, into the capacity organisation;
+    // 0 measures a cold server. (The database connections the server warms itself: warmIntake.)
+    const warmup = Number(process.env.BENCH_WARMUP_REQUESTS ?? 300);
+    if (warmup > 0) for (const kind of ['logs', 'metrics'] as const) await cpuPerRequest(server.url, capacityKey, kind, server.pid, database, warmup);
     const cpu0 = cpuTicks(server.pid);
     const db0 = database.cpuTicks();
-    const telemetry = await telemetryLoad(server.url, key);
+    const checkpoints = `select num_timed + num_requested as n from pg_stat_checkpointer`;
+    const checkpoints0 = (await admin.query(checkpoints)).rows[0].n;
+    const waits = sampleWaits(database.url);
+    const serverPid = server.pid;
+    const telemetry = await telemetryLoad(server.url, key, () => ({ app: cpuTicks(serverPid), db: database.cpuTicks() }));
+    await waits.stop();
+    const checkpointsDuring = (await admin.query(checkpoints)).rows[0].n - checkpoints0;
+    tailReport(telemetry.samples, telemetry.wallStart, telemetry.clientLoopBySecond, telemetry.cpuBySecond, probeFile, waits.bySecond);
+    process.stdout.write(`  checkpoints during the open loop: ${checkpointsDuring}\n`);
     const openLoopLoad = loadavg()[0]!;
     const serverCpu = (cpuTicks(server.pid) - cpu0) / 100;
     const dbCpu = (database.cpuTicks() - db0) / 100;
@@ -297,8 +418,10 @@ async function main(): Promise<number> {
         from pg_stat_statements where calls > 50 order by total desc limit 15`);
       for (const r of rows) process.stdout.write(`${String(r.calls).padStart(8)} ${Number(r.exec).toFixed(3).padStart(8)} ms ${(Number(r.total) / 1000).toFixed(1).padStart(6)} s  ${r.q}\n`);
     }
+    // BENCH_OPEN_ONLY=1: the open loop and the count check alone (for finding the tail quickly).
+    const openOnly = process.env.BENCH_OPEN_ONLY === '1';
     const costs: Awaited<ReturnType<typeof cpuPerRequest>>[] = [];
-    for (const kind of ['logs', 'metrics'] as const) {
+    for (const kind of openOnly ? [] : (['logs', 'metrics'] as const)) {
       if (statements) await admin.query('select pg_stat_statements_reset()');
       costs.push(await cpuPerRequest(server.url, capacityKey, kind, server.pid, database));
       if (statements) {
@@ -310,8 +433,9 @@ async function main(): Promise<number> {
     }
     await admin.end();
     const costLoad = loadavg()[0]!;
-    const capacity = await telemetryCapacity(server.url, capacityKey);
-    const webhooks = await webhookLoad(server.url, webhookKeys);
+    const skipped = { summary: summarise([], 1), failures: new Map<string, number>() };
+    const capacity = openOnly ? skipped.summary : await telemetryCapacity(server.url, capacityKey);
+    const webhooks = openOnly ? skipped : await webhookLoad(server.url, webhookKeys);
 
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     const { rows: [stored] } = await pool.query(`select
@@ -334,12 +458,14 @@ async function main(): Promise<number> {
     for (const c of costs) {
       process.stdout.write(`CPU per ${c.kind === 'logs' ? 'log batch     ' : 'metrics export'} (${c.count} closed loop, 8 connections, ${c.bytes.toFixed(0)} B protobuf): app ${c.appMs.toFixed(2)} ms + PostgreSQL ${c.dbMs.toFixed(2)} ms = ${(c.appMs + c.dbMs).toFixed(2)} ms; ${c.perSecond.toFixed(0)}/s${c.failed ? `; ${c.failed} failed` : ''}\n`);
     }
-    const mix = (kind: 'logs' | 'metrics') => costs.find((c) => c.kind === kind)!;
-    const perSecondCores = ((DEVELOPERS / LOGS_EVERY_S) * (mix('logs').appMs + mix('logs').dbMs) + (DEVELOPERS / METRICS_EVERY_S) * (mix('metrics').appMs + mix('metrics').dbMs)) / 1000;
-    process.stdout.write(`  ${DEVELOPERS} developers' mix at these costs: ${perSecondCores.toFixed(2)} of a core (app + PostgreSQL); load average ${costLoad.toFixed(1)} at the end of this phase\n`);
-    process.stdout.write(`telemetry log batches (closed loop, 32 connections)         ${fmt(capacity)}\n`);
-    process.stdout.write(`webhook API (closed loop, 32 connections)                   ${fmt(webhooks.summary)}\n`);
-    process.stdout.write(`needed for ${DEVELOPERS} developers: ${(DEVELOPERS / LOGS_EVERY_S + DEVELOPERS / METRICS_EVERY_S).toFixed(0)}/s; telemetry capacity ÷ webhook rate ${(capacity.perSecond / webhooks.summary.perSecond).toFixed(2)}\n`);
+    if (!openOnly) {
+      const mix = (kind: 'logs' | 'metrics') => costs.find((c) => c.kind === kind)!;
+      const perSecondCores = ((DEVELOPERS / LOGS_EVERY_S) * (mix('logs').appMs + mix('logs').dbMs) + (DEVELOPERS / METRICS_EVERY_S) * (mix('metrics').appMs + mix('metrics').dbMs)) / 1000;
+      process.stdout.write(`  ${DEVELOPERS} developers' mix at these costs: ${perSecondCores.toFixed(2)} of a core (app + PostgreSQL); load average ${costLoad.toFixed(1)} at the end of this phase\n`);
+      process.stdout.write(`telemetry log batches (closed loop, 32 connections)         ${fmt(capacity)}\n`);
+      process.stdout.write(`webhook API (closed loop, 32 connections)                   ${fmt(webhooks.summary)}\n`);
+      process.stdout.write(`needed for ${DEVELOPERS} developers: ${(DEVELOPERS / LOGS_EVERY_S + DEVELOPERS / METRICS_EVERY_S).toFixed(0)}/s; telemetry capacity ÷ webhook rate ${(capacity.perSecond / webhooks.summary.perSecond).toFixed(2)}\n`);
+    }
     process.stdout.write(`stored: ${JSON.stringify(got)}; accepted (answered 200): ${JSON.stringify(expected)}; person-day rows ${stored.days}\n`);
     process.stdout.write(`sent: ${telemetry.sent.logBatches + telemetry.sent.metricExports} exports, ${telemetry.sent.prompts} prompts; given up after five 503s: ${[...telemetry.failures.values()].reduce((a, b) => a + b, 0)} exports\n`);
     process.stdout.write(`nothing lost: ${lost ? 'NO' : 'yes'}; telemetry p99 ${telemetry.summary.p99.toFixed(1)} ms (target < ${P99_TARGET_MS}); load average ${loadavg()[0]!.toFixed(1)}\n`);

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { Config } from './config/index.js';
 import type { AppContext } from './context.js';
 import { loadCube } from './cube/compiler.js';
+import { warmIntake } from './aiTelemetry/service.js';
 import { openDatabase } from './db/client.js';
 import { asSystem } from './db/tenancy.js';
 import { SchemaBehindError, schemaStatus } from './db/migrations.js';
@@ -41,6 +42,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Connections of an instance's pool, all kept open (openDatabase's `min`). */
+const SERVER_POOL_SIZE = 10;
+
 export interface StartOptions {
   live?: LiveHubOptions;
 }
@@ -50,7 +54,7 @@ export interface StartOptions {
  * is behind the bundled migrations refuses the start; one that is ahead starts and says so.
  */
 export async function startServer(config: Readonly<Config>, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
-  const database = openDatabase(config.database.url);
+  const database = openDatabase(config.database.url, { max: SERVER_POOL_SIZE, min: SERVER_POOL_SIZE });
   const jobDefs = jobsFor(config);
   let app: AppContext;
   try {
@@ -79,6 +83,16 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
   } catch (error) {
     // Not fatal to the start: every other surface works, and the next figure asked retries it.
     log.error({ err: error }, 'cube models failed to compile');
+  }
+  if (config.aiTelemetry.warmConnections) {
+    // Like the cube compile: the instance takes telemetry only once no export meets a cold backend.
+    const warming = Date.now();
+    try {
+      await warmIntake(app, SERVER_POOL_SIZE);
+      log.info({ ms: Date.now() - warming, connections: SERVER_POOL_SIZE }, 'database connections warmed');
+    } catch (error) {
+      log.error({ err: error }, 'database connections not warmed');
+    }
   }
   const server = createServer(koa.callback());
   await new Promise<void>((resolve, reject) => {

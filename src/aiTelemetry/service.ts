@@ -15,6 +15,7 @@ import pg from 'pg';
 import type { AppContext } from '../context.js';
 import type { TenantPrincipal } from '../auth/principal.js';
 import { linkSessions, type Executor } from '../aiSessions/activityLinks.js';
+import { withTenant } from '../db/tenancy.js';
 import type { PartialSuccess, Signal } from './otlp.js';
 import type { LogsRequest, MetricsRequest } from './otlp.js';
 import { GroupCommit, type Contribution } from './batch.js';
@@ -206,7 +207,8 @@ function daysUpsert(tenantId: string, buckets: DayBucket[]): SQL {
     returning 1`;
 }
 
-function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL | null {
+/** The tally's upsert; on no names, the same statement on no rows (one statement text per kind of export). */
+function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL {
   const counts = new Map<string, { accepted: number; ignored: number; rejected: number }>();
   const add = (map: Map<string, number>, field: 'accepted' | 'ignored' | 'rejected') => {
     for (const [name, n] of map) {
@@ -219,7 +221,6 @@ function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL | null
   add(tally.accepted, 'accepted');
   add(tally.ignored, 'ignored');
   add(tally.rejected, 'rejected');
-  if (counts.size === 0) return null;
   const rows = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, c]) => ({ name, ...c }));
   return sql`
     insert into ai_telemetry_intake as i (tenant_id, signal, name, shard, accepted, ignored, rejected)
@@ -238,22 +239,27 @@ function tallyUpsert(tenantId: string, signal: Signal, tally: Tally): SQL | null
  */
 async function writeAggregates(tx: Executor | Queryable, tenantId: string, signal: Signal, grouping: Grouping, tally: Tally): Promise<{ id: string; shas: string[] }[]> {
   const sessions = grouping.sortedSessions();
-  const days = grouping.sortedDays();
-  const tallied = tallyUpsert(tenantId, signal, tally);
-  const parts: SQL[] = [];
-  if (sessions.length > 0) parts.push(sql`sessions as (${sessionsUpsert(tenantId, sessions)})`);
-  if (days.length > 0) parts.push(sql`days as (${daysUpsert(tenantId, days)})`);
-  if (tallied) parts.push(sql`tally as (${tallied})`);
-  if (parts.length === 0) return [];
-  const statement = sessions.length > 0
-    ? sql`with ${sql.join(parts, sql`, `)} select id, tool, telemetry_id from sessions`
-    : sql`with ${sql.join(parts, sql`, `)} select null::uuid as id, null as tool, null as telemetry_id where false`;
-  const result = await run<{ id: string; tool: string; telemetry_id: string }>(tx, statement);
+  const result = await run<{ id: string; tool: string; telemetry_id: string }>(tx, aggregatesStatement(tenantId, signal, sessions, grouping.sortedDays(), tally));
   const byKey = new Map(sessions.map((b) => [`${b.tool}\u0000${b.sessionId}`, b]));
   return result.rows.flatMap((r) => {
     const shas = [...(byKey.get(`${r.tool}\u0000${r.telemetry_id}`)?.commitShas ?? [])];
     return shas.length > 0 ? [{ id: r.id, shas }] : [];
   });
+}
+
+/**
+ * writeAggregates' statement. Its text depends only on whether it writes sessions and
+ * person-days (`every`: both, as a log batch of Claude Code does, even on no rows: the warm-up).
+ */
+function aggregatesStatement(tenantId: string, signal: Signal, sessions: SessionBucket[], days: DayBucket[], tally: Tally, every = false): SQL {
+  const parts: SQL[] = [];
+  const withSessions = every || sessions.length > 0;
+  if (withSessions) parts.push(sql`sessions as (${sessionsUpsert(tenantId, sessions)})`);
+  if (every || days.length > 0) parts.push(sql`days as (${daysUpsert(tenantId, days)})`);
+  parts.push(sql`tally as (${tallyUpsert(tenantId, signal, tally)})`);
+  return withSessions
+    ? sql`with ${sql.join(parts, sql`, `)} select id, tool, telemetry_id from sessions`
+    : sql`with ${sql.join(parts, sql`, `)} select null::uuid as id, null as tool, null as telemetry_id where false`;
 }
 
 const dialect = new PgDialect();
@@ -322,7 +328,6 @@ function metricsStatement(tenantId: string, points: MetricPoint[], tally: Tally)
     pe: p.origin.person?.email ?? null, pa: p.origin.person?.account ?? null, pk: p.origin.person ? personKeyOf(p.origin.person) : null,
     dr: dayRanks.get(dayKey(p)!) ?? null, at: isoOf(p.timeNs), day: dayOf(p.timeNs),
   }));
-  const tallied = tallyUpsert(tenantId, 'metrics', tally);
   return sql`
     with x as materialized (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(i int, k uuid, c boolean, s bigint, t bigint, v double precision, counter text,
@@ -362,7 +367,8 @@ function metricsStatement(tenantId: string, points: MetricPoint[], tally: Tally)
       group by g.tool, g.pk, g.day order by min(g.dr)
       ${DAYS_ON_CONFLICT}
       returning 1
-    )${tallied ? sql`, tally as (${tallied})` : sql``}
+    ),
+    tally as (${tallyUpsert(tenantId, 'metrics', tally)})
     select 1`;
 }
 
@@ -441,6 +447,37 @@ export async function ingestLogs(app: AppContext, principal: TenantPrincipal, re
     await groupCommitOf(app).submit(principal.tenantId, new LogContribution(grouping, tally));
   }
   return partialOf(tally);
+}
+
+/** A tenant that owns nothing: the warm-up's statements run on no rows, so they write none of anyone's. */
+const NO_TENANT = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Opens `connections` connections of the pool at once and runs, on each, the statements a metrics
+ * export and a log batch run, on no rows, in a transaction rolled back: the backend's caches
+ * (tables, indexes, row-level policies, the rollup-mark triggers' PL/pgSQL) are loaded and the
+ * statements prepared before the first export, instead of during it (≈70 ms of PostgreSQL's CPU on
+ * a new backend, held by every export behind it; docs/benchmarks/2026-11-29-telemetry-tail.md).
+ * The pool keeps them (openDatabase's `min`).
+ */
+export async function warmIntake(app: AppContext, connections: number): Promise<void> {
+  const none = (): Tally => ({ accepted: new Map(), ignored: new Map(), rejected: new Map(), firstRejection: null });
+  await withTenant(NO_TENANT, async () => {
+    const clients = await Promise.all(Array.from({ length: connections }, () => app.database.pool.connect()));
+    try {
+      await Promise.all(clients.map(async (client) => {
+        await client.query('begin');
+        try {
+          await run(client, metricsStatement(NO_TENANT, [], none()));
+          await run(client, aggregatesStatement(NO_TENANT, 'logs', [], [], none(), true));
+        } finally {
+          await client.query('rollback');
+        }
+      }));
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
 }
 
 export interface IntakeName {

@@ -98,7 +98,7 @@ export function loadConfig(env: Env): Readonly<Config> {
   const trackers = parseTrackers(r, appUrlText, production, integrations.tracker1, integrations.tracker2);
   const ai = parseAi(r, production);
   const aiVendors = parseAiVendors(r, production, codehostApp?.apiUrl ?? null);
-  const aiTelemetry = parseAiTelemetry(r);
+  const aiTelemetry = parseAiTelemetry(r, nodeEnv);
   const runtime = parseRuntime(r);
   const listener = parseListener(r);
   const testHooks = parseTestHooks(r, nodeEnv);
