@@ -64,7 +64,7 @@ describe('web app: accessibility rules (axe, Chromium)', function () {
       for (const [path, h1, open] of steps(page)) {
         if (open) await open.click();
         else await page.goto(`${path}?${SCOPE}`);
-        await until(() => new URL(page.url()).pathname, path);
+        await until(async () => new URL(page.url()).pathname, path);
         await page.getByRole('heading', { level: 1, name: h1, exact: true }).waitFor();
         await until(async () => (await page.locator('[aria-busy="true"]').count()) === 0 && (await page.getByText('…', { exact: true }).count()) === 0, true, 30_000).catch((error: Error) => {
           throw new Error(`${path}: ${error.message}`);

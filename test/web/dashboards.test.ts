@@ -152,7 +152,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
 
     // The next two pages by the menu, as a person goes there (the window stays in their links).
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'AI adoption', exact: true }).click();
-    await until(() => new URL(page.url()).pathname + new URL(page.url()).search, `/app/ai?${SCOPE}`);
+    await until(async () => new URL(page.url()).pathname + new URL(page.url()).search, `/app/ai?${SCOPE}`);
     const share = page.getByTestId('ai-share');
     await share.getByRole('button', { name: 'Show as table' }).click();
     expect((await share.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 0% 1', 'Feb 2026 No pull request merged in Feb 2026. 0', 'Mar 2026 50% 2']);
@@ -163,7 +163,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await screenshot(page, 'ai');
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Perception', exact: true }).click();
-    await until(() => new URL(page.url()).pathname + new URL(page.url()).search, `/app/perception?${SCOPE}`);
+    await until(async () => new URL(page.url()).pathname + new URL(page.url()).search, `/app/perception?${SCOPE}`);
     const table = page.getByTestId('survey-teams').getByRole('table');
     await until(async () => (await table.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim()), [
       'Alpha Feb 2026 100% 3 75.0',

@@ -49,7 +49,7 @@ describe('web app: small screens and charts (Chromium)', function () {
         const links = p.startsWith('teams/') ? page.locator('.settings-page') : page.getByRole('navigation', { name: 'Settings' });
         await links.getByRole('link', { name, exact: true }).click();
       }
-      await until(() => new URL(page.url()).pathname, `/app/settings/${p}`);
+      await until(async () => new URL(page.url()).pathname, `/app/settings/${p}`);
       await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
       await settled(page);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
