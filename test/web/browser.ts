@@ -145,7 +145,7 @@ export async function pageAs(suite: { server: TestServer; browser: Browser }, us
 const tabs = new WeakMap<Browser, Map<string, Page>>();
 
 /**
- * A tab signed in with `cookie`, the same tab for each call of a file's tests with the same `kind`
+ * A tab signed in with `cookie` (null: signed out), the same tab for each call of a file's tests with the same `kind`
  * (a second kind is a second tab, for a page a test keeps while another person looks; a fixed
  * clock stays with its tab, so memberPage keeps prepared pages apart). A new browser context cost Chromium about
  * 0.6 s of CPU (a renderer process, the app's scripts fetched and compiled cold: 24 page loads took
@@ -155,7 +155,7 @@ const tabs = new WeakMap<Browser, Map<string, Page>>();
  * time and need nothing of a fresh context (no history, no listeners or routes of their own, no
  * context options); JSON answers are `no-store`, so no cached answer of one person reaches the next.
  */
-export async function personTab(suite: { server: TestServer; browser: Browser }, cookie: string, kind = 'plain'): Promise<Page> {
+export async function personTab(suite: { server: TestServer; browser: Browser }, cookie: string | null, kind = 'plain'): Promise<Page> {
   const own = tabs.get(suite.browser) ?? new Map<string, Page>();
   tabs.set(suite.browser, own);
   const tab = own.get(kind);
@@ -179,8 +179,10 @@ export async function personTab(suite: { server: TestServer; browser: Browser },
   await tab.goto('about:blank');
   const context = tab.context();
   await context.clearCookies();
-  const [name, value] = cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: suite.server.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  if (cookie) {
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: suite.server.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  }
   return tab;
 }
 

@@ -1,41 +1,31 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { testServer, type TestServer } from '../helpers/server.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import { personTab, screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 describe('web app: the signed-in dashboards (Chromium)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let browser: Browser;
+  const suite = serverAndBrowser({ env: SEED_ENV });
   let tenant: BuiltTenant;
   let seeded: Seeded;
-  let context: BrowserContext;
-  let page: Page;
+  let ownerCookie: string;
 
   before(async function () {
     this.timeout(120_000);
-    ensureWebBuilt(() => {});
-    server = await testServer({ env: SEED_ENV });
-    tenant = await buildTenant(server.databaseUrl, 'Acme');
-    seeded = await seedTenant(server, tenant.owner.apiKey, tenant.tenantId);
-    browser = await launch();
-    context = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
-    page = await context.newPage();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    tenant = await buildTenant(suite.server.databaseUrl, 'Acme');
+    seeded = await seedTenant(suite.server, tenant.owner.apiKey, tenant.tenantId);
+    ownerCookie = await buildSessionCookie(suite.server.databaseUrl, tenant.owner.userId, tenant.tenantId);
   });
 
+  /** The owner's session in the file's one tab (a test that signs in someone else there gives it back). */
+  const ownerTab = () => personTab(suite, ownerCookie);
+
   it('serves the shell with a strict CSP and no-store, hashed assets immutable, / → /app/', async () => {
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const root = await server.get('/');
+    const cookie = await buildSessionCookie(suite.server.databaseUrl, tenant.owner.userId, tenant.tenantId);
+    const root = await suite.server.get('/');
     expect(root.status).to.equal(302);
     expect(root.headers.get('location')).to.equal('/app/');
-    const shell = await server.get('/app/teams/whatever?from=2026-01', { cookie });
+    const shell = await suite.server.get('/app/teams/whatever?from=2026-01', { cookie });
     expect(shell.status).to.equal(200);
     expect(shell.headers.get('cache-control')).to.equal('no-store');
     const csp = shell.headers.get('content-security-policy') ?? '';
@@ -44,21 +34,22 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     expect(shell.text).to.match(/<meta name="csrf-token" content="[A-Za-z0-9_-]{43}"/);
     expect(shell.text).not.to.match(/<script(?![^>]*src=)[^>]*>/); // no inline script
     const asset = /src="(\/app\/assets\/[^"]+\.js)"/.exec(shell.text)![1] as string;
-    const js = await server.get(asset, { 'accept-encoding': 'gzip' });
+    const js = await suite.server.get(asset, { 'accept-encoding': 'gzip' });
     expect(js.status).to.equal(200);
     expect(js.headers.get('cache-control')).to.equal('max-age=31536000,immutable');
     expect(js.headers.get('content-encoding')).to.equal('gzip');
-    const missing = await server.get('/app/assets/nope-123.js');
+    const missing = await suite.server.get('/app/assets/nope-123.js');
     expect({ status: missing.status, type: missing.headers.get('content-type'), text: missing.text }).to.deep.equal({ status: 404, type: 'text/plain; charset=utf-8', text: 'Not found' });
   });
 
   it('sends a signed-out visitor of a deep link to sign in, and back to the same page after the magic link', async () => {
-    const anonymous = await server.get(`/app/teams?${SCOPE}`);
+    const anonymous = await suite.server.get(`/app/teams?${SCOPE}`);
     expect(anonymous.status).to.equal(303);
     expect(anonymous.headers.get('location')).to.equal(`/login?returnUrl=${encodeURIComponent(`/app/teams?${SCOPE}`)}`);
   });
 
   it('Overview: the DORA tiles for the window with n, band and previous window; trend as a table', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/?${SCOPE}`);
     await until(() => text(page, 'deployment-frequency-count'), '4');
     expect(await text(page, 'deployment-frequency-tier')).to.equal('DORA 2023: medium');
@@ -79,6 +70,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   });
 
   it('the team filter changes the numbers; a team without deployments says why', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/?${SCOPE}&team=${seeded.teams.beta}`);
     await until(() => text(page, 'deployment-frequency'), 'Deployment frequency No deployment source connected: no project of this scope has ever sent a deployment. Possible sources: the webhook API, the code host’s deployments, workflow runs or releases. Choose a deployment source Previous window: no deployment source');
     expect(await text(page, 'time-to-restore')).to.equal('Time to restore service No incident closed from Jan 2026 to Mar 2026. Previous window: no value');
@@ -89,11 +81,11 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await until(() => text(page, 'deployment-frequency-count'), '2');
     // Two deployments in March, none failed: the recovery time is empty for that reason, not for lack of deployments.
     await until(() => text(page, 'recovery-time'), 'Failed deployment recovery time No failed production deployment was recovered in Mar 2026. Previous window: 6.0 h · n = 1');
-    await screenshot(page, 'overview-team');
   });
 
   it('an address naming a team that is not in the list keeps it selected as "Unknown team", not "All teams"', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
+    const page = await ownerTab();
     await page.goto(`/app/?${SCOPE}&team=${missing}`);
     const team = page.getByLabel('Team', { exact: true });
     await until(() => team.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ''), 'Unknown team');
@@ -104,6 +96,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   });
 
   it('Teams: one row per enabled team, sortable; a row opens the team', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/teams?${SCOPE}`);
     const table = page.getByRole('table');
     await until(async () => (await table.locator('tbody tr').count()) === 3, true);
@@ -121,14 +114,15 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   });
 
   it('Team: months as charts and table, projects, headcount split, and the CSV of exactly the export rows', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/teams/${seeded.teams.alpha}?${SCOPE}`);
     await until(() => text(page, 'team-projects'), 'acme/api');
     await until(() => text(page, 'team-headcount'), '3 (2 internal, 1 external: Acme 1)');
     const months = page.getByTestId('team-months').getByRole('table').last();
     await until(async () => (await months.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 3).join('|')), ['Jan 2026|1|24.0 h · n = 1', 'Feb 2026|0|no PR merged', 'Mar 2026|2|21.0 h · n = 2']);
     const href = (await page.getByTestId('team-csv').getAttribute('href')) as string;
-    const viaApp = await server.get(href, { cookie: await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId) });
-    const full = await server.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?${SCOPE}&format=csv`);
+    const viaApp = await suite.server.get(href, { cookie: await buildSessionCookie(suite.server.databaseUrl, tenant.owner.userId, tenant.tenantId) });
+    const full = await suite.server.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?${SCOPE}&format=csv`);
     const lines = full.text.trimEnd().split('\n');
     const expected = [lines[0], ...lines.slice(1).filter((l) => l.startsWith(seeded.teams.alpha as string))].join('\n') + '\n';
     expect(viaApp.text).to.equal(expected);
@@ -136,13 +130,15 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   });
 
   it('another tenant\'s team id shows the API\'s not_found message', async () => {
-    const other = await buildTenant(server.databaseUrl);
-    const theirs = await seedTenant(server, other.owner.apiKey, other.tenantId);
+    const other = await buildTenant(suite.server.databaseUrl);
+    const theirs = await seedTenant(suite.server, other.owner.apiKey, other.tenantId);
+    const page = await ownerTab();
     await page.goto(`/app/teams/${theirs.teams.alpha}?${SCOPE}`);
     await until(() => page.getByRole('alert').locator('p').first().innerText(), 'Team not found');
   });
 
   it('Flow, AI adoption and Perception render the seeded values, with reasons for empty months', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/flow?${SCOPE}`);
     const prs = page.getByTestId('flow-prs');
     await prs.getByRole('button', { name: 'Show as table' }).click();
@@ -154,7 +150,9 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await until(beta, ['0', 'no PR merged', '0', '0']);
     await screenshot(page, 'flow');
 
-    await page.goto(`/app/ai?${SCOPE}`);
+    // The next two pages by the menu, as a person goes there (the window stays in their links).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'AI adoption', exact: true }).click();
+    await until(async () => new URL(page.url()).pathname + new URL(page.url()).search, `/app/ai?${SCOPE}`);
     const share = page.getByTestId('ai-share');
     await share.getByRole('button', { name: 'Show as table' }).click();
     expect((await share.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).to.deep.equal(['Jan 2026 0% 1', 'Feb 2026 No pull request merged in Feb 2026. 0', 'Mar 2026 50% 2']);
@@ -164,7 +162,8 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     expect(await text(page, 'ai-acceptance')).to.equal('Edit acceptance rate No AI edit offered (telemetry or a vendor report) from Jan 2026 to Mar 2026.');
     await screenshot(page, 'ai');
 
-    await page.goto(`/app/perception?${SCOPE}`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Perception', exact: true }).click();
+    await until(async () => new URL(page.url()).pathname + new URL(page.url()).search, `/app/perception?${SCOPE}`);
     const table = page.getByTestId('survey-teams').getByRole('table');
     await until(async () => (await table.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim()), [
       'Alpha Feb 2026 100% 3 75.0',
@@ -174,22 +173,23 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   });
 
   it('Downloads: both exports for the window, the same bytes as the API', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/downloads?${SCOPE}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('baseline-csv').click()]);
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
-    const api = await server.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?${SCOPE}&format=csv`);
+    const api = await suite.server.as(tenant.owner.apiKey).get(`/api/exports/team-baseline?${SCOPE}&format=csv`);
     expect(readFileSync(path, 'utf8')).to.equal(api.text);
     await screenshot(page, 'downloads');
   });
 
   it('a member of two tenants switches tenant and sees only that tenant\'s teams', async () => {
-    const second = await buildTenant(server.databaseUrl, 'Globex');
-    await seedTenant(server, second.owner.apiKey, second.tenantId, { alpha: 'Gamma', beta: 'Delta', empty: 'Omega' });
-    const member = await buildMember(server.databaseUrl, second.tenantId, 'member', tenant.owner.email);
+    const second = await buildTenant(suite.server.databaseUrl, 'Globex');
+    await seedTenant(suite.server, second.owner.apiKey, second.tenantId, { alpha: 'Gamma', beta: 'Delta', empty: 'Omega' });
+    const member = await buildMember(suite.server.databaseUrl, second.tenantId, 'member', tenant.owner.email);
     expect(member.userId).to.equal(tenant.owner.userId);
-    const ctx = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
-    const p = await ctx.newPage();
+    // A session of its own (switching changes its tenant), in the file's tab.
+    const p = await personTab(suite, await buildSessionCookie(suite.server.databaseUrl, tenant.owner.userId, tenant.tenantId));
     await p.goto(`/app/teams?${SCOPE}`);
     const names = () => p.getByRole('table').locator('tbody tr th').allInnerTexts();
     await until(names, ['Alpha', 'Beta', 'Empty']);
@@ -197,10 +197,10 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
     await until(() => p.getByRole('heading', { level: 1 }).innerText(), 'Overview: DORA measures');
     await p.getByRole('link', { name: 'Teams' }).click();
     await until(names, ['Delta', 'Gamma', 'Omega']);
-    await ctx.close();
   });
 
   it('keyboard: the skip link leads to the page, sort headers are buttons that work from the keyboard', async () => {
+    const page = await ownerTab();
     await page.goto(`/app/teams?${SCOPE}`);
     await until(async () => (await page.getByRole('table').locator('tbody tr').count()) === 3, true);
     await page.keyboard.press('Tab');
@@ -214,7 +214,7 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   });
 
   it('live: the header says so when the live connection is down', async () => {
-    const ctx = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId));
+    const ctx = await signedIn(suite.browser, suite.server.baseUrl, await buildSessionCookie(suite.server.databaseUrl, tenant.owner.userId, tenant.tenantId));
     const p = await ctx.newPage();
     await p.routeWebSocket(/\/api\/live$/, (ws) => ws.close());
     await p.goto(`/app/?${SCOPE}`);
@@ -225,14 +225,13 @@ describe('web app: the signed-in dashboards (Chromium)', function () {
   it('live: a webhook posted while the overview is open updates it without a reload', async () => {
     // A person of their own: the owner's tab has used this minute's 100 requests on the pages above,
     // and a refresh answered 429 is waited out (after Retry-After), not shown (requestBudget.test.ts).
-    const viewer = await buildMember(server.databaseUrl, tenant.tenantId, 'member');
-    const viewerContext = await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, viewer.userId, tenant.tenantId));
-    const page = await viewerContext.newPage();
+    const viewer = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
+    const page = await personTab(suite, await buildSessionCookie(suite.server.databaseUrl, viewer.userId, tenant.tenantId));
     await page.goto(`/app/?${SCOPE}`);
     await until(() => text(page, 'deployment-frequency-count'), '4');
     await until(() => text(page, 'live'), 'Live');
     const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
-    const r = await server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId: 'd6', ref: 'main', sha: 'abcdef1', environment: 'production', status: 'success', createdAt: '2026-03-20T00:00:00Z' });
+    const r = await suite.server.as(tenant.owner.apiKey).post('/api/webhooks/v1/deployments', { projectKey: 'acme/api', externalId: 'd6', ref: 'main', sha: 'abcdef1', environment: 'production', status: 'success', createdAt: '2026-03-20T00:00:00Z' });
     expect(r.status).to.be.oneOf([200, 201]);
     await until(() => text(page, 'deployment-frequency-count'), '5');
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).to.equal(marker);

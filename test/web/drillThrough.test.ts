@@ -135,7 +135,6 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     await until(() => page.getByRole('dialog').evaluate((d) => d.scrollTop + d.clientHeight >= d.scrollHeight - 1 && d.scrollLeft + d.clientWidth >= d.scrollWidth - 1), true);
     const close = await page.getByRole('button', { name: 'Close' }).boundingBox();
     expect([close!.x >= 0, close!.x + close!.width <= 390, close!.y >= 0, close!.y + close!.height <= 844]).to.deep.equal([true, true, true, true]);
-    await page.screenshot({ path: '/tmp/drill-390.png' });
     await page.getByRole('button', { name: 'Close' }).click({ trial: true });
     await page.getByRole('button', { name: 'Close' }).click();
     await until(() => page.getByRole('dialog').count(), 0);
@@ -150,7 +149,6 @@ describe('web app: drill-through from the tiles (Chromium)', function () {
     // No sideways scrolling: the columns that explain the number fit the panel.
     expect(await panel.evaluate((d) => d.scrollWidth <= d.clientWidth)).to.equal(true);
     expect(await panel.locator('thead th').allInnerTexts()).to.deep.equal(['Details', 'Failed', 'Why it counts', 'Created', 'Recovery time (h)', 'Sha', 'Project']);
-    await page.screenshot({ path: '/tmp/drill-1366.png' });
     await panel.getByLabel('Only the 1 failed').check();
     await until(async () => (await rows(page)).map((r) => r[0]), ['yes']);
     expect(await panel.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).to.include('marked=true');

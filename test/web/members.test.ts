@@ -5,7 +5,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { fakePostmark, type FakePostmark } from '../helpers/fakePostmark.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import { launch, personTab, screenshot, text, until } from './browser.js';
 
 const memberRows = (page: Page) => page.locator('[data-testid="members"] tbody th').allInnerTexts();
 const invitationRows = (page: Page) => page.locator('[data-testid="invitations"] tbody th').allInnerTexts();
@@ -45,17 +45,24 @@ describe('web app: Settings › Members (Chromium)', function () {
     await mail?.close();
   });
 
+  /**
+   * The file's two tabs (personTab): the one a test keeps open on Settings › Members, and the
+   * other browser, of the person invited (`null`: no one signed in), which a test uses while the
+   * first stays open. Either server's origin: each call forgets the last person, and pages are
+   * opened by their whole address (a tab's relative addresses resolve against the server it was
+   * first opened for).
+   */
+  const tabOf = (server: TestServer, cookie: string | null, kind: 'owner' | 'guest') => personTab({ server, browser }, cookie, kind);
+
   async function ownerPage(server: TestServer) {
-    const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const context = await signedIn(browser, server.baseUrl, cookie);
-    const page = await context.newPage();
-    await page.goto('/app/settings/members');
+    const page = await tabOf(server, await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId), 'owner');
+    await page.goto(`${server.baseUrl}/app/settings/members`);
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
-    return { context, page };
+    return page;
   }
 
   it('an owner invites (the API’s field error first); the invitee, new here, accepts in another browser through the e-mails and sees the organisation', async () => {
-    const { context, page } = await ownerPage(mailed);
+    const page = await ownerPage(mailed);
     expect(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).getAttribute('aria-current')).to.equal('page');
     await until(() => memberRows(page), [`${tenant.owner.email} · you`]);
 
@@ -82,8 +89,7 @@ describe('web app: Settings › Members (Chromium)', function () {
     await screenshot(page, 'settings-members');
 
     const link = linkIn((await mail.waitFor(invitee)).TextBody);
-    const guest = await signedIn(browser, mailed.baseUrl, null);
-    const tab = await guest.newPage();
+    const tab = await tabOf(mailed, null, 'guest');
     await tab.goto(link);
     expect(await tab.locator('#offer').innerText()).to.equal(`${tenant.owner.email} invited ${invitee} to join Members Org as a member.`);
     await screenshot(tab, 'invite-sign-in');
@@ -94,18 +100,16 @@ describe('web app: Settings › Members (Chromium)', function () {
     await until(async () => new URL(tab.url()).pathname, '/app/');
     await until(() => text(tab, 'tenant-name'), 'Members Org');
     expect(await text(tab, 'signed-in-user')).to.equal(invitee);
-    await guest.close();
 
     await page.reload();
     await until(() => memberRows(page), [`${tenant.owner.email} · you`, invitee]);
     expect(await page.getByTestId('invitations').getByTestId('empty').innerText()).to.equal('No invitation is waiting for an answer.');
-    await context.close();
   });
 
   it('without a mailer the owner gets the link to copy and why; someone signed in joins with it; another invitation is revoked after confirmation', async () => {
     const elsewhere = await buildTenant(plain.databaseUrl, 'Elsewhere Org');
     const person = await buildMember(plain.databaseUrl, elsewhere.tenantId, 'member', 'already.here@example.com');
-    const { context, page } = await ownerPage(plain);
+    const page = await ownerPage(plain);
     await page.getByLabel('E-mail address').fill(person.email);
     await page.getByLabel('Role', { exact: true }).selectOption('owner');
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -118,14 +122,12 @@ describe('web app: Settings › Members (Chromium)', function () {
     expect(await seriousViolations(page)).to.deep.equal([]);
     await page.getByRole('button', { name: 'Done' }).click();
 
-    const guest = await signedIn(browser, plain.baseUrl, await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId));
-    const tab = await guest.newPage();
+    const tab = await tabOf(plain, await buildSessionCookie(plain.databaseUrl, person.userId, elsewhere.tenantId), 'guest');
     await tab.goto(link);
     expect(await seriousViolations(tab)).to.deep.equal([]);
     await tab.getByRole('button', { name: 'Join Members Org' }).click();
     await until(async () => new URL(tab.url()).pathname, '/app/');
     await until(() => tab.locator('#tenant-switch option:checked').innerText(), 'Members Org');
-    await guest.close();
 
     await page.getByLabel('E-mail address').fill('second.thoughts@example.com');
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -137,15 +139,13 @@ describe('web app: Settings › Members (Chromium)', function () {
     await until(() => invitationRows(page), []);
     const listed = await plain.as(tenant.owner.apiKey).get('/api/invitations');
     expect(listed.body.data).to.deep.equal([]);
-    await context.close();
   });
 
   it('the last owner cannot demote or remove themself: the API’s message shows, the role stays', async () => {
     const solo = await buildTenant(plain.databaseUrl, 'Solo Org');
     const cookie = await buildSessionCookie(plain.databaseUrl, solo.owner.userId, solo.tenantId);
-    const context = await signedIn(browser, plain.baseUrl, cookie);
-    const page = await context.newPage();
-    await page.goto('/app/settings/members');
+    const page = await tabOf(plain, cookie, 'owner');
+    await page.goto(`${plain.baseUrl}/app/settings/members`);
     const select = page.getByLabel(`Role of ${solo.owner.email}`);
     await select.selectOption('member');
     const alert = page.locator('[data-testid="members"] [role="alert"]');
@@ -159,15 +159,13 @@ describe('web app: Settings › Members (Chromium)', function () {
     await page.getByRole('button', { name: 'Remove member' }).click();
     await until(() => alert.last().innerText().then((t) => t.includes("This is the tenant's last owner and cannot be removed")), true);
     expect((await plain.as(solo.owner.apiKey).get('/api/members')).body.data.map((m: { role: string }) => m.role)).to.deep.equal(['owner']);
-    await context.close();
   });
 
   it('a member sees the people but no owner control, and the API refuses the change anyway', async () => {
     const member = await buildMember(plain.databaseUrl, tenant.tenantId, 'member', 'plain.member@example.com');
     const cookie = await buildSessionCookie(plain.databaseUrl, member.userId, tenant.tenantId);
-    const context = await signedIn(browser, plain.baseUrl, cookie);
-    const page = await context.newPage();
-    await page.goto('/app/settings/members');
+    const page = await tabOf(plain, cookie, 'owner');
+    await page.goto(`${plain.baseUrl}/app/settings/members`);
     await until(async () => (await memberRows(page)).includes('plain.member@example.com · you'), true);
     expect(await page.getByText('Ask an owner to invite someone or change a role.').count()).to.equal(1);
     for (const control of [page.getByRole('combobox'), page.getByRole('button', { name: 'Remove' }), page.getByRole('button', { name: 'Invite' }), page.getByLabel('E-mail address'), page.getByTestId('invitations')]) {
@@ -187,6 +185,5 @@ describe('web app: Settings › Members (Chromium)', function () {
     }, [tenant.owner.userId]);
     expect(statuses).to.deep.equal([403, 403, 403, 403]);
     await screenshot(page, 'settings-members-member');
-    await context.close();
   });
 });

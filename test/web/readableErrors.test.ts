@@ -2,8 +2,8 @@ import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { pageAs, screenshot, serverAndBrowser, serverAndBrowserWithBilling, until } from './browser.js';
+import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
+import { pageAs, personTab, screenshot, serverAndBrowser, serverAndBrowserWithBilling, until } from './browser.js';
 
 /** Issue 38, points 5 and 6: errors a person can read, and pages that match their rights and the server's features. */
 describe('web app: readable errors, rights and features (Chromium)', function () {
@@ -16,13 +16,25 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
     tenant = await buildTenant(suite.server.databaseUrl, 'Errors Org');
   });
 
-  /** Every request path the page sends from now on, and every console error. */
+  /** The file's one tab (personTab), signed in as the person: a context of its own cost a page load's CPU again. */
+  const tabAs = async (userId: string) => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenant.tenantId));
+
+  /**
+   * Every request path the page sends from now on, and every console error, until `stop()` (the
+   * tab is the next test's too).
+   */
   function record(page: Page) {
     const requests: string[] = [];
     const consoleErrors: string[] = [];
-    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    return { requests, consoleErrors };
+    const onRequest = (r: { url(): string }) => requests.push(new URL(r.url()).pathname);
+    const onConsole = (m: { type(): string; text(): string }) => m.type() === 'error' && consoleErrors.push(m.text());
+    page.on('request', onRequest);
+    page.on('console', onConsole);
+    const stop = () => {
+      page.off('request', onRequest);
+      page.off('console', onConsole);
+    };
+    return { requests, consoleErrors, stop };
   }
 
   async function seriousViolations(page: Page): Promise<string[]> {
@@ -31,11 +43,12 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
   }
 
   it('a refused roster date says why next to the date, not as a downloaded JSON error', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(tenant.owner.userId);
     await page.goto('/app/downloads');
     await page.getByRole('heading', { name: 'Downloads for finance', level: 1 }).waitFor();
     const downloads: string[] = [];
-    page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    const onDownload = (d: { suggestedFilename(): string }) => downloads.push(d.suggestedFilename());
+    page.on('download', onDownload);
     const asOf = page.getByLabel('As of');
     await asOf.fill('2999-01-01');
     await page.getByTestId('roster-csv').click();
@@ -52,10 +65,11 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
     expect(download.suggestedFilename()).to.equal(`team-roster-${today}.csv`);
     expect(await asOf.getAttribute('aria-invalid')).to.equal(null);
     expect(downloads).to.deep.equal([`team-roster-${today}.csv`]);
+    page.off('download', onDownload);
   });
 
   it('a 404 shows its message without Retry; code and request id only once "Details" is opened', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(tenant.owner.userId);
     await page.goto(`/app/teams/${randomUUID()}`);
     const alert = page.getByRole('alert').filter({ hasText: 'Team not found' });
     await alert.waitFor();
@@ -69,21 +83,22 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
 
   it('a member who opens BI access by its address reads what it is, with no form and no refused request', async () => {
     const member = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
-    const { requests } = record(page);
+    const page = await tabAs(member.userId);
+    const { requests, stop } = record(page);
     await page.goto('/app/settings/bi');
     await page.getByTestId('bi-owner-only').waitFor();
     expect(await page.getByTestId('bi-owner-only').innerText()).to.contain('An owner of the organisation creates and revokes BI credentials');
     expect(await page.getByRole('button', { name: 'Create credential' }).count()).to.equal(0);
     expect(await page.getByRole('alert').count()).to.equal(0);
+    stop();
     expect(requests.filter((p) => p.startsWith('/api/bi/'))).to.deep.equal([]);
     expect(await seriousViolations(page)).to.deep.equal([]);
     await screenshot(page, 'settings-bi-member');
   });
 
   it('with billing off: no Billing menu item, no /api/billing/notice request, a favicon and no console error', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
-    const { requests, consoleErrors } = record(page);
+    const page = await tabAs(tenant.owner.userId);
+    const { requests, consoleErrors, stop } = record(page);
     await page.goto('/app/settings/keys');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     const menu = page.getByRole('navigation', { name: 'Settings' });
@@ -102,6 +117,7 @@ describe('web app: readable errors, rights and features (Chromium)', function ()
     expect([served.status, served.headers.get('content-type')]).to.deep.equal([200, 'image/svg+xml']);
     const ico = await suite.server.get('/favicon.ico');
     expect([ico.status, ico.headers.get('content-type')]).to.deep.equal([200, 'image/svg+xml']);
+    stop();
     expect(consoleErrors.filter((e) => /404|Not Found/i.test(e))).to.deep.equal([]);
   });
 });
