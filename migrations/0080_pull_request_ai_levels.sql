@@ -17,3 +17,6 @@ SELECT app_tenant_floor('pull_request_ai_levels');
 -- Every existing PR's level (the view's current rule: only its level column is read).
 INSERT INTO "pull_request_ai_levels" (pull_request_id, tenant_id, ai_attribution)
 SELECT a.pull_request_id, a.tenant_id, a.ai_attribution FROM "pull_request_attribution" a;
+--> statement-breakpoint
+-- The planner's statistics now, not at autovacuum's next pass (the AI impact page's plans join it).
+ANALYZE "pull_request_ai_levels";
