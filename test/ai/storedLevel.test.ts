@@ -132,4 +132,11 @@ describe('AI attribution: the stored level follows every input written after the
     await pool.query(`update pull_requests set head_branch = 'copilot/x' where id = $1`, [pr[6]]);
     expect(await levels()).to.deep.equal({ 1: 'none', 2: 'medium', 3: 'none', 4: 'high', 5: 'low', 6: 'medium' });
   });
+
+  it("goes with its tenant, whose cascading deletes note nothing", async () => {
+    await pool.query('delete from tenants where id = $1', [tenant.tenantId]);
+    const left = (await pool.query(`select (select count(*) from pull_request_ai_levels where tenant_id = $1)::int
+      + (select count(*) from delivery_facts_pending where tenant_id = $1)::int as n`, [tenant.tenantId])).rows[0].n;
+    expect(left).to.equal(0);
+  });
 });
