@@ -207,9 +207,9 @@ export const CUBE_MEMBER_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,99}\\.[A-Za-z_][A-Z
  * one must leave it as the previous request left it.
  */
 // Written by background jobs on their own time (rollup refresh, invitations, workflow state, the
-// delivery-facts catch-up, which takes notes and writes facts every 5 s; a code-host backfill's walk).
+// delivery-facts catch-up, which takes notes and writes facts and AI attribution levels every 5 s; a code-host backfill's walk).
 const JOB_WRITTEN = new Set(['survey_invitations', 'stale_integrations', 'cube_rollup_changes', 'cube_rollups', 'workflow_checkpoints',
-  'delivery_facts_pending', 'deployment_facts', 'change_lead_times', 'codehost_backfills']);
+  'delivery_facts_pending', 'deployment_facts', 'change_lead_times', 'pull_request_ai_levels', 'codehost_backfills']);
 // Rows that change without a request being at fault: key counters, a survey's sending state.
 const COUNT_ONLY = new Set(['api_keys', 'surveys']);
 

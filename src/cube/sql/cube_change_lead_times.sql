@@ -1,5 +1,6 @@
 -- Defined by versioned migrations up to 0045_drill_through; since then by this file (docs/sql-source.md).
--- The PR's AI attribution level and evidence (docs/ai-attribution.md), appended; the left join is removed when not read.
+-- The PR's AI attribution level and evidence (docs/ai-attribution.md), appended; the left joins are removed when not read.
+-- The level is the stored one (pull_request_ai_levels, migration 0080), the evidence computed on read.
 -- depends-on: pull_request_attribution
 CREATE OR REPLACE VIEW "cube_change_lead_times" AS
 SELECT c.tenant_id, c.pull_request_id AS id, c.project_id, p.owning_team_id AS team_id, c.merged_at, c.first_commit_at,
@@ -7,10 +8,11 @@ SELECT c.tenant_id, c.pull_request_id AS id, c.project_id, p.owning_team_id AS t
        c.deployed_at IS NOT NULL AS is_deployed,
        p.project_key, pr.number, pr.title, pr.author_username, pr.created_at AS opened_at,
        d.external_id AS deployment_external_id,
-       a.ai_attribution AS ai_attribution,
+       lv.ai_attribution AS ai_attribution,
        a.ai_attribution_evidence AS ai_attribution_evidence
 FROM "change_lead_times" c
 LEFT JOIN "projects" p ON p.id = c.project_id
 LEFT JOIN "pull_requests" pr ON pr.id = c.pull_request_id
 LEFT JOIN "deployments" d ON d.id = c.deployment_id
-LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = c.pull_request_id;
+LEFT JOIN "pull_request_attribution" a ON a.pull_request_id = c.pull_request_id
+LEFT JOIN "pull_request_ai_levels" lv ON lv.pull_request_id = c.pull_request_id;

@@ -83,5 +83,34 @@ BEGIN
     WHERE d.good
   ) x;
   PERFORM change_lead_times_refresh(prs);
+
+  -- The stored AI attribution level (pull_request_ai_levels; the kinds a, b, v, t, w, y are noted by
+  -- ai_attribution_note, docs/ai-attribution.md "The stored level"): the PRs whose level may change.
+  WITH t AS (SELECT * FROM unnest(taken) WHERE kind IN ('a', 'p', 'b', 'c', 'v', 't', 'w', 'y'))
+  SELECT coalesce(array_agg(DISTINCT id), '{}') INTO prs FROM (
+    SELECT t.id FROM t WHERE t.kind IN ('a', 'p')
+    UNION ALL
+    SELECT prc.pull_request_id FROM t JOIN "pull_request_commits" prc ON prc.commit_id = t.id WHERE t.kind IN ('b', 'c')
+    UNION ALL
+    SELECT prc.pull_request_id FROM (SELECT DISTINCT tenant_id, named FROM t WHERE t.kind = 'v') v
+    JOIN "commits" c ON c.tenant_id = v.tenant_id AND c.sha = v.named
+    JOIN "pull_request_commits" prc ON prc.commit_id = c.id
+    UNION ALL
+    SELECT pr.id FROM (SELECT DISTINCT tenant_id FROM t WHERE t.kind = 't') s
+    JOIN "pull_requests" pr ON pr.tenant_id = s.tenant_id AND cardinality(pr.labels) > 0
+    UNION ALL
+    -- The PRs of the person's code-host logins, and of the login removed or replaced.
+    SELECT pr.id FROM (
+      SELECT w.tenant_id, w.named AS login FROM t w WHERE w.kind = 'w' AND w.named IS NOT NULL
+      UNION SELECT w.tenant_id, pi.value FROM t w
+      JOIN "person_identities" pi ON pi.tenant_id = w.tenant_id AND pi.person_id = w.id AND pi.kind = 'codehost_username'
+      WHERE w.kind = 'w') k
+    JOIN "pull_requests" pr ON pr.tenant_id = k.tenant_id AND lower(pr.author_username) = k.login
+    UNION ALL
+    SELECT prc.pull_request_id FROM (SELECT DISTINCT tenant_id, created_at FROM t WHERE t.kind = 'y') y
+    JOIN "commits" c ON c.tenant_id = y.tenant_id AND c.committed_at >= y.created_at AND c.committed_at < y.created_at + interval '1 day'
+    JOIN "pull_request_commits" prc ON prc.commit_id = c.id
+  ) x;
+  PERFORM pull_request_ai_levels_refresh(prs);
   RETURN cardinality(taken);
 END $$;

@@ -8,4 +8,6 @@ BEGIN
   DELETE FROM "change_lead_times";
   PERFORM deployment_facts_refresh(ARRAY(SELECT id FROM "deployments"), '{}', '{}');
   PERFORM change_lead_times_refresh(ARRAY(SELECT id FROM "pull_requests" WHERE merged_at IS NOT NULL));
+  -- The stored AI attribution levels (a TRUNCATE of commits or PR links changes them too).
+  PERFORM pull_request_ai_levels_refresh(ARRAY(SELECT id FROM "pull_requests"));
 END $$;
