@@ -127,8 +127,14 @@ async function main(): Promise<number> {
     console.log(`reference, its ${queries.length} cube queries over HTTP at once: ${ref.toFixed(0)} ms   (runs: ${reference.map((r) => r.toFixed(0)).join(', ')})`);
     console.log(`ratio ${(interactive / ref).toFixed(2)}; target ${TARGET_MS} ms: ${interactive < TARGET_MS ? 'met' : 'NOT met'}`);
     console.log(`load average (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
-    const drillMet = await drillThrough(browser, base, cookie, pool, tenantId);
-    const aiMet = await aiImpactPage(browser, base, cookie, pool, tenantId);
+    // A person of its own per phase: each person has 100 API requests a minute, and a quiet machine
+    // runs the phases fast enough to meet that limit (a 429 in the drill-through on 2026-11-29).
+    const personCookie = async (phase: string) => {
+      const { userId } = await addUser(db.db, { tenantId: tenantId!, email: `bench-${phase}-${Date.now()}@example.com`, role: 'member' });
+      return { ...cookie, value: (await createSession(db.db, userId, tenantId!)).token };
+    };
+    const drillMet = await drillThrough(browser, base, await personCookie('drill'), pool, tenantId);
+    const aiMet = await aiImpactPage(browser, base, await personCookie('ai-impact'), pool, tenantId);
     return interactive < TARGET_MS && drillMet && aiMet ? 0 : 1;
   } finally {
     await browser.close();
