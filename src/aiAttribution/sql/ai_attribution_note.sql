@@ -16,8 +16,11 @@
 -- after 0065 cannot create a filed function and CREATE TRIGGER needs it to exist (docs/sql-source.md).
 CREATE OR REPLACE FUNCTION ai_attribution_note() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  -- A tenant's cascading delete notes nothing (as delivery_facts_note_link).
-  IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN RETURN NULL; END IF;
+  -- A tenant's cascading delete notes nothing (as delivery_facts_note_link). Nested: PL/pgSQL
+  -- prepares a condition's whole expression, and `users` (UPDATE only) has no tenant_id.
+  IF TG_OP = 'DELETE' THEN
+    IF NOT EXISTS (SELECT 1 FROM "tenants" t WHERE t.id = OLD.tenant_id) THEN RETURN NULL; END IF;
+  END IF;
   IF TG_TABLE_NAME = 'pull_requests' THEN
     INSERT INTO "delivery_facts_pending" (tenant_id, kind, id) VALUES (NEW.tenant_id, 'a', NEW.id);
   ELSIF TG_TABLE_NAME = 'ai_session_links' THEN
