@@ -12,7 +12,7 @@ import { aiServerSuite, GOOD_ASSESSMENT, isAssessment, SECRET_LINE, sessionBody,
 describe('AI model choice and fallback', function () {
   this.timeout(60_000);
   const log = capturedLog('info');
-  const suite = aiServerSuite(() => (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT) } : { text: `summary by ${r.body.model ?? 'gemini'}` }), { logger: log.logger });
+  const suite = aiServerSuite(() => (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT) } : { text: `summary by ${r.body.model ?? 'gemini'}` }), { logger: log.logger, env: { AI_TIMEOUT_SECONDS: '3' } });
 
   /** Uploads a session and waits until both reviews are stored (or only the one named). */
   async function review(tenant: BuiltTenant, wait: 'both' | 'assessment' = 'both') {

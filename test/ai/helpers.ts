@@ -34,7 +34,10 @@ export function aiEnv(fakes: Fakes, extra: Env = {}): Env {
     LLM_C_BASE_URL: fakes.c.url,
     LLM_D_API_KEY: 'env-key-d',
     LLM_D_BASE_URL: fakes.d.url,
-    AI_TIMEOUT_SECONDS: '3',
+    // Long enough for a first cube query of a new server on a loaded machine (a notebook's tool
+    // runs inside the model's attempt): 3 s failed two notebook tests at load 14. The tests of
+    // the timeout itself set their own.
+    AI_TIMEOUT_SECONDS: '60',
     JOBS_POLL_INTERVAL_MS: '200',
     ...extra,
   };
@@ -45,11 +48,11 @@ export function aiEnv(fakes: Fakes, extra: Env = {}): Env {
  * its tests and closed after them; before each test every fake forgets its requests and answers
  * with `respond()` again. Read `.fakes`, `.api` and `.pool` inside the tests.
  */
-export function aiServerSuite(respond: () => (request: FakeRequest) => Reply, options: { logger?: Logger } = {}): { fakes: Fakes; api: TestServer; pool: pg.Pool } {
+export function aiServerSuite(respond: () => (request: FakeRequest) => Reply, options: { logger?: Logger; env?: Env } = {}): { fakes: Fakes; api: TestServer; pool: pg.Pool } {
   const suite = {} as { fakes: Fakes; api: TestServer; pool: pg.Pool };
   before(async () => {
     suite.fakes = await startFakes();
-    suite.api = await testServer({ env: aiEnv(suite.fakes), logger: options.logger });
+    suite.api = await testServer({ env: aiEnv(suite.fakes, options.env), logger: options.logger });
     suite.pool = new pg.Pool({ connectionString: suite.api.databaseUrl, max: 2 });
   });
   after(async () => {
