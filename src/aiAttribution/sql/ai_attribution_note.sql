@@ -127,17 +127,12 @@ CREATE TRIGGER ai_attribution_note_update AFTER UPDATE ON "ai_vendor_days" FOR E
 DROP TRIGGER IF EXISTS ai_attribution_note_delete ON "ai_vendor_days";
 CREATE TRIGGER ai_attribution_note_delete AFTER DELETE ON "ai_vendor_days" FOR EACH ROW EXECUTE FUNCTION ai_attribution_note();
 -- A TRUNCATE fires no row trigger: every stored fact, the levels with them, from scratch (as for the delivery facts' tables).
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "ai_session_links";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "ai_session_links" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "ai_vendor_commits";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "ai_vendor_commits" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "ai_attribution_settings";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "ai_attribution_settings" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "person_identities";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "person_identities" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "ai_sessions";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "ai_sessions" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "ai_telemetry_days";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "ai_telemetry_days" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
-DROP TRIGGER IF EXISTS ai_attribution_truncate ON "ai_vendor_days";
-CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON "ai_vendor_days" FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated();
+-- One loop over the tables, the same trigger on each (constant names, quoted by format's %I).
+DO $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['ai_session_links', 'ai_vendor_commits', 'ai_attribution_settings', 'person_identities', 'ai_sessions', 'ai_telemetry_days', 'ai_vendor_days'] LOOP
+    EXECUTE format('DROP TRIGGER IF EXISTS ai_attribution_truncate ON %I', t);
+    EXECUTE format('CREATE TRIGGER ai_attribution_truncate AFTER TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION delivery_facts_truncated()', t);
+  END LOOP;
+END $$;
