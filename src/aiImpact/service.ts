@@ -150,21 +150,23 @@ const teamFilter = (cube: string, team: Team | null) => (team ? [{ member: `${cu
 /** The measures of `cube` among MEASURES: every value, n and numerator it reads. */
 const measuresOf = (cube: MeasureSpec['cube']) => [...new Set(MEASURES.filter((m) => m.cube === cube).flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x)))];
 
+const CUBES = ['pull_requests', 'change_lead_times'] as const;
+
 /**
- * One side's cube values: every measure's value and n, one grouped query per cube (no dimension:
- * one row each), merged into one row. `split` keeps one side or level, on each cube's own dimension.
- * With `byLevel`, grouped by the level instead: one row per level present.
+ * Cube values of a window, one grouped query per cube merged into one row per group: `by` null,
+ * one row (`split` keeps one side or level, on each cube's own dimension); 'ai_side' or
+ * 'ai_attribution', one row per side or level (`keys`), each read in the one query.
  */
-async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, byLevel = false): Promise<Row[]> {
-  const answers = await Promise.all((['pull_requests', 'change_lead_times'] as const).map((cube) =>
+async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, by: 'ai_side' | 'ai_attribution' | null = null, keys: readonly string[] = []): Promise<Row[]> {
+  const answers = await Promise.all(CUBES.map((cube) =>
     cubeLoad(pool, { tenantId }, {
       measures: measuresOf(cube),
-      ...(byLevel ? { dimensions: [`${cube}.ai_attribution`] } : {}),
+      ...(by ? { dimensions: [`${cube}.${by}`] } : {}),
       timeDimensions: [{ dimension: `${cube}.merged_at`, dateRange: days(window) }],
       filters: [...(split ? [splitFilter(split, cube)] : []), ...teamFilter(cube, team)],
     })));
-  if (!byLevel) return [Object.assign({}, ...answers.map((a) => a.data[0] ?? {})) as Row];
-  return LEVELS.map((level) => Object.assign({ level }, ...answers.map((a, i) => a.data.find((r) => r[`${i === 0 ? 'pull_requests' : 'change_lead_times'}.ai_attribution`] === level) ?? {})) as Row);
+  if (!by) return [Object.assign({}, ...answers.map((a) => a.data[0] ?? {})) as Row];
+  return keys.map((key) => Object.assign({ [by]: key }, ...answers.map((a, i) => a.data.find((r) => r[`${CUBES[i]}.${by}`] === key) ?? {})) as Row);
 }
 
 async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<Row> {
@@ -210,42 +212,86 @@ export async function sideRows(pool: pg.Pool, tenantId: string, team: Team | nul
   }
 }
 
+const SIDES: readonly Side[] = ['ai', 'other'];
+const sideIs = (side: Side) => ({ member: 'pull_requests.ai_side', operator: 'equals', values: [side] });
+
+/**
+ * Both sides' merged PRs in one query (as `sideRows` reads one side): each side's own filter, every
+ * PR of a side at or under the cap or the buckets of its sample, joined by OR. A sample that came
+ * back short (a write since the count, or chance) is asked again alone, as `sideRows` does.
+ */
+export async function pairRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, cap: number, n: Record<Side, number>): Promise<Record<Side, SideRows>> {
+  const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
+  const result = await cubeLoad(pool, { tenantId }, {
+    dimensions: ['pull_requests.ai_side', 'pull_requests.sample_bucket', 'pull_requests.id', ...values],
+    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
+    filters: [
+      { member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] },
+      ...teamFilter('pull_requests', team),
+      { or: SIDES.map((side) => (n[side] <= cap ? sideIs(side) : { and: [sideIs(side), { member: 'pull_requests.sample_bucket', operator: 'lt', values: [String(sampleBuckets(n[side], cap))] }] })) },
+    ],
+    order: [['pull_requests.ai_side', 'asc'], ['pull_requests.sample_bucket', 'asc'], ['pull_requests.id', 'asc']],
+    ungrouped: true,
+    limit: 50_000,
+  });
+  const pair = await Promise.all(SIDES.map(async (side): Promise<SideRows> => {
+    const rows = result.data.filter((r) => r['pull_requests.ai_side'] === side);
+    if (n[side] <= cap) return rows.length <= cap ? { rows, sampled: false } : { rows: rows.slice(0, cap), sampled: true };
+    if (rows.length >= cap) return { rows: rows.slice(0, cap), sampled: true };
+    return sideRows(pool, tenantId, team, window, side, cap, n[side]);
+  }));
+  return { ai: pair[0]!, other: pair[1]! };
+}
+
 interface SideData extends SideRows {
   values: Row;
 }
 
 /**
- * The sides of one answer, each read once: the AI side, the other side and a window's whole
- * (before/after) share their loads, and a whole window whose two sides were both read in full is
- * their union rather than a third read of the same PRs.
+ * The sides of one answer, each read once: the window's AI and other sides together (one query
+ * per cube grouped by `ai_side`, one for both sides' rows), and a window's whole (before/after),
+ * which is the union of its two sides when both were read in full rather than a third read.
  */
 class Sides {
   private readonly loads = new Map<string, Promise<SideData>>();
+  private readonly pairs = new Map<string, Promise<Record<Side, SideData>>>();
 
   constructor(private readonly pool: pg.Pool, private readonly tenantId: string, private readonly team: Team | null, private readonly cap: number) {}
 
   get(window: Window, split: Side | null): Promise<SideData> {
-    const key = `${window.from}/${window.to}/${split ?? 'all'}`;
+    const key = `${window.from}/${window.to}`;
+    if (split !== null) {
+      let pair = this.pairs.get(key);
+      if (!pair) this.pairs.set(key, (pair = this.pair(window)));
+      return pair.then((p) => p[split]);
+    }
     let load = this.loads.get(key);
-    if (!load) this.loads.set(key, (load = this.load(window, split)));
+    if (!load) this.loads.set(key, (load = this.whole(window)));
     return load;
   }
 
-  private async load(window: Window, split: Side | null): Promise<SideData> {
+  private async pair(window: Window): Promise<Record<Side, SideData>> {
     const { pool, tenantId, team, cap } = this;
-    const values = sideValues(pool, tenantId, team, window, split);
-    const ai = split === null ? this.loads.get(`${window.from}/${window.to}/ai`) : undefined;
-    const other = split === null ? this.loads.get(`${window.from}/${window.to}/other`) : undefined;
-    if (ai && other) {
-      const [a, o] = await Promise.all([ai, other]);
+    const [ai, other] = await cubeValues(pool, tenantId, team, window, null, 'ai_side', SIDES);
+    const n = { ai: num(ai!['pull_requests.prs_merged']) ?? 0, other: num(other!['pull_requests.prs_merged']) ?? 0 };
+    const rows = await pairRows(pool, tenantId, team, window, cap, n);
+    return { ai: { values: ai!, ...rows.ai }, other: { values: other!, ...rows.other } };
+  }
+
+  private async whole(window: Window): Promise<SideData> {
+    const { pool, tenantId, team, cap } = this;
+    const values = sideValues(pool, tenantId, team, window, null);
+    const pair = this.pairs.get(`${window.from}/${window.to}`);
+    if (pair) {
+      const { ai: a, other: o } = await pair;
       // Two full lists are the whole window; a sample of each is not a sample of the whole.
       if (!a.sampled && !o.sampled && a.rows.length + o.rows.length <= cap) {
         return { values: await values, rows: [...a.rows, ...o.rows], sampled: false };
       }
     }
-    // The cube's n says whether the side is sampled, and how many buckets hold its sample.
+    // The cube's n says whether the window is sampled, and how many buckets hold its sample.
     const v = await values;
-    return { values: v, ...(await sideRows(pool, tenantId, team, window, split, cap, num(v['pull_requests.prs_merged']) ?? 0)) };
+    return { values: v, ...(await sideRows(pool, tenantId, team, window, null, cap, num(v['pull_requests.prs_merged']) ?? 0)) };
   }
 }
 
@@ -287,22 +333,35 @@ function compare(a: SideData, b: SideData, cap: number): Comparison[] {
  */
 async function adoptionMonth(pool: pg.Pool, tenantId: string, team: Team): Promise<{ month: string | null; headcount: number; activeUsers: number }> {
   const now = currentMonth();
-  const [heads, users] = await Promise.all([
+  const [heads, months] = await Promise.all([
     cubeLoad(pool, { tenantId }, { measures: ['memberships.register_headcount'], filters: teamFilter('memberships', team) }),
-    cubeLoad(pool, { tenantId }, {
-      measures: ['ai_sessions.ai_active_users'],
-      timeDimensions: [{ dimension: 'ai_sessions.started_at', granularity: 'month', dateRange: ['2000-01-01', lastDay(now)] }],
-      filters: teamFilter('ai_sessions', team),
-      order: [['ai_sessions.started_at', 'asc']],
-    }),
+    activeUsersByMonth(pool, tenantId, team, now),
   ]);
   const headcount = num(heads.data[0]?.['memberships.register_headcount']) ?? 0;
   if (headcount === 0) return { month: null, headcount, activeUsers: 0 };
-  for (const row of users.data) {
+  for (const row of months) {
     const active = num(row['ai_sessions.ai_active_users']) ?? 0;
     if (active / headcount >= ADOPTION_THRESHOLD) return { month: String(row['ai_sessions.started_at.month']).slice(0, 7), headcount, activeUsers: active };
   }
   return { month: null, headcount, activeUsers: 0 };
+}
+
+/** The most rows the all-teams read may return before the team's own query is asked instead. */
+const ALL_TEAMS_LIMIT = 50_000;
+
+/**
+ * The team's ai_active_users per month, in month order. Asked for every team (grouped by
+ * `ai_sessions.team_id`, no filter): the shape of the `ai_sessions` rollup (docs/rollups.md), so the
+ * stored months answer instead of a scan of every AI session of the tenant; the team's rows are
+ * kept. A tenant with more team-months than a query returns is asked for the team alone.
+ */
+async function activeUsersByMonth(pool: pg.Pool, tenantId: string, team: Team, now: string): Promise<Row[]> {
+  const time = { dimension: 'ai_sessions.started_at', granularity: 'month', dateRange: ['2000-01-01', lastDay(now)] };
+  const all = await cubeLoad(pool, { tenantId }, { measures: ['ai_sessions.ai_active_users'], dimensions: ['ai_sessions.team_id'], timeDimensions: [time], limit: ALL_TEAMS_LIMIT });
+  const rows = all.data.length < ALL_TEAMS_LIMIT
+    ? all.data.filter((r) => r['ai_sessions.team_id'] === team.id)
+    : (await cubeLoad(pool, { tenantId }, { measures: ['ai_sessions.ai_active_users'], timeDimensions: [time], filters: teamFilter('ai_sessions', team) })).data;
+  return rows.sort((a, b) => String(a['ai_sessions.started_at.month']).localeCompare(String(b['ai_sessions.started_at.month'])));
 }
 
 /**
@@ -338,12 +397,12 @@ export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: 
   const [ai, other, levels, around] = await Promise.all([
     aiLoad,
     otherLoad,
-    cubeValues(pool, tenantId, team, window, null, true),
+    cubeValues(pool, tenantId, team, window, null, 'ai_attribution', LEVELS),
     beforeAfter(pool, tenantId, team, window, sides, cap),
   ]);
   const comparisons = compare(ai, other, cap).map((c) => ({
     ...c,
-    levels: Object.fromEntries(levels.map((row) => [row.level as Level, valueOf(c.measure, row)])) as Record<Level, SideValue>,
+    levels: Object.fromEntries(levels.map((row) => [row.ai_attribution as Level, valueOf(c.measure, row)])) as Record<Level, SideValue>,
   }));
   return { team, window, split: AI_SPLIT, comparisons, beforeAfter: around, intervalSample: cap };
 }

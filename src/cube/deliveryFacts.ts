@@ -19,12 +19,13 @@ const STORED_FACT_CUBES = new Set(['deployments', 'change_lead_times']);
  * Members of other cubes that read the stored facts: the PR phases that read change_lead_times
  * (first commit, deploying deployment; schema/pull_requests.yml, docs/pr-phases.md), and the AI
  * attribution level kept in pull_request_ai_levels by the same notes (migration 0080,
- * docs/ai-attribution.md "The stored level").
+ * docs/ai-attribution.md "The stored level"), and reverted within 30 days, stored in change_lead_times
+ * (migration 0083, docs/pr-phases.md "Reverted, stored").
  */
 const STORED_FACT_MEMBERS = new Set([
   'coding_time_p50_seconds', 'coding_time_count', 'deploy_time_p50_seconds', 'deploy_time_count',
   'first_commit_at', 'deployed_at', 'has_coding_time', 'is_deployed', 'coding_time_seconds', 'deploy_time_seconds', 'deployment_external_id',
-  'ai_attribution',
+  'ai_attribution', 'ai_side', 'is_reverted', 'reverted_because', 'reverted_prs',
 ].map((m) => `pull_requests.${m}`));
 
 /** Whether a query names a member of a cube that reads the stored facts. */

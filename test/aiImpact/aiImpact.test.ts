@@ -10,7 +10,7 @@ import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { mcpClients, structured } from '../mcp/mcpClient.js';
 import { medianDifference, sampledMedianDifference } from '../../src/aiImpact/statistics.js';
-import { aiImpact, INTERVAL_SAMPLE, sampleBuckets, sideRows, windowsAround } from '../../src/aiImpact/service.js';
+import { aiImpact, INTERVAL_SAMPLE, pairRows, sampleBuckets, sideRows, windowsAround } from '../../src/aiImpact/service.js';
 import { presentAiImpact } from '../../src/aiImpact/presenters.js';
 import { H, seedAiImpact, type AiSeed } from './seed.js';
 
@@ -163,6 +163,17 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     // A side at or under the cap: every PR, by id, unsampled.
     const whole = await sideRows(pool, big.tenantId, null, april, 'ai', 200, 200);
     expect([whole.sampled, whole.rows.length]).to.deep.equal([false, 200]);
+
+    // The page reads both sides in one query: each side's rows are those sideRows reads for it alone.
+    const ids = (x: { rows: Record<string, unknown>[]; sampled: boolean }) => ({ sampled: x.sampled, ids: x.rows.map((r) => r['pull_requests.id']) });
+    const { result: pair, counts: pairCounts } = await rowsReturned(() => pairRows(pool, big.tenantId, null, april, cap, { ai: 200, other: 200 }));
+    expect(ids(pair.ai)).to.deep.equal(ids(first));
+    expect(ids(pair.other)).to.deep.equal(ids(await sideRows(pool, big.tenantId, null, april, 'other', cap, 200)));
+    expect(pairCounts.filter((c) => c >= cap)).to.have.length(1);
+    // One side sampled, the other whole (at or under the cap): every PR of the whole side.
+    const mixed = await pairRows(pool, big.tenantId, null, april, 200, { ai: 201, other: 200 });
+    expect([mixed.ai.sampled, mixed.other.sampled, mixed.other.rows.length, mixed.ai.rows.length]).to.deep.equal([true, false, 200, 200]);
+    expect(ids(mixed.other).ids.sort()).to.deep.equal(ids(await sideRows(pool, big.tenantId, null, april, 'other', 200, 200)).ids.sort());
 
     // The page's interval is bootstrapped on those samples, its value and n the cube's over all 400.
     const answer = presentAiImpact(await aiImpact(pool, big.tenantId, april, { intervalSample: cap }));

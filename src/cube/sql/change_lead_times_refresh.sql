@@ -1,4 +1,10 @@
 -- Defined by versioned migrations up to 0064_one_source_per_period; since then by this file (docs/sql-source.md).
+-- Reverted within 30 days (METRICS.md "Rework"; docs/pr-phases.md "Reverted, stored", migration 0083):
+-- the first later merged PR of the project that reverts this one within 30 days of its merge, by its
+-- title (Revert "<title>") or by a commit of it naming this PR's merge commit or one of its commits
+-- ("This reverts commit <sha>"), earliest merge first; reverted_because says which and why, and
+-- reverted_by keeps the reverting PR so that its later change or deletion recomputes this row
+-- (delivery_facts_catch_up adds the PRs a noted PR may revert or had reverted).
 CREATE OR REPLACE FUNCTION change_lead_times_refresh(prs uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF cardinality(prs) = 0 THEN RETURN; END IF;
@@ -6,7 +12,8 @@ BEGIN
     SELECT pr.id, pr.tenant_id, pr.project_id, pr.merged_at,
            COALESCE(fc.first_commit_at, pr.created_at) AS first_commit_at, fc.first_commit_at IS NOT NULL AS first_commit_known,
            dep.id AS deployment_id, dep.created_at AS deployed_at,
-           extract(epoch FROM dep.created_at - COALESCE(fc.first_commit_at, pr.created_at))::double precision AS lead_time_seconds
+           extract(epoch FROM dep.created_at - COALESCE(fc.first_commit_at, pr.created_at))::double precision AS lead_time_seconds,
+           rv.why AS reverted_because, rv.id AS reverted_by
     FROM "pull_requests" pr
     LEFT JOIN LATERAL (
       SELECT min(c.committed_at) AS first_commit_at
@@ -20,16 +27,33 @@ BEGIN
         AND deployment_replaced_by(d.project_id, deployment_source_of(d.provider, d.metadata), d.created_at) IS NULL
       ORDER BY d.created_at, d.id LIMIT 1
     ) dep ON true
+    LEFT JOIN LATERAL (
+      SELECT w.id, w.why FROM (
+        SELECT r.id, r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
+        FROM "pull_requests" r
+        WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
+          AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+        UNION ALL
+        SELECT r.id, r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
+        FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
+              UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
+        JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
+        JOIN "pull_request_commits" rc ON rc.commit_id = c.id
+        JOIN "pull_requests" r ON r.id = rc.pull_request_id
+        WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
+      ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1
+    ) rv ON true
     WHERE pr.id IN (SELECT unnest(prs)) AND pr.merged_at IS NOT NULL
   ), gone AS (
     DELETE FROM "change_lead_times" c
     WHERE c.pull_request_id IN (SELECT unnest(prs)) AND NOT EXISTS (SELECT 1 FROM src WHERE src.id = c.pull_request_id)
   )
-  INSERT INTO "change_lead_times" AS c (pull_request_id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds)
-  SELECT id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds FROM src
+  INSERT INTO "change_lead_times" AS c (pull_request_id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds, reverted_because, reverted_by)
+  SELECT id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds, reverted_because, reverted_by FROM src
   ON CONFLICT (pull_request_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, project_id = EXCLUDED.project_id,
     merged_at = EXCLUDED.merged_at, first_commit_at = EXCLUDED.first_commit_at, first_commit_known = EXCLUDED.first_commit_known,
-    deployment_id = EXCLUDED.deployment_id, deployed_at = EXCLUDED.deployed_at, lead_time_seconds = EXCLUDED.lead_time_seconds
-  WHERE (c.tenant_id, c.project_id, c.merged_at, c.first_commit_at, c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds)
-    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds);
+    deployment_id = EXCLUDED.deployment_id, deployed_at = EXCLUDED.deployed_at, lead_time_seconds = EXCLUDED.lead_time_seconds,
+    reverted_because = EXCLUDED.reverted_because, reverted_by = EXCLUDED.reverted_by
+  WHERE (c.tenant_id, c.project_id, c.merged_at, c.first_commit_at, c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds, c.reverted_because, c.reverted_by)
+    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds, EXCLUDED.reverted_because, EXCLUDED.reverted_by);
 END $$;

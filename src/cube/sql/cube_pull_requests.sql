@@ -41,37 +41,10 @@ SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.numbe
        CASE WHEN pr.merged_at IS NOT NULL THEN extract(epoch FROM clt.deployed_at - pr.merged_at)::double precision END AS deploy_time_seconds,
        CASE WHEN pr.merged_at IS NOT NULL THEN pr.additions + pr.deletions END AS pr_size,
        (SELECT d.external_id FROM "deployments" d WHERE d.id = clt.deployment_id) AS deployment_external_id,
-       -- Reverted within 30 days by a later merged PR of the project (METRICS.md "Rework"): by its
-       -- title, or a commit naming one of its commits (its merge commit or a linked one). The flag
-       -- and the reason are the same subquery.
-       pr.merged_at IS NOT NULL AND (SELECT w.why FROM (
-          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
-          FROM "pull_requests" r
-          WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
-            AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-          UNION ALL
-          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
-          FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
-                UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
-          JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
-          JOIN "pull_request_commits" rc ON rc.commit_id = c.id
-          JOIN "pull_requests" r ON r.id = rc.pull_request_id
-          WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) IS NOT NULL AS is_reverted,
-       CASE WHEN pr.merged_at IS NOT NULL THEN (SELECT w.why FROM (
-          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
-          FROM "pull_requests" r
-          WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
-            AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-          UNION ALL
-          SELECT r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
-          FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
-                UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
-          JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
-          JOIN "pull_request_commits" rc ON rc.commit_id = c.id
-          JOIN "pull_requests" r ON r.id = rc.pull_request_id
-          WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-        ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1) END AS reverted_because,
+       -- Reverted within 30 days by a later merged PR of the project (METRICS.md "Rework"): stored per
+       -- merged PR by change_lead_times_refresh, which holds the rule (migration 0083).
+       COALESCE(pr.merged_at IS NOT NULL AND clt.reverted_because IS NOT NULL, false) AS is_reverted,
+       CASE WHEN pr.merged_at IS NOT NULL THEN clt.reverted_because END AS reverted_because,
        lv.ai_attribution AS ai_attribution,
        a.ai_attribution_evidence AS ai_attribution_evidence,
        a.ai_via_telemetry_commit AS ai_via_telemetry_commit,

@@ -82,6 +82,18 @@ BEGIN
     JOIN "change_lead_times" l ON l.project_id = d.project_id AND l.merged_at >= COALESCE(prev.created_at, '-infinity') AND l.merged_at <= d.created_at
     WHERE d.good
   ) x;
+  -- Reverted within 30 days (migration 0083, docs/pr-phases.md "Reverted, stored"): besides the PRs
+  -- themselves, those a noted PR had reverted (its stored reverted_by), and those it may revert now: the
+  -- PRs of its project merged in the 30 days before its merge, when it is a revert by title or holds a
+  -- commit that reverts one (candidates only; the rule itself is change_lead_times_refresh's).
+  prs := prs || ARRAY(
+    SELECT l.pull_request_id FROM "change_lead_times" l WHERE l.reverted_by = ANY (prs)
+    UNION
+    SELECT x.id FROM "pull_requests" r
+    JOIN "pull_requests" x ON x.project_id = r.project_id AND x.merged_at >= r.merged_at - interval '30 days' AND x.merged_at < r.merged_at
+    WHERE r.id = ANY (prs) AND r.merged_at IS NOT NULL
+      AND (r.title LIKE 'Revert "%'
+        OR EXISTS (SELECT 1 FROM "pull_request_commits" rc JOIN "commits" c ON c.id = rc.commit_id WHERE rc.pull_request_id = r.id AND c.reverts_sha IS NOT NULL)));
   PERFORM change_lead_times_refresh(prs);
 
   -- The stored AI attribution level (pull_request_ai_levels; the kinds a, b, v, t, w, y are noted by
