@@ -57,4 +57,24 @@ describe('web app: AI impact (Chromium)', function () {
     await until(() => text(page, 'facts-count'), '20 pull requests');
     expect(new URL(page.url()).searchParams.get('dsplit')).to.equal('medium');
   });
+
+  it('asks for the comparison as the nav link is hovered, and shows that answer on the click without asking again', async () => {
+    const page = await memberPage(suite, tenant.tenantId);
+    await page.goto(`/app/flow?from=2026-03&to=2026-03&team=${seed.teamId}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/ai-impact') asked.push(url.search);
+    });
+    const link = page.getByRole('link', { name: 'AI impact' });
+    const prefetched = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/ai-impact');
+    await link.hover();
+    expect((await prefetched).status()).to.equal(200);
+    expect(asked).to.deep.equal([`?from=2026-03&to=2026-03&team=${seed.teamId}`]);
+    await link.click();
+    await page.getByTestId('ai-impact-cycle_time').waitFor();
+    expect(await page.getByTestId('ai-impact-cycle_time').locator('tr[data-side="ai"] td').allInnerTexts()).to.deep.equal(['11.5 h', '20']);
+    expect(asked).to.have.length(1);
+  });
 });

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { aiImpactQuery, type AiImpactBody, type DifferenceBody, type Level, type MeasureRow, type SideBody } from '../api/queries/aiImpact';
+import { aiImpactOf, type AiImpactBody, type DifferenceBody, type Level, type MeasureRow, type SideBody } from '../api/queries/aiImpact';
 import { useActiveOrganisation } from '../api/me';
 import { DrillLink, DrillPanel } from '../components/Drill';
 import { Panel } from '../components/states';
 import { formatCount, formatMonth, formatRatio, formatSeconds } from '../lib/format';
 import { useScope } from '../lib/scope';
 import { usePageTitle } from '../lib/usePageTitle';
-import { dateRange, lastDay } from '../lib/window';
+import { lastDay } from '../lib/window';
 
 type Unit = MeasureRow<'ai', 'other'>['unit'];
 
@@ -131,10 +131,8 @@ function BeforeAfter({ body }: { body: AiImpactBody['data'] }) {
 export function AiImpactPage() {
   usePageTitle('AI impact');
   const scope = useScope();
-  // A days window asks for its months (the comparison is by whole months).
-  const [first, last] = dateRange(scope);
-  const window = { from: first.slice(0, 7), to: last.slice(0, 7), team: scope.team };
-  const impact = useQuery({ ...aiImpactQuery(window), placeholderData: (previous) => previous });
+  const { window, query } = aiImpactOf(scope);
+  const impact = useQuery({ ...query, placeholderData: (previous) => previous });
   const body = impact.data?.data;
   const titles = Object.fromEntries((body?.measures ?? []).map((m) => [m.drill, m.title]));
   return (

@@ -1,7 +1,16 @@
 import { apiQuery } from '../cube';
+import type { Scope } from '../../lib/scope';
+import { dateRange } from '../../lib/window';
 
 export type { AiImpactBody, BeforeAfterBody, DifferenceBody, MeasureRow, SideBody } from '../../../../src/aiImpact/presenters';
 export type { Level } from '../../../../src/aiImpact/levels';
 
 /** AI-assisted against not for a window of months and the organisation or one team (its id). */
 export const aiImpactQuery = (scope: { from: string; to: string; team?: string }) => apiQuery('GET /api/ai-impact', { query: { from: scope.from, to: scope.to, team: scope.team } });
+
+/** The page's query for a scope: a days window asks for its months (the comparison is by whole months). */
+export function aiImpactOf(scope: Scope) {
+  const [first, last] = dateRange(scope);
+  const window = { from: first.slice(0, 7), to: last.slice(0, 7), team: scope.team };
+  return { window, query: aiImpactQuery(window) };
+}
