@@ -69,7 +69,7 @@ const SQL = {
     values (${PR_VALUES}, $18, ${firstReview('$7::text')})
     on conflict (project_id, number) do update set ${PR_SET},
       ready_at = case when excluded.draft then pr.ready_at else coalesce(pr.ready_at, excluded.updated_at) end,
-      first_review_at = ${firstReview('excluded.author_username')}
+      first_review_at = excluded.first_review_at
     where pr.updated_at <= excluded.updated_at
     returning id`,
   prWithout: `insert into pull_requests as pr (${PR_COLUMNS})

@@ -77,6 +77,8 @@ const PR = PR_ONLY || process.env.BENCH_PR !== '0';
 /** The code-host webhook's share of the HTTP seconds (its PR deliveries), and its raw seconds per variant. */
 const PR_HTTP_SECONDS = Number(process.env.BENCH_PR_HTTP_SECONDS ?? SECONDS / 2);
 const PR_RAW_SECONDS = Number(process.env.BENCH_PR_RAW_SECONDS ?? RAW_SECONDS);
+/** Loops of the PR part (32 as the others; 1 makes pg_stat_statements' times nearly CPU times, without lock waits). */
+const PR_CONCURRENCY = Number(process.env.BENCH_PR_CONCURRENCY ?? CONCURRENCY);
 
 const hex = (n: number) => n.toString(16).padStart(12, '0');
 
@@ -238,8 +240,8 @@ function sampleActivity(url: string) {
 async function statementProfile(pool: pg.Pool): Promise<string> {
   const { rows } = await pool.query(`select calls, total_plan_time / calls as plan, total_exec_time / calls as exec,
       (total_plan_time + total_exec_time) as total, shared_blks_hit / calls as blocks, wal_records / calls as wal,
-      coalesce(substring(query from 'INSERT INTO (issues|deployments)') || ' (gated) ', '') || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as q
-    from pg_stat_statements where calls > 100 order by total desc limit 12`);
+      coalesce(substring(query from 'INSERT INTO (issues|deployments)') || ' (gated) ', '') || left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as q
+    from pg_stat_statements where calls > 100 order by total desc limit 24`);
   return ['statements (calls, mean plan ms, mean exec ms, buffers hit, WAL records):', ...rows.map((r) => `${String(r.calls).padStart(8)} ${r.plan.toFixed(3)} ${r.exec.toFixed(3)} ${Number(r.blocks).toFixed(0).padStart(4)} ${Number(r.wal).toFixed(1).padStart(4)}  ${r.q}`)].join('\n');
 }
 
@@ -294,9 +296,9 @@ async function main(): Promise<number> {
     const installations = PR ? await linkInstallations(rawPool, [...new Set(keys.map((k) => k.tenant.id))], PROJECTS_PER_TENANT) : [];
     const prNumbers = { next: 0 };
     if (PR) {
-      await httpPrLoad(servers.map((one) => one.url), installations, 1, prNumbers, CONCURRENCY);
-      await rawPrWrites(rawPool, rawTenant, rawProjects, 1, 'without', prNumbers, CONCURRENCY);
-      await rawPrWrites(rawPool, rawTenant, rawProjects, 1, 'with', prNumbers, CONCURRENCY);
+      await httpPrLoad(servers.map((one) => one.url), installations, 1, prNumbers, PR_CONCURRENCY);
+      await rawPrWrites(rawPool, rawTenant, rawProjects, 1, 'without', prNumbers, PR_CONCURRENCY);
+      await rawPrWrites(rawPool, rawTenant, rawProjects, 1, 'with', prNumbers, PR_CONCURRENCY);
     }
 
     // The machine may be shared: the phases alternate so all see the same conditions.
@@ -365,10 +367,10 @@ async function main(): Promise<number> {
         const variants = phase % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
         const rates: Record<string, string> = {};
         for (const variant of variants) {
-          const run = await measurePr(variant === 'with' ? prWith : prWithout, () => rawPrWrites(rawPool, rawTenant, rawProjects, PR_RAW_SECONDS / PHASES, variant, prNumbers, CONCURRENCY));
+          const run = await measurePr(variant === 'with' ? prWith : prWithout, () => rawPrWrites(rawPool, rawTenant, rawProjects, PR_RAW_SECONDS / PHASES, variant, prNumbers, PR_CONCURRENCY));
           rates[variant] = run.summary.perSecond.toFixed(0);
         }
-        const http = await measurePr(prHttp, () => httpPrLoad(servers.map((one) => one.url), installations, PR_HTTP_SECONDS / PHASES, prNumbers, CONCURRENCY));
+        const http = await measurePr(prHttp, () => httpPrLoad(servers.map((one) => one.url), installations, PR_HTTP_SECONDS / PHASES, prNumbers, PR_CONCURRENCY));
         process.stdout.write(`  phase ${phase + 1}/${PHASES}: PR deliveries raw without phases ${rates.without}/s, raw with phases ${rates.with}/s, HTTP ${http.summary.perSecond.toFixed(0)}/s\n`);
       }
       if (PR_ONLY) continue;
