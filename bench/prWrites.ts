@@ -15,7 +15,7 @@
  *   transaction per delivery, as the product's webhook runs each delivery.
  *   - `with`: the statements of src/codehost/events.ts applyPullRequest and reviews.ts
  *     applyPullRequestReview today: the PR upsert keeps ready_at and computes first_review_at from
- *     pull_request_reviews (insert and update); a review inserts its pull_request_reviews row, moves
+ *     pull_request_reviews (once: the update takes the proposed row's value); a review inserts its pull_request_reviews row, moves
  *     the PR's first_review_at, and sets the reviewer's state (pull_request_reviewers, open work).
  *   - `without`: the same writes with the phase work removed, i.e. the statements as they were
  *     before migration 0068 (commit 5f99255): the PR upsert without ready_at and first_review_at,

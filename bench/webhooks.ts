@@ -37,7 +37,10 @@
  *    trigger-less copies would measure the floor, not the raw cost. Prints PostgreSQL CPU per
  *    delivery of each, the ratio with ÷ without (the bar: <= 1.2), the deferred catch-up of each
  *    (delivery facts and the stored AI level) per delivery, and per delivery kind the latency.
- *    BENCH_PR=0 leaves the PRs out; BENCH_PR_ONLY=1 runs only them (no issues, deployments or backlog).
+ *    BENCH_PR=0 leaves the PRs out; BENCH_PR_ONLY=1 runs only them (no issues, deployments or backlog);
+ *    BENCH_PR_RAW_SECONDS (BENCH_RAW_SECONDS) per variant, BENCH_PR_HTTP_SECONDS (half BENCH_SECONDS);
+ *    BENCH_PR_CONCURRENCY (32) sets the PR loops (1 with BENCH_STATEMENTS=1 gives statement times
+ *    without lock waits). PostgreSQL CPU is its whole process tree (autovacuum, WAL writer included).
  * BENCH_PROFILE=1 writes a CPU profile of the server to BENCH_PROFILE_DIR (a temporary directory).
  * BENCH_PG_FLAGS adds PostgreSQL settings (e.g. `-c synchronous_commit=off`); BENCH_DEBUG=1 samples
  * what the server's database connections wait on; BENCH_STATEMENTS=1 loads pg_stat_statements and
