@@ -12,7 +12,8 @@
  * - Raw (`rawPrWrites`): the same deliveries' row writes as SQL on the real tables with every
  *   trigger on, no HTTP, no delivery claim, no project lookup, no commit or session linking (those
  *   are the same with or without phases, and leaving them out makes the phases' share larger). One
- *   transaction per delivery, as the product's webhook runs each delivery.
+ *   transaction per delivery, as the product's webhook runs each delivery; unnamed statements, as
+ *   drizzle sends the product's (`statement` below).
  *   - `with`: the statements of src/codehost/events.ts applyPullRequest and reviews.ts
  *     applyPullRequestReview today: the PR upsert keeps ready_at and computes first_review_at from
  *     pull_request_reviews (once: the update takes the proposed row's value); a review inserts its pull_request_reviews row, moves
