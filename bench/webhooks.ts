@@ -24,6 +24,23 @@
  *    waits; against the same tenant's facts recomputed from scratch (and checked identical), and,
  *    unless BENCH_BACKLOG_ONE_TRANSACTION=0, the same backlog caught up in one transaction (before
  *    migration 0058) on a second tenant.
+ * 6. Pull requests (issue 47's bar, "phases add no more than 20 % to the raw webhook write cost";
+ *    bench/prWrites.ts, docs/benchmarks/2026-11-29-pr-phase-writes.md): each PR as four deliveries
+ *    (opened as a draft, ready_for_review, a review submitted by someone else, closed and merged).
+ *    In every phase of the alternation: raw PR writes without phases, raw PR writes with phases
+ *    (both on the real tables with every trigger, one transaction per delivery, 32 loops), and the
+ *    signed GitHub deliveries over HTTP to the code-host webhook over 16 linked installations.
+ *    The reference "raw webhook write cost without phases" is the same deliveries' row writes as
+ *    they were before migration 0068 (no pull_request_reviews row, no ready_at, no first_review_at):
+ *    the same tables, triggers and database in the same run, so only the phases' statements differ;
+ *    no trigger is phase-only, so disabling triggers would remove nothing of the phases' and
+ *    trigger-less copies would measure the floor, not the raw cost. Prints PostgreSQL CPU per
+ *    delivery of each, the ratio with ÷ without (the bar: <= 1.2), the deferred catch-up of each
+ *    (delivery facts and the stored AI level) per delivery, and per delivery kind the latency.
+ *    BENCH_PR=0 leaves the PRs out; BENCH_PR_ONLY=1 runs only them (no issues, deployments or backlog);
+ *    BENCH_PR_RAW_SECONDS (BENCH_RAW_SECONDS) per variant, BENCH_PR_HTTP_SECONDS (half BENCH_SECONDS);
+ *    BENCH_PR_CONCURRENCY (32) sets the PR loops (1 with BENCH_STATEMENTS=1 gives statement times
+ *    without lock waits). PostgreSQL CPU is its whole process tree (autovacuum, WAL writer included).
  * BENCH_PROFILE=1 writes a CPU profile of the server to BENCH_PROFILE_DIR (a temporary directory).
  * BENCH_PG_FLAGS adds PostgreSQL settings (e.g. `-c synchronous_commit=off`); BENCH_DEBUG=1 samples
  * what the server's database connections wait on; BENCH_STATEMENTS=1 loads pg_stat_statements and
@@ -37,6 +54,8 @@ import { createTenant, insertKey } from '../src/tenants/service.js';
 import { CATCH_UP_CHUNK_NOTES, catchUpDeliveryFacts } from '../src/cube/deliveryFacts.js';
 import { openDatabase } from '../src/db/client.js';
 import { measureBacklog } from './catchUpBacklog.js';
+import { httpPrLoad, linkInstallations, PR_EVENTS, rawPrWrites, type PrRun } from './prWrites.js';
+import { codehostEnv } from '../test/activity/helpers.js';
 import { call, cpuTicks, fmt, migrate, serverEnv, settle, startDatabase, startServerProcess, summarise, type ServerProcess, type Summary } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -55,6 +74,14 @@ const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? join(tmpdir(), 'da-bench-pr
 const BACKLOG = Number(process.env.BENCH_BACKLOG_NOTES ?? 120_000);
 /** BENCH_BACKLOG_ONE_TRANSACTION=0 leaves out the same backlog caught up in one transaction (before 0058). */
 const BACKLOG_ONE_TRANSACTION = process.env.BENCH_BACKLOG_ONE_TRANSACTION !== '0';
+/** The pull-request part (6.): BENCH_PR=0 leaves it out, BENCH_PR_ONLY=1 runs nothing else. */
+const PR_ONLY = process.env.BENCH_PR_ONLY === '1';
+const PR = PR_ONLY || process.env.BENCH_PR !== '0';
+/** The code-host webhook's share of the HTTP seconds (its PR deliveries), and its raw seconds per variant. */
+const PR_HTTP_SECONDS = Number(process.env.BENCH_PR_HTTP_SECONDS ?? SECONDS / 2);
+const PR_RAW_SECONDS = Number(process.env.BENCH_PR_RAW_SECONDS ?? RAW_SECONDS);
+/** Loops of the PR part (32 as the others; 1 makes pg_stat_statements' times nearly CPU times, without lock waits). */
+const PR_CONCURRENCY = Number(process.env.BENCH_PR_CONCURRENCY ?? CONCURRENCY);
 
 const hex = (n: number) => n.toString(16).padStart(12, '0');
 
@@ -216,8 +243,8 @@ function sampleActivity(url: string) {
 async function statementProfile(pool: pg.Pool): Promise<string> {
   const { rows } = await pool.query(`select calls, total_plan_time / calls as plan, total_exec_time / calls as exec,
       (total_plan_time + total_exec_time) as total, shared_blks_hit / calls as blocks, wal_records / calls as wal,
-      coalesce(substring(query from 'INSERT INTO (issues|deployments)') || ' (gated) ', '') || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as q
-    from pg_stat_statements where calls > 100 order by total desc limit 12`);
+      coalesce(substring(query from 'INSERT INTO (issues|deployments)') || ' (gated) ', '') || left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as q
+    from pg_stat_statements where calls > 100 order by total desc limit 24`);
   return ['statements (calls, mean plan ms, mean exec ms, buffers hit, WAL records):', ...rows.map((r) => `${String(r.calls).padStart(8)} ${r.plan.toFixed(3)} ${r.exec.toFixed(3)} ${Number(r.blocks).toFixed(0).padStart(4)} ${Number(r.wal).toFixed(1).padStart(4)}  ${r.q}`)].join('\n');
 }
 
@@ -234,11 +261,12 @@ async function main(): Promise<number> {
     // No job worker: the delivery-facts catch-up schedule would run inside whichever phase its
     // 5 s window fell in; the bench catches up itself after each write phase and prints that cost
     // on its own line (migration 0055: writes note, reads and the schedule recompute).
-    const env = { ...serverEnv(database.url), JOBS_WORKER_ENABLED: 'false' };
+    // The code-host application configured as the tests configure it (its webhook secret signs the PR deliveries).
+    const env = { ...serverEnv(database.url), ...(codehostEnv() as Record<string, string>), JOBS_WORKER_ENABLED: 'false' };
     await migrate(env);
-    const keys = await makeKeys(database.url, TENANTS, KEYS, 'm');
+    const keys = await makeKeys(database.url, TENANTS, PR_ONLY ? TENANTS : KEYS, 'm');
     // One tenant with as many keys: a large organisation's 32 pipelines over its 8 projects.
-    const oneTenantKeys = await makeKeys(database.url, 1, KEYS, 's');
+    const oneTenantKeys = PR_ONLY ? [] : await makeKeys(database.url, 1, KEYS, 's');
     const rawTenant = keys[0]!.tenant.id;
     process.stdout.write(`${keys.length} API keys over ${TENANTS} tenants, ${oneTenantKeys.length} of one tenant\n`);
 
@@ -246,8 +274,10 @@ async function main(): Promise<number> {
     for (let i = 0; i < INSTANCES; i += 1) servers.push(await startServerProcess(env, nodeArgs));
     for (const one of servers) await settle(one.pid);
     // A short warm-up so JIT and connection pools are ready before the measured run.
-    await httpLoad(servers.map((one) => one.url), keys.slice(0, 40), 1);
-    await httpLoad(servers.map((one) => one.url), oneTenantKeys.slice(0, 40), 1);
+    if (!PR_ONLY) {
+      await httpLoad(servers.map((one) => one.url), keys.slice(0, 40), 1);
+      await httpLoad(servers.map((one) => one.url), oneTenantKeys.slice(0, 40), 1);
+    }
     const rawPool = new pg.Pool({ connectionString: database.url, max: CONCURRENCY });
     closeRaw = () => rawPool.end();
     const rawProjects: string[] = [];
@@ -260,8 +290,19 @@ async function main(): Promise<number> {
     for (const table of ['issues', 'deployments']) {
       await rawPool.query(`create table bench_floor_${table} (like ${table} including defaults including indexes)`);
     }
-    await rawUpserts(rawPool, rawTenant, rawProjects, 1, 'warm', true);
-    await rawUpserts(rawPool, rawTenant, rawProjects, 1, 'warm');
+    if (!PR_ONLY) {
+      await rawUpserts(rawPool, rawTenant, rawProjects, 1, 'warm', true);
+      await rawUpserts(rawPool, rawTenant, rawProjects, 1, 'warm');
+    }
+    // The PR part: one linked installation per tenant of the 16 (8 repositories each); the raw PR
+    // writes go to the raw tenant's projects. PR numbers never repeat across runs and variants.
+    const installations = PR ? await linkInstallations(rawPool, [...new Set(keys.map((k) => k.tenant.id))], PROJECTS_PER_TENANT) : [];
+    const prNumbers = { next: 0 };
+    if (PR) {
+      await httpPrLoad(servers.map((one) => one.url), installations, 1, prNumbers, PR_CONCURRENCY);
+      await rawPrWrites(rawPool, rawTenant, rawProjects, 1, 'without', prNumbers, PR_CONCURRENCY);
+      await rawPrWrites(rawPool, rawTenant, rawProjects, 1, 'with', prNumbers, PR_CONCURRENCY);
+    }
 
     // The machine may be shared: the phases alternate so all see the same conditions.
     const sampler = process.env.BENCH_DEBUG === '1' ? sampleActivity(database.url) : null;
@@ -273,6 +314,11 @@ async function main(): Promise<number> {
     const catchUps = { raw: { cpu: 0, notes: 0, ms: 0 }, http: { cpu: 0, notes: 0, ms: 0 } };
     const httpK = kind();
     const oneK = kind();
+    interface PrKind { runs: Summary[]; latencies: number[]; byEvent: Record<string, number[]>; cpu: Cpu; catchUp: { cpu: number; notes: number; ms: number } }
+    const prKind = (): PrKind => ({ runs: [], latencies: [], byEvent: Object.fromEntries(PR_EVENTS.map((e) => [e, []])), cpu: { self: 0, server: 0, db: 0 }, catchUp: { cpu: 0, notes: 0, ms: 0 } });
+    const prWithout = prKind();
+    const prWith = prKind();
+    const prHttp = prKind();
     const failures = new Map<string, number>();
     let outOfKeys = false;
     // CPU seconds by party, per phase kind: this process (raw client, or load generator), the
@@ -304,9 +350,33 @@ async function main(): Promise<number> {
       await rawPool.query('create extension if not exists pg_stat_statements');
       await rawPool.query('select pg_stat_statements_reset()');
     }
+    const measurePr = async (k: PrKind, run: () => Promise<PrRun>): Promise<PrRun> => {
+      await catchUp({ cpu: 0, notes: 0, ms: 0 });
+      const mark = marks();
+      const result = await run();
+      k.cpu = add(k.cpu, since(mark));
+      k.runs.push(result.summary);
+      k.latencies.push(...result.latencies);
+      for (const event of PR_EVENTS) k.byEvent[event]!.push(...result.byEvent[event]);
+      for (const [label, count] of result.failures) failures.set(label, (failures.get(label) ?? 0) + count);
+      await catchUp(k.catchUp);
+      return result;
+    };
     const manyTurns = { keyTurn: 0 };
     const oneTurns = { keyTurn: 0 };
     for (let phase = 0; phase < PHASES; phase += 1) {
+      if (PR) {
+        // Without and with alternate which goes first, so that neither always follows the other.
+        const variants = phase % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+        const rates: Record<string, string> = {};
+        for (const variant of variants) {
+          const run = await measurePr(variant === 'with' ? prWith : prWithout, () => rawPrWrites(rawPool, rawTenant, rawProjects, PR_RAW_SECONDS / PHASES, variant, prNumbers, PR_CONCURRENCY));
+          rates[variant] = run.summary.perSecond.toFixed(0);
+        }
+        const http = await measurePr(prHttp, () => httpPrLoad(servers.map((one) => one.url), installations, PR_HTTP_SECONDS / PHASES, prNumbers, PR_CONCURRENCY));
+        process.stdout.write(`  phase ${phase + 1}/${PHASES}: PR deliveries raw without phases ${rates.without}/s, raw with phases ${rates.with}/s, HTTP ${http.summary.perSecond.toFixed(0)}/s\n`);
+      }
+      if (PR_ONLY) continue;
       const floor = await measure(floorK, () => rawUpserts(rawPool, rawTenant, rawProjects, RAW_SECONDS / PHASES, `p${phase}`, true));
       const raw = await measure(rawK, () => rawUpserts(rawPool, rawTenant, rawProjects, RAW_SECONDS / PHASES, `p${phase}`));
       await catchUp(catchUps.raw);
@@ -322,7 +392,31 @@ async function main(): Promise<number> {
     }
     if (sampler) process.stdout.write(`${await sampler.stop()}\n`);
     if (statements) process.stdout.write(`${await statementProfile(rawPool)}\n`);
-    const total = (k: Kind) => summarise(k.latencies, k.runs.reduce((sum, r) => sum + r.seconds, 0));
+    const total = (k: { latencies: number[]; runs: Summary[] }) => summarise(k.latencies, k.runs.reduce((sum, r) => sum + r.seconds, 0));
+    const perOp = (cpu: number, count: number) => ((cpu * 1000) / Math.max(1, count));
+    const ms = (cpu: number, count: number) => perOp(cpu, count).toFixed(3);
+    if (PR) {
+      const [without, withPhases, http] = [total(prWithout), total(prWith), total(prHttp)];
+      const pgCpu = (k: PrKind, s: Summary) => perOp(k.cpu.db, s.count);
+      const deferred = (k: PrKind, s: Summary) => perOp(k.catchUp.cpu, s.count);
+      const p50 = (values: number[]) => summarise(values, 1).p50.toFixed(2);
+      const kinds = (k: PrKind) => PR_EVENTS.map((e) => `${e} ${p50(k.byEvent[e]!)}`).join(', ');
+      const line = (label: string, k: PrKind, s: Summary, party: string) => process.stdout.write(
+        `${label} ${fmt(s)}\n    CPU per delivery (ms): ${party} + PostgreSQL ${ms(k.cpu.db, s.count)}; deferred catch-up ${k.catchUp.notes} notes, PostgreSQL ${ms(k.catchUp.cpu, s.count)} per delivery; p50 by delivery (ms): ${kinds(k)}\n`);
+      process.stdout.write(`pull requests (4 deliveries each: opened as a draft, ready_for_review, review submitted, closed and merged):\n`);
+      line('  raw PR writes without phases (before 0068; real tables, every trigger)', prWithout, without, `client ${ms(prWithout.cpu.self, without.count)}`);
+      line('  raw PR writes with phases (the product today)                        ', prWith, withPhases, `client ${ms(prWith.cpu.self, withPhases.count)}`);
+      line(`  code-host webhook over HTTP, signed GitHub deliveries, ${installations.length} installations`, prHttp, http, `server ${ms(prHttp.cpu.server, http.count)}`);
+      const ratio = pgCpu(prWith, withPhases) / pgCpu(prWithout, without);
+      const ratioDeferred = (pgCpu(prWith, withPhases) + deferred(prWith, withPhases)) / (pgCpu(prWithout, without) + deferred(prWithout, without));
+      const extra = pgCpu(prWith, withPhases) - pgCpu(prWithout, without);
+      process.stdout.write(`  phases' PostgreSQL CPU per delivery: ${extra.toFixed(3)} ms, ${((extra / Math.max(1e-9, perOp(prHttp.cpu.db + prHttp.cpu.server, http.count))) * 100).toFixed(1)} % of a delivery over HTTP (server + PostgreSQL)\n`);
+      process.stdout.write(`  raw PR write cost with phases ÷ without (PostgreSQL CPU per delivery): ${ratio.toFixed(2)} (bar <= 1.20: ${ratio <= 1.2 ? 'met' : 'NOT met'}); with each one's deferred catch-up: ${ratioDeferred.toFixed(2)} (${ratioDeferred <= 1.2 ? 'met' : 'NOT met'}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+    }
+    if (PR_ONLY) {
+      for (const [label, count] of failures) process.stdout.write(`failed: ${count} × ${label}\n`);
+      return failures.size > 0 ? 1 : 0;
+    }
     const [floor, raw, many, one] = [total(floorK), total(rawK), total(httpK), total(oneK)];
     const http = { summary: many, failures, outOfKeys };
     const instances = `${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}`;
@@ -330,8 +424,6 @@ async function main(): Promise<number> {
     process.stdout.write(`raw upserts (pool of ${CONCURRENCY}, one statement each)   ${fmt(raw)}\n`);
     process.stdout.write(`webhook API over HTTP, ${TENANTS} tenants (${CONCURRENCY} connections, ${instances}) ${fmt(many)}\n`);
     process.stdout.write(`webhook API over HTTP, one tenant (${CONCURRENCY} connections, ${instances}) ${fmt(one)}\n`);
-    const perOp = (cpu: number, count: number) => ((cpu * 1000) / Math.max(1, count));
-    const ms = (cpu: number, count: number) => perOp(cpu, count).toFixed(3);
     process.stdout.write(`CPU per operation (ms): floor client ${ms(floorK.cpu.self, floor.count)} + PostgreSQL ${ms(floorK.cpu.db, floor.count)}\n`);
     process.stdout.write(`                         raw  client ${ms(rawK.cpu.self, raw.count)} + PostgreSQL ${ms(rawK.cpu.db, raw.count)}\n`);
     process.stdout.write(`                         HTTP server ${ms(httpK.cpu.server, many.count)} + PostgreSQL ${ms(httpK.cpu.db, many.count)} (+ load generator ${ms(httpK.cpu.self, many.count)})\n`);

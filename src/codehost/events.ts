@@ -168,8 +168,10 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
         ...changes,
         receivedAt: sql`now()`,
         readyAt: values.draft ? sql`${pullRequests.readyAt}` : sql`coalesce(${pullRequests.readyAt}, ${values.updatedAt})`,
-        // The author may have been unknown, or differ: the first review is someone else's.
-        firstReviewAt: firstReview(projectId, pr.number, sql`excluded.author_username`),
+        // The author may have been unknown, or differ: the first review is someone else's. The
+        // proposed row's value is that subquery for the new author (excluded.author_username), in
+        // the statement's snapshot: read once rather than again (bench:webhooks, docs/pr-phases.md "Cost").
+        firstReviewAt: sql`excluded.first_review_at`,
       },
       setWhere: sql`${pullRequests.updatedAt} <= excluded.updated_at`,
     })
