@@ -141,6 +141,14 @@ export async function pageAs(suite: { server: TestServer; browser: Browser }, us
   return (await signedIn(suite.browser, suite.server.baseUrl, cookie)).newPage();
 }
 
+/**
+ * `pageAs` in the file's one tab (`personTab`, see there when that is safe): signed in as the user,
+ * in that tenant, the last person's cookies and storage gone.
+ */
+export async function tabAs(suite: { server: TestServer; browser: Browser }, userId: string, tenantId: string, kind = 'plain'): Promise<Page> {
+  return personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenantId), kind);
+}
+
 /** The tabs `personTab` hands out again, per file (each file has its own `launch()` wrapper) and kind. */
 const tabs = new WeakMap<Browser, Map<string, Page>>();
 

@@ -10,9 +10,9 @@
  * replaced. Alpha has one deployment of its own in September (alpha-1).
  */
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
-import { buildMember, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
-import { factRows, pageAs, serverAndBrowser, text, until } from './browser.js';
+import type { Page, Request } from 'playwright-core';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant, type BuiltUser } from '../helpers/factories.js';
+import { factRows, personTab, serverAndBrowser, text, until } from './browser.js';
 
 const SCOPE = 'from=2026-09&to=2026-09';
 
@@ -54,18 +54,20 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     expect(put.status, JSON.stringify(put.body)).to.equal(200);
   });
 
+  /** The file's one tab (personTab), signed in as the person with that organisation active: a context of its own cost a page load's CPU again. */
+  const tabAs = async (userId: string, tenantId: string) => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenantId));
+
   let shared: string | undefined;
   /** Opens Beta's deployment frequency list from its tile, as the member of both with Beta active: the link to share. */
   async function betaLink(): Promise<string> {
     if (shared) return shared;
-    const page = await pageAs(suite, both.userId, beta.tenantId);
+    const page = await tabAs(both.userId, beta.tenantId);
     await page.goto(`/app/?${SCOPE}`);
     await page.getByRole('link', { name: 'List the facts behind Deployment frequency' }).click();
     await page.getByRole('dialog', { name: 'Deployment frequency: the facts' }).waitFor();
     await until(() => text(page, 'facts-count'), '2 deployments');
     const url = new URL(page.url());
     expect(url.searchParams.get('dorg')).to.equal(beta.tenantId);
-    await page.context().close();
     shared = `${url.pathname}${url.search}`;
     return shared;
   }
@@ -76,7 +78,7 @@ describe('web app: a drill link carries its organisation; replaced deployments l
   const externalIds = async (page: Page) => (await factRows(page)).map((r) => BY_DAY[r.find((c) => /^\d{4}-\d{2}-\d{2} /.test(c))?.slice(0, 10) ?? ''] ?? r.join('|'));
 
   it('lists the deployments another source replaced apart, marked, outside the count; their CSV is its own', async () => {
-    const page = await pageAs(suite, both.userId, beta.tenantId);
+    const page = await tabAs(both.userId, beta.tenantId);
     await page.goto(`/app/?${SCOPE}&drill=deployments.production_deploys`);
     const panel = page.getByRole('dialog', { name: 'Deployment frequency: the facts' });
     await panel.waitFor();
@@ -94,17 +96,17 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     expect(await externalIds(page)).to.deep.equal(['gh-deployment-711', 'gh-deployment-702', 'ci-0910', 'ci-0903']);
     const csv = new URL(String(await page.getByTestId('facts-replaced-csv').getAttribute('href')), suite.server.baseUrl);
     expect(Object.fromEntries(csv.searchParams)).to.deep.equal({ measure: 'deployments.production_deploys', from: '2026-09', to: '2026-09', replaced: 'true', format: 'csv' });
-    await page.context().close();
   });
 
   it("a member of both opening Beta's link while Alpha is active is switched to Beta and sees Beta's list", async () => {
     const link = await betaLink();
-    const page = await pageAs(suite, both.userId, alpha.tenantId);
+    const page = await tabAs(both.userId, alpha.tenantId);
     const asked: string[] = [];
-    page.on('request', (r) => {
+    const onRequest = (r: Request) => {
       if (r.url().includes('/api/facts')) asked.push('facts');
       if (r.method() === 'PATCH' && r.url().endsWith('/api/users/me')) asked.push('switch');
-    });
+    };
+    page.on('request', onRequest);
     await page.goto(link);
     await page.getByRole('dialog', { name: 'Deployment frequency: the facts' }).waitFor();
     await until(() => text(page, 'facts-count'), '2 deployments');
@@ -117,14 +119,15 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     const [session] = (await dbFor(suite.server.databaseUrl).pool.query(
       'select active_tenant_id from login_sessions where user_id = $1 order by created_at desc limit 1', [both.userId])).rows;
     expect(session.active_tenant_id).to.equal(beta.tenantId);
-    await page.context().close();
+    page.off('request', onRequest);
   });
 
   it("a member of Alpha only is told the link belongs to an organisation they cannot see, and asks for no list", async () => {
     const link = await betaLink();
-    const page = await pageAs(suite, alphaOnly.userId, alpha.tenantId);
+    const page = await tabAs(alphaOnly.userId, alpha.tenantId);
     const asked: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/api/facts')) asked.push(r.url()); });
+    const onRequest = (r: Request) => { if (r.url().includes('/api/facts')) asked.push(r.url()); };
+    page.on('request', onRequest);
     await page.goto(link);
     const panel = page.getByRole('dialog', { name: 'Deployment frequency: the facts' });
     await panel.waitFor();
@@ -139,6 +142,6 @@ describe('web app: a drill link carries its organisation; replaced deployments l
     await until(() => text(page, 'facts-count'), '1 deployment');
     expect(new URL(page.url()).searchParams.get('dorg')).to.equal(alpha.tenantId);
     expect(await externalIds(page)).to.deep.equal(['alpha-1']);
-    await page.context().close();
+    page.off('request', onRequest);
   });
 });

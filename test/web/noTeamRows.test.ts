@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { deliver, mergedPullRequest } from '../activity/helpers.js';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
-import { pageAs, serverAndBrowser, text, until } from './browser.js';
+import { serverAndBrowser, tabAs, text, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant, type Seeded } from './seed.js';
 
 /**
@@ -79,8 +79,8 @@ describe('web app: the "No team" row on the Flow and AI adoption pages (Chromium
     await seedNoTeamFacts(suite.server, tenant);
   });
 
-  // Each page is opened by an owner of its own: each person has 100 API requests a minute.
-  const ownPage = async () => pageAs(suite, (await buildMember(suite.server.databaseUrl, tenant.tenantId, 'owner')).userId, tenant.tenantId);
+  // Each page is opened by an owner of its own: each person has 100 API requests a minute (in the file's one tab).
+  const ownPage = async () => tabAs(suite, (await buildMember(suite.server.databaseUrl, tenant.tenantId, 'owner')).userId, tenant.tenantId);
 
   it('Flow: a "No team" row for acme/tools, and the counts add up to the organisation\'s', async () => {
     const page = await ownPage();

@@ -159,7 +159,8 @@ describe('web app: the notebook (Chromium)', function () {
     await shared.check();
     await until(() => suite.server.as(a.owner.apiKey).get(notebookUrl.replace('/app/notebook/', '/api/notebooks/')).then((r) => r.body.data?.shared), true);
 
-    await memberPage.goto('/app/notebook');
+    // The list by the app's menu (no second document load).
+    await memberPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notebook', exact: true }).click();
     await until(() => memberPage.getByTestId('notebooks').getByRole('listitem').filter({ hasText: 'Adoption' }).innerText().then((t) => norm(t).split(' · ').slice(0, 2).join(' · ')), 'Adoption · shared with you');
     await memberPage.getByRole('link', { name: 'Adoption', exact: true }).click();
     const cell = memberPage.getByRole('article', { name: COUNT_QUESTION });

@@ -1,45 +1,57 @@
 import { expect } from 'chai';
-import type { Page, Request, Response } from 'playwright-core';
-import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
-import { liveAnswered, liveEvents, pageAs, serverAndBrowser, text, until } from './browser.js';
+import type { Page, Request, Response, WebSocket } from 'playwright-core';
+import { buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { liveAnswered, liveEvents, personTab, serverAndBrowser, text, until } from './browser.js';
 import { SCOPE, SEED_ENV, seedTenant } from './seed.js';
 import { seedRatesAndUnowned } from './seedRates.js';
 
-/** The cube queries a page sent, as parsed JSON, with their statuses. */
+/**
+ * The cube queries a page sent, as parsed JSON, with their statuses; `stop()` removes the listener
+ * (the file's one tab goes on to the next test).
+ */
 type SentQuery = { measures?: string[]; dimensions?: string[]; filters?: { member: string; values?: string[] }[] };
-function cubeRequests(page: Page): { status: number; query: SentQuery }[] {
+function cubeRequests(page: Page): { status: number; query: SentQuery }[] & { stop: () => void } {
   const seen: { status: number; query: SentQuery }[] = [];
-  page.on('response', (res: Response) => {
+  const onResponse = (res: Response) => {
     const url = new URL(res.url());
     if (url.pathname === '/cubejs-api/v1/load') seen.push({ status: res.status(), query: JSON.parse(url.searchParams.get('query') ?? '{}') });
-  });
-  return seen;
+  };
+  page.on('response', onResponse);
+  return Object.assign(seen, { stop: () => void page.off('response', onResponse) });
 }
 /** The tiles' query (the window's totals and whether any project sends deployments), once per load of the Overview: counts its refreshes. */
 const isSources = (q: { measures?: string[] }) => q.measures?.includes('projects.deployment_sources') === true;
 
 /**
  * Every general-API request a page sends (`/api/*`, `/cubejs-api/*`; the live websocket aside), as
- * `GET /api/users/me` or `cube {query}`, and how many are still unanswered.
+ * `GET /api/users/me` or `cube {query}`, and how many are still unanswered; `stop()` removes the listeners.
  */
-function apiRequests(page: Page): { sent: string[]; open: () => number; events: string[] } {
+function apiRequests(page: Page): { sent: string[]; open: () => number; events: string[]; stop: () => void } {
   const sent: string[] = [];
   const events: string[] = [];
   let open = 0;
   // A data event during the load refreshes the page (its requests would count twice): listed, so a failure says so.
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => { const kind = /"kind":"([^"]+)"/.exec(String(f.payload))?.[1]; if (kind && kind !== 'live.ready') events.push(kind); }));
+  const onSocket = (ws: WebSocket) => ws.on('framereceived', (f) => { const kind = /"kind":"([^"]+)"/.exec(String(f.payload))?.[1]; if (kind && kind !== 'live.ready') events.push(kind); });
   const isApi = (req: Request) => /^\/(api|cubejs-api)\//.test(new URL(req.url()).pathname);
-  page.on('request', (req) => {
+  const onRequest = (req: Request) => {
     if (!isApi(req)) return;
     const url = new URL(req.url());
     const query = url.searchParams.get('query');
     sent.push(query ? `cube ${query}` : `${req.method()} ${url.pathname}`);
     open += 1;
-  });
+  };
   const answered = (req: Request) => { if (isApi(req)) open -= 1; };
+  page.on('websocket', onSocket);
+  page.on('request', onRequest);
   page.on('requestfinished', answered);
   page.on('requestfailed', answered);
-  return { sent, open: () => open, events };
+  const stop = () => {
+    page.off('websocket', onSocket);
+    page.off('request', onRequest);
+    page.off('requestfinished', answered);
+    page.off('requestfailed', answered);
+  };
+  return { sent, open: () => open, events, stop };
 }
 const isCorpus = (q: { measures?: string[] }) => q.measures?.includes('benchmarks.repository_months') === true;
 
@@ -62,8 +74,11 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     await seedRatesAndUnowned(suite.server, other.owner.apiKey);
   });
 
+  /** The file's one tab (personTab), signed in as the tenant's owner: a context of its own cost a page load's CPU again. */
+  const ownerTab = async (of: BuiltTenant) => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, of.owner.userId, of.tenantId));
+
   it('a page refused with 429 waits the Retry-After and shows its numbers, not an error', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await ownerTab(tenant);
     const requests = cubeRequests(page);
     await page.goto(`/app/?${SCOPE}`);
     await until(() => text(page, 'deployment-frequency-count'), '4');
@@ -78,10 +93,11 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     const teamSources = requests.filter((r) => isSources(r.query) && r.query.filters?.[0]?.values?.[0] === teams.alpha);
     expect(teamSources.map((r) => r.status)).to.deep.equal([429, 200]);
     expect(await page.getByRole('alert').count()).to.equal(0);
+    requests.stop();
   });
 
   it('a burst of webhook batches refreshes an open Overview at most once per 2 s, and never re-asks for the corpus (waits for every event answered)', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await ownerTab(tenant);
     const requests = cubeRequests(page);
     await page.goto(`/app/?${SCOPE}`);
     await until(() => text(page, 'deployment-frequency-count'), '4');
@@ -116,11 +132,12 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     refreshes.slice(1).forEach((at, i) => expect(at - refreshes[i]!, `gap before refresh ${i + 2}`).to.be.at.least(1_950));
     expect(requests.filter((r) => isCorpus(r.query))).to.deep.equal([]);
     expect(await text(page, 'deployment-frequency-count')).to.equal('9');
+    requests.stop();
   });
 
   /**
-   * The exact number of API requests of a cold page load (a new browser context, so nothing cached),
-   * counted once the page shows all it shows and no request is open. On the test server (billing
+   * The exact number of API requests of a cold page load (a new document in the file's one tab, its
+   * storage cleared; API answers are `no-store`, so none comes from the cache), counted once the page shows all it shows and no request is open. On the test server (billing
    * off, so no `/api/billing/notice`): the Overview 8 (the tiles' query, the previous window, the
    * trend, the unowned deployments, the teams list, the open-source month and corpus, and
    * `/api/users/me`), 7 with a team filter (no unowned count), Teams 4 (the teams list, every
@@ -139,7 +156,7 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
     };
 
     it('the Overview of the organisation: 8', async () => {
-      const page = await pageAs(suite, other.owner.userId, other.tenantId);
+      const page = await ownerTab(other);
       const requests = apiRequests(page);
       await page.goto(`/app/?${SCOPE}`);
       await until(() => text(page, 'deployment-frequency-value'), '0.86 per week · 11 deployments');
@@ -148,11 +165,11 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
       await overviewDone(page);
       await settled(page, requests);
       expect(requests.sent.length, requests.sent.join('\n')).to.equal(8);
-      await page.context().close();
+      requests.stop();
     });
 
     it('the Overview of a team: 7', async () => {
-      const page = await pageAs(suite, other.owner.userId, other.tenantId);
+      const page = await ownerTab(other);
       const requests = apiRequests(page);
       await page.goto(`/app/?${SCOPE}&team=${otherTeams.beta}`);
       await until(() => text(page, 'deployment-frequency-value'), '1.2 per week · 5 deployments');
@@ -160,11 +177,11 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
       await overviewDone(page);
       await settled(page, requests);
       expect(requests.sent.length, requests.sent.join('\n')).to.equal(7);
-      await page.context().close();
+      requests.stop();
     });
 
     it('Teams: 5 (the previous window of every team is one more query)', async () => {
-      const page = await pageAs(suite, other.owner.userId, other.tenantId);
+      const page = await ownerTab(other);
       const requests = apiRequests(page);
       await page.goto(`/app/teams?${SCOPE}`);
       const table = page.getByRole('table');
@@ -172,7 +189,7 @@ describe('web app: within the general API budget of 100 requests a minute (Chrom
       await until(async () => (await table.locator('tfoot tr').innerText()).split('\t')[0], 'Organisation');
       await settled(page, requests);
       expect(requests.sent.length, requests.sent.join('\n')).to.equal(5);
-      await page.context().close();
+      requests.stop();
     });
   });
 });

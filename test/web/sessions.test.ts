@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import type { Env } from '../../src/config/index.js';
 import { aiEnv, isAssessment, GOOD_ASSESSMENT, sessionBody, startFakes, until as untilValue, type Fakes } from '../ai/helpers.js';
 import { buildMember, buildSessionCookie, twoTenants, type BuiltTenant } from '../helpers/factories.js';
@@ -174,16 +174,18 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
   });
 
   it('asks the API only for the session its address names: an encoded path in the address stays one segment', async () => {
-    const page = await pageAs(suite, a.owner.userId, a.tenantId);
+    const page = await tabAs(a.owner.userId, a.tenantId);
     const asked: string[] = [];
-    page.on('request', (r) => {
+    const onRequest = (r: Request) => {
       const path = new URL(r.url()).pathname;
       if (path.startsWith('/api/')) asked.push(path);
-    });
+    };
+    page.on('request', onRequest);
     await page.goto('/app/ai/sessions/..%2F..%2Fkeys');
     await page.getByRole('alert').waitFor();
     expect(asked).to.include('/api/sessions/..%2F..%2Fkeys');
     expect(asked).to.not.include('/api/keys');
+    page.off('request', onRequest);
   });
 
   it('says there is nothing to summarise without a transcript', async () => {

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
-import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+import { screenshot, serverAndBrowser, tabAs, until } from './browser.js';
 
 describe('web app: Settings › AI, attribution (Chromium)', function () {
   this.timeout(60_000);
@@ -33,7 +33,7 @@ describe('web app: Settings › AI, attribution (Chromium)', function () {
   });
 
   it('an owner saves a label and reads the merged PRs each signal found', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/ai');
     await until(() => page.getByTestId('ai-labels').innerText(), 'Labels read: ai-assisted');
     const levels = page.getByTestId('ai-signals-levels');
@@ -59,7 +59,7 @@ describe('web app: Settings › AI, attribution (Chromium)', function () {
 
   it('a member sees the labels read, neither the form nor the counts', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId, 'member', `member-attr-${Date.now()}@example.com`);
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    const page = await tabAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/ai');
     await until(async () => (await page.getByTestId('ai-labels').count()) > 0 && (await page.getByTestId('ai-labels').innerText()).startsWith('Labels read: ai-assisted'), true);
     expect(await page.getByLabel('Labels besides ai-assisted').count()).to.equal(0);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
-import { pageAs, serverAndBrowser, until } from './browser.js';
+import { serverAndBrowser, tabAs, until } from './browser.js';
 
 describe('web app: Settings › BI access (Chromium)', function () {
   this.timeout(90_000);
@@ -13,7 +13,7 @@ describe('web app: Settings › BI access (Chromium)', function () {
   });
 
   it('an owner creates a credential, sees the connection once, connects with it, and revokes it', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/bi');
     await page.getByRole('heading', { name: 'BI access', level: 1 }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'BI access' }).getAttribute('aria-current')).to.equal('page');
@@ -55,7 +55,7 @@ describe('web app: Settings › BI access (Chromium)', function () {
 
   it('is not in a member’s menu', async () => {
     const member = await buildMember(suite.server.databaseUrl, tenant.tenantId, 'member');
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    const page = await tabAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/keys');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await until(async () => page.getByRole('navigation', { name: 'Settings' }).getByRole('link').count().then((n) => n > 0), true);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildMember, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
+import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { PADDLE_ENV } from '../helpers/fakePaddle.js';
-import { pageAs, screenshot, serverAndBrowser, serverAndBrowserWithBilling, text, until } from './browser.js';
+import { pageAs, personTab, screenshot, serverAndBrowser, serverAndBrowserWithBilling, text, until } from './browser.js';
 
 const settingsLinks = (page: Page) => page.getByRole('navigation', { name: 'Settings' }).getByRole('link');
 
@@ -15,7 +15,8 @@ describe('web app: Settings › Billing, billing off (Chromium)', function () {
     const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
     const res = await page.goto('/app/settings/billing');
     expect(res?.headers()['content-security-policy']).to.not.contain('paddle');
-    await page.goto('/app/settings/keys');
+    // Another settings page by the menu (no second document load).
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await until(async () => settingsLinks(page).count().then((n) => n > 0), true);
     await until(() => page.getByText('Organisation', { exact: true }).count().then((n) => n > 0), true);
@@ -33,14 +34,19 @@ describe('web app: Settings › Billing, billing on (Chromium)', function () {
     tenant = await buildTenant(suite.server.databaseUrl, 'Paying Org');
   });
 
+  /** The file's one tab (personTab), signed in as the person: a context of its own cost a page load's CPU again. */
+  const tabAs = async (userId: string) => personTab(suite, await buildSessionCookie(suite.server.databaseUrl, userId, tenant.tenantId));
+  const PADDLE_CDN = 'https://cdn.paddle.com/**';
+  /** Paddle's CDN answered on this tab until `withoutPaddleJs` (the tab goes on to the next person). */
   async function withPaddleJs(page: Page): Promise<void> {
     // The browser cannot reach Paddle's CDN here: its address answers with the fake's Paddle.js.
     const script = await (await fetch(`${suite.paddle.url}/paddle.js`)).text();
-    await page.route('https://cdn.paddle.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: script }));
+    await page.route(PADDLE_CDN, (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: script }));
   }
+  const withoutPaddleJs = (page: Page) => page.unroute(PADDLE_CDN);
 
   it('checkout through Paddle.js with the client token and the tenant as custom data; the plan is active once Paddle’s notification arrives', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(tenant.owner.userId);
     await withPaddleJs(page);
     await page.goto('/app/settings/keys');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -76,13 +82,14 @@ describe('web app: Settings › Billing, billing on (Chromium)', function () {
     expect(await text(page, 'billing-renews')).to.not.equal('—');
     expect(await page.getByTestId('billing-waiting').count()).to.equal(0);
     await screenshot(page, 'settings-billing-active');
+    await withoutPaddleJs(page);
   });
 
   it('shows the over-band notice, and a member gets no Billing item but the read-only banner saying what to do', async () => {
     for (let i = 0; i < 12; i++) {
       await dbFor(suite.server.databaseUrl).pool.query('insert into people (tenant_id, external_ref) values ($1, $2)', [tenant.tenantId, `web-${i}`]);
     }
-    const owner = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const owner = await tabAs(tenant.owner.userId);
     await withPaddleJs(owner);
     await owner.goto('/app/settings/billing');
     await owner.getByTestId('billing-over-band').waitFor();
@@ -91,8 +98,9 @@ describe('web app: Settings › Billing, billing on (Chromium)', function () {
     );
 
     await dbFor(suite.server.databaseUrl).pool.query("update billing_subscriptions set status = 'past_due', status_since = now() - interval '20 days' where tenant_id = $1", [tenant.tenantId]);
+    await withoutPaddleJs(owner);
     const member = await buildMember(suite.server.databaseUrl, tenant.tenantId);
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    const page = await tabAs(member.userId);
     await page.goto('/app/settings/keys');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await page.getByTestId('billing-banner').waitFor();

@@ -6,14 +6,14 @@
  */
 import { seriousAxe } from './axe.js';
 import { expect } from 'chai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
 import { fakeNotion, type FakeNotion, type FakePage } from '../integrations/fakes/notion.js';
 import { fakeSlack, type FakeSlack } from '../integrations/fakes/slack.js';
 import { installSlack, slackEnv } from '../integrations/slackHelpers.js';
-import { launch, liveAnswered, liveEvents, screenshot, signedIn, text, until } from './browser.js';
+import { launch, liveAnswered, liveEvents, personTab, screenshot, text, until } from './browser.js';
 
 /** Serious or critical axe findings on the page as it is now. */
 async function axeFindings(page: Page): Promise<string[]> {
@@ -60,7 +60,8 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
     await notion?.close();
   });
 
-  const pageOf = async (userId: string) => (await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, userId, tenant.tenantId))).newPage();
+  /** The file's one tab (personTab), signed in as the person: a context of its own cost a page load's CPU again. */
+  const pageOf = async (userId: string) => personTab({ server, browser }, await buildSessionCookie(server.databaseUrl, userId, tenant.tenantId));
   const options = (select: Locator) => select.locator('option').allInnerTexts();
 
   it('the owner picks a digest channel per enabled team from the channels Slack lists; saved, kept after a reload, and stopped again', async () => {
@@ -137,7 +138,8 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
   it('a live data event refreshes our own answers on the page but does not ask Slack or Notion again', async () => {
     const page = await pageOf(tenant.owner.userId);
     const teamLists: string[] = [];
-    page.on('request', (r) => void (new URL(r.url()).pathname === '/api/teams' && teamLists.push(r.url())));
+    const onRequest = (r: Request) => void (new URL(r.url()).pathname === '/api/teams' && teamLists.push(r.url()));
+    page.on('request', onRequest);
     await page.goto('/app/settings/integrations');
     // The channel picker has Slack's channels (beyond "No digest"): Slack was asked once.
     await until(async () => (await page.getByRole('combobox', { name: 'Digest channel of Alpha' }).locator('option').count()) > 1, true);
@@ -154,5 +156,6 @@ describe('web app: Settings › Integrations › Slack digests and Notion parent
     await until(async () => teamLists.length > listsBefore, true);
     await liveAnswered(page, heard + 1);
     expect(vendorCalls()).to.deep.equal(before);
+    page.off('request', onRequest);
   });
 });

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import type { TestServer } from '../helpers/server.js';
-import { pageAs, screenshot, serverAndBrowser, text, until } from './browser.js';
+import { screenshot, serverAndBrowser, tabAs, text, until } from './browser.js';
 
 const HEADER =
   'external_ref,email,display_name,employment_type,supplier_name,cost_centre_code,location_country,team_slug,team_name,team_external_ref,team_cost_centre_code,org_unit_slug,org_unit_name,team_supplier_name,team_delivery_model,team_location_country';
@@ -29,7 +29,8 @@ describe('web app: Settings › Register and seats (Chromium)', function () {
   before(async () => {
     ({ server } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Import Org');
-    page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    // The file's one tab (tabAs): the member's test, the last, takes it over.
+    page = await tabAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/import');
     await page.getByRole('heading', { name: 'Register and seats', level: 1 }).waitFor();
   });
@@ -75,7 +76,7 @@ describe('web app: Settings › Register and seats (Chromium)', function () {
 
   it('a member is told that imports need the owner role and gets no upload control', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const memberPage = await pageAs(suite, member.userId, tenant.tenantId);
+    const memberPage = await tabAs(suite, member.userId, tenant.tenantId);
     await memberPage.goto('/app/settings/import');
     await memberPage.getByRole('heading', { name: 'Register and seats', level: 1 }).waitFor();
     await memberPage.getByTestId('register-history').getByRole('cell').first().waitFor();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { announceInstallation, codehostEnv } from '../activity/helpers.js';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { testServer, type TestServer } from '../helpers/server.js';
-import { pageAs, screenshot, serverAndBrowser, signedIn, text, until } from './browser.js';
+import { personTab, screenshot, serverAndBrowser, text, until } from './browser.js';
 
 const rows = (page: Page) =>
   page.locator('[data-testid="installations"] tbody tr').evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].slice(0, 3).map((c) => (c.textContent ?? '').trim())));
@@ -25,9 +25,11 @@ describe('web app: Settings › Integrations (Chromium)', function () {
   after(async () => {
     await bare?.close();
   });
+  /** The file's one tab (personTab), signed in as the person: a context of its own cost a page load's CPU again. */
+  const tabAs = async (userId: string, tenantId: string, on = server) => personTab({ server: on, browser }, await buildSessionCookie(on.databaseUrl, userId, tenantId));
 
   it('shows the application’s URLs, links an installation by id (the API’s error under the field first) and unlinks it', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/integrations');
     expect(await text(page, 'webhook-url')).to.equal(`${server.baseUrl}/api/integrations/codehost/webhook`);
     expect(await text(page, 'setup-url')).to.equal(`${server.baseUrl}/api/integrations/codehost/setup`);
@@ -47,12 +49,12 @@ describe('web app: Settings › Integrations (Chromium)', function () {
   });
 
   it('the setup callback’s return lands on this page and says what was linked; a member sees no link or unlink control', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/integrations?codehost=linked&installation=4242');
     expect(await text(page, 'just-linked')).to.equal('Installation 4242 is linked: its pull requests, commits and issues now arrive here.');
     await server.as(tenant.owner.apiKey).post('/api/integrations/codehost/installations', { installationId: 5151 });
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const memberPage = await pageAs(suite, member.userId, tenant.tenantId);
+    const memberPage = await tabAs(member.userId, tenant.tenantId);
     await memberPage.goto('/app/settings/integrations');
     await until(async () => (await rows(memberPage)).some((r) => r[0] === '5151'), true);
     expect(await memberPage.getByLabel('Installation id').count()).to.equal(0);
@@ -62,8 +64,9 @@ describe('web app: Settings › Integrations (Chromium)', function () {
   it('without a configured application the page says so and who can fix it', async () => {
     bare = await testServer();
     const other = await buildTenant(bare.databaseUrl);
-    const page = await (await signedIn(browser, bare.baseUrl, await buildSessionCookie(bare.databaseUrl, other.owner.userId, other.tenantId))).newPage();
-    await page.goto('/app/settings/integrations');
+    const page = await tabAs(other.owner.userId, other.tenantId, bare);
+    // The whole address: the tab's base URL is the first server's.
+    await page.goto(`${bare.baseUrl}/app/settings/integrations`);
     expect(await text(page, 'empty')).to.match(/^No code-host application is configured on this server/);
   });
 });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import { apiError, expectRefusal } from '../helpers/refusals.js';
 import type { TestServer } from '../helpers/server.js';
-import { screenshot, serverAndBrowser, signedIn, until } from './browser.js';
+import { personTab, screenshot, serverAndBrowser, until } from './browser.js';
 
 /** The settings menu of a member: every owner-only page is left out. */
 const MEMBER_MENU = ['API keys', 'Members', 'Teams', 'People', 'Surveys', 'Integrations', 'Deployment sources', 'Organisation', 'AI', 'Account'];
@@ -13,18 +13,16 @@ describe('web app: Settings › API keys (Chromium)', function () {
   this.timeout(60_000);
   const suite = serverAndBrowser();
   let server: TestServer;
-  let browser: Browser;
   let tenant: BuiltTenant;
 
   before(async () => {
-    ({ server, browser } = suite);
+    ({ server } = suite);
     tenant = await buildTenant(server.databaseUrl, 'Keys Org');
   });
 
   it('creates a key (the API’s field error first), shows the secret once with the role warning, the key works, and revoking it after confirmation ends it', async () => {
     const cookie = await buildSessionCookie(server.databaseUrl, tenant.owner.userId, tenant.tenantId);
-    const context = await signedIn(browser, server.baseUrl, cookie);
-    const page = await context.newPage();
+    const page = await personTab(suite, cookie);
     await page.goto('/app/settings');
     await until(async () => new URL(page.url()).pathname, '/app/settings/keys');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -63,7 +61,6 @@ describe('web app: Settings › API keys (Chromium)', function () {
     await row.getByRole('button', { name: 'Revoke key' }).click();
     await until(async () => (await rowNames(page)).includes('CI deployments'), false);
     expectRefusal(await server.as(secret).get('/api/keys'), 401, apiError('unauthorized', 'Missing or invalid credentials'));
-    await context.close();
   });
 
   it('a member sees only their own keys and the owner-only pages are not in their menu', async () => {
@@ -71,13 +68,11 @@ describe('web app: Settings › API keys (Chromium)', function () {
     await server.as(tenant.owner.apiKey).post('/api/keys', { name: 'Owner’s export key' });
     await server.as(member.apiKey).post('/api/keys', { name: 'Member’s script' });
     const cookie = await buildSessionCookie(server.databaseUrl, member.userId, tenant.tenantId);
-    const context = await signedIn(browser, server.baseUrl, cookie);
-    const page = await context.newPage();
+    const page = await personTab(suite, cookie);
     await page.goto('/app/settings/keys');
     await until(async () => (await rowNames(page)).includes('Member’s script'), true);
     expect(await rowNames(page)).not.to.include('Owner’s export key');
     expect(await page.getByText('You see the keys you created.').count()).to.equal(1);
     expect(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal(MEMBER_MENU);
-    await context.close();
   });
 });

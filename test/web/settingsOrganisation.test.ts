@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { buildMember, dbFor, twoTenants, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { CSV, EXAMPLE_REGISTER } from '../organisation/helpers.js';
-import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+import { screenshot, serverAndBrowser, tabAs, until } from './browser.js';
 
 const cells = (page: Page, testId: string) =>
   page.locator(`[data-testid="${testId}"] tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').trim())));
@@ -23,7 +23,8 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
     await server.as(tenant.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     await server.as(other.owner.apiKey).post('/api/register/imports', EXAMPLE_REGISTER, CSV);
     teamIds = Object.fromEntries((await server.as(tenant.owner.apiKey).get('/api/teams')).body.data.map((t: { slug: string; id: string }) => [t.slug, t.id]));
-    ownerPage = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    // The file's one tab (tabAs): the member's test, the last, takes it over.
+    ownerPage = await tabAs(suite, tenant.owner.userId, tenant.tenantId);
   });
 
   it('lists the teams; an owner disables one and the API agrees', async () => {
@@ -117,15 +118,18 @@ describe('web app: Settings › Teams and People (Chromium)', function () {
 
   it('a member sees teams and people without any owner control; another tenant’s team id is the API’s not-found message', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    const page = await tabAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/teams');
     await until(async () => (await cells(page, 'settings-teams')).map((r) => r[4]), ['yes', 'yes', 'yes']);
     expect(await page.locator('input[type="checkbox"]').count()).to.equal(0);
-    await page.goto(`/app/settings/teams/${teamIds.payments}`);
+    // The team's page and People by the app's links (no second document load).
+    await page.getByTestId('settings-teams').getByRole('link', { name: 'Payments', exact: true }).click();
+    await until(async () => new URL(page.url()).pathname, `/app/settings/teams/${teamIds.payments}`);
     await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
     await until(async () => (await cells(page, 'team-members')).length, 2);
     expect(await page.locator('textarea, input[type="search"], form').count()).to.equal(0);
-    await page.goto('/app/settings/people');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'People' }).click();
+    await until(async () => new URL(page.url()).pathname, '/app/settings/people');
     await until(async () => (await cells(page, 'people')).length, 5);
     expect(await page.getByRole('button', { name: 'Edit identities' }).count()).to.equal(0);
     const otherTeam = (await server.as(other.owner.apiKey).get('/api/teams')).body.data[0].id;

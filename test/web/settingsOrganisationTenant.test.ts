@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
-import { pageAs, screenshot, serverAndBrowser, text, until } from './browser.js';
+import { screenshot, serverAndBrowser, tabAs, text, until } from './browser.js';
 
 const ADMIN_SECRET = 'admin-secret-for-the-web-test-0123456789';
 const reportRow = (page: Page, key: string) => page.locator('[data-testid="config-report"] tr', { has: page.locator('th', { hasText: new RegExp(`^${key.replace('.', '\\.')}$`) }) }).locator('td').innerText();
@@ -19,7 +19,7 @@ describe('web app: Settings › Organisation (Chromium)', function () {
   });
 
   it('an owner renames the organisation, creates another one and is switched into it', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/organisation');
     const name = page.getByLabel('Organisation name');
     await until(() => name.inputValue(), 'Rename Me');
@@ -43,7 +43,7 @@ describe('web app: Settings › Organisation (Chromium)', function () {
 
   it('the configuration report needs the administrator secret and shows kinds, never values; a member cannot rename', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    const page = await tabAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/organisation');
     await page.getByRole('heading', { name: 'Server configuration report' }).waitFor();
     expect(await page.getByLabel('Organisation name').count()).to.equal(0);

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { buildMember, buildTenant, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { answer, buildTeam, linksOf } from '../surveys/helpers.js';
-import { pageAs, screenshot, serverAndBrowser, until } from './browser.js';
+import { screenshot, serverAndBrowser, tabAs, until } from './browser.js';
 
 const rows = (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())));
@@ -22,7 +22,7 @@ describe('web app: Settings › Surveys (Chromium)', function () {
   });
 
   it('an owner starts a survey (the API’s errors under their fields), sees the response rate, results per team with the fewer-than-3 rule, downloads the links and closes it', async () => {
-    const page = await pageAs(suite, tenant.owner.userId, tenant.tenantId);
+    const page = await tabAs(suite, tenant.owner.userId, tenant.tenantId);
     await page.goto('/app/settings/surveys');
     await page.getByRole('heading', { name: 'Start a survey' }).waitFor();
     await page.getByLabel('Title').fill('Q4 pulse');
@@ -64,7 +64,7 @@ describe('web app: Settings › Surveys (Chromium)', function () {
 
   it('a member sees the surveys and results but no form, no links and no close button', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    const page = await pageAs(suite, member.userId, tenant.tenantId);
+    const page = await tabAs(suite, member.userId, tenant.tenantId);
     await page.goto('/app/settings/surveys');
     await until(async () => (await rows(page, '[data-testid="surveys"] tbody tr')).length, 1);
     expect(await page.getByRole('heading', { name: 'Start a survey' }).count()).to.equal(0);

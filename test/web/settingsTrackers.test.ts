@@ -5,7 +5,7 @@ import { ensureWebBuilt } from '../../src/webBuild.js';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { serverWithFakeJira, type FakeJira } from '../integrations/fakes/fakeJira.js';
-import { launch, screenshot, signedIn, text, until } from './browser.js';
+import { launch, personTab, screenshot, text, until } from './browser.js';
 
 /** Serious or critical axe findings on the page as it is now. */
 async function axeFindings(page: Page): Promise<string[]> {
@@ -33,7 +33,8 @@ describe('web app: Settings › Integrations › Issue trackers (Chromium)', fun
     await jira?.close();
   });
 
-  const pageOf = async (userId: string) => (await signedIn(browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, userId, tenant.tenantId))).newPage();
+  /** The file's one tab (personTab), signed in as the person: a context of its own cost a page load's CPU again. */
+  const pageOf = async (userId: string) => personTab({ server, browser }, await buildSessionCookie(server.databaseUrl, userId, tenant.tenantId));
 
   it('the owner connects Jira through its consent page and lands back on the page, which shows the site; then maps a project', async () => {
     const page = await pageOf(tenant.owner.userId);

@@ -6,7 +6,7 @@ import { testServer, type TestServer } from '../helpers/server.js';
 import { finishWithCode, MemoryOAuthClient, fetchFrom, REDIRECT_URI } from '../mcp/oauthFlow.js';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startFakes, type Fakes } from '../auth/providerFlow.js';
-import { launch, screenshot, until } from './browser.js';
+import { launch, personTab, screenshot, until } from './browser.js';
 
 let ip = 0;
 const nextIp = () => `192.0.2.${(ip += 1)}`;
@@ -30,10 +30,14 @@ describe('web app: sign-in with each provider, from the /login button to the app
     await fakes?.close();
   });
 
-  /** A browser of its own (cookies, client address) for one person. */
+  /**
+   * The file's one tab (personTab, signed out: no cookies, storage cleared) for one person, with a
+   * client address of its own: a context of its own cost a page load's CPU again.
+   */
   const newPage = async () => {
-    const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'x-forwarded-for': nextIp() } });
-    return { context, page: await context.newPage() };
+    const page = await personTab({ server, browser }, null);
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': nextIp() });
+    return page;
   };
 
   const PROVIDERS = [
@@ -55,7 +59,7 @@ describe('web app: sign-in with each provider, from the /login button to the app
         fake.account(subject, provider.id === 'microsoft' ? { email: tenant.owner.email, xms_edov: true } : { email: tenant.owner.email, email_verified: true, nickname: subject });
         fake.as(subject);
       }
-      const { context, page } = await newPage();
+      const page = await newPage();
       await page.goto('/app/settings');
       expect(new URL(page.url()).pathname).to.equal('/login');
       if (provider.id === 'github') await screenshot(page, 'login-providers');
@@ -63,20 +67,18 @@ describe('web app: sign-in with each provider, from the /login button to the app
       await until(async () => new URL(page.url()).pathname.startsWith('/app/settings'), true);
       await until(() => page.getByTestId('signed-in-user').innerText(), tenant.owner.email);
       expect(await page.getByTestId('tenant-name').innerText()).to.equal(`${provider.label} Org`);
-      await context.close();
     });
   }
 
   it('a refusal is a page that says why, with the buttons to try again', async () => {
     fakes.google.deny();
-    const { context, page } = await newPage();
+    const page = await newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Sign in with Google' }).click();
     await until(async () => new URL(page.url()).searchParams.get('error'), 'provider_denied');
     expect(await page.locator('#error').innerText()).to.equal('The sign-in was cancelled or refused at the provider, so you were not signed in. Try again, or choose another way below.');
     expect(await page.getByRole('link', { name: 'Sign in with Google' }).count()).to.equal(1);
     await screenshot(page, 'login-provider-denied');
-    await context.close();
   });
 
   it('the MCP consent flow continues through a provider: login (mode=mcp), GitHub, consent, code, token', async () => {
@@ -87,9 +89,10 @@ describe('web app: sign-in with each provider, from the /login button to the app
     const client = new MemoryOAuthClient();
     expect(await auth(client, { serverUrl: `${server.baseUrl}/mcp`, fetchFn: fetchFrom(client.ip) })).to.equal('REDIRECT');
 
-    const { context, page } = await newPage();
+    const page = await newPage();
     let redirected: URL | null = null;
-    await page.route(`${REDIRECT_URI}**`, async (route) => {
+    const back = `${REDIRECT_URI}**`;
+    await page.route(back, async (route) => {
       redirected = new URL(route.request().url());
       await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' });
     });
@@ -111,6 +114,6 @@ describe('web app: sign-in with each provider, from the /login button to the app
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
     });
     expect(tools.status).to.equal(200);
-    await context.close();
+    await page.unroute(back);
   });
 });
