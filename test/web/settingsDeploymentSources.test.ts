@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { buildMember, buildSessionCookie, buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import type { TestServer } from '../helpers/server.js';
 import { seriousAxe } from './axe.js';
-import { personTab, serverAndBrowser, until } from './browser.js';
+import { personTab, serverAndBrowser, signedIn, until } from './browser.js';
 
 const rows = (page: Page) =>
   page.locator('[data-testid="deployment-sources"] tbody tr').evaluateAll((trs) => trs.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').trim())));
@@ -49,15 +49,11 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
 
   it('the controls follow `actions` of /api/users/me, not the role: an owner without the action reads, a member with it gets the forms', async () => {
     const member = await buildMember(server.databaseUrl, tenant.tenantId);
-    /**
-     * The page as the user, with /api/users/me's `actions` replaced (its role left as the server
-     * says): the owners' tab, the route removed again by `done` (the tab goes on).
-     */
-    const ME = '**/api/users/me';
-    const done = (page: Page) => page.unroute(ME);
+    /** The page as the user, with /api/users/me's `actions` replaced (its role left as the server says). */
     const pageWith = async (userId: string, actions: (list: string[]) => string[]) => {
-      const page = await tabAs(userId, tenant.tenantId);
-      await page.route(ME, async (route) => {
+      const context = await signedIn(suite.browser, server.baseUrl, await buildSessionCookie(server.databaseUrl, userId, tenant.tenantId));
+      const page = await context.newPage();
+      await page.route('**/api/users/me', async (route) => {
         const res = await route.fetch();
         const body = await res.json();
         await route.fulfill({ response: res, json: { ...body, data: { ...body.data, actions: actions(body.data.actions) } } });
@@ -70,12 +66,12 @@ describe('web app: Settings › Deployment sources (Chromium)', function () {
     expect(await owner.getByRole('form').count()).to.equal(0);
     // The other actions still hold: the menu keeps BI access (bi.manage) for this owner.
     expect(await owner.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'BI access' }).count()).to.equal(1);
-    await done(owner);
+    await owner.context().close();
 
     const allowed = await pageWith(member.userId, (list) => [...list, 'deploymentSource.manage']);
     await allowed.getByRole('form', { name: 'Deployment source of acme/web' }).waitFor();
     expect(await allowed.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'BI access' }).count()).to.equal(0);
-    await done(allowed);
+    await allowed.context().close();
   });
 
   it('an owner sets the organisation-wide workflow pattern (an empty one is refused under its field) and removes it; a member only reads it', async () => {
