@@ -10,12 +10,21 @@
  * the sample is all the rows the cube is asked for (a filter on `pull_requests.sample_bucket`).
  */
 import type pg from 'pg';
-import { cubeLoad } from '../cube/service.js';
+import { cubeLoad as load, type CubeScope } from '../cube/service.js';
 import type { Row } from '../cube/plan.js';
 import { AppError } from '../errors.js';
 import { currentMonth, lastDay, monthIndex, monthOf, resolveWindow } from '../shared/monthWindow.js';
 import { LEVELS, type Level } from './levels.js';
 import { medianDifference, MIN_SAMPLE, sampledMedianDifference, shareDifference, type Difference } from './statistics.js';
+
+/**
+ * Every read of an answer through the cube, without parallel workers: an answer runs its five
+ * queries side by side, each over every merged PR of the window, and on a machine with fewer cores
+ * than queries the workers only add work (their Gather) without shortening the answer: the
+ * organisation's four value queries in a row, quiet, took 4.0 s with workers and 3.7 s in one
+ * process each (docs/benchmarks/2026-11-29-ai-impact-queries.md).
+ */
+const cubeLoad = (pool: pg.Pool, scope: CubeScope, input: unknown) => load(pool, scope, input, { serial: true });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The adoption month: the first with ai_active_users ÷ headcount at or above this. */

@@ -44,13 +44,14 @@ const QUERY_CANCELED = '57014';
  * except that the stored delivery facts are current as of the catch-up just before (deliveryFacts.ts),
  * so a deployment committing between the two may show its own columns before its facts.
  */
-async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string): Promise<T> {
+async function readOnly<T>(pool: pg.Pool, work: (client: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>, first?: string, serial = false): Promise<T> {
   try {
     // One round trip for the opening, the timeout and the first read when there is one (a simple
     // query of several statements); the timeout is an integer from the configuration, never
     // client input, and the first read's values are written in as literals (rollupCheckSql).
-    const open = `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}`;
-    return await inTransaction(pool, (client, opened) => work(client, first ? (opened[2] ?? null) : null), first ? `${open}; ${first}` : open);
+    // `serial`: no parallel workers (LoadOptions.serial).
+    const open = `begin isolation level repeatable read read only; set local statement_timeout = ${Math.trunc(cubeSettings().queryTimeoutMs)}${serial ? '; set local max_parallel_workers_per_gather = 0' : ''}`;
+    return await inTransaction(pool, (client, opened) => work(client, first ? (opened[serial ? 3 : 2] ?? null) : null), first ? `${open}; ${first}` : open);
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       const seconds = cubeSettings().queryTimeoutMs / 1000;
@@ -69,7 +70,7 @@ const withHidden = (q: ValidQuery): ValidQuery => (q.hiddenMeasures.length === 0
  * current months from the rollup and plans only the other months against the facts
  * (`rollups: false` reads everything from the facts).
  */
-export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery, options: { rollups?: boolean } = {}): Promise<RunResult> {
+export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: string, q: ValidQuery, options: { rollups?: boolean; serial?: boolean } = {}): Promise<RunResult> {
   const full = withHidden(q);
   const plans = planQueries(cube, tenantId, full);
   // Committed before the read-only transaction opens, so its snapshot holds the recomputed facts
@@ -77,10 +78,10 @@ export async function loadRows(pool: pg.Pool, cube: CompiledCube, tenantId: stri
   if (readsStoredFacts(full)) await catchUpForRead(pool, tenantId);
   const results = await Promise.all(plans.map((p) => {
     const match = options.rollups === false ? null : matchRollup(p.query);
-    if (!match) return readOnly(pool, (client) => facts(client, p));
+    if (!match) return readOnly(pool, (client) => facts(client, p), undefined, options.serial);
     // The rollup check is read in the round trip that opens the transaction.
     return readOnly(pool, (client, check) => withRollups(client, cube, tenantId, p, match, readRollupCheck((check?.rows ?? []) as RollupCheckRow[], match.months)),
-      rollupCheckSql(tenantId, match.rollup.cube, match.months));
+      rollupCheckSql(tenantId, match.rollup.cube, match.months), options.serial);
   }));
   const all = plans.length === 1 ? (results[0] as PlanRows).rows : mergeRows(full, results.map((r) => r.rows));
   const offset = q.offset ?? 0;

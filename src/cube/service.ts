@@ -93,8 +93,8 @@ function annotate(cube: CompiledCube, q: ValidQuery): Annotation {
 const usedPreAggregations = (used: UsedRollup[]): UsedPreAggregations | undefined =>
   used.length === 0 ? undefined : Object.fromEntries(used.map((u) => [`cube_rollups.${u.cube}`, { preAggregationId: `${u.cube}.by_team_month`, type: 'rollup' as const, months: u.months }]));
 
-async function loadOne(pool: pg.Pool, cube: CompiledCube, scope: CubeScope, queryType: QueryType, q: ValidQuery, requestId?: string): Promise<LoadResult> {
-  const { rows, total, rollups } = await loadRows(pool, cube, scope.tenantId, q);
+async function loadOne(pool: pg.Pool, cube: CompiledCube, scope: CubeScope, queryType: QueryType, q: ValidQuery, requestId?: string, serial = false): Promise<LoadResult> {
+  const { rows, total, rollups } = await loadRows(pool, cube, scope.tenantId, q, { serial });
   const used = usedPreAggregations(rollups);
   return {
     query: normalizedQuery(q),
@@ -112,11 +112,15 @@ async function loadOne(pool: pg.Pool, cube: CompiledCube, scope: CubeScope, quer
   };
 }
 
-/** Validates and runs one regular Cube query for the scope's tenant (Cube's `/v1/load` result). */
-export async function cubeLoad(pool: pg.Pool, scope: CubeScope, input: unknown, options: { requestId?: string } = {}): Promise<LoadResult> {
+/**
+ * Validates and runs one regular Cube query for the scope's tenant (Cube's `/v1/load` result).
+ * `serial`: its statements run without parallel workers, for a caller that runs several large
+ * queries at once (src/aiImpact/service.ts).
+ */
+export async function cubeLoad(pool: pg.Pool, scope: CubeScope, input: unknown, options: { requestId?: string; serial?: boolean } = {}): Promise<LoadResult> {
   const cube = await loadCube();
   const q = validateQuery(cube, parseQueryInput(input));
-  return loadOne(pool, cube, scope, 'regularQuery', q, options.requestId);
+  return loadOne(pool, cube, scope, 'regularQuery', q, options.requestId, options.serial);
 }
 
 function checkClient(request: LoadRequest, multi: boolean): void {

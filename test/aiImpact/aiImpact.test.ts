@@ -12,6 +12,7 @@ import { mcpClients, structured } from '../mcp/mcpClient.js';
 import { medianDifference, sampledMedianDifference } from '../../src/aiImpact/statistics.js';
 import { aiImpact, INTERVAL_SAMPLE, pairRows, sampleBuckets, sideRows, windowsAround } from '../../src/aiImpact/service.js';
 import { presentAiImpact } from '../../src/aiImpact/presenters.js';
+import { cubeLoad } from '../../src/cube/service.js';
 import { H, seedAiImpact, type AiSeed } from './seed.js';
 
 type Row = { key: string; measure: string | null; drill: string; sides: Record<string, { value: number | null; n: number }>; difference: Record<string, unknown> };
@@ -36,6 +37,24 @@ async function rowsReturned<T>(work: () => Promise<T>): Promise<{ result: T; cou
   };
   try {
     return { result: await work(), counts };
+  } finally {
+    proto.query = original;
+  }
+}
+
+/** The text of every statement sent over any pg connection while `work` ran. */
+async function statementsSent<T>(work: () => Promise<T>): Promise<string[]> {
+  const texts: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    texts.push(typeof first === 'string' ? first : first?.text ?? '');
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+    return texts;
   } finally {
     proto.query = original;
   }
@@ -186,6 +205,17 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     const value = cycle.sides.ai!.value! - cycle.sides.other!.value!;
     const expected = sampledMedianDifference(sorted(sample.rows), 200, sorted(other.rows), 200, value, 1) as { interval: { low: number; high: number } };
     expect(cycle.difference).to.deep.equal({ status: 'ok', value, low: expected.interval.low, high: expected.interval.high, level: 0.9, method: 'bootstrap', intervalSample: cap });
+  });
+
+  it('reads every query of an answer without parallel workers (they run side by side), and a plain cube load with them', async () => {
+    const pool = dbFor(api.databaseUrl).pool;
+    const opens = (texts: string[]) => texts.filter((t) => t.startsWith('begin isolation level repeatable read read only'));
+    const answer = opens(await statementsSent(() => aiImpact(pool, tenant.tenantId, { from: '2026-03', to: '2026-03', team: 'core' })));
+    expect(answer.length).to.be.at.least(5);
+    expect(answer.filter((t) => !t.includes('set local max_parallel_workers_per_gather = 0'))).to.deep.equal([]);
+    const plain = opens(await statementsSent(() => cubeLoad(pool, { tenantId: tenant.tenantId }, { measures: ['pull_requests.prs_merged'] })));
+    expect(plain).to.have.length(1);
+    expect(plain[0]).to.not.include('max_parallel_workers_per_gather');
   });
 
   it('has the numbers /cubejs-api/v1/load gives grouped by pull_requests.ai_assisted', async () => {
