@@ -11,27 +11,13 @@ ALTER TABLE "change_lead_times" ADD COLUMN "reverted_because" text, ADD COLUMN "
 --> statement-breakpoint
 CREATE INDEX "change_lead_times_reverted_by_idx" ON "change_lead_times" ("reverted_by") WHERE "reverted_by" IS NOT NULL;
 --> statement-breakpoint
--- Every existing merged PR's flag, by the rule as it stands at this migration (the view's subquery,
--- now in change_lead_times_refresh): a fresh database has no rows here.
-UPDATE "change_lead_times" l SET reverted_because = w.why, reverted_by = w.id
-FROM "pull_requests" pr
-CROSS JOIN LATERAL (
-  SELECT w.id, w.why FROM (
-    SELECT r.id, r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': title Revert "' || pr.title || '"' AS why
-    FROM "pull_requests" r
-    WHERE r.project_id = pr.project_id AND r.title LIKE 'Revert "%' AND md5(r.title) = md5('Revert "' || pr.title || '"') AND r.title = 'Revert "' || pr.title || '"'
-      AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-    UNION ALL
-    SELECT r.id, r.merged_at, r.number, 'reverted by #' || r.number || ' on ' || to_char(r.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': commit ' || left(c.sha, 7) || ' reverts ' || left(s.sha, 7) AS why
-    FROM (SELECT lower(pr.merge_commit_sha) AS sha WHERE pr.merge_commit_sha IS NOT NULL
-          UNION SELECT x.sha FROM "pull_request_commits" xc JOIN "commits" x ON x.id = xc.commit_id WHERE xc.pull_request_id = pr.id) s
-    JOIN "commits" c ON c.project_id = pr.project_id AND c.reverts_sha IS NOT NULL AND left(c.reverts_sha, 7) = left(s.sha, 7) AND starts_with(s.sha, c.reverts_sha)
-    JOIN "pull_request_commits" rc ON rc.commit_id = c.id
-    JOIN "pull_requests" r ON r.id = rc.pull_request_id
-    WHERE r.id <> pr.id AND r.merged_at > pr.merged_at AND r.merged_at <= pr.merged_at + interval '30 days'
-  ) w ORDER BY w.merged_at, w.number, w.why LIMIT 1
-) w
-WHERE pr.id = l.pull_request_id AND pr.merged_at IS NOT NULL;
+-- Every existing reverted PR, by the rule as the view still computes it before this release's files
+-- are applied: noted, so that the catch-up recomputes it with change_lead_times_refresh (the rule's
+-- one definition, applied by this same `migrate` after the versioned migrations) and stores its
+-- reason and reverting PR. A PR not reverted keeps the columns empty, which is its answer. A fresh
+-- database has no rows here.
+INSERT INTO "delivery_facts_pending" (tenant_id, kind, id)
+SELECT v.tenant_id, 'p', v.id FROM "cube_pull_requests" v WHERE v.is_reverted;
 --> statement-breakpoint
 -- The inputs of the rule a PR or commit update may change: a PR's title or merge commit, a commit's
 -- sha or the sha its message says it reverts (commits.reverts_sha, generated from the message).
