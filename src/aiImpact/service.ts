@@ -99,6 +99,18 @@ const BASE: Omit<MeasureSpec, 'cube' | 'splitDrill'>[] = [
 ];
 export const MEASURES: readonly MeasureSpec[] = BASE.map((m) => ({ ...m, cube: m.n.startsWith('change_lead_times.') ? 'change_lead_times' : 'pull_requests', splitDrill: m.drill.startsWith('pull_requests.') }));
 
+/**
+ * The member a value is read from: a pull_requests member's stored copy, change_lead_times' hidden
+ * member of the same name (migration 0084: each merged PR's values stored beside its lead time by the
+ * same rules, the pr_*_seconds functions), so that a window's answer reads change_lead_times alone
+ * instead of joining its merged PRs to their level and delivery facts (docs/ai-impact.md "Queries").
+ * The answer names the pull_requests members, whose values these are (aiImpact.test.ts compares them
+ * with `/cubejs-api/v1/load`).
+ */
+const STORED = 'change_lead_times';
+export const readAs = (member: string): string => (member.startsWith('pull_requests.') ? `${STORED}.${member.slice('pull_requests.'.length)}` : member);
+const at = (row: Row, member: string) => num(row[readAs(member)]);
+
 export interface SideValue {
   value: number | null;
   n: number;
@@ -156,30 +168,29 @@ const num = (v: unknown): number | null => (v === null || v === undefined || v =
 const days = (w: Window): [string, string] => [`${w.from}-01`, lastDay(w.to)];
 const teamFilter = (cube: string, team: Team | null) => (team ? [{ member: `${cube}.team_id`, operator: 'equals', values: [team.id] }] : []);
 
-/** The measures of `cube` among MEASURES: every value, n and numerator it reads. */
-const measuresOf = (cube: MeasureSpec['cube']) => [...new Set(MEASURES.filter((m) => m.cube === cube).flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x)))];
+/** The per-PR values the medians' intervals resample, as read (readAs). */
+const PER_PR = MEASURES.flatMap((m) => (m.perPr ? [readAs(m.perPr)] : []));
 
-const CUBES = ['pull_requests', 'change_lead_times'] as const;
+/** Every value, n and numerator MEASURES reads, as read (readAs). */
+const MEASURES_READ = [...new Set(MEASURES.flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x).map(readAs)))];
 
 /**
- * Cube values of a window, one grouped query per cube merged into one row per group: `by` null,
- * one row (`split` keeps one side or level, on each cube's own dimension); 'ai_side' or
- * 'ai_attribution', one row per side or level (`keys`), each read in the one query.
+ * Cube values of a window, in one query of the stored values (readAs): `by` null, one row (`split`
+ * keeps one side or level); 'ai_side' or 'ai_attribution', one row per side or level (`keys`).
  */
-async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, by: 'ai_side' | 'ai_attribution' | null = null, keys: readonly string[] = []): Promise<Row[]> {
-  const answers = await Promise.all(CUBES.map((cube) =>
-    cubeLoad(pool, { tenantId }, {
-      measures: measuresOf(cube),
-      ...(by ? { dimensions: [`${cube}.${by}`] } : {}),
-      timeDimensions: [{ dimension: `${cube}.merged_at`, dateRange: days(window) }],
-      filters: [...(split ? [splitFilter(split, cube)] : []), ...teamFilter(cube, team)],
-    })));
-  if (!by) return [Object.assign({}, ...answers.map((a) => a.data[0] ?? {})) as Row];
-  return keys.map((key) => Object.assign({ [by]: key }, ...answers.map((a, i) => a.data.find((r) => r[`${CUBES[i]}.${by}`] === key) ?? {})) as Row);
+async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, by: 'ai_side' | 'ai_attribution' | null = null, keys: readonly string[] = []): Promise<Row[]> {
+  const answer = await cubeLoad(pool, { tenantId }, {
+    measures: MEASURES_READ,
+    ...(by ? { dimensions: [`${STORED}.${by}`] } : {}),
+    timeDimensions: [{ dimension: `${STORED}.merged_at`, dateRange: days(window) }],
+    filters: teamFilter(STORED, team),
+  });
+  if (!by) return [answer.data[0] ?? {}];
+  return keys.map((key) => ({ [by]: key, ...(answer.data.find((r) => r[`${STORED}.${by}`] === key) ?? {}) }));
 }
 
-async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null): Promise<Row> {
-  return (await cubeValues(pool, tenantId, team, window, split))[0] as Row;
+async function sideValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window): Promise<Row> {
+  return (await cubeValues(pool, tenantId, team, window))[0] as Row;
 }
 
 interface SideRows {
@@ -199,30 +210,29 @@ interface SideRows {
  * a prefix of that order are the first `cap` of the whole, whatever k.
  */
 export async function sideRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, split: Split | null, cap: number, n: number): Promise<SideRows> {
-  const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
   const query = {
-    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
-    filters: [{ member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] }, ...(split ? [splitFilter(split)] : []), ...teamFilter('pull_requests', team)],
+    timeDimensions: [{ dimension: `${STORED}.merged_at`, dateRange: days(window) }],
+    filters: [...(split ? [splitFilter(split, STORED)] : []), ...teamFilter(STORED, team)],
     ungrouped: true,
     limit: cap,
   };
   if (n <= cap) {
-    const result = await cubeLoad(pool, { tenantId }, { ...query, dimensions: ['pull_requests.id', ...values], order: [['pull_requests.id', 'asc']], total: true });
+    const result = await cubeLoad(pool, { tenantId }, { ...query, dimensions: [`${STORED}.id`, ...PER_PR], order: [[`${STORED}.id`, 'asc']], total: true });
     return { rows: result.data, sampled: (result.total ?? 0) > cap };
   }
   for (let buckets = sampleBuckets(n, cap); ; buckets = Math.min(SAMPLE_BUCKETS, buckets * 2)) {
     const result = await cubeLoad(pool, { tenantId }, {
       ...query,
-      dimensions: ['pull_requests.sample_bucket', 'pull_requests.id', ...values],
-      filters: [...query.filters, { member: 'pull_requests.sample_bucket', operator: 'lt', values: [String(buckets)] }],
-      order: [['pull_requests.sample_bucket', 'asc'], ['pull_requests.id', 'asc']],
+      dimensions: [`${STORED}.sample_bucket`, `${STORED}.id`, ...PER_PR],
+      filters: [...query.filters, { member: `${STORED}.sample_bucket`, operator: 'lt', values: [String(buckets)] }],
+      order: [[`${STORED}.sample_bucket`, 'asc'], [`${STORED}.id`, 'asc']],
     });
     if (result.data.length >= cap || buckets >= SAMPLE_BUCKETS) return { rows: result.data, sampled: true };
   }
 }
 
 const SIDES: readonly Side[] = ['ai', 'other'];
-const sideIs = (side: Side) => ({ member: 'pull_requests.ai_side', operator: 'equals', values: [side] });
+const sideIs = (side: Side) => ({ member: `${STORED}.ai_side`, operator: 'equals', values: [side] });
 
 /**
  * Both sides' merged PRs in one query (as `sideRows` reads one side): each side's own filter, every
@@ -230,21 +240,19 @@ const sideIs = (side: Side) => ({ member: 'pull_requests.ai_side', operator: 'eq
  * back short (a write since the count, or chance) is asked again alone, as `sideRows` does.
  */
 export async function pairRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, cap: number, n: Record<Side, number>): Promise<Record<Side, SideRows>> {
-  const values = MEASURES.flatMap((m) => (m.perPr ? [m.perPr] : []));
   const result = await cubeLoad(pool, { tenantId }, {
-    dimensions: ['pull_requests.ai_side', 'pull_requests.sample_bucket', 'pull_requests.id', ...values],
-    timeDimensions: [{ dimension: 'pull_requests.merged_at', dateRange: days(window) }],
+    dimensions: [`${STORED}.ai_side`, `${STORED}.sample_bucket`, `${STORED}.id`, ...PER_PR],
+    timeDimensions: [{ dimension: `${STORED}.merged_at`, dateRange: days(window) }],
     filters: [
-      { member: 'pull_requests.is_merged', operator: 'equals', values: ['true'] },
-      ...teamFilter('pull_requests', team),
-      { or: SIDES.map((side) => (n[side] <= cap ? sideIs(side) : { and: [sideIs(side), { member: 'pull_requests.sample_bucket', operator: 'lt', values: [String(sampleBuckets(n[side], cap))] }] })) },
+      ...teamFilter(STORED, team),
+      { or: SIDES.map((side) => (n[side] <= cap ? sideIs(side) : { and: [sideIs(side), { member: `${STORED}.sample_bucket`, operator: 'lt', values: [String(sampleBuckets(n[side], cap))] }] })) },
     ],
-    order: [['pull_requests.ai_side', 'asc'], ['pull_requests.sample_bucket', 'asc'], ['pull_requests.id', 'asc']],
+    order: [[`${STORED}.ai_side`, 'asc'], [`${STORED}.sample_bucket`, 'asc'], [`${STORED}.id`, 'asc']],
     ungrouped: true,
     limit: 50_000,
   });
   const pair = await Promise.all(SIDES.map(async (side): Promise<SideRows> => {
-    const rows = result.data.filter((r) => r['pull_requests.ai_side'] === side);
+    const rows = result.data.filter((r) => r[`${STORED}.ai_side`] === side);
     if (n[side] <= cap) return rows.length <= cap ? { rows, sampled: false } : { rows: rows.slice(0, cap), sampled: true };
     if (rows.length >= cap) return { rows: rows.slice(0, cap), sampled: true };
     return sideRows(pool, tenantId, team, window, side, cap, n[side]);
@@ -281,15 +289,15 @@ class Sides {
 
   private async pair(window: Window): Promise<Record<Side, SideData>> {
     const { pool, tenantId, team, cap } = this;
-    const [ai, other] = await cubeValues(pool, tenantId, team, window, null, 'ai_side', SIDES);
-    const n = { ai: num(ai!['pull_requests.prs_merged']) ?? 0, other: num(other!['pull_requests.prs_merged']) ?? 0 };
+    const [ai, other] = await cubeValues(pool, tenantId, team, window, 'ai_side', SIDES);
+    const n = { ai: at(ai!, P('prs_merged')) ?? 0, other: at(other!, P('prs_merged')) ?? 0 };
     const rows = await pairRows(pool, tenantId, team, window, cap, n);
     return { ai: { values: ai!, ...rows.ai }, other: { values: other!, ...rows.other } };
   }
 
   private async whole(window: Window): Promise<SideData> {
     const { pool, tenantId, team, cap } = this;
-    const values = sideValues(pool, tenantId, team, window, null);
+    const values = sideValues(pool, tenantId, team, window);
     const pair = this.pairs.get(`${window.from}/${window.to}`);
     if (pair) {
       const { ai: a, other: o } = await pair;
@@ -300,19 +308,19 @@ class Sides {
     }
     // The cube's n says whether the window is sampled, and how many buckets hold its sample.
     const v = await values;
-    return { values: v, ...(await sideRows(pool, tenantId, team, window, null, cap, num(v['pull_requests.prs_merged']) ?? 0)) };
+    return { values: v, ...(await sideRows(pool, tenantId, team, window, null, cap, at(v, P('prs_merged')) ?? 0)) };
   }
 }
 
 function valueOf(m: MeasureSpec, values: Row): SideValue {
-  const n = num(values[m.n]) ?? 0;
-  if (m.value !== null) return { value: num(values[m.value]), n };
-  const successes = num(values[m.successes!]) ?? 0;
+  const n = at(values, m.n) ?? 0;
+  if (m.value !== null) return { value: at(values, m.value), n };
+  const successes = at(values, m.successes!) ?? 0;
   return { value: n === 0 ? null : successes / n, n };
 }
 
 /** Sorted: the resamples depend on the order of the values, and the rows' order (by id) is arbitrary. */
-const perPrValues = (rows: Row[], member: string) => rows.map((r) => num(r[member])).filter((v): v is number => v !== null).sort((x, y) => x - y);
+const perPrValues = (rows: Row[], member: string) => rows.map((r) => at(r, member)).filter((v): v is number => v !== null).sort((x, y) => x - y);
 
 /**
  * Each measure over side a against side b; the bootstrap's seed is the measure's place, so an
@@ -325,7 +333,7 @@ function compare(a: SideData, b: SideData, cap: number): Comparison[] {
     const vb = valueOf(m, b.values);
     const sampled = m.kind === 'median' && (a.sampled || b.sampled);
     const difference = m.kind === 'share'
-      ? shareDifference(num(a.values[m.successes!]) ?? 0, va.n, num(b.values[m.successes!]) ?? 0, vb.n)
+      ? shareDifference(at(a.values, m.successes!) ?? 0, va.n, at(b.values, m.successes!) ?? 0, vb.n)
       : sampled && va.value !== null && vb.value !== null
         ? sampledMedianDifference(perPrValues(a.rows, m.perPr!), va.n, perPrValues(b.rows, m.perPr!), vb.n, va.value - vb.value, i + 1)
         : medianDifference(perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!), i + 1);
@@ -406,7 +414,7 @@ export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: 
   const [ai, other, levels, around] = await Promise.all([
     aiLoad,
     otherLoad,
-    cubeValues(pool, tenantId, team, window, null, 'ai_attribution', LEVELS),
+    cubeValues(pool, tenantId, team, window, 'ai_attribution', LEVELS),
     beforeAfter(pool, tenantId, team, window, sides, cap),
   ]);
   const comparisons = compare(ai, other, cap).map((c) => ({

@@ -102,6 +102,9 @@ function viewOf(cube: ModelCube): BiView {
   // and a ratio or percentile the raw columns it reads (the BI tool computes the aggregate).
   const rawColumns: { name: string; measure: ModelMember }[] = [];
   for (const m of cube.measures ?? []) {
+    // A hidden measure (public: false, as change_lead_times' copies of pull_requests' phase measures
+    // for the AI impact page) is no part of the model a BI tool reads, as a hidden dimension is not.
+    if (m.public === false) continue;
     const filters = (m.filters ?? []).map((f) => f.sql);
     if (filters.some(otherRef)) continue;
     if (filters.length > 0) {

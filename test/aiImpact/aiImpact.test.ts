@@ -178,13 +178,13 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     const sample = await pool.query<{ id: string; cycle: number }>(
       `select id, cycle_time_seconds::float8 as cycle from cube_pull_requests where tenant_id = $1 and merged_at is not null and ai_attribution in ('high', 'medium')
         order by ${BUCKET}, id limit $2`, [big.tenantId, cap]);
-    expect(first.rows.map((r) => r['pull_requests.id'])).to.deep.equal(sample.rows.map((r) => r.id));
+    expect(first.rows.map((r) => r['change_lead_times.id'])).to.deep.equal(sample.rows.map((r) => r.id));
     // A side at or under the cap: every PR, by id, unsampled.
     const whole = await sideRows(pool, big.tenantId, null, april, 'ai', 200, 200);
     expect([whole.sampled, whole.rows.length]).to.deep.equal([false, 200]);
 
     // The page reads both sides in one query: each side's rows are those sideRows reads for it alone.
-    const ids = (x: { rows: Record<string, unknown>[]; sampled: boolean }) => ({ sampled: x.sampled, ids: x.rows.map((r) => r['pull_requests.id']) });
+    const ids = (x: { rows: Record<string, unknown>[]; sampled: boolean }) => ({ sampled: x.sampled, ids: x.rows.map((r) => r['change_lead_times.id']) });
     const { result: pair, counts: pairCounts } = await rowsReturned(() => pairRows(pool, big.tenantId, null, april, cap, { ai: 200, other: 200 }));
     expect(ids(pair.ai)).to.deep.equal(ids(first));
     expect(ids(pair.other)).to.deep.equal(ids(await sideRows(pool, big.tenantId, null, april, 'other', cap, 200)));

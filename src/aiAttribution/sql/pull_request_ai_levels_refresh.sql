@@ -12,4 +12,11 @@ BEGIN
   WHERE a.pull_request_id IN (SELECT unnest(prs))
   ON CONFLICT (pull_request_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, ai_attribution = EXCLUDED.ai_attribution
   WHERE (l.tenant_id, l.ai_attribution) IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.ai_attribution);
+  -- The copy beside a merged PR's stored values (change_lead_times.ai_attribution, migration 0084),
+  -- which the AI impact page reads with them: change_lead_times_refresh takes the level as it is when
+  -- it writes the row, and this keeps it equal afterwards (both run in the catch-up, under its lock).
+  UPDATE "change_lead_times" c SET ai_attribution = l.ai_attribution
+  FROM "pull_request_ai_levels" l
+  WHERE l.pull_request_id = c.pull_request_id AND c.pull_request_id IN (SELECT unnest(prs))
+    AND c.ai_attribution IS DISTINCT FROM l.ai_attribution;
 END $$;

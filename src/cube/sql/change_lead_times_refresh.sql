@@ -13,8 +13,21 @@ BEGIN
            COALESCE(fc.first_commit_at, pr.created_at) AS first_commit_at, fc.first_commit_at IS NOT NULL AS first_commit_known,
            dep.id AS deployment_id, dep.created_at AS deployed_at,
            extract(epoch FROM dep.created_at - COALESCE(fc.first_commit_at, pr.created_at))::double precision AS lead_time_seconds,
-           rv.why AS reverted_because, rv.id AS reverted_by
+           rv.why AS reverted_because, rv.id AS reverted_by,
+           -- The merged PR's own values the AI impact page compares (migration 0084, docs/ai-impact.md
+           -- "Queries"), stored beside its lead time so that a window's comparison reads this table
+           -- alone: the rules are the pr_*_seconds functions cube_pull_requests computes them with.
+           pr_cycle_seconds(pr.merged_at, pr.created_at) AS cycle_time_seconds,
+           pr_coding_seconds(pr.merged_at, fc.first_commit_at IS NOT NULL, COALESCE(fc.first_commit_at, pr.created_at), pr.ready_at, pr.created_at) AS coding_time_seconds,
+           pr_pickup_seconds(pr.first_review_at, pr.merged_at, pr.ready_at, pr.created_at) AS pickup_time_seconds,
+           pr_review_seconds(pr.first_review_at, pr.merged_at) AS review_time_seconds,
+           pr_deploy_seconds(pr.merged_at, dep.created_at) AS deploy_time_seconds,
+           pr.additions + pr.deletions AS pr_size,
+           -- The stored level (pull_request_ai_levels), kept equal by pull_request_ai_levels_refresh,
+           -- which the same catch-up runs after this under the tenant's lock.
+           lv.ai_attribution
     FROM "pull_requests" pr
+    LEFT JOIN "pull_request_ai_levels" lv ON lv.pull_request_id = pr.id
     LEFT JOIN LATERAL (
       SELECT min(c.committed_at) AS first_commit_at
       FROM "pull_request_commits" prc JOIN "commits" c ON c.id = prc.commit_id
@@ -48,12 +61,18 @@ BEGIN
     DELETE FROM "change_lead_times" c
     WHERE c.pull_request_id IN (SELECT unnest(prs)) AND NOT EXISTS (SELECT 1 FROM src WHERE src.id = c.pull_request_id)
   )
-  INSERT INTO "change_lead_times" AS c (pull_request_id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds, reverted_because, reverted_by)
-  SELECT id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds, reverted_because, reverted_by FROM src
+  INSERT INTO "change_lead_times" AS c (pull_request_id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds, reverted_because, reverted_by,
+    cycle_time_seconds, coding_time_seconds, pickup_time_seconds, review_time_seconds, deploy_time_seconds, pr_size, ai_attribution)
+  SELECT id, tenant_id, project_id, merged_at, first_commit_at, first_commit_known, deployment_id, deployed_at, lead_time_seconds, reverted_because, reverted_by,
+    cycle_time_seconds, coding_time_seconds, pickup_time_seconds, review_time_seconds, deploy_time_seconds, pr_size, ai_attribution FROM src
   ON CONFLICT (pull_request_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, project_id = EXCLUDED.project_id,
     merged_at = EXCLUDED.merged_at, first_commit_at = EXCLUDED.first_commit_at, first_commit_known = EXCLUDED.first_commit_known,
     deployment_id = EXCLUDED.deployment_id, deployed_at = EXCLUDED.deployed_at, lead_time_seconds = EXCLUDED.lead_time_seconds,
-    reverted_because = EXCLUDED.reverted_because, reverted_by = EXCLUDED.reverted_by
-  WHERE (c.tenant_id, c.project_id, c.merged_at, c.first_commit_at, c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds, c.reverted_because, c.reverted_by)
-    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds, EXCLUDED.reverted_because, EXCLUDED.reverted_by);
+    reverted_because = EXCLUDED.reverted_because, reverted_by = EXCLUDED.reverted_by,
+    cycle_time_seconds = EXCLUDED.cycle_time_seconds, coding_time_seconds = EXCLUDED.coding_time_seconds, pickup_time_seconds = EXCLUDED.pickup_time_seconds,
+    review_time_seconds = EXCLUDED.review_time_seconds, deploy_time_seconds = EXCLUDED.deploy_time_seconds, pr_size = EXCLUDED.pr_size, ai_attribution = EXCLUDED.ai_attribution
+  WHERE (c.tenant_id, c.project_id, c.merged_at, c.first_commit_at, c.first_commit_known, c.deployment_id, c.deployed_at, c.lead_time_seconds, c.reverted_because, c.reverted_by,
+         c.cycle_time_seconds, c.coding_time_seconds, c.pickup_time_seconds, c.review_time_seconds, c.deploy_time_seconds, c.pr_size, c.ai_attribution)
+    IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds, EXCLUDED.reverted_because, EXCLUDED.reverted_by,
+         EXCLUDED.cycle_time_seconds, EXCLUDED.coding_time_seconds, EXCLUDED.pickup_time_seconds, EXCLUDED.review_time_seconds, EXCLUDED.deploy_time_seconds, EXCLUDED.pr_size, EXCLUDED.ai_attribution);
 END $$;

@@ -5,7 +5,7 @@
 -- would expand the whole view once per column: measured at 4x the planning time of bi.team_month.)
 -- The level itself (ai_attribution) is read from the stored pull_request_ai_levels, computed from the
 -- same view when its inputs are written (migration 0080); its evidence is still computed on read.
--- depends-on: pull_request_attribution
+-- depends-on: pull_request_attribution, pr_cycle_seconds, pr_coding_seconds, pr_pickup_seconds, pr_review_seconds, pr_deploy_seconds
 CREATE OR REPLACE VIEW "cube_pull_requests" AS
 SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.number, pr.state, pr.draft, pr.author_username,
        pr.additions, pr.deletions,
@@ -18,7 +18,7 @@ SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.numbe
        pr.created_at, pr.merged_at, pr.closed_at,
        a.ai_assisted AS ai_assisted,
        pr.merged_at IS NOT NULL AS is_merged,
-       extract(epoch FROM pr.merged_at - pr.created_at)::double precision AS cycle_time_seconds,
+       pr_cycle_seconds(pr.merged_at, pr.created_at) AS cycle_time_seconds,
        pr.title,
        p.project_key,
        a.ai_via_session AS ai_via_session,
@@ -34,11 +34,12 @@ SELECT pr.tenant_id, pr.id, pr.project_id, p.owning_team_id AS team_id, pr.numbe
        COALESCE(pr.merged_at IS NOT NULL AND pr.first_review_at <= pr.merged_at, false) AS is_reviewed,
        pr.merged_at IS NOT NULL AND NOT COALESCE(pr.merged_at IS NOT NULL AND pr.first_review_at <= pr.merged_at, false) AS merged_without_review,
        COALESCE(pr.merged_at IS NOT NULL AND clt.deployed_at IS NOT NULL, false) AS is_deployed,
-       -- A review before ready (on a draft) or a first commit dated after it is a phase of 0, not a negative one.
-       CASE WHEN pr.merged_at IS NOT NULL AND clt.first_commit_known THEN greatest(extract(epoch FROM COALESCE(pr.ready_at, pr.created_at) - clt.first_commit_at), 0)::double precision END AS coding_time_seconds,
-       CASE WHEN pr.first_review_at <= pr.merged_at THEN greatest(extract(epoch FROM pr.first_review_at - COALESCE(pr.ready_at, pr.created_at)), 0)::double precision END AS pickup_time_seconds,
-       CASE WHEN pr.first_review_at <= pr.merged_at THEN extract(epoch FROM pr.merged_at - pr.first_review_at)::double precision END AS review_time_seconds,
-       CASE WHEN pr.merged_at IS NOT NULL THEN extract(epoch FROM clt.deployed_at - pr.merged_at)::double precision END AS deploy_time_seconds,
+       -- The phases' rules are the pr_*_seconds functions (inlined), which change_lead_times_refresh
+       -- also stores per merged PR for the AI impact page (migration 0084).
+       pr_coding_seconds(pr.merged_at, clt.first_commit_known, clt.first_commit_at, pr.ready_at, pr.created_at) AS coding_time_seconds,
+       pr_pickup_seconds(pr.first_review_at, pr.merged_at, pr.ready_at, pr.created_at) AS pickup_time_seconds,
+       pr_review_seconds(pr.first_review_at, pr.merged_at) AS review_time_seconds,
+       pr_deploy_seconds(pr.merged_at, clt.deployed_at) AS deploy_time_seconds,
        CASE WHEN pr.merged_at IS NOT NULL THEN pr.additions + pr.deletions END AS pr_size,
        (SELECT d.external_id FROM "deployments" d WHERE d.id = clt.deployment_id) AS deployment_external_id,
        -- Reverted within 30 days by a later merged PR of the project (METRICS.md "Rework"): stored per
