@@ -15,15 +15,23 @@
  *   transaction per delivery, as the product's webhook runs each delivery; unnamed statements, as
  *   drizzle sends the product's (`statement` below).
  *   - `with`: the statements of src/codehost/events.ts applyPullRequest and reviews.ts
- *     applyPullRequestReview today: the PR upsert keeps ready_at and computes first_review_at from
- *     pull_request_reviews (once: the update takes the proposed row's value); a review inserts its pull_request_reviews row, moves
- *     the PR's first_review_at, and sets the reviewer's state (pull_request_reviewers, open work).
+ *     applyPullRequestReview today, with every trigger on: the PR upsert keeps ready_at and takes
+ *     first_review_at from the proposed row (`excluded`), which the BEFORE INSERT trigger
+ *     `pull_request_first_review` computed from pull_request_reviews; a review inserts its
+ *     pull_request_reviews row (whose AFTER INSERT trigger `pull_request_first_review` moves the
+ *     PR's first_review_at) and sets the reviewer's state (pull_request_reviewers, open work). The
+ *     first review is computed by the triggers' PL/pgSQL, whose plans each connection keeps
+ *     (src/codehost/sql/pull_request_first_review.sql): the application sends no subquery and no
+ *     UPDATE for it.
  *   - `without`: the same writes with the phase work removed, i.e. the statements as they were
  *     before migration 0068 (commit 5f99255): the PR upsert without ready_at and first_review_at,
- *     and a review only as the reviewer's state. No trigger is phase-only (pull_request_reviews has
- *     none; the first_review_at update fires pull_requests' statement triggers, which is part of
- *     the phases' cost), so "without" is the same tables, same triggers, same database, minus
- *     those statements and columns.
+ *     and a review only as the reviewer's state; and the two `pull_request_first_review` triggers,
+ *     the only phase-only ones, disabled for its duration (`ALTER TABLE … DISABLE TRIGGER`, enabled
+ *     again in a `finally`: the bench's own database, no other writer meanwhile; the variants and
+ *     the HTTP load run one after the other). Every other trigger predates the phases and stays on
+ *     (the first-review update fires pull_requests' statement triggers, which is part of the
+ *     phases' cost), so "without" is the same tables, same other triggers, same database, minus
+ *     those statements, columns and triggers.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -60,14 +68,11 @@ const PR_SET = `provider = excluded.provider, external_id = excluded.external_id
   commit_count = excluded.commit_count, labels = excluded.labels, head_branch = excluded.head_branch, head_sha = excluded.head_sha, base_branch = excluded.base_branch,
   merge_commit_sha = excluded.merge_commit_sha, created_at = excluded.created_at, merged_at = excluded.merged_at, closed_at = excluded.closed_at,
   updated_at = excluded.updated_at, received_at = now()`;
-/** events.ts firstReview(): the earliest review by someone else than the author, not a bot's. */
-const firstReview = (author: string) => `(select min(r.submitted_at) from pull_request_reviews r
-  where r.project_id = $2 and r.pull_request_number = $4 and not r.reviewer_is_bot and lower(r.reviewer) is distinct from lower(${author}))`;
-
 const SQL = {
-  // The PR upsert of applyPullRequest: $18 is ready_at on insert (JS decides it from draft and the action).
-  prWith: `insert into pull_requests as pr (${PR_COLUMNS}, ready_at, first_review_at)
-    values (${PR_VALUES}, $18, ${firstReview('$7::text')})
+  // The PR upsert of applyPullRequest: $18 is ready_at on insert (JS decides it from draft and the
+  // action); first_review_at is the trigger's, in the proposed row.
+  prWith: `insert into pull_requests as pr (${PR_COLUMNS}, ready_at)
+    values (${PR_VALUES}, $18)
     on conflict (project_id, number) do update set ${PR_SET},
       ready_at = case when excluded.draft then pr.ready_at else coalesce(pr.ready_at, excluded.updated_at) end,
       first_review_at = excluded.first_review_at
@@ -78,11 +83,9 @@ const SQL = {
     on conflict (project_id, number) do update set ${PR_SET}
     where pr.updated_at <= excluded.updated_at
     returning id`,
-  // reviews.ts recordReview.
+  // reviews.ts recordReview (its trigger moves the PR's first review).
   reviewRow: `insert into pull_request_reviews (tenant_id, project_id, pull_request_number, review_id, reviewer, reviewer_is_bot, state, submitted_at)
-    values ($1, $2, $3, $4, $5, false, 'approved', $6) on conflict do nothing returning review_id`,
-  firstReviewAt: `update pull_requests set first_review_at = $3
-    where project_id = $1 and number = $2 and lower(author_username) is distinct from lower($4::text) and (first_review_at is null or first_review_at > $3)`,
+    values ($1, $2, $3, $4, $5, false, 'approved', $6) on conflict do nothing`,
   // reviews.ts setState (the reviewer's state, open work's waiting state; before 0068 as well).
   reviewer: `insert into pull_request_reviewers as prr (tenant_id, project_id, pull_request_number, reviewer, state, at)
     values ($1, $2, $3, $4, 'approved', $5)
@@ -122,10 +125,7 @@ async function rawDelivery(client: pg.PoolClient, tenant: string, project: strin
   try {
     if (event === 'review') {
       const at = moments(n).reviewed;
-      if (variant === 'with') {
-        const inserted = await client.query(statement('pr-review-row', SQL.reviewRow, [tenant, project, n, n, REVIEWER, at]));
-        if (inserted.rowCount) await client.query(statement('pr-first-review', SQL.firstReviewAt, [project, n, at, REVIEWER]));
-      }
+      if (variant === 'with') await client.query(statement('pr-review-row', SQL.reviewRow, [tenant, project, n, n, REVIEWER, at]));
       await client.query(statement('pr-reviewer', SQL.reviewer, [tenant, project, n, REVIEWER, at]));
     } else {
       await client.query(statement(`pr-upsert-${variant}`, variant === 'with' ? SQL.prWith : SQL.prWithout, prValues(tenant, project, n, event, variant)));
@@ -152,11 +152,31 @@ export interface PrCounter {
   next: number;
 }
 
+/** The triggers that exist only for the phases (src/codehost/sql/pull_request_first_review.sql), by table. */
+const PHASE_TRIGGERS = [['pull_requests', 'pull_request_first_review'], ['pull_request_reviews', 'pull_request_first_review']] as const;
+
+/** The phase-only triggers disabled (`without`: the product before phases) or enabled. */
+async function phaseTriggers(pool: pg.Pool, enable: boolean): Promise<void> {
+  for (const [table, trigger] of PHASE_TRIGGERS) {
+    await pool.query(`alter table ${table} ${enable ? 'enable' : 'disable'} trigger ${trigger}`);
+  }
+}
+
 /**
  * `concurrency` loops, each writing its own PRs one delivery after another for `seconds`; a loop
  * stops at a PR's end, so every PR has its four deliveries (the last one may overrun by three).
+ * `without` runs with the phase-only triggers disabled, enabled again however it ends.
  */
 export async function rawPrWrites(pool: pg.Pool, tenant: string, projects: string[], seconds: number, variant: PrVariant, counter: PrCounter, concurrency: number): Promise<PrRun> {
+  if (variant === 'without') await phaseTriggers(pool, false);
+  try {
+    return await rawPrLoops(pool, tenant, projects, seconds, variant, counter, concurrency);
+  } finally {
+    if (variant === 'without') await phaseTriggers(pool, true);
+  }
+}
+
+async function rawPrLoops(pool: pg.Pool, tenant: string, projects: string[], seconds: number, variant: PrVariant, counter: PrCounter, concurrency: number): Promise<PrRun> {
   const latencies: number[] = [];
   const kinds = byEvent();
   const end = performance.now() + seconds * 1000;

@@ -31,10 +31,10 @@
  *    (both on the real tables with every trigger, one transaction per delivery, 32 loops), and the
  *    signed GitHub deliveries over HTTP to the code-host webhook over 16 linked installations.
  *    The reference "raw webhook write cost without phases" is the same deliveries' row writes as
- *    they were before migration 0068 (no pull_request_reviews row, no ready_at, no first_review_at):
- *    the same tables, triggers and database in the same run, so only the phases' statements differ;
- *    no trigger is phase-only, so disabling triggers would remove nothing of the phases' and
- *    trigger-less copies would measure the floor, not the raw cost. Prints PostgreSQL CPU per
+ *    they were before migration 0068 (no pull_request_reviews row, no ready_at, no first_review_at)
+ *    with the two phase-only triggers `pull_request_first_review` disabled for its duration: the
+ *    same tables, other triggers and database in the same run, so only the phases' statements and
+ *    triggers differ; trigger-less copies would measure the floor, not the raw cost. Prints PostgreSQL CPU per
  *    delivery of each, the ratio with ÷ without (the bar: <= 1.2), the deferred catch-up of each
  *    (delivery facts and the stored AI level) per delivery, and per delivery kind the latency.
  *    BENCH_PR=0 leaves the PRs out; BENCH_PR_ONLY=1 runs only them (no issues, deployments or backlog);
@@ -404,8 +404,8 @@ async function main(): Promise<number> {
       const line = (label: string, k: PrKind, s: Summary, party: string) => process.stdout.write(
         `${label} ${fmt(s)}\n    CPU per delivery (ms): ${party} + PostgreSQL ${ms(k.cpu.db, s.count)}; deferred catch-up ${k.catchUp.notes} notes, PostgreSQL ${ms(k.catchUp.cpu, s.count)} per delivery; p50 by delivery (ms): ${kinds(k)}\n`);
       process.stdout.write(`pull requests (4 deliveries each: opened as a draft, ready_for_review, review submitted, closed and merged):\n`);
-      line('  raw PR writes without phases (before 0068; real tables, every trigger)', prWithout, without, `client ${ms(prWithout.cpu.self, without.count)}`);
-      line('  raw PR writes with phases (the product today)                        ', prWith, withPhases, `client ${ms(prWith.cpu.self, withPhases.count)}`);
+      line('  raw PR writes without phases (before 0068; real tables, pre-phase triggers)', prWithout, without, `client ${ms(prWithout.cpu.self, without.count)}`);
+      line('  raw PR writes with phases (the product today)                              ', prWith, withPhases, `client ${ms(prWith.cpu.self, withPhases.count)}`);
       line(`  code-host webhook over HTTP, signed GitHub deliveries, ${installations.length} installations`, prHttp, http, `server ${ms(prHttp.cpu.server, http.count)}`);
       const ratio = pgCpu(prWith, withPhases) / pgCpu(prWithout, without);
       const ratioDeferred = (pgCpu(prWith, withPhases) + deferred(prWith, withPhases)) / (pgCpu(prWithout, without) + deferred(prWithout, without));

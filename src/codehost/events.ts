@@ -2,9 +2,9 @@
  * Code-host events → facts of one tenant: projects (provider `codehost`), pull requests, commits
  * and issues. Each function runs inside the transaction that records the delivery.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { commits, issues, projects, pullRequestReviews, pullRequests } from '../db/schema/index.js';
+import { commits, issues, projects, pullRequests } from '../db/schema/index.js';
 import { linkPullRequestCommits, linkSessions, type Executor } from '../aiSessions/activityLinks.js';
 import { readTrailers } from './aiTrailers.js';
 import { pgTimestamp } from '../shared/limits.js';
@@ -161,7 +161,7 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
   const readyAt = values.draft ? null : action(event) === 'ready_for_review' ? values.updatedAt : values.createdAt;
   const [row] = await tx
     .insert(pullRequests)
-    .values({ ...values, readyAt, firstReviewAt: firstReview(projectId, pr.number, sql`${values.authorUsername}::text`) })
+    .values({ ...values, readyAt })
     .onConflictDoUpdate({
       target: [pullRequests.projectId, pullRequests.number],
       set: {
@@ -169,8 +169,8 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
         receivedAt: sql`now()`,
         readyAt: values.draft ? sql`${pullRequests.readyAt}` : sql`coalesce(${pullRequests.readyAt}, ${values.updatedAt})`,
         // The author may have been unknown, or differ: the first review is someone else's. The
-        // proposed row's value is that subquery for the new author (excluded.author_username), in
-        // the statement's snapshot: read once rather than again (bench:webhooks, docs/pr-phases.md "Cost").
+        // proposed row's value is the one the BEFORE INSERT trigger computed from the stored reviews
+        // for the delivery's author (src/codehost/sql/pull_request_first_review.sql).
         firstReviewAt: sql`excluded.first_review_at`,
       },
       setWhere: sql`${pullRequests.updatedAt} <= excluded.updated_at`,
@@ -191,15 +191,6 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
 }
 
 const action = (event: { action: string }) => event.action;
-
-/**
- * The earliest review of a PR by someone other than `author` and not a bot (the first review of
- * METRICS.md "PR phases"; whether it came before the merge is read with the merge).
- */
-export const firstReview = (projectId: string, number: number, author: SQL) => sql`(
-  select min(r.submitted_at) from ${pullRequestReviews} r
-  where r.project_id = ${projectId} and r.pull_request_number = ${number} and not r.reviewer_is_bot
-    and lower(r.reviewer) is distinct from lower(${author}))`;
 
 /** Commits of a branch push (the code host lists at most 20 per push); tags and deletions carry none. */
 export async function applyPush(tx: Executor, tenantId: string, event: z.infer<typeof PushEvent>): Promise<void> {

@@ -8,9 +8,9 @@
  * A request of a team (`requested_team`) names no person: it is not kept, so it never makes a PR
  * wait on nobody. Each change carries the code host's moment; an older delivery changes nothing newer.
  */
-import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { pullRequestReviewers, pullRequestReviews, pullRequests } from '../db/schema/index.js';
+import { pullRequestReviewers, pullRequestReviews } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
 import { applyPullRequest, ensureProject, Time, type PullRequestEvent } from './events.js';
 
@@ -81,25 +81,17 @@ export const isBot = (user: { login: string; type?: string | null }): boolean =>
 const SUBMITTED = new Set(['approved', 'changes_requested', 'commented', 'dismissed']);
 
 /**
- * Keeps a submitted review (pull_request_reviews; docs/pr-phases.md) and, when it is someone else's
- * than the PR's author and not a bot's, moves the PR's first review to it if earlier. A review met
- * again (a redelivery, the backfill) changes nothing. A pending review (not submitted) is not kept.
+ * Keeps a submitted review (pull_request_reviews; docs/pr-phases.md). When it is someone else's
+ * than the PR's author and not a bot's, its insert trigger moves the PR's first review to it if
+ * earlier (src/codehost/sql/pull_request_first_review.sql). A review met again (a redelivery, the
+ * backfill) inserts nothing and changes nothing. A pending review (not submitted) is not kept.
  */
 export async function recordReview(tx: Executor, tenantId: string, projectId: string, number: number, review: z.infer<typeof Review>): Promise<void> {
   const state = review.state.toLowerCase();
   if (!review.user || !review.submitted_at || !SUBMITTED.has(state)) return;
-  const reviewer = review.user.login;
-  const at = new Date(review.submitted_at);
-  const bot = isBot(review.user);
-  const inserted = await tx.insert(pullRequestReviews)
-    .values({ tenantId, projectId, pullRequestNumber: number, reviewId: review.id, reviewer, reviewerIsBot: bot, state: state as 'approved', submittedAt: at })
-    .onConflictDoNothing()
-    .returning({ reviewId: pullRequestReviews.reviewId });
-  if (inserted.length === 0 || bot) return;
-  await tx.update(pullRequests).set({ firstReviewAt: at })
-    .where(and(eq(pullRequests.projectId, projectId), eq(pullRequests.number, number),
-      sql`lower(${pullRequests.authorUsername}) is distinct from lower(${reviewer})`,
-      or(isNull(pullRequests.firstReviewAt), gt(pullRequests.firstReviewAt, at))));
+  await tx.insert(pullRequestReviews)
+    .values({ tenantId, projectId, pullRequestNumber: number, reviewId: review.id, reviewer: review.user.login, reviewerIsBot: isBot(review.user), state: state as 'approved', submittedAt: new Date(review.submitted_at) })
+    .onConflictDoNothing();
 }
 
 export async function applyPullRequestReview(tx: Executor, tenantId: string, event: z.infer<typeof PullRequestReviewEvent>): Promise<void> {
