@@ -118,22 +118,49 @@ async function bundledBossVersion(): Promise<number> {
   return bossVersion;
 }
 
+/** A pool: runs a named (prepared) statement on whichever connection it hands out. */
+export interface PreparingExecutor {
+  query(config: { name: string; text: string }): Promise<{ rows: any[] }>;
+}
+
+/**
+ * Which of these queues have a job ready to claim (pg-boss's own test in its fetch: created or
+ * retry, due): one query for every queue, where each queue's fetch is one query of its own.
+ *
+ * The planner's cost, not the scan's, is what this query was: pgboss.job has one partition per
+ * queue, and `name = any($1)` over every queue's name made each poll plan every partition against
+ * the whole list (12–27 ms of planning a call, 0.2 ms of execution). Without the name list and
+ * without parameters, the named statement is planned once per connection (a generic plan) and only
+ * executed after that; the names are filtered here. Its plan is replanned by PostgreSQL itself
+ * when a partition is attached or dropped. docs/benchmarks/2026-11-29-pg-planning.md
+ */
+export async function queuesWithWork(executor: PreparingExecutor, names: readonly string[]): Promise<Set<string>> {
+  const result = await executor.query({
+    name: 'jobs.queues-with-work',
+    text: `select distinct name from ${BOSS_SCHEMA}.job where state < 'active' and start_after < now()`,
+  });
+  const wanted = new Set(names);
+  return new Set(result.rows.map((r: { name: string }) => r.name).filter((name) => wanted.has(name)));
+}
+
+/**
+ * Whether any job is held past its expiry (pg-boss's own test in `expire()`). pg-boss's expiry is
+ * one DELETE … INSERT over every partition, 15–20 ms of planning a call on a warm connection; this
+ * question is planned once per connection, so the sweep asks it first and runs pg-boss's only
+ * when there is something to hand back.
+ */
+export async function expiredJobsExist(executor: PreparingExecutor): Promise<boolean> {
+  const result = await executor.query({
+    name: 'jobs.expired-jobs-exist',
+    text: `select exists (select 1 from ${BOSS_SCHEMA}.job where state = 'active' and (started_on + expire_in) < now()) as due`,
+  });
+  return result.rows[0]?.due === true;
+}
+
 /**
  * Puts jobs this instance holds back in the queue as if never started (state `created`, no retry
  * used up): a drain is not the job's fault. Depends on pg-boss 10's job table (pinned version).
  */
-/**
- * Which of these queues have a job ready to claim (pg-boss's own test in its fetch: created or
- * retry, due): one query for every queue, where each queue's fetch is one query of its own.
- */
-export async function queuesWithWork(executor: Executor, names: readonly string[]): Promise<Set<string>> {
-  const result = await executor.query(
-    `select distinct name from ${BOSS_SCHEMA}.job where name = any($1::text[]) and state < 'active' and start_after < now()`,
-    [names],
-  );
-  return new Set(result.rows.map((r: { name: string }) => r.name));
-}
-
 export async function returnJobs(executor: Executor, name: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const result = await executor.query(
