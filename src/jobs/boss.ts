@@ -144,20 +144,6 @@ export async function queuesWithWork(executor: PreparingExecutor, names: readonl
 }
 
 /**
- * Whether any job is held past its expiry (pg-boss's own test in `expire()`). pg-boss's expiry is
- * one DELETE … INSERT over every partition, 15–20 ms of planning a call on a warm connection; this
- * question is planned once per connection, so the sweep asks it first and runs pg-boss's only
- * when there is something to hand back.
- */
-export async function expiredJobsExist(executor: PreparingExecutor): Promise<boolean> {
-  const result = await executor.query({
-    name: 'jobs.expired-jobs-exist',
-    text: `select exists (select 1 from ${BOSS_SCHEMA}.job where state = 'active' and (started_on + expire_in) < now()) as due`,
-  });
-  return result.rows[0]?.due === true;
-}
-
-/**
  * Puts jobs this instance holds back in the queue as if never started (state `created`, no retry
  * used up): a drain is not the job's fault. Depends on pg-boss 10's job table (pinned version).
  */

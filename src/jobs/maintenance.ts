@@ -2,7 +2,7 @@
  * Housekeeping of the job system itself, run by schedules (see schedules.ts).
  */
 import { z } from 'zod';
-import { bossOver, expiredJobsExist } from './boss.js';
+import { bossOver } from './boss.js';
 import { defineJob } from './define.js';
 
 /** The payload of every scheduled job: which schedule and which window it runs for. */
@@ -18,10 +18,8 @@ export const expireJobs = defineJob({
   summary: 'Hands jobs held past their expiry (their instance died) back to the queue as a retry, or fails them when out of retries.',
   idempotency: 'One UPDATE of jobs still active past their expiry; a second run finds none.',
   async run(ctx) {
-    // Nearly always none: a cheap question first spares PostgreSQL planning pg-boss's sweep (boss.ts).
-    const expired = await expiredJobsExist(ctx.app.database.pool);
-    if (expired) await bossOver(ctx.app.database.pool).expire();
-    return { expired };
+    await bossOver(ctx.app.database.pool).expire();
+    return {};
   },
 });
 
