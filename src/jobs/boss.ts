@@ -12,6 +12,7 @@
  * has no shared concurrency limit and its cron claims whole minutes only.
  */
 import PgBoss from 'pg-boss';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { JobDefinition } from './define.js';
 
@@ -112,7 +113,6 @@ export async function checkJobQueues(pool: pg.Pool, defs: readonly JobDefinition
 let bossVersion: number | null = null;
 async function bundledBossVersion(): Promise<number> {
   if (bossVersion === null) {
-    const { createRequire } = await import('node:module');
     bossVersion = (createRequire(import.meta.url)('pg-boss/version.json') as { schema: number }).schema;
   }
   return bossVersion;
@@ -141,6 +141,45 @@ export async function queuesWithWork(executor: PreparingExecutor, names: readonl
   });
   const wanted = new Set(names);
   return new Set(result.rows.map((r: { name: string }) => r.name).filter((name) => wanted.has(name)));
+}
+
+/**
+ * pg-boss's expiry sweep (its `expire()`: jobs held past their expiry become retries, or fail when
+ * out of retries), pg-boss's own SQL and lock, run as a named statement. pg-boss sends it as one
+ * unprepared string, so PostgreSQL planned its DELETE … INSERT over every partition on each run:
+ * 15–20 ms warm, 100–450 ms on a busy machine, every 30 s (every second under TEST_HOOKS). Named and
+ * without parameters, it is planned once per connection. docs/benchmarks/2026-11-29-pg-planning.md
+ */
+export async function sweepExpiredJobs(pool: pg.Pool): Promise<void> {
+  const plans = bossPlans();
+  // pg-boss's transaction around it: its lock and timeouts, as in its `locked()`.
+  const mark = '/* the sweep */';
+  const [prologue, epilogue] = plans.locked(BOSS_SCHEMA, mark).split(mark) as [string, string];
+  const client = await pool.connect();
+  try {
+    await client.query(prologue);
+    try {
+      await client.query({ name: 'jobs.expire', text: plans.failJobsByTimeout(BOSS_SCHEMA) });
+      await client.query(epilogue);
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+interface BossPlans {
+  locked(schema: string, query: string): string;
+  failJobsByTimeout(schema: string): string;
+}
+
+let plansModule: BossPlans | null = null;
+/** pg-boss's SQL builders (pinned version; not part of its typed API). */
+function bossPlans(): BossPlans {
+  plansModule ??= createRequire(import.meta.url)('pg-boss/src/plans.js') as BossPlans;
+  return plansModule;
 }
 
 /**
