@@ -157,8 +157,8 @@ export async function sweepExpiredJobs(pool: pg.Pool): Promise<void> {
   const [prologue, epilogue] = plans.locked(BOSS_SCHEMA, mark).split(mark) as [string, string];
   const client = await pool.connect();
   try {
-    await client.query(prologue);
     try {
+      await client.query(prologue);
       await client.query({ name: 'jobs.expire', text: plans.failJobsByTimeout(BOSS_SCHEMA) });
       await client.query(epilogue);
     } catch (error) {
