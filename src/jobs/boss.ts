@@ -12,6 +12,7 @@
  * has no shared concurrency limit and its cron claims whole minutes only.
  */
 import PgBoss from 'pg-boss';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { JobDefinition } from './define.js';
 
@@ -112,28 +113,79 @@ export async function checkJobQueues(pool: pg.Pool, defs: readonly JobDefinition
 let bossVersion: number | null = null;
 async function bundledBossVersion(): Promise<number> {
   if (bossVersion === null) {
-    const { createRequire } = await import('node:module');
     bossVersion = (createRequire(import.meta.url)('pg-boss/version.json') as { schema: number }).schema;
   }
   return bossVersion;
+}
+
+/** A pool: runs a named (prepared) statement on whichever connection it hands out. */
+export interface PreparingExecutor {
+  query(config: { name: string; text: string }): Promise<{ rows: any[] }>;
+}
+
+/**
+ * Which of these queues have a job ready to claim (pg-boss's own test in its fetch: created or
+ * retry, due): one query for every queue, where each queue's fetch is one query of its own.
+ *
+ * The planner's cost, not the scan's, is what this query was: pgboss.job has one partition per
+ * queue, and `name = any($1)` over every queue's name made each poll plan every partition against
+ * the whole list (12–27 ms of planning a call, 0.2 ms of execution). Without the name list and
+ * without parameters, the named statement is planned once per connection (a generic plan) and only
+ * executed after that; the names are filtered here. Its plan is replanned by PostgreSQL itself
+ * when a partition is attached or dropped. docs/benchmarks/2026-11-29-pg-planning.md
+ */
+export async function queuesWithWork(executor: PreparingExecutor, names: readonly string[]): Promise<Set<string>> {
+  const result = await executor.query({
+    name: 'jobs.queues-with-work',
+    text: `select distinct name from ${BOSS_SCHEMA}.job where state < 'active' and start_after < now()`,
+  });
+  const wanted = new Set(names);
+  return new Set(result.rows.map((r: { name: string }) => r.name).filter((name) => wanted.has(name)));
+}
+
+/**
+ * pg-boss's expiry sweep (its `expire()`: jobs held past their expiry become retries, or fail when
+ * out of retries), pg-boss's own SQL and lock, run as a named statement. pg-boss sends it as one
+ * unprepared string, so PostgreSQL planned its DELETE … INSERT over every partition on each run:
+ * 15–20 ms warm, 100–450 ms on a busy machine, every 30 s (every second under TEST_HOOKS). Named and
+ * without parameters, it is planned once per connection. docs/benchmarks/2026-11-29-pg-planning.md
+ */
+export async function sweepExpiredJobs(pool: pg.Pool): Promise<void> {
+  const plans = bossPlans();
+  // pg-boss's transaction around it: its lock and timeouts, as in its `locked()`.
+  const mark = '/* the sweep */';
+  const [prologue, epilogue] = plans.locked(BOSS_SCHEMA, mark).split(mark) as [string, string];
+  const client = await pool.connect();
+  try {
+    try {
+      await client.query(prologue);
+      await client.query({ name: 'jobs.expire', text: plans.failJobsByTimeout(BOSS_SCHEMA) });
+      await client.query(epilogue);
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+interface BossPlans {
+  locked(schema: string, query: string): string;
+  failJobsByTimeout(schema: string): string;
+}
+
+let plansModule: BossPlans | null = null;
+/** pg-boss's SQL builders (pinned version; not part of its typed API). */
+function bossPlans(): BossPlans {
+  plansModule ??= createRequire(import.meta.url)('pg-boss/src/plans.js') as BossPlans;
+  return plansModule;
 }
 
 /**
  * Puts jobs this instance holds back in the queue as if never started (state `created`, no retry
  * used up): a drain is not the job's fault. Depends on pg-boss 10's job table (pinned version).
  */
-/**
- * Which of these queues have a job ready to claim (pg-boss's own test in its fetch: created or
- * retry, due): one query for every queue, where each queue's fetch is one query of its own.
- */
-export async function queuesWithWork(executor: Executor, names: readonly string[]): Promise<Set<string>> {
-  const result = await executor.query(
-    `select distinct name from ${BOSS_SCHEMA}.job where name = any($1::text[]) and state < 'active' and start_after < now()`,
-    [names],
-  );
-  return new Set(result.rows.map((r: { name: string }) => r.name));
-}
-
 export async function returnJobs(executor: Executor, name: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const result = await executor.query(

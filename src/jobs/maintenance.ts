@@ -2,7 +2,7 @@
  * Housekeeping of the job system itself, run by schedules (see schedules.ts).
  */
 import { z } from 'zod';
-import { bossOver } from './boss.js';
+import { bossOver, sweepExpiredJobs } from './boss.js';
 import { defineJob } from './define.js';
 
 /** The payload of every scheduled job: which schedule and which window it runs for. */
@@ -18,7 +18,7 @@ export const expireJobs = defineJob({
   summary: 'Hands jobs held past their expiry (their instance died) back to the queue as a retry, or fails them when out of retries.',
   idempotency: 'One UPDATE of jobs still active past their expiry; a second run finds none.',
   async run(ctx) {
-    await bossOver(ctx.app.database.pool).expire();
+    await sweepExpiredJobs(ctx.app.database.pool);
     return {};
   },
 });

@@ -6,7 +6,10 @@
  * jobs or a slot frees up. An empty queue's loop waits for the poller: every JOBS_POLL_INTERVAL_MS
  * one query names the queues that have a job ready (queuesWithWork) and wakes their loops. An idle
  * instance so asks once per interval, not once per queue (24 queries a second before: 12 ms of
- * the server's CPU and 17 ms of PostgreSQL's a second, idle).
+ * the server's CPU and 17 ms of PostgreSQL's a second, idle). The loops start asleep and the
+ * poller asks at once: a starting instance fetches only the queues that have work, not every
+ * queue (each fetch is a partition PostgreSQL plans and, on a new connection, first reads the
+ * catalog of; docs/benchmarks/2026-11-29-pg-planning.md).
  *
  * Draining: `drain(grace)` stops every loop from claiming, waits up to the grace period for the
  * jobs in hand, then puts the unfinished ones back in the queue unchanged (no retry used up) and
@@ -19,13 +22,14 @@ import type { Logger } from '../log.js';
 import { AppError } from '../errors.js';
 import { describeError } from '../db/errors.js';
 import { asSystem, withTenant } from '../db/tenancy.js';
-import { queuesWithWork, returnJobs, type Executor } from './boss.js';
+import { queuesWithWork, returnJobs, type Executor, type PreparingExecutor } from './boss.js';
 import type { JobContext, JobDefinition } from './define.js';
 
 export interface RunnerOptions {
   app: AppContext;
   boss: PgBoss;
-  executor: Executor;
+  /** A pool: the poller's question is a named statement (boss.ts, queuesWithWork). */
+  executor: Executor & PreparingExecutor;
   defs: readonly JobDefinition[];
   instanceId: string;
   queueConcurrency: number;
@@ -65,8 +69,8 @@ export class JobRunner {
   private async poll(): Promise<void> {
     const { executor, defs, pollIntervalMs, log } = this.options;
     const names = defs.map((d) => d.name);
-    while (!this.stopping) {
-      await this.sleep(POLLER, pollIntervalMs);
+    for (let first = true; !this.stopping; first = false) {
+      if (!first) await this.sleep(POLLER, pollIntervalMs);
       if (this.stopping) break;
       let ready: Iterable<string>;
       try {
@@ -88,6 +92,8 @@ export class JobRunner {
   private async loop(def: JobDefinition): Promise<void> {
     const { boss, queueConcurrency, pollIntervalMs, log } = this.options;
     let running = 0;
+    // Until the poller's first question (asked as the runner starts) finds a job for this queue.
+    await this.sleep(def.name, null);
     while (!this.stopping) {
       let free = queueConcurrency - running;
       if (def.kind === 'workflow') free = Math.min(free, this.workflowFree);

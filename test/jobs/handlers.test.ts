@@ -115,6 +115,11 @@ describe('scheduled job handlers', function () {
     // Claimed again (after its retry delay), it counts as a retry.
     const [again] = await bossOver(database.pool).fetch('identity.sessions-cleanup', { includeMetadata: true, ignoreStartAfter: true });
     expect(again).to.deep.include({ id, retryCount: 1 });
+    // The sweep is a named statement planned once per connection: a second sweep finds the next job.
+    const next = await app.jobs.send('identity.sessions-cleanup', payload);
+    await q(`update pgboss.job set state = 'active', started_on = now() - interval '10 minutes' where id = $1`, [next]);
+    for (let i = 0; i < 3; i++) await run('jobs.expire');
+    expect((await q(`select state::text from pgboss.job where id = $1`, [next])).rows[0]).to.deep.equal({ state: 'retry' });
   });
 
   it('jobs.retention archives finished jobs and deletes schedule windows and checkpoints older than the retention', async () => {
