@@ -175,12 +175,12 @@ const PER_PR = MEASURES.flatMap((m) => (m.perPr ? [readAs(m.perPr)] : []));
 const MEASURES_READ = [...new Set(MEASURES.flatMap((m) => [m.value, m.n, m.successes].filter((x): x is string => !!x).map(readAs)))];
 
 /**
- * Cube values of a window, in one query of the stored values (readAs): `by` null, one row (`split`
- * keeps one side or level); 'ai_side' or 'ai_attribution', one row per side or level (`keys`).
+ * Cube values of a window (every measure's, or `members`), in one query of the stored values
+ * (readAs): `by` null, one row; 'ai_side' or 'ai_attribution', one row per side or level (`keys`).
  */
-async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, by: 'ai_side' | 'ai_attribution' | null = null, keys: readonly string[] = []): Promise<Row[]> {
+async function cubeValues(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, by: 'ai_side' | 'ai_attribution' | null = null, keys: readonly string[] = [], members: readonly string[] = MEASURES_READ): Promise<Row[]> {
   const answer = await cubeLoad(pool, { tenantId }, {
-    measures: MEASURES_READ,
+    measures: members.map(readAs),
     ...(by ? { dimensions: [`${STORED}.${by}`] } : {}),
     timeDimensions: [{ dimension: `${STORED}.merged_at`, dateRange: days(window) }],
     filters: teamFilter(STORED, team),
@@ -260,6 +260,12 @@ export async function pairRows(pool: pg.Pool, tenantId: string, team: Team | nul
   return { ai: pair[0]!, other: pair[1]! };
 }
 
+/** Each side's merged PRs in the window: how many (`prs_merged` grouped by `ai_side`). */
+async function sideCounts(pool: pg.Pool, tenantId: string, team: Team | null, window: Window): Promise<Record<Side, number>> {
+  const [ai, other] = await cubeValues(pool, tenantId, team, window, 'ai_side', SIDES, [P('prs_merged')]);
+  return { ai: at(ai!, P('prs_merged')) ?? 0, other: at(other!, P('prs_merged')) ?? 0 };
+}
+
 interface SideData extends SideRows {
   values: Row;
 }
@@ -287,12 +293,19 @@ class Sides {
     return load;
   }
 
+  /**
+   * The sides' values and their rows side by side: the rows' query needs each side's n (whether
+   * and how to sample it), asked first on its own (a count, a fraction of the values' medians), so
+   * that it runs beside the values' query rather than after it. An n changed by a write between
+   * the two reads is met as in `pairRows` (a short sample is asked again); the answer's n are the
+   * values' own.
+   */
   private async pair(window: Window): Promise<Record<Side, SideData>> {
     const { pool, tenantId, team, cap } = this;
-    const [ai, other] = await cubeValues(pool, tenantId, team, window, 'ai_side', SIDES);
-    const n = { ai: at(ai!, P('prs_merged')) ?? 0, other: at(other!, P('prs_merged')) ?? 0 };
-    const rows = await pairRows(pool, tenantId, team, window, cap, n);
-    return { ai: { values: ai!, ...rows.ai }, other: { values: other!, ...rows.other } };
+    const values = cubeValues(pool, tenantId, team, window, 'ai_side', SIDES);
+    const rows = sideCounts(pool, tenantId, team, window).then((n) => pairRows(pool, tenantId, team, window, cap, n));
+    const [[ai, other], pair] = await Promise.all([values, rows]);
+    return { ai: { values: ai!, ...pair.ai }, other: { values: other!, ...pair.other } };
   }
 
   private async whole(window: Window): Promise<SideData> {
