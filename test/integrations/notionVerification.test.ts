@@ -10,6 +10,7 @@ import { runCli } from '../helpers/cli.js';
 import { dbFor } from '../helpers/factories.js';
 import { capturedLog, TEST_KEY, testServer, type TestServer } from '../helpers/server.js';
 import { fakeNotion, type FakeNotion } from './fakes/notion.js';
+import { openDatabase } from '../../src/db/client.js';
 import { asSystem } from '../../src/db/tenancy.js';
 import { keepVerificationToken } from '../../src/integrations/notion/verificationTokens.js';
 
@@ -113,9 +114,17 @@ describe('Notion webhook verification token, for the operator', function () {
   });
 
   it('the cap of five holds when keepers run at once (past the rate limit: many addresses)', async () => {
-    const { db, pool } = dbFor(api.databaseUrl);
-    await pool.query('delete from docs_verification_tokens');
-    await Promise.all(Array.from({ length: 40 }, (_, i) => asSystem('inbound-routing', () => keepVerificationToken(db, Buffer.from(TEST_KEY, 'hex'), `secret_parallel-${i}`))));
-    expect((await pool.query('select count(*)::int as n from docs_verification_tokens')).rows[0].n).to.equal(5);
+    // A connection for every keeper, so all 40 transactions are open at once and meet only at the
+    // keepers' lock: through the factories' pool of four, 36 of them queued for a connection and,
+    // the keepers running one at a time on a loaded machine, outwaited its 5 s connect timeout.
+    const keepers = openDatabase(api.databaseUrl, { max: 40, applicationName: 'tests', unscoped: 'test-fixture' });
+    const { pool } = dbFor(api.databaseUrl);
+    try {
+      await pool.query('delete from docs_verification_tokens');
+      await Promise.all(Array.from({ length: 40 }, (_, i) => asSystem('inbound-routing', () => keepVerificationToken(keepers.db, Buffer.from(TEST_KEY, 'hex'), `secret_parallel-${i}`))));
+      expect((await pool.query('select count(*)::int as n from docs_verification_tokens')).rows[0].n).to.equal(5);
+    } finally {
+      await keepers.close();
+    }
   });
 });
