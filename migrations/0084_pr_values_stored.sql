@@ -4,7 +4,8 @@
 -- bench organisation's year) to their stored level and delivery facts; with these columns it reads
 -- change_lead_times alone (410 ms instead of 5.2 s for one query under the same load). The values are
 -- computed by change_lead_times_refresh with the pr_*_seconds functions cube_pull_requests uses, and
--- the level is kept equal to pull_request_ai_levels by pull_request_ai_levels_refresh.
+-- the level is kept equal to pull_request_ai_levels by pull_request_ai_levels_refresh. Until a PR
+-- is recomputed its new columns are empty, and the AI impact page leaves it out.
 ALTER TABLE "change_lead_times"
   ADD COLUMN "cycle_time_seconds" double precision,
   ADD COLUMN "coding_time_seconds" double precision,
@@ -14,12 +15,10 @@ ALTER TABLE "change_lead_times"
   ADD COLUMN "pr_size" integer,
   ADD COLUMN "ai_attribution" text;
 --> statement-breakpoint
--- Every existing merged PR, noted, so that the catch-up stores its values with change_lead_times_refresh
--- (applied by this same `migrate` after the versioned migrations), as 0083 did for the reverted ones.
--- Until a PR is caught up its new columns are empty, and the AI impact page leaves it out.
-INSERT INTO "delivery_facts_pending" (tenant_id, kind, id)
-SELECT c.tenant_id, 'p', c.pull_request_id FROM "change_lead_times" c;
---> statement-breakpoint
+-- The existing merged PRs are noted for the catch-up by change_lead_times_refresh.sql itself, in the
+-- transaction that installs the rule (after this migration): notes written here could be taken by
+-- a catch-up with the old rule in between (an instance still running, or a reader), which would
+-- leave the new columns empty with no note left.
 -- The new values' inputs a merged PR's update may change: when it is ready, its first review, its size.
 DROP TRIGGER "delivery_facts_note_update" ON "pull_requests";
 --> statement-breakpoint

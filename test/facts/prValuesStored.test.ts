@@ -9,6 +9,7 @@
  *   #2 merged 06-12 12:00 without a review; then a review dated before the merge arrives late,
  *      its ready time moves, its size changes, a label makes it AI-assisted (level medium)
  */
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type pg from 'pg';
 import { readAs } from '../../src/aiImpact/service.js';
@@ -97,6 +98,28 @@ describe('A merged PR\'s values stored for the AI impact page follow every write
     expect((await stored())[2]).to.include({ pickup_time_seconds: 12 * HOUR, review_time_seconds: 12 * HOUR, is_reviewed: true, merged_without_review: false });
     await pool.query(`update pull_requests set ready_at = '2026-06-11T18:00:00Z', additions = 100 where id = $1`, [pr[2]]);
     expect((await stored())[2]).to.include({ pickup_time_seconds: 6 * HOUR, pr_size: 110 });
+  });
+
+  it('leaves a PR whose values are not stored yet out of every count, and the rule file\'s application recomputes every stored PR', async () => {
+    // As a row written before migration 0084 is until the catch-up has recomputed it.
+    await pool.query(`update change_lead_times set cycle_time_seconds = null, coding_time_seconds = null, pickup_time_seconds = null, review_time_seconds = null,
+      deploy_time_seconds = null, pr_size = null where pull_request_id = $1`, [pr[1]]);
+    const counts = async () => {
+      const res = await api.as(tenant.owner.apiKey).post('/cubejs-api/v1/load', {
+        query: {
+          measures: ['prs_merged', 'merged_without_review_prs', 'coding_time_count', 'pickup_time_count', 'deploy_time_count', 'reverted_prs'].map((m) => readAs(`pull_requests.${m}`)),
+          timeDimensions: [{ dimension: 'change_lead_times.merged_at', dateRange: ['2026-06-01', '2026-06-30'] }],
+        },
+      });
+      expect(res.status, res.text).to.equal(200);
+      return Object.fromEntries(Object.entries(res.body.data[0] as Record<string, unknown>).map(([k, v]) => [k.slice('change_lead_times.'.length), Number(v)]));
+    };
+    expect(await counts()).to.deep.equal({ prs_merged: 1, merged_without_review_prs: 0, coding_time_count: 0, pickup_time_count: 1, deploy_time_count: 0, reverted_prs: 0 });
+    // Applying the rule's file (as `migrate` does when it changed) notes every stored PR in its transaction.
+    await pool.query(readFileSync(new URL('../../src/cube/sql/change_lead_times_refresh.sql', import.meta.url), 'utf8'));
+    expect((await pool.query(`select count(*)::int as n from delivery_facts_pending where tenant_id = $1 and kind = 'p'`, [tenant.tenantId])).rows[0].n).to.be.at.least(2);
+    expect(await counts()).to.deep.equal({ prs_merged: 2, merged_without_review_prs: 0, coding_time_count: 1, pickup_time_count: 2, deploy_time_count: 1, reverted_prs: 0 });
+    expect((await stored())[1]).to.include({ cycle_time_seconds: 48 * HOUR, deploy_time_seconds: 24 * HOUR, pr_size: 40 });
   });
 
   it('follows the level when the PR becomes AI-assisted after its merge', async () => {

@@ -76,3 +76,12 @@ BEGIN
     IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.project_id, EXCLUDED.merged_at, EXCLUDED.first_commit_at, EXCLUDED.first_commit_known, EXCLUDED.deployment_id, EXCLUDED.deployed_at, EXCLUDED.lead_time_seconds, EXCLUDED.reverted_because, EXCLUDED.reverted_by,
          EXCLUDED.cycle_time_seconds, EXCLUDED.coding_time_seconds, EXCLUDED.pickup_time_seconds, EXCLUDED.review_time_seconds, EXCLUDED.deploy_time_seconds, EXCLUDED.pr_size, EXCLUDED.ai_attribution);
 END $$;
+-- Every stored merged PR noted, each time this file is applied: the catch-up then recomputes them all
+-- with the rule just installed, and since the notes are written in the same transaction no catch-up
+-- can take them with an older rule (migration 0084's upgrade, when instances of the last release
+-- still run their catch-ups). A change of a rule this function stores (the pr_*_seconds functions)
+-- must therefore come with a change of this file, for instance the version below. A fresh database
+-- has no rows here.
+-- Stored values' rule version: 1 (migration 0084).
+INSERT INTO "delivery_facts_pending" (tenant_id, kind, id)
+SELECT c.tenant_id, 'p', c.pull_request_id FROM "change_lead_times" c;

@@ -21,10 +21,12 @@ SELECT c.tenant_id, c.pull_request_id AS id, c.project_id, p.owning_team_id AS t
        -- same names, by the same rules (the pr_*_seconds functions), read here without joining the
        -- PR (the AI impact page's reads: docs/ai-impact.md "Queries").
        c.cycle_time_seconds, c.coding_time_seconds, c.pickup_time_seconds, c.review_time_seconds, c.deploy_time_seconds, c.pr_size,
-       c.first_commit_known AS has_coding_time,
+       -- A row whose values are not stored yet (cycle_time_seconds empty: noted since an upgrade,
+       -- not yet caught up) is in none of them, as the hidden measures leave it out of their n.
+       c.coding_time_seconds IS NOT NULL AS has_coding_time,
        c.review_time_seconds IS NOT NULL AS is_reviewed,
-       c.review_time_seconds IS NULL AS merged_without_review,
-       c.reverted_because IS NOT NULL AS is_reverted
+       c.cycle_time_seconds IS NOT NULL AND c.review_time_seconds IS NULL AS merged_without_review,
+       c.cycle_time_seconds IS NOT NULL AND c.reverted_because IS NOT NULL AS is_reverted
 FROM "change_lead_times" c
 LEFT JOIN "projects" p ON p.id = c.project_id
 LEFT JOIN "pull_requests" pr ON pr.id = c.pull_request_id
