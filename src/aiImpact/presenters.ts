@@ -3,7 +3,7 @@
  * Values are in the cube's units (seconds, lines, 0–1 shares); a difference is the first side
  * minus the second (AI − not AI; after − before), with its 90 % interval.
  */
-import type { AiImpactResult, BeforeAfter, Comparison, Team, Window } from './service.js';
+import type { AiImpactLevels, AiImpactResult, BeforeAfter, Comparison, Team, Window } from './service.js';
 import { LEVELS, type Level } from './levels.js';
 import { LEVEL } from './statistics.js';
 
@@ -88,4 +88,17 @@ export function presentAiImpact(r: AiImpactResult): AiImpactBody {
     },
     meta: { intervalSample: r.intervalSample },
   };
+}
+
+export interface AiImpactLevelsBody {
+  data: {
+    team: Team | null;
+    window: Window;
+    /** By measure key (the comparison's `measures[].key`): its value and n per AI attribution level. */
+    levels: Record<string, Record<Level, SideBody>>;
+  };
+}
+
+export function presentAiImpactLevels(r: AiImpactLevels): AiImpactLevelsBody {
+  return { data: { team: r.team, window: r.window, levels: r.levels } };
 }

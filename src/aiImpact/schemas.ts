@@ -8,5 +8,16 @@ import { checkWindow, MonthWindow } from '../shared/monthWindow.js';
  */
 export const AiImpactQuery = MonthWindow.extend({
   team: z.string().trim().min(1).max(200).optional(),
+  /**
+   * `omit`: the comparison without each measure's per-level values, which are a second full read of
+   * the window; the page asks for them apart (`GET /api/ai-impact/levels`) once the comparison shows.
+   */
+  levels: z.enum(['include', 'omit']).optional(),
 }).superRefine(checkWindow);
 export type AiImpactQuery = z.infer<typeof AiImpactQuery>;
+
+/** `GET /api/ai-impact/levels`: the same window and team. */
+export const AiImpactLevelsQuery = MonthWindow.extend({
+  team: z.string().trim().min(1).max(200).optional(),
+}).superRefine(checkWindow);
+export type AiImpactLevelsQuery = z.infer<typeof AiImpactLevelsQuery>;

@@ -414,8 +414,29 @@ async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, w
   return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b, cap) };
 }
 
-/** `intervalSample`: the most PRs of a side a median's interval reads (INTERVAL_SAMPLE; lower in tests). */
-export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }, options: { intervalSample?: number } = {}): Promise<AiImpactResult> {
+export interface AiImpactLevels {
+  team: Team | null;
+  window: Window;
+  /** Each measure's value and n per attribution level, by measure key. */
+  levels: Record<string, Record<Level, SideValue>>;
+}
+
+/** Each measure's value and n per AI attribution level over the window (the answer's `levels`, alone). */
+export async function aiImpactLevels(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }): Promise<AiImpactLevels> {
+  const window = resolveWindow(query);
+  const team = query.team === undefined ? null : await requireTeam(pool, tenantId, query.team);
+  const rows = await cubeValues(pool, tenantId, team, window, 'ai_attribution', LEVELS);
+  return { team, window, levels: Object.fromEntries(MEASURES.map((m) => [m.key, perLevel(m, rows)])) };
+}
+
+const perLevel = (m: MeasureSpec, rows: Row[]) => Object.fromEntries(rows.map((row) => [row.ai_attribution as Level, valueOf(m, row)])) as Record<Level, SideValue>;
+
+/**
+ * `intervalSample`: the most PRs of a side a median's interval reads (INTERVAL_SAMPLE; lower in
+ * tests). `levels: false` leaves out each measure's per-level values (a second full read of the
+ * window; the page asks for them apart, aiImpactLevels).
+ */
+export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }, options: { intervalSample?: number; levels?: boolean } = {}): Promise<AiImpactResult> {
   // A sample under MIN_SAMPLE could never give an interval.
   const cap = Math.max(options.intervalSample ?? INTERVAL_SAMPLE, MIN_SAMPLE);
   const window = resolveWindow(query);
@@ -427,12 +448,9 @@ export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: 
   const [ai, other, levels, around] = await Promise.all([
     aiLoad,
     otherLoad,
-    cubeValues(pool, tenantId, team, window, 'ai_attribution', LEVELS),
+    options.levels === false ? null : cubeValues(pool, tenantId, team, window, 'ai_attribution', LEVELS),
     beforeAfter(pool, tenantId, team, window, sides, cap),
   ]);
-  const comparisons = compare(ai, other, cap).map((c) => ({
-    ...c,
-    levels: Object.fromEntries(levels.map((row) => [row.ai_attribution as Level, valueOf(c.measure, row)])) as Record<Level, SideValue>,
-  }));
+  const comparisons = compare(ai, other, cap).map((c) => (levels ? { ...c, levels: perLevel(c.measure, levels) } : c));
   return { team, window, split: AI_SPLIT, comparisons, beforeAfter: around, intervalSample: cap };
 }

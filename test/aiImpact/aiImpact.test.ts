@@ -353,6 +353,29 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     for (const r of org.body.data.measures as Row[]) expect([r.sides.ai!.n, r.sides.other!.n], r.key).to.deep.equal([0, 0]);
   });
 
+  it('answers the comparison without its levels (levels=omit) and the levels alone (/api/ai-impact/levels), together the whole answer', async () => {
+    const whole = await impact('team=core&from=2026-03&to=2026-03');
+    const without = await impact('team=core&from=2026-03&to=2026-03&levels=omit');
+    const levels = await api.as(tenant.owner.apiKey).get('/api/ai-impact/levels?team=core&from=2026-03&to=2026-03');
+    expect([whole.status, without.status, levels.status]).to.deep.equal([200, 200, 200]);
+    const measures = whole.body.data.measures as (Row & { levels: unknown })[];
+    expect(without.body.data.measures).to.deep.equal(measures.map(({ levels: _l, ...rest }) => rest));
+    expect(without.body.data.beforeAfter).to.deep.equal(whole.body.data.beforeAfter);
+    expect(levels.body.data.levels).to.deep.equal(Object.fromEntries(measures.map((m) => [m.key, m.levels])));
+    expect(levels.body.data.team).to.deep.equal(whole.body.data.team);
+    expect(levels.body.data.levels.cycle_time.medium.n).to.equal(20);
+    // The same refusals as the comparison's, and another organisation cannot reach the team.
+    expect((await impact('team=core&from=2026-03&to=2026-03&levels=some')).status).to.equal(400);
+    expect((await api.as(tenant.owner.apiKey).get('/api/ai-impact/levels?from=2026-13')).status).to.equal(400);
+    expect((await api.get('/api/ai-impact/levels')).status).to.equal(401);
+    for (const team of ['core', seed.teamId]) {
+      const foreign = await api.as(other.owner.apiKey).get(`/api/ai-impact/levels?team=${team}&from=2026-03&to=2026-03`);
+      expect([foreign.status, foreign.body.error.message.includes(`"${team}"`)], team).to.deep.equal([404, true]);
+    }
+    const own = await api.as(other.owner.apiKey).get('/api/ai-impact/levels?from=2026-03&to=2026-03');
+    expect(Object.values(own.body.data.levels as Record<string, Record<string, { n: number }>>).flatMap((l) => Object.values(l).map((v) => v.n))).to.satisfy((ns: number[]) => ns.every((n) => n === 0));
+  });
+
   it('answers the MCP tool compare_ai_assisted with the same body, and a tool error for a foreign team', async () => {
     const mcp = mcpClients(() => api.baseUrl);
     const mine = await mcp.connect(tenant.owner.apiKey);

@@ -71,7 +71,7 @@ describe('web app: AI impact (Chromium)', function () {
     const prefetched = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/ai-impact');
     await link.hover();
     expect((await prefetched).status()).to.equal(200);
-    expect(asked).to.deep.equal([`?from=2026-03&to=2026-03&team=${seed.teamId}`]);
+    expect(asked).to.deep.equal([`?from=2026-03&to=2026-03&team=${seed.teamId}&levels=omit`]);
     await link.click();
     await page.getByTestId('ai-impact-cycle_time').waitFor();
     expect(await page.getByTestId('ai-impact-cycle_time').locator('tr[data-side="ai"] td').allInnerTexts()).to.deep.equal(['11.5 h', '20']);

@@ -131,9 +131,13 @@ function BeforeAfter({ body }: { body: AiImpactBody['data'] }) {
 export function AiImpactPage() {
   usePageTitle('AI impact');
   const scope = useScope();
-  const { window, query } = aiImpactOf(scope);
+  const { window, query, levels: levelsQuery } = aiImpactOf(scope);
   const impact = useQuery({ ...query, placeholderData: (previous) => previous });
+  // Asked once the comparison has answered: the levels are a second full read of the window, and
+  // the comparison, the page's answer, should not share the server with it (docs/ai-impact.md).
+  const levels = useQuery({ ...levelsQuery, enabled: impact.isSuccess });
   const body = impact.data?.data;
+  const levelsOf = (key: string) => levels.data?.data.levels[key];
   const titles = Object.fromEntries((body?.measures ?? []).map((m) => [m.drill, m.title]));
   return (
     <>
@@ -146,7 +150,7 @@ export function AiImpactPage() {
         {() => (
           <div className="ai-impact-grid">
             {body!.measures.map((row) => (
-              <MeasureTable key={row.key} row={row} testId={`ai-impact-${row.key}`} sides={['ai', 'AI-assisted', 'other', 'Not AI-assisted']}
+              <MeasureTable key={row.key} row={{ ...row, levels: row.levels ?? levelsOf(row.key) }} testId={`ai-impact-${row.key}`} sides={['ai', 'AI-assisted', 'other', 'Not AI-assisted']}
                 link={(side, children) => <DrillLink measure={row.drill} title={`${row.title}, ${side === 'ai' ? 'AI-assisted' : 'not AI-assisted'}`} split={row.drillSplits ? side : undefined}>{children}</DrillLink>}
                 levelLink={(level, children) => <DrillLink measure={row.drill} title={`${row.title}, AI attribution ${level}`} split={row.drillSplits ? level : undefined}>{children}</DrillLink>} />
             ))}
