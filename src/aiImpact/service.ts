@@ -414,6 +414,11 @@ async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, w
   return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b, cap) };
 }
 
+/** The window of months and the team (null: the organisation) a request asks about. */
+async function scopeOf(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }): Promise<{ window: Window; team: Team | null }> {
+  return { window: resolveWindow(query), team: query.team === undefined ? null : await requireTeam(pool, tenantId, query.team) };
+}
+
 export interface AiImpactLevels {
   team: Team | null;
   window: Window;
@@ -423,8 +428,7 @@ export interface AiImpactLevels {
 
 /** Each measure's value and n per AI attribution level over the window (the answer's `levels`, alone). */
 export async function aiImpactLevels(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }): Promise<AiImpactLevels> {
-  const window = resolveWindow(query);
-  const team = query.team === undefined ? null : await requireTeam(pool, tenantId, query.team);
+  const { window, team } = await scopeOf(pool, tenantId, query);
   const rows = await cubeValues(pool, tenantId, team, window, 'ai_attribution', LEVELS);
   return { team, window, levels: Object.fromEntries(MEASURES.map((m) => [m.key, perLevel(m, rows)])) };
 }
@@ -439,8 +443,7 @@ const perLevel = (m: MeasureSpec, rows: Row[]) => Object.fromEntries(rows.map((r
 export async function aiImpact(pool: pg.Pool, tenantId: string, query: { from?: string; to?: string; team?: string }, options: { intervalSample?: number; levels?: boolean } = {}): Promise<AiImpactResult> {
   // A sample under MIN_SAMPLE could never give an interval.
   const cap = Math.max(options.intervalSample ?? INTERVAL_SAMPLE, MIN_SAMPLE);
-  const window = resolveWindow(query);
-  const team = query.team === undefined ? null : await requireTeam(pool, tenantId, query.team);
+  const { window, team } = await scopeOf(pool, tenantId, query);
   const sides = new Sides(pool, tenantId, team, cap);
   // The two sides are asked first, so a before/after window equal to this one finds them.
   const aiLoad = sides.get(window, 'ai');
