@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { buildTenant, dbFor, type BuiltTenant } from '../helpers/factories.js';
 import { seedAiImpact, type AiSeed } from '../aiImpact/seed.js';
-import { memberPage, serverAndBrowser, text, until } from './browser.js';
+import { memberPage, screenshot, serverAndBrowser, text, until } from './browser.js';
 
 describe('web app: AI impact (Chromium)', function () {
   this.timeout(120_000);
@@ -52,6 +52,7 @@ describe('web app: AI impact (Chromium)', function () {
     expect(await cfr.locator('tr[data-side="ai"] td').allInnerTexts()).to.deep.equal(['30%', '10']);
     expect(await cfr.locator('tr[data-side="other"] td').allInnerTexts()).to.deep.equal(['10%', '20']);
     expect(await text(page, 'ai-impact-change_failure_rate-difference')).to.equal('Not enough data (fewer than 20 deployments on a side)');
+    await screenshot(page, 'ai-impact-levels');
     await levels.locator('tr[data-level="medium"] a').click();
     await page.getByRole('dialog', { name: 'PR cycle time: the facts' }).waitFor();
     await until(() => text(page, 'facts-count'), '20 pull requests');
