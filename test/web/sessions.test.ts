@@ -163,11 +163,15 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     await theirs.getByTestId('assessment-failed').waitFor();
     expect(await theirs.getByTestId('assessment-failed').getByRole('button', { name: 'Retry' }).count()).to.equal(0);
 
-    // The owner's Retry, with the models answering again: the score replaces the failure.
-    answer('Attempted: a refused review.');
+    // The owner's Retry, with the models answering again: the score replaces the failure. The
+    // assessment is held until the page has said "Retry requested", which it shows only until the score arrives.
+    let release = () => {};
+    const released = new Promise<void>((done) => (release = done));
+    fakes.a.respond = (r) => (isAssessment(r) ? { text: JSON.stringify(GOOD_ASSESSMENT), after: released } : { text: 'Attempted: a refused review.' });
     fakes.b.respond = () => ({ text: 'unused' });
     await failed.getByRole('button', { name: 'Retry' }).click();
     await until(() => owner.getByRole('status').filter({ hasText: 'Retry requested' }).count(), 1);
+    release();
     await owner.reload();
     await until(() => owner.getByTestId('assessment').innerText().then(norm), '100 / 100 · Tests pass. (gpt-a)', 20_000);
     expect(await owner.getByTestId('assessment-failed').count()).to.equal(0);
