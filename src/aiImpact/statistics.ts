@@ -91,24 +91,53 @@ function resampledMedian(sorted: readonly number[], random: () => number, counts
 }
 
 /**
- * median(a) − median(b) with its percentile-bootstrap interval (each side resampled on its own),
- * or "not enough data" when either side has fewer than MIN_SAMPLE values.
+ * The costly part of a bootstrap of a difference of medians: RESAMPLES medians of resamples of
+ * each side, drawn in turn from one seeded sequence. It needs only the per-PR values, so the
+ * service draws them as soon as a window's rows are in, while the database still computes the
+ * window's values (docs/ai-impact.md "Queries"); the interval is then a cheap pass over them.
+ * Null when either side has fewer than MIN_SAMPLE values.
  */
-export function medianDifference(a: readonly number[], b: readonly number[], seed = 1): Difference {
-  if (a.length < MIN_SAMPLE || b.length < MIN_SAMPLE) return { status: 'not_enough_data', minimum: MIN_SAMPLE };
+export interface ResampledMedians {
+  medianA: number;
+  medianB: number;
+  a: Float64Array;
+  b: Float64Array;
+}
+
+export function resampleMedians(a: readonly number[], b: readonly number[], seed = 1): ResampledMedians | null {
+  if (a.length < MIN_SAMPLE || b.length < MIN_SAMPLE) return null;
   const random = seededRandom(seed);
   const [sortedA, sortedB] = [ascending(a), ascending(b)];
   const countsA = new Uint32Array(a.length);
   const countsB = new Uint32Array(b.length);
-  const differences = new Array<number>(RESAMPLES);
-  for (let i = 0; i < RESAMPLES; i += 1) differences[i] = resampledMedian(sortedA, random, countsA) - resampledMedian(sortedB, random, countsB);
+  const drawnA = new Float64Array(RESAMPLES);
+  const drawnB = new Float64Array(RESAMPLES);
+  for (let i = 0; i < RESAMPLES; i += 1) {
+    drawnA[i] = resampledMedian(sortedA, random, countsA);
+    drawnB[i] = resampledMedian(sortedB, random, countsB);
+  }
+  return { medianA: quantileSorted(sortedA, 0.5), medianB: quantileSorted(sortedB, 0.5), a: drawnA, b: drawnB };
+}
+
+const NOT_ENOUGH: Difference = { status: 'not_enough_data', minimum: MIN_SAMPLE };
+
+/** The 90 % percentile interval of `differences` (sorted in place). */
+function percentileInterval(differences: number[]): Interval {
   differences.sort((x, y) => x - y);
   const tail = (1 - LEVEL) / 2;
-  return {
-    status: 'ok',
-    difference: median(a) - median(b),
-    interval: { low: quantileSorted(differences, tail), high: quantileSorted(differences, 1 - tail) },
-  };
+  return { low: quantileSorted(differences, tail), high: quantileSorted(differences, 1 - tail) };
+}
+
+/**
+ * median(a) − median(b) with its percentile-bootstrap interval (each side resampled on its own),
+ * or "not enough data" when either side has fewer than MIN_SAMPLE values. `drawn`: the sides'
+ * resampled medians when already drawn (resampleMedians with the same values and seed).
+ */
+export function medianDifference(a: readonly number[], b: readonly number[], seed = 1, drawn = resampleMedians(a, b, seed)): Difference {
+  if (drawn === null) return NOT_ENOUGH;
+  const differences = new Array<number>(RESAMPLES);
+  for (let i = 0; i < RESAMPLES; i += 1) differences[i] = drawn.a[i]! - drawn.b[i]!;
+  return { status: 'ok', difference: drawn.medianA - drawn.medianB, interval: percentileInterval(differences) };
 }
 
 /**
@@ -119,23 +148,13 @@ export function medianDifference(a: readonly number[], b: readonly number[], see
  * `difference`, the cube's (the medians over every PR). A side whose sample is all its PRs has a
  * scale of 1. Fewer than MIN_SAMPLE values in a side's sample: not enough data.
  */
-export function sampledMedianDifference(a: readonly number[], nA: number, b: readonly number[], nB: number, difference: number, seed = 1): Difference {
-  if (a.length < MIN_SAMPLE || b.length < MIN_SAMPLE) return { status: 'not_enough_data', minimum: MIN_SAMPLE };
+export function sampledMedianDifference(a: readonly number[], nA: number, b: readonly number[], nB: number, difference: number, seed = 1, drawn = resampleMedians(a, b, seed)): Difference {
+  if (drawn === null) return NOT_ENOUGH;
   const scaleA = Math.sqrt(a.length / Math.max(nA, a.length));
   const scaleB = Math.sqrt(b.length / Math.max(nB, b.length));
-  const medianA = median(a);
-  const medianB = median(b);
-  const random = seededRandom(seed);
-  const [sortedA, sortedB] = [ascending(a), ascending(b)];
-  const countsA = new Uint32Array(a.length);
-  const countsB = new Uint32Array(b.length);
   const differences = new Array<number>(RESAMPLES);
-  for (let i = 0; i < RESAMPLES; i += 1) {
-    differences[i] = difference + scaleA * (resampledMedian(sortedA, random, countsA) - medianA) - scaleB * (resampledMedian(sortedB, random, countsB) - medianB);
-  }
-  differences.sort((x, y) => x - y);
-  const tail = (1 - LEVEL) / 2;
-  return { status: 'ok', difference, interval: { low: quantileSorted(differences, tail), high: quantileSorted(differences, 1 - tail) } };
+  for (let i = 0; i < RESAMPLES; i += 1) differences[i] = difference + scaleA * (drawn.a[i]! - drawn.medianA) - scaleB * (drawn.b[i]! - drawn.medianB);
+  return { status: 'ok', difference, interval: percentileInterval(differences) };
 }
 
 /** share(a) − share(b) (successes ÷ n) with a normal (Wald) 90 % interval. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { median, medianDifference, MIN_SAMPLE, quantileSorted, seededRandom, shareDifference } from '../../src/aiImpact/statistics.js';
+import { median, medianDifference, MIN_SAMPLE, quantileSorted, resampleMedians, sampledMedianDifference, seededRandom, shareDifference } from '../../src/aiImpact/statistics.js';
 
 describe('AI against not: statistics', () => {
   it('interpolates quantiles as percentile_cont does', () => {
@@ -29,6 +29,22 @@ describe('AI against not: statistics', () => {
     // The sides barely overlap at these medians: the interval stays on the positive side.
     expect(result.interval.low).to.be.above(0);
     expect(medianDifference(ai, other, 7)).to.deep.equal(result);
+  });
+
+  it('draws the same resamples ahead of the values as within: the intervals of a fixed data set, exactly', () => {
+    const random = seededRandom(5);
+    const a = Array.from({ length: 45 }, () => Math.round(random() * 10000));
+    const b = Array.from({ length: 38 }, () => Math.round(random() * 10000));
+    // Pinned from the code before the resamples could be drawn ahead (2026-11-30): the same draws, in the same order.
+    const whole = { status: 'ok', difference: -251, interval: { low: -2197, high: 2854.25 } };
+    const sampled = { status: 'ok', difference: 100, interval: { low: -1205.479166301824, high: 2427.4293713650886 } };
+    expect(medianDifference(a, b, 3)).to.deep.equal(whole);
+    expect(sampledMedianDifference(a, 450, b, 38, 100, 3)).to.deep.equal(sampled);
+    // The service draws them while the database computes the values, then hands them in.
+    const drawn = resampleMedians(a, b, 3);
+    expect(medianDifference(a, b, 3, drawn)).to.deep.equal(whole);
+    expect(sampledMedianDifference(a, 450, b, 38, 100, 3, drawn)).to.deep.equal(sampled);
+    expect(resampleMedians(a.slice(0, MIN_SAMPLE - 1), b, 3)).to.equal(null);
   });
 
   it('an interval of two samples from one distribution holds 0', () => {
