@@ -234,12 +234,17 @@ export async function sideRows(pool: pg.Pool, tenantId: string, team: Team | nul
 const SIDES: readonly Side[] = ['ai', 'other'];
 const sideIs = (side: Side) => ({ member: `${STORED}.ai_side`, operator: 'equals', values: [side] });
 
+/** The most rows `pairRows` reads at once. */
+export const PAIR_LIMIT = 50_000;
+
 /**
  * Both sides' merged PRs in one query (as `sideRows` reads one side): each side's own filter, every
  * PR of a side at or under the cap or the buckets of its sample, joined by OR. A sample that came
- * back short (a write since the count, or chance) is asked again alone, as `sideRows` does.
+ * back short (a write since the count, or chance) is asked again alone, as `sideRows` does; so is
+ * every side when the query met its limit (counts far behind the rows, e.g. a large catch-up
+ * between the two reads), which could otherwise have left a side's rows out.
  */
-export async function pairRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, cap: number, n: Record<Side, number>): Promise<Record<Side, SideRows>> {
+export async function pairRows(pool: pg.Pool, tenantId: string, team: Team | null, window: Window, cap: number, n: Record<Side, number>, limit = PAIR_LIMIT): Promise<Record<Side, SideRows>> {
   const result = await cubeLoad(pool, { tenantId }, {
     dimensions: [`${STORED}.ai_side`, `${STORED}.sample_bucket`, `${STORED}.id`, ...PER_PR],
     timeDimensions: [{ dimension: `${STORED}.merged_at`, dateRange: days(window) }],
@@ -249,9 +254,11 @@ export async function pairRows(pool: pg.Pool, tenantId: string, team: Team | nul
     ],
     order: [[`${STORED}.ai_side`, 'asc'], [`${STORED}.sample_bucket`, 'asc'], [`${STORED}.id`, 'asc']],
     ungrouped: true,
-    limit: 50_000,
+    limit,
   });
+  const full = result.data.length >= limit;
   const pair = await Promise.all(SIDES.map(async (side): Promise<SideRows> => {
+    if (full) return sideRows(pool, tenantId, team, window, side, cap, n[side]);
     const rows = result.data.filter((r) => r[`${STORED}.ai_side`] === side);
     if (n[side] <= cap) return rows.length <= cap ? { rows, sampled: false } : { rows: rows.slice(0, cap), sampled: true };
     if (rows.length >= cap) return { rows: rows.slice(0, cap), sampled: true };

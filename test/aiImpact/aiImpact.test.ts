@@ -193,6 +193,12 @@ describe('AI impact: AI-assisted against not, and before/after adoption', functi
     const mixed = await pairRows(pool, big.tenantId, null, april, 200, { ai: 201, other: 200 });
     expect([mixed.ai.sampled, mixed.other.sampled, mixed.other.rows.length, mixed.ai.rows.length]).to.deep.equal([true, false, 200, 200]);
     expect(ids(mixed.other).ids.sort()).to.deep.equal(ids(await sideRows(pool, big.tenantId, null, april, 'other', 200, 200)).ids.sort());
+    // Counts far behind the rows (10 a side, 200 stored) fill the query's limit with the first
+    // side's rows: each side is then read alone, and neither is left without its rows.
+    const behind = await pairRows(pool, big.tenantId, null, april, cap, { ai: 10, other: 10 }, 30);
+    expect(ids(behind.ai)).to.deep.equal(ids(await sideRows(pool, big.tenantId, null, april, 'ai', cap, 10)));
+    expect(ids(behind.other)).to.deep.equal(ids(await sideRows(pool, big.tenantId, null, april, 'other', cap, 10)));
+    expect([behind.ai.rows.length, behind.other.rows.length, behind.other.sampled]).to.deep.equal([cap, cap, true]);
 
     // The page's interval is bootstrapped on those samples, its value and n the cube's over all 400.
     const answer = presentAiImpact(await aiImpact(pool, big.tenantId, april, { intervalSample: cap }));
