@@ -11,6 +11,8 @@ import { applyPullRequestAndReviewers, applyPullRequestReview, PullRequestReview
 import { freshDatabase } from '../helpers/database.js';
 import { buildTenant, dbFor } from '../helpers/factories.js';
 import { fixture } from './helpers.js';
+import type { Executor } from '../../src/aiSessions/activityLinks.js';
+import { until } from '../helpers/until.js';
 
 const REPO = 'acme/first-review';
 const T = (hour: number) => `2026-03-02T${String(hour).padStart(2, '0')}:00:00.000Z`;
@@ -28,25 +30,44 @@ describe('first review of a PR: kept by the database in any delivery order', fun
 
   const db = () => dbFor(databaseUrl).db;
 
+  type Apply = (tx: Executor) => Promise<void>;
   /** A `pull_request` delivery of PR `n` by `author` (null: the code host named none), at `updated`. */
-  async function pr(n: number, author: string | null, updated: number, action = 'opened') {
+  function prDelivery(n: number, author: string | null, updated: number, action = 'opened'): Apply {
     const event = fixture('pull_request.opened');
     Object.assign(event, { action, repository: { ...event.repository, full_name: REPO } });
     Object.assign(event.pull_request, { id: 9_000 + n, number: n, user: author ? { login: author, type: 'User' } : null, created_at: T(1), updated_at: T(updated), requested_reviewers: [] });
     const parsed = PullRequestEvent.parse(event);
-    await db().transaction((tx) => applyPullRequestAndReviewers(tx, tenantId, parsed));
+    return (tx) => applyPullRequestAndReviewers(tx, tenantId, parsed);
   }
+  const pr = (n: number, author: string | null, updated: number, action = 'opened') => db().transaction(prDelivery(n, author, updated, action));
 
   /** A `pull_request_review` `submitted` by `login` at `hour`; `id` given to redeliver one. */
-  async function review(n: number, login: string, hour: number, id = ++reviewId) {
+  function reviewDelivery(n: number, login: string, hour: number, id = ++reviewId): Apply {
     const parsed = PullRequestReviewEvent.parse({
       action: 'submitted',
       repository: { full_name: REPO },
       review: { id, user: { login, type: login.endsWith('-app') ? 'Bot' : 'User' }, state: 'commented', submitted_at: T(hour) },
       pull_request: { number: n, updated_at: T(hour) },
     });
-    await db().transaction((tx) => applyPullRequestReview(tx, tenantId, parsed));
+    return (tx) => applyPullRequestReview(tx, tenantId, parsed);
   }
+  const review = (n: number, login: string, hour: number, id?: number) => db().transaction(reviewDelivery(n, login, hour, id));
+
+  /** A delivery applied in a transaction that stays open until `commit()`: `applied` once its statements have run. */
+  function heldOpen(apply: Apply) {
+    let commit = () => {};
+    const gate = new Promise<void>((done) => (commit = done));
+    let applied = false;
+    const committed = db().transaction(async (tx) => {
+      await apply(tx);
+      applied = true;
+      await gate;
+    });
+    return { isApplied: () => applied, commit, committed };
+  }
+  /** Sessions of this database waiting on an advisory lock (pg_stat_activity). */
+  const waitingOnLock = async () => (await dbFor(databaseUrl).pool.query(
+    `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`)).rows[0].n as number;
 
   const firstReview = async (n: number): Promise<string | null> => {
     const { rows } = await dbFor(databaseUrl).pool.query(
@@ -88,6 +109,23 @@ describe('first review of a PR: kept by the database in any delivery order', fun
     // An older delivery (the upsert skips it) changes nothing, the first review included.
     await pr(3, 'ann', 3, 'edited');
     expect(await firstReview(3)).to.equal(T(4));
+  });
+
+  it('a PR and its review written by overlapping transactions, in either order: the second waits for the first and the first review is kept', async () => {
+    await pr(20, 'ann', 2); // the repository exists: neither transaction below waits on its row
+    for (const [n, first, second] of [[21, prDelivery(21, 'ann', 2), reviewDelivery(21, 'bob', 5)], [22, reviewDelivery(22, 'bob', 5), prDelivery(22, 'ann', 2)]] as const) {
+      const a = heldOpen(first);
+      await until(`PR ${n}: the first transaction applied`, async () => a.isApplied() || null);
+      const b = heldOpen(second);
+      // Without the PR's lock the second runs through at once, seeing none of the first's rows.
+      await until(`PR ${n}: the second transaction waits for the first, or has run`, async () => (b.isApplied() || (await waitingOnLock()) === 1) || null);
+      a.commit();
+      await a.committed;
+      await until(`PR ${n}: the second transaction applied`, async () => b.isApplied() || null);
+      b.commit();
+      await b.committed;
+      expect(await firstReview(n), `PR ${n}`).to.equal(T(5));
+    }
   });
 
   it('an earlier review delivered late moves it earlier; a later one, or a redelivery, does not', async () => {

@@ -14,6 +14,9 @@
 --     transition table: every writer inserts one review a statement (the webhook and the backfill
 --     replay each review), a redelivery (ON CONFLICT DO NOTHING) inserts nothing and so fires no row
 --     trigger, and the WHEN clause leaves a bot's review without a call.
+-- Each sees only what the other has committed: the writers of one PR's rows take its lock first
+-- (lockPullRequest, src/codehost/events.ts), so a PR and its review written by overlapping
+-- transactions are written one after the other and the second finds the first.
 -- One function for both, by table (as ai_attribution_note); the triggers are created here, after it:
 -- a versioned migration runs before this file exists on a fresh database (docs/sql-source.md).
 CREATE OR REPLACE FUNCTION pull_request_first_review() RETURNS trigger LANGUAGE plpgsql AS $$
