@@ -106,6 +106,9 @@ async function main(): Promise<number> {
       const heading = await page.locator('h1').first().textContent().catch(() => null);
       throw new Error(`${(error as Error).message}\n  at ${page.url()} (h1: ${heading})\n  tiles: ${tiles.join(' | ') || 'none'}\n  ${problems.slice(0, 10).join('\n  ') || 'no failed request'}`);
     };
+    // BENCH_TRACE=1: each request of the load with its start and end from navigation start.
+    const seen: { start: number; line: string }[] = [];
+    if (process.env.BENCH_TRACE === '1') page.on('requestfinished', (r) => { const t = r.timing(); seen.push({ start: t.startTime, line: `${new URL(r.url()).pathname.slice(-40)} ${Math.round(t.requestStart)}–${Math.round(t.responseEnd)}` }); });
     const t0 = Date.now();
     await page.goto(`${base}/app/?from=${WINDOW.from}&to=${WINDOW.to}`);
     await page.waitForFunction(() => {
@@ -113,6 +116,10 @@ async function main(): Promise<number> {
       return values.length === 5 && values.every((v) => !v.textContent?.includes('…'));
     }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
     const tiles = Date.now() - t0;
+    if (process.env.BENCH_TRACE === '1') {
+      const nav = seen.length === 0 ? 0 : Math.min(...seen.map((x) => x.start));
+      console.log(`  trace: tiles ${tiles} ms; ${seen.sort((a, b) => a.start - b.start).map((x) => `+${Math.round(x.start - nav)} ${x.line}`).join('; ')}`);
+    }
     // Complete: the previous window beside every tile and every trend chart drawn.
     await page.waitForFunction(() => {
       const previous = [...document.querySelectorAll('[data-testid$="-previous"]')];
