@@ -19,8 +19,8 @@
  * docs/benchmarks/2026-11-29-ai-impact-queries.md), timed in the page from the click event to the
  * frame that draws the tables (the figure timed from this process is printed beside it). Each
  * browser run is a person of its own (a person may make 100 requests a minute), and an alert in
- * place of the tables fails the run. BENCH_TRACE=1 prints each click's requests with their start
- * and end; BENCH_ONLY=ai-impact runs this part alone, BENCH_ONLY=overview the Overview alone.
+ * place of the tables fails the run. BENCH_TRACE=1 prints each click's and each Overview load's
+ * requests with their start and end; BENCH_ONLY=ai-impact runs this part alone, BENCH_ONLY=overview the Overview alone.
  * BENCH_DATABASE_URL + BENCH_TENANT reuse a generated tenant (see bench/baseline.ts); its rollups are
  * brought current first, as an instance's rollup job would.
  */
