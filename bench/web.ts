@@ -19,8 +19,8 @@
  * docs/benchmarks/2026-11-29-ai-impact-queries.md), timed in the page from the click event to the
  * frame that draws the tables (the figure timed from this process is printed beside it). Each
  * browser run is a person of its own (a person may make 100 requests a minute), and an alert in
- * place of the tables fails the run. BENCH_TRACE=1 prints each click's requests with their start
- * and end; BENCH_ONLY=ai-impact runs this part alone.
+ * place of the tables fails the run. BENCH_TRACE=1 prints each click's and each Overview load's
+ * requests with their start and end; BENCH_ONLY=ai-impact runs this part alone, BENCH_ONLY=overview the Overview alone.
  * BENCH_DATABASE_URL + BENCH_TENANT reuse a generated tenant (see bench/baseline.ts); its rollups are
  * brought current first, as an instance's rollup job would.
  */
@@ -106,6 +106,9 @@ async function main(): Promise<number> {
       const heading = await page.locator('h1').first().textContent().catch(() => null);
       throw new Error(`${(error as Error).message}\n  at ${page.url()} (h1: ${heading})\n  tiles: ${tiles.join(' | ') || 'none'}\n  ${problems.slice(0, 10).join('\n  ') || 'no failed request'}`);
     };
+    // BENCH_TRACE=1: each request of the load with its start and end from navigation start.
+    const seen: { start: number; line: string }[] = [];
+    if (process.env.BENCH_TRACE === '1') page.on('requestfinished', (r) => { const t = r.timing(); seen.push({ start: t.startTime, line: `${new URL(r.url()).pathname.slice(-40)} ${Math.round(t.requestStart)}–${Math.round(t.responseEnd)}` }); });
     const t0 = Date.now();
     await page.goto(`${base}/app/?from=${WINDOW.from}&to=${WINDOW.to}`);
     await page.waitForFunction(() => {
@@ -113,6 +116,10 @@ async function main(): Promise<number> {
       return values.length === 5 && values.every((v) => !v.textContent?.includes('…'));
     }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
     const tiles = Date.now() - t0;
+    if (process.env.BENCH_TRACE === '1') {
+      const nav = seen.length === 0 ? 0 : Math.min(...seen.map((x) => x.start));
+      console.log(`  trace: tiles ${tiles} ms; ${seen.sort((a, b) => a.start - b.start).map((x) => `+${Math.round(x.start - nav)} ${x.line}`).join('; ')}`);
+    }
     // Complete: the previous window beside every tile and every trend chart drawn.
     await page.waitForFunction(() => {
       const previous = [...document.querySelectorAll('[data-testid$="-previous"]')];
@@ -152,6 +159,8 @@ async function main(): Promise<number> {
     console.log(`reference, its ${queries.length} cube queries over HTTP at once: ${ref.toFixed(0)} ms   (runs: ${reference.map((r) => r.toFixed(0)).join(', ')})`);
     console.log(`ratio ${(interactive / ref).toFixed(2)}; target ${TARGET_MS} ms: ${interactive < TARGET_MS ? 'met' : 'NOT met'}`);
     console.log(`load average (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+    // BENCH_ONLY=overview stops here (a run of it is about a minute on a kept tenant).
+    if (process.env.BENCH_ONLY === 'overview') return interactive < TARGET_MS ? 0 : 1;
     const drillMet = await drillThrough(browser, base, await personCookie('drill'), pool, tenantId);
     const aiMet = await aiImpactPage(browser, base, () => personCookie('ai-impact'), pool, tenantId);
     return interactive < TARGET_MS && drillMet && aiMet ? 0 : 1;
