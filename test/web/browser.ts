@@ -14,13 +14,33 @@ import { until as waitUntil } from '../helpers/until.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = new URL('../../test-results/', import.meta.url).pathname;
 
+/**
+ * Features of Chromium the tests never use, each costing CPU per browser context (docs/testing.md,
+ * "2026-11-30: Chromium's flags"). Chromium reads only the last `--disable-features`, and
+ * playwright-core passes its own first, so its list (1.65.1) is repeated before ours.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch', 'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion'];
+const DISABLED_FEATURES = [
+  ...PLAYWRIGHT_DISABLED_FEATURES,
+  // Every new window (one per context) loaded the omnibox's popup (two WebUI pages) in a renderer of its own.
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'PreloadTopChromeWebUI',
+  // A spare renderer started ahead for the next navigation, thrown away when that is in another context.
+  'SpareRendererForSitePerProcess',
+  // One app, one origin: no process per site, no process swap on about:blank and back.
+  'site-per-process',
+  'IsolateOrigins',
+];
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--in-process-gpu', '--disable-site-isolation-trials', `--disable-features=${DISABLED_FEATURES.join(',')}`, '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+
 let shared: Promise<Browser> | null = null;
 
 function sharedChromium(): Promise<Browser> {
   shared ??= chromium
     .launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+      args: CHROMIUM_ARGS,
     })
     .then((browser) => {
       browser.on('disconnected', () => (shared = null));
