@@ -15,18 +15,18 @@
  *   transaction per delivery, as the product's webhook runs each delivery; unnamed statements, as
  *   drizzle sends the product's (`statement` below).
  *   - `with`: the statements of src/codehost/events.ts applyPullRequest and reviews.ts
- *     applyPullRequestReview today, with every trigger on: the PR's transaction lock
- *     (lockPullRequest) before its upsert and before a review's insert; the PR upsert keeps ready_at and takes
+ *     applyPullRequestReview today, with every trigger on: the PR upsert keeps ready_at and takes
  *     first_review_at from the proposed row (`excluded`), which the BEFORE INSERT trigger
  *     `pull_request_first_review` computed from pull_request_reviews; a review inserts its
  *     pull_request_reviews row (whose AFTER INSERT trigger `pull_request_first_review` moves the
  *     PR's first_review_at) and sets the reviewer's state (pull_request_reviewers, open work). The
- *     first review is computed by the triggers' PL/pgSQL, whose plans each connection keeps
+ *     first review is computed by the triggers' PL/pgSQL (each first takes the PR's advisory
+ *     lock, a review's in the BEFORE INSERT trigger `pull_request_first_review_lock`), whose plans each connection keeps
  *     (src/codehost/sql/pull_request_first_review.sql): the application sends no subquery and no
  *     UPDATE for it.
  *   - `without`: the same writes with the phase work removed, i.e. the statements as they were
  *     before migration 0068 (commit 5f99255): the PR upsert without ready_at and first_review_at,
- *     and a review only as the reviewer's state; and the two `pull_request_first_review` triggers,
+ *     and a review only as the reviewer's state; and the three `pull_request_first_review*` triggers,
  *     the only phase-only ones, disabled for its duration (`ALTER TABLE … DISABLE TRIGGER`, enabled
  *     again in a `finally`: the bench's own database, no other writer meanwhile; the variants and
  *     the HTTP load run one after the other). Every other trigger predates the phases and stays on
@@ -87,9 +87,6 @@ const SQL = {
   // reviews.ts recordReview (its trigger moves the PR's first review).
   reviewRow: `insert into pull_request_reviews (tenant_id, project_id, pull_request_number, review_id, reviewer, reviewer_is_bot, state, submitted_at)
     values ($1, $2, $3, $4, $5, false, 'approved', $6) on conflict do nothing`,
-  // events.ts lockPullRequest: the PR's transaction lock its upsert and a review's insert take
-  // first, so that overlapping writers of one PR's first review see each other.
-  lock: `select pg_advisory_xact_lock(hashtextextended($1, 0))`,
   // reviews.ts setState (the reviewer's state, open work's waiting state; before 0068 as well).
   reviewer: `insert into pull_request_reviewers as prr (tenant_id, project_id, pull_request_number, reviewer, state, at)
     values ($1, $2, $3, $4, 'approved', $5)
@@ -129,13 +126,9 @@ async function rawDelivery(client: pg.PoolClient, tenant: string, project: strin
   try {
     if (event === 'review') {
       const at = moments(n).reviewed;
-      if (variant === 'with') {
-        await client.query(statement('pr-lock', SQL.lock, [`pull_request:${project}:${n}`]));
-        await client.query(statement('pr-review-row', SQL.reviewRow, [tenant, project, n, n, REVIEWER, at]));
-      }
+      if (variant === 'with') await client.query(statement('pr-review-row', SQL.reviewRow, [tenant, project, n, n, REVIEWER, at]));
       await client.query(statement('pr-reviewer', SQL.reviewer, [tenant, project, n, REVIEWER, at]));
     } else {
-      if (variant === 'with') await client.query(statement('pr-lock', SQL.lock, [`pull_request:${project}:${n}`]));
       await client.query(statement(`pr-upsert-${variant}`, variant === 'with' ? SQL.prWith : SQL.prWithout, prValues(tenant, project, n, event, variant)));
     }
     await client.query('commit');
@@ -161,7 +154,7 @@ export interface PrCounter {
 }
 
 /** The triggers that exist only for the phases (src/codehost/sql/pull_request_first_review.sql), by table. */
-const PHASE_TRIGGERS = [['pull_requests', 'pull_request_first_review'], ['pull_request_reviews', 'pull_request_first_review']] as const;
+const PHASE_TRIGGERS = [['pull_requests', 'pull_request_first_review'], ['pull_request_reviews', 'pull_request_first_review'], ['pull_request_reviews', 'pull_request_first_review_lock']] as const;
 
 /** The phase-only triggers disabled (`without`: the product before phases) or enabled. */
 async function phaseTriggers(pool: pg.Pool, enable: boolean): Promise<void> {

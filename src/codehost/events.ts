@@ -115,19 +115,6 @@ export async function ensureProject(tx: Executor, tenantId: string, projectKey: 
 }
 
 /**
- * Serialises the transactions that write one PR's first review: its upsert and the insert of a
- * review by someone else (src/codehost/sql/pull_request_first_review.sql computes it in each, from
- * what the other has committed). Without it, a PR and its review written by overlapping
- * transactions (a late PR delivery beside its review; the backfill replaying a PR while the webhook
- * brings a review) each missed the other, and the first review was lost, or overwritten by the
- * upsert's stale value. Taken before either row is written, so two of them never wait on each
- * other's rows; a transaction writes one PR's rows (a delivery, a backfilled PR).
- */
-export async function lockPullRequest(tx: Executor, projectId: string, number: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`pull_request:${projectId}:${number}`}, 0))`);
-}
-
-/**
  * Upserts the PR; an older delivery arriving after a newer one, or replayed under a new delivery
  * id (by the PR's `updated_at`), does not overwrite it. Then its commits and sessions are linked.
  */
@@ -172,7 +159,6 @@ export async function applyPullRequest(tx: Executor, tenantId: string, event: z.
   // one first seen as a draft is ready when first seen otherwise (its `ready_for_review`, whose
   // `updated_at` is that moment), and an earlier moment delivered late wins (readyFor below).
   const readyAt = values.draft ? null : action(event) === 'ready_for_review' ? values.updatedAt : values.createdAt;
-  await lockPullRequest(tx, projectId, pr.number);
   const [row] = await tx
     .insert(pullRequests)
     .values({ ...values, readyAt })

@@ -12,7 +12,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pullRequestReviewers, pullRequestReviews } from '../db/schema/index.js';
 import type { Executor } from '../aiSessions/activityLinks.js';
-import { applyPullRequest, ensureProject, lockPullRequest, Time, type PullRequestEvent } from './events.js';
+import { applyPullRequest, ensureProject, Time, type PullRequestEvent } from './events.js';
 
 export type ReviewerState = (typeof pullRequestReviewers.$inferSelect)['state'];
 
@@ -90,8 +90,6 @@ export async function recordReview(tx: Executor, tenantId: string, projectId: st
   const state = review.state.toLowerCase();
   if (!review.user || !review.submitted_at || !SUBMITTED.has(state)) return;
   const bot = isBot(review.user);
-  // A bot's review never moves the first review: no need to wait for the PR's writer.
-  if (!bot) await lockPullRequest(tx, projectId, number);
   await tx.insert(pullRequestReviews)
     .values({ tenantId, projectId, pullRequestNumber: number, reviewId: review.id, reviewer: review.user.login, reviewerIsBot: bot, state: state as 'approved', submittedAt: new Date(review.submitted_at) })
     .onConflictDoNothing();
