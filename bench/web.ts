@@ -2,7 +2,8 @@
  * `npm run bench:web`: how fast the Overview of the 200-team bench tenant (bench/baselineData.ts)
  * becomes interactive in headless Chromium. Target: under 1.5 s on this machine.
  *
- * Figures: from navigation start to every DORA tile showing its value (interactive; the target), and
+ * Figures: from navigation start to every DORA tile showing its value (interactive; the target;
+ * timed in the page on its own clock, the figure timed from this process printed beside it), and
  * to the page being complete (previous window and trend charts), medians of 5 cold page loads (new
  * browser context each: no cached answers, no cached assets) after a warm-up.
  * Reference, measured in the same run: the page's four Cube queries fetched at once over HTTP from
@@ -90,7 +91,7 @@ async function main(): Promise<number> {
   // The cube queries the page sends at once, before any cube answer is in: the tiles wait for these
   // (the previous window, the trend and the open-source table are asked for after them).
   const cubeUrls: string[] = [];
-  const load = async (): Promise<{ tiles: number; complete: number }> => {
+  const load = async (): Promise<{ tiles: number; complete: number; tilesFromNode: number }> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([cookie]);
     const page = await context.newPage();
@@ -111,10 +112,13 @@ async function main(): Promise<number> {
     if (process.env.BENCH_TRACE === '1') page.on('requestfinished', (r) => { const t = r.timing(); seen.push({ start: t.startTime, line: `${new URL(r.url()).pathname.slice(-40)} ${Math.round(t.requestStart)}–${Math.round(t.responseEnd)}` }); });
     const t0 = Date.now();
     await page.goto(`${base}/app/?from=${WINDOW.from}&to=${WINDOW.to}`);
-    await page.waitForFunction(() => {
+    // Timed in the page (as the AI impact click below): the page's clock from its navigation's
+    // start to the first frame with every tile's value, checked at every frame. Timed from this
+    // process, the figure also held the wait for its event loop, which the server shares here.
+    const tilesInPage = await page.waitForFunction(() => {
       const values = [...document.querySelectorAll('.tile [data-testid$="-value"]')];
-      return values.length === 5 && values.every((v) => !v.textContent?.includes('…'));
-    }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
+      return values.length === 5 && values.every((v) => !v.textContent?.includes('…')) ? Math.round(performance.now()) : false;
+    }, undefined, { timeout: 60_000, polling: 'raf' }).then((h) => h.jsonValue() as Promise<number>).catch(explain);
     const tiles = Date.now() - t0;
     if (process.env.BENCH_TRACE === '1') {
       const nav = seen.length === 0 ? 0 : Math.min(...seen.map((x) => x.start));
@@ -127,7 +131,7 @@ async function main(): Promise<number> {
     }, undefined, { timeout: 60_000, polling: 20 }).catch(explain);
     const complete = Date.now() - t0;
     await context.close();
-    return { tiles, complete };
+    return { tiles: tilesInPage, complete, tilesFromNode: tiles };
   };
   try {
     // A person of its own per phase: each person has 100 API requests a minute, and a quiet machine
@@ -141,7 +145,7 @@ async function main(): Promise<number> {
     // BENCH_ONLY=ai-impact measures the AI impact page alone (a run of it is about 3 minutes).
     if (process.env.BENCH_ONLY === 'ai-impact') return (await aiImpactPage(browser, base, () => personCookie('ai-impact'), pool, tenantId)) ? 0 : 1;
     console.log(`warm-up load: ${JSON.stringify(await load())} ms`);
-    const loads: { tiles: number; complete: number }[] = [];
+    const loads: { tiles: number; complete: number; tilesFromNode: number }[] = [];
     for (let i = 0; i < RUNS; i += 1) loads.push(await load());
     const runs = loads.map((l) => l.tiles);
     const interactive = median(runs);
@@ -154,7 +158,9 @@ async function main(): Promise<number> {
       reference.push(performance.now() - t0);
     }
     const ref = median(reference);
-    console.log(`overview interactive, every tile with its value (median of ${RUNS}): ${interactive} ms   (runs: ${runs.join(', ')})`);
+    console.log(`overview interactive, every tile with its value, timed in the page from its navigation (median of ${RUNS}): ${interactive} ms   (runs: ${runs.join(', ')})`);
+    const fromNode = loads.map((l) => l.tilesFromNode);
+    console.log(`  the same loads timed from this process (its event loop, shared with the server, included): ${median(fromNode)} ms   (runs: ${fromNode.join(', ')})`);
     console.log(`overview complete, previous window and trend charts too: ${median(completes)} ms   (runs: ${completes.join(', ')})`);
     console.log(`reference, its ${queries.length} cube queries over HTTP at once: ${ref.toFixed(0)} ms   (runs: ${reference.map((r) => r.toFixed(0)).join(', ')})`);
     console.log(`ratio ${(interactive / ref).toFixed(2)}; target ${TARGET_MS} ms: ${interactive < TARGET_MS ? 'met' : 'NOT met'}`);
