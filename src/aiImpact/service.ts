@@ -277,10 +277,17 @@ interface SideData extends SideRows {
   values: Row;
 }
 
-/** Each median measure's resampled medians for two sides' rows, by measure key (seeded by its place, as `compare` does). */
-type Resamples = Map<string, ResampledMedians | null>;
+/**
+ * Each median measure's per-PR values of two sides (sorted) and their resampled medians, by measure
+ * key, seeded by the measure's place: the bootstrap's costly part, which needs only the rows.
+ */
+type Resamples = Map<string, { a: number[]; b: number[]; drawn: ResampledMedians | null }>;
 const resample = (a: SideRows, b: SideRows): Resamples =>
-  new Map(MEASURES.flatMap((m, i) => (m.kind === 'median' ? [[m.key, resampleMedians(perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!), i + 1)] as const] : [])));
+  new Map(MEASURES.flatMap((m, i) => {
+    if (m.kind !== 'median') return [];
+    const [va, vb] = [perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!)];
+    return [[m.key, { a: va, b: vb, drawn: resampleMedians(va, vb, i + 1) }] as const];
+  }));
 
 /**
  * The sides of one answer, each read once: the window's AI and other sides together (one query
@@ -293,7 +300,7 @@ class Sides {
 
   constructor(private readonly pool: pg.Pool, private readonly tenantId: string, private readonly team: Team | null, private readonly cap: number) {}
 
-  /** The window's two sides (get(window, 'ai') and 'other'), with their medians' resamples drawn while the values were read. */
+  /** The window's AI and other sides, with their medians' resamples drawn while the values were read. */
   both(window: Window): Promise<Record<Side, SideData> & { resamples: Resamples }> {
     const key = `${window.from}/${window.to}`;
     let pair = this.pairs.get(key);
@@ -301,9 +308,9 @@ class Sides {
     return pair;
   }
 
-  get(window: Window, split: Side | null): Promise<SideData> {
+  /** The window's whole (both sides together): before/after adoption. */
+  get(window: Window): Promise<SideData> {
     const key = `${window.from}/${window.to}`;
-    if (split !== null) return this.both(window).then((p) => p[split]);
     let load = this.loads.get(key);
     if (!load) this.loads.set(key, (load = this.whole(window)));
     return load;
@@ -364,11 +371,12 @@ function compare(a: SideData, b: SideData, cap: number, resamples: Resamples = r
     const va = valueOf(m, a.values);
     const vb = valueOf(m, b.values);
     const sampled = m.kind === 'median' && (a.sampled || b.sampled);
+    const drawn = resamples.get(m.key);
     const difference = m.kind === 'share'
       ? shareDifference(at(a.values, m.successes!) ?? 0, va.n, at(b.values, m.successes!) ?? 0, vb.n)
       : sampled && va.value !== null && vb.value !== null
-        ? sampledMedianDifference(perPrValues(a.rows, m.perPr!), va.n, perPrValues(b.rows, m.perPr!), vb.n, va.value - vb.value, i + 1, resamples.get(m.key))
-        : medianDifference(perPrValues(a.rows, m.perPr!), perPrValues(b.rows, m.perPr!), i + 1, resamples.get(m.key));
+        ? sampledMedianDifference(drawn!.a, va.n, drawn!.b, vb.n, va.value - vb.value, i + 1, drawn!.drawn)
+        : medianDifference(drawn!.a, drawn!.b, i + 1, drawn!.drawn);
     // The cube's n decides "not enough data", as the page shows it (a per-PR list is the same rows).
     const enough = va.n >= MIN_SAMPLE && vb.n >= MIN_SAMPLE;
     return { measure: m, a: va, b: vb, difference: enough ? difference : { status: 'not_enough_data', minimum: MIN_SAMPLE }, intervalSample: sampled ? cap : null };
@@ -429,7 +437,7 @@ async function beforeAfter(pool: pg.Pool, tenantId: string, team: Team | null, w
   const adoption = await adoptionMonth(pool, tenantId, team);
   if (!adoption.month) return { status: 'no_adoption_month', headcount: adoption.headcount };
   const { before, after } = windowsAround(adoption.month, monthIndex(window.to) - monthIndex(window.from) + 1);
-  const [b, a] = await Promise.all([sides.get(before, null), sides.get(after, null)]);
+  const [b, a] = await Promise.all([sides.get(before), sides.get(after)]);
   return { status: 'ok', adoptionMonth: adoption.month, headcount: adoption.headcount, activeUsers: adoption.activeUsers, before, after, comparisons: compare(a, b, cap) };
 }
 

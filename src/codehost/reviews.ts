@@ -89,9 +89,8 @@ const SUBMITTED = new Set(['approved', 'changes_requested', 'commented', 'dismis
 export async function recordReview(tx: Executor, tenantId: string, projectId: string, number: number, review: z.infer<typeof Review>): Promise<void> {
   const state = review.state.toLowerCase();
   if (!review.user || !review.submitted_at || !SUBMITTED.has(state)) return;
-  const bot = isBot(review.user);
   await tx.insert(pullRequestReviews)
-    .values({ tenantId, projectId, pullRequestNumber: number, reviewId: review.id, reviewer: review.user.login, reviewerIsBot: bot, state: state as 'approved', submittedAt: new Date(review.submitted_at) })
+    .values({ tenantId, projectId, pullRequestNumber: number, reviewId: review.id, reviewer: review.user.login, reviewerIsBot: isBot(review.user), state: state as 'approved', submittedAt: new Date(review.submitted_at) })
     .onConflictDoNothing();
 }
 

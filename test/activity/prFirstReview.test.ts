@@ -53,7 +53,7 @@ describe('first review of a PR: kept by the database in any delivery order', fun
   }
   const review = (n: number, login: string, hour: number, id?: number) => db().transaction(reviewDelivery(n, login, hour, id));
 
-  /** A delivery applied in a transaction that stays open until `commit()`: `applied` once its statements have run. */
+  /** A delivery applied in a transaction that stays open until `commit()`; `isApplied()` once its statements have run. */
   function heldOpen(apply: Apply) {
     let commit = () => {};
     const gate = new Promise<void>((done) => (commit = done));
