@@ -16,14 +16,25 @@ const PRIVATE_SCHEMAS = ['public', 'drizzle', 'pgboss'];
 
 export async function restrictDatabaseToApplication(client: Queryable): Promise<void> {
   const { rows } = await client.query<{ name: string }>('select current_database() as name');
-  const database = pg.escapeIdentifier(rows[0]!.name);
-  // The connecting user connects and runs system work; tenant work (SET ROLE app_tenant) creates
-  // temporary tables (register import, identities): it had TEMPORARY only through PUBLIC.
-  await client.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${database} TO CURRENT_USER`);
-  await client.query(`GRANT TEMPORARY ON DATABASE ${database} TO app_tenant, app_system`);
-  await client.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${database} FROM PUBLIC`);
+  for (const statement of databasePrivileges(rows[0]!.name)) await client.query(statement);
   const present = await client.query<{ nspname: string }>('select nspname from pg_namespace where nspname = any($1::text[])', [PRIVATE_SCHEMAS]);
   for (const { nspname } of present.rows) await client.query(`REVOKE ALL ON SCHEMA ${pg.escapeIdentifier(nspname)} FROM PUBLIC`);
+}
+
+/**
+ * The database-level part of `restrictDatabaseToApplication`: the statements that name `database`
+ * and work from a connection to any database of the cluster (the tests run them from one admin
+ * connection on each clone of their migrated template, whose schemas' privileges came with it).
+ */
+export function databasePrivileges(name: string): string[] {
+  const database = pg.escapeIdentifier(name);
+  return [
+    // The connecting user connects and runs system work; tenant work (SET ROLE app_tenant) creates
+    // temporary tables (register import, identities): it had TEMPORARY only through PUBLIC.
+    `GRANT CONNECT, TEMPORARY ON DATABASE ${database} TO CURRENT_USER`,
+    `GRANT TEMPORARY ON DATABASE ${database} TO app_tenant, app_system`,
+    `REVOKE CONNECT, TEMPORARY ON DATABASE ${database} FROM PUBLIC`,
+  ];
 }
 
 /**

@@ -8,7 +8,7 @@ import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
-import { restrictDatabaseToApplication } from '../../src/db/privileges.js';
+import { databasePrivileges } from '../../src/db/privileges.js';
 
 const TEMPLATE = 'da_test_template';
 
@@ -21,13 +21,24 @@ function urlFor(database: string): string {
   return url.toString();
 }
 
-async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: urlFor('postgres') });
-  await client.connect();
+/**
+ * The worker's connections to the cluster's `postgres` database, kept open for the run: a file
+ * clones the template several times, and on these machines a new PostgreSQL backend costs about
+ * 28 ms of CPU (fork, authentication, caches; docs/testing.md), so one per clone added up.
+ */
+let adminPool: pg.Pool | null = null;
+
+async function admin<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  if (!adminPool) {
+    adminPool = new pg.Pool({ connectionString: urlFor('postgres'), max: 2, idleTimeoutMillis: 0, allowExitOnIdle: true });
+    // A test that ends every session of the cluster ends these too: the pool drops them and connects again.
+    adminPool.on('error', () => {});
+  }
+  const client = await adminPool.connect();
   try {
     return await body(client);
   } finally {
-    await client.end();
+    client.release();
   }
 }
 
@@ -85,7 +96,25 @@ export async function startTestDatabase(): Promise<void> {
   }
 }
 
+/**
+ * What the run asked of PostgreSQL (`TEST_TIMES` writes it beside the files' times): databases
+ * made, and sessions (backends) started, on the clones and on `postgres` (pg_stat_database).
+ */
+export async function clusterSessions(): Promise<{ databases: number; sessions: number; adminSessions: number }> {
+  return admin(async (client) => {
+    const { rows } = await client.query<{ databases: number; sessions: number; admin: number }>(
+      `select count(*) filter (where datname like 'da\\_%')::int as databases,
+              coalesce(sum(sessions) filter (where datname like 'da\\_%'), 0)::int as sessions,
+              coalesce(sum(sessions) filter (where datname = 'postgres'), 0)::int as admin
+         from pg_stat_database`,
+    );
+    return { databases: rows[0]!.databases, sessions: rows[0]!.sessions, adminSessions: rows[0]!.admin };
+  });
+}
+
 export async function stopTestDatabase(): Promise<void> {
+  await adminPool?.end();
+  adminPool = null;
   await stopServer?.();
   stopServer = null;
 }
@@ -105,11 +134,15 @@ export async function startSharedTestDatabase(): Promise<void> {
  * moment: a BI grant of another test file refuses while any database of the cluster would admit
  * its role (src/bi/cluster.ts), and a new database grants PUBLIC both. Closed to connections
  * until PUBLIC's privileges are taken (GRANT on a database works from any database).
+ *
+ * `file_copy`: PostgreSQL 15+ copies a template block by block through the WAL by default
+ * (`wal_log`), which cost 286 ms of the server's CPU per clone of the migrated template against
+ * 97 ms copying its files (the clusters run with fsync off, so the checkpoints it asks are cheap).
  */
-async function createClosed(name: string, template: string): Promise<void> {
+async function createClosed(name: string, template: string, privileges: string[]): Promise<void> {
   await admin(async (client) => {
-    await client.query(`create database ${name} template ${template} allow_connections false`);
-    await client.query(`revoke connect, temporary on database ${name} from public`);
+    await client.query(`create database ${name} template ${template} allow_connections false strategy file_copy`);
+    for (const statement of privileges) await client.query(statement);
     await client.query(`alter database ${name} allow_connections true`);
   });
 }
@@ -117,22 +150,15 @@ async function createClosed(name: string, template: string): Promise<void> {
 /** A new, migrated database of its own; returns its connection URL. */
 export async function freshDatabase(): Promise<string> {
   const name = `da_test_${randomBytes(6).toString('hex')}`;
-  await createClosed(name, TEMPLATE);
   // A clone does not inherit the template's database privileges: what `migrate` sets on every
-  // database is set here again, as on a real database after its migrate.
-  const client = new pg.Client({ connectionString: urlFor(name) });
-  await client.connect();
-  try {
-    await restrictDatabaseToApplication(client);
-  } finally {
-    await client.end();
-  }
+  // database is set again (its schemas' privileges came with the template).
+  await createClosed(name, TEMPLATE, databasePrivileges(name));
   return urlFor(name);
 }
 
 /** An empty database with no migrations applied. */
 export async function emptyDatabase(): Promise<string> {
   const name = `da_empty_${randomBytes(6).toString('hex')}`;
-  await createClosed(name, 'template1');
+  await createClosed(name, 'template1', [`revoke connect, temporary on database ${name} from public`]);
   return urlFor(name);
 }

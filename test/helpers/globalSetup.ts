@@ -4,12 +4,12 @@
  * template), the web app is built once, so two workers never build it at the same time, and the
  * source is transpiled once for the child processes the tests start (transpiled.ts).
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWebBuilt } from '../../src/webBuild.js';
 import { removeCubeCache, startCubeCache } from './cubeCache.js';
-import { startSharedTestDatabase, stopTestDatabase } from './database.js';
+import { clusterSessions, startSharedTestDatabase, stopTestDatabase } from './database.js';
 import { removeTranspiled, transpileForChildren } from './transpiled.js';
 
 /**
@@ -28,6 +28,10 @@ export async function mochaGlobalSetup(): Promise<void> {
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
+  if (process.env.TEST_TIMES) {
+    const pg = await clusterSessions().catch(() => null);
+    if (pg) appendFileSync(process.env.TEST_TIMES, `# PostgreSQL: ${pg.databases} databases, ${pg.sessions} sessions on them, ${pg.adminSessions} on postgres\n`);
+  }
   await stopTestDatabase();
   removeTranspiled();
   removeCubeCache();
