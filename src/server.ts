@@ -42,9 +42,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Connections of an instance's pool, all kept open (openDatabase's `min`). */
-const SERVER_POOL_SIZE = 10;
-
 export interface StartOptions {
   live?: LiveHubOptions;
 }
@@ -54,7 +51,7 @@ export interface StartOptions {
  * is behind the bundled migrations refuses the start; one that is ahead starts and says so.
  */
 export async function startServer(config: Readonly<Config>, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
-  const database = openDatabase(config.database.url, { max: SERVER_POOL_SIZE, min: SERVER_POOL_SIZE });
+  const database = openDatabase(config.database.url, { max: config.database.poolSize, min: config.database.poolSize });
   const jobDefs = jobsFor(config);
   let app: AppContext;
   try {
@@ -88,8 +85,8 @@ export async function startServer(config: Readonly<Config>, log: Logger, options
     // Like the cube compile: the instance takes telemetry only once no export meets a cold backend.
     const warming = Date.now();
     try {
-      await warmIntake(app, SERVER_POOL_SIZE);
-      log.info({ ms: Date.now() - warming, connections: SERVER_POOL_SIZE }, 'database connections warmed');
+      await warmIntake(app, config.database.poolSize);
+      log.info({ ms: Date.now() - warming, connections: config.database.poolSize }, 'database connections warmed');
     } catch (error) {
       log.error({ err: error }, 'database connections not warmed');
     }

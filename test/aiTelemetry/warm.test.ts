@@ -2,9 +2,9 @@
  * Issue 45, the bench's tail (docs/benchmarks/2026-11-29-telemetry-tail.md): a new PostgreSQL
  * backend's first intake statement costs ≈70 ms of its CPU (caches, row-level policies, the
  * rollup-mark triggers' PL/pgSQL, planning), paid by whichever export comes first on it. A server
- * (AI_TELEMETRY_WARM_CONNECTIONS) opens its pool's ten connections before its port opens, runs the
- * intake's two statements on each on no rows (rolled back), and keeps them. Checked: ten
- * connections, each with exactly the two statements prepared, nothing written; then a metrics
+ * (AI_TELEMETRY_WARM_CONNECTIONS) opens its pool's connections (DATABASE_POOL_SIZE, 6 here: not the
+ * default 10 nor the tests' 3) before its port opens, runs the intake's two statements on each on
+ * no rows (rolled back), and keeps them. Checked: six connections, each with exactly the two statements prepared, nothing written; then a metrics
  * export and a log batch of one developer (the real SDK exporters) count once and run those same
  * two statements (no third statement text: the warm-up prepared what exports run).
  */
@@ -32,7 +32,7 @@ describe('AI telemetry: the server warms its connections for the intake before t
   };
 
   before(async () => {
-    api = await testServer({ env: { AI_TELEMETRY_WARM_CONNECTIONS: 'true' } });
+    api = await testServer({ env: { AI_TELEMETRY_WARM_CONNECTIONS: 'true', DATABASE_POOL_SIZE: '6' } });
     tenant = await buildTenant(api.databaseUrl);
     pool = dbFor(api.databaseUrl).pool;
   });
@@ -41,10 +41,11 @@ describe('AI telemetry: the server warms its connections for the intake before t
     await api.close();
   });
 
-  it('opens ten connections with the metrics and the logs statement prepared on each, and writes nothing', async () => {
-    expect(api.running.app.database.pool.totalCount).to.equal(10);
+  it('opens DATABASE_POOL_SIZE connections with the metrics and the logs statement prepared on each, and writes nothing', async () => {
+    expect(api.running.app.database.pool.totalCount).to.equal(6);
+    expect(api.running.app.database.pool.options.max).to.equal(6);
     const prepared = await preparedOnEach();
-    expect(prepared).to.have.length(10);
+    expect(prepared).to.have.length(6);
     for (const names of prepared) expect(names).to.deep.equal(prepared[0]).and.to.have.length(2);
     const { rows: [written] } = await pool.query(`select (select count(*) from ai_sessions)::int as sessions, (select count(*) from ai_telemetry_days)::int as days,
       (select count(*) from ai_telemetry_series)::int as series, (select count(*) from ai_telemetry_intake)::int as tally`);

@@ -22,6 +22,9 @@ export function baseEnv(databaseUrl: string, port = 0): Env {
     TRUSTED_PROXIES: '127.0.0.1,::1',
     // Test clients read answers, not Cube's "Continue wait" (test/cube/continueWait.test.ts sets its own).
     CUBE_CONTINUE_WAIT_SECONDS: '600',
+    // Three busy connections instead of ten: a test's requests are few, and each new backend read
+    // the catalog again before its first cube query (docs/testing.md, 2026-11-30).
+    DATABASE_POOL_SIZE: '3',
     ...cubeCacheEnv(),
   };
 }
