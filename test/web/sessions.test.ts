@@ -171,6 +171,10 @@ describe('web app: an AI session\'s summary (Chromium)', function () {
     fakes.b.respond = () => ({ text: 'unused' });
     await failed.getByRole('button', { name: 'Retry' }).click();
     await until(() => owner.getByRole('status').filter({ hasText: 'Retry requested' }).count(), 1);
+    // The failure is gone as soon as the retry's job is queued (the page asks again every 2 s); the
+    // request is still said, until the score arrives.
+    await until(() => owner.getByTestId('assessment-failed').count(), 0);
+    expect(await owner.getByTestId('assessment-requested').innerText()).to.equal('Retry requested; the result appears here when the model has answered.');
     release();
     await owner.reload();
     await until(() => owner.getByTestId('assessment').innerText().then(norm), '100 / 100 · Tests pass. (gpt-a)', 20_000);

@@ -74,6 +74,9 @@ export function SessionPage() {
   const { sessionId } = useParams({ strict: false }) as { sessionId: string };
   const [openedAt] = useState(() => Date.now());
   const [pollUntil, setPollUntil] = useState<{ until: number; after: string | null } | null>(null);
+  // A retried assessment's failure is gone as soon as its new job is queued (the latest job is what
+  // counts), before the model answers: the request is still said here until the score arrives.
+  const [assessmentRequested, setAssessmentRequested] = useState(false);
   const settings = useQuery(apiQuery('GET /api/ai/settings'));
   const reviewsOn = settings.data?.data.features.sessionReviews ?? false;
   const session = useQuery({
@@ -108,7 +111,19 @@ export function SessionPage() {
         )}
       </Panel>
       {s && !s.assessment && s.reviewFailed.assessment && me.data && (
-        <FailedReview kind="assessment" session={s} failure={s.reviewFailed.assessment} canRerun={canRerun} onRequested={() => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null })} />
+        <FailedReview
+          kind="assessment"
+          session={s}
+          failure={s.reviewFailed.assessment}
+          canRerun={canRerun}
+          onRequested={() => {
+            setAssessmentRequested(true);
+            setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null });
+          }}
+        />
+      )}
+      {s && !s.assessment && !s.reviewFailed.assessment && assessmentRequested && (
+        <p role="status" className="muted" data-testid="assessment-requested">Retry requested; the result appears here when the model has answered.</p>
       )}
       {s && settings.data && me.data && (
         <SummaryPanel session={s} reviewsOn={reviewsOn} canRerun={canRerun} onRequested={() => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null })} />
