@@ -13,6 +13,8 @@ import type { SessionDetails } from '../../api/contract';
 /** A review whose job failed: the reason names the models and what went wrong, never a provider's message. */
 type ReviewFailure = NonNullable<SessionDetails['reviewFailed']['summary']>;
 
+const RETRY_REQUESTED = 'Retry requested; the result appears here when the model has answered.';
+
 /** "Assessment failed" with its reason, and a Retry for those who may re-run it (the uploader and owners). */
 function FailedReview({ kind, session, failure, canRerun, onRequested }: { kind: 'summary' | 'assessment'; session: SessionDetails; failure: ReviewFailure; canRerun: boolean; onRequested: () => void }) {
   const retry = useChange(() => api(`POST /api/sessions/:id/${kind}`, { params: { id: session.id } }), [], onRequested);
@@ -27,7 +29,7 @@ function FailedReview({ kind, session, failure, canRerun, onRequested }: { kind:
           Retry
         </button>
       )}
-      {retry.isSuccess && <p role="status" className="muted">Retry requested; the result appears here when the model has answered.</p>}
+      {retry.isSuccess && <p role="status" className="muted">{RETRY_REQUESTED}</p>}
       {retry.isError ? <ErrorNote error={retry.error} /> : null}
     </div>
   );
@@ -123,7 +125,7 @@ export function SessionPage() {
         />
       )}
       {s && !s.assessment && !s.reviewFailed.assessment && assessmentRequested && (
-        <p role="status" className="muted" data-testid="assessment-requested">Retry requested; the result appears here when the model has answered.</p>
+        <p role="status" className="muted" data-testid="assessment-requested">{RETRY_REQUESTED}</p>
       )}
       {s && settings.data && me.data && (
         <SummaryPanel session={s} reviewsOn={reviewsOn} canRerun={canRerun} onRequested={() => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null })} />
