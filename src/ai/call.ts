@@ -130,12 +130,12 @@ export async function callModels<T>(
     await checkBudget(app.database.db, tenantId);
     const timeout = AbortSignal.timeout(app.config.ai.timeoutMs);
     const signal = scope.signal ? AbortSignal.any([timeout, scope.signal]) : timeout;
-    const span = aiTracer(app.config)?.startSpan('ai.attempt', {
+    const span = (await aiTracer(app.config))?.startSpan('ai.attempt', {
       attributes: { 'ai.feature': feature, 'ai.model.provider': candidate.provider, 'ai.model.id': candidate.model, 'ai.tenant': hashedTenant(app.config, tenantId), 'ai.attempt': index + 1 },
     });
     const started = performance.now();
     try {
-      const result = await withSpan(span, () => attempt(languageModel(candidate), signal, candidate));
+      const result = await withSpan(span, async () => attempt(await languageModel(candidate), signal, candidate));
       await record(scope, candidate, { outcome: 'ok', status: null, next: 'none', tokens: { input: result.inputTokens, output: result.outputTokens } }, started, span);
       if (app.config.ai.promptLogging) app.log.info({ ai: { feature, model: candidate.model }, prompt: scope.prompt, response: result.value }, 'AI prompt and response (AI_PROMPT_LOGGING)');
       return { value: result.value, candidate, inputTokens: result.inputTokens, outputTokens: result.outputTokens };

@@ -3,10 +3,6 @@
  * completions), Anthropic and Google; D is any OpenAI-compatible endpoint (a vendor or a local
  * model server). A base URL replaces the vendor's API root (`…/v1`, `…/v1beta`).
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { AiProvider } from '../config/index.js';
 
@@ -23,17 +19,22 @@ export interface Candidate {
 /** OpenAI's own API root, where LLM_D_BASE_URL is unset. */
 const OPENAI_ROOT = 'https://api.openai.com/v1';
 
-export function languageModel(candidate: Candidate): LanguageModel {
+/**
+ * Each provider's package loads at its first call, not at start: the four are about a second of
+ * CPU to import, and an organisation uses one or two (docs/architecture.md, "Vendor SDKs load when
+ * first used").
+ */
+export async function languageModel(candidate: Candidate): Promise<LanguageModel> {
   const { apiKey, model } = candidate;
   const baseURL = candidate.baseUrl ?? undefined;
   switch (candidate.provider) {
     case 'openai':
-      return createOpenAI({ apiKey, baseURL }).chat(model);
+      return (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL })(model);
+      return (await import('@ai-sdk/anthropic')).createAnthropic({ apiKey, baseURL })(model);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL })(model);
+      return (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL })(model);
     case 'compatible':
-      return createOpenAICompatible({ name: 'compatible', apiKey, baseURL: baseURL ?? OPENAI_ROOT, includeUsage: true }).chatModel(model);
+      return (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({ name: 'compatible', apiKey, baseURL: baseURL ?? OPENAI_ROOT, includeUsage: true }).chatModel(model);
   }
 }

@@ -6,10 +6,9 @@
  * personal data); the tenant travels as an HMAC of its id.
  */
 import { createHmac } from 'node:crypto';
-import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { context, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import type { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import type { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config/index.js';
 import { derive } from '../auth/crypto.js';
 import { trimEnd } from '../shared/text.js';
@@ -22,11 +21,29 @@ interface Runtime {
 const runtimes = new WeakMap<object, Runtime>();
 let contextManager: AsyncLocalStorageContextManager | null = null;
 
-function runtimeOf(config: Config): Runtime | null {
+/**
+ * Langfuse's processor and OpenTelemetry's SDK load with the first traced call, and only where
+ * LLMOBS_ENABLED: they are 0.4 s of CPU to import on every start otherwise (docs/architecture.md,
+ * "Vendor SDKs load when first used").
+ */
+const sdk = async () => {
+  const [{ LangfuseSpanProcessor }, { AsyncLocalStorageContextManager }, { BasicTracerProvider }] = await Promise.all([
+    import('@langfuse/otel'),
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/sdk-trace-base'),
+  ]);
+  return { LangfuseSpanProcessor, AsyncLocalStorageContextManager, BasicTracerProvider };
+};
+
+async function runtimeOf(config: Config): Promise<Runtime | null> {
   const obs = config.llmObservability;
   if (!obs) return null;
   let runtime = runtimes.get(obs);
   if (!runtime) {
+    const { LangfuseSpanProcessor, AsyncLocalStorageContextManager, BasicTracerProvider } = await sdk();
+    // Two first calls at once both loaded: the first to get here makes the runtime.
+    const made = runtimes.get(obs);
+    if (made) return made;
     // Parent and child spans (a call, its attempts, the SDK's own spans) find each other through the active context.
     if (!contextManager) {
       contextManager = new AsyncLocalStorageContextManager().enable();
@@ -50,8 +67,8 @@ function runtimeOf(config: Config): Runtime | null {
   return runtime;
 }
 
-export function aiTracer(config: Config): Tracer | null {
-  return runtimeOf(config)?.tracer ?? null;
+export async function aiTracer(config: Config): Promise<Tracer | null> {
+  return (await runtimeOf(config))?.tracer ?? null;
 }
 
 /** The tenant as the traces show it: stable per tenant, not reversible without OAUTH_ENCRYPTION_KEY. */
@@ -60,8 +77,8 @@ export function hashedTenant(config: Config, tenantId: string): string {
 }
 
 /** The AI SDK's `experimental_telemetry` for one call. */
-export function telemetrySettings(config: Config, feature: string, tenantId: string) {
-  const tracer = aiTracer(config);
+export async function telemetrySettings(config: Config, feature: string, tenantId: string) {
+  const tracer = await aiTracer(config);
   if (!tracer) return { isEnabled: false };
   const record = config.llmObservability?.recordContent ?? false;
   return {
@@ -76,5 +93,7 @@ export function telemetrySettings(config: Config, feature: string, tenantId: str
 
 /** Sends what is buffered (tests, and a draining instance); never throws. */
 export async function flushTelemetry(config: Config): Promise<void> {
-  await runtimeOf(config)?.provider.forceFlush().catch(() => undefined);
+  // Nothing is buffered before the first traced call made the runtime.
+  const obs = config.llmObservability;
+  await (obs ? runtimes.get(obs) : undefined)?.provider.forceFlush().catch(() => undefined);
 }

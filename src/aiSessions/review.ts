@@ -73,7 +73,7 @@ async function summarisePart(app: AppContext, tenantId: string, system: string, 
       maxOutputTokens: SUMMARY_OUTPUT_TOKENS,
       maxRetries: 0,
       abortSignal: signal,
-      experimental_telemetry: telemetrySettings(app.config, 'summary', tenantId),
+      experimental_telemetry: await telemetrySettings(app.config, 'summary', tenantId),
     });
     if (result.text.trim() === '') throw new InvalidAnswerError('empty summary');
     return { value: result.text.trim(), inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
@@ -131,7 +131,7 @@ export async function assessSession(app: AppContext, tenantId: string, sessionId
       maxOutputTokens: 400,
       maxRetries: 0,
       abortSignal: signal,
-      experimental_telemetry: telemetrySettings(app.config, 'assessment', tenantId),
+      experimental_telemetry: await telemetrySettings(app.config, 'assessment', tenantId),
     });
     return { value: result.object, inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
   });

@@ -3,7 +3,7 @@
  * BILLING_API_KEY (the official SDK, pointed at BILLING_API_URL), to confirm a subscription before
  * a tenant is first bound to it. Nothing is ever created at Paddle by this server.
  */
-import { ApiError, Paddle, type Environment } from '@paddle/paddle-node-sdk';
+import type { Environment } from '@paddle/paddle-node-sdk';
 import type { BillingConfig } from '../config/index.js';
 import { AppError } from '../errors.js';
 
@@ -30,6 +30,9 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 
 /** The subscription as Paddle holds it now; null when Paddle does not know it. */
 export async function readSubscription(config: BillingConfig, subscriptionId: string): Promise<VendorSubscription | null> {
+  // Loaded on the first read-back, not at start: the SDK is 0.65 s of CPU to import, and an
+  // instance without billing never reads one (docs/architecture.md, "Vendor SDKs load when first used").
+  const { ApiError, Paddle } = await import('@paddle/paddle-node-sdk');
   // The SDK takes a full origin in place of its environment names.
   const paddle = new Paddle(config.apiKey, { environment: config.apiUrl as Environment });
   try {

@@ -1,9 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { ObjectStoreConfig } from '../config/index.js';
 import { AppError } from '../errors.js';
 import type { ObjectStore } from './objectStore.js';
 
 type S3Config = Extract<ObjectStoreConfig, { kind: 's3' }>;
+type Sdk = typeof import('@aws-sdk/client-s3');
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'TimeoutError', 'RequestTimeout']);
 const REFUSED = new Set(['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'Forbidden', 'AllAccessDisabled']);
@@ -11,10 +12,22 @@ const REFUSED = new Set(['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNot
 /** An S3-speaking store (AWS S3, MinIO, R2, s3rver …) through the AWS SDK. */
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  private loaded: Promise<{ client: S3Client; sdk: Sdk }> | null = null;
 
-  constructor(private readonly config: S3Config) {
-    this.client = new S3Client({
+  constructor(private readonly config: S3Config) {}
+
+  /**
+   * The AWS SDK loads at the store's first use, not at start: it is a third of a second of CPU to
+   * import, on every start and every CLI command (docs/architecture.md, "Vendor SDKs load when first used").
+   */
+  private sdk(): Promise<{ client: S3Client; sdk: Sdk }> {
+    this.loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: this.connect(sdk) }));
+    return this.loaded;
+  }
+
+  private connect(sdk: Sdk): S3Client {
+    const config = this.config;
+    return new sdk.S3Client({
       endpoint: config.endpoint,
       region: config.region,
       credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
@@ -49,16 +62,18 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    const { client, sdk } = await this.sdk();
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }));
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.config.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }));
     } catch (error) {
       throw this.unavailable(error, 'write');
     }
   }
 
   async get(key: string): Promise<Buffer> {
+    const { client, sdk } = await this.sdk();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
       return Buffer.from(await (out.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
     } catch (error) {
       throw this.unavailable(error, 'read');
@@ -66,8 +81,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
+    const { client, sdk } = await this.sdk();
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
     } catch (error) {
       throw this.unavailable(error, 'delete');
     }

@@ -67,7 +67,7 @@ export async function runCell(app: AppContext, principal: TenantPrincipal, cell:
         maxOutputTokens: 1500,
         maxRetries: 0,
         abortSignal: attemptSignal,
-        experimental_telemetry: telemetrySettings(app.config, 'notebook', tenantId),
+        experimental_telemetry: await telemetrySettings(app.config, 'notebook', tenantId),
         // Errors arrive as stream parts below; the SDK's default would print them.
         onError: () => undefined,
       });

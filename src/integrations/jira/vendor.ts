@@ -5,7 +5,7 @@
  * RFC 6749 posts, because jira.js's own OAuth manager has Atlassian's token URL built in and no
  * override for tests.
  */
-import { HttpException, Version3Client } from 'jira.js';
+import type { Version3Client } from 'jira.js';
 import type { TrackerApp } from '../../config/index.js';
 import {
   postToken,
@@ -27,13 +27,23 @@ const FIELDS = ['summary', 'issuetype', 'status', 'labels', 'reporter', 'creator
 
 export const siteBaseUrl = (app: TrackerApp, cloudId: string) => `${app.apiBaseUrl}/ex/jira/${encodeURIComponent(cloudId)}`;
 
-export function jiraClient(app: TrackerApp, cloudId: string, accessToken: string): Version3Client {
-  return new Version3Client({ host: siteBaseUrl(app, cloudId), authentication: { oauth2: { accessToken } }, baseRequestConfig: { timeout: 30_000 } });
+/**
+ * jira.js, loaded at the first Jira call rather than at start (0.6 s of CPU to import, and most
+ * instances never connect Jira; docs/architecture.md, "Vendor SDKs load when first used").
+ */
+let jira: typeof import('jira.js') | null = null;
+
+export async function jiraClient(app: TrackerApp, cloudId: string, accessToken: string): Promise<Version3Client> {
+  jira ??= await import('jira.js');
+  return new jira.Version3Client({ host: siteBaseUrl(app, cloudId), authentication: { oauth2: { accessToken } }, baseRequestConfig: { timeout: 30_000 } });
 }
+
+/** Only a loaded jira.js can have thrown one. */
+const isHttpException = (error: unknown): error is import('jira.js').HttpException => jira !== null && error instanceof jira.HttpException;
 
 /** jira.js errors (HttpException over axios) as the tracker errors the sync understands. */
 export function vendorError(error: unknown): Error {
-  if (error instanceof HttpException) {
+  if (isHttpException(error)) {
     const cause = error.cause as { response?: { headers?: Record<string, string> } } | undefined;
     if (error.status === 429) return new TrackerRateLimited(retryAfterSeconds(cause?.response?.headers?.['retry-after']));
     if (error.status === 401) return new TrackerGrantRefused('Jira refused the access token (HTTP 401)');
@@ -127,7 +137,7 @@ export const jiraVendor: TrackerVendor = {
     // The query of the first page is kept in the cursor: a next-page token belongs to its query.
     const jql = typeof cursor?.jql === 'string' ? cursor.jql : updatedSinceJql(since);
     try {
-      const result = await jiraClient(app, site.externalId, accessToken).issueSearch.searchForIssuesUsingJqlEnhancedSearch({
+      const result = await (await jiraClient(app, site.externalId, accessToken)).issueSearch.searchForIssuesUsingJqlEnhancedSearch({
         jql,
         maxResults: PAGE_SIZE,
         fields: FIELDS,
@@ -146,7 +156,7 @@ export const jiraVendor: TrackerVendor = {
     // fail on a deleted project); ids only, the cheapest page Jira serves (up to 5,000 issues).
     const jql = typeof cursor?.jql === 'string' ? cursor.jql : createdSinceJql(createdSince);
     try {
-      const result = await jiraClient(app, site, accessToken).issueSearch.searchForIssuesUsingJqlEnhancedSearch({
+      const result = await (await jiraClient(app, site, accessToken)).issueSearch.searchForIssuesUsingJqlEnhancedSearch({
         jql,
         maxResults: ID_PAGE_SIZE,
         fields: ['id'],
@@ -161,10 +171,10 @@ export const jiraVendor: TrackerVendor = {
 
   async issueExists(app, site, accessToken, trackerId) {
     try {
-      await jiraClient(app, site, accessToken).issues.getIssue({ issueIdOrKey: trackerId, fields: ['id'] });
+      await (await jiraClient(app, site, accessToken)).issues.getIssue({ issueIdOrKey: trackerId, fields: ['id'] });
       return true;
     } catch (error) {
-      if (error instanceof HttpException && error.status === 404) return false;
+      if (isHttpException(error) && error.status === 404) return false;
       throw vendorError(error);
     }
   },
@@ -186,7 +196,7 @@ const RENEW_BEFORE_MS = 7 * 24 * 3600_000;
 const ALL_ISSUES = 'project != "DELIVERY-ANALYTICS-NONE"';
 
 async function ensureJiraWebhook(w: WebhookContext): Promise<Record<string, unknown>> {
-  const client = jiraClient(w.app, w.site, w.accessToken);
+  const client = await jiraClient(w.app, w.site, w.accessToken);
   const ids = Array.isArray(w.current?.ids) ? (w.current.ids as number[]) : [];
   const expires = typeof w.current?.expiresAt === 'string' ? Date.parse(w.current.expiresAt) : 0;
   try {
@@ -208,5 +218,5 @@ async function ensureJiraWebhook(w: WebhookContext): Promise<Record<string, unkn
 
 async function removeJiraWebhook(w: WebhookContext): Promise<void> {
   const ids = Array.isArray(w.current?.ids) ? (w.current.ids as number[]) : [];
-  if (ids.length > 0) await jiraClient(w.app, w.site, w.accessToken).webhooks.deleteWebhookById({ webhookIds: ids }).catch(() => undefined);
+  if (ids.length > 0) await (await jiraClient(w.app, w.site, w.accessToken)).webhooks.deleteWebhookById({ webhookIds: ids }).catch(() => undefined);
 }

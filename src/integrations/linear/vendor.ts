@@ -4,7 +4,7 @@
  * issues are read with one hand-written query per page rather than the SDK's lazy models, which
  * would fetch each issue's state, labels and people with a request of their own.
  */
-import { AuthenticationLinearError, LinearClient, LinearError, RatelimitedLinearError } from '@linear/sdk';
+import type { LinearClient } from '@linear/sdk';
 import type { TrackerApp } from '../../config/index.js';
 import { postToken, TrackerGrantRefused, TrackerRateLimited, TrackerUnavailable, type Page, type TrackerIssue, type TrackerVendor, type WebhookContext } from '../trackers/types.js';
 
@@ -13,7 +13,13 @@ export const LINEAR_SCOPES = 'read,admin';
 const PAGE_SIZE = 100;
 
 export const graphqlUrl = (app: TrackerApp) => `${app.apiBaseUrl}/graphql`;
-export const linearClient = (app: TrackerApp, accessToken: string) => new LinearClient({ accessToken, apiUrl: graphqlUrl(app) });
+/** The SDK, loaded at the first Linear call rather than at start (docs/architecture.md, "Vendor SDKs load when first used"). */
+let sdk: typeof import('@linear/sdk') | null = null;
+
+export async function linearClient(app: TrackerApp, accessToken: string): Promise<LinearClient> {
+  sdk ??= await import('@linear/sdk');
+  return new sdk.LinearClient({ accessToken, apiUrl: graphqlUrl(app) });
+}
 
 const ISSUE_FIELDS = `id identifier title description url createdAt updatedAt completedAt canceledAt trashed
   state { name type } team { key } labels { nodes { name } } creator { name email } assignee { name email }`;
@@ -27,6 +33,9 @@ const ISSUES_QUERY = `query TrackerIssues($first: Int!, $after: String, $since: 
 
 /** The SDK's errors as the tracker errors the sync understands. */
 export function vendorError(error: unknown): Error {
+  // Only a loaded SDK can have thrown one of its errors.
+  if (sdk === null) return new TrackerUnavailable('Linear could not be reached');
+  const { AuthenticationLinearError, LinearError, RatelimitedLinearError } = sdk;
   if (error instanceof RatelimitedLinearError) return new TrackerRateLimited(error.retryAfter ?? 60);
   if (error instanceof AuthenticationLinearError) return new TrackerGrantRefused('Linear refused the access token');
   if (error instanceof LinearError) return new TrackerUnavailable(`Linear answered ${error.status ? `HTTP ${error.status}` : 'with an error'}`);
@@ -81,7 +90,7 @@ export const linearVendor: TrackerVendor = {
 
   async sites(app, accessToken) {
     try {
-      const { data } = await linearClient(app, accessToken).client.rawRequest<{ organization: { id: string; name: string; urlKey: string } }, Record<string, never>>('query { organization { id name urlKey } }', {});
+      const { data } = await (await linearClient(app, accessToken)).client.rawRequest<{ organization: { id: string; name: string; urlKey: string } }, Record<string, never>>('query { organization { id name urlKey } }', {});
       const org = data!.organization;
       return [{ externalId: org.id, displayName: org.name, url: null }];
     } catch (error) {
@@ -91,7 +100,7 @@ export const linearVendor: TrackerVendor = {
 
   async page(app, _site, accessToken, since, cursor): Promise<Page> {
     try {
-      const { data } = await linearClient(app, accessToken).client.rawRequest<{ issues: { nodes: Record<string, any>[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }, Record<string, unknown>>(ISSUES_QUERY, {
+      const { data } = await (await linearClient(app, accessToken)).client.rawRequest<{ issues: { nodes: Record<string, any>[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }, Record<string, unknown>>(ISSUES_QUERY, {
         first: PAGE_SIZE,
         after: typeof cursor?.after === 'string' ? cursor.after : null,
         since: typeof cursor?.since === 'string' ? cursor.since : since.toISOString(),
@@ -117,7 +126,7 @@ export const linearVendor: TrackerVendor = {
 async function ensureLinearWebhook(w: WebhookContext): Promise<Record<string, unknown>> {
   if (typeof w.current?.id === 'string' && w.current.url === w.url) return w.current as Record<string, unknown>;
   try {
-    const { data } = await linearClient(w.app, w.accessToken).client.rawRequest<{ webhookCreate: { success: boolean; webhook: { id: string } | null } }, Record<string, unknown>>(
+    const { data } = await (await linearClient(w.app, w.accessToken)).client.rawRequest<{ webhookCreate: { success: boolean; webhook: { id: string } | null } }, Record<string, unknown>>(
       'mutation TrackerWebhook($input: WebhookCreateInput!) { webhookCreate(input: $input) { success webhook { id } } }',
       { input: { url: w.url, resourceTypes: ['Issue'], allPublicTeams: true, secret: w.secret, label: 'Delivery analytics' } },
     );
@@ -130,5 +139,5 @@ async function ensureLinearWebhook(w: WebhookContext): Promise<Record<string, un
 
 async function removeLinearWebhook(w: WebhookContext): Promise<void> {
   if (typeof w.current?.id !== 'string') return;
-  await linearClient(w.app, w.accessToken).client.rawRequest('mutation TrackerWebhookDelete($id: String!) { webhookDelete(id: $id) { success } }', { id: w.current.id }).catch(() => undefined);
+  await (await linearClient(w.app, w.accessToken)).client.rawRequest('mutation TrackerWebhookDelete($id: String!) { webhookDelete(id: $id) { success } }', { id: w.current.id }).catch(() => undefined);
 }
