@@ -22,6 +22,25 @@ export const INFRASTRUCTURE_FILES = ['context.ts', 'errors.ts', 'log.ts', 'versi
 /** Entry points and composition roots: the files that may know every capability. */
 export const ROOT_FILES = ['app.ts', 'dev.ts', 'jobCatalog.ts', 'main.ts', 'server.ts'] as const;
 
+/**
+ * Vendor SDKs that most instances never call: src/ imports them only through `import()` where first
+ * used, or for their types (docs/architecture.md, "Vendor SDKs load when first used").
+ * test/foundation/layers.test.ts checks it; bench/startCost.ts loads them eagerly as its reference.
+ */
+export const LOADED_WHEN_USED = [
+  '@paddle/paddle-node-sdk',
+  'jira.js',
+  '@linear/sdk',
+  '@aws-sdk/client-s3',
+  '@langfuse/otel',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/sdk-trace-base',
+  '@ai-sdk/openai',
+  '@ai-sdk/anthropic',
+  '@ai-sdk/google',
+  '@ai-sdk/openai-compatible',
+] as const;
+
 export type ImportKind = 'static' | 'type' | 'dynamic';
 
 export interface ImportRecord {

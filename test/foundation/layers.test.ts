@@ -11,6 +11,7 @@ import {
   INFRASTRUCTURE_FILES,
   INFRASTRUCTURE_FOLDERS,
   listAllImports,
+  LOADED_WHEN_USED,
   type ImportRecord,
   listImports,
   ROOT_FILES,
@@ -90,13 +91,9 @@ describe('layers: infrastructure imports no capability', () => {
   });
 });
 
-/**
- * Vendor SDKs that most instances never call load when first used, not with the server
- * (docs/architecture.md, "Vendor SDKs load when first used"): a `serve` start was 1.1 s of CPU
- * heavier with them (7.6 against 6.5 s), and so was every `migrate`, `dev` and export.
- */
-const LOADED_WHEN_USED = ['@paddle/paddle-node-sdk', 'jira.js', '@linear/sdk', '@aws-sdk/client-s3', '@langfuse/otel', '@opentelemetry/context-async-hooks', '@opentelemetry/sdk-trace-base', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible'];
-
+// Vendor SDKs that most instances never call load when first used, not with the server: a `serve`
+// start was 1.1 s of CPU heavier with them (7.6 against 6.5 s), and so was every `migrate`, `dev`
+// and export (bench/startCost.ts measures it).
 describe('vendor SDKs load when first used', () => {
   let records: ImportRecord[];
   before(function () {
