@@ -12,20 +12,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LOADED_WHEN_USED } from '../tools/imports.js';
-import { cpuTicks, migrate, ROOT, serverEnv, startDatabase, startServerProcess } from './support.js';
+import { cpuTicks, migrate, serverEnv, startDatabase, startServerProcess } from './support.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-/** A module that imports every listed SDK, by absolute URL (it lives outside the project). */
+/**
+ * A module that imports every listed SDK, by absolute URL (it lives outside the project), resolved
+ * as `import` resolves them (their ES module builds, which the server loaded at start before).
+ */
 function eagerImports(dir: string): string {
-  const resolveFrom = createRequire(join(ROOT, 'package.json'));
-  const lines = LOADED_WHEN_USED.map((pkg) => `import ${JSON.stringify(pathToFileURL(resolveFrom.resolve(pkg)).href)};`);
+  const lines = LOADED_WHEN_USED.map((pkg) => `import ${JSON.stringify(import.meta.resolve(pkg))};`);
   const file = join(dir, 'eager.mjs');
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
