@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { buildTenant, dbFor } from '../test/helpers/factories.js';
 import { testServer } from '../test/helpers/server.js';
 import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from '../test/activity/helpers.js';
+import { median } from './support.js';
 
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
 
 describe('bench: session linking on a large tenant', function () {
   this.timeout(600_000);

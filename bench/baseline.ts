@@ -20,6 +20,7 @@ import { exportTeamBaseline, BASELINE_COLUMNS, type BaselineRow } from '../src/e
 import { seedBaseline, FULL } from './baselineData.js';
 import { HAND_WRITTEN_BASELINE } from './baselineHandWritten.js';
 import { refreshRollups } from '../src/cube/rollupRefresh.js';
+import { median } from './support.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FROM = '2023-01';
@@ -35,7 +36,6 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   return { url: embedded.urlFor('postgres'), stop: embedded.stop };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function time(label: string, body: () => Promise<unknown>): Promise<number> {
   await body();

@@ -16,10 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LOADED_WHEN_USED } from '../tools/imports.js';
-import { cpuTicks, migrate, serverEnv, startDatabase, startServerProcess } from './support.js';
+import { cpuTicks, median, migrate, serverEnv, startDatabase, startServerProcess } from './support.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /**
  * A module that imports every listed SDK, by absolute URL (it lives outside the project), resolved

@@ -149,6 +149,9 @@ export interface Summary {
   p99: number;
 }
 
+/** The middle value (the upper of the two middle ones for an even count): the benchmarks' figure of several runs. */
+export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
 /** Latencies in milliseconds → rate and percentiles (nearest rank). */
 export function summarise(latencies: number[], seconds: number): Summary {
   const sorted = Float64Array.from(latencies).sort();

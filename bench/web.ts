@@ -28,6 +28,7 @@
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
+import { median } from './support.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
@@ -44,7 +45,6 @@ const WINDOW = { from: '2025-01', to: '2025-12' };
 const RUNS = 5;
 const TARGET_MS = 1500;
 const DRILL_TARGET_MS = 300;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function main(): Promise<number> {
   ensureWebBuilt();

@@ -20,12 +20,17 @@ import {
   violations,
 } from '../../tools/imports.js';
 
+/** Every import of src/, parsed once for the file: about a second, several on a busy machine. */
+let parsed: ImportRecord[] | null = null;
+function allImports(this: Mocha.Context): ImportRecord[] {
+  this.timeout(120_000);
+  return (parsed ??= listAllImports());
+}
+
 describe('layers: infrastructure imports no capability', () => {
   let records: ImportRecord[];
   before(function () {
-    // Parsing every file of src/ takes about a second, several on a busy machine.
-    this.timeout(120_000);
-    records = listAllImports();
+    records = allImports.call(this);
   });
 
   it('no file of http/ db/ auth/ config/ jobs/ live/ shared/ storage/ mail/ or an infrastructure root file imports a capability', () => {
@@ -95,16 +100,16 @@ describe('layers: infrastructure imports no capability', () => {
 // start was 1.1 s of CPU heavier with them (7.6 against 6.5 s), and so was every `migrate`, `dev`
 // and export (bench/startCost.ts measures it).
 describe('vendor SDKs load when first used', () => {
+  const listed = new Set<string>(LOADED_WHEN_USED);
   let records: ImportRecord[];
   before(function () {
-    this.timeout(120_000);
-    records = listAllImports();
+    records = allImports.call(this).filter((r) => listed.has(r.specifier));
   });
 
   it('imports each only through import() or for its types, and imports each somewhere', () => {
-    const of = (pkg: string) => records.filter((r) => r.specifier === pkg);
-    const loaded = LOADED_WHEN_USED.filter((pkg) => of(pkg).some((r) => r.kind === 'static')).map((pkg) => of(pkg).filter((r) => r.kind === 'static').map((r) => `${r.file}:${r.line} → ${pkg}`));
-    expect(loaded.flat(), 'static imports of an SDK that loads when first used').to.deep.equal([]);
-    expect(LOADED_WHEN_USED.filter((pkg) => !of(pkg).some((r) => r.kind === 'dynamic')), 'listed SDKs no file loads').to.deep.equal([]);
+    const loadedAtStart = records.filter((r) => r.kind === 'static').map((r) => `${r.file}:${r.line} → ${r.specifier}`);
+    expect(loadedAtStart, 'static imports of an SDK that loads when first used').to.deep.equal([]);
+    const loadedSomewhere = new Set(records.filter((r) => r.kind === 'dynamic').map((r) => r.specifier));
+    expect(LOADED_WHEN_USED.filter((pkg) => !loadedSomewhere.has(pkg)), 'listed SDKs no file loads').to.deep.equal([]);
   });
 });

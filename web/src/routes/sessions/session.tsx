@@ -98,6 +98,8 @@ export function SessionPage() {
   const s = session.data?.data;
   // The server's rule, not the role: re-running a review is for those who may read the transcript.
   const canRerun = s?.actions.includes('session.readTranscript') === true;
+  // After a re-run is requested, ask again every 2 s for a bounded while (until the summary is a new one).
+  const pollForReview = () => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s?.summary?.createdAt ?? null });
   return (
     <>
       <h1>AI session{s ? ` · ${s.tool}, ${formatDateTime(s.startedAt)}` : ''}</h1>
@@ -120,7 +122,7 @@ export function SessionPage() {
           canRerun={canRerun}
           onRequested={() => {
             setAssessmentRequested(true);
-            setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null });
+            pollForReview();
           }}
         />
       )}
@@ -128,7 +130,7 @@ export function SessionPage() {
         <p role="status" className="muted" data-testid="assessment-requested">{RETRY_REQUESTED}</p>
       )}
       {s && settings.data && me.data && (
-        <SummaryPanel session={s} reviewsOn={reviewsOn} canRerun={canRerun} onRequested={() => setPollUntil({ until: Date.now() + POLL_FOR_MS, after: s.summary?.createdAt ?? null })} />
+        <SummaryPanel session={s} reviewsOn={reviewsOn} canRerun={canRerun} onRequested={pollForReview} />
       )}
       {s && settings.isError ? <ErrorNote error={settings.error} onRetry={() => void settings.refetch()} /> : null}
     </>
