@@ -9,7 +9,6 @@ import { testServer } from '../test/helpers/server.js';
 import { codehostEnv, deliver, fixture, FIXTURE_INSTALLATION } from '../test/activity/helpers.js';
 import { median } from './support.js';
 
-
 describe('bench: session linking on a large tenant', function () {
   this.timeout(600_000);
   it('prints timings', async () => {

@@ -36,7 +36,6 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   return { url: embedded.urlFor('postgres'), stop: embedded.stop };
 }
 
-
 async function time(label: string, body: () => Promise<unknown>): Promise<number> {
   await body();
   const runs: number[] = [];

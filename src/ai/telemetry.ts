@@ -26,21 +26,14 @@ let contextManager: AsyncLocalStorageContextManager | null = null;
  * LLMOBS_ENABLED: they are 0.4 s of CPU to import on every start otherwise (docs/architecture.md,
  * "Vendor SDKs load when first used").
  */
-const sdk = async () => {
-  const [{ LangfuseSpanProcessor }, { AsyncLocalStorageContextManager }, { BasicTracerProvider }] = await Promise.all([
-    import('@langfuse/otel'),
-    import('@opentelemetry/context-async-hooks'),
-    import('@opentelemetry/sdk-trace-base'),
-  ]);
-  return { LangfuseSpanProcessor, AsyncLocalStorageContextManager, BasicTracerProvider };
-};
+const sdk = () => Promise.all([import('@langfuse/otel'), import('@opentelemetry/context-async-hooks'), import('@opentelemetry/sdk-trace-base')]);
 
 async function runtimeOf(config: Config): Promise<Runtime | null> {
   const obs = config.llmObservability;
   if (!obs) return null;
   let runtime = runtimes.get(obs);
   if (!runtime) {
-    const { LangfuseSpanProcessor, AsyncLocalStorageContextManager, BasicTracerProvider } = await sdk();
+    const [{ LangfuseSpanProcessor }, { AsyncLocalStorageContextManager }, { BasicTracerProvider }] = await sdk();
     // Two first calls at once both loaded: the first to get here makes the runtime.
     const made = runtimes.get(obs);
     if (made) return made;

@@ -20,7 +20,7 @@ export class S3ObjectStore implements ObjectStore {
    * The AWS SDK loads at the store's first use, not at start: it is a third of a second of CPU to
    * import, on every start and every CLI command (docs/architecture.md, "Vendor SDKs load when first used").
    */
-  private sdk(): Promise<{ client: S3Client; sdk: Sdk }> {
+  private ready(): Promise<{ client: S3Client; sdk: Sdk }> {
     this.loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: this.connect(sdk) }));
     return this.loaded;
   }
@@ -62,7 +62,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    const { client, sdk } = await this.sdk();
+    const { client, sdk } = await this.ready();
     try {
       await client.send(new sdk.PutObjectCommand({ Bucket: this.config.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }));
     } catch (error) {
@@ -71,7 +71,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async get(key: string): Promise<Buffer> {
-    const { client, sdk } = await this.sdk();
+    const { client, sdk } = await this.ready();
     try {
       const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
       return Buffer.from(await (out.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
@@ -81,7 +81,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    const { client, sdk } = await this.sdk();
+    const { client, sdk } = await this.ready();
     try {
       await client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
     } catch (error) {
